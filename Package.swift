@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Sagas",
+    products: [
+        .library(name: "SagaCore", targets: ["SagaCore"]),
+        .library(name: "SagaStore", targets: ["SagaStore"]),
+        .library(name: "SagaLanguage", targets: ["SagaLanguage"]),
+        .library(name: "SagaRuntime", targets: ["SagaRuntime"]),
+        .executable(name: "sagarun", targets: ["sagarun"]),
+        .executable(name: "sagabench", targets: ["sagabench"]),
+    ],
+    targets: [
+        // The dynamic value, canonical JSON, source locations and diagnostics.
+        .target(name: "SagaCore"),
+        // A generic Redux store: reducers, middleware, the dispatch queue.
+        .target(name: "SagaStore"),
+        // Lexer, parser, AST and checker of the .saga language.
+        .target(name: "SagaLanguage", dependencies: ["SagaCore"]),
+        // The interpreter: scheduler, tasks, effects, clocks, channels.
+        .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"]),
+        // The commands of `sagarun` as a library, so tests can run them in-process.
+        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
+        .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
+        .executableTarget(name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"]),
+        .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"]),
+        .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
+        .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
+        .testTarget(name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
+        .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,133 @@
+/// The command-line arguments of one command, parsed against its ``CommandSpec``: the small
+/// piece of swift-argument-parser that `sagarun` needs (flags, options with a value as
+/// `--name value` or `--name=value`, positionals, and `--` to end options).
+struct Arguments {
+    var positionals: [String] = []
+    var flags: Set<String> = []
+    var options: [String: String] = [:]
+
+    /// Whether a flag was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// Parses `args` for `spec`.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option or a missing value.
+    static func parse(_ args: ArraySlice<String>, _ spec: CommandSpec) throws(UsageError) -> Arguments {
+        var parsed = Arguments()
+        var rest = args
+        while let arg = rest.popFirst() {
+            if arg == "--" {
+                parsed.positionals.append(contentsOf: rest)
+                break
+            }
+            if arg == "-h" || arg == "--help" {
+                parsed.flags.insert("--help")
+                continue
+            }
+            if arg.hasPrefix("--") {
+                var name = arg
+                var inlineValue: String?
+                if let eq = arg.firstIndex(of: "=") {
+                    name = String(arg[..<eq])
+                    inlineValue = String(arg[arg.index(after: eq)...])
+                }
+                if spec.flags.contains(where: { $0.name == name }) {
+                    if inlineValue != nil { throw UsageError("the flag '\(name)' takes no value", command: spec.name) }
+                    parsed.flags.insert(name)
+                } else if spec.options.contains(where: { $0.name == name }) {
+                    guard let value = inlineValue ?? rest.popFirst() else {
+                        throw UsageError("missing value for '\(name)'", command: spec.name)
+                    }
+                    parsed.options[name] = value
+                } else {
+                    let known = (spec.flags + spec.options).map(\.name)
+                    var message = "unknown option '\(name)'"
+                    if let guess = closest(name, in: known) { message += "; did you mean '\(guess)'?" }
+                    throw UsageError(message, command: spec.name)
+                }
+                continue
+            }
+            if arg.hasPrefix("-"), arg != "-" {
+                throw UsageError("unknown option '\(arg)'", command: spec.name)
+            }
+            parsed.positionals.append(arg)
+        }
+        return parsed
+    }
+
+    /// The known name nearest to `name`, if it is near enough to be a typo.
+    private static func closest(_ name: String, in names: [String]) -> String? {
+        var best: (String, Int)?
+        for candidate in names {
+            let d = editDistance(Array(name.utf8), Array(candidate.utf8))
+            if d <= 3, d < best?.1 ?? Int.max { best = (candidate, d) }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                row[j] = Swift.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+}
+
+/// Bad usage of the command line (exit code 64).
+struct UsageError: Error {
+    var message: String
+    /// The command whose usage to show.
+    var command: String
+
+    init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+}
+
+/// What a command accepts, and its help.
+struct CommandSpec {
+    struct Option {
+        var name: String
+        /// Shown as `--name <valueName>`; `nil` for a flag.
+        var valueName: String?
+        var help: String
+    }
+
+    var name: String
+    var abstract: String
+    var usage: String
+    var arguments: [(String, String)]
+    var flags: [Option]
+    var options: [Option]
+    var discussion: String = ""
+
+    /// The `--help` text, laid out as swift-argument-parser does.
+    var helpText: String {
+        var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
+        if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+        if !arguments.isEmpty {
+            text += "\nARGUMENTS:\n"
+            for (name, help) in arguments { text += CommandSpec.row(name, help) }
+        }
+        text += "\nOPTIONS:\n"
+        let all = (options + flags).sorted { $0.name < $1.name }
+        for option in all {
+            let label = option.valueName.map { "\(option.name) <\($0)>" } ?? option.name
+            text += CommandSpec.row(label, option.help)
+        }
+        text += CommandSpec.row("-h, --help", "Show help information.")
+        return text
+    }
+
+    private static func row(_ label: String, _ help: String) -> String {
+        let pad = label.count < 24 ? String(repeating: " ", count: 24 - label.count) : "\n" + String(repeating: " ", count: 26)
+        return "  \(label)\(pad)\(help)\n"
+    }
+}

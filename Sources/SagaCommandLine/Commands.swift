@@ -1,0 +1,78 @@
+/// The specs and help of every command.
+enum Commands {
+    static let names = ["run", "check", "ast", "test"]
+
+    static let overview = """
+        OVERVIEW: Run sagas: long-running side-effect workflows over a Redux store.
+
+        USAGE: sagarun <file.saga> [options]      (same as 'sagarun run')
+               sagarun <subcommand> [arguments]
+
+        SUBCOMMANDS:
+          run                     Run a saga program (the default).
+          check                   Parse and check saga files; print every diagnostic.
+          ast                     Print a file's effect AST as JSON.
+          test                    Run golden-file tests.
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+          See 'sagarun help <subcommand>' for detailed help.
+
+        """
+
+    static func spec(_ name: String) -> CommandSpec {
+        switch name {
+        case "run": return run
+        case "check": return check
+        case "ast": return ast
+        case "test": return test
+        default:
+            return CommandSpec(
+                name: "sagarun", abstract: "Run sagas.", usage: "sagarun <file.saga> [options] | sagarun <subcommand>",
+                arguments: [], flags: [], options: [])
+        }
+    }
+
+    static let run = CommandSpec(
+        name: "run",
+        abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
+        usage: "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>]",
+        arguments: [("<file.saga>", "The program to run.")],
+        flags: [
+            .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),
+            .init(name: "--print-actions", help: "Print 'action <json>' for each dispatched action."),
+            .init(name: "--print-state", help: "Print 'state <json>' at the end."),
+            .init(name: "--timestamps", help: "Prefix each transcript line with '@<ms> '."),
+            .init(name: "--memory", help: "Use an in-memory store instead of the file store."),
+        ],
+        options: [
+            .init(name: "--input", valueName: "file", help: "Outside actions, one JSON record a line ('-' for standard input)."),
+            .init(name: "--store", valueName: "dir", help: "The file store's folder (default: .sagastore)."),
+        ],
+        discussion: """
+            Exit codes: 0 success, 1 a root saga failed, 64 bad usage, 65 invalid source or
+            input, 66 a file that cannot be read, 74 a store that cannot be opened.
+            """)
+
+    static let check = CommandSpec(
+        name: "check", abstract: "Parse and check saga files; print every diagnostic; change nothing.",
+        usage: "sagarun check <file.saga> ...", arguments: [("<file.saga>", "The files to check.")], flags: [], options: [])
+
+    static let ast = CommandSpec(
+        name: "ast", abstract: "Print the effect AST of a file as JSON.", usage: "sagarun ast <file.saga>",
+        arguments: [("<file.saga>", "The file to print.")], flags: [], options: [])
+
+    static let test = CommandSpec(
+        name: "test",
+        abstract: "Run golden-file tests: each X.saga with an X.golden beside it.",
+        usage: "sagarun test [<path> ...] [--update] [--filter <text>]",
+        arguments: [("<path>", "Files or folders to search (default: the current folder).")],
+        flags: [.init(name: "--update", help: "Rewrite the golden files with the actual transcripts.")],
+        options: [.init(name: "--filter", valueName: "text", help: "Only run files whose path contains the text.")],
+        discussion: """
+            Each program runs as 'run --virtual-time --print-actions --print-state --memory',
+            with X.input.jsonl as its input when there is one. A mismatch prints a unified diff.
+            """)
+}

@@ -1,0 +1,15 @@
+/// The exit codes of `sagarun` (the contract's §8, after BSD's sysexits).
+public enum ExitCode: Int32, Sendable {
+    /// Success.
+    case success = 0
+    /// A root saga (or a spawned task) failed, or a golden test did not match.
+    case failure = 1
+    /// Bad command-line usage.
+    case usage = 64
+    /// Invalid saga source or malformed input data.
+    case dataError = 65
+    /// A file that cannot be read.
+    case noInput = 66
+    /// A store that cannot be opened or written.
+    case ioError = 74
+}

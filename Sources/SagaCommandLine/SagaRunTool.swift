@@ -1,0 +1,81 @@
+import Foundation
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+
+/// The `sagarun` command line as a library: `sagarun`'s `main.swift` calls ``main(_:io:)``,
+/// and tests call it in-process with a ``CapturedIO``.
+///
+/// ```swift
+/// let io = CapturedIO()
+/// let code = SagaRunTool.main(["run", "counter.saga", "--virtual-time"], io: io)
+/// ```
+public enum SagaRunTool {
+    /// The version `sagarun --version` prints.
+    public static let version = "0.1.0"
+
+    /// Runs the command line `arguments` (without the program name).
+    ///
+    /// - Returns: the exit code.
+    public static func main(_ arguments: [String], io: ToolIO) -> Int32 {
+        do throws(UsageError) {
+            return try dispatch(arguments[...], io).rawValue
+        } catch {
+            io.err("error: \(error.message)\n")
+            io.err("Usage: \(Commands.spec(error.command).usage)\n")
+            io.err("  See 'sagarun \(error.command == "sagarun" ? "" : error.command + " ")--help' for more information.\n")
+            return ExitCode.usage.rawValue
+        }
+    }
+
+    private static func dispatch(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+        guard let first = args.first else {
+            io.err(Commands.overview)
+            return .usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", let topic = args.dropFirst().first {
+                guard Commands.names.contains(topic) else { throw UsageError("unknown command '\(topic)'", command: "sagarun") }
+                io.out(Commands.spec(topic).helpText)
+            } else {
+                io.out(Commands.overview)
+            }
+            return .success
+        case "--version":
+            io.out("sagarun \(version)\n")
+            return .success
+        case "run":
+            return try RunCommand.main(args.dropFirst(), io)
+        case "check":
+            return try CheckCommand.main(args.dropFirst(), io)
+        case "ast":
+            return try ASTCommand.main(args.dropFirst(), io)
+        case "test":
+            return try TestCommand.main(args.dropFirst(), io)
+        default:
+            if first.hasPrefix("-") {
+                throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")
+            }
+            if !first.hasSuffix(".saga"), !FileManager.default.fileExists(atPath: first) {
+                throw UsageError("unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))", command: "sagarun")
+            }
+            return try RunCommand.main(args, io)
+        }
+    }
+
+    /// Compiles a file for a command, printing diagnostics; `nil` with the exit code when it
+    /// cannot run.
+    static func compile(_ path: String, _ io: ToolIO, hostFunctions: Set<String> = []) -> (Program?, ExitCode) {
+        let result = Frontend(hostFunctions: hostFunctions).compile(path: path)
+        io.err(result.renderedDiagnostics)
+        if result.unreadableFiles.contains(path) || (!result.unreadableFiles.isEmpty && result.program == nil) {
+            if result.diagnostics.isEmpty {
+                for file in result.unreadableFiles { io.err("error: cannot read '\(file)'\n") }
+            }
+            return (nil, .noInput)
+        }
+        guard let program = result.program, !result.hasErrors else { return (nil, .dataError) }
+        return (program, .success)
+    }
+}

@@ -1,0 +1,55 @@
+import SagaRuntime
+
+/// Where a command writes. `sagarun` uses the process's standard output and error; tests
+/// capture both in memory.
+public protocol ToolIO: AnyObject {
+    /// The run's output sink: the transcript and error reports.
+    var runOutput: RunOutput { get }
+    /// Writes text to standard output as is.
+    func out(_ text: String)
+    /// Writes text to standard error as is.
+    func err(_ text: String)
+}
+
+/// The process's standard output and error.
+public final class ProcessIO: ToolIO {
+    private let standard = StandardOutput()
+
+    /// Creates the process's IO.
+    public init() {}
+
+    public var runOutput: RunOutput { standard }
+    public func out(_ text: String) { write(1, text) }
+    public func err(_ text: String) { write(2, text) }
+
+    private func write(_ fd: Int32, _ text: String) {
+        guard !text.isEmpty else { return }
+        if fd == 1 {
+            standard.transcriptRaw(text)
+        } else {
+            standard.errorRaw(text)
+        }
+    }
+}
+
+/// Captures everything in memory.
+public final class CapturedIO: ToolIO {
+    /// Everything written to standard output (transcript lines included).
+    public private(set) var stdout = ""
+    /// Everything written to standard error (error reports included).
+    public private(set) var stderr = ""
+
+    /// Creates an empty capture.
+    public init() {}
+
+    public var runOutput: RunOutput { Sink(owner: self) }
+    public func out(_ text: String) { stdout += text }
+    public func err(_ text: String) { stderr += text }
+
+    private final class Sink: RunOutput {
+        let owner: CapturedIO
+        init(owner: CapturedIO) { self.owner = owner }
+        func transcript(_ line: String) { owner.stdout += line + "\n" }
+        func error(_ text: String) { owner.stderr += text + "\n" }
+    }
+}

@@ -1,0 +1,94 @@
+/// A unified diff of two texts, line by line, with three lines of context: what
+/// `sagarun test` prints for a golden file that does not match.
+enum UnifiedDiff {
+    private enum Edit {
+        case same(String)
+        case removed(String)
+        case added(String)
+    }
+
+    static func render(expected: String, actual: String, expectedName: String, actualName: String) -> String {
+        let a = lines(expected)
+        let b = lines(actual)
+        let edits = diff(a, b)
+        var out = "--- \(expectedName)\n+++ \(actualName)\n"
+        // Group edits into hunks with 3 lines of context.
+        var i = 0
+        var aLine = 1
+        var bLine = 1
+        var positions: [(Int, Int)] = []
+        for e in edits {
+            positions.append((aLine, bLine))
+            switch e {
+            case .same: aLine += 1; bLine += 1
+            case .removed: aLine += 1
+            case .added: bLine += 1
+            }
+        }
+        while i < edits.count {
+            if case .same = edits[i] {
+                i += 1
+                continue
+            }
+            let start = max(0, i - 3)
+            var end = i
+            var lastChange = i
+            while end < edits.count {
+                if case .same = edits[end] {
+                    if end - lastChange > 6 { break }
+                } else {
+                    lastChange = end
+                }
+                end += 1
+            }
+            end = min(edits.count, lastChange + 4)
+            var aCount = 0
+            var bCount = 0
+            var body = ""
+            for e in edits[start..<end] {
+                switch e {
+                case .same(let l): body += " \(l)\n"; aCount += 1; bCount += 1
+                case .removed(let l): body += "-\(l)\n"; aCount += 1
+                case .added(let l): body += "+\(l)\n"; bCount += 1
+                }
+            }
+            let (aStart, bStart) = positions[start]
+            out += "@@ -\(aStart),\(aCount) +\(bStart),\(bCount) @@\n" + body
+            i = end
+        }
+        return out
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        var parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if parts.last == "" { parts.removeLast() }
+        return parts
+    }
+
+    /// A longest-common-subsequence diff; golden files are small.
+    private static func diff(_ a: [String], _ b: [String]) -> [Edit] {
+        let n = a.count
+        let m = b.count
+        var lcs = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+            }
+        }
+        var edits: [Edit] = []
+        var i = 0
+        var j = 0
+        while i < n, j < m {
+            if a[i] == b[j] {
+                edits.append(.same(a[i])); i += 1; j += 1
+            } else if lcs[i + 1][j] >= lcs[i][j + 1] {
+                edits.append(.removed(a[i])); i += 1
+            } else {
+                edits.append(.added(b[j])); j += 1
+            }
+        }
+        while i < n { edits.append(.removed(a[i])); i += 1 }
+        while j < m { edits.append(.added(b[j])); j += 1 }
+        return edits
+    }
+}

@@ -1,0 +1,230 @@
+/// Writes values as canonical JSON (contract §9) into a byte buffer.
+///
+/// The bytes are UTF-8 by construction (string contents are copied from valid Swift strings,
+/// everything else is ASCII), so turning them into a `String` never needs repair.
+struct CanonicalJSONWriter: ~Copyable {
+    /// Where the bytes go: first the caller's (stack) buffer, then heap memory once that is full.
+    private var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes are written.
+    private(set) var count: Int
+    private var capacity: Int
+    /// Whether `base` is heap memory this writer must free.
+    private var ownsBase: Bool
+
+    /// A writer that starts in `buffer` (typically stack memory) and moves to the heap if it
+    /// outgrows it. The writer must not outlive `buffer`.
+    init(startingIn buffer: UnsafeMutableBufferPointer<UInt8>) {
+        if let start = buffer.baseAddress, buffer.count > 0 {
+            base = start
+            capacity = buffer.count
+            ownsBase = false
+        } else {
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+            capacity = 64
+            ownsBase = true
+        }
+        count = 0
+    }
+
+    deinit {
+        if ownsBase { base.deallocate() }
+    }
+
+    /// Writes `value` as canonical JSON and hands the bytes to `body`.
+    static func withCanonicalJSON<R>(of value: Value, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // Most values (an action, a log line) fit on the stack, so only the result allocates.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            var writer = CanonicalJSONWriter(startingIn: buffer)
+            writer.write(value)
+            return writer.withBytes(body)
+        }
+    }
+
+    /// Hands the bytes written so far to `body`; they stay valid only during the call.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // A borrowing method keeps the writer (and any heap memory it owns) alive during `body`.
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(never)
+    private mutating func grow(_ n: Int) {
+        var newCapacity = capacity &* 2
+        while newCapacity &- count < n { newCapacity &*= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        if ownsBase { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+        ownsBase = true
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress else { return }
+        if capacity &- count < run.count { grow(run.count) }
+        (base + count).update(from: source, count: run.count)
+        count &+= run.count
+    }
+
+    mutating func write(_ value: Value) {
+        switch value {
+        case .null: writeASCII("null")
+        case .bool(let b): writeASCII(b ? "true" : "false")
+        case .int(let i): write(i)
+        case .double(let d): write(d)
+        case .string(let s): write(s)
+        case .list(let items):
+            append(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                write(item)
+            }
+            append(UInt8(ascii: "]"))
+        case .record(let r):
+            append(UInt8(ascii: "{"))
+            var first = true
+            for entry in r.entries {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                write(entry.key)
+                append(UInt8(ascii: ":"))
+                write(entry.value)
+            }
+            append(UInt8(ascii: "}"))
+        case .handle(let h):
+            // Handles are opaque: a readable string, so transcripts stay valid JSON.
+            append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "<"))
+            writeASCII(h.kind == .task ? "task " : "channel ")
+            write(h.id)
+            append(UInt8(ascii: ">"))
+            append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends a static ASCII string (no escaping).
+    @inline(__always)
+    mutating func writeASCII(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends the decimal digits of `i` without going through `String`.
+    mutating func write(_ i: Int) {
+        if i >= 0, i < 10 {
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: i))
+            return
+        }
+        if i < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = i.magnitude
+        // At most 20 digits: reserve them, then fill from the right.
+        if capacity &- count < 20 { grow(20) }
+        var digits = 0
+        var m = magnitude
+        repeat {
+            digits &+= 1
+            m /= 10
+        } while m != 0
+        var p = count &+ digits
+        repeat {
+            let (q, r) = magnitude.quotientAndRemainder(dividingBy: 10)
+            p &-= 1
+            base[p] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: r)
+            magnitude = q
+        } while magnitude != 0
+        count &+= digits
+    }
+
+    /// Integral doubles within ±2^53 as integers; others in the shortest round-trip form; non-finite as `null`.
+    mutating func write(_ d: Double) {
+        guard d.isFinite else {
+            writeASCII("null")
+            return
+        }
+        if d.rounded(.towardZero) == d, d.magnitude <= 9_007_199_254_740_992 {
+            // Exact: the magnitude is at most 2^53. `-0.0` becomes `0`.
+            write(Int(d))
+            return
+        }
+        // Swift's description is the shortest form that reads back to the same double; it
+        // pads the exponent to two digits (`1e-05`), which JSON allows but is not shortest.
+        let text = d.description
+        var pendingZeros = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "e"):
+                append(byte)
+                pendingZeros = true
+            case UInt8(ascii: "0") where pendingZeros:
+                continue
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                append(byte)
+            default:
+                pendingZeros = false
+                append(byte)
+            }
+        }
+    }
+
+    /// A JSON string literal: escapes `"`, `\` and control characters, keeps the rest as is.
+    mutating func write(_ s: String) {
+        append(UInt8(ascii: "\""))
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { writeEscaped($0) }
+        if done == nil {
+            // Bridged or otherwise non-contiguous strings: copy once, then take the fast path.
+            let copy = Array(s.utf8)
+            copy.withUnsafeBufferPointer { writeEscaped($0) }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var i = 0
+        let n = utf8.count
+        while i < n {
+            let byte = utf8[i]
+            if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                i &+= 1
+                continue
+            }
+            if runStart < i {
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            }
+            append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "\n"): append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\t"): append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\r"): append(UInt8(ascii: "r"))
+            case 0x08: append(UInt8(ascii: "b"))
+            case 0x0C: append(UInt8(ascii: "f"))
+            default:
+                // Other control characters: `\u00XX` with lowercase hex digits.
+                let hex: StaticString = "0123456789abcdef"
+                append(UInt8(ascii: "u"))
+                append(UInt8(ascii: "0"))
+                append(UInt8(ascii: "0"))
+                hex.withUTF8Buffer { digits in
+                    append(digits[Int(byte >> 4)])
+                    append(digits[Int(byte & 0xF)])
+                }
+            }
+            i &+= 1
+            runStart = i
+        }
+        if runStart < n {
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<n]))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// One message about a program: an error, a warning or a note, with where it points.
+///
+/// Rendered as swiftc and clang do:
+///
+/// ```
+/// counter.saga:3:9: error: unknown variable 'cuont'; did you mean 'count'?
+///     log cuont
+///         ^
+/// ```
+public struct Diagnostic: Sendable, Hashable {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Sendable {
+        case error
+        case warning
+        case note
+    }
+
+    /// How serious it is.
+    public var severity: Severity
+    /// The message, without location or severity.
+    public var message: String
+    /// Where it points.
+    public var location: SourceLocation
+
+    /// Creates a diagnostic.
+    public init(_ severity: Severity, _ message: String, at location: SourceLocation) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    /// An error diagnostic.
+    public static func error(_ message: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(.error, message, at: location)
+    }
+
+    /// The diagnostic as text: `FILE:LINE:COLUMN: error: MESSAGE`, the source line, and a caret.
+    public func rendered(files: [SourceFile]) -> String {
+        let index = Int(location.file)
+        guard index >= 0, index < files.count else {
+            return "\(severity.rawValue): \(message)"
+        }
+        let file = files[index]
+        var out = "\(file.path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
+        let text = file.line(Int(location.line))
+        if !text.isEmpty || location.line > 0 {
+            out += "\n" + text + "\n"
+            var caret = ""
+            var column = 1
+            for scalar in text.unicodeScalars {
+                if column >= Int(location.column) { break }
+                caret.append(scalar == "\t" ? "\t" : " ")
+                column += 1
+            }
+            out += caret + "^"
+        }
+        return out
+    }
+}

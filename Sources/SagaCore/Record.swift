@@ -1,0 +1,124 @@
+/// The record value: string keys to values, kept sorted by Unicode scalar value.
+///
+/// Records in sagas are small (an action, a slice of state), so a sorted array beats a
+/// hash table: lookups are a binary search over a few keys, canonical JSON writes the
+/// entries as they are, and equality is one pass.
+public struct Record: Sendable {
+    /// The entries, sorted by key (Unicode scalar order, which is UTF-8 byte order).
+    public private(set) var entries: [(key: String, value: Value)]
+
+    /// An empty record.
+    public init() { entries = [] }
+
+    /// A record of the given entries; a later duplicate key wins.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+        entries = []
+        for (k, v) in pairs { self[k] = v }
+    }
+
+    /// Entries already sorted by key with no duplicates (the JSON reader and joins use this).
+    public init(sortedEntries: [(key: String, value: Value)]) {
+        entries = sortedEntries
+    }
+
+    /// The number of keys.
+    @inlinable public var count: Int { entries.count }
+
+    /// `true` when the record has no keys.
+    @inlinable public var isEmpty: Bool { entries.isEmpty }
+
+    /// The keys in sorted order.
+    public var keys: [String] { entries.map(\.key) }
+
+    /// The values in key order.
+    public var values: [Value] { entries.map(\.value) }
+
+    /// Compares keys by Unicode scalar value (the order of their UTF-8 bytes).
+    @inlinable
+    public static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// The index of `key`, or where it would be inserted.
+    @usableFromInline
+    func search(_ key: String) -> (index: Int, found: Bool) {
+        var lo = 0
+        var hi = entries.count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            let k = entries[mid].key
+            if k == key { return (mid, true) }
+            if Record.keyPrecedes(k, key) { lo = mid &+ 1 } else { hi = mid }
+        }
+        return (lo, false)
+    }
+
+    /// The value of `key`, or `nil` if it is absent. Setting `nil` removes the key.
+    public subscript(key: String) -> Value? {
+        get {
+            // Small records: a linear scan is faster than a binary search.
+            if entries.count <= 8 {
+                for e in entries where e.key == key { return e.value }
+                return nil
+            }
+            let r = search(key)
+            return r.found ? entries[r.index].value : nil
+        }
+        set {
+            let r = search(key)
+            if let v = newValue {
+                if r.found { entries[r.index].value = v } else { entries.insert((key, v), at: r.index) }
+            } else if r.found {
+                entries.remove(at: r.index)
+            }
+        }
+    }
+
+    /// This record with `other`'s entries added; `other`'s keys win.
+    public func merging(_ other: Record) -> Record {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        var out: [(key: String, value: Value)] = []
+        out.reserveCapacity(entries.count + other.entries.count)
+        var i = 0
+        var j = 0
+        while i < entries.count, j < other.entries.count {
+            let a = entries[i]
+            let b = other.entries[j]
+            if a.key == b.key {
+                out.append(b)
+                i += 1
+                j += 1
+            } else if Record.keyPrecedes(a.key, b.key) {
+                out.append(a)
+                i += 1
+            } else {
+                out.append(b)
+                j += 1
+            }
+        }
+        out.append(contentsOf: entries[i...])
+        out.append(contentsOf: other.entries[j...])
+        return Record(sortedEntries: out)
+    }
+}
+
+extension Record: Equatable {
+    public static func == (lhs: Record, rhs: Record) -> Bool {
+        guard lhs.entries.count == rhs.entries.count else { return false }
+        for (a, b) in zip(lhs.entries, rhs.entries) where a.key != b.key || a.value != b.value {
+            return false
+        }
+        return true
+    }
+}
+
+extension Record: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries.count)
+        for e in entries {
+            hasher.combine(e.key)
+            hasher.combine(e.value)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// Canonical JSON (contract §9): the one text form of a value that transcripts, `json(x)`,
+/// `log` and string interpolation use.
+extension Value {
+    /// The value as canonical JSON: keys sorted by Unicode scalar value, no white space,
+    /// integral numbers within ±2^53 as integers, other numbers in their shortest round-trip
+    /// form, non-finite numbers as `null`, handles as `"<task N>"` / `"<channel N>"`.
+    ///
+    /// ```swift
+    /// let action: Value = ["type": "counter/add", "by": 2.0]
+    /// action.canonicalJSON   // {"by":2,"type":"counter/add"}
+    /// ```
+    public var canonicalJSON: String {
+        CanonicalJSONWriter.withCanonicalJSON(of: self) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Appends the value's canonical JSON to `text`.
+    ///
+    /// - Parameter text: The string to append to; its existing contents are kept.
+    public func writeCanonicalJSON(into text: inout String) {
+        CanonicalJSONWriter.withCanonicalJSON(of: self) { text.append(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// Appends the value's canonical JSON, as UTF-8, to `bytes` (for writers of files and pipes).
+    ///
+    /// - Parameter bytes: The buffer to append to; its existing contents are kept.
+    public func writeCanonicalJSON(into bytes: inout [UInt8]) {
+        CanonicalJSONWriter.withCanonicalJSON(of: self) { bytes.append(contentsOf: $0) }
+    }
+
+    /// The value as `log` and `"\(x)"` interpolation show it: a string as is, anything else
+    /// as canonical JSON.
+    ///
+    /// ```swift
+    /// Value.string("hi").displayString   // hi
+    /// Value.list([1, "a"]).displayString // [1,"a"]
+    /// ```
+    public var displayString: String {
+        if case .string(let s) = self { return s }
+        return canonicalJSON
+    }
+}

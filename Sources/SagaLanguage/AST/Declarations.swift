@@ -1,0 +1,93 @@
+import SagaCore
+
+/// A top-level declaration as parsed from one file.
+public enum Declaration: Sendable {
+    case `import`(String, SourceLocation)
+    case state(Expr, SourceLocation)
+    case reducer(ReducerDecl)
+    case saga(SagaDecl)
+    case function(FunctionDecl)
+}
+
+/// `reduce PATTERN as a { … }`.
+public struct ReducerDecl: Sendable {
+    public var pattern: Pattern
+    public var binding: Variable
+    public var body: Block
+    /// How many variable slots the body needs (set by the checker).
+    public var slotCount: Int
+    public var location: SourceLocation
+    public init(pattern: Pattern, binding: Variable, body: Block, slotCount: Int = 0, location: SourceLocation) {
+        self.pattern = pattern
+        self.binding = binding
+        self.body = body
+        self.slotCount = slotCount
+        self.location = location
+    }
+}
+
+/// `saga name { … }`: a root saga.
+public struct SagaDecl: Sendable {
+    public var name: String
+    public var body: Block
+    /// How many variable slots the body (and every block forked from it) needs.
+    public var slotCount: Int
+    public var location: SourceLocation
+    public init(name: String, body: Block, slotCount: Int = 0, location: SourceLocation) {
+        self.name = name
+        self.body = body
+        self.slotCount = slotCount
+        self.location = location
+    }
+}
+
+/// `func name(p1, p2) { … }`: a saga function. Parameters take slots 0..<params.count.
+public struct FunctionDecl: Sendable {
+    public var name: String
+    public var parameters: [Variable]
+    public var body: Block
+    public var slotCount: Int
+    public var location: SourceLocation
+    public init(name: String, parameters: [Variable], body: Block, slotCount: Int = 0, location: SourceLocation) {
+        self.name = name
+        self.parameters = parameters
+        self.body = body
+        self.slotCount = slotCount
+        self.location = location
+    }
+}
+
+/// The parse of one source file.
+public struct SourceUnit: Sendable {
+    public var file: Int32
+    public var declarations: [Declaration]
+    public init(file: Int32, declarations: [Declaration]) {
+        self.file = file
+        self.declarations = declarations
+    }
+}
+
+/// A whole checked program: every file's declarations merged, names resolved to slots and
+/// indices, ready to run.
+public struct Program: Sendable {
+    /// Every file read (the root first, then imports), for diagnostics and stack traces.
+    public var files: [SourceFile]
+    /// The initial state expression (a record literal), if any.
+    public var initialState: Expr?
+    public var reducers: [ReducerDecl]
+    /// Root sagas in declaration order.
+    public var sagas: [SagaDecl]
+    /// Saga functions; ``Callee/function(_:_:)`` indexes this array.
+    public var functions: [FunctionDecl]
+
+    public init(
+        files: [SourceFile], initialState: Expr?, reducers: [ReducerDecl], sagas: [SagaDecl],
+        functions: [FunctionDecl]
+    ) {
+        self.files = files
+        self.initialState = initialState
+        self.reducers = reducers
+        self.sagas = sagas
+        self.functions = functions
+    }
+}

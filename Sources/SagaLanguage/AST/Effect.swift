@@ -1,0 +1,118 @@
+import SagaCore
+
+/// An effect: the only thing that can block a task. It appears as a statement of its own or
+/// as the whole right-hand side of `let`, `var` or an assignment (§4, §5).
+public indirect enum Effect: Sendable {
+    /// `take PATTERN [where COND]`, or `take CH`.
+    case take(Pattern, where: Expr?, SourceLocation)
+    /// `put X` or `put X Y`: which form it is (`put TYPE RECORD`, `put ACTION`, `put CH VALUE`)
+    /// is decided by the kind of `X`'s value at run time.
+    case put(Expr, Expr?, SourceLocation)
+    /// `select [EXPR]`.
+    case select(Expr?, SourceLocation)
+    /// `call f(args…)`.
+    case call(Callee, [Expr], SourceLocation)
+    /// `fork f(args…)` or `fork { … }`.
+    case fork(TaskBody, SourceLocation)
+    /// `spawn f(args…)` or `spawn { … }`.
+    case spawn(TaskBody, SourceLocation)
+    /// `join T` (T may evaluate to a task or a list of tasks).
+    case join(Expr, SourceLocation)
+    /// `cancel T` or bare `cancel` (the current task).
+    case cancel(Expr?, SourceLocation)
+    /// `delay DURATION`.
+    case delay(Expr, SourceLocation)
+    /// `race { k1: EFFECT, … }`.
+    case race([EffectEntry], SourceLocation)
+    /// `all { k: EFFECT, … }`.
+    case allRecord([EffectEntry], SourceLocation)
+    /// `all [EFFECT, …]`.
+    case allList([Effect], SourceLocation)
+    /// `all for x in LIST { EFFECT }`.
+    case allFor(Variable, Expr, Effect, SourceLocation)
+    /// `retry N [delay D | backoff D] EFFECT`.
+    case retry(count: Expr, wait: RetryWait?, Effect, SourceLocation)
+    /// `channel [buffer N]`.
+    case channel(buffer: Expr?, SourceLocation)
+    /// `actionChannel PATTERN [buffer N]`.
+    case actionChannel(Pattern, buffer: Expr?, SourceLocation)
+    /// `every`/`latest`/`leading`/`throttle`/`debounce` used as a value (`let w = every …`);
+    /// as a statement it appears as `.effect(.watcher(…))` too.
+    case watcher(Watcher)
+
+    /// Where the effect starts.
+    public var location: SourceLocation {
+        switch self {
+        case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
+            .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, let l),
+            .race(_, let l), .allRecord(_, let l), .allList(_, let l), .allFor(_, _, _, let l),
+            .retry(_, _, _, let l), .channel(_, let l), .actionChannel(_, _, let l):
+            return l
+        case .watcher(let w):
+            return w.location
+        }
+    }
+}
+
+/// A keyed entry of `race` or `all`.
+public struct EffectEntry: Sendable {
+    public var key: String
+    public var effect: Effect
+    public init(key: String, effect: Effect) {
+        self.key = key
+        self.effect = effect
+    }
+}
+
+/// The wait between `retry` attempts.
+public enum RetryWait: Sendable {
+    /// `delay D`: the same wait each time.
+    case delay(Expr)
+    /// `backoff D`: D, 2D, 4D, …
+    case backoff(Expr)
+}
+
+/// What `call`, `fork` and `spawn` name. The parser gives `.named`; the checker resolves it
+/// to a saga function of the program or to a host function.
+public enum Callee: Sendable {
+    /// A name as written (`fetchUser`, `api.fetchUser`), not yet resolved.
+    case named(String, SourceLocation)
+    /// The program's saga function with this index in ``Program/functions``.
+    case function(Int, SourceLocation)
+    /// A host function registered under this name.
+    case host(String, SourceLocation)
+}
+
+/// What `fork` and `spawn` run: a function with arguments, or an inline block.
+public enum TaskBody: Sendable {
+    case call(Callee, [Expr])
+    case block(Block)
+}
+
+/// A watcher statement: `every P as a { B }` and its kin.
+public struct Watcher: Sendable {
+    /// Which watcher.
+    public enum Kind: String, Sendable {
+        case every, latest, leading, throttle, debounce
+    }
+    public var kind: Kind
+    /// The window of `throttle` and `debounce`; `nil` for the others.
+    public var duration: Expr?
+    public var pattern: Pattern
+    /// The variable bound to each action, in the body's scope.
+    public var binding: Variable
+    public var body: Block
+    public var location: SourceLocation
+
+    public init(
+        kind: Kind, duration: Expr?, pattern: Pattern, binding: Variable, body: Block,
+        location: SourceLocation
+    ) {
+        self.kind = kind
+        self.duration = duration
+        self.pattern = pattern
+        self.binding = binding
+        self.body = body
+        self.location = location
+    }
+}

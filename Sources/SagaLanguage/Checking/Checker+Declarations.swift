@@ -1,0 +1,134 @@
+import SagaCore
+
+extension Checker {
+    /// Checks the declarations of every unit, in the order given, and builds the program.
+    ///
+    /// - Parameters:
+    ///   - units: the parsed files, in the order their declarations are to be merged.
+    ///   - files: the file table (the root first), stored in the program.
+    /// - Returns: the program with every name resolved, or `nil` when an error was reported.
+    mutating func check(units: [SourceUnit], files: [SourceFile]) -> Program? {
+        let declarations = units.flatMap(\.declarations)
+        collectNames(declarations)
+
+        var initialState: Expr?
+        var stateLocation: SourceLocation?
+        var reducers: [ReducerDecl] = []
+        var sagas: [SagaDecl] = []
+        var functionDecls: [FunctionDecl] = []
+        for declaration in declarations {
+            switch declaration {
+            case .import:
+                continue  // the Frontend has read it already
+            case .state(let expr, let location):
+                if let first = stateLocation {
+                    error(
+                        "more than one 'state' declaration; a program has at most one", at: location,
+                        note: ("first 'state' declared here", first))
+                    continue
+                }
+                stateLocation = location
+                initialState = checkInitialState(expr)
+            case .reducer(let reducer):
+                reducers.append(checkReducer(reducer))
+            case .saga(let saga):
+                sagas.append(checkSaga(saga))
+            case .function(let function):
+                functionDecls.append(checkFunction(function))
+            }
+        }
+        guard !hasErrors else { return nil }
+        return Program(
+            files: files, initialState: initialState, reducers: reducers, sagas: sagas,
+            functions: functionDecls)
+    }
+
+    /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
+    /// function may be called before it is declared.
+    private mutating func collectNames(_ declarations: [Declaration]) {
+        var seen: [String: SourceLocation] = [:]
+        for declaration in declarations {
+            let name: String
+            let location: SourceLocation
+            switch declaration {
+            case .saga(let saga):
+                name = saga.name
+                location = saga.location
+                sagaNames.insert(name)
+            case .function(let function):
+                name = function.name
+                location = function.location
+                if functionIndex[name] == nil { functionIndex[name] = functions.count }
+                functions.append(FunctionInfo(name: name, arity: function.parameters.count, location: location))
+            default:
+                continue
+            }
+            if let previous = seen[name] {
+                error(
+                    "invalid redeclaration of '\(name)'", at: location,
+                    note: ("'\(name)' previously declared here", previous))
+            } else {
+                seen[name] = location
+            }
+        }
+    }
+
+    /// The initial state must be a record literal; its values are plain expressions with no
+    /// variables in scope.
+    private mutating func checkInitialState(_ expr: Expr) -> Expr {
+        beginDeclaration()
+        guard case .record = expr else {
+            error("'state' must be a record literal, as in state { count: 0 }", at: expr.location)
+            return expr
+        }
+        return checkExpr(expr)
+    }
+
+    /// A reducer: its binding takes slot 0; inside, `state` may be read and assigned and no
+    /// effect may run.
+    private mutating func checkReducer(_ reducer: ReducerDecl) -> ReducerDecl {
+        beginDeclaration()
+        var result = reducer
+        result.pattern = checkPattern(reducer.pattern)
+        result.binding = declare(reducer.binding, isMutable: false)
+        context.inReducer = true
+        result.body = checkBlock(reducer.body)
+        result.slotCount = nextSlot
+        return result
+    }
+
+    /// A root saga.
+    private mutating func checkSaga(_ saga: SagaDecl) -> SagaDecl {
+        beginDeclaration()
+        var result = saga
+        result.body = checkBlock(saga.body)
+        result.slotCount = nextSlot
+        return result
+    }
+
+    /// A saga function: parameters take slots `0..<n` and may be assigned, as `var`s.
+    private mutating func checkFunction(_ function: FunctionDecl) -> FunctionDecl {
+        beginDeclaration()
+        var result = function
+        var parameters: [Variable] = []
+        var seen: [String: SourceLocation] = [:]
+        for parameter in function.parameters {
+            var resolved = parameter
+            if let previous = seen[parameter.name] {
+                error(
+                    "duplicate parameter name '\(parameter.name)'", at: parameter.location,
+                    note: ("'\(parameter.name)' previously declared here", previous))
+                resolved.slot = nextSlot
+                nextSlot += 1
+            } else {
+                seen[parameter.name] = parameter.location
+                resolved = declare(parameter, isMutable: true)
+            }
+            parameters.append(resolved)
+        }
+        result.parameters = parameters
+        result.body = checkBlock(function.body)
+        result.slotCount = nextSlot
+        return result
+    }
+}

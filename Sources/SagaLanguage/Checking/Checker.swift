@@ -1,0 +1,136 @@
+import SagaCore
+
+/// Resolves every name of a parsed program and reports every error the language's rules
+/// forbid, without stopping at the first.
+///
+/// Resolution is what the interpreter relies on:
+/// - Slots are numbered per top-level declaration (saga, func, reducer) from 0 and never
+///   reused within it: a function's parameters take `0..<n`, a reducer's binding takes 0, and
+///   every `let`/`var`, `for x`, `catch e`, watcher binding and `all for x` takes the next
+///   fresh slot, in the order the checker meets them (a declaration's right-hand side is
+///   checked before its variable gets a slot). Blocks of `fork`, `spawn`, watchers and
+///   `compensate` share the enclosing declaration's numbering, since they run with a copy of
+///   its frame.
+/// - A ``Callee/named(_:_:)`` becomes ``Callee/function(_:_:)`` for a function of the
+///   program, ``Callee/host(_:_:)`` for a host function name.
+///
+/// Mutability: `var` and function parameters may be assigned; `let` and every binding
+/// (`as a`, `catch e`, `for x`, `all for x`) may not. Redeclaring a name in the same block is
+/// an error; shadowing it in an inner block is not.
+struct Checker {
+    /// A saga function as the rest of the program sees it.
+    struct FunctionInfo {
+        var name: String
+        var arity: Int
+        var location: SourceLocation
+    }
+
+    /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
+    let hostFunctions: Set<String>
+    /// The program's functions by name (the first of duplicates), to their index in
+    /// ``Program/functions``.
+    var functionIndex: [String: Int] = [:]
+    /// The program's functions, indexed as in ``Program/functions``.
+    var functions: [FunctionInfo] = []
+    /// Root saga names, for a helpful message when one is called.
+    var sagaNames: Set<String> = []
+    /// Everything reported so far; a note follows the diagnostic it belongs to.
+    var diagnostics: [Diagnostic] = []
+
+    /// The scopes of the declaration being checked, innermost last.
+    var scopes: [Scope] = []
+    /// The next fresh slot of the declaration being checked.
+    var nextSlot = 0
+    /// What the constructs around the node being checked allow.
+    var context = CheckContext()
+
+    /// Creates a checker that accepts `hostFunctions` as callees.
+    init(hostFunctions: Set<String>) {
+        self.hostFunctions = hostFunctions
+    }
+
+    /// Whether an error (not a warning or note) has been reported.
+    var hasErrors: Bool {
+        diagnostics.contains { $0.severity == .error }
+    }
+
+    // MARK: Reporting
+
+    /// Reports an error, with an optional note that follows it.
+    mutating func error(_ message: String, at location: SourceLocation, note: (String, SourceLocation)? = nil) {
+        diagnostics.append(Diagnostic(.error, message, at: location))
+        if let (text, place) = note {
+            diagnostics.append(Diagnostic(.note, text, at: place))
+        }
+    }
+
+    /// Reports a warning: it never stops a program from running.
+    mutating func warning(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(.warning, message, at: location))
+    }
+
+    // MARK: Declaration frames and scopes
+
+    /// Starts a new top-level declaration: fresh slots, no scopes, a clean context.
+    mutating func beginDeclaration() {
+        scopes = [Scope()]
+        nextSlot = 0
+        context = CheckContext()
+    }
+
+    /// Opens a block scope.
+    mutating func pushScope() {
+        scopes.append(Scope())
+    }
+
+    /// Closes the innermost block scope.
+    mutating func popScope() {
+        if scopes.count > 1 { scopes.removeLast() }
+    }
+
+    /// Declares `variable` in the innermost scope with a fresh slot, and returns it resolved.
+    ///
+    /// A name already declared in the same scope is reported; the new declaration still gets
+    /// its own slot so that later uses resolve somewhere.
+    mutating func declare(_ variable: Variable, isMutable: Bool) -> Variable {
+        var resolved = variable
+        resolved.slot = nextSlot
+        nextSlot += 1
+        let innermost = scopes.count - 1
+        guard innermost >= 0 else { return resolved }
+        if let previous = scopes[innermost].entries[variable.name] {
+            error(
+                "invalid redeclaration of '\(variable.name)'", at: variable.location,
+                note: ("'\(variable.name)' previously declared here", previous.location))
+        }
+        scopes[innermost].entries[variable.name] = Scope.Entry(
+            slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth, location: variable.location)
+        return resolved
+    }
+
+    /// The innermost visible declaration of `name`.
+    func lookup(_ name: String) -> Scope.Entry? {
+        for scope in scopes.reversed() {
+            if let entry = scope.entries[name] { return entry }
+        }
+        return nil
+    }
+
+    /// Every variable name visible here, for suggestions.
+    var namesInScope: Set<String> {
+        var names: Set<String> = []
+        for scope in scopes { names.formUnion(scope.entries.keys) }
+        return names
+    }
+
+    /// Enters the body of a `fork`/`spawn` block, a watcher or a `compensate` block: a task
+    /// body of its own that runs with a copy of the frame, so loops and transactions outside it
+    /// are out of reach.
+    mutating func enterTaskBody(_ boundary: CheckContext.Boundary) {
+        context.loopBehindBoundary = context.inLoop || context.loopBehindBoundary
+        context.inLoop = false
+        context.inTransaction = false
+        context.taskDepth += 1
+        context.boundary = boundary
+    }
+}

@@ -1,0 +1,74 @@
+import SagaCore
+
+/// Turns `.saga` source into a checked ``Program``: reads the root file and its imports,
+/// parses each, checks the whole, and collects every diagnostic on the way.
+///
+/// ```swift
+/// let result = Frontend(hostFunctions: ["api.fetchUser"]).compile(path: "app.saga")
+/// guard let program = result.program else {
+///     for diagnostic in result.diagnostics { print(diagnostic.rendered(files: result.files)) }
+///     return
+/// }
+/// ```
+///
+/// Imports: `import "other.saga"` names a file relative to the importing file's folder. Each
+/// file is read once, however often it is imported (a diamond is fine); an import that leads
+/// back to a file still being read is an error ("import cycle: a.saga → b.saga → a.saga").
+/// File index 0 is the root; imported files get the next indices in the order they are read.
+///
+/// Declaration order: the declarations of every file merge into one program, an imported
+/// file's declarations before those of the file importing it, depth-first in import order
+/// (each file once, where it is first imported). So the `state`, reducers and sagas of an
+/// imported file come before the importer's own, and reducers and root sagas run in that order.
+///
+/// When reading or parsing reports an error, the checker does not run: its reports would
+/// mostly be echoes of the missing or broken declarations.
+public struct Frontend: Sendable {
+    /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
+    public var hostFunctions: Set<String>
+
+    /// Creates a frontend.
+    ///
+    /// - Parameter hostFunctions: names a `call`/`fork`/`spawn` may name besides the
+    ///   program's own functions (dotted names like `"api.fetchUser"` allowed).
+    public init(hostFunctions: Set<String> = []) {
+        self.hostFunctions = hostFunctions
+    }
+
+    /// Reads, parses and checks the file at `path` and every file it imports.
+    ///
+    /// - Parameter path: the root file, as the user named it (shown in diagnostics).
+    /// - Returns: the program, or the diagnostics that explain why there is none; a file that
+    ///   cannot be read is listed in ``CompileResult/unreadableFiles``.
+    public func compile(path: String) -> CompileResult {
+        var loader = SourceLoader()
+        loader.load(path: path)
+        return finish(loader)
+    }
+
+    /// Parses and checks `source` as the root file at `path`; its imports are read from disk,
+    /// relative to `path`'s folder.
+    ///
+    /// ```swift
+    /// let result = Frontend().compile(source: "saga main { log 1 }", path: "main.saga")
+    /// ```
+    public func compile(source: String, path: String) -> CompileResult {
+        var loader = SourceLoader()
+        loader.load(source: source, path: path)
+        return finish(loader)
+    }
+
+    /// Checks what the loader read, unless reading or parsing already failed.
+    private func finish(_ loader: SourceLoader) -> CompileResult {
+        var diagnostics = loader.diagnostics
+        var program: Program?
+        if !diagnostics.contains(where: { $0.severity == .error }) {
+            var checker = Checker(hostFunctions: hostFunctions)
+            program = checker.check(units: loader.units, files: loader.files)
+            diagnostics += checker.diagnostics
+        }
+        return CompileResult(
+            program: program, diagnostics: DiagnosticOrder.sorted(diagnostics), files: loader.files,
+            unreadableFiles: loader.unreadableFiles)
+    }
+}

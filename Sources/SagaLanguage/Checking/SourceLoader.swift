@@ -1,0 +1,156 @@
+import Foundation
+import SagaCore
+
+/// Reads a root file and, depth-first, every file it imports, parsing each once.
+///
+/// File indices are handed out in the order files are first read (the root is 0). The
+/// parsed units come out in merge order: a file's imports' declarations before its own,
+/// depth-first in import order, so a diamond's shared file comes first, once.
+struct SourceLoader {
+    /// Why a file could not be turned into text.
+    enum ReadFailure: Error {
+        /// There is nothing at that path, or it cannot be opened.
+        case unreadable(String)
+    }
+
+    /// Every file read, indexed by file index.
+    private(set) var files: [SourceFile] = []
+    /// Parsed files in merge order.
+    private(set) var units: [SourceUnit] = []
+    /// Reading and parsing diagnostics.
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Paths that could not be read, each once.
+    private(set) var unreadableFiles: [String] = []
+
+    /// Identity keys of files already read (or being read).
+    private var readKeys: Set<String> = []
+    /// The import chain being followed, to find cycles: identity key and shown path.
+    private var chain: [(key: String, path: String)] = []
+    /// Reads a file's bytes; replaceable so tests need no failing disk.
+    private let readFile: (String) -> Result<Data, ReadFailure>
+
+    /// Creates a loader that reads through `readFile` (the disk by default).
+    init(readFile: @escaping (String) -> Result<Data, ReadFailure> = SourceLoader.readFromDisk) {
+        self.readFile = readFile
+    }
+
+    /// Reads and parses the file at `path` and everything it imports.
+    mutating func load(path: String) {
+        switch readFile(path) {
+        case .failure(.unreadable(let reason)):
+            unreadableFiles.append(path)
+            diagnostics.append(.error("cannot read '\(path)': \(reason)", at: .unknown))
+        case .success(let data):
+            if let file = decode(data, path: path) {
+                visit(file, index: Int32(files.count - 1))
+            }
+        }
+    }
+
+    /// Parses `source` as the root file at `path`, and reads what it imports from disk.
+    mutating func load(source: String, path: String) {
+        files.append(SourceFile(path: path, text: source))
+        readKeys.insert(Self.identity(of: path))
+        visit(SourceFile(path: path, text: source), index: 0)
+    }
+
+    /// Parses a file already in the table, follows its imports, then adds its unit.
+    private mutating func visit(_ file: SourceFile, index: Int32) {
+        let key = Self.identity(of: file.path)
+        readKeys.insert(key)
+        chain.append((key, file.path))
+        defer { chain.removeLast() }
+        let (unit, parseDiagnostics) = Parser.parse(file, fileIndex: index)
+        diagnostics += parseDiagnostics
+        for case .import(let relative, let location) in unit.declarations {
+            follow(import: relative, from: file.path, at: location)
+        }
+        units.append(unit)
+    }
+
+    /// Reads and visits an imported file, unless it was read already or closes a cycle.
+    private mutating func follow(import relative: String, from importer: String, at location: SourceLocation) {
+        let path = Self.resolve(relative, from: importer)
+        let key = Self.identity(of: path)
+        if let start = chain.firstIndex(where: { $0.key == key }) {
+            let cycle = (chain[start...].map(\.path) + [path]).joined(separator: " → ")
+            diagnostics.append(.error("import cycle: \(cycle)", at: location))
+            return
+        }
+        guard !readKeys.contains(key) else { return }
+        readKeys.insert(key)
+        switch readFile(path) {
+        case .failure(.unreadable(let reason)):
+            unreadableFiles.append(path)
+            diagnostics.append(.error("cannot read imported file '\(path)': \(reason)", at: location))
+        case .success(let data):
+            if let file = decode(data, path: path) {
+                visit(file, index: Int32(files.count - 1))
+            }
+        }
+    }
+
+    /// Adds the file to the table and returns it, or reports where its UTF-8 goes wrong (the
+    /// file stays in the table, lossily decoded, so the diagnostic can show the line).
+    private mutating func decode(_ data: Data, path: String) -> SourceFile? {
+        let bytes = [UInt8](data)
+        if let text = String(validating: bytes, as: UTF8.self) {
+            let file = SourceFile(path: path, text: text)
+            files.append(file)
+            return file
+        }
+        let index = Int32(files.count)
+        files.append(SourceFile(path: path, text: String(decoding: bytes, as: UTF8.self)))
+        var location = Self.firstInvalidByte(in: bytes)
+        location.file = index
+        diagnostics.append(.error("'\(path)' is not valid UTF-8", at: location))
+        return nil
+    }
+
+    /// The line and column of the first byte that is not valid UTF-8.
+    private static func firstInvalidByte(in bytes: [UInt8]) -> SourceLocation {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line: Int32 = 1
+        var column: Int32 = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput, .error:
+                return SourceLocation(line: line, column: column)
+            }
+        }
+    }
+
+    /// An import's path as shown to the user: relative to the importing file's folder, unless
+    /// it is absolute.
+    static func resolve(_ relative: String, from importer: String) -> String {
+        guard !relative.hasPrefix("/"), let slash = importer.lastIndex(of: "/") else { return relative }
+        return String(importer[...slash]) + relative
+    }
+
+    /// A key that is the same for every way of naming one file (`./a.saga`, `x/../a.saga`,
+    /// a symbolic link).
+    static func identity(of path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Reads a whole file from disk.
+    static func readFromDisk(_ path: String) -> Result<Data, ReadFailure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(.unreadable("no such file"))
+        }
+        guard !isDirectory.boolValue else { return .failure(.unreadable("it is a folder")) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(.unreadable("permission denied or an I/O error"))
+        }
+        return .success(data)
+    }
+}

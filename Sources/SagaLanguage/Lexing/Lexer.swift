@@ -1,0 +1,324 @@
+import SagaCore
+
+/// Turns the UTF-8 bytes of a source file into tokens, in one pass with no backtracking.
+///
+/// Hand-written in the style of Crafting Interpreters: a loop over bytes, a switch on the
+/// first byte of each token. It never stops at an error: it records a diagnostic, emits an
+/// ``TokenKind/error`` token where a token was expected (so the parser does not report the
+/// same mistake twice) and goes on.
+///
+/// Newlines are always emitted (one NEWLINE token for a run of blank lines and comments);
+/// the parser decides where they are insignificant (inside brackets, records, after an
+/// operator or a comma), because only it knows whether a `{` opens a record or a block.
+struct Lexer {
+    /// An interpolation `\(` that is still open: how many `(` it has inside, and where its
+    /// string started (for the "unterminated" diagnostic).
+    struct OpenInterpolation {
+        var parenDepth: Int
+        var line: Int32
+        var column: Int32
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: Int32
+    var pos = 0
+    var line: Int32 = 1
+    /// Byte offset where the current line starts.
+    var lineStart = 0
+    /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
+    var continuationBytes = 0
+    var tokens: [Token] = []
+    var diagnostics: [Diagnostic] = []
+    var interpolations: [OpenInterpolation] = []
+    /// Scratch space for the decoded text of a string segment.
+    var scratch: [UInt8] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: Int32) {
+        self.bytes = bytes
+        self.file = file
+        tokens.reserveCapacity(bytes.count / 4 + 16)
+    }
+
+    /// The tokens of `file`, ending with an EOF token, and the diagnostics of bad ones.
+    static func tokenize(_ file: SourceFile, fileIndex: Int32) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+        var text = file.text
+        return text.withUTF8 { buffer in
+            var lexer = Lexer(bytes: buffer, file: fileIndex)
+            lexer.run()
+            return (lexer.tokens, lexer.diagnostics)
+        }
+    }
+
+    /// The 1-based column of byte offset `offset` on the current line.
+    @inline(__always)
+    func column(at offset: Int) -> Int32 {
+        Int32(truncatingIfNeeded: offset - lineStart - continuationBytes + 1)
+    }
+
+    mutating func error(_ message: String, line: Int32, column: Int32) {
+        diagnostics.append(.error(message, at: SourceLocation(file: file, line: line, column: column)))
+    }
+
+    @inline(__always)
+    mutating func emit(_ kind: TokenKind, at offset: Int, _ payload: Token.Payload = .none) {
+        tokens.append(Token(kind: kind, line: line, column: column(at: offset), payload: payload))
+    }
+
+    /// Consumes the `\n` at `pos` and starts a new line.
+    @inline(__always)
+    mutating func newline() {
+        emitNewline(at: pos)
+        pos += 1
+        line += 1
+        lineStart = pos
+        continuationBytes = 0
+    }
+
+    /// A NEWLINE token, unless the previous token already is one (or there is none yet).
+    mutating func emitNewline(at offset: Int) {
+        if let last = tokens.last, last.kind != .newline {
+            emit(.newline, at: offset)
+        }
+    }
+
+    @inline(__always)
+    func peek(_ ahead: Int = 0) -> UInt8 {
+        let i = pos + ahead
+        return i < bytes.count ? bytes[i] : 0
+    }
+
+    mutating func run() {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            switch b {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                pos += 1
+            case UInt8(ascii: "\n"):
+                if !interpolations.isEmpty { closeInterpolations() }
+                newline()
+            case UInt8(ascii: "/"):
+                if peek(1) == UInt8(ascii: "/") {
+                    skipLineComment()
+                } else if peek(1) == UInt8(ascii: "*") {
+                    skipBlockComment()
+                } else {
+                    single(.slash)
+                }
+            case UInt8(ascii: "\""):
+                let start = pos
+                let col = column(at: start)
+                pos += 1
+                scanStringSegment(first: true, startLine: line, startColumn: col, segmentStart: start)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                scanNumber()
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+                scanIdentifier()
+            default:
+                scanPunctuation(b)
+            }
+        }
+        closeInterpolations()
+        emitNewline(at: pos)
+        emit(.eof, at: pos)
+    }
+
+    /// A line break or the end of the file inside `\(…)`: the string literal never ended.
+    /// Reported once; an error token (which the parser does not report again) and a tail
+    /// close each open interpolation, so the next line parses normally.
+    mutating func closeInterpolations() {
+        for (i, open) in interpolations.enumerated().reversed() {
+            if i == 0 { error("unterminated string literal", line: open.line, column: open.column) }
+            emit(.error, at: pos)
+            emit(.stringTail, at: pos, .text(""))
+        }
+        interpolations.removeAll()
+    }
+
+    @inline(__always)
+    mutating func single(_ kind: TokenKind) {
+        emit(kind, at: pos)
+        pos += 1
+    }
+
+    @inline(__always)
+    mutating func pair(_ second: UInt8, _ two: TokenKind, else one: TokenKind) {
+        if peek(1) == second {
+            emit(two, at: pos)
+            pos += 2
+        } else {
+            single(one)
+        }
+    }
+
+    mutating func scanPunctuation(_ b: UInt8) {
+        switch b {
+        case UInt8(ascii: "("):
+            if !interpolations.isEmpty { interpolations[interpolations.count - 1].parenDepth += 1 }
+            single(.leftParen)
+        case UInt8(ascii: ")"):
+            if let open = interpolations.last {
+                if open.parenDepth == 0 {
+                    // The `)` closes `\(`: the string goes on.
+                    interpolations.removeLast()
+                    let start = pos
+                    pos += 1
+                    scanStringSegment(first: false, startLine: open.line, startColumn: open.column, segmentStart: start)
+                    return
+                }
+                interpolations[interpolations.count - 1].parenDepth -= 1
+            }
+            single(.rightParen)
+        case UInt8(ascii: "["): single(.leftBracket)
+        case UInt8(ascii: "]"): single(.rightBracket)
+        case UInt8(ascii: "{"): single(.leftBrace)
+        case UInt8(ascii: "}"): single(.rightBrace)
+        case UInt8(ascii: ","): single(.comma)
+        case UInt8(ascii: ":"): single(.colon)
+        case UInt8(ascii: ";"): single(.semicolon)
+        case UInt8(ascii: "."): single(.dot)
+        case UInt8(ascii: "+"): single(.plus)
+        case UInt8(ascii: "-"): single(.minus)
+        case UInt8(ascii: "*"): single(.star)
+        case UInt8(ascii: "%"): single(.percent)
+        case UInt8(ascii: "="): pair(UInt8(ascii: "="), .equal, else: .assign)
+        case UInt8(ascii: "!"): pair(UInt8(ascii: "="), .notEqual, else: .not)
+        case UInt8(ascii: "<"): pair(UInt8(ascii: "="), .lessEqual, else: .less)
+        case UInt8(ascii: ">"): pair(UInt8(ascii: "="), .greaterEqual, else: .greater)
+        case UInt8(ascii: "&"): doubled(b, .and, "did you mean '&&'?")
+        case UInt8(ascii: "|"): doubled(b, .or, "did you mean '||'?")
+        case UInt8(ascii: "?"): doubled(b, .coalesce, "did you mean '??'?")
+        default:
+            strayCharacter()
+        }
+    }
+
+    /// `&&`, `||`, `??`: the single character is an error with a hint.
+    mutating func doubled(_ b: UInt8, _ kind: TokenKind, _ hint: String) {
+        if peek(1) == b {
+            emit(kind, at: pos)
+            pos += 2
+        } else {
+            let char = String(UnicodeScalar(b))
+            error("unexpected character '\(char)'; \(hint)", line: line, column: column(at: pos))
+            single(.error)
+        }
+    }
+
+    /// A character that starts no token: reported once, emitted as an error token.
+    mutating func strayCharacter() {
+        let start = pos
+        let col = column(at: start)
+        let scalar = decodeScalar()
+        let shown: String
+        if let scalar, scalar.value >= 0x20, scalar.value != 0x7F {
+            shown = "'\(Character(scalar))'"
+        } else if let scalar {
+            shown = "U+\(String(scalar.value, radix: 16, uppercase: true))"
+        } else {
+            shown = "(invalid UTF-8)"
+        }
+        error("unexpected character \(shown)", line: line, column: col)
+        tokens.append(Token(kind: .error, line: line, column: col, payload: .none))
+    }
+
+    /// Decodes one scalar at `pos` and moves past it, keeping the column count right;
+    /// `nil` (after skipping one byte) for invalid UTF-8.
+    mutating func decodeScalar() -> Unicode.Scalar? {
+        let b0 = bytes[pos]
+        if b0 < 0x80 {
+            pos += 1
+            return Unicode.Scalar(b0)
+        }
+        let length: Int
+        var value: UInt32
+        switch b0 {
+        case 0xC2...0xDF: length = 2; value = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF: length = 3; value = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4: length = 4; value = UInt32(b0 & 0x07)
+        default:
+            pos += 1
+            return nil
+        }
+        guard pos + length <= bytes.count else {
+            pos += 1
+            return nil
+        }
+        for i in 1..<length {
+            let c = bytes[pos + i]
+            guard c & 0xC0 == 0x80 else {
+                pos += 1
+                return nil
+            }
+            value = value << 6 | UInt32(c & 0x3F)
+        }
+        pos += length
+        continuationBytes += length - 1
+        return Unicode.Scalar(value)
+    }
+
+    mutating func scanIdentifier() {
+        let start = pos
+        pos += 1
+        while pos < bytes.count, Lexer.isIdentifierByte(bytes[pos]) { pos += 1 }
+        if let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
+            emit(keyword, at: start)
+        } else {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+            emit(.identifier, at: start, .text(name))
+        }
+    }
+
+    @inline(__always)
+    static func isIdentifierByte(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `// …` up to (not including) the line break.
+    mutating func skipLineComment() {
+        pos += 2
+        while pos < bytes.count, bytes[pos] != UInt8(ascii: "\n") {
+            if bytes[pos] & 0xC0 == 0x80 { continuationBytes += 1 }
+            pos += 1
+        }
+    }
+
+    /// `/* … */`, nesting; one that spans lines ends a statement as a line break would.
+    mutating func skipBlockComment() {
+        let startLine = line
+        let startColumn = column(at: pos)
+        var sawNewline = false
+        var depth = 0
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
+                depth += 1
+                pos += 2
+            } else if b == UInt8(ascii: "*"), peek(1) == UInt8(ascii: "/") {
+                depth -= 1
+                pos += 2
+                if depth == 0 { break }
+            } else if b == UInt8(ascii: "\n") {
+                sawNewline = true
+                pos += 1
+                line += 1
+                lineStart = pos
+                continuationBytes = 0
+            } else {
+                if b & 0xC0 == 0x80 { continuationBytes += 1 }
+                pos += 1
+            }
+        }
+        if depth > 0 {
+            error("unterminated block comment", line: startLine, column: startColumn)
+        }
+        if sawNewline, let last = tokens.last, last.kind != .newline {
+            tokens.append(Token(kind: .newline, line: startLine, column: startColumn, payload: .none))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+// Top-level declarations (§2): import, state, reduce, saga, func.
+
+import SagaCore
+
+extension Parser {
+    /// Every declaration of the file, recovering after each broken one.
+    mutating func parseDeclarations() -> [Declaration] {
+        var declarations: [Declaration] = []
+        while true {
+            while kind == .newline || kind == .semicolon { pos += 1 }
+            if kind == .eof { break }
+            let start = pos
+            do {
+                declarations.append(try parseDeclaration())
+            } catch {
+                ignoresNewlines = false
+                depth = 0
+                synchronizeDeclaration(startedAt: start)
+            }
+        }
+        return declarations
+    }
+
+    mutating func parseDeclaration() throws -> Declaration {
+        let keyword = current
+        let at = location(keyword)
+        switch keyword.kind {
+        case .kwImport:
+            advance()
+            guard kind == .string else {
+                if kind == .stringHead { throw fail("an import path cannot contain interpolation") }
+                throw fail("expected a file path string after 'import'")
+            }
+            return .import(advance().text, at)
+        case .kwState:
+            advance()
+            guard kind == .leftBrace else { throw fail("expected '{' after 'state'") }
+            return .state(try parseRecord(), at)
+        case .kwReduce:
+            advance()
+            let pattern = try parsePattern(after: "'reduce'")
+            try expect(.kwAs, "expected 'as' after reducer pattern")
+            let binding = try expectVariable("expected a name for the action after 'as'")
+            let body = try parseBlock(after: "reducer binding")
+            return .reducer(ReducerDecl(pattern: pattern, binding: binding, body: body, location: at))
+        case .kwSaga:
+            advance()
+            let name = try expectName("expected saga name after 'saga'")
+            let body = try parseBlock(after: "saga name")
+            return .saga(SagaDecl(name: name.text, body: body, location: at))
+        case .kwFunc:
+            advance()
+            let name = try expectName("expected function name after 'func'")
+            try expect(.leftParen, "expected '(' after function name")
+            let saved = ignoreNewlines(true)
+            var parameters: [Variable] = []
+            while kind != .rightParen {
+                parameters.append(try expectVariable("expected a parameter name"))
+                if !match(.comma) {
+                    guard kind == .rightParen else { throw fail("expected ',' or ')' in parameter list, found \(found)") }
+                }
+            }
+            ignoresNewlines = saved
+            advance()
+            let body = try parseBlock(after: "function parameters")
+            return .function(FunctionDecl(name: name.text, parameters: parameters, body: body, location: at))
+        default:
+            throw fail("expected a declaration (import, state, reduce, saga or func), found \(found)")
+        }
+    }
+
+    /// An identifier token; a keyword in its place gets a message saying so.
+    mutating func expectName(_ message: @autoclosure () -> String) throws -> Token {
+        if kind == .identifier { return advance() }
+        if kind.isKeyword {
+            throw fail("'\(kind.text)' is a keyword and cannot be used as an identifier")
+        }
+        throw fail("\(message()), found \(found)")
+    }
+
+    /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
+    mutating func expectVariable(_ message: @autoclosure () -> String) throws -> Variable {
+        let token = try expectName(message())
+        return Variable(name: token.text, location: location(token))
+    }
+}

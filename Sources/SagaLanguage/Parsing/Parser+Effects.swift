@@ -1,0 +1,196 @@
+// Effects (§5) and watchers: take, put, select, call, fork, spawn, join, cancel, delay,
+// race, all, retry, channel, actionChannel; every, latest, leading, throttle, debounce.
+
+import SagaCore
+
+extension Parser {
+    /// An effect or a watcher (a watcher is the effect ``Effect/watcher(_:)``).
+    mutating func parseAnyEffect() throws -> Effect {
+        if kind.isWatcherKeyword { return .watcher(try parseWatcher()) }
+        guard kind.isEffectKeyword else {
+            throw fail("expected an effect (take, put, call, delay, …) \(afterPrevious), found \(found)")
+        }
+        return try parseEffect()
+    }
+
+    /// An effect; the current token is its keyword.
+    mutating func parseEffect() throws -> Effect {
+        let keyword = advance()
+        let at = location(keyword)
+        switch keyword.kind {
+        case .kwTake:
+            let pattern = try parsePattern(after: "'take'")
+            let condition = match(.kwWhere) ? try parseExpression() : nil
+            return .take(pattern, where: condition, at)
+        case .kwPut:
+            let target = try parseExpression()
+            // The payload must start on the line of `put`: `put X` + newline has one operand.
+            let payload = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
+            return .put(target, payload, at)
+        case .kwSelect:
+            let selector = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
+            return .select(selector, at)
+        case .kwCall:
+            let (callee, arguments) = try parseCallee(after: "call")
+            return .call(callee, arguments, at)
+        case .kwFork, .kwSpawn:
+            let body: TaskBody
+            if kind == .leftBrace {
+                body = .block(try parseBlock(after: "'\(keyword.kind.text)'"))
+            } else {
+                let (callee, arguments) = try parseCallee(after: keyword.kind.text)
+                body = .call(callee, arguments)
+            }
+            return keyword.kind == .kwFork ? .fork(body, at) : .spawn(body, at)
+        case .kwJoin:
+            return .join(try parseExpression(), at)
+        case .kwCancel:
+            let task = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
+            return .cancel(task, at)
+        case .kwDelay:
+            return .delay(try parseExpression(), at)
+        case .kwRace:
+            guard kind == .leftBrace else { throw fail("expected '{' after 'race', found \(found)") }
+            return .race(try parseEffectEntries(of: "race"), at)
+        case .kwAll:
+            return try parseAll(at)
+        case .kwRetry:
+            let count = try parseExpression()
+            var wait: RetryWait?
+            if match(.kwDelay) {
+                wait = .delay(try parseExpression())
+            } else if match(.kwBackoff) {
+                wait = .backoff(try parseExpression())
+            }
+            try enterNesting()
+            let effect = try parseAnyEffect()
+            depth -= 1
+            return .retry(count: count, wait: wait, effect, at)
+        case .kwChannel:
+            let buffer = match(.kwBuffer) ? try parseExpression() : nil
+            return .channel(buffer: buffer, at)
+        case .kwActionChannel:
+            let pattern = try parsePattern(after: "'actionChannel'")
+            let buffer = match(.kwBuffer) ? try parseExpression() : nil
+            return .actionChannel(pattern, buffer: buffer, at)
+        default:
+            throw fail("expected an effect, found \(keyword.description)", at: at)
+        }
+    }
+
+    /// `all { k: E, … }`, `all [E, …]` or `all for x in LIST { E }`.
+    mutating func parseAll(_ at: SourceLocation) throws -> Effect {
+        switch kind {
+        case .leftBrace:
+            return .allRecord(try parseEffectEntries(of: "all"), at)
+        case .leftBracket:
+            try enterNesting()
+            advance()
+            let saved = ignoreNewlines(true)
+            var effects: [Effect] = []
+            while kind != .rightBracket {
+                effects.append(try parseAnyEffect())
+                if !match(.comma) {
+                    guard kind == .rightBracket else { throw fail("expected ',' or ']' in 'all' list, found \(found)") }
+                }
+            }
+            ignoresNewlines = saved
+            advance()
+            depth -= 1
+            return .allList(effects, at)
+        case .kwFor:
+            advance()
+            let variable = try expectVariable("expected a variable after 'all for'")
+            try expect(.kwIn, "expected 'in' after the variable of 'all for'")
+            let list = try parseExpression()
+            try enterNesting()
+            if kind == .newline, kindAfterNewlines().kind == .leftBrace { skipNewlines() }
+            try expect(.leftBrace, "expected '{' after the list of 'all for'")
+            let saved = ignoreNewlines(true)
+            let effect = try parseAnyEffect()
+            ignoresNewlines = saved
+            if kind == .newline, kindAfterNewlines().kind == .rightBrace { skipNewlines() }
+            try expect(.rightBrace, "expected '}' after the effect of 'all for'")
+            depth -= 1
+            return .allFor(variable, list, effect, at)
+        default:
+            throw fail("expected '{', '[' or 'for' after 'all', found \(found)")
+        }
+    }
+
+    /// `{ key: EFFECT, "key": EFFECT, }` of `race` and `all`; newlines do not matter inside.
+    mutating func parseEffectEntries(of owner: String) throws -> [EffectEntry] {
+        try enterNesting()
+        advance()
+        let saved = ignoreNewlines(true)
+        var entries: [EffectEntry] = []
+        while kind != .rightBrace {
+            let key = try parseKey(in: "'\(owner)'")
+            try expect(.colon, "expected ':' after key '\(key)' in '\(owner)'")
+            entries.append(EffectEntry(key: key, effect: try parseAnyEffect()))
+            if !match(.comma) {
+                guard kind == .rightBrace else { throw fail("expected ',' or '}' in '\(owner)', found \(found)") }
+            }
+        }
+        ignoresNewlines = saved
+        advance()
+        depth -= 1
+        return entries
+    }
+
+    /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
+    mutating func parseCallee(after keyword: String) throws -> (Callee, [Expr]) {
+        let first = try expectName("expected a function name or '{' after '\(keyword)'")
+        var name = first.text
+        while kind == .dot {
+            advance()
+            guard kind == .identifier || kind.isKeyword else {
+                throw fail("expected a name after '.' in function name '\(name)', found \(found)")
+            }
+            let part = advance()
+            name += "." + (part.kind == .identifier ? part.text : part.kind.text)
+        }
+        guard kind == .leftParen else {
+            throw fail("expected '(' after function name '\(name)', found \(found)")
+        }
+        return (.named(name, location(first)), try parseArguments())
+    }
+
+    /// `every P as a { B }`, `throttle D P as a { B }` and their kin.
+    mutating func parseWatcher() throws -> Watcher {
+        let keyword = advance()
+        let watcherKind: Watcher.Kind
+        switch keyword.kind {
+        case .kwLatest: watcherKind = .latest
+        case .kwLeading: watcherKind = .leading
+        case .kwThrottle: watcherKind = .throttle
+        case .kwDebounce: watcherKind = .debounce
+        default: watcherKind = .every
+        }
+        var duration: Expr?
+        if watcherKind == .throttle || watcherKind == .debounce {
+            guard kind.startsExpression else {
+                throw fail("expected a duration after '\(keyword.kind.text)', found \(found)")
+            }
+            duration = try parseExpression()
+        }
+        let pattern = try parsePattern(after: "'\(keyword.kind.text)'")
+        try expect(.kwAs, "expected 'as' after the pattern of '\(keyword.kind.text)'")
+        let binding = try expectVariable("expected a name for the action after 'as'")
+        let body = try parseBlock(after: "watcher binding")
+        return Watcher(
+            kind: watcherKind, duration: duration, pattern: pattern, binding: binding, body: body,
+            location: location(keyword))
+    }
+
+    /// `*` (every action), or an expression (a string, a list of patterns, a channel…).
+    mutating func parsePattern(after what: String) throws -> Pattern {
+        if kind == .star {
+            return .any(location(advance()))
+        }
+        guard kind.startsExpression else {
+            throw fail("expected a pattern after \(what), found \(found)")
+        }
+        return .expr(try parseExpression())
+    }
+}

@@ -1,0 +1,250 @@
+// Expressions (§3) by precedence climbing: one loop for every binary level, so a long
+// chain of operators costs no stack, and only brackets and unary operators nest.
+
+import SagaCore
+
+extension Parser {
+    /// A whole expression.
+    mutating func parseExpression() throws -> Expr {
+        try parseBinary(minimumPrecedence: 1)
+    }
+
+    /// The operator of a binary token and its precedence (higher binds tighter).
+    @inline(__always)
+    static func binaryOperator(_ kind: TokenKind) -> (BinaryOperator, Int)? {
+        switch kind {
+        case .coalesce: return (.coalesce, 1)
+        case .or: return (.or, 2)
+        case .and: return (.and, 3)
+        case .equal: return (.equal, 4)
+        case .notEqual: return (.notEqual, 4)
+        case .less: return (.less, 5)
+        case .lessEqual: return (.lessEqual, 5)
+        case .greater: return (.greater, 5)
+        case .greaterEqual: return (.greaterEqual, 5)
+        case .plus: return (.add, 6)
+        case .minus: return (.subtract, 6)
+        case .star: return (.multiply, 7)
+        case .slash: return (.divide, 7)
+        case .percent: return (.remainder, 7)
+        default: return nil
+        }
+    }
+
+    mutating func parseBinary(minimumPrecedence: Int) throws -> Expr {
+        var left = try parseUnary()
+        while let (op, precedence) = Parser.binaryOperator(kind), precedence >= minimumPrecedence {
+            // `throttle 1s * as a`: a `*` with no operand after it is the pattern, not a product.
+            if op == .multiply, !nextKind.startsExpression { break }
+            advance()
+            // A line break after an operator does not end the statement.
+            skipNewlines()
+            let right = try parseBinary(minimumPrecedence: precedence + 1)
+            left = .binary(op, left, right, left.location)
+        }
+        return left
+    }
+
+    mutating func parseUnary() throws -> Expr {
+        let op: UnaryOperator
+        switch kind {
+        case .minus: op = .negate
+        case .not: op = .not
+        default: return try parsePostfix()
+        }
+        let token = advance()
+        try enterNesting()
+        let operand = try parseUnary()
+        depth -= 1
+        return .unary(op, operand, location(token))
+    }
+
+    /// A primary followed by `.name` and `[index]` steps.
+    mutating func parsePostfix() throws -> Expr {
+        var expr = try parsePrimary()
+        while true {
+            switch kind {
+            case .dot:
+                advance()
+                // Keywords are fine as member names: `request.where`, `r.all`.
+                guard kind == .identifier || kind.isKeyword else {
+                    throw fail("expected a member name after '.', found \(found)")
+                }
+                let name = advance()
+                expr = .member(expr, name.kind == .identifier ? name.text : name.kind.text, expr.location)
+            case .leftBracket where isDirectlyAfterPrevious:
+                try enterNesting()
+                advance()
+                let saved = ignoreNewlines(true)
+                let index = try parseExpression()
+                ignoresNewlines = saved
+                try expect(.rightBracket, "expected ']' after index")
+                depth -= 1
+                expr = .index(expr, index, expr.location)
+            case .leftParen where isDirectlyAfterPrevious:
+                throw fail("functions other than built-ins run only through call, fork or spawn")
+            default:
+                return expr
+            }
+        }
+    }
+
+    mutating func parsePrimary() throws -> Expr {
+        let token = current
+        let at = location(token)
+        switch token.kind {
+        case .number:
+            advance()
+            if case .number(let value) = token.payload { return .literal(value, at) }
+            return .literal(.int(0), at)
+        case .string:
+            advance()
+            return .literal(.string(token.text), at)
+        case .stringHead:
+            return try parseInterpolation()
+        case .kwTrue:
+            advance()
+            return .literal(.bool(true), at)
+        case .kwFalse:
+            advance()
+            return .literal(.bool(false), at)
+        case .kwNull:
+            advance()
+            return .literal(.null, at)
+        case .kwState:
+            advance()
+            return .state(at)
+        case .kwCancelled:
+            advance()
+            return .cancelled(at)
+        case .kwIt:
+            advance()
+            return .it(at)
+        case .identifier:
+            advance()
+            if kind == .leftParen, isDirectlyAfterPrevious {
+                return .builtin(token.text, try parseArguments(), at)
+            }
+            return .variable(Variable(name: token.text, location: at))
+        case .leftParen:
+            try enterNesting()
+            advance()
+            let saved = ignoreNewlines(true)
+            let inner = try parseExpression()
+            ignoresNewlines = saved
+            try expect(.rightParen, "expected ')' to close '(' at \(token.line):\(token.column)")
+            depth -= 1
+            return inner
+        case .leftBracket:
+            return try parseList()
+        case .leftBrace:
+            return try parseRecord()
+        default:
+            if token.kind.isEffectKeyword || token.kind.isWatcherKeyword {
+                throw fail(
+                    "'\(token.kind.text)' is an effect and cannot be used inside an expression; "
+                        + "an effect stands alone or is the whole right side of let, var or '='")
+            }
+            throw fail("expected expression \(afterPrevious), found \(found)")
+        }
+    }
+
+    /// `(a, b)` after a built-in's name; the current token is `(`.
+    mutating func parseArguments() throws -> [Expr] {
+        try enterNesting()
+        let open = advance()
+        let saved = ignoreNewlines(true)
+        var arguments: [Expr] = []
+        while kind != .rightParen {
+            arguments.append(try parseExpression())
+            if !match(.comma) {
+                guard kind == .rightParen else {
+                    throw fail("expected ',' or ')' in argument list opened at \(open.line):\(open.column), found \(found)")
+                }
+            }
+        }
+        ignoresNewlines = saved
+        advance()
+        depth -= 1
+        return arguments
+    }
+
+    /// `[a, b,]`; the current token is `[`.
+    mutating func parseList() throws -> Expr {
+        try enterNesting()
+        let open = advance()
+        let saved = ignoreNewlines(true)
+        var elements: [Expr] = []
+        while kind != .rightBracket {
+            elements.append(try parseExpression())
+            if !match(.comma) {
+                guard kind == .rightBracket else {
+                    throw fail("expected ',' or ']' in list opened at \(open.line):\(open.column), found \(found)")
+                }
+            }
+        }
+        ignoresNewlines = saved
+        advance()
+        depth -= 1
+        return .list(elements, location(open))
+    }
+
+    /// `{name: v, "any key": v,}`; the current token is `{`.
+    mutating func parseRecord() throws -> Expr {
+        try enterNesting()
+        let open = advance()
+        let saved = ignoreNewlines(true)
+        var fields: [RecordField] = []
+        while kind != .rightBrace {
+            let key = try parseKey(in: "record literal")
+            try expect(.colon, "expected ':' after field name '\(key)'")
+            fields.append(RecordField(key: key, value: try parseExpression()))
+            if !match(.comma) {
+                guard kind == .rightBrace else {
+                    throw fail("expected ',' or '}' in record literal opened at \(open.line):\(open.column), found \(found)")
+                }
+            }
+        }
+        ignoresNewlines = saved
+        advance()
+        depth -= 1
+        return .record(fields, location(open))
+    }
+
+    /// A key of a record, `race` or `all`: a name (keywords too: `{where: …}`) or a plain string.
+    mutating func parseKey(in what: String) throws -> String {
+        switch kind {
+        case .identifier, .string:
+            return advance().text
+        case .stringHead:
+            throw fail("a key in \(what) cannot contain interpolation")
+        default:
+            if kind.isKeyword { return advance().kind.text }
+            throw fail("expected a key in \(what), found \(found)")
+        }
+    }
+
+    /// `"a \(x) b"`: the lexer gave head, expression tokens, middles, tail.
+    mutating func parseInterpolation() throws -> Expr {
+        let head = advance()
+        var parts: [InterpolationPart] = []
+        if !head.text.isEmpty { parts.append(.text(head.text)) }
+        try enterNesting()
+        while true {
+            let saved = ignoreNewlines(true)
+            if kind == .stringMiddle || kind == .stringTail {
+                throw fail("expected expression in string interpolation")
+            }
+            parts.append(.expr(try parseExpression()))
+            ignoresNewlines = saved
+            guard kind == .stringMiddle || kind == .stringTail else {
+                throw fail("expected ')' to end string interpolation, found \(found)")
+            }
+            let segment = advance()
+            if !segment.text.isEmpty { parts.append(.text(segment.text)) }
+            if segment.kind == .stringTail { break }
+        }
+        depth -= 1
+        return .interpolation(parts, location(head))
+    }
+}

@@ -1,0 +1,207 @@
+// Blocks and statements (§4, §10): let/var/assignment, effects, log, throw, control flow,
+// try/catch/finally, transaction and compensate.
+
+import SagaCore
+
+extension Parser {
+    /// `{ statements }`. Inside, statements end at newlines whatever the context outside.
+    ///
+    /// - Parameter what: what precedes the block, for "expected '{' after saga name".
+    mutating func parseBlock(after what: String) throws -> Block {
+        if kind == .newline, kindAfterNewlines().kind == .leftBrace { skipNewlines() }
+        guard kind == .leftBrace else { throw fail("expected '{' after \(what), found \(found)") }
+        try enterNesting()
+        let open = advance()
+        let saved = ignoreNewlines(false)
+        var statements: [Stmt] = []
+        let savedDepth = depth
+        while true {
+            while kind == .newline || kind == .semicolon { pos += 1 }
+            if kind == .rightBrace { break }
+            if kind == .eof || isAtDeclarationKeyword {
+                report("expected '}' to close the block opened at \(open.line):\(open.column)", at: here)
+                break
+            }
+            let start = pos
+            do {
+                statements.append(try parseStatement())
+                switch kind {
+                case .newline, .semicolon, .rightBrace, .eof: break
+                default:
+                    if isAtDeclarationKeyword { break }
+                    throw fail("expected newline or ';' after statement, found \(found)")
+                }
+            } catch {
+                ignoresNewlines = false
+                depth = savedDepth
+                synchronizeStatement(from: start)
+            }
+        }
+        ignoresNewlines = saved
+        if kind == .rightBrace { advance() }
+        depth -= 1
+        return Block(statements: statements, location: location(open))
+    }
+
+    mutating func parseStatement() throws -> Stmt {
+        let first = current
+        let at = location(first)
+        switch first.kind {
+        case .kwLet, .kwVar:
+            advance()
+            let isVar = first.kind == .kwVar
+            let name = try expectVariable("expected a variable name after '\(first.kind.text)'")
+            try expect(.assign, "expected '=' after variable name")
+            return .declare(name, isMutable: isVar, try parseRhs(), at)
+        case .kwLog:
+            advance()
+            return .log(try parseExpression(), at)
+        case .kwThrow:
+            advance()
+            return .throw(try parseExpression(), at)
+        case .kwIf:
+            return try parseIf()
+        case .kwWhile:
+            advance()
+            let condition = try parseExpression()
+            return .while(condition, try parseBlock(after: "while condition"), at)
+        case .kwLoop:
+            advance()
+            return .loop(try parseBlock(after: "'loop'"), at)
+        case .kwFor:
+            advance()
+            let variable = try expectVariable("expected a loop variable after 'for'")
+            try expect(.kwIn, "expected 'in' after loop variable")
+            let sequence = try parseExpression()
+            return .for(variable, sequence, try parseBlock(after: "for sequence"), at)
+        case .kwBreak:
+            advance()
+            return .break(at)
+        case .kwContinue:
+            advance()
+            return .continue(at)
+        case .kwReturn:
+            advance()
+            let value = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
+            return .return(value, at)
+        case .kwTry:
+            return try parseTry()
+        case .kwTransaction:
+            advance()
+            return .transaction(try parseBlock(after: "'transaction'"), at)
+        case .kwCompensate:
+            advance()
+            return .compensate(try parseBlock(after: "'compensate'"), at)
+        case .kwEvery, .kwLatest, .kwLeading, .kwThrottle, .kwDebounce:
+            let watcher = try parseWatcher()
+            return .effect(.watcher(watcher), at)
+        default:
+            if first.kind.isEffectKeyword {
+                return .effect(try parseEffect(), at)
+            }
+            return try parseAssignmentOrExpression()
+        }
+    }
+
+    /// The right side of `let`, `var` and `=`: an effect if it starts with an effect or
+    /// watcher keyword, otherwise an expression.
+    mutating func parseRhs() throws -> Rhs {
+        if kind.isEffectKeyword || kind.isWatcherKeyword {
+            return .effect(try parseAnyEffect())
+        }
+        guard kind.startsExpression else {
+            throw fail("expected expression \(afterPrevious)")
+        }
+        return .expr(try parseExpression())
+    }
+
+    /// `target = …`, or an expression standing alone, which is an error.
+    mutating func parseAssignmentOrExpression() throws -> Stmt {
+        guard kind.startsExpression else {
+            throw fail("expected a statement, found \(found)")
+        }
+        let startsWithCall = kind == .identifier && nextKind == .leftParen
+        let target = try parseExpression()
+        if kind == .assign {
+            advance()
+            guard let lvalue = lvalue(from: target) else {
+                throw fail("cannot assign to this expression", at: target.location)
+            }
+            return .assign(lvalue, try parseRhs(), target.location)
+        }
+        if startsWithCall, case .builtin(let name, _, _) = target {
+            throw fail(
+                "expression result unused; only effects can stand alone (to run a function, write 'call \(name)(…)')",
+                at: target.location)
+        }
+        throw fail("expression result unused; only effects can stand alone", at: target.location)
+    }
+
+    /// A variable or `state`, then `.name` and `[expr]` steps; `nil` for anything else.
+    func lvalue(from expr: Expr) -> LValue? {
+        var steps: [LValue.Step] = []
+        var node = expr
+        while true {
+            switch node {
+            case .variable(let v):
+                return LValue(root: .variable(v), path: steps.reversed())
+            case .state(let l):
+                return LValue(root: .state(l), path: steps.reversed())
+            case .member(let base, let name, _):
+                steps.append(.member(name))
+                node = base
+            case .index(let base, let index, _):
+                steps.append(.index(index))
+                node = base
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// `if c { } else if c { } else { }`; `else` may start the next line.
+    mutating func parseIf() throws -> Stmt {
+        let at = location(advance())
+        var arms: [ConditionalBlock] = []
+        let condition = try parseExpression()
+        arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
+        while true {
+            let next = kindAfterNewlines()
+            guard next.kind == .kwElse else { break }
+            pos = next.index
+            advance()
+            if match(.kwIf) {
+                let condition = try parseExpression()
+                arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
+            } else {
+                return .if(arms, else: try parseBlock(after: "'else'"), at)
+            }
+        }
+        return .if(arms, else: nil, at)
+    }
+
+    /// `try { } catch e { } finally { }`, with at least one of catch and finally.
+    mutating func parseTry() throws -> Stmt {
+        let at = location(advance())
+        let body = try parseBlock(after: "'try'")
+        var catchClause: CatchClause?
+        var finallyBlock: Block?
+        var next = kindAfterNewlines()
+        if next.kind == .kwCatch {
+            pos = next.index
+            advance()
+            let binding = try expectVariable("expected a name for the error after 'catch'")
+            catchClause = CatchClause(binding: binding, body: try parseBlock(after: "catch binding"))
+            next = kindAfterNewlines()
+        }
+        if next.kind == .kwFinally {
+            pos = next.index
+            advance()
+            finallyBlock = try parseBlock(after: "'finally'")
+        }
+        if catchClause == nil, finallyBlock == nil {
+            throw fail("expected 'catch' or 'finally' after try block, found \(found)")
+        }
+        return .try(body, catch: catchClause, finally: finallyBlock, at)
+    }
+}

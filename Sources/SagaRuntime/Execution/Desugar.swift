@@ -1,0 +1,137 @@
+import SagaCore
+import SagaLanguage
+
+/// Builds the plain statements that watchers, `retry` and the entries of `race`/`all` stand
+/// for (the contract's tables spell out these equivalences), so that one engine runs them
+/// all. Hidden variables take slots past the end of the copied frame.
+enum Desugar {
+    /// The buffer marker of throttle's sliding channel of one (keeps the newest action).
+    static let slidingMarker = "\u{0}sliding"
+
+    /// A body that performs `effect` and returns its value.
+    static func effectTask(_ effect: Effect, env: [Value], at loc: SourceLocation) -> (Block, [Value]) {
+        let result = Variable(name: "result", slot: env.count, location: loc)
+        let body = Block(
+            statements: [
+                .declare(result, isMutable: false, .effect(effect), loc),
+                .return(.variable(result), loc),
+            ], location: loc)
+        return (body, env + [.null])
+    }
+
+    /// `retry N [delay D | backoff D] EFFECT`:
+    ///
+    ///     var attempt = 0; var wait = D
+    ///     loop { try { return EFFECT } catch e { attempt += 1; if attempt >= N { throw e }; delay wait; wait = wait * 2 } }
+    static func retry(count: Int, wait: RetryWait?, effect: Effect, env: [Value], at loc: SourceLocation) -> (Block, [Value]) {
+        let base = env.count
+        let attempt = Variable(name: "attempt", slot: base, location: loc)
+        let pause = Variable(name: "wait", slot: base + 1, location: loc)
+        let result = Variable(name: "result", slot: base + 2, location: loc)
+        let error = Variable(name: "error", slot: base + 3, location: loc)
+        var statements: [Stmt] = []
+        switch wait {
+        case .delay(let d)?, .backoff(let d)?:
+            statements.append(.assign(LValue(root: .variable(pause), path: []), .expr(d), loc))
+        case nil:
+            break
+        }
+        var onError: [Stmt] = [
+            .assign(
+                LValue(root: .variable(attempt), path: []),
+                .expr(.binary(.add, .variable(attempt), .literal(.int(1), loc), loc)), loc),
+            .if(
+                [
+                    ConditionalBlock(
+                        condition: .binary(.greaterEqual, .variable(attempt), .literal(.int(count), loc), loc),
+                        body: Block(statements: [.throw(.variable(error), loc)], location: loc))
+                ], else: nil, loc),
+        ]
+        if wait != nil {
+            onError.append(.effect(.delay(.variable(pause), loc), loc))
+        }
+        if case .backoff? = wait {
+            onError.append(
+                .assign(
+                    LValue(root: .variable(pause), path: []),
+                    .expr(.binary(.multiply, .variable(pause), .literal(.int(2), loc), loc)), loc))
+        }
+        let attemptBody = Block(
+            statements: [
+                .declare(result, isMutable: false, .effect(effect), loc),
+                .return(.variable(result), loc),
+            ], location: loc)
+        statements.append(
+            .loop(
+                Block(
+                    statements: [
+                        .try(
+                            attemptBody, catch: CatchClause(binding: error, body: Block(statements: onError, location: loc)),
+                            finally: nil, loc)
+                    ], location: loc), loc))
+        return (Block(statements: statements, location: loc), env + [.int(0), .null, .null, .null])
+    }
+
+    /// A watcher as the loop the contract's table gives for it.
+    static func watcher(_ w: Watcher, env: [Value]) -> (Block, [Value]) {
+        let loc = w.location
+        let base = env.count
+        let takeAction = Stmt.declare(w.binding, isMutable: true, .effect(.take(w.pattern, where: nil, loc)), loc)
+        let forkBody = Stmt.effect(.fork(.block(w.body), loc), loc)
+        func loop(_ statements: [Stmt]) -> Stmt {
+            .loop(Block(statements: statements, location: loc), loc)
+        }
+        switch w.kind {
+        case .every:
+            return (Block(statements: [loop([takeAction, forkBody])], location: loc), env)
+        case .latest:
+            // var last = null; loop { let a = take P; if last != null { cancel last }; last = fork { B } }
+            let last = Variable(name: "last", slot: base, location: loc)
+            let cancelLast = Stmt.if(
+                [
+                    ConditionalBlock(
+                        condition: .binary(.notEqual, .variable(last), .literal(.null, loc), loc),
+                        body: Block(statements: [.effect(.cancel(.variable(last), loc), loc)], location: loc))
+                ], else: nil, loc)
+            let forkLast = Stmt.assign(LValue(root: .variable(last), path: []), .effect(.fork(.block(w.body), loc)), loc)
+            return (Block(statements: [loop([takeAction, cancelLast, forkLast])], location: loc), env + [.null])
+        case .leading:
+            // loop { let a = take P; call B } — as fork and join, which waits the same way.
+            let t = Variable(name: "task", slot: base, location: loc)
+            let forkT = Stmt.declare(t, isMutable: false, .effect(.fork(.block(w.body), loc)), loc)
+            let joinT = Stmt.effect(.join(.variable(t), loc), loc)
+            return (Block(statements: [loop([takeAction, forkT, joinT])], location: loc), env + [.null])
+        case .throttle:
+            // let ch = actionChannel P (sliding buffer of one); loop { let a = take ch; fork { B }; delay D }
+            let ch = Variable(name: "channel", slot: base, location: loc)
+            let makeChannel = Stmt.declare(
+                ch, isMutable: false, .effect(.actionChannel(w.pattern, buffer: .literal(.string(slidingMarker), loc), loc)),
+                loc)
+            let takeCh = Stmt.declare(w.binding, isMutable: true, .effect(.take(.expr(.variable(ch)), where: nil, loc)), loc)
+            let pause = Stmt.effect(.delay(w.duration ?? .literal(.int(0), loc), loc), loc)
+            return (Block(statements: [makeChannel, loop([takeCh, forkBody, pause])], location: loc), env + [.null])
+        case .debounce:
+            // loop { var a = take P; loop { let r = race { t: delay D, n: take P };
+            //        if has(r, "t") { fork { B }; break }; a = r.n } }
+            let r = Variable(name: "race", slot: base, location: loc)
+            let race = Stmt.declare(
+                r, isMutable: false,
+                .effect(
+                    .race(
+                        [
+                            EffectEntry(key: "t", effect: .delay(w.duration ?? .literal(.int(0), loc), loc)),
+                            EffectEntry(key: "n", effect: .take(w.pattern, where: nil, loc)),
+                        ], loc)), loc)
+            let fired = Stmt.if(
+                [
+                    ConditionalBlock(
+                        condition: .builtin("has", [.variable(r), .literal(.string("t"), loc)], loc),
+                        body: Block(statements: [forkBody, .break(loc)], location: loc))
+                ], else: nil, loc)
+            let again = Stmt.assign(
+                LValue(root: .variable(w.binding), path: []), .expr(.member(.variable(r), "n", loc)), loc)
+            let inner = loop([race, fired, again])
+            return (Block(statements: [loop([takeAction, inner])], location: loc), env + [.null])
+        }
+    }
+}

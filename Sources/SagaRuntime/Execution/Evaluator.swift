@@ -1,0 +1,169 @@
+import SagaCore
+import SagaLanguage
+
+/// Evaluates expressions. Expressions never block, so evaluation is a plain recursive walk
+/// over the resolved tree: variables are slots, never names.
+struct Evaluator {
+    /// The state, where `state` may be read (`select`, reducers).
+    var state: Value?
+    /// The action bound to `it` in a `take … where` condition.
+    var it: Value?
+    /// Whether `cancelled` is true here.
+    var cancelled: Bool
+    /// The scheduler's clock, for `now()`.
+    var now: Int
+
+    init(state: Value? = nil, it: Value? = nil, cancelled: Bool = false, now: Int) {
+        self.state = state
+        self.it = it
+        self.cancelled = cancelled
+        self.now = now
+    }
+
+    /// Evaluates `expr` over the variables `env`.
+    func eval(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Value {
+        switch expr {
+        case .literal(let v, _):
+            return v
+        case .variable(let v):
+            guard v.slot >= 0, v.slot < env.count else {
+                throw SagaError.typeError("unknown variable '\(v.name)'")
+            }
+            return env[v.slot]
+        case .binary(let op, let lhs, let rhs, _):
+            return try binary(op, lhs, rhs, env)
+        case .member(let base, let key, _):
+            let b = try eval(base, env)
+            guard let v = b.member(key) else {
+                throw SagaError.typeError("cannot read '.\(key)' of a \(b.kindName)")
+            }
+            return v
+        case .index(let base, let index, _):
+            return try subscriptValue(try eval(base, env), try eval(index, env))
+        case .record(let fields, _):
+            var r = Record()
+            for f in fields { r[f.key] = try eval(f.value, env) }
+            return .record(r)
+        case .list(let items, _):
+            var out: [Value] = []
+            out.reserveCapacity(items.count)
+            for i in items { out.append(try eval(i, env)) }
+            return .list(out)
+        case .interpolation(let parts, _):
+            var s = ""
+            for p in parts {
+                switch p {
+                case .text(let t): s += t
+                case .expr(let e): try eval(e, env).writeDisplay(into: &s)
+                }
+            }
+            return .string(s)
+        case .unary(let op, let operand, _):
+            let v = try eval(operand, env)
+            switch op {
+            case .negate: return try Value.negate(v)
+            case .not:
+                guard case .bool(let b) = v else { throw SagaError.typeError("'!' needs a bool, got \(v.kindName)") }
+                return .bool(!b)
+            }
+        case .builtin(let name, let args, _):
+            guard let f = Builtin(rawValue: name) else { throw SagaError.typeError("unknown function '\(name)'") }
+            var values: [Value] = []
+            values.reserveCapacity(args.count)
+            for a in args { values.append(try eval(a, env)) }
+            return try f.apply(values, now: now)
+        case .state:
+            guard let state else { throw SagaError.typeError("'state' can only be read inside select or a reducer") }
+            return state
+        case .cancelled:
+            return .bool(cancelled)
+        case .it:
+            return it ?? .null
+        }
+    }
+
+    /// Evaluates a condition, which must be a bool.
+    func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
+        let v = try eval(expr, env)
+        guard case .bool(let b) = v else {
+            throw SagaError.typeError("a condition must be a bool, got \(v.kindName)")
+        }
+        return b
+    }
+
+    private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {
+        switch op {
+        case .and, .or:
+            let l = try eval(lhs, env)
+            guard case .bool(let a) = l else { throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(l.kindName)") }
+            if op == .and ? !a : a { return .bool(a) }
+            let r = try eval(rhs, env)
+            guard case .bool(let b) = r else { throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(r.kindName)") }
+            return .bool(b)
+        case .coalesce:
+            let l = try eval(lhs, env)
+            if case .null = l { return try eval(rhs, env) }
+            return l
+        default:
+            break
+        }
+        let a = try eval(lhs, env)
+        let b = try eval(rhs, env)
+        switch op {
+        case .add: return try Value.add(a, b)
+        case .subtract: return try Value.subtract(a, b)
+        case .multiply: return try Value.multiply(a, b)
+        case .divide: return try Value.divide(a, b)
+        case .remainder: return try Value.remainder(a, b)
+        case .equal: return .bool(a == b)
+        case .notEqual: return .bool(a != b)
+        case .less: return .bool(try Value.less(a, b))
+        case .lessEqual: return .bool(try Value.lessOrEqual(a, b))
+        case .greater: return .bool(try Value.less(b, a))
+        case .greaterEqual: return .bool(try Value.lessOrEqual(b, a))
+        case .and, .or, .coalesce: return .null
+        }
+    }
+
+    /// `base[index]`: a list by integer, a record by string, a string by integer (one
+    /// character); out of range or missing gives null, as does any index of null.
+    func subscriptValue(_ base: Value, _ index: Value) throws(SagaError) -> Value {
+        switch (base, index) {
+        case (.null, _):
+            return .null
+        case (.list(let items), _):
+            guard let i = Evaluator.integer(index) else {
+                throw SagaError.typeError("a list index must be an integer, got \(index.kindName)")
+            }
+            return i >= 0 && i < items.count ? items[i] : .null
+        case (.record(let r), .string(let key)):
+            return r[key] ?? .null
+        case (.record, _):
+            throw SagaError.typeError("a record key must be a string, got \(index.kindName)")
+        case (.string(let s), _):
+            guard let i = Evaluator.integer(index) else {
+                throw SagaError.typeError("a string index must be an integer, got \(index.kindName)")
+            }
+            guard i >= 0, i < s.count else { return .null }
+            return .string(String(s[s.index(s.startIndex, offsetBy: i)]))
+        default:
+            throw SagaError.typeError("cannot index a \(base.kindName)")
+        }
+    }
+
+    /// The integer value of an integral number.
+    static func integer(_ v: Value) -> Int? {
+        switch v {
+        case .int(let i): return i
+        case .double(let d): return d.rounded() == d && abs(d) < 9e15 ? Int(d) : nil
+        default: return nil
+        }
+    }
+}
+
+extension Value {
+    /// Appends what `log` and interpolation show: a string as is, anything else as canonical JSON.
+    func writeDisplay(into s: inout String) {
+        if case .string(let str) = self { s += str } else { writeCanonicalJSON(into: &s) }
+    }
+}

@@ -1,0 +1,326 @@
+import SagaCore
+import SagaLanguage
+
+/// What performing an effect did.
+enum EffectResult {
+    /// It completed at once with this value.
+    case value(Value)
+    /// The task blocked on it.
+    case suspended
+    /// It ends the body abruptly (a task cancelling itself, joining a cancelled task).
+    case completion(Completion)
+}
+
+extension Interpreter {
+    /// Performs an effect for a task (§5).
+    func perform(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> EffectResult {
+        switch effect {
+        case .take(let pattern, let condition, _):
+            return try take(pattern, condition, task)
+        case .put(let first, let second, _):
+            return try put(first, second, task)
+        case .select(let expr, _):
+            let state = store.state
+            guard let expr else { return .value(state) }
+            var ev = evaluator(task)
+            ev.state = state
+            return .value(try ev.eval(expr, task.env))
+        case .call(let callee, let args, let loc):
+            return try call(callee, try evaluate(args, task), task, loc)
+        case .fork(let body, let loc):
+            return .value(try start(body, kind: .attached, from: task, at: loc))
+        case .spawn(let body, let loc):
+            return .value(try start(body, kind: .detached, from: task, at: loc))
+        case .join(let expr, _):
+            return try join(try evaluator(task).eval(expr, task.env), task)
+        case .cancel(let expr, _):
+            guard let expr else { return cancelSelf(task) }
+            let value = try evaluator(task).eval(expr, task.env)
+            guard case .handle(let h) = value, let target = h.object as? SagaTask else {
+                throw SagaError.typeError("cancel needs a task, got \(value.kindName)")
+            }
+            if target === task { return cancelSelf(task) }
+            wakeups.append(contentsOf: cancelWork(target))
+            return .value(.null)
+        case .delay(let expr, _):
+            let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
+            block(task, on: .timer(0))
+            let sequence = timers.add(due: clock.now + ms, task: task, token: task.token)
+            task.wait = .timer(sequence)
+            return .suspended
+        case .race(let entries, let loc):
+            return startCombinator(.race, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
+        case .allRecord(let entries, let loc):
+            return startCombinator(.allRecord, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
+        case .allList(let effects, let loc):
+            return startCombinator(.allList, [], effects.map { ($0, task.env) }, task, loc)
+        case .allFor(let variable, let listExpr, let effect, let loc):
+            let list = try evaluator(task).eval(listExpr, task.env)
+            let items = try Interpreter.iterationItems(list)
+            let entries = items.map { item -> (Effect, [Value]) in
+                var env = task.env
+                env[variable.slot] = item
+                return (effect, env)
+            }
+            return startCombinator(.allList, [], entries, task, loc)
+        case .retry(let countExpr, let wait, let effect, let loc):
+            let count = try evaluator(task).eval(countExpr, task.env)
+            guard let n = Evaluator.integer(count), n >= 1 else {
+                throw SagaError.typeError("retry needs a count of at least 1, got \(count.canonicalJSON)")
+            }
+            let (body, env) = Desugar.retry(count: n, wait: wait, effect: effect, env: task.env, at: loc)
+            return runOwned(body, env: env, name: "retry", task, loc)
+        case .channel(let buffer, _):
+            var limit: Int?
+            if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env)) }
+            return .value(Channel(id: makeID(), limit: limit).handle)
+        case .actionChannel(let pattern, let buffer, _):
+            var sliding = false
+            var limit: Int?
+            if let buffer {
+                if case .literal(.string(Desugar.slidingMarker), _) = buffer {
+                    sliding = true
+                    limit = 1
+                } else {
+                    limit = try bufferSize(try evaluator(task).eval(buffer, task.env))
+                }
+            }
+            let channel = Channel(id: makeID(), limit: limit, sliding: sliding)
+            channel.pattern = try evaluatePattern(pattern, task)
+            actionChannels.append(channel)
+            return .value(channel.handle)
+        case .watcher(let watcher):
+            let (body, env) = Desugar.watcher(watcher, env: task.env)
+            let child = SagaTask(
+                id: makeID(), name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
+                parent: task, env: env, body: body)
+            task.children.append(child)
+            wakeups.append(.run(child, child.token))
+            return .value(child.handle)
+        }
+    }
+
+    private func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
+        let ev = evaluator(task)
+        var values: [Value] = []
+        values.reserveCapacity(args.count)
+        for a in args { values.append(try ev.eval(a, task.env)) }
+        return values
+    }
+
+    private func evaluatePattern(_ pattern: Pattern, _ task: SagaTask) throws(SagaError) -> ActionPattern {
+        switch pattern {
+        case .any: return .any
+        case .expr(let e): return try ActionPattern(try evaluator(task).eval(e, task.env))
+        }
+    }
+
+    private func bufferSize(_ value: Value) throws(SagaError) -> Int? {
+        guard let n = Evaluator.integer(value), n >= 0 else {
+            throw SagaError.typeError("a buffer size must be a whole number ≥ 0, got \(value.canonicalJSON)")
+        }
+        return n
+    }
+
+    /// A duration in milliseconds: a number ≥ 0 (a fraction is rounded).
+    static func milliseconds(_ value: Value, _ what: String) throws(SagaError) -> Int {
+        switch value {
+        case .int(let i): return max(0, i)
+        case .double(let d) where d.isFinite && d < 9e15: return max(0, Int(d.rounded()))
+        default: throw SagaError.typeError("\(what) needs a number of milliseconds, got \(value.kindName)")
+        }
+    }
+
+    private func cancelSelf(_ task: SagaTask) -> EffectResult {
+        task.isCancelling = true
+        return .completion(.cancel)
+    }
+
+    private func take(_ pattern: Pattern, _ condition: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
+        let actionPattern: ActionPattern
+        switch pattern {
+        case .any:
+            actionPattern = .any
+        case .expr(let e):
+            let value = try evaluator(task).eval(e, task.env)
+            if case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel {
+                if let message = channel.messages.popFirst() { return .value(message) }
+                block(task, on: .channel(channel))
+                channel.takers.append((task, task.token))
+                channelWaiters.append((task, task.token))
+                if channelWaiters.count >= 1024, channelWaiters.count.nonzeroBitCount == 1 {
+                    channelWaiters.removeAll { $0.task.token != $0.token }
+                }
+                return .suspended
+            }
+            actionPattern = try ActionPattern(value)
+        }
+        block(task, on: .take)
+        takers.append(Taker(task: task, token: task.token, pattern: actionPattern, condition: condition))
+        return .suspended
+    }
+
+    private func put(_ first: Expr, _ second: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
+        let ev = evaluator(task)
+        let a = try ev.eval(first, task.env)
+        let action: Value
+        if let second {
+            let b = try ev.eval(second, task.env)
+            switch a {
+            case .string(let type):
+                guard case .record(var payload) = b else {
+                    throw SagaError.typeError("the payload of put must be a record, got \(b.kindName)")
+                }
+                if payload["type"] != nil {
+                    throw SagaError.typeError("the payload of put \"\(type)\" must not hold 'type'")
+                }
+                payload["type"] = .string(type)
+                action = .record(payload)
+            case .handle(let h) where h.kind == .channel:
+                guard let channel = h.object as? Channel else { throw SagaError.typeError("not a channel") }
+                channelPut(channel, b)
+                return .value(.null)
+            default:
+                throw SagaError.typeError("put needs an action type or a channel first, got \(a.kindName)")
+            }
+        } else {
+            switch a {
+            case .string(let type):
+                action = .record(Record([("type", .string(type))]))
+            case .record(let r):
+                guard case .string? = r["type"] else {
+                    throw SagaError.typeError("an action must be a record with a string 'type'")
+                }
+                action = a
+            case .handle(let h) where h.kind == .channel:
+                throw SagaError.typeError("put to a channel needs a value: put CH VALUE")
+            default:
+                throw SagaError.typeError("put needs an action, got \(a.kindName)")
+            }
+        }
+        block(task, on: .put)
+        enqueue(action, putter: task)
+        return .suspended
+    }
+
+    private func call(_ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) throws(SagaError) -> EffectResult {
+        switch callee {
+        case .function(let index, _):
+            let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
+            child.owner = .caller(task)
+            block(task, on: .task(child))
+            wakeups.append(.run(child, child.token))
+            return .suspended
+        case .host(let name, _):
+            guard let function = host[name] else {
+                throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+            }
+            block(task, on: .host(0))
+            let id = hostCalls.start(function, args, task: task, token: task.token)
+            task.wait = .host(id)
+            return .suspended
+        case .named(let name, _):
+            throw SagaError(kind: "HostError", message: "unknown function '\(name)'")
+        }
+    }
+
+    private func functionTask(_ index: Int, _ args: [Value], kind: SagaTask.Kind, parent: SagaTask, at loc: SourceLocation) throws(SagaError) -> SagaTask {
+        guard index >= 0, index < program.functions.count else {
+            throw SagaError.typeError("unknown function")
+        }
+        let function = program.functions[index]
+        var env = [Value](repeating: .null, count: max(function.slotCount, function.parameters.count))
+        for (i, arg) in args.prefix(env.count).enumerated() { env[i] = arg }
+        return SagaTask(
+            id: makeID(), name: "func \(function.name)", location: loc, kind: kind, parent: parent, env: env,
+            body: function.body)
+    }
+
+    /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
+    private func start(_ body: TaskBody, kind: SagaTask.Kind, from task: SagaTask, at loc: SourceLocation) throws(SagaError) -> Value {
+        let child: SagaTask
+        switch body {
+        case .block(let block):
+            child = SagaTask(
+                id: makeID(), name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
+                parent: task, env: task.env, body: block)
+        case .call(.function(let index, _), let argExprs):
+            child = try functionTask(index, try evaluate(argExprs, task), kind: kind, parent: task, at: loc)
+        case .call(let callee, let argExprs):
+            let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: task.env, at: loc)
+            child = SagaTask(id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
+        }
+        if kind == .attached { task.children.append(child) }
+        wakeups.append(.run(child, child.token))
+        return child.handle
+    }
+
+    /// Runs a body as an owned task that `task` waits for, like `call`.
+    private func runOwned(_ body: Block, env: [Value], name: String, _ task: SagaTask, _ loc: SourceLocation) -> EffectResult {
+        let child = SagaTask(id: makeID(), name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
+        child.owner = .caller(task)
+        block(task, on: .task(child))
+        wakeups.append(.run(child, child.token))
+        return .suspended
+    }
+
+    private func join(_ value: Value, _ task: SagaTask) throws(SagaError) -> EffectResult {
+        var tasks: [SagaTask] = []
+        let isList: Bool
+        switch value {
+        case .handle(let h):
+            guard let t = h.object as? SagaTask else { throw SagaError.typeError("join needs a task, got a \(h.kind.rawValue)") }
+            tasks = [t]
+            isList = false
+        case .list(let items):
+            for item in items {
+                guard case .handle(let h) = item, let t = h.object as? SagaTask else {
+                    throw SagaError.typeError("join needs tasks, got \(item.kindName)")
+                }
+                tasks.append(t)
+            }
+            isList = true
+        default:
+            throw SagaError.typeError("join needs a task or a list of tasks, got \(value.kindName)")
+        }
+        if tasks.contains(where: { $0 === task }) { throw SagaError.typeError("a task cannot join itself") }
+        for t in tasks where t.isDone {
+            switch t.outcome {
+            case .failed(let f)?: return .completion(.throwError(f))
+            case .cancelled?:
+                task.isCancelling = true
+                return .completion(.cancel)
+            default: continue
+            }
+        }
+        let pending = tasks.filter { !$0.isDone }
+        if pending.isEmpty { return .value(Interpreter.joinResult(tasks, isList: isList)) }
+        let state = JoinState(tasks: tasks, isList: isList)
+        state.remaining = pending.count
+        block(task, on: .join(state))
+        for t in pending { t.joiners.append((task, task.token)) }
+        return .suspended
+    }
+
+    /// `race` and `all`: each entry runs as an owned task, started in order.
+    private func startCombinator(
+        _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask, _ loc: SourceLocation
+    ) -> EffectResult {
+        if entries.isEmpty {
+            return .value(kind == .allList ? .list([]) : .record(Record()))
+        }
+        block(task, on: .none)
+        let combinator = Combinator(kind: kind, owner: task, keys: keys, count: entries.count)
+        task.wait = .combinator(combinator)
+        for (i, (effect, env)) in entries.enumerated() {
+            let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
+            let entry = SagaTask(
+                id: makeID(), name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,
+                parent: task, env: entryEnv, body: body)
+            entry.owner = .entry(combinator, i)
+            combinator.entries.append(entry)
+            wakeups.append(.run(entry, entry.token))
+        }
+        return .suspended
+    }
+}

@@ -1,0 +1,228 @@
+import SagaCore
+import SagaLanguage
+
+/// What running one statement did to its task.
+enum Step {
+    /// Go on with the next statement.
+    case next
+    /// The task blocked, yielded or ended: stop running it.
+    case suspended
+    /// The statement left its block abruptly.
+    case completion(Completion)
+}
+
+extension Interpreter {
+    /// Runs a task from where it stands until it blocks, yields or ends.
+    func execute(_ task: SagaTask) {
+        current = task
+        defer { current = nil }
+        let resumption = task.resumption
+        task.resumption = .start
+        switch resumption {
+        case .start:
+            break
+        case .value(let value):
+            if case .compensating = task.frames.last { break }
+            do {
+                try storeResult(value, task)
+            } catch {
+                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else { return }
+            }
+        case .error(let failure):
+            if case .compensating = task.frames.last {
+                output.error("warning: a compensation failed: \(failure.error.message)")
+                break
+            }
+            guard unwind(task, .throwError(failure)) else { return }
+        case .unwind(let completion):
+            guard unwind(task, completion) else { return }
+        }
+        stepLoop(task)
+    }
+
+    /// Writes the value of the effect a task was blocked on where the statement wanted it.
+    func storeResult(_ value: Value, _ task: SagaTask) throws(SagaError) {
+        switch task.target {
+        case .discard:
+            break
+        case .slot(let slot):
+            task.env[slot] = value
+        case .lvalue(let lv):
+            try assign(value, to: lv, in: task)
+        }
+        task.target = .discard
+    }
+
+    private func assign(_ value: Value, to lv: LValue, in task: SagaTask) throws(SagaError) {
+        let keys = try PathAssignment.keys(lv.path, evaluator(task), task.env)
+        switch lv.root {
+        case .variable(let v):
+            try PathAssignment.set(&task.env[v.slot], keys[...], value)
+        case .state:
+            throw SagaError.typeError("'state' can only be assigned in a reducer")
+        }
+    }
+
+    /// An evaluator for expressions of this task.
+    func evaluator(_ task: SagaTask) -> Evaluator {
+        Evaluator(cancelled: isCancelledContext(task), now: clock.now)
+    }
+
+    /// `cancelled`: true inside a finally block that runs because its task was cancelled.
+    func isCancelledContext(_ task: SagaTask) -> Bool {
+        for frame in task.frames.reversed() {
+            if case .finallyBody(let pending) = frame {
+                if case .cancel = pending { return true }
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Runs frames until the task blocks, yields or its body ends.
+    private func stepLoop(_ task: SagaTask) {
+        while task.phase == .body {
+            guard let top = task.frames.last else {
+                bodyEnded(task, .normal)
+                return
+            }
+            switch top {
+            case .block(let stmts, let index):
+                if index >= stmts.count {
+                    task.frames.removeLast()
+                    continue
+                }
+                task.frames[task.frames.count - 1] = .block(stmts, index + 1)
+                switch executeStatement(stmts[index], task) {
+                case .next: continue
+                case .suspended: return
+                case .completion(let c): guard unwind(task, c) else { return }
+                }
+            case .whileLoop(let condition, let body):
+                do {
+                    if try evaluator(task).condition(condition, task.env) {
+                        task.frames.append(.block(body.statements, 0))
+                    } else {
+                        task.frames.removeLast()
+                    }
+                } catch {
+                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location)))) else { return }
+                }
+            case .loop(let body):
+                task.frames.append(.block(body.statements, 0))
+            case .forLoop(let slot, let items, let index, let body):
+                if index < items.count {
+                    task.frames[task.frames.count - 1] = .forLoop(slot: slot, items: items, index: index + 1, body: body)
+                    task.env[slot] = items[index]
+                    task.frames.append(.block(body.statements, 0))
+                } else {
+                    task.frames.removeLast()
+                }
+            case .tryBody(_, let finally), .catchBody(let finally):
+                task.frames.removeLast()
+                if let finally {
+                    task.frames.append(.finallyBody(pending: .normal))
+                    task.frames.append(.block(finally.statements, 0))
+                }
+            case .finallyBody(let pending):
+                task.frames.removeLast()
+                if case .normal = pending { continue }
+                guard unwind(task, pending) else { return }
+            case .transaction(let compensations):
+                task.frames.removeLast()
+                passCompensations(compensations, task)
+            case .compensating(var remaining, let pending):
+                guard let compensation = remaining.popLast() else {
+                    task.frames.removeLast()
+                    guard unwind(task, pending) else { return }
+                    continue
+                }
+                task.frames[task.frames.count - 1] = .compensating(remaining: remaining, pending: pending)
+                runCompensation(compensation, task)
+                return
+            }
+        }
+    }
+
+    /// Runs one compensation as an owned task; its owner resumes when it ends, whatever happened.
+    private func runCompensation(_ compensation: Compensation, _ task: SagaTask) {
+        let child = SagaTask(
+            id: makeID(), name: "compensation", location: compensation.location, kind: .owned, parent: task,
+            env: compensation.env, body: compensation.body)
+        child.owner = .caller(task)
+        block(task, on: .task(child))
+        wakeups.append(.run(child, child.token))
+    }
+
+    /// Hands a completed transaction's compensations to the enclosing transaction, if any.
+    private func passCompensations(_ compensations: [Compensation], _ task: SagaTask) {
+        guard !compensations.isEmpty else { return }
+        for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
+            if case .transaction(let outer) = task.frames[i] {
+                task.frames[i] = .transaction(outer + compensations)
+                return
+            }
+        }
+    }
+
+    /// Leaves blocks until something handles `completion`: a loop (break, continue), a
+    /// catch (a thrown error), a finally, or a transaction's compensations.
+    ///
+    /// - Returns: `true` if the body goes on; `false` if it ended.
+    @discardableResult
+    func unwind(_ task: SagaTask, _ completion: Completion) -> Bool {
+        while let top = task.frames.popLast() {
+            switch top {
+            case .block, .finallyBody, .compensating:
+                continue
+            case .whileLoop, .loop, .forLoop:
+                switch completion {
+                case .breakLoop: return true
+                case .continueLoop:
+                    task.frames.append(top)
+                    return true
+                default: continue
+                }
+            case .tryBody(let catchClause, let finally):
+                if case .throwError(let failure) = completion, let catchClause {
+                    task.env[catchClause.binding.slot] = failure.error.value
+                    task.frames.append(.catchBody(finally: finally))
+                    task.frames.append(.block(catchClause.body.statements, 0))
+                    return true
+                }
+                if let finally {
+                    task.frames.append(.finallyBody(pending: completion))
+                    task.frames.append(.block(finally.statements, 0))
+                    return true
+                }
+            case .catchBody(let finally):
+                if let finally {
+                    task.frames.append(.finallyBody(pending: completion))
+                    task.frames.append(.block(finally.statements, 0))
+                    return true
+                }
+            case .transaction(let compensations):
+                switch completion {
+                case .throwError, .abort, .cancel:
+                    if !compensations.isEmpty {
+                        task.frames.append(.compensating(remaining: compensations, pending: completion))
+                        return true
+                    }
+                default:
+                    passCompensations(compensations, task)
+                }
+            }
+        }
+        bodyEnded(task, completion)
+        return false
+    }
+
+    /// The items a `for` iterates: a list's elements, or a record's keys in order.
+    static func iterationItems(_ value: Value) throws(SagaError) -> [Value] {
+        switch value {
+        case .list(let items): return items
+        case .record(let r): return r.keys.map { .string($0) }
+        default: throw SagaError.typeError("for … in needs a list or a record, got \(value.kindName)")
+        }
+    }
+}

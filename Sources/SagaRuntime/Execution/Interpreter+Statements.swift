@@ -1,0 +1,119 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// Runs one statement of a task.
+    func executeStatement(_ stmt: Stmt, _ task: SagaTask) -> Step {
+        do throws(SagaError) {
+            switch stmt {
+            case .declare(let v, _, let rhs, _):
+                switch rhs {
+                case .expr(let e):
+                    task.env[v.slot] = try evaluator(task).eval(e, task.env)
+                case .effect(let effect):
+                    task.target = .slot(v.slot)
+                    return try runEffect(effect, task)
+                }
+            case .assign(let lv, let rhs, _):
+                switch rhs {
+                case .expr(let e):
+                    let value = try evaluator(task).eval(e, task.env)
+                    task.target = .lvalue(lv)
+                    try storeResult(value, task)
+                case .effect(let effect):
+                    if lv.path.isEmpty, case .variable(let v) = lv.root {
+                        task.target = .slot(v.slot)
+                    } else {
+                        task.target = .lvalue(lv)
+                    }
+                    return try runEffect(effect, task)
+                }
+            case .effect(let effect, _):
+                task.target = .discard
+                return try runEffect(effect, task)
+            case .log(let e, _):
+                var line = ""
+                try evaluator(task).eval(e, task.env).writeDisplay(into: &line)
+                emit(line)
+            case .throw(let e, let loc):
+                let value = try evaluator(task).eval(e, task.env)
+                return .completion(.throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
+            case .if(let arms, let elseBlock, _):
+                let ev = evaluator(task)
+                for arm in arms where try ev.condition(arm.condition, task.env) {
+                    task.frames.append(.block(arm.body.statements, 0))
+                    return .next
+                }
+                if let elseBlock { task.frames.append(.block(elseBlock.statements, 0)) }
+            case .while(let condition, let body, _):
+                task.frames.append(.whileLoop(condition, body))
+            case .loop(let body, _):
+                task.frames.append(.loop(body))
+            case .for(let v, let sequence, let body, _):
+                let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
+                task.frames.append(.forLoop(slot: v.slot, items: items, index: 0, body: body))
+            case .break:
+                return .completion(.breakLoop)
+            case .continue:
+                return .completion(.continueLoop)
+            case .return(let e, _):
+                var value = Value.null
+                if let e { value = try evaluator(task).eval(e, task.env) }
+                return .completion(.returnValue(value))
+            case .try(let body, let catchClause, let finally, _):
+                task.frames.append(.tryBody(catch: catchClause, finally: finally))
+                task.frames.append(.block(body.statements, 0))
+            case .transaction(let body, _):
+                task.frames.append(.transaction([]))
+                task.frames.append(.block(body.statements, 0))
+            case .compensate(let body, let loc):
+                let compensation = Compensation(body: body, env: task.env, location: loc)
+                for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
+                    if case .transaction(let list) = task.frames[i] {
+                        task.frames[i] = .transaction(list + [compensation])
+                        return .next
+                    }
+                }
+                throw SagaError(kind: "StateError", message: "compensate must be inside a transaction")
+            }
+        } catch {
+            return .completion(.throwError(Failure(error: error, trace: trace(task, at: stmt.location))))
+        }
+        return .next
+    }
+
+    /// `throw EXPR`: a string becomes `{message: s}`; a record is thrown as is; anything
+    /// else becomes `{message: <its JSON>}`.
+    static func thrownError(_ value: Value) -> SagaError {
+        switch value {
+        case .string(let s): return SagaError(value: ["message": .string(s)])
+        case .record: return SagaError(value: value)
+        default: return SagaError(value: ["message": .string(value.canonicalJSON)])
+        }
+    }
+
+    /// Runs an effect statement's effect: a value goes where the statement wants it; if the
+    /// effect woke other tasks, this one yields to them first.
+    func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
+        switch try perform(effect, task) {
+        case .value(let value):
+            try storeResult(value, task)
+            if !wakeups.isEmpty {
+                yieldTask(task)
+                return .suspended
+            }
+            return .next
+        case .suspended:
+            return .suspended
+        case .completion(let c):
+            return .completion(c)
+        }
+    }
+
+    /// Lets the work this task caused run first; the task goes on right after it.
+    func yieldTask(_ task: SagaTask) {
+        task.token &+= 1
+        task.resumption = .start
+        wakeups.append(.run(task, task.token))
+    }
+}

@@ -1,0 +1,64 @@
+import SagaCore
+import SagaLanguage
+
+/// Assignment through a path: `state.users[a.id] = a.user`, `x.count = 1`.
+enum PathAssignment {
+    /// A path step with its index already evaluated.
+    enum Key {
+        case member(String)
+        case index(Value)
+    }
+
+    /// Sets `value` at `path` inside `root`. A null (or missing) step on the way becomes a
+    /// record; a list index must be in range (or one past the end, which appends).
+    static func set(_ root: inout Value, _ path: ArraySlice<Key>, _ value: Value) throws(SagaError) {
+        guard let first = path.first else {
+            root = value
+            return
+        }
+        let rest = path.dropFirst()
+        switch (first, root) {
+        case (.member(let key), .record(var r)), (.index(.string(let key)), .record(var r)):
+            root = .null  // drop our reference so the record is edited in place
+            var child = r[key] ?? .null
+            r[key] = nil
+            try set(&child, rest, value)
+            r[key] = child
+            root = .record(r)
+        case (.member(let key), .null), (.index(.string(let key)), .null):
+            var child = Value.null
+            try set(&child, rest, value)
+            root = .record(Record([(key, child)]))
+        case (.index(let idx), .list(var items)):
+            guard let i = Evaluator.integer(idx), i >= 0, i <= items.count else {
+                throw SagaError.typeError("list index \(idx.canonicalJSON) is out of range for assignment")
+            }
+            root = .null
+            if i == items.count {
+                var child = Value.null
+                try set(&child, rest, value)
+                items.append(child)
+            } else {
+                try set(&items[i], rest, value)
+            }
+            root = .list(items)
+        case (.member(let key), _):
+            throw SagaError.typeError("cannot set '.\(key)' of a \(root.kindName)")
+        case (.index(let idx), _):
+            throw SagaError.typeError("cannot set [\(idx.canonicalJSON)] of a \(root.kindName)")
+        }
+    }
+
+    /// Evaluates the steps of an lvalue's path.
+    static func keys(_ steps: [LValue.Step], _ evaluator: Evaluator, _ env: [Value]) throws(SagaError) -> [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(steps.count)
+        for step in steps {
+            switch step {
+            case .member(let k): keys.append(.member(k))
+            case .index(let e): keys.append(.index(try evaluator.eval(e, env)))
+            }
+        }
+        return keys
+    }
+}

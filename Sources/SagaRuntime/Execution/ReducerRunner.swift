@@ -1,0 +1,131 @@
+import SagaCore
+import SagaLanguage
+
+/// Runs the program's reducers: pure, synchronous code over the state. A reducer that fails
+/// leaves the state as it was before it ran; the failure is reported and the dispatch goes on.
+final class ReducerRunner {
+    private let program: Program
+    private let output: RunOutput
+    /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
+    private var patterns: [ActionPattern?]
+    /// The clock, for `now()` in a reducer; set by the interpreter.
+    weak var clock: (any SchedulerClock)?
+
+    init(program: Program, output: RunOutput) {
+        self.program = program
+        self.output = output
+        self.patterns = []
+        for reducer in program.reducers {
+            patterns.append(Self.compile(reducer.pattern))
+        }
+    }
+
+    private static func compile(_ pattern: Pattern) -> ActionPattern? {
+        switch pattern {
+        case .any: return .any
+        case .expr(let e):
+            guard let v = try? Evaluator(now: 0).eval(e, []) else { return nil }
+            return try? ActionPattern(v)
+        }
+    }
+
+    /// The program's `state { … }`, or an empty record.
+    func initialState() -> Result<Value, SagaError> {
+        guard let expr = program.initialState else { return .success(.record(Record())) }
+        do {
+            return .success(try Evaluator(now: 0).eval(expr, []))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Applies every matching reducer, in declaration order.
+    func reduce(_ state: inout Value, _ action: Value) {
+        let now = clock?.now ?? 0
+        for (i, reducer) in program.reducers.enumerated() {
+            guard let pattern = patterns[i] else {
+                output.error(report(reducer, "its pattern is not a string or a list of patterns"))
+                continue
+            }
+            guard pattern.matches(action) else { continue }
+            var env = [Value](repeating: .null, count: max(reducer.slotCount, 1))
+            env[0] = action
+            var next = state
+            do {
+                _ = try run(reducer.body.statements, &next, &env, Evaluator(now: now))
+                state = next
+            } catch {
+                output.error(report(reducer, error.message))
+            }
+        }
+    }
+
+    private func report(_ reducer: ReducerDecl, _ message: String) -> String {
+        let loc = reducer.location
+        let file = loc.file >= 0 && Int(loc.file) < program.files.count ? program.files[Int(loc.file)].path : "?"
+        return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
+    }
+
+    private enum Flow {
+        case normal, breakLoop, continueLoop, returned
+    }
+
+    private func run(_ stmts: [Stmt], _ state: inout Value, _ env: inout [Value], _ ev: Evaluator) throws(SagaError) -> Flow {
+        for stmt in stmts {
+            let flow = try execute(stmt, &state, &env, ev)
+            if case .normal = flow { continue }
+            return flow
+        }
+        return .normal
+    }
+
+    private func execute(_ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ base: Evaluator) throws(SagaError) -> Flow {
+        var ev = base
+        ev.state = state
+        switch stmt {
+        case .declare(let v, _, .expr(let e), _):
+            env[v.slot] = try ev.eval(e, env)
+        case .assign(let lv, .expr(let e), _):
+            let value = try ev.eval(e, env)
+            let keys = try PathAssignment.keys(lv.path, ev, env)
+            switch lv.root {
+            case .state:
+                try PathAssignment.set(&state, keys[...], value)
+            case .variable(let v):
+                try PathAssignment.set(&env[v.slot], keys[...], value)
+            }
+        case .if(let arms, let elseBlock, _):
+            for arm in arms where try ev.condition(arm.condition, env) {
+                return try run(arm.body.statements, &state, &env, base)
+            }
+            if let elseBlock { return try run(elseBlock.statements, &state, &env, base) }
+        case .while(let cond, let body, _):
+            while true {
+                ev.state = state
+                guard try ev.condition(cond, env) else { break }
+                let flow = try run(body.statements, &state, &env, base)
+                if case .breakLoop = flow { break }
+                if case .returned = flow { return flow }
+            }
+        case .loop(let body, _):
+            while true {
+                let flow = try run(body.statements, &state, &env, base)
+                if case .breakLoop = flow { break }
+                if case .returned = flow { return flow }
+            }
+        case .for(let v, let seq, let body, _):
+            for item in try Interpreter.iterationItems(try ev.eval(seq, env)) {
+                env[v.slot] = item
+                let flow = try run(body.statements, &state, &env, base)
+                if case .breakLoop = flow { break }
+                if case .returned = flow { return flow }
+            }
+        case .break: return .breakLoop
+        case .continue: return .continueLoop
+        case .return: return .returned
+        default:
+            throw SagaError.typeError("effects are not allowed in a reducer")
+        }
+        return .normal
+    }
+}

@@ -1,0 +1,35 @@
+import SagaCore
+
+/// The async Swift functions that sagas may `call`, `fork` or `spawn` by name.
+///
+/// Host functions run off the scheduler, in parallel with each other; a saga that calls one
+/// blocks until it returns.
+///
+/// ```swift
+/// var host = HostFunctions()
+/// host.register("api.fetchUser") { args in
+///     let id = args.first ?? .null
+///     return ["id": id, "name": "Ada"]
+/// }
+/// ```
+public struct HostFunctions: Sendable {
+    /// A host function: the argument values in, a value out; a thrown error reaches the saga.
+    public typealias Function = @Sendable ([Value]) async throws -> Value
+
+    var functions: [String: Function] = [:]
+
+    /// An empty registry.
+    public init() {}
+
+    /// Registers `function` under `name` (dotted names like `api.fetchUser` are fine),
+    /// replacing any earlier one.
+    public mutating func register(_ name: String, _ function: @escaping Function) {
+        functions[name] = function
+    }
+
+    /// The registered names, for the checker.
+    public var names: Set<String> { Set(functions.keys) }
+
+    /// The function registered under `name`.
+    public subscript(name: String) -> Function? { functions[name] }
+}

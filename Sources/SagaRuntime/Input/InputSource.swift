@@ -1,0 +1,122 @@
+import Foundation
+import SagaCore
+
+/// Outside actions for a run: one JSON record with a string `type` a line, or
+/// `{"at": MS, "action": {…}}` to dispatch that action at time MS; blank lines are skipped.
+///
+/// Lines are read as the run needs them, so input can stream from a pipe.
+/// Used by one thread at a time (the scheduler, or the real-time feed thread it hands it to).
+public final class InputSource: @unchecked Sendable {
+    private enum Origin {
+        case lines([String], Int)
+        case file(UnsafeMutablePointer<FILE>, closeWhenDone: Bool)
+        case finished
+    }
+
+    private var origin: Origin
+    private var lineNumber = 0
+    private var buffer: UnsafeMutablePointer<CChar>?
+    private var capacity = 0
+
+    /// Input from these lines (for tests and embedding).
+    public init(lines: [String]) {
+        origin = .lines(lines, 0)
+    }
+
+    /// Input from standard input.
+    public static func standardInput() -> InputSource {
+        guard let f = fdopen(STDIN_FILENO, "r") else { return InputSource(lines: []) }
+        return InputSource(file: f, close: false)
+    }
+
+    /// Input from a file; `nil` if it cannot be opened.
+    public static func file(_ path: String) -> InputSource? {
+        guard let f = fopen(path, "r") else { return nil }
+        return InputSource(file: f, close: true)
+    }
+
+    private init(file: UnsafeMutablePointer<FILE>, close: Bool) {
+        origin = .file(file, closeWhenDone: close)
+    }
+
+    deinit {
+        if case .file(let f, true) = origin { fclose(f) }
+        free(buffer)
+    }
+
+    /// The next line (1-based number and text), or `nil` at the end.
+    private func nextRawLine() -> (Int, String)? {
+        switch origin {
+        case .lines(let lines, let index):
+            guard index < lines.count else { return nil }
+            origin = .lines(lines, index + 1)
+            lineNumber += 1
+            return (lineNumber, lines[index])
+        case .file(let f, let close):
+            let n = getline(&buffer, &capacity, f)
+            guard n >= 0, let buffer else {
+                if close { fclose(f) }
+                origin = .finished
+                return nil
+            }
+            lineNumber += 1
+            let bytes = UnsafeRawBufferPointer(start: buffer, count: n)
+            var end = n
+            while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            return (lineNumber, String(decoding: bytes[0..<end], as: UTF8.self))
+        case .finished:
+            return nil
+        }
+    }
+
+    /// The next input action, skipping blank lines; `nil` at the end.
+    ///
+    /// - Throws: ``InputError`` for a line that is not a valid input record.
+    func next() throws(InputError) -> InputLine? {
+        while let (number, text) = nextRawLine() {
+            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            return try InputLine.parse(text, line: number)
+        }
+        return nil
+    }
+}
+
+/// One outside action, with the time it is due when the line names one.
+struct InputLine {
+    var action: Value
+    var at: Int?
+
+    static func parse(_ text: String, line: Int) throws(InputError) -> InputLine {
+        let value: Value
+        do {
+            value = try JSONReader.parse(text)
+        } catch {
+            throw InputError(line: line, message: "\(error.message) (column \(error.column))")
+        }
+        guard case .record(let r) = value else {
+            throw InputError(line: line, message: "expected a JSON record, got \(value.kindName)")
+        }
+        if case .string? = r["type"] { return InputLine(action: value, at: nil) }
+        if r["type"] != nil {
+            throw InputError(line: line, message: "'type' must be a string")
+        }
+        guard let at = r["at"], let action = r["action"] else {
+            throw InputError(line: line, message: "expected an action with a string 'type', or {\"at\": MS, \"action\": {…}}")
+        }
+        guard let ms = Evaluator.integer(at), ms >= 0 else {
+            throw InputError(line: line, message: "'at' must be a whole number of milliseconds ≥ 0")
+        }
+        guard case .record(let a) = action, case .string? = a["type"] else {
+            throw InputError(line: line, message: "'action' must be a record with a string 'type'")
+        }
+        return InputLine(action: action, at: ms)
+    }
+}
+
+/// A malformed input line.
+public struct InputError: Error, Sendable {
+    /// The 1-based line number.
+    public var line: Int
+    /// What is wrong with it.
+    public var message: String
+}

@@ -1,0 +1,168 @@
+import SagaCore
+import SagaLanguage
+import SagaStore
+
+/// Runs a checked ``Program``: its reducers inside a Redux ``Store`` and its sagas as tasks
+/// of one deterministic scheduler (the contract's §6).
+///
+/// ```swift
+/// let result = Frontend().compile(path: "counter.saga")
+/// if let program = result.program {
+///     let output = BufferedOutput()
+///     let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
+///     let status = interpreter.run(input: InputSource(lines: [#"{"type":"counter/request","by":2}"#]))
+///     print(output.text, status)
+/// }
+/// ```
+///
+/// The scheduler runs exactly one task at a time. Work that a task causes for others (a
+/// forked child to start, a taker to resume, a cancelled task to unwind) goes to the front
+/// of the ready queue, ahead of the task that caused it: the same order as redux-saga's
+/// nested calls, without growing the machine stack.
+public final class Interpreter {
+    /// How a run behaves and what it prints.
+    public struct Options: Sendable {
+        /// Deterministic scheduling on a virtual clock (§6 rule 3).
+        public var virtualTime: Bool
+        /// A transcript line `action <json>` per processed action.
+        public var printActions: Bool
+        /// A last transcript line `state <json>`.
+        public var printState: Bool
+        /// Prefix each transcript line with `@<ms> `.
+        public var timestamps: Bool
+
+        /// Creates options; everything is off unless named.
+        public init(virtualTime: Bool = false, printActions: Bool = false, printState: Bool = false, timestamps: Bool = false) {
+            self.virtualTime = virtualTime
+            self.printActions = printActions
+            self.printState = printState
+            self.timestamps = timestamps
+        }
+    }
+
+    let program: Program
+    let options: Options
+    let output: RunOutput
+    let host: HostFunctions
+    let clock: SchedulerClock
+    /// The store the program's reducers run in.
+    public let store: Store<Value, Value>
+    let reducers: ReducerRunner
+
+    /// Work to do now, front first.
+    var ready = RingBuffer<Work>()
+    /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
+    var wakeups: [Work] = []
+    /// Actions waiting to be processed (§6 rule 2).
+    var dispatchQueue = RingBuffer<DispatchEntry>()
+    /// Tasks blocked on `take`, in the order they began to wait.
+    var takers: [Taker] = []
+    var actionChannels: [Channel] = []
+    /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
+    var channelWaiters: [(task: SagaTask, token: Int)] = []
+    var timers = TimerQueue()
+    var hostCalls: HostCallTable
+    var nextID = 1
+    /// Counts waits, to order blocked tasks by when they began to wait.
+    var waitCounter = 0
+    /// Root sagas and spawned tasks that failed.
+    var failures = 0
+    /// The task running now.
+    var current: SagaTask?
+
+    /// Creates an interpreter for a program.
+    ///
+    /// - Parameters:
+    ///   - program: a program the checker accepted.
+    ///   - options: scheduling and printing.
+    ///   - host: the functions sagas may `call` besides their own.
+    ///   - middleware: the store's middleware (the persistence middleware, say), outermost first.
+    ///   - output: where the transcript and error reports go.
+    public init(
+        program: Program, options: Options = Options(), host: HostFunctions = HostFunctions(),
+        middleware: [Middleware<Value, Value>] = [], output: RunOutput
+    ) {
+        self.program = program
+        self.options = options
+        self.output = output
+        self.host = host
+        self.clock = options.virtualTime ? VirtualClock() : RealClock()
+        self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
+        let reducers = ReducerRunner(program: program, output: output)
+        self.reducers = reducers
+        let initial: Value
+        switch reducers.initialState() {
+        case .success(let value):
+            initial = value
+        case .failure(let error):
+            initial = .record(Record())
+            output.error("error: the initial state failed: \(error.message)")
+        }
+        // The saga middleware is outermost: it sees each action after every other middleware
+        // and the reducers have run. It reaches the interpreter through a weak box because
+        // the store is made before `self` exists.
+        let box = InterpreterBox()
+        let sagaMiddleware = Middleware<Value, Value> { _, next in
+            { action in
+                box.interpreter?.actionWillReduce(action)
+                next(action)
+                box.interpreter?.actionReduced(action)
+            }
+        }
+        self.store = Store(
+            initialState: initial,
+            reducer: { state, action in reducers.reduce(&state, action) },
+            middleware: [sagaMiddleware] + middleware)
+        box.interpreter = self
+    }
+
+    /// Prints the action line, when asked for, as its queue entry is processed.
+    func actionWillReduce(_ action: Value) {
+        if options.printActions { emit("action " + action.canonicalJSON) }
+    }
+
+    /// Writes a transcript line, with its timestamp when asked for.
+    func emit(_ line: String) {
+        if options.timestamps {
+            output.transcript("@\(clock.now) " + line)
+        } else {
+            output.transcript(line)
+        }
+    }
+
+    /// A fresh id for a task or channel.
+    func makeID() -> Int {
+        let id = nextID
+        nextID += 1
+        return id
+    }
+}
+
+/// A unit of scheduler work.
+enum Work {
+    /// Run a task (if `token` is still its token).
+    case run(SagaTask, Int)
+    /// Cancel a task's running attached children, in start order, each whole.
+    case cancelChildren(SagaTask)
+}
+
+/// An action waiting in the dispatch queue, with the task that put it (if one did).
+struct DispatchEntry {
+    var action: Value
+    var putter: SagaTask?
+    var putterToken: Int
+}
+
+/// A task blocked on `take`.
+struct Taker {
+    /// Strong: what a blocked task waits on is what keeps it alive.
+    var task: SagaTask
+    var token: Int
+    var pattern: ActionPattern
+    var condition: Expr?
+}
+
+/// Lets the store's middleware reach the interpreter without keeping it alive.
+final class InterpreterBox {
+    weak var interpreter: Interpreter?
+}

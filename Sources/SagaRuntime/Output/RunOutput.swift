@@ -1,0 +1,79 @@
+import Foundation
+
+/// Where a run writes: the transcript (standard output for `sagarun`) and error reports
+/// (standard error).
+public protocol RunOutput: AnyObject {
+    /// One transcript line, without its newline.
+    func transcript(_ line: String)
+    /// One error report (may span lines), without a final newline.
+    func error(_ text: String)
+}
+
+/// Collects a run's output in memory: for tests and golden files.
+public final class BufferedOutput: RunOutput {
+    /// Transcript lines in order.
+    public private(set) var lines: [String] = []
+    /// Error reports in order.
+    public private(set) var errors: [String] = []
+
+    /// An empty buffer.
+    public init() {}
+
+    public func transcript(_ line: String) { lines.append(line) }
+    public func error(_ text: String) { errors.append(text) }
+
+    /// The transcript as text, one line each, ending with a newline (empty when there is none).
+    public var text: String { lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n" }
+}
+
+/// Writes the transcript to standard output, flushing each line as it is written, and
+/// errors to standard error.
+public final class StandardOutput: RunOutput {
+    private var buffer: [UInt8] = []
+
+    /// Writes to the process's standard output and error.
+    public init() {
+        buffer.reserveCapacity(4096)
+    }
+
+    public func transcript(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        flush(fd: 1)
+    }
+
+    public func error(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        flush(fd: 2)
+    }
+
+    /// Writes text to standard output as is.
+    public func transcriptRaw(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        flush(fd: 1)
+    }
+
+    /// Writes text to standard error as is.
+    public func errorRaw(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        flush(fd: 2)
+    }
+
+    private func flush(fd: Int32) {
+        buffer.withUnsafeBytes { raw in
+            guard var base = raw.baseAddress else { return }
+            var left = raw.count
+            while left > 0 {
+                let n = write(fd, base, left)
+                if n <= 0 {
+                    if n < 0, errno == EINTR { continue }
+                    return
+                }
+                left -= n
+                base += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,79 @@
+import SagaCore
+
+/// A `take` pattern, evaluated: what an action's type must be.
+enum ActionPattern {
+    /// `*`: every action.
+    case any
+    /// An exact type.
+    case exact(String)
+    /// A glob: `*` matches any run of characters.
+    case glob([UInt8])
+    /// Any of these.
+    case anyOf([ActionPattern])
+
+    /// Builds a pattern from the value of a pattern expression.
+    init(_ value: Value) throws(SagaError) {
+        switch value {
+        case .string(let s):
+            if s == "*" {
+                self = .any
+            } else if s.utf8.contains(UInt8(ascii: "*")) {
+                self = .glob(Array(s.utf8))
+            } else {
+                self = .exact(s)
+            }
+        case .list(let items):
+            var patterns: [ActionPattern] = []
+            patterns.reserveCapacity(items.count)
+            for item in items { patterns.append(try ActionPattern(item)) }
+            self = .anyOf(patterns)
+        default:
+            throw SagaError.typeError("a pattern must be a string or a list of patterns, got \(value.kindName)")
+        }
+    }
+
+    /// Whether an action (a record with a string `type`) matches.
+    func matches(_ action: Value) -> Bool {
+        if case .any = self { return true }
+        guard case .record(let r) = action, case .string(let type)? = r["type"] else { return false }
+        return matches(type: type)
+    }
+
+    /// Whether an action type matches.
+    func matches(type: String) -> Bool {
+        switch self {
+        case .any: return true
+        case .exact(let s): return s == type
+        case .glob(let g): return ActionPattern.glob(g[...], Array(type.utf8)[...])
+        case .anyOf(let ps):
+            for p in ps where p.matches(type: type) { return true }
+            return false
+        }
+    }
+
+    /// Glob matching with backtracking on the last `*` only: linear in practice.
+    private static func glob(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        var p = pattern.startIndex
+        var t = text.startIndex
+        var star: Int?
+        var mark = t
+        while t < text.endIndex {
+            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
+                star = p
+                p += 1
+                mark = t
+            } else if p < pattern.endIndex, pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if let s = star {
+                p = s + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.endIndex
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import SagaCore
+
+/// How a run ended.
+public enum RunStatus: Equatable, Sendable {
+    /// Every root saga ended without an uncaught error.
+    case success
+    /// A root saga or a spawned task failed (exit code 1).
+    case sagaFailed
+    /// An input line was malformed (exit code 65).
+    case malformedInput(String)
+}
+
+extension Interpreter {
+    /// Runs the program to its end: starts the root sagas, feeds the input, and applies the
+    /// END rule when nothing else can happen (§6 rule 7).
+    ///
+    /// - Parameter input: outside actions, or `nil` for none.
+    /// - Returns: how the run ended.
+    public func run(input: InputSource? = nil) -> RunStatus {
+        reducers.clock = clock
+        for saga in program.sagas {
+            let task = SagaTask(
+                id: makeID(), name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
+                env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
+            wakeups.append(.run(task, task.token))
+        }
+        flushWakeups()
+        let inputFailure = clock.isVirtual ? runVirtual(input) : runReal(input)
+        if options.printState { emit("state " + store.state.canonicalJSON) }
+        if let inputFailure {
+            output.error("error: input line \(inputFailure.line): \(inputFailure.message)")
+            return .malformedInput(inputFailure.message)
+        }
+        return failures > 0 ? .sagaFailed : .success
+    }
+
+    /// Virtual time (§6 rule 3): input one action at a time once idle, host completions in
+    /// call order, and the clock moved only when nothing else can happen.
+    private func runVirtual(_ input: InputSource?) -> InputError? {
+        var pending: InputLine?
+        var inputOpen = input != nil
+        var failure: InputError?
+        while true {
+            runUntilIdle()
+            if hostCalls.hasInFlight {
+                if let done = hostCalls.waitForOldest() { deliver(done) }
+                continue
+            }
+            if pending == nil, inputOpen, let input {
+                do {
+                    pending = try input.next()
+                    if pending == nil { inputOpen = false }
+                } catch {
+                    failure = error
+                    inputOpen = false
+                }
+            }
+            if let line = pending, line.at == nil || line.at ?? 0 < clock.now {
+                pending = nil
+                enqueue(line.action)
+                continue
+            }
+            if let due = timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
+                clock.advance(to: due)
+                fireNextTimer()
+                continue
+            }
+            if let line = pending, let at = line.at {
+                clock.advance(to: at)
+                pending = nil
+                enqueue(line.action)
+                continue
+            }
+            if endBlockedTakes() { continue }
+            return failure
+        }
+    }
+
+    /// Real time: input lines as they arrive, timers when due, host completions when done.
+    private func runReal(_ input: InputSource?) -> InputError? {
+        let feed = input.map { InputFeed(source: $0, wake: hostCalls) }
+        var timed: [(at: Int, order: Int, action: Value)] = []
+        var order = 0
+        var failure: InputError?
+        while true {
+            runUntilIdle()
+            var progressed = false
+            if let feed {
+                for event in feed.drain() {
+                    progressed = true
+                    switch event {
+                    case .line(let line):
+                        if let at = line.at, at > clock.now {
+                            timed.append((at, order, line.action))
+                            order += 1
+                        } else {
+                            enqueue(line.action)
+                        }
+                    case .failed(let error):
+                        failure = error
+                    }
+                }
+            }
+            timed.sort { $0.at != $1.at ? $0.at < $1.at : $0.order < $1.order }
+            let now = clock.now
+            if let due = timers.nextDue, due <= now, timed.first.map({ due <= $0.at }) ?? true {
+                fireNextTimer()
+                continue
+            }
+            if let first = timed.first, first.at <= now {
+                timed.removeFirst()
+                enqueue(first.action)
+                continue
+            }
+            if progressed { continue }
+            let inputOpen = feed.map { !$0.isFinished } ?? false
+            if !hostCalls.hasInFlight, timers.isEmpty, timed.isEmpty, !inputOpen {
+                if endBlockedTakes() { continue }
+                return failure
+            }
+            var deadline: Date?
+            if let next = [timers.nextDue, timed.first?.at].compactMap({ $0 }).min() {
+                deadline = Date(timeIntervalSinceNow: Double(max(0, next - clock.now)) / 1000)
+            }
+            for done in hostCalls.waitForAny(until: deadline) { deliver(done) }
+        }
+    }
+
+    /// Resumes the task that waited for a host call.
+    private func deliver(_ done: HostCallTable.Completion) {
+        let task = done.task
+        guard task.token == done.token, case .host(let id) = task.wait, id == done.id else { return }
+        switch done.result {
+        case .success(let v):
+            wake(task, .value(v))
+        case .failure(let e):
+            var error = e
+            if error.kind == nil, case .record(var r) = error.value {
+                r["kind"] = "HostError"
+                error = SagaError(value: .record(r))
+            }
+            wake(task, .error(Failure(error: error, trace: trace(task, at: task.location))))
+        }
+        flushWakeups()
+    }
+
+    /// Fires the earliest timer, if its task still waits for it.
+    private func fireNextTimer() {
+        guard let timer = timers.pop() else { return }
+        let task = timer.task
+        guard task.token == timer.token, case .timer(let seq) = task.wait, seq == timer.sequence else { return }
+        wake(task, .value(.bool(true)))
+        flushWakeups()
+    }
+
+    /// The END rule: every task blocked on a `take` (of actions, or of an empty channel)
+    /// ends as if by `return`, in the order they began to wait.
+    ///
+    /// - Returns: whether any task was ended.
+    private func endBlockedTakes() -> Bool {
+        var ended: [SagaTask] = []
+        for taker in takers where taker.task.token == taker.token {
+            if case .take = taker.task.wait { ended.append(taker.task) }
+        }
+        for waiter in channelWaiters where waiter.task.token == waiter.token {
+            if case .channel = waiter.task.wait { ended.append(waiter.task) }
+        }
+        takers.removeAll()
+        channelWaiters.removeAll()
+        guard !ended.isEmpty else { return false }
+        ended.sort { $0.waitSequence < $1.waitSequence }
+        for task in ended { wake(task, .unwind(.end)) }
+        flushWakeups()
+        return true
+    }
+}

@@ -1,0 +1,120 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// Runs everything runnable: ready work first, then the next dispatch entry, until both
+    /// are empty (§6 rules 1 and 2).
+    func runUntilIdle() {
+        while true {
+            if let work = ready.popFirst() {
+                perform(work)
+                flushWakeups()
+                continue
+            }
+            if let entry = dispatchQueue.popFirst() {
+                process(entry)
+                flushWakeups()
+                continue
+            }
+            return
+        }
+    }
+
+    /// Puts the work caused by the last step at the front of the ready queue, in order.
+    func flushWakeups() {
+        guard !wakeups.isEmpty else { return }
+        for work in wakeups.reversed() { ready.prepend(work) }
+        wakeups.removeAll(keepingCapacity: true)
+    }
+
+    private func perform(_ work: Work) {
+        switch work {
+        case .run(let task, let token):
+            guard task.token == token, !task.isDone else { return }
+            execute(task)
+        case .cancelChildren(let task):
+            for child in task.children {
+                wakeups.append(contentsOf: cancelWork(child))
+            }
+        }
+    }
+
+    /// Makes a blocked task runnable with `resumption`; it runs after the current step, ahead
+    /// of everything already waiting (as a nested call would).
+    func wake(_ task: SagaTask, _ resumption: Resumption) {
+        task.token &+= 1
+        task.wait = .none
+        task.resumption = resumption
+        wakeups.append(.run(task, task.token))
+    }
+
+    /// Blocks a task on `wait`; wake-ups from before are now stale.
+    func block(_ task: SagaTask, on wait: Wait) {
+        task.token &+= 1
+        task.wait = wait
+        waitCounter &+= 1
+        task.waitSequence = waitCounter
+    }
+
+    /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and
+    /// resumes once the action has been processed.
+    func enqueue(_ action: Value, putter: SagaTask? = nil) {
+        dispatchQueue.append(DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0))
+    }
+
+    /// Processes one dispatch entry: middleware and reducers (in the store), then the
+    /// takers, then the putter.
+    private func process(_ entry: DispatchEntry) {
+        store.dispatch(entry.action)
+        if let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait {
+            wake(putter, .value(entry.action))
+        }
+    }
+
+    /// Called by the saga middleware once the reducers have run: feeds action channels and
+    /// wakes the tasks blocked on a matching `take`, in the order they began to wait. Tasks
+    /// that begin to wait from now on do not see this action.
+    func actionReduced(_ action: Value) {
+        for channel in actionChannels where channel.pattern?.matches(action) == true {
+            channelPut(channel, action)
+        }
+        guard !takers.isEmpty else { return }
+        let waiting = takers
+        takers.removeAll(keepingCapacity: true)
+        var matched: [SagaTask] = []
+        for taker in waiting {
+            let task = taker.task
+            guard task.token == taker.token, case .take = task.wait else { continue }
+            if taker.pattern.matches(action), conditionHolds(taker, action) {
+                matched.append(task)
+            } else {
+                takers.append(taker)
+            }
+        }
+        for task in matched {
+            wake(task, .value(action))
+        }
+    }
+
+    /// A taker's `where` condition, with `it` bound to the action. A condition that fails
+    /// to evaluate fails the taker.
+    private func conditionHolds(_ taker: Taker, _ action: Value) -> Bool {
+        guard let condition = taker.condition else { return true }
+        let ev = Evaluator(it: action, now: clock.now)
+        do {
+            return try ev.condition(condition, taker.task.env)
+        } catch {
+            wake(taker.task, .error(Failure(error: error, trace: trace(taker.task, at: condition.location))))
+            return false
+        }
+    }
+
+    /// Puts a message into a channel: to its oldest taker, or into its buffer.
+    func channelPut(_ channel: Channel, _ message: Value) {
+        if let taker = channel.popTaker() {
+            wake(taker, .value(message))
+        } else {
+            channel.buffer(message)
+        }
+    }
+}

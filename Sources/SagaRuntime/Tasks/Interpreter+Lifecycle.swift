@@ -1,0 +1,193 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// A task's body has ended; the task ends once its attached children have (§6 rule 6).
+    func bodyEnded(_ task: SagaTask, _ completion: Completion) {
+        task.frames = []
+        switch completion {
+        case .returnValue(let v): task.result = v
+        case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }
+        case .cancel: task.isCancelling = true
+        case .normal, .end, .breakLoop, .continueLoop: break
+        }
+        task.phase = .children
+        task.token &+= 1
+        task.wait = .none
+        if task.failure != nil || task.isCancelling {
+            for child in task.children { wakeups.append(contentsOf: cancelWork(child)) }
+        }
+        finishIfDone(task)
+    }
+
+    /// Finishes a task whose body has ended and whose children have all ended.
+    func finishIfDone(_ task: SagaTask) {
+        if task.phase == .children, task.children.isEmpty { finish(task) }
+    }
+
+    private func finish(_ task: SagaTask) {
+        task.phase = .done
+        task.env = []
+        let outcome: Outcome
+        if let f = task.failure {
+            outcome = .failed(f)
+        } else if task.isCancelling {
+            outcome = .cancelled
+        } else {
+            outcome = .value(task.result)
+        }
+        task.outcome = outcome
+        let joiners = task.joiners
+        task.joiners = []
+        for joiner in joiners { joinedTaskEnded(joiner.task, joiner.token) }
+
+        switch task.kind {
+        case .attached:
+            guard let parent = task.parent else { break }
+            if let i = parent.children.firstIndex(where: { $0 === task }) { parent.children.remove(at: i) }
+            if case .failed(let f) = outcome {
+                abort(parent, f)
+            } else {
+                finishIfDone(parent)
+            }
+        case .root, .detached:
+            if case .failed(let f) = outcome { report(task, f) }
+        case .owned:
+            switch task.owner {
+            case .none:
+                break
+            case .caller(let caller):
+                guard case .task(let awaited) = caller.wait, awaited === task else { break }
+                switch outcome {
+                case .value(let v): wake(caller, .value(v))
+                case .failed(let f): wake(caller, .error(f))
+                case .cancelled: wakeups.append(contentsOf: cancelWork(caller))
+                }
+            case .entry(let combinator, let index):
+                entryEnded(combinator, index, outcome)
+            }
+        }
+        task.parent = nil
+        task.owner = .none
+    }
+
+    /// Cancels a task (§6 rule 5): first the effect it is blocked on (a called function,
+    /// whole), then its body unwinds through its finally blocks with `cancelled` true, then
+    /// its running attached children are cancelled in start order.
+    ///
+    /// - Returns: the work to do, in order.
+    func cancelWork(_ task: SagaTask) -> [Work] {
+        if task.isDone || task.isCancelling { return [] }
+        task.isCancelling = true
+        var work = cancelBlockedEffect(task)
+        if task.phase == .body {
+            task.token &+= 1
+            task.wait = .none
+            task.resumption = .unwind(.cancel)
+            work.append(.run(task, task.token))
+        }
+        work.append(.cancelChildren(task))
+        return work
+    }
+
+    /// Cancels what a task is blocked on. Takers, timers and joins need nothing: the task's
+    /// token changes, which makes their wake-ups stale.
+    private func cancelBlockedEffect(_ task: SagaTask) -> [Work] {
+        switch task.wait {
+        case .task(let owned):
+            return cancelWork(owned)
+        case .combinator(let combinator):
+            combinator.isSettled = true
+            return combinator.entries.flatMap { cancelWork($0) }
+        case .host(let id):
+            hostCalls.cancel(id)
+            return []
+        case .none, .take, .channel, .put, .join, .timer:
+            return []
+        }
+    }
+
+    /// An attached child failed (§6 rule 4): the parent's body stops where it is blocked and
+    /// runs its finally blocks (not its catch), its other children are cancelled, and then it
+    /// fails with the same error.
+    func abort(_ parent: SagaTask, _ failure: Failure) {
+        if parent.isDone || parent.failure != nil || parent.isCancelling { return }
+        parent.failure = failure
+        if parent.phase == .body {
+            wakeups.append(contentsOf: cancelBlockedEffect(parent))
+            parent.token &+= 1
+            parent.wait = .none
+            parent.resumption = .unwind(.abort(failure))
+            wakeups.append(.run(parent, parent.token))
+            wakeups.append(.cancelChildren(parent))
+        } else {
+            for child in parent.children { wakeups.append(contentsOf: cancelWork(child)) }
+            finishIfDone(parent)
+        }
+    }
+
+    /// A task that `joiner` waits for has ended.
+    private func joinedTaskEnded(_ joiner: SagaTask, _ token: Int) {
+        guard joiner.token == token, case .join(let state) = joiner.wait else { return }
+        for t in state.tasks where t.isDone {
+            switch t.outcome {
+            case .failed(let f)?:
+                wake(joiner, .error(f))
+                return
+            case .cancelled?:
+                wakeups.append(contentsOf: cancelWork(joiner))
+                return
+            default:
+                continue
+            }
+        }
+        state.remaining -= 1
+        guard state.tasks.allSatisfy(\.isDone) else { return }
+        wake(joiner, .value(Interpreter.joinResult(state.tasks, isList: state.isList)))
+    }
+
+    /// The value of a finished join.
+    static func joinResult(_ tasks: [SagaTask], isList: Bool) -> Value {
+        if isList { return .list(tasks.map(\.result)) }
+        return tasks.first?.result ?? .null
+    }
+
+    /// An entry of a race or an all has ended.
+    private func entryEnded(_ combinator: Combinator, _ index: Int, _ outcome: Outcome) {
+        guard !combinator.isSettled else { return }
+        let owner = combinator.owner
+        guard case .combinator(let c) = owner.wait, c === combinator else { return }
+        switch outcome {
+        case .value(let v):
+            if combinator.kind == .race {
+                settle(combinator, except: index)
+                wake(owner, .value(.record(Record([(combinator.keys[index], v)]))))
+                return
+            }
+            combinator.results[index] = v
+            combinator.remaining -= 1
+            if combinator.remaining == 0 {
+                combinator.isSettled = true
+                if combinator.kind == .allList {
+                    wake(owner, .value(.list(combinator.results)))
+                } else {
+                    wake(owner, .value(.record(Record(zip(combinator.keys, combinator.results)))))
+                }
+            }
+        case .failed(let f):
+            settle(combinator, except: index)
+            wake(owner, .error(f))
+        case .cancelled:
+            settle(combinator, except: index)
+            wakeups.append(contentsOf: cancelWork(owner))
+        }
+    }
+
+    /// Marks a combinator decided and cancels its other entries.
+    private func settle(_ combinator: Combinator, except index: Int) {
+        combinator.isSettled = true
+        for (i, entry) in combinator.entries.enumerated() where i != index {
+            wakeups.append(contentsOf: cancelWork(entry))
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import SagaCore
+import SagaLanguage
+
+/// One saga task: a root saga, a forked or spawned block or function, a called function, or
+/// an entry of `race`/`all`. A blocked task is only this record (its frames, its variables
+/// and what it waits on): no thread, no Swift `Task`.
+///
+/// Tasks are confined to the scheduler that made them; the `Sendable` conformance exists
+/// only so that a task can sit inside a ``Value`` handle.
+final class SagaTask: @unchecked Sendable {
+    /// How a task relates to the one that started it.
+    enum Kind {
+        /// A root saga of the program.
+        case root
+        /// Attached to its parent by `fork` or a watcher: its failure aborts the parent, and
+        /// the parent ends only after it.
+        case attached
+        /// Detached by `spawn`.
+        case detached
+        /// Run for a waiting owner (`call`, an entry of `race`/`all`, a compensation): its
+        /// result or error goes to the owner.
+        case owned
+    }
+
+    /// Where a task stands.
+    enum Phase {
+        /// Its body is running or able to run.
+        case body
+        /// Its body has ended; it waits for its attached children.
+        case children
+        /// Finished: see ``outcome``.
+        case done
+    }
+
+    let id: Int
+    /// A name for stack traces: `saga main`, `func fetch`, `fork block`.
+    let name: String
+    /// Where it was started (the fork or call site; the declaration for a root saga).
+    let location: SourceLocation
+    let kind: Kind
+    /// The task that started it (its parent for attached tasks; for the others, only for
+    /// traces). Strong, so that a parent waiting only for its children stays alive; cleared
+    /// when the task finishes, which breaks the cycle.
+    var parent: SagaTask?
+    /// Who gets this task's result when it is `owned`.
+    var owner: Owner = .none
+
+    /// The variables: one slot per variable of the declaration the body comes from.
+    var env: [Value]
+    /// The continuation: what is left to run, innermost last.
+    var frames: [Frame]
+    var phase: Phase = .body
+    /// What the task is blocked on.
+    var wait: Wait = .none
+    /// Where the value of the effect it is blocked on goes.
+    var target: ResultTarget = .discard
+    /// Bumped whenever the task blocks, is woken or is cancelled: a wake-up carrying an old
+    /// token is stale and ignored.
+    var token = 0
+    /// When it began its current wait, in the order of all waits (for the END rule).
+    var waitSequence = 0
+    /// What the task does when it next runs.
+    var resumption: Resumption = .start
+
+    /// Running attached children, in the order they were started.
+    var children: [SagaTask] = []
+    /// Tasks blocked on `join` of this one.
+    var joiners: [(task: SagaTask, token: Int)] = []
+
+    /// The body's value (`return`), once it has ended normally.
+    var result: Value = .null
+    /// Set when the task is being cancelled.
+    var isCancelling = false
+    /// Set when the task fails, or is failing because an attached child failed.
+    var failure: Failure?
+    /// How it ended, once ``phase`` is `.done`.
+    var outcome: Outcome?
+
+    init(
+        id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: [Value],
+        body: Block
+    ) {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.kind = kind
+        self.parent = parent
+        self.env = env
+        self.frames = [.block(body.statements, 0)]
+    }
+
+    /// A handle for saga code.
+    var handle: Value { .handle(Handle(kind: .task, id: id, object: self)) }
+
+    /// `true` once the task has finished.
+    var isDone: Bool { phase == .done }
+}
+
+/// How a finished task ended.
+enum Outcome {
+    case value(Value)
+    case failed(Failure)
+    case cancelled
+}
+
+/// An error on its way out of a task, with where it was raised, for the saga stack.
+struct Failure {
+    var error: SagaError
+    /// Frames of the saga stack, innermost first: `func fetch at a.saga:3:5`.
+    var trace: [String]
+}
+
+/// Who waits for an `owned` task.
+enum Owner {
+    case none
+    /// A task blocked on `call` (or `retry`, or a compensation) of this one.
+    case caller(SagaTask)
+    /// Entry `index` of a `race` or `all`.
+    case entry(Combinator, Int)
+}
+
+/// What a blocked task waits for.
+enum Wait {
+    case none
+    /// A `take` on the store's actions (it is in the takers list).
+    case take
+    /// A `take` on a channel.
+    case channel(Channel)
+    /// Its `put` action to be processed.
+    case put
+    /// An owned task (`call` of a saga function, `retry`, a compensation).
+    case task(SagaTask)
+    /// The entries of a `race` or `all`.
+    case combinator(Combinator)
+    /// `join` of these tasks (results gathered in order).
+    case join(JoinState)
+    /// A `delay`: the timer's sequence number.
+    case timer(Int)
+    /// A host function call in flight.
+    case host(Int)
+}
+
+/// The state of a `join` of one or several tasks.
+final class JoinState {
+    let tasks: [SagaTask]
+    let isList: Bool
+    var remaining: Int
+    init(tasks: [SagaTask], isList: Bool) {
+        self.tasks = tasks
+        self.isList = isList
+        self.remaining = tasks.count
+    }
+}
+
+/// Where the result of an effect goes when the task resumes.
+enum ResultTarget {
+    case discard
+    case slot(Int)
+    case lvalue(LValue)
+}
+
+/// What a task does when the scheduler next runs it.
+enum Resumption {
+    /// Start (or go on with) its frames.
+    case start
+    /// The effect it blocked on gave this value.
+    case value(Value)
+    /// The effect it blocked on threw.
+    case error(Failure)
+    /// Leave the body abruptly (cancellation, abort, END).
+    case unwind(Completion)
+}

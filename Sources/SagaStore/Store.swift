@@ -1,0 +1,76 @@
+/// A Redux store: one state, changed only by dispatching actions through a middleware chain
+/// into the reducer.
+///
+/// Dispatch is re-entrant in the Redux way, with one difference that sagas rely on: an
+/// action dispatched while another is being processed (by a middleware, a subscriber or a
+/// reducer's observer) is queued behind it, never processed in the middle of it. Processing
+/// one entry runs the middleware chain, then the reducer, then the subscribers.
+///
+/// ```swift
+/// let store = Store(initialState: 0, reducer: { (state: inout Int, action: String) in
+///     if action == "increment" { state += 1 }
+/// })
+/// store.dispatch("increment")
+/// store.state  // 1
+/// ```
+///
+/// A store is confined to one thread (or actor) at a time; it is not `Sendable`.
+public final class Store<State, Action> {
+    /// The reducer: the only code that changes the state.
+    public typealias Reducer = (inout State, Action) -> Void
+
+    /// The current state.
+    public private(set) var state: State
+
+    let reducer: Reducer
+    /// The dispatch function with every middleware applied, built once.
+    var chain: ((Action) -> Void)?
+    var middlewares: [Middleware<State, Action>]
+    var subscribers: [Int: (State) -> Void] = [:]
+    var nextSubscriberID = 0
+    var queue = RingBuffer<Action>()
+    var isProcessing = false
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state before any action.
+    ///   - reducer: applies an action to the state.
+    ///   - middleware: the chain, outermost first: the first middleware sees an action first.
+    public init(initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = []) {
+        self.state = initialState
+        self.reducer = reducer
+        self.middlewares = middleware
+    }
+
+    /// Dispatches an action: runs it through the middleware chain and the reducer now, or,
+    /// if the store is already processing an action, queues it behind that one.
+    public func dispatch(_ action: Action) {
+        queue.append(action)
+        if isProcessing { return }
+        isProcessing = true
+        defer { isProcessing = false }
+        let run = chain ?? buildChain()
+        while let next = queue.popFirst() {
+            run(next)
+        }
+    }
+
+    /// Applies the reducer and notifies subscribers: the innermost step of the chain.
+    func reduce(_ action: Action) {
+        reducer(&state, action)
+        if !subscribers.isEmpty {
+            for subscriber in subscribers.values { subscriber(state) }
+        }
+    }
+
+    private func buildChain() -> (Action) -> Void {
+        var next: (Action) -> Void = { [unowned self] action in self.reduce(action) }
+        let api = MiddlewareAPI(store: self)
+        for middleware in middlewares.reversed() {
+            next = middleware.body(api, next)
+        }
+        chain = next
+        return next
+    }
+}

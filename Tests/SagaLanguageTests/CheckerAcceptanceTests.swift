@@ -1,0 +1,90 @@
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+@Suite("The checker accepts correct programs")
+struct CheckerAcceptanceTests {
+    @Test func theContractsCounterExampleChecksCleanly() {
+        let result = CheckerTests.compile(
+            """
+            state { count: 0 }
+
+            reduce "counter/add" as a { state.count = state.count + a.by }
+
+            saga counter {
+              every "counter/request" as req {
+                delay 100ms
+                put "counter/add" { by: req.by }
+                let n = select state.count
+                log "count is \\(n)"
+              }
+            }
+            """)
+        #expect(result.diagnostics.isEmpty)
+        #expect(!result.hasErrors)
+        let program = result.program
+        #expect(program?.reducers.count == 1)
+        #expect(program?.sagas.map(\.name) == ["counter"])
+        #expect(program?.initialState != nil)
+    }
+
+    @Test func aProgramUsingEveryConstructChecksCleanly() {
+        let result = CheckerTests.compile(
+            """
+            func fetch(id) {
+              let user = call api.fetchUser(id)
+              return user
+            }
+
+            saga main {
+              var tries = 0
+              let ch = channel buffer 10
+              let orders = actionChannel "order/*"
+              let w = latest ["a", "b"] as a { log a }
+              throttle 1s "click" as c { put "clicked" { at: c.at } }
+              debounce 200ms "typed" as t { log t.text }
+              while tries < 3 {
+                tries = tries + 1
+                if tries == 2 { continue } else if tries > 5 { break } else { log tries }
+              }
+              try {
+                let r = race { user: call fetch(1), timeout: delay 5s }
+                let all2 = all { a: take "a" where it.id == 1, b: select state.b }
+                let each = all for x in [1, 2] { call fetch(x) }
+                let list = all [take *, put ch 1]
+                let u = retry 3 backoff 100ms call api.fetchUser(2)
+                transaction {
+                  compensate { log "undo \\(u)" }
+                  let t = fork { log len(keys(r)) }
+                  join t
+                }
+              } catch e {
+                log e.message
+              } finally {
+                if cancelled { log "cancelled" }
+              }
+              spawn fetch(3)
+              cancel w
+              cancel
+            }
+            """, hostFunctions: ["api.fetchUser"])
+        #expect(result.diagnostics.map { $0.rendered(files: result.files) } == [])
+        #expect(result.program != nil)
+    }
+
+    @Test func warningsDoNotMakeAProgramFail() {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              return 1
+              log "never"
+              log "nor this"
+            }
+            """)
+        #expect(
+            result.diagnostics == [.init(.warning, "code after 'return' will never be executed", at: .init(line: 3, column: 3))])
+        #expect(!result.hasErrors)
+        #expect(result.program != nil)
+    }
+}

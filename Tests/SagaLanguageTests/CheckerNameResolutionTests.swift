@@ -1,0 +1,116 @@
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+@Suite("The checker resolves variables and reports misuse of them")
+struct CheckerNameResolutionTests {
+    @Test func anUnknownVariableIsReportedWithTheClosestNameInScope() {
+        #expect(
+            CheckerTests.diagnostics(
+                """
+                saga main {
+                  let count = 1
+                  log cuont
+                }
+                """) == ["3:7: error: unknown variable 'cuont'; did you mean 'count'?"])
+    }
+
+    @Test func anUnknownVariableWithNothingCloseGetsNoSuggestion() {
+        #expect(
+            CheckerTests.diagnostics(
+                """
+                saga main {
+                  let count = 1
+                  log total
+                }
+                """) == ["3:7: error: unknown variable 'total'"])
+    }
+
+    @Test func aVariableIsVisibleOnlyInItsBlock() {
+        #expect(
+            CheckerTests.errors(
+                """
+                saga main {
+                  if true { let inner = 1 }
+                  log inner
+                }
+                """) == ["3:7: error: unknown variable 'inner'"])
+    }
+
+    @Test func aLetConstantCannotBeReassigned() {
+        #expect(
+            CheckerTests.diagnostics(
+                """
+                saga main {
+                  let x = 1
+                  x = 2
+                }
+                """) == [
+                    "3:3: error: cannot assign to 'x': it is a let constant",
+                    "2:7: note: 'x' declared here; declare it with 'var' to make it mutable",
+                ])
+    }
+
+    @Test func bindingsAreConstantsButParametersMayBeAssigned() {
+        #expect(
+            CheckerTests.errors(
+                """
+                func f(n) {
+                  n = n - 1
+                  for x in [1] { x = 2 }
+                }
+                """) == ["3:18: error: cannot assign to 'x': it is a let constant"])
+    }
+
+    @Test func assigningAnUndeclaredNameIsReported() {
+        #expect(
+            CheckerTests.diagnostics(
+                """
+                saga main {
+                  var total = 0
+                  totl = 1
+                  other = 2
+                }
+                """) == [
+                    "3:3: error: cannot assign to undeclared variable 'totl'; did you mean 'total'?",
+                    "4:3: error: cannot assign to undeclared variable 'other'; declare it with 'var other = …'",
+                ])
+    }
+
+    @Test func redeclaringInTheSameBlockIsAnErrorButShadowingIsNot() {
+        #expect(
+            CheckerTests.diagnostics(
+                """
+                saga main {
+                  let x = 1
+                  if true { let x = 2 }
+                  let x = 3
+                }
+                """) == [
+                    "4:7: error: invalid redeclaration of 'x'",
+                    "2:7: note: 'x' previously declared here",
+                ])
+    }
+
+    @Test func aDeclarationsOwnNameIsNotVisibleInItsInitialValue() {
+        #expect(
+            CheckerTests.errors(
+                """
+                saga main {
+                  let x = x + 1
+                }
+                """) == ["2:11: error: unknown variable 'x'"])
+    }
+
+    @Test func aWatcherBindingIsVisibleOnlyInItsBody() {
+        #expect(
+            CheckerTests.errors(
+                """
+                saga main {
+                  every "a" as a { log a }
+                  log a
+                }
+                """) == ["3:7: error: unknown variable 'a'"])
+    }
+}

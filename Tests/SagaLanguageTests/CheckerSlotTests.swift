@@ -1,0 +1,120 @@
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+/// Slots are what the interpreter indexes its frames with: numbered per declaration, fresh
+/// for every binding, shared with forked blocks.
+@Suite("The checker numbers variable slots per declaration")
+struct CheckerSlotTests {
+    @Test func everyBindingOfAFunctionTakesTheNextFreshSlot() throws {
+        let result = CheckerTests.compile(
+            """
+            func f(a, b) {
+              let x = a + b
+              for i in [1, 2] {
+                var y = i
+              }
+              try { throw "e" } catch e { log e }
+              fork { let z = x }
+              every "t" as t { log t }
+              let w = all for k in [1] { delay k }
+              if true { let x = 1; log x }
+              return x
+            }
+            """)
+        let function = try #require(result.program?.functions.first)
+        #expect(function.parameters.map(\.slot) == [0, 1])
+        #expect(function.slotCount == 11)
+        let body = function.body.statements
+
+        // let x = a + b: a and b read slots 0 and 1; x takes 2.
+        guard case .declare(let x, false, .expr(.binary(.add, .variable(let a), .variable(let b), _)), _) = body[0]
+        else { Issue.record("unexpected \(body[0])"); return }
+        #expect([a.slot, b.slot, x.slot] == [0, 1, 2])
+
+        guard case .for(let i, _, let forBody, _) = body[1],
+            case .declare(let y, true, .expr(.variable(let iUse)), _) = forBody.statements[0]
+        else { Issue.record("unexpected \(body[1])"); return }
+        #expect([i.slot, y.slot, iUse.slot] == [3, 4, 3])
+
+        guard case .try(_, let catchClause?, nil, _) = body[2] else { Issue.record("unexpected \(body[2])"); return }
+        #expect(catchClause.binding.slot == 5)
+
+        guard case .effect(.fork(.block(let forked), _), _) = body[3],
+            case .declare(let z, _, .expr(.variable(let xInFork)), _) = forked.statements[0]
+        else { Issue.record("unexpected \(body[3])"); return }
+        #expect([z.slot, xInFork.slot] == [6, 2])
+
+        guard case .effect(.watcher(let watcher), _) = body[4] else { Issue.record("unexpected \(body[4])"); return }
+        #expect(watcher.binding.slot == 7)
+
+        // The `all for` variable is met before `w`, whose value it computes.
+        guard case .declare(let w, _, .effect(.allFor(let k, _, .delay(.variable(let kUse), _), _)), _) = body[5]
+        else { Issue.record("unexpected \(body[5])"); return }
+        #expect([k.slot, kUse.slot, w.slot] == [8, 8, 9])
+
+        // The inner x shadows the outer one with a slot of its own; the outer x is intact after.
+        guard case .if(let arms, _, _) = body[6],
+            case .declare(let innerX, _, _, _) = arms[0].body.statements[0],
+            case .log(.variable(let innerUse), _) = arms[0].body.statements[1],
+            case .return(.variable(let outerUse)?, _) = body[7]
+        else { Issue.record("unexpected \(body[6])"); return }
+        #expect([innerX.slot, innerUse.slot, outerUse.slot] == [10, 10, 2])
+    }
+
+    @Test func aReducersBindingTakesSlotZero() throws {
+        let result = CheckerTests.compile(
+            """
+            reduce "add" as a {
+              let by = a.by
+              state.total = state.total + by
+            }
+            """)
+        let reducer = try #require(result.program?.reducers.first)
+        #expect(reducer.binding.slot == 0)
+        #expect(reducer.slotCount == 2)
+        guard case .declare(let by, _, _, _) = reducer.body.statements[0] else {
+            Issue.record("unexpected \(reducer.body.statements[0])")
+            return
+        }
+        #expect(by.slot == 1)
+    }
+
+    @Test func numberingStartsAgainInEachDeclaration() throws {
+        let result = CheckerTests.compile(
+            """
+            saga first { let a = 1; let b = 2 }
+            saga second { let c = 3 }
+            saga empty { }
+            """)
+        let sagas = try #require(result.program?.sagas)
+        #expect(sagas.map(\.slotCount) == [2, 1, 0])
+        guard case .declare(let c, _, _, _) = sagas[1].body.statements[0] else {
+            Issue.record("unexpected \(sagas[1].body.statements[0])")
+            return
+        }
+        #expect(c.slot == 0)
+    }
+
+    @Test func calleesResolveToFunctionIndicesOrHostNames() throws {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              call second()
+              fork first(1)
+              spawn api.fetch()
+            }
+            func first(x) { }
+            func second() { }
+            """, hostFunctions: ["api.fetch"])
+        let body = try #require(result.program?.sagas.first?.body.statements)
+        guard case .effect(.call(.function(1, _), [], _), _) = body[0],
+            case .effect(.fork(.call(.function(0, _), _), _), _) = body[1],
+            case .effect(.spawn(.call(.host("api.fetch", _), _), _), _) = body[2]
+        else {
+            Issue.record("unexpected \(body)")
+            return
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+@Suite struct ParserRecoveryTests {
+    @Test func threeSeparateErrorsGiveThreeDiagnostics() {
+        let source = """
+            saga first {
+              let x =
+              log x
+            }
+
+            saga second {
+              put "a" {x: 1
+              log "still parsed"
+            }
+
+            func third(a b) {
+              log a
+            }
+
+            saga fourth { log 1 }
+            """
+        #expect(ParseFixture.errors(source) == [
+            "2:10: expected expression after '='",
+            "8:3: expected ',' or '}' in record literal opened at 7:11, found 'log'",
+            "11:14: expected ',' or ')' in parameter list, found 'b'",
+        ])
+        // Everything around the mistakes is still there.
+        let names = ParseFixture.parse(source).unit.declarations.compactMap { declaration -> String? in
+            switch declaration {
+            case .saga(let s): return s.name
+            default: return nil
+            }
+        }
+        #expect(names == ["first", "second", "fourth"])
+    }
+
+    @Test func statementsAfterABrokenOneStillParse() {
+        let source = "saga s {\n  let = 1\n  log 2\n  if { }\n  log 3\n}"
+        let (unit, diagnostics) = ParseFixture.parse(source)
+        #expect(diagnostics.count == 2)
+        guard case .saga(let saga)? = unit.declarations.first else {
+            Issue.record("expected a saga")
+            return
+        }
+        #expect(ASTDump.render(saga.body) == "{(log 2) (log 3)}")
+    }
+
+    @Test func anUnclosedBlockEndsAtTheNextDeclaration() {
+        let source = "saga a {\n  log 1\n\nsaga b {\n  log 2\n}\n"
+        #expect(ParseFixture.errors(source) == ["4:1: expected '}' to close the block opened at 1:8"])
+        #expect(ASTDump.render(ParseFixture.parse(source).unit) == "(saga a {(log 1)})\n(saga b {(log 2)})")
+        #expect(ParseFixture.errors("saga a {\n  if x {\n    log 1\n") == [
+            "4:1: expected '}' to close the block opened at 2:8"
+        ])
+    }
+
+    @Test func declarationLevelMistakes() {
+        #expect(ParseFixture.errors("log 1\nsaga s {}") == [
+            "1:1: expected a declaration (import, state, reduce, saga or func), found 'log'"
+        ])
+        #expect(ParseFixture.errors("saga {\n}\nsaga b {}") == ["1:6: expected saga name after 'saga', found '{'"])
+        #expect(ParseFixture.errors("saga s log 1") == ["1:8: expected '{' after saga name, found 'log'"])
+        #expect(ParseFixture.errors("import other") == ["1:8: expected a file path string after 'import'"])
+        #expect(ParseFixture.errors("state [1]") == ["1:7: expected '{' after 'state'"])
+        #expect(ParseFixture.errors("reduce \"a\" { }") == ["1:12: expected 'as' after reducer pattern, found '{'"])
+        #expect(ParseFixture.errors("}\n}\nsaga s {}").count == 1)
+    }
+
+    @Test func lexicalErrorsAreNotReportedTwice() {
+        #expect(ParseFixture.errors("saga s {\n  let x = 5 @ 3\n  log x\n}") == ["2:13: unexpected character '@'"])
+        #expect(ParseFixture.errors("saga s {\n  log \"abc\n  log 2\n}") == ["2:7: unterminated string literal"])
+        #expect(ParseFixture.errors("saga s {\n  log \"a \\(x\n}") == ["2:7: unterminated string literal"])
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let depth = 10_000
+        let parens = String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)
+        #expect(ParseFixture.errors("saga s { log \(parens) }").map { $0.hasSuffix("nesting too deep") } == [true])
+        let lists = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(ParseFixture.errors("saga s { log \(lists) }").count == 1)
+        let records = String(repeating: "{a: ", count: depth) + "1" + String(repeating: "}", count: depth)
+        #expect(ParseFixture.errors("state \(records)").count == 1)
+        let negations = String(repeating: "-", count: depth) + "1"
+        #expect(ParseFixture.errors("saga s { log \(negations) }").count == 1)
+        let blocks = String(repeating: "loop {\n", count: depth) + String(repeating: "}\n", count: depth)
+        let (unit, diagnostics) = ParseFixture.parse("saga s {\n\(blocks)}\nsaga t { log 1 }")
+        #expect(diagnostics.map(\.message) == ["nesting too deep"])
+        #expect(unit.declarations.count == 2)
+        let strings = String(repeating: #""\("#, count: depth) + String(repeating: #")""#, count: depth)
+        #expect(ParseFixture.errors("saga s { log \(strings) }").count == 1)
+        let races = String(repeating: "race { a: ", count: depth) + "cancel" + String(repeating: " }", count: depth)
+        #expect(ParseFixture.errors("saga s { \(races) }").count == 1)
+        // Just under the limit is fine.
+        let fine = String(repeating: "(", count: 200) + "1" + String(repeating: ")", count: 200)
+        #expect(ParseFixture.errors("saga s { log \(fine) }").isEmpty)
+    }
+
+    /// Every prefix of a program and every program with one character deleted parses to
+    /// an end, without crashing, and a broken one always has a diagnostic.
+    @Test func everyTruncationAndDeletionTerminates() {
+        let source = """
+            import "x.saga"
+            state { a: [1, {b: "c \\(d)"}], }
+            reduce "a/*" as a { state.a[0] = a.x ?? -1 }
+            saga s {
+              let r = race { t: take "a" where it.x > 1, d: delay 1.5s }
+              try { call api.f(r, "s") } catch e { log e } finally { if cancelled { log 1 } }
+              all for x in xs { fork g(x) }
+              throttle 100ms * as a { put "b" {v: a} }
+              retry 3 backoff 1s call h()
+            }
+            func g(x) { transaction { compensate { log x } }; return x }
+            """
+        #expect(ParseFixture.errors(source).isEmpty)
+        let scalars = Array(source.unicodeScalars)
+        for end in 0...scalars.count {
+            var prefix = String.UnicodeScalarView()
+            prefix.append(contentsOf: scalars[0..<end])
+            _ = ParseFixture.parse(String(prefix))
+        }
+        for removed in scalars.indices {
+            var text = String.UnicodeScalarView()
+            text.append(contentsOf: scalars[0..<removed])
+            text.append(contentsOf: scalars[(removed + 1)...])
+            let (_, diagnostics) = ParseFixture.parse(String(text))
+            // One deletion is one mistake: never a flood of messages.
+            #expect(diagnostics.count <= 3, "deleting \(removed): \(diagnostics.map(\.message))")
+        }
+    }
+}
