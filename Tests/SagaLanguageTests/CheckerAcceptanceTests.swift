@@ -83,7 +83,9 @@ struct CheckerAcceptanceTests {
             }
             """)
         #expect(
-            result.diagnostics == [.init(.warning, "code after 'return' will never be executed", at: .init(line: 3, column: 3))])
+            result.diagnostics == [
+                .init(.warning, "code after 'return' will never be executed", at: .init(line: 3, column: 3))
+            ])
         #expect(!result.hasErrors)
         #expect(result.program != nil)
     }

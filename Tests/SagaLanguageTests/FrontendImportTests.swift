@@ -31,7 +31,8 @@ private struct SagaFolder {
 /// `LINE:COLUMN: severity: message` with the file's name in front.
 private func described(_ result: CompileResult) -> [String] {
     result.diagnostics.map { d in
-        let file = d.location.file >= 0 && Int(d.location.file) < result.files.count
+        let file =
+            d.location.file >= 0 && Int(d.location.file) < result.files.count
             ? (result.files[Int(d.location.file)].path as NSString).lastPathComponent : "?"
         return "\(file):\(d.location.line):\(d.location.column): \(d.severity.rawValue): \(d.message)"
     }
@@ -50,8 +51,9 @@ struct FrontendImportTests {
         let result = Frontend().compile(path: folder.path("main.saga"))
         #expect(described(result) == [])
         #expect(result.unreadableFiles == [])
-        #expect(result.files.map { ($0.path as NSString).lastPathComponent }
-            == ["main.saga", "left.saga", "shared.saga", "right.saga"])
+        #expect(
+            result.files.map { ($0.path as NSString).lastPathComponent }
+                == ["main.saga", "left.saga", "shared.saga", "right.saga"])
         let program = try #require(result.program)
         #expect(program.sagas.map(\.name) == ["base", "left", "right", "main"])
         #expect(program.sagas.map { $0.location.file } == [2, 1, 3, 0])
@@ -128,12 +130,14 @@ struct FrontendImportTests {
         ])
         defer { folder.remove() }
         let result = Frontend().compile(path: folder.path("main.saga"))
-        #expect(described(result) == [
-            "main.saga:3:7: error: unknown variable 'missing'",
-            "lib.saga:1:16: error: unknown variable 'nope'",
-        ])
-        #expect(result.diagnostics.first?.rendered(files: result.files)
-            == "\(folder.path("main.saga")):3:7: error: unknown variable 'missing'\n  log missing\n      ^")
+        #expect(
+            described(result) == [
+                "main.saga:3:7: error: unknown variable 'missing'",
+                "lib.saga:1:16: error: unknown variable 'nope'",
+            ])
+        #expect(
+            result.diagnostics.first?.rendered(files: result.files)
+                == "\(folder.path("main.saga")):3:7: error: unknown variable 'missing'\n  log missing\n      ^")
     }
 
     @Test func hostFunctionsAreKnownCallees() {

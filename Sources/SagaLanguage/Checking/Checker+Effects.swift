@@ -32,7 +32,8 @@ extension Checker {
             return .select(expr.map { checkExpr($0) }, location)
 
         case .call(let callee, let arguments, let location):
-            return .call(resolveCallee(callee, argumentCount: arguments.count), arguments.map { checkExpr($0) }, location)
+            return .call(
+                resolveCallee(callee, argumentCount: arguments.count), arguments.map { checkExpr($0) }, location)
 
         case .fork(let body, let location):
             return .fork(checkTaskBody(body), location)
