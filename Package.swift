@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
         .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
         .testTarget(name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
+        .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
     ],
     swiftLanguageModes: [.v6]

@@ -56,11 +56,11 @@ public enum GoldenSuite {
     }
 
     /// Runs one case through the same code as `sagarun run`.
-    public static func run(_ c: Case) -> Result {
+    public static func run(_ c: Case) async -> Result {
         let io = CapturedIO()
         var args = ["run", c.saga, "--virtual-time", "--print-actions", "--print-state", "--memory"]
         if let input = c.input { args += ["--input", input] }
-        let code = SagaRunTool.main(args, io: io)
+        let code = await SagaRunTool.main(args, io: io)
         let expected = (try? String(contentsOfFile: c.golden, encoding: .utf8)) ?? ""
         return Result(expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code)
     }

@@ -4,7 +4,7 @@ import SagaRuntime
 
 /// `sagarun run FILE [options]`.
 enum RunCommand {
-    static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+    static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         let parsed = try Arguments.parse(args, Commands.run)
         if parsed.has("--help") {
             io.out(Commands.run.helpText)
@@ -37,7 +37,7 @@ enum RunCommand {
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
         let interpreter = Interpreter(program: program, options: options, output: io.runOutput)
-        switch interpreter.run(input: input) {
+        switch await interpreter.run(input: input) {
         case .success: return .success
         case .sagaFailed: return .failure
         case .malformedInput: return .dataError

@@ -8,7 +8,7 @@ import SagaRuntime
 ///
 /// ```swift
 /// let io = CapturedIO()
-/// let code = SagaRunTool.main(["run", "counter.saga", "--virtual-time"], io: io)
+/// let code = await SagaRunTool.main(["run", "counter.saga", "--virtual-time"], io: io)
 /// ```
 public enum SagaRunTool {
     /// The version `sagarun --version` prints.
@@ -17,9 +17,9 @@ public enum SagaRunTool {
     /// Runs the command line `arguments` (without the program name).
     ///
     /// - Returns: the exit code.
-    public static func main(_ arguments: [String], io: ToolIO) -> Int32 {
+    public static func main(_ arguments: [String], io: ToolIO) async -> Int32 {
         do throws(UsageError) {
-            return try dispatch(arguments[...], io).rawValue
+            return try await dispatch(arguments[...], io).rawValue
         } catch {
             io.err("error: \(error.message)\n")
             io.err("Usage: \(Commands.spec(error.command).usage)\n")
@@ -28,7 +28,7 @@ public enum SagaRunTool {
         }
     }
 
-    private static func dispatch(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+    private static func dispatch(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         guard let first = args.first else {
             io.err(Commands.overview)
             return .usage
@@ -46,13 +46,13 @@ public enum SagaRunTool {
             io.out("sagarun \(version)\n")
             return .success
         case "run":
-            return try RunCommand.main(args.dropFirst(), io)
+            return try await RunCommand.main(args.dropFirst(), io)
         case "check":
             return try CheckCommand.main(args.dropFirst(), io)
         case "ast":
             return try ASTCommand.main(args.dropFirst(), io)
         case "test":
-            return try TestCommand.main(args.dropFirst(), io)
+            return try await TestCommand.main(args.dropFirst(), io)
         default:
             if first.hasPrefix("-") {
                 throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")
@@ -60,7 +60,7 @@ public enum SagaRunTool {
             if !first.hasSuffix(".saga"), !FileManager.default.fileExists(atPath: first) {
                 throw UsageError("unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))", command: "sagarun")
             }
-            return try RunCommand.main(args, io)
+            return try await RunCommand.main(args, io)
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// `sagarun test [PATH…] [--update] [--filter TEXT]`: golden-file tests.
 enum TestCommand {
-    static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+    static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         let parsed = try Arguments.parse(args, Commands.test)
         if parsed.has("--help") {
             io.out(Commands.test.helpText)
@@ -21,7 +21,7 @@ enum TestCommand {
         var failed = 0
         let update = parsed.has("--update")
         for c in cases {
-            let result = GoldenSuite.run(c)
+            let result = await GoldenSuite.run(c)
             if result.matches {
                 passed += 1
                 io.out("PASS \(c.saga)\n")

@@ -1,4 +1,6 @@
-/// The record value: string keys to values, kept sorted by Unicode scalar value.
+/// The record value: string keys to values, kept sorted by Unicode scalar value. Keys are
+/// compared by their scalars too (not by Swift's canonical equivalence), so that order and
+/// equality agree.
 ///
 /// Records in sagas are small (an action, a slice of state), so a sorted array beats a
 /// hash table: lookups are a binary search over a few keys, canonical JSON writes the
@@ -47,7 +49,7 @@ public struct Record: Sendable {
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             let k = entries[mid].key
-            if k == key { return (mid, true) }
+            if k.utf8.elementsEqual(key.utf8) { return (mid, true) }
             if Record.keyPrecedes(k, key) { lo = mid &+ 1 } else { hi = mid }
         }
         return (lo, false)
@@ -58,7 +60,7 @@ public struct Record: Sendable {
         get {
             // Small records: a linear scan is faster than a binary search.
             if entries.count <= 8 {
-                for e in entries where e.key == key { return e.value }
+                for e in entries where e.key.utf8.elementsEqual(key.utf8) { return e.value }
                 return nil
             }
             let r = search(key)
@@ -85,7 +87,7 @@ public struct Record: Sendable {
         while i < entries.count, j < other.entries.count {
             let a = entries[i]
             let b = other.entries[j]
-            if a.key == b.key {
+            if a.key.utf8.elementsEqual(b.key.utf8) {
                 out.append(b)
                 i += 1
                 j += 1
@@ -106,7 +108,7 @@ public struct Record: Sendable {
 extension Record: Equatable {
     public static func == (lhs: Record, rhs: Record) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
-        for (a, b) in zip(lhs.entries, rhs.entries) where a.key != b.key || a.value != b.value {
+        for (a, b) in zip(lhs.entries, rhs.entries) where !a.key.utf8.elementsEqual(b.key.utf8) || a.value != b.value {
             return false
         }
         return true

@@ -10,7 +10,7 @@ import SagaStore
 /// if let program = result.program {
 ///     let output = BufferedOutput()
 ///     let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
-///     let status = interpreter.run(input: InputSource(lines: [#"{"type":"counter/request","by":2}"#]))
+///     let status = await interpreter.run(input: InputSource(lines: [#"{"type":"counter/request","by":2}"#]))
 ///     print(output.text, status)
 /// }
 /// ```

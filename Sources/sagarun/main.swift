@@ -1,4 +1,4 @@
 import Foundation
 import SagaCommandLine
 
-exit(SagaRunTool.main(Array(CommandLine.arguments.dropFirst()), io: ProcessIO()))
+exit(await SagaRunTool.main(Array(CommandLine.arguments.dropFirst()), io: ProcessIO()))

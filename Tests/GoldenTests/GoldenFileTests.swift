@@ -18,8 +18,8 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func transcriptMatchesGolden(_ c: GoldenSuite.Case) {
-        let result = GoldenSuite.run(c)
+    func transcriptMatchesGolden(_ c: GoldenSuite.Case) async {
+        let result = await GoldenSuite.run(c)
         #expect(result.actual == result.expected, "\(c.saga)\n\(result.errors)")
     }
 }

@@ -109,7 +109,7 @@ struct CheckerSlotTests {
             func second() { }
             """, hostFunctions: ["api.fetch"])
         let body = try #require(result.program?.sagas.first?.body.statements)
-        guard case .effect(.call(.function(1, _), [], _), _) = body[0],
+        guard case .effect(.call(.function(1, _), let arguments, _), _) = body[0], arguments.isEmpty,
             case .effect(.fork(.call(.function(0, _), _), _), _) = body[1],
             case .effect(.spawn(.call(.host("api.fetch", _), _), _), _) = body[2]
         else {

@@ -195,3 +195,17 @@ enum ParseFixture {
         #expect(ParseFixture.body("for k in {a: 1} { log k }") == "(for k (record (a 1)) {(log k)})")
     }
 }
+
+@Suite struct ParserJSONTests {
+    @Test func theASTAsJSONNamesEveryNodeWithItsLocation() {
+        let (unit, _) = ParseFixture.parse("saga main {\n  let a = take \"x\" where it.n > 1\n}")
+        #expect(astJSON(unit).canonicalJSON == """
+            {"declarations":[{"body":{"column":11,"kind":"block","line":1,"statements":[{"column":3,"kind":"let",\
+            "line":2,"value":{"column":11,"kind":"take","line":2,"pattern":{"column":16,"kind":"literal","line":2,\
+            "value":"x"},"where":{"column":26,"kind":"binary","left":{"column":26,"kind":"member","line":2,\
+            "name":"n","object":{"column":26,"kind":"it","line":2}},"line":2,"operator":">","right":{"column":33,\
+            "kind":"literal","line":2,"value":1}}},"variable":{"column":7,"kind":"variable","line":2,"name":"a",\
+            "slot":-1}}]},"column":1,"kind":"saga","line":1,"name":"main","slotCount":0}],"file":0}
+            """)
+    }
+}

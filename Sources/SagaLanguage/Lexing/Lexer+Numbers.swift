@@ -7,6 +7,22 @@ extension Lexer {
     mutating func scanNumber() {
         let start = pos
         let startColumn = column(at: start)
+        // Fast path: a plain integer such as `42`, with no allocation.
+        var fast = 0
+        var overflow = false
+        while pos < bytes.count, Lexer.isDigit(bytes[pos]) {
+            let (times, o1) = fast.multipliedReportingOverflow(by: 10)
+            let (plus, o2) = times.addingReportingOverflow(Int(bytes[pos] &- UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            fast = plus
+            pos += 1
+        }
+        let after = peek()
+        if !overflow, !Lexer.isIdentifierByte(after), !(after == UInt8(ascii: ".") && Lexer.isDigit(peek(1))) {
+            push(Token(kind: .number, line: line, column: startColumn, payload: .number(.int(fast))))
+            return
+        }
+        pos = start
         // The digits without separators, and where the decimal point was.
         var digits: [UInt8] = []
         var fractionDigits = 0
@@ -59,7 +75,7 @@ extension Lexer {
         } else {
             value = integer(digits: digits, start: start)
         }
-        tokens.append(Token(kind: .number, line: line, column: startColumn, payload: .number(value)))
+        push(Token(kind: .number, line: line, column: startColumn, payload: .number(value)))
     }
 
     @inline(__always)

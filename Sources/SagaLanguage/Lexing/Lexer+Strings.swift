@@ -48,7 +48,7 @@ extension Lexer {
 
     private mutating func finish(_ kind: TokenKind, column: Int32) {
         let text = String(decoding: scratch, as: UTF8.self)
-        tokens.append(Token(kind: kind, line: line, column: column, payload: .text(text)))
+        push(Token(kind: kind, line: line, column: column, payload: .text(text)))
     }
 
     /// One escape sequence at `pos` (a backslash), appended to `scratch` when valid.

@@ -7,9 +7,13 @@ import SagaCore
 /// ``TokenKind/error`` token where a token was expected (so the parser does not report the
 /// same mistake twice) and goes on.
 ///
-/// Newlines are always emitted (one NEWLINE token for a run of blank lines and comments);
-/// the parser decides where they are insignificant (inside brackets, records, after an
-/// operator or a comma), because only it knows whether a `{` opens a record or a block.
+/// Newlines are always emitted (one NEWLINE token for a run of blank lines and comments,
+/// never two in a row); the parser decides where they are insignificant (inside brackets,
+/// records, after an operator or a comma), because only it knows whether a `{` opens a
+/// record or a block.
+///
+/// Tokens are produced on demand by ``next()``, so a large file never holds its whole
+/// token stream in memory.
 struct Lexer {
     /// An interpolation `\(` that is still open: how many `(` it has inside, and where its
     /// string started (for the "unterminated" diagnostic).
@@ -27,7 +31,13 @@ struct Lexer {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
     var continuationBytes = 0
-    var tokens: [Token] = []
+    /// Tokens scanned but not yet handed out (a scan step may produce more than one).
+    var pending: [Token] = []
+    var pendingHead = 0
+    /// The kind of the last token produced, to collapse runs of newlines.
+    var lastKind: TokenKind?
+    /// Set once the EOF token has been produced.
+    var finished = false
     var diagnostics: [Diagnostic] = []
     var interpolations: [OpenInterpolation] = []
     /// Scratch space for the decoded text of a string segment.
@@ -36,17 +46,44 @@ struct Lexer {
     init(bytes: UnsafeBufferPointer<UInt8>, file: Int32) {
         self.bytes = bytes
         self.file = file
-        tokens.reserveCapacity(bytes.count / 4 + 16)
+        pending.reserveCapacity(8)
     }
 
-    /// The tokens of `file`, ending with an EOF token, and the diagnostics of bad ones.
+    /// All the tokens of `file`, ending with an EOF token, and the diagnostics of bad ones.
     static func tokenize(_ file: SourceFile, fileIndex: Int32) -> (tokens: [Token], diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { buffer in
             var lexer = Lexer(bytes: buffer, file: fileIndex)
-            lexer.run()
-            return (lexer.tokens, lexer.diagnostics)
+            var tokens: [Token] = []
+            while true {
+                let token = lexer.next()
+                tokens.append(token)
+                if token.kind == .eof { break }
+            }
+            return (tokens, lexer.diagnostics)
         }
+    }
+
+    /// The next token; after the end, EOF again and again.
+    mutating func next() -> Token {
+        while pendingHead == pending.count {
+            // Almost always one token: removeLast is much cheaper than removeAll.
+            if pending.count == 1 { pending.removeLast() } else { pending.removeAll(keepingCapacity: true) }
+            pendingHead = 0
+            if finished {
+                return Token(kind: .eof, line: line, column: column(at: pos), payload: .none)
+            }
+            scan()
+        }
+        let token = pending[pendingHead]
+        pendingHead += 1
+        return token
+    }
+
+    @inline(__always)
+    mutating func push(_ token: Token) {
+        pending.append(token)
+        lastKind = token.kind
     }
 
     /// The 1-based column of byte offset `offset` on the current line.
@@ -61,7 +98,7 @@ struct Lexer {
 
     @inline(__always)
     mutating func emit(_ kind: TokenKind, at offset: Int, _ payload: Token.Payload = .none) {
-        tokens.append(Token(kind: kind, line: line, column: column(at: offset), payload: payload))
+        push(Token(kind: kind, line: line, column: column(at: offset), payload: payload))
     }
 
     /// Consumes the `\n` at `pos` and starts a new line.
@@ -76,7 +113,7 @@ struct Lexer {
 
     /// A NEWLINE token, unless the previous token already is one (or there is none yet).
     mutating func emitNewline(at offset: Int) {
-        if let last = tokens.last, last.kind != .newline {
+        if let lastKind, lastKind != .newline {
             emit(.newline, at: offset)
         }
     }
@@ -87,12 +124,14 @@ struct Lexer {
         return i < bytes.count ? bytes[i] : 0
     }
 
-    mutating func run() {
+    /// Scans until at least one token is pending, or to the end of the file.
+    mutating func scan() {
         while pos < bytes.count {
             let b = bytes[pos]
             switch b {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 pos += 1
+                continue
             case UInt8(ascii: "\n"):
                 if !interpolations.isEmpty { closeInterpolations() }
                 newline()
@@ -116,10 +155,12 @@ struct Lexer {
             default:
                 scanPunctuation(b)
             }
+            if pendingHead < pending.count { return }
         }
         closeInterpolations()
         emitNewline(at: pos)
         emit(.eof, at: pos)
+        finished = true
     }
 
     /// A line break or the end of the file inside `\(…)`: the string literal never ended.
@@ -218,7 +259,7 @@ struct Lexer {
             shown = "(invalid UTF-8)"
         }
         error("unexpected character \(shown)", line: line, column: col)
-        tokens.append(Token(kind: .error, line: line, column: col, payload: .none))
+        push(Token(kind: .error, line: line, column: col, payload: .none))
     }
 
     /// Decodes one scalar at `pos` and moves past it, keeping the column count right;
@@ -317,8 +358,8 @@ struct Lexer {
         if depth > 0 {
             error("unterminated block comment", line: startLine, column: startColumn)
         }
-        if sawNewline, let last = tokens.last, last.kind != .newline {
-            tokens.append(Token(kind: .newline, line: startLine, column: startColumn, payload: .none))
+        if sawNewline, let lastKind, lastKind != .newline {
+            push(Token(kind: .newline, line: startLine, column: startColumn, payload: .none))
         }
     }
 }

@@ -7,7 +7,7 @@ extension Parser {
     mutating func parseDeclarations() -> [Declaration] {
         var declarations: [Declaration] = []
         while true {
-            while kind == .newline || kind == .semicolon { pos += 1 }
+            while kind == .newline || kind == .semicolon { step() }
             if kind == .eof { break }
             let start = pos
             do {

@@ -104,12 +104,12 @@ extension Parser {
             try expect(.kwIn, "expected 'in' after the variable of 'all for'")
             let list = try parseExpression()
             try enterNesting()
-            if kind == .newline, kindAfterNewlines().kind == .leftBrace { skipNewlines() }
+            if kind == .newline, nextKind == .leftBrace { step() }
             try expect(.leftBrace, "expected '{' after the list of 'all for'")
             let saved = ignoreNewlines(true)
             let effect = try parseAnyEffect()
             ignoresNewlines = saved
-            if kind == .newline, kindAfterNewlines().kind == .rightBrace { skipNewlines() }
+            if kind == .newline, nextKind == .rightBrace { step() }
             try expect(.rightBrace, "expected '}' after the effect of 'all for'")
             depth -= 1
             return .allFor(variable, list, effect, at)

@@ -140,6 +140,10 @@ extension Parser {
         case .leftBrace:
             return try parseRecord()
         default:
+            if isJoinCall {
+                advance()
+                return .builtin("join", try parseArguments(), at)
+            }
             if token.kind.isEffectKeyword || token.kind.isWatcherKeyword {
                 throw fail(
                     "'\(token.kind.text)' is an effect and cannot be used inside an expression; "

@@ -9,7 +9,7 @@ extension Parser {
     /// Nothing is recorded at an error token (the lexer already reported it) or where the
     /// last diagnostic already points, so one mistake never gives two messages.
     mutating func fail(_ message: String, at location: SourceLocation? = nil) -> ParseError {
-        if location == nil, tokens[pos].kind == .error { return ParseError() }
+        if location == nil, kind == .error || followsLexicalError { return ParseError() }
         report(message, at: location ?? here)
         return ParseError()
     }
@@ -22,8 +22,7 @@ extension Parser {
 
     /// "expected expression after '='": names the token consumed last.
     var afterPrevious: String {
-        guard previousIndex >= 0 else { return "at start of file" }
-        return "after \(tokens[previousIndex].description)"
+        "after \(previous.description)"
     }
 
     /// What the current token is, for "…, found X" messages.
@@ -39,33 +38,29 @@ extension Parser {
         }
     }
 
-    /// Skips to the end of the broken statement that began at token `start`: the next
-    /// newline or `;` outside brackets, or the `}` that closes the enclosing block (left for
-    /// the block to consume), or a declaration keyword at the start of a line.
+    /// Skips to the end of the broken statement: the next newline or `;` outside brackets,
+    /// or the `}` that closes the enclosing block (left for the block to consume), or a
+    /// declaration keyword at the start of a line.
     ///
     /// Brackets that the error unwound (an expression's, a `race`'s) still need their
     /// closers skipped; but one opened on an earlier line than the error was most likely
     /// never closed (`put "a" {x: 1` + newline), and its `}` would be the block's.
-    mutating func synchronizeStatement(from start: Int) {
-        let errorIndex = pos
+    ///
+    /// - Parameter height: how many brackets were open when the statement began.
+    mutating func synchronizeStatement(openBefore height: Int) {
         var braces = 0
         var brackets = 0
-        var open: [(isBrace: Bool, line: Int32)] = []
-        for i in start..<errorIndex {
-            switch tokens[i].kind {
-            case .leftBrace: open.append((true, tokens[i].line))
-            case .leftParen, .leftBracket: open.append((false, tokens[i].line))
-            case .rightBrace, .rightParen, .rightBracket: if !open.isEmpty { open.removeLast() }
-            default: break
-            }
-        }
         // After a lexical error the rest of the line is unreliable: close nothing.
-        let errorLine = tokens[errorIndex].kind == .error ? -1 : tokens[errorIndex].line
-        for bracket in open where bracket.line == errorLine {
-            if bracket.isBrace { braces += 1 } else { brackets += 1 }
+        let errorLine = kind == .error || followsLexicalError ? -1 : current.line
+        if openBrackets.count > height {
+            for bracket in openBrackets[height...] where bracket.line == errorLine {
+                if bracket.isBrace { braces += 1 } else { brackets += 1 }
+            }
+            openBrackets.removeLast(openBrackets.count - height)
         }
+        var first = true
         while true {
-            switch tokens[pos].kind {
+            switch kind {
             case .eof:
                 return
             case .newline, .semicolon:
@@ -80,25 +75,35 @@ extension Parser {
             case .rightParen, .rightBracket:
                 brackets = max(0, brackets - 1)
             case .kwSaga, .kwFunc, .kwReduce, .kwImport, .kwState:
-                if pos > start, isAtLineStart, isAtDeclarationKeyword { return }
+                if !first, isAtLineStart, isAtDeclarationKeyword { return }
             default:
                 break
             }
-            pos += 1
+            first = false
+            step()
         }
     }
 
     /// Skips to the next declaration keyword at the start of a line.
     mutating func synchronizeDeclaration(startedAt start: Int) {
-        pos = max(pos, start + 1)
+        openBrackets.removeAll()
+        if pos == start { step() }
         while kind != .eof {
             if isAtLineStart, isAtDeclarationKeyword { return }
-            pos += 1
+            step()
         }
+    }
+
+    /// `true` when the lexer reported an error earlier on the current token's line (an
+    /// unterminated string, say): whatever goes wrong after it is the same mistake.
+    var followsLexicalError: Bool {
+        guard let last = lexer.diagnostics.last?.location else { return false }
+        let token = current
+        return last.line == token.line && last.column <= token.column
     }
 
     /// `true` when the current token is the first of its line.
     var isAtLineStart: Bool {
-        pos == 0 || tokens[pos - 1].kind == .newline
+        pos == 0 || token(pos - 1).kind == .newline
     }
 }

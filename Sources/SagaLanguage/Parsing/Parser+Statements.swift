@@ -8,21 +8,22 @@ extension Parser {
     ///
     /// - Parameter what: what precedes the block, for "expected '{' after saga name".
     mutating func parseBlock(after what: String) throws -> Block {
-        if kind == .newline, kindAfterNewlines().kind == .leftBrace { skipNewlines() }
+        if kind == .newline, nextKind == .leftBrace { step() }
         guard kind == .leftBrace else { throw fail("expected '{' after \(what), found \(found)") }
         try enterNesting()
+        let height = openBrackets.count
         let open = advance()
         let saved = ignoreNewlines(false)
         var statements: [Stmt] = []
         let savedDepth = depth
         while true {
-            while kind == .newline || kind == .semicolon { pos += 1 }
+            while kind == .newline || kind == .semicolon { step() }
             if kind == .rightBrace { break }
             if kind == .eof || isAtDeclarationKeyword {
                 report("expected '}' to close the block opened at \(open.line):\(open.column)", at: here)
                 break
             }
-            let start = pos
+            let openBefore = openBrackets.count
             do {
                 statements.append(try parseStatement())
                 switch kind {
@@ -34,11 +35,12 @@ extension Parser {
             } catch {
                 ignoresNewlines = false
                 depth = savedDepth
-                synchronizeStatement(from: start)
+                synchronizeStatement(openBefore: openBefore)
             }
         }
         ignoresNewlines = saved
         if kind == .rightBrace { advance() }
+        if openBrackets.count > height { openBrackets.removeLast(openBrackets.count - height) }
         depth -= 1
         return Block(statements: statements, location: location(open))
     }
@@ -106,6 +108,15 @@ extension Parser {
     /// The right side of `let`, `var` and `=`: an effect if it starts with an effect or
     /// watcher keyword, otherwise an expression.
     mutating func parseRhs() throws -> Rhs {
+        if isJoinCall {
+            // `join(xs, sep)` is the built-in; `join(t)` with one argument is the effect, as a
+            // redux-saga user would write it.
+            let expr = try parseExpression()
+            if case .builtin("join", let args, let loc) = expr, args.count == 1, let task = args.first {
+                return .effect(.join(task, loc))
+            }
+            return .expr(expr)
+        }
         if kind.isEffectKeyword || kind.isWatcherKeyword {
             return .effect(try parseAnyEffect())
         }
@@ -165,11 +176,7 @@ extension Parser {
         var arms: [ConditionalBlock] = []
         let condition = try parseExpression()
         arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
-        while true {
-            let next = kindAfterNewlines()
-            guard next.kind == .kwElse else { break }
-            pos = next.index
-            advance()
+        while matchAcrossNewline(.kwElse) {
             if match(.kwIf) {
                 let condition = try parseExpression()
                 arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
@@ -186,17 +193,11 @@ extension Parser {
         let body = try parseBlock(after: "'try'")
         var catchClause: CatchClause?
         var finallyBlock: Block?
-        var next = kindAfterNewlines()
-        if next.kind == .kwCatch {
-            pos = next.index
-            advance()
+        if matchAcrossNewline(.kwCatch) {
             let binding = try expectVariable("expected a name for the error after 'catch'")
             catchClause = CatchClause(binding: binding, body: try parseBlock(after: "catch binding"))
-            next = kindAfterNewlines()
         }
-        if next.kind == .kwFinally {
-            pos = next.index
-            advance()
+        if matchAcrossNewline(.kwFinally) {
             finallyBlock = try parseBlock(after: "'finally'")
         }
         if catchClause == nil, finallyBlock == nil {

@@ -15,21 +15,31 @@ public struct Parser {
     /// How deeply brackets, blocks and unary operators may nest before the parser gives
     /// up with "nesting too deep" instead of overflowing the stack.
     static let maxDepth = 256
+    /// The token window: the current token, one behind and a few ahead (a power of two).
+    static let windowSize = 8
 
-    var tokens: [Token]
+    var lexer: Lexer
+    /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize`.
+    var window: [Token]
+    var lexed = 0
+    /// Absolute index of the current token.
     var pos = 0
-    /// Index of the last token consumed (for "expected … after 'x'" messages).
-    var previousIndex = -1
+    /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
+    var previous = Token(kind: .newline, line: 0, column: 0, payload: .none)
     let file: Int32
-    var diagnostics: [Diagnostic]
+    var diagnostics: [Diagnostic] = []
     /// Inside `( )`, `[ ]`, a record or a `race`/`all` entry list: newlines are skipped.
     var ignoresNewlines = false
     var depth = 0
+    /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
+    /// know which closers to skip.
+    var openBrackets: [(isBrace: Bool, line: Int32)] = []
 
-    init(tokens: [Token], file: Int32, diagnostics: [Diagnostic]) {
-        self.tokens = tokens
+    init(lexer: Lexer, file: Int32) {
+        self.lexer = lexer
         self.file = file
-        self.diagnostics = diagnostics
+        window = Array(repeating: previous, count: Parser.windowSize)
+        fill()
     }
 
     /// Parses one source file.
@@ -40,33 +50,50 @@ public struct Parser {
     /// - Returns: the declarations that parsed, and every lexical and syntax error, in
     ///   source order. The unit is usable (if incomplete) even when there are errors.
     public static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
-        let (tokens, lexerDiagnostics) = Lexer.tokenize(file, fileIndex: fileIndex)
-        var parser = Parser(tokens: tokens, file: fileIndex, diagnostics: lexerDiagnostics)
-        let declarations = parser.parseDeclarations()
-        let sorted = parser.diagnostics.enumerated().sorted { a, b in
-            let l = a.element.location
-            let r = b.element.location
-            if l.line != r.line { return l.line < r.line }
-            if l.column != r.column { return l.column < r.column }
-            return a.offset < b.offset
-        }.map(\.element)
-        return (SourceUnit(file: fileIndex, declarations: declarations), sorted)
+        var text = file.text
+        return text.withUTF8 { bytes in
+            var parser = Parser(lexer: Lexer(bytes: bytes, file: fileIndex), file: fileIndex)
+            let declarations = parser.parseDeclarations()
+            let all = parser.lexer.diagnostics + parser.diagnostics
+            let sorted = all.enumerated().sorted { a, b in
+                let l = a.element.location
+                let r = b.element.location
+                if l.line != r.line { return l.line < r.line }
+                if l.column != r.column { return l.column < r.column }
+                return a.offset < b.offset
+            }.map(\.element)
+            return (SourceUnit(file: fileIndex, declarations: declarations), sorted)
+        }
     }
 
     // MARK: Tokens
 
+    /// Lexes far enough that the current token and three after it are in the window.
+    @inline(__always)
+    mutating func fill() {
+        while lexed <= pos + 3 {
+            window[lexed & (Parser.windowSize - 1)] = lexer.next()
+            lexed += 1
+        }
+    }
+
+    /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
+    @inline(__always)
+    func token(_ index: Int) -> Token {
+        window[index & (Parser.windowSize - 1)]
+    }
+
     /// The kind of the current token.
     @inline(__always)
-    var kind: TokenKind { tokens[pos].kind }
+    var kind: TokenKind { window[pos & (Parser.windowSize - 1)].kind }
 
     /// The current token.
     @inline(__always)
-    var current: Token { tokens[pos] }
+    var current: Token { window[pos & (Parser.windowSize - 1)] }
 
     /// The kind of the token after the current one.
-    var nextKind: TokenKind {
-        pos + 1 < tokens.count ? tokens[pos + 1].kind : .eof
-    }
+    @inline(__always)
+    var nextKind: TokenKind { window[(pos + 1) & (Parser.windowSize - 1)].kind }
 
     /// The location of a token.
     @inline(__always)
@@ -75,17 +102,34 @@ public struct Parser {
     }
 
     /// The location of the current token.
-    var here: SourceLocation { location(tokens[pos]) }
+    var here: SourceLocation { location(current) }
+
+    /// Moves to the next token without consuming it as syntax (skipping separators,
+    /// recovering from errors). Never moves past the EOF.
+    @inline(__always)
+    mutating func step() {
+        if kind != .eof {
+            pos += 1
+            fill()
+        }
+    }
 
     /// Consumes the current token (never the EOF) and, where newlines do not count, the
     /// newlines after it.
     @discardableResult
     @inline(__always)
     mutating func advance() -> Token {
-        let token = tokens[pos]
+        let token = current
         if token.kind != .eof {
-            previousIndex = pos
+            previous = token
+            switch token.kind {
+            case .leftBrace: openBrackets.append((true, token.line))
+            case .leftParen, .leftBracket: openBrackets.append((false, token.line))
+            case .rightBrace, .rightParen, .rightBracket: if !openBrackets.isEmpty { openBrackets.removeLast() }
+            default: break
+            }
             pos += 1
+            fill()
         }
         if ignoresNewlines { skipNewlines() }
         return token
@@ -93,22 +137,28 @@ public struct Parser {
 
     @inline(__always)
     mutating func skipNewlines() {
-        while tokens[pos].kind == .newline { pos += 1 }
+        while kind == .newline { step() }
     }
 
     /// Consumes the current token if it is of `kind`.
     @inline(__always)
     mutating func match(_ kind: TokenKind) -> Bool {
-        guard tokens[pos].kind == kind else { return false }
+        guard self.kind == kind else { return false }
         advance()
         return true
     }
 
-    /// Consumes a token of `kind`, or reports `message` at the current token.
+    /// Consumes a token of `kind`, or reports `message` (and what was found) here.
     @discardableResult
     mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> Token {
-        guard tokens[pos].kind == kind else { throw fail("\(message()), found \(found)") }
+        guard self.kind == kind else { throw fail("\(message()), found \(found)") }
         return advance()
+    }
+
+    /// Consumes `kind` even when it starts the next line: `}` newline `else`.
+    mutating func matchAcrossNewline(_ kind: TokenKind) -> Bool {
+        if self.kind == .newline, nextKind == kind { step() }
+        return match(kind)
     }
 
     /// Switches newline significance; returns the previous setting to restore later.
@@ -125,32 +175,33 @@ public struct Parser {
     /// `true` when the current token is on the same line as the last one consumed: the
     /// rule that makes `put X` + newline the one-operand form.
     var isOnSameLine: Bool {
-        previousIndex >= 0 && tokens[pos].kind != .newline && tokens[pos].line == tokens[previousIndex].line
+        kind != .newline && current.line == previous.line
+    }
+
+    /// `true` when the current token is `join` directly followed by `(`: the built-in
+    /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
+    /// touching parenthesis tells them apart, as it does for every built-in call.
+    var isJoinCall: Bool {
+        guard kind == .kwJoin else { return false }
+        let next = window[(pos + 1) & (Parser.windowSize - 1)]
+        return next.kind == .leftParen && next.line == current.line
+            && Int(next.column) == Int(current.column) + TokenKind.kwJoin.text.utf8.count
     }
 
     /// `true` when the current token touches the one consumed last, with no space between:
     /// `len(x)` and `xs[0]` are a call and an index, but `put ch (x)` and `put ch [1]` put
     /// a value into a channel.
     var isDirectlyAfterPrevious: Bool {
-        guard previousIndex >= 0 else { return false }
-        let before = tokens[previousIndex]
         let length: Int
-        switch before.kind {
-        case .identifier: length = before.text.utf8.count
+        switch previous.kind {
+        case .identifier: length = previous.text.utf8.count
         case .rightParen, .rightBracket, .rightBrace: length = 1
         default:
-            guard before.kind.isKeyword else { return false }
-            length = before.kind.text.utf8.count
+            guard previous.kind.isKeyword else { return false }
+            length = previous.kind.text.utf8.count
         }
-        let token = tokens[pos]
-        return token.line == before.line && Int(token.column) == Int(before.column) + length
-    }
-
-    /// The kind of the first token at or after `pos` that is not a newline.
-    func kindAfterNewlines() -> (kind: TokenKind, index: Int) {
-        var i = pos
-        while tokens[i].kind == .newline { i += 1 }
-        return (tokens[i].kind, i)
+        let token = current
+        return token.line == previous.line && Int(token.column) == Int(previous.column) + length
     }
 
     /// Enters one level of nesting, failing with "nesting too deep" past ``maxDepth``.

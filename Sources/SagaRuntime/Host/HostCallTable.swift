@@ -1,10 +1,12 @@
-import Foundation
 import SagaCore
 import SagaStore
+import Synchronization
 
 /// Host calls in flight. Each runs as a Swift `Task`, off the scheduler and in parallel
-/// with the others; its completion is posted back and delivered by the scheduler.
-final class HostCallTable: @unchecked Sendable {
+/// with the others; its completion is posted back and delivered by the scheduler, which
+/// awaits it (it never blocks a thread, so it can share Swift's cooperative pool with the
+/// host functions it waits for).
+final class HostCallTable: Sendable {
     /// A finished call.
     struct Completion {
         var id: Int
@@ -13,33 +15,41 @@ final class HostCallTable: @unchecked Sendable {
         var result: Result<Value, SagaError>
     }
 
+    /// Finished results, guarded by the inbox.
+    private let finished = Mutex<[Int: Result<Value, SagaError>]>([:])
+    /// Wakes the scheduler when a call finishes or input arrives.
+    let inbox = Signal()
     /// Whether completions are delivered in call order (virtual time).
     private let inCallOrder: Bool
+    /// Scheduler-only state.
+    private let local: Mutex<Local>
+
+    private struct Local: ~Copyable {
+        var nextID = 1
+        var waiting: [Int: (task: SagaTask, token: Int)] = [:]
+        var order = RingBuffer<Int>()
+        var running: [Int: Task<Void, Never>] = [:]
+    }
 
     init(inCallOrder: Bool) {
         self.inCallOrder = inCallOrder
+        self.local = Mutex(Local())
     }
 
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var finished: [Int: Result<Value, SagaError>] = [:]
-
-    // Scheduler-only state.
-    private var nextID = 1
-    private var waiting: [Int: (task: SagaTask, token: Int)] = [:]
-    private var order = RingBuffer<Int>()
-    private var running: [Int: Task<Void, Never>] = [:]
-
     /// Whether any call is in flight.
-    var hasInFlight: Bool { !waiting.isEmpty }
+    var hasInFlight: Bool { local.withLock { !$0.waiting.isEmpty } }
 
     /// Starts a call for `task`; returns its id.
     func start(_ function: @escaping HostFunctions.Function, _ args: [Value], task: SagaTask, token: Int) -> Int {
-        let id = nextID
-        nextID += 1
-        waiting[id] = (task, token)
-        if inCallOrder { order.append(id) }
-        running[id] = Task.detached { [self] in
+        let ordered = inCallOrder
+        let id = local.withLock { l -> Int in
+            let id = l.nextID
+            l.nextID += 1
+            l.waiting[id] = (task, token)
+            if ordered { l.order.append(id) }
+            return id
+        }
+        let handle = Task.detached { [self] in
             let result: Result<Value, SagaError>
             do {
                 result = .success(try await function(args))
@@ -48,68 +58,56 @@ final class HostCallTable: @unchecked Sendable {
             } catch {
                 result = .failure(SagaError(kind: "HostError", message: String(describing: error)))
             }
-            self.post(id, result)
+            finished.withLock { $0[id] = result }
+            inbox.signal()
+        }
+        local.withLock { l in
+            if l.waiting[id] != nil { l.running[id] = handle }
         }
         return id
     }
 
-    private func post(_ id: Int, _ result: Result<Value, SagaError>) {
-        condition.lock()
-        finished[id] = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
     /// Forgets a call whose task was cancelled, and cancels its Swift task.
     func cancel(_ id: Int) {
-        waiting[id] = nil
-        running[id]?.cancel()
-        running[id] = nil
+        let handle = local.withLock { l -> Task<Void, Never>? in
+            l.waiting[id] = nil
+            return l.running.removeValue(forKey: id)
+        }
+        handle?.cancel()
     }
 
-    /// Virtual time: blocks until the oldest call in flight has finished, and returns it
+    /// Virtual time: waits until the oldest call in flight has finished, and returns it
     /// (completions are delivered in the order the calls were made).
-    func waitForOldest() -> Completion? {
-        while let id = order.first, waiting[id] == nil {
-            _ = order.popFirst()
-            take(id)
+    func nextInCallOrder() async -> Completion? {
+        while true {
+            let next = local.withLock { l -> Int? in
+                while let id = l.order.first, l.waiting[id] == nil { _ = l.order.popFirst() }
+                return l.order.first
+            }
+            guard let id = next else { return nil }
+            if let result = finished.withLock({ $0.removeValue(forKey: id) }) {
+                local.withLock { _ = $0.order.popFirst() }
+                return finish(id, result)
+            }
+            await inbox.wait()
         }
-        guard let id = order.popFirst() else { return nil }
-        condition.lock()
-        while finished[id] == nil { condition.wait() }
-        let result = finished.removeValue(forKey: id)
-        condition.unlock()
-        return finish(id, result)
     }
 
-    /// Real time: the calls that have finished, waiting up to `deadline` for one if none has.
-    func waitForAny(until deadline: Date?) -> [Completion] {
-        condition.lock()
-        if finished.isEmpty {
-            if let deadline { _ = condition.wait(until: deadline) } else { condition.wait() }
+    /// Real time: the calls that have finished (possibly none: the wait also ends when
+    /// input arrives or a timer is due).
+    func finishedCalls() -> [Completion] {
+        let done = finished.withLock { f -> [Int: Result<Value, SagaError>] in
+            defer { f.removeAll() }
+            return f
         }
-        let done = finished
-        finished.removeAll()
-        condition.unlock()
-        return done.keys.sorted().compactMap { finish($0, done[$0]) }
+        return done.keys.sorted().compactMap { id in done[id].flatMap { finish(id, $0) } }
     }
 
-    /// Wakes a real-time wait early (new input arrived).
-    func interrupt() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func take(_ id: Int) {
-        condition.lock()
-        finished[id] = nil
-        condition.unlock()
-    }
-
-    private func finish(_ id: Int, _ result: Result<Value, SagaError>?) -> Completion? {
-        running[id] = nil
-        guard let result, let w = waiting.removeValue(forKey: id) else { return nil }
-        return Completion(id: id, task: w.task, token: w.token, result: result)
+    private func finish(_ id: Int, _ result: Result<Value, SagaError>) -> Completion? {
+        local.withLock { l -> Completion? in
+            l.running[id] = nil
+            guard let w = l.waiting.removeValue(forKey: id) else { return nil }
+            return Completion(id: id, task: w.task, token: w.token, result: result)
+        }
     }
 }

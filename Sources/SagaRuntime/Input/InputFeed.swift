@@ -12,7 +12,7 @@ final class InputFeed: @unchecked Sendable {
     private var events: [Event] = []
     private var finished = false
 
-    init(source: InputSource, wake: HostCallTable) {
+    init(source: InputSource, wake: Signal) {
         let thread = Thread { [self] in
             while true {
                 let event: Event?
@@ -27,7 +27,7 @@ final class InputFeed: @unchecked Sendable {
                 if case .line? = event { done = false } else { done = true }
                 if done { finished = true }
                 lock.unlock()
-                wake.interrupt()
+                wake.signal()
                 if done { return }
             }
         }

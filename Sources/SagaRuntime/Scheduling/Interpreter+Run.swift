@@ -17,7 +17,7 @@ extension Interpreter {
     ///
     /// - Parameter input: outside actions, or `nil` for none.
     /// - Returns: how the run ended.
-    public func run(input: InputSource? = nil) -> RunStatus {
+    public func run(input: InputSource? = nil) async -> RunStatus {
         reducers.clock = clock
         for saga in program.sagas {
             let task = SagaTask(
@@ -26,7 +26,7 @@ extension Interpreter {
             wakeups.append(.run(task, task.token))
         }
         flushWakeups()
-        let inputFailure = clock.isVirtual ? runVirtual(input) : runReal(input)
+        let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         if options.printState { emit("state " + store.state.canonicalJSON) }
         if let inputFailure {
             output.error("error: input line \(inputFailure.line): \(inputFailure.message)")
@@ -37,14 +37,14 @@ extension Interpreter {
 
     /// Virtual time (§6 rule 3): input one action at a time once idle, host completions in
     /// call order, and the clock moved only when nothing else can happen.
-    private func runVirtual(_ input: InputSource?) -> InputError? {
+    private func runVirtual(_ input: InputSource?) async -> InputError? {
         var pending: InputLine?
         var inputOpen = input != nil
         var failure: InputError?
         while true {
             runUntilIdle()
             if hostCalls.hasInFlight {
-                if let done = hostCalls.waitForOldest() { deliver(done) }
+                if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
             }
             if pending == nil, inputOpen, let input {
@@ -78,8 +78,8 @@ extension Interpreter {
     }
 
     /// Real time: input lines as they arrive, timers when due, host completions when done.
-    private func runReal(_ input: InputSource?) -> InputError? {
-        let feed = input.map { InputFeed(source: $0, wake: hostCalls) }
+    private func runReal(_ input: InputSource?) async -> InputError? {
+        let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
         var timed: [(at: Int, order: Int, action: Value)] = []
         var order = 0
         var failure: InputError?
@@ -119,11 +119,16 @@ extension Interpreter {
                 if endBlockedTakes() { continue }
                 return failure
             }
-            var deadline: Date?
-            if let next = [timers.nextDue, timed.first?.at].compactMap({ $0 }).min() {
-                deadline = Date(timeIntervalSinceNow: Double(max(0, next - clock.now)) / 1000)
+            for done in hostCalls.finishedCalls() {
+                deliver(done)
+                progressed = true
             }
-            for done in hostCalls.waitForAny(until: deadline) { deliver(done) }
+            if progressed { continue }
+            if let next = [timers.nextDue, timed.first?.at].compactMap({ $0 }).min() {
+                await hostCalls.inbox.wait(milliseconds: max(1, next - clock.now))
+            } else {
+                await hostCalls.inbox.wait()
+            }
         }
     }
 

@@ -9,7 +9,8 @@ extension Interpreter {
         case .returnValue(let v): task.result = v
         case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }
         case .cancel: task.isCancelling = true
-        case .normal, .end, .breakLoop, .continueLoop: break
+        case .end: task.endedByEnd = true
+        case .normal, .breakLoop, .continueLoop: break
         }
         task.phase = .children
         task.token &+= 1
@@ -64,7 +65,11 @@ extension Interpreter {
                 case .cancelled: wakeups.append(contentsOf: cancelWork(caller))
                 }
             case .entry(let combinator, let index):
-                entryEnded(combinator, index, outcome)
+                if task.endedByEnd, case .value = outcome {
+                    endOwner(of: combinator, except: index)
+                } else {
+                    entryEnded(combinator, index, outcome)
+                }
             }
         }
         task.parent = nil
@@ -181,6 +186,16 @@ extension Interpreter {
             settle(combinator, except: index)
             wakeups.append(contentsOf: cancelWork(owner))
         }
+    }
+
+    /// END reached an entry of a race or an all (a `take` in it ended): as in redux-saga,
+    /// the race or all ends its task too, as if by `return`.
+    private func endOwner(of combinator: Combinator, except index: Int) {
+        guard !combinator.isSettled else { return }
+        let owner = combinator.owner
+        guard case .combinator(let c) = owner.wait, c === combinator else { return }
+        settle(combinator, except: index)
+        wake(owner, .unwind(.end))
     }
 
     /// Marks a combinator decided and cancels its other entries.

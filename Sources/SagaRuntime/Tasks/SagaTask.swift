@@ -69,6 +69,8 @@ final class SagaTask: @unchecked Sendable {
 
     /// The body's value (`return`), once it has ended normally.
     var result: Value = .null
+    /// Set when the body ended by the END rule (a blocked `take` ended as if by `return`).
+    var endedByEnd = false
     /// Set when the task is being cancelled.
     var isCancelling = false
     /// Set when the task fails, or is failing because an attached child failed.

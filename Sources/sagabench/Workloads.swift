@@ -1,0 +1,136 @@
+import Foundation
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import SagaStore
+
+/// Output that keeps nothing: benchmarks measure the work, not the printing.
+final class NullOutput: RunOutput {
+    var lines = 0
+    func transcript(_ line: String) { lines += 1 }
+    func error(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case compile(String)
+    case failed(String)
+    var description: String {
+        switch self {
+        case .compile(let s): return "compile error: \(s)"
+        case .failed(let s): return s
+        }
+    }
+}
+
+/// Compiles and runs `source` on the virtual clock with `input` lines from a temporary file.
+func runProgram(_ source: String, inputLines: Int, line: (Int) -> String) throws -> Double {
+    let compiled = Frontend().compile(source: source, path: "bench.saga")
+    guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sagabench-\(UUID().uuidString).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    if inputLines > 0 {
+        var text = ""
+        text.reserveCapacity(inputLines * 40)
+        for i in 0..<inputLines { text += line(i) + "\n" }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+    let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: NullOutput())
+    let input = inputLines > 0 ? InputSource.file(path) : nil
+    var status = RunStatus.success
+    let seconds = blockingTime { status = await interpreter.run(input: input) }
+    guard status == .success else { throw BenchError.failed("the program failed: \(status)") }
+    return seconds
+}
+
+let workloads: [Workload] = [
+    Workload(
+        name: "every-select-put", summary: "one `every` watcher doing select + put per outside action",
+        defaultCount: 1_000_000
+    ) { n in
+        let source = """
+            state { count: 0 }
+            reduce "add" as a { state.count = state.count + a.by }
+            saga main {
+              every "request" as r {
+                let c = select state.count
+                put "add" { by: 1 }
+              }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"request"}"# }
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
+    Workload(name: "take-put-loop", summary: "one saga: loop { take; put }", defaultCount: 1_000_000) { n in
+        let source = """
+            saga main {
+              loop { let a = take "ping"; put "pong" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"ping"}"# }
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
+    Workload(name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber", defaultCount: 10_000_000) { n in
+        let passThrough = Middleware<Int, Int> { _, next in { action in next(action) } }
+        let store = Store(initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [passThrough])
+        var seen = 0
+        store.subscribe { _ in seen &+= 1 }
+        let seconds = time { for _ in 0..<n { store.dispatch(1) } }
+        guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
+    Workload(name: "call", summary: "`call` of a saga function in a loop", defaultCount: 10_000_000) { n in
+        let source = """
+            func one() { return 1 }
+            saga main {
+              var i = 0
+              while i < \(n) { let x = call one(); i = i + x }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0) { _ in "" }
+        return Measurement(count: n, seconds: seconds, unit: "calls")
+    },
+    Workload(name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all", defaultCount: 1_000_000) { n in
+        let source = """
+            saga main {
+              for i in range(\(n)) { fork { take "go" } }
+            }
+            """
+        let compiled = Frontend().compile(source: source, path: "bench.saga")
+        guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
+        let before = residentBytes()
+        var blockedBytes = 0
+        let output = NullOutput()
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
+        let seconds = blockingTime {
+            _ = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#]))
+        }
+        blockedBytes = max(0, residentBytes() - before)
+        return Measurement(
+            count: n, seconds: seconds, unit: "tasks", extra: ["peak RSS growth per task (bytes, upper bound)": Double(blockedBytes) / Double(n)])
+    },
+    Workload(name: "parse-check", summary: "parse and check a generated .saga file", defaultCount: 10_000_000) { bytes in
+        var source = "state { count: 0 }\n"
+        var i = 0
+        while source.utf8.count < bytes {
+            source += """
+                func f\(i)(a, b) {
+                  let x = a + b * 2
+                  if x > 10 { return x } else { return [x, "s\\(x)", {k: x}] }
+                }
+                saga s\(i) {
+                  every "t\(i)/*" as act {
+                    let r = call f\(i)(act.n, 2)
+                    put "done" { r: r }
+                  }
+                }
+
+                """
+            i += 1
+        }
+        let size = source.utf8.count
+        var ok = false
+        let seconds = time { ok = Frontend().compile(source: source, path: "big.saga").program != nil }
+        guard ok else { throw BenchError.failed("the generated file does not compile") }
+        return Measurement(count: size, seconds: seconds, unit: "bytes")
+    },
+]

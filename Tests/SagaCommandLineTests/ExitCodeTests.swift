@@ -1,0 +1,119 @@
+import Foundation
+import SagaCommandLine
+import Testing
+
+/// Every kind of bad input gets a clear message and the exit code of the contract's §8.
+@Suite struct ExitCodeTests {
+    /// A scratch folder with the given files, removed afterwards.
+    static func withFiles(_ files: [String: String], _ body: (URL) async throws -> Void) async rethrows {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sagarun-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in files {
+            try? text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try await body(dir)
+    }
+
+    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
+        let io = CapturedIO()
+        let code = await SagaRunTool.main(args, io: io)
+        return (code, io.stdout, io.stderr)
+    }
+
+    @Test func aGoodRunExitsZeroAndPrintsTheTranscript() async {
+        await Self.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
+            let r = await run([dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state"])
+            #expect(r.code == 0)
+            #expect(r.out == "hi\nstate {}\n")
+        }
+    }
+
+    @Test func aFailedRootSagaExitsOneAndStillPrintsTheState() async {
+        await Self.withFiles(["bad.saga": "state { n: 1 }\nsaga main { throw \"no\" }"]) { dir in
+            let r = await run(["run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state"])
+            #expect(r.code == 1)
+            #expect(r.out == "state {\"n\":1}\n")
+            #expect(r.err.hasPrefix("error: saga main failed: no"))
+        }
+    }
+
+    @Test func badUsageExits64WithTheUsage() async {
+        let r = await run(["run", "x.saga", "--no-such-flag"])
+        #expect(r.code == 64)
+        #expect(r.err.contains("unknown option '--no-such-flag'"))
+        #expect(r.err.contains("Usage: sagarun run"))
+        #expect(await run([]).code == 64)
+        #expect(await run(["run"]).code == 64)
+        #expect(await run(["frobnicate"]).code == 64)
+        #expect(await run(["run", "a.saga", "--input"]).code == 64)
+        #expect(await run(["run", "a.saga", "--memory", "--store", "d"]).code == 64)
+    }
+
+    @Test func aMisspelledFlagGetsASuggestion() async {
+        let r = await run(["run", "x.saga", "--virtual-tme"])
+        #expect(r.err.contains("did you mean '--virtual-time'?"))
+    }
+
+    @Test func invalidSourceExits65WithEveryDiagnostic() async {
+        await Self.withFiles(["bad.saga": "saga a {\n  log x\n  log y\n}\n"]) { dir in
+            let r = await run(["check", dir.appendingPathComponent("bad.saga").path])
+            #expect(r.code == 65)
+            #expect(r.err.contains("bad.saga:2:7: error: unknown variable 'x'"))
+            #expect(r.err.contains("bad.saga:3:7: error: unknown variable 'y'"))
+            #expect(r.err.contains("  log x\n      ^"))
+        }
+    }
+
+    @Test func malformedInputExits65() async {
+        await Self.withFiles(["ok.saga": "saga main { take \"x\" }", "in.jsonl": "[1, 2]\n"]) { dir in
+            let r = await run([
+                dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--input",
+                dir.appendingPathComponent("in.jsonl").path,
+            ])
+            #expect(r.code == 65)
+            #expect(r.err.contains("input line 1"))
+        }
+    }
+
+    @Test func unreadableFilesExit66() async {
+        #expect(await run(["run", "/no/such/file.saga"]).code == 66)
+        #expect(await run(["check", "/no/such/file.saga"]).code == 66)
+        await Self.withFiles(["ok.saga": "saga main { }"]) { dir in
+            let r = await run([dir.appendingPathComponent("ok.saga").path, "--input", "/no/such/input.jsonl"])
+            #expect(r.code == 66)
+            #expect(r.err.contains("cannot read input file"))
+        }
+    }
+
+    @Test func helpAndVersionGoToStandardOutput() async {
+        let help = await run(["--help"])
+        #expect(help.code == 0)
+        #expect(help.out.contains("SUBCOMMANDS:"))
+        let runHelp = await run(["run", "--help"])
+        #expect(runHelp.out.contains("--virtual-time"))
+        #expect(await run(["help", "test"]).out.contains("--update"))
+        #expect(await run(["--version"]).out.hasPrefix("sagarun "))
+    }
+
+    @Test func astPrintsTheProgramAsJSON() async {
+        await Self.withFiles(["a.saga": "saga main { take \"go\" }"]) { dir in
+            let r = await run(["ast", dir.appendingPathComponent("a.saga").path])
+            #expect(r.code == 0)
+            #expect(r.out.contains("\"kind\":\"take\""))
+            #expect(r.out.contains("\"name\":\"main\""))
+        }
+    }
+
+    @Test func testCommandReportsADiffAndFails() async {
+        await Self.withFiles(["t.saga": "saga main { log \"actual\" }", "t.golden": "expected\nstate {}\n"]) { dir in
+            let r = await run(["test", dir.path])
+            #expect(r.code == 1)
+            #expect(r.out.contains("-expected\n+actual\n"))
+            #expect(r.out.contains("0 passed, 1 failed"))
+            let update = await run(["test", dir.path, "--update"])
+            #expect(update.code == 0)
+            #expect(await run(["test", dir.path]).out.contains("1 passed, 0 failed"))
+        }
+    }
+}

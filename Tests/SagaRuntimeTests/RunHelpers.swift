@@ -1,0 +1,23 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// Compiles `source` and runs it on the virtual clock; returns the transcript lines, the
+/// error reports and the status.
+func runSaga(
+    _ source: String, input: [String] = [], host: HostFunctions = HostFunctions(), printActions: Bool = false,
+    timestamps: Bool = false, virtualTime: Bool = true
+) async -> (lines: [String], errors: [String], status: RunStatus?) {
+    let compiled = Frontend(hostFunctions: host.names).compile(source: source, path: "test.saga")
+    guard let program = compiled.program else {
+        return ([], [compiled.renderedDiagnostics], nil)
+    }
+    let output = BufferedOutput()
+    let interpreter = Interpreter(
+        program: program,
+        options: .init(virtualTime: virtualTime, printActions: printActions, timestamps: timestamps), host: host,
+        output: output)
+    let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
+    return (output.lines, output.errors, status)
+}

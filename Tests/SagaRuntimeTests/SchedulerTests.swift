@@ -1,0 +1,89 @@
+import SagaCore
+import SagaRuntime
+import Testing
+
+/// The scheduler's promises that golden files cannot show at scale.
+@Suite struct SchedulerTests {
+    @Test func deepRecursionThroughCallDoesNotGrowTheMachineStack() async {
+        let run = await runSaga(
+            """
+            func count(n) {
+              if n == 0 { return 0 }
+              let rest = call count(n - 1)
+              return rest + 1
+            }
+            saga main { let n = call count(100000); log n }
+            """)
+        #expect(run.lines == ["100000"])
+    }
+
+    @Test func tenThousandWaitersWakeInTheOrderTheyBeganToWait() async {
+        let run = await runSaga(
+            """
+            saga main {
+              for i in range(10000) {
+                fork { take "go"; if i % 2500 == 0 { log i } }
+              }
+            }
+            """, input: [#"{"type":"go"}"#])
+        #expect(run.lines == ["0", "2500", "5000", "7500"])
+    }
+
+    @Test func aLoopOfCallsRunsInConstantStack() async {
+        let run = await runSaga(
+            """
+            func one() { return 1 }
+            saga main {
+              var total = 0
+              for i in range(50000) { let x = call one(); total = total + x }
+              log total
+            }
+            """)
+        #expect(run.lines == ["50000"])
+    }
+
+    @Test func timestampsShowTheVirtualClock() async {
+        let run = await runSaga(
+            """
+            saga main { delay 1500ms; log "a"; delay 1s; log "b" }
+            """, timestamps: true)
+        #expect(run.lines == ["@1500 a", "@2500 b"])
+    }
+
+    @Test func aMalformedInputLineEndsTheRunWithItsLineNumber() async {
+        let run = await runSaga(
+            """
+            saga main { every "x" as a { log a.n } }
+            """, input: [#"{"type":"x","n":1}"#, "", "{nope"])
+        #expect(run.lines == ["1"])
+        guard case .malformedInput? = run.status else {
+            Issue.record("expected malformedInput, got \(String(describing: run.status))")
+            return
+        }
+        #expect(run.errors.last?.hasPrefix("error: input line 3:") == true)
+    }
+
+    @Test func aFailedRootSagaIsReportedWithItsStackAndTheOthersGoOn() async {
+        let run = await runSaga(
+            """
+            func boom() { throw "kaput" }
+            saga bad { call boom() }
+            saga good { delay 10ms; log "still here" }
+            """)
+        #expect(run.lines == ["still here"])
+        #expect(run.status == .sagaFailed)
+        let report = run.errors.first ?? ""
+        #expect(report.hasPrefix("error: saga bad failed: kaput"))
+        #expect(report.contains("at func boom (test.saga:1:15)"))
+        #expect(report.contains("called by saga bad at test.saga:2:12"))
+    }
+
+    @Test func realTimeRunsEndWhenNothingCanHappen() async {
+        let run = await runSaga(
+            """
+            saga main { delay 0ms; log "woke" }
+            """, virtualTime: false)
+        #expect(run.lines == ["woke"])
+        #expect(run.status == .success)
+    }
+}

@@ -1,0 +1,99 @@
+import SagaStore
+import Testing
+
+@Suite struct StoreTests {
+    enum Action: Equatable {
+        case add(Int)
+        case echo(Int)
+    }
+
+    @Test func reducerAppliesEachAction() {
+        let store = Store(initialState: 0) { (state: inout Int, action: Action) in
+            if case .add(let n) = action { state += n }
+        }
+        store.dispatch(.add(2))
+        store.dispatch(.add(3))
+        #expect(store.state == 5)
+    }
+
+    @Test func middlewareRunsOutermostFirstAndSeesTheStateAfterNext() {
+        var log: [String] = []
+        let outer = Middleware<Int, Action> { api, next in
+            { action in
+                log.append("outer before \(api.state)")
+                next(action)
+                log.append("outer after \(api.state)")
+            }
+        }
+        let inner = Middleware<Int, Action> { _, next in
+            { action in
+                log.append("inner")
+                next(action)
+            }
+        }
+        let store = Store(
+            initialState: 0,
+            reducer: { (state: inout Int, action: Action) in if case .add(let n) = action { state += n } },
+            middleware: [outer, inner])
+        store.dispatch(.add(1))
+        #expect(log == ["outer before 0", "inner", "outer after 1"])
+    }
+
+    @Test func aDispatchDuringProcessingIsQueuedBehindTheCurrentAction() {
+        var seen: [Action] = []
+        let echo = Middleware<Int, Action> { api, next in
+            { action in
+                seen.append(action)
+                if case .echo(let n) = action { api.dispatch(.add(n)) }
+                // The queued action must not have been processed yet.
+                seen.append(.add(-1))
+                next(action)
+            }
+        }
+        let store = Store(
+            initialState: 0,
+            reducer: { (state: inout Int, action: Action) in if case .add(let n) = action, n > 0 { state += n } },
+            middleware: [echo])
+        store.dispatch(.echo(7))
+        #expect(seen == [.echo(7), .add(-1), .add(7), .add(-1)])
+        #expect(store.state == 7)
+    }
+
+    @Test func subscribersSeeEachNewStateUntilTheyUnsubscribe() {
+        let store = Store(initialState: 0) { (state: inout Int, action: Action) in
+            if case .add(let n) = action { state += n }
+        }
+        var states: [Int] = []
+        let token = store.subscribe { states.append($0) }
+        store.dispatch(.add(1))
+        store.dispatch(.add(1))
+        store.unsubscribe(token)
+        store.dispatch(.add(1))
+        #expect(states == [1, 2])
+    }
+}
+
+@Suite struct RingBufferTests {
+    @Test func isFirstInFirstOutAcrossGrowth() {
+        var ring = RingBuffer<Int>()
+        for i in 0..<5 { ring.append(i) }
+        #expect(ring.popFirst() == 0)
+        #expect(ring.popFirst() == 1)
+        for i in 5..<40 { ring.append(i) }
+        var out: [Int] = []
+        while let x = ring.popFirst() { out.append(x) }
+        #expect(out == Array(2..<40))
+        #expect(ring.isEmpty)
+    }
+
+    @Test func prependPutsAnElementInFront() {
+        var ring = RingBuffer<Int>()
+        ring.append(2)
+        ring.prepend(1)
+        ring.prepend(0)
+        ring.append(3)
+        #expect(Array(ring) == [0, 1, 2, 3])
+        #expect(ring.first == 0)
+        #expect(ring.count == 4)
+    }
+}
