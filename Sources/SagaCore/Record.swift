@@ -41,6 +41,36 @@ public struct Record: Sendable {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// Whether two keys are the same Unicode scalars (byte-equal UTF-8). Swift's `==` rejects
+    /// almost every mismatch at once; only a match is checked byte by byte, since `==` also
+    /// accepts canonically equivalent spellings.
+    @inlinable
+    public static func sameKey(_ a: String, _ b: String) -> Bool {
+        guard a == b else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                pa.count == pb.count && (pa.count == 0 || pa.elementsEqual(pb))
+            }
+        }
+    }
+
+    /// Runs `body` on the value of `key` in place (`.null` if absent, then inserted), so a
+    /// nested update does not copy the record's other values.
+    public mutating func modifyValue(
+        forKey key: String, _ body: (inout Value) throws(SagaError) -> Void
+    ) throws(SagaError) {
+        let r = search(key)
+        if r.found {
+            try body(&entries[r.index].value)
+        } else {
+            var value = Value.null
+            try body(&value)
+            entries.insert((key, value), at: r.index)
+        }
+    }
+
     /// The index of `key`, or where it would be inserted.
     @usableFromInline
     func search(_ key: String) -> (index: Int, found: Bool) {
@@ -49,7 +79,7 @@ public struct Record: Sendable {
         while lo < hi {
             let mid = (lo &+ hi) >> 1
             let k = entries[mid].key
-            if k.utf8.elementsEqual(key.utf8) { return (mid, true) }
+            if Record.sameKey(k, key) { return (mid, true) }
             if Record.keyPrecedes(k, key) { lo = mid &+ 1 } else { hi = mid }
         }
         return (lo, false)
@@ -60,7 +90,7 @@ public struct Record: Sendable {
         get {
             // Small records: a linear scan is faster than a binary search.
             if entries.count <= 8 {
-                for e in entries where e.key.utf8.elementsEqual(key.utf8) { return e.value }
+                for e in entries where Record.sameKey(e.key, key) { return e.value }
                 return nil
             }
             let r = search(key)
@@ -87,7 +117,7 @@ public struct Record: Sendable {
         while i < entries.count, j < other.entries.count {
             let a = entries[i]
             let b = other.entries[j]
-            if a.key.utf8.elementsEqual(b.key.utf8) {
+            if Record.sameKey(a.key, b.key) {
                 out.append(b)
                 i += 1
                 j += 1
@@ -108,7 +138,7 @@ public struct Record: Sendable {
 extension Record: Equatable {
     public static func == (lhs: Record, rhs: Record) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
-        for (a, b) in zip(lhs.entries, rhs.entries) where !a.key.utf8.elementsEqual(b.key.utf8) || a.value != b.value {
+        for (a, b) in zip(lhs.entries, rhs.entries) where !Record.sameKey(a.key, b.key) || a.value != b.value {
             return false
         }
         return true

@@ -1,59 +1,61 @@
 /// A FIFO queue over a growable ring: O(1) append and removal at the front, no shifting.
 /// (Removing from the front of an array is what makes some saga runtimes quadratic.)
 public struct RingBuffer<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
+    @usableFromInline var storedCount = 0
+
     /// The number of elements.
-    public private(set) var count = 0
+    @inlinable public var count: Int { storedCount }
 
     /// An empty queue.
-    public init() {}
+    @inlinable public init() {}
 
     /// `true` when there are no elements.
-    @inlinable public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { storedCount == 0 }
 
     /// Adds an element at the back.
-    public mutating func append(_ element: Element) {
+    @inlinable public mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         var index = head + count
         if index >= storage.count { index -= storage.count }
         storage[index] = element
-        count += 1
+        storedCount += 1
     }
 
     /// Adds an element at the front.
-    public mutating func prepend(_ element: Element) {
+    @inlinable public mutating func prepend(_ element: Element) {
         if count == storage.count { grow() }
         head -= 1
         if head < 0 { head += storage.count }
         storage[head] = element
-        count += 1
+        storedCount += 1
     }
 
     /// Removes and returns the front element, or `nil` when empty.
-    public mutating func popFirst() -> Element? {
+    @inlinable public mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
         head += 1
         if head == storage.count { head = 0 }
-        count -= 1
+        storedCount -= 1
         return element
     }
 
     /// The front element, or `nil` when empty.
-    public var first: Element? {
+    @inlinable public var first: Element? {
         count > 0 ? storage[head] : nil
     }
 
     /// Removes every element.
-    public mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         storage = []
         head = 0
-        count = 0
+        storedCount = 0
     }
 
-    private mutating func grow() {
+    @usableFromInline mutating func grow() {
         let newCapacity = Swift.max(8, storage.count * 2)
         var grown: [Element?] = []
         grown.reserveCapacity(newCapacity)

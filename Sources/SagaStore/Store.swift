@@ -20,16 +20,17 @@ public final class Store<State, Action> {
     public typealias Reducer = (inout State, Action) -> Void
 
     /// The current state.
-    public private(set) var state: State
+    public var state: State { storedState }
+    @usableFromInline var storedState: State
 
-    let reducer: Reducer
+    @usableFromInline let reducer: Reducer
     /// The dispatch function with every middleware applied, built once.
-    var chain: ((Action) -> Void)?
+    @usableFromInline var chain: ((Action) -> Void)?
     var middlewares: [Middleware<State, Action>]
-    var subscribers: [Int: (State) -> Void] = [:]
+    @usableFromInline var subscribers: [Int: (State) -> Void] = [:]
     var nextSubscriberID = 0
-    var queue = RingBuffer<Action>()
-    var isProcessing = false
+    @usableFromInline var queue = RingBuffer<Action>()
+    @usableFromInline var isProcessing = false
 
     /// Creates a store.
     ///
@@ -38,13 +39,14 @@ public final class Store<State, Action> {
     ///   - reducer: applies an action to the state.
     ///   - middleware: the chain, outermost first: the first middleware sees an action first.
     public init(initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = []) {
-        self.state = initialState
+        self.storedState = initialState
         self.reducer = reducer
         self.middlewares = middleware
     }
 
     /// Dispatches an action: runs it through the middleware chain and the reducer now, or,
     /// if the store is already processing an action, queues it behind that one.
+    @inlinable
     public func dispatch(_ action: Action) {
         queue.append(action)
         if isProcessing { return }
@@ -57,14 +59,16 @@ public final class Store<State, Action> {
     }
 
     /// Applies the reducer and notifies subscribers: the innermost step of the chain.
+    @usableFromInline
     func reduce(_ action: Action) {
-        reducer(&state, action)
+        reducer(&storedState, action)
         if !subscribers.isEmpty {
-            for subscriber in subscribers.values { subscriber(state) }
+            for subscriber in subscribers.values { subscriber(storedState) }
         }
     }
 
-    private func buildChain() -> (Action) -> Void {
+    @usableFromInline
+    func buildChain() -> (Action) -> Void {
         var next: (Action) -> Void = { [unowned self] action in self.reduce(action) }
         let api = MiddlewareAPI(store: self)
         for middleware in middlewares.reversed() {

@@ -94,7 +94,7 @@ extension Interpreter {
             let child = SagaTask(
                 id: makeID(), name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
                 parent: task, env: env, body: body)
-            task.children.append(child)
+            task.adopt(child)
             wakeups.append(.run(child, child.token))
             return .value(child.handle)
         }
@@ -250,7 +250,7 @@ extension Interpreter {
             let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: task.env, at: loc)
             child = SagaTask(id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
         }
-        if kind == .attached { task.children.append(child) }
+        if kind == .attached { task.adopt(child) }
         wakeups.append(.run(child, child.token))
         return child.handle
     }

@@ -20,10 +20,9 @@ enum PathAssignment {
         switch (first, root) {
         case (.member(let key), .record(var r)), (.index(.string(let key)), .record(var r)):
             root = .null  // drop our reference so the record is edited in place
-            var child = r[key] ?? .null
-            r[key] = nil
-            try set(&child, rest, value)
-            r[key] = child
+            try r.modifyValue(forKey: key) { (child: inout Value) throws(SagaError) in
+                try set(&child, rest, value)
+            }
             root = .record(r)
         case (.member(let key), .null), (.index(.string(let key)), .null):
             var child = Value.null

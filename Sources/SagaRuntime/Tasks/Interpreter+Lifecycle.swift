@@ -23,7 +23,7 @@ extension Interpreter {
 
     /// Finishes a task whose body has ended and whose children have all ended.
     func finishIfDone(_ task: SagaTask) {
-        if task.phase == .children, task.children.isEmpty { finish(task) }
+        if task.phase == .children, task.liveChildren == 0 { finish(task) }
     }
 
     private func finish(_ task: SagaTask) {
@@ -45,7 +45,7 @@ extension Interpreter {
         switch task.kind {
         case .attached:
             guard let parent = task.parent else { break }
-            if let i = parent.children.firstIndex(where: { $0 === task }) { parent.children.remove(at: i) }
+            parent.release(task)
             if case .failed(let f) = outcome {
                 abort(parent, f)
             } else {

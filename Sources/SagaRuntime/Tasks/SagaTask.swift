@@ -62,8 +62,28 @@ final class SagaTask: @unchecked Sendable {
     /// What the task does when it next runs.
     var resumption: Resumption = .start
 
-    /// Running attached children, in the order they were started.
+    /// Attached children in the order they were started. Finished ones are dropped lazily
+    /// (removing each from the middle would make a million forks quadratic), so skip those
+    /// that are done; ``liveChildren`` counts the rest.
     var children: [SagaTask] = []
+    /// How many attached children are still running.
+    var liveChildren = 0
+
+    /// Adds a newly started attached child.
+    func adopt(_ child: SagaTask) {
+        children.append(child)
+        liveChildren += 1
+    }
+
+    /// Forgets a finished attached child.
+    func release(_ child: SagaTask) {
+        liveChildren -= 1
+        if liveChildren == 0 {
+            children.removeAll(keepingCapacity: children.count <= 64)
+        } else if children.count >= 64, children.count > 4 * liveChildren {
+            children.removeAll { $0.isDone }
+        }
+    }
     /// Tasks blocked on `join` of this one.
     var joiners: [(task: SagaTask, token: Int)] = []
 

@@ -1,0 +1,35 @@
+import SagaCore
+
+/// The elements of every entity, indexed by id: what both stores keep in memory and answer
+/// queries from.
+struct EntityIndex: Sendable {
+    /// Entity name to (id to element).
+    private(set) var entities: [String: [Value: Value]] = [:]
+
+    /// The number of elements over all entities.
+    var count: Int { entities.values.reduce(0) { $0 + $1.count } }
+
+    /// Inserts or replaces `element`, whose id was checked by ``ElementID/of(_:)``.
+    mutating func save(entity: String, id: Value, element: Value) {
+        entities[entity, default: [:]][id] = element
+    }
+
+    /// Removes the element with `id`; returns it, or nil if there was none.
+    @discardableResult
+    mutating func delete(entity: String, id: Value) -> Value? {
+        guard var table = entities[entity], let old = table.removeValue(forKey: id) else { return nil }
+        entities[entity] = table.isEmpty ? nil : table
+        return old
+    }
+
+    /// Reserves room for `n` more elements of `entity` (recovery knows the count up front).
+    mutating func reserve(entity: String, _ n: Int) {
+        entities[entity, default: [:]].reserveCapacity(n)
+    }
+
+    /// The matching elements of `entity`, ordered and paged.
+    func query(entity: String, _ query: Query) -> [Value] {
+        guard let table = entities[entity] else { return [] }
+        return query.apply(Array(table.values))
+    }
+}
