@@ -1,5 +1,6 @@
 import SagaCore
 import SagaLanguage
+import SagaPersistence
 import SagaRuntime
 
 /// `sagarun run FILE [options]`.
@@ -33,11 +34,29 @@ enum RunCommand {
                 input = file
             }
         }
+        let store: any ElementStore
+        if parsed.has("--memory") {
+            store = MemoryStore()
+        } else {
+            let folder = parsed.options["--store"] ?? ".sagastore"
+            do throws(StoreError) {
+                store = try FileStore.open(directory: folder)
+            } catch {
+                io.err("error: cannot open the store '\(folder)': \(error.description)\n")
+                return .ioError
+            }
+        }
+        let persistence = ValuePersistence(store: store)
         let options = Interpreter.Options(
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
-        let interpreter = Interpreter(program: program, options: options, output: io.runOutput)
-        switch await interpreter.run(input: input) {
+        let interpreter = Interpreter(
+            program: program, options: options, middleware: [persistence.middleware], reducers: [persistence.reduce],
+            output: io.runOutput)
+        persistence.scheduler = interpreter.asyncWork
+        let status = await interpreter.run(input: input)
+        await store.close()
+        switch status {
         case .success: return .success
         case .sagaFailed: return .failure
         case .malformedInput: return .dataError

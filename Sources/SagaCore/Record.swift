@@ -154,3 +154,10 @@ extension Record: Hashable {
         }
     }
 }
+
+extension Record: ExpressibleByDictionaryLiteral {
+    /// A record of the given entries; a later duplicate key wins.
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self.init(elements)
+    }
+}

@@ -77,10 +77,13 @@ public final class Interpreter {
     ///   - options: scheduling and printing.
     ///   - host: the functions sagas may `call` besides their own.
     ///   - middleware: the store's middleware (the persistence middleware, say), outermost first.
+    ///   - reducers: reducers that run after the program's own, in order (the persistence
+    ///     reducer, say).
     ///   - output: where the transcript and error reports go.
     public init(
         program: Program, options: Options = Options(), host: HostFunctions = HostFunctions(),
-        middleware: [Middleware<Value, Value>] = [], output: RunOutput
+        middleware: [Middleware<Value, Value>] = [], reducers extraReducers: [(inout Value, Value) -> Void] = [],
+        output: RunOutput
     ) {
         self.program = program
         self.options = options
@@ -88,7 +91,7 @@ public final class Interpreter {
         self.host = host
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
-        let reducers = ReducerRunner(program: program, output: output)
+        let reducers = ReducerRunner(program: program, output: output, extra: extraReducers)
         self.reducers = reducers
         let initial: Value
         switch reducers.initialState() {

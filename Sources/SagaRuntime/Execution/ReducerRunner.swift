@@ -11,9 +11,13 @@ final class ReducerRunner {
     /// The clock, for `now()` in a reducer; set by the interpreter.
     weak var clock: (any SchedulerClock)?
 
-    init(program: Program, output: RunOutput) {
+    /// Reducers that run after the program's own (the persistence reducer).
+    private let extra: [(inout Value, Value) -> Void]
+
+    init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = []) {
         self.program = program
         self.output = output
+        self.extra = extra
         self.patterns = []
         for reducer in program.reducers {
             patterns.append(Self.compile(reducer.pattern))
@@ -58,6 +62,7 @@ final class ReducerRunner {
                 output.error(report(reducer, error.message))
             }
         }
+        for reducer in extra { reducer(&state, action) }
     }
 
     private func report(_ reducer: ReducerDecl, _ message: String) -> String {

@@ -2,16 +2,23 @@ import SagaCore
 import SagaStore
 import Synchronization
 
-/// Host calls in flight. Each runs as a Swift `Task`, off the scheduler and in parallel
-/// with the others; its completion is posted back and delivered by the scheduler, which
-/// awaits it (it never blocks a thread, so it can share Swift's cooperative pool with the
-/// host functions it waits for).
+/// Work in flight off the scheduler: host calls, and middleware work (persistence I/O) whose
+/// completion dispatches actions. Each runs as a Swift `Task`, in parallel with the others;
+/// its completion is posted back and delivered by the scheduler, which awaits it (it never
+/// blocks a thread, so it can share Swift's cooperative pool with the work it waits for).
 final class HostCallTable: Sendable {
-    /// A finished call.
+    /// Who waits for a piece of work.
+    enum Waiter {
+        /// A task blocked on a host call, with its token.
+        case task(SagaTask, Int)
+        /// Nobody: the work's result is a list of actions to dispatch.
+        case dispatch
+    }
+
+    /// A finished piece of work.
     struct Completion {
         var id: Int
-        var task: SagaTask
-        var token: Int
+        var waiter: Waiter
         var result: Result<Value, SagaError>
     }
 
@@ -26,7 +33,7 @@ final class HostCallTable: Sendable {
 
     private struct Local: ~Copyable {
         var nextID = 1
-        var waiting: [Int: (task: SagaTask, token: Int)] = [:]
+        var waiting: [Int: Waiter] = [:]
         var order = RingBuffer<Int>()
         var running: [Int: Task<Void, Never>] = [:]
     }
@@ -41,23 +48,33 @@ final class HostCallTable: Sendable {
 
     /// Starts a call for `task`; returns its id.
     func start(_ function: @escaping HostFunctions.Function, _ args: [Value], task: SagaTask, token: Int) -> Int {
+        start(waiter: .task(task, token)) {
+            do {
+                return .success(try await function(args))
+            } catch let error as SagaError {
+                return .failure(error)
+            } catch {
+                return .failure(SagaError(kind: "HostError", message: String(describing: error)))
+            }
+        }
+    }
+
+    /// Starts middleware work whose result is a list of actions (delivered as `.list`).
+    func startDispatching(_ work: @escaping @Sendable () async -> [Value]) {
+        _ = start(waiter: .dispatch) { .success(.list(await work())) }
+    }
+
+    private func start(waiter: Waiter, _ work: @escaping @Sendable () async -> Result<Value, SagaError>) -> Int {
         let ordered = inCallOrder
         let id = local.withLock { l -> Int in
             let id = l.nextID
             l.nextID += 1
-            l.waiting[id] = (task, token)
+            l.waiting[id] = waiter
             if ordered { l.order.append(id) }
             return id
         }
         let handle = Task.detached { [self] in
-            let result: Result<Value, SagaError>
-            do {
-                result = .success(try await function(args))
-            } catch let error as SagaError {
-                result = .failure(error)
-            } catch {
-                result = .failure(SagaError(kind: "HostError", message: String(describing: error)))
-            }
+            let result = await work()
             finished.withLock { $0[id] = result }
             inbox.signal()
         }
@@ -107,7 +124,7 @@ final class HostCallTable: Sendable {
         local.withLock { l -> Completion? in
             l.running[id] = nil
             guard let w = l.waiting.removeValue(forKey: id) else { return nil }
-            return Completion(id: id, task: w.task, token: w.token, result: result)
+            return Completion(id: id, waiter: w, result: result)
         }
     }
 }

@@ -132,10 +132,15 @@ extension Interpreter {
         }
     }
 
-    /// Resumes the task that waited for a host call.
+    /// Resumes the task that waited for a host call, or dispatches a middleware's actions.
     private func deliver(_ done: HostCallTable.Completion) {
-        let task = done.task
-        guard task.token == done.token, case .host(let id) = task.wait, id == done.id else { return }
+        guard case .task(let task, let token) = done.waiter else {
+            if case .success(.list(let actions)) = done.result {
+                for action in actions { enqueue(action) }
+            }
+            return
+        }
+        guard task.token == token, case .host(let id) = task.wait, id == done.id else { return }
         switch done.result {
         case .success(let v):
             wake(task, .value(v))

@@ -1,0 +1,92 @@
+import SagaCore
+
+/// One request action of §7 and the result actions it produces.
+enum PersistenceOperation {
+    case save
+    case delete
+    case request
+    case cancelRequest
+
+    /// Performs the request `r` and returns the actions to dispatch, in order.
+    func perform(_ r: Record, store: any ElementStore, live: LiveRequests) async -> [Value] {
+        let ref = r["ref"]
+        guard case .string(let entity)? = r["entity"], !entity.isEmpty else {
+            return [failure(r, "an entity must be a non-empty string", ref: ref)]
+        }
+        switch self {
+        case .save:
+            let element = r["element"] ?? .null
+            let unlock = await live.lockIfLive(entity)
+            defer { unlock?.open() }
+            do {
+                let saved = try await store.save(entity: entity, element: element)
+                return [result("persistence/saved", entity, ["element": saved], ref)]
+                    + (await live.refresh(entity, store: store))
+            } catch {
+                return [result("persistence/saveFailed", entity, ["element": element, "error": .string(error.message)], ref)]
+            }
+        case .delete:
+            let element = r["element"] ?? r["id"].map { ["id": $0] } ?? .null
+            let id: Value
+            if case .record(let e) = element, let i = e["id"] { id = i } else { id = r["id"] ?? .null }
+            let unlock = await live.lockIfLive(entity)
+            defer { unlock?.open() }
+            do {
+                let deleted = try await store.delete(entity: entity, id: id)
+                return [result("persistence/deleted", entity, ["element": deleted ?? element], ref)]
+                    + (await live.refresh(entity, store: store))
+            } catch {
+                return [result("persistence/deleteFailed", entity, ["element": element, "error": .string(error.message)], ref)]
+            }
+        case .request:
+            var request = r
+            request["type"] = nil
+            do {
+                let query = try Query.parse(.record(r))
+                let elements = try await store.query(entity: entity, query)
+                if case .bool(true)? = r["live"] {
+                    await live.register(entity, query: query, ref: ref, last: elements)
+                } else {
+                    await live.cancel(entity)
+                }
+                return [result("persistence/received", entity, ["elements": .list(elements)], ref)]
+            } catch {
+                return [
+                    result(
+                        "persistence/requestFailed", entity, ["request": .record(request), "error": .string(error.message)], ref)
+                ]
+            }
+        case .cancelRequest:
+            await live.cancel(entity)
+            return [result("persistence/canceled", entity, [:], ref)]
+        }
+    }
+
+    /// A result action: `{type, entity, …fields, ref?}`.
+    func result(_ type: String, _ entity: String, _ fields: Record, _ ref: Value?) -> Value {
+        var r = fields
+        r["type"] = .string(type)
+        r["entity"] = .string(entity)
+        if let ref { r["ref"] = ref }
+        return .record(r)
+    }
+
+    /// The failure action for a request whose entity is unusable.
+    private func failure(_ r: Record, _ message: String, ref: Value?) -> Value {
+        let entity = r["entity"] ?? .null
+        var out = Record()
+        switch self {
+        case .save: out["type"] = "persistence/saveFailed"; out["element"] = r["element"] ?? .null
+        case .delete: out["type"] = "persistence/deleteFailed"; out["element"] = r["element"] ?? .null
+        case .request, .cancelRequest:
+            out["type"] = "persistence/requestFailed"
+            var request = r
+            request["type"] = nil
+            out["request"] = .record(request)
+        }
+        out["entity"] = entity
+        out["error"] = .string(message)
+        if let ref { out["ref"] = ref }
+        return .record(out)
+    }
+}

@@ -1,0 +1,64 @@
+import SagaCore
+import SagaStore
+
+/// The persistence layer of the saga language (the contract's §7): a middleware that
+/// performs the `persistence/save`, `delete`, `request` and `cancelRequest` actions against an
+/// ``ElementStore`` and dispatches their results, and the reducer that keeps
+/// `state.persistence.<entity>` (the seed's `PersistenceState`).
+///
+/// ```swift
+/// let persistence = ValuePersistence(store: MemoryStore())
+/// let interpreter = Interpreter(
+///     program: program, middleware: [persistence.middleware], reducers: [persistence.reduce], output: output)
+/// persistence.scheduler = interpreter.asyncWork
+/// ```
+///
+/// The work runs off the store's thread through ``scheduler``, so the interpreter counts it
+/// as in flight; a result action joins the dispatch queue when its work completes. A write is
+/// acknowledged (`saved`, `deleted`) only once the store says it is on stable storage.
+public final class ValuePersistence: @unchecked Sendable {
+    /// The store the elements live in.
+    public let store: any ElementStore
+    /// Runs the work and dispatches its results; set before the first action.
+    public var scheduler: (any AsyncWorkScheduler<Value>)?
+    /// Live requests, shared with the work in flight.
+    let live = LiveRequests()
+
+    /// Creates the layer over `store`.
+    public init(store: any ElementStore) {
+        self.store = store
+    }
+
+    /// The middleware: lets each action through, then starts the work a request action asks for.
+    public var middleware: Middleware<Value, Value> {
+        Middleware { [self] _, next in
+            { action in
+                next(action)
+                self.start(action)
+            }
+        }
+    }
+
+    private func start(_ action: Value) {
+        guard case .record(let r) = action, case .string(let type)? = r["type"], type.hasPrefix("persistence/") else {
+            return
+        }
+        let operation: PersistenceOperation
+        switch type {
+        case "persistence/save": operation = .save
+        case "persistence/delete": operation = .delete
+        case "persistence/request": operation = .request
+        case "persistence/cancelRequest": operation = .cancelRequest
+        default: return
+        }
+        guard let scheduler else { return }
+        let store = self.store
+        let live = self.live
+        scheduler.schedule { await operation.perform(r, store: store, live: live) }
+    }
+
+    /// The reducer of `state.persistence`: call it after the program's own reducers.
+    public func reduce(_ state: inout Value, _ action: Value) {
+        PersistenceReducer.reduce(&state, action)
+    }
+}

@@ -1,0 +1,13 @@
+/// Runs asynchronous work for a middleware (a database write, a request) off the store's
+/// thread, and dispatches the actions the work produces when it finishes.
+///
+/// The saga interpreter implements this so that such work counts as "in flight": under
+/// virtual time the program is not idle until it completes, and completions are dispatched in
+/// the order the work was started. A plain app can implement it with a `Task` that hops back
+/// to the store's actor.
+public protocol AsyncWorkScheduler<Action>: AnyObject {
+    associatedtype Action: Sendable
+
+    /// Starts `work`; when it finishes, dispatches the actions it returned, in order.
+    func schedule(_ work: @escaping @Sendable () async -> [Action])
+}
