@@ -20,15 +20,17 @@ let package = Package(
         .target(name: "SagaLanguage", dependencies: ["SagaCore"]),
         // The interpreter: scheduler, tasks, effects, clocks, channels.
         .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"]),
+        .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"]),
         // The commands of `sagarun` as a library, so tests can run them in-process.
-        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
+        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
         .executableTarget(name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"]),
         .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
         .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
         .testTarget(name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
-        .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine"]),
+        .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
+        .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
     ],
     swiftLanguageModes: [.v6]

@@ -144,7 +144,8 @@ struct CanonicalJSONWriter: ~Copyable {
         count &+= digits
     }
 
-    /// Integral doubles within ±2^53 as integers; others in the shortest round-trip form; non-finite as `null`.
+    /// Integral doubles within ±2^53 as integers; others in the shortest round-trip form,
+    /// laid out as JavaScript does; non-finite as `null`.
     mutating func write(_ d: Double) {
         guard d.isFinite else {
             writeASCII("null")
@@ -155,23 +156,71 @@ struct CanonicalJSONWriter: ~Copyable {
             write(Int(d))
             return
         }
-        // Swift's description is the shortest form that reads back to the same double; it
-        // pads the exponent to two digits (`1e-05`), which JSON allows but is not shortest.
-        let text = d.description
-        var pendingZeros = false
-        for byte in text.utf8 {
+        // Swift's description gives the shortest digits that read back to the same double;
+        // lay them out as ECMAScript's Number-to-String does (what JSON.stringify prints):
+        // plain digits below 1e21, plain decimals down to 1e-6, an exponent otherwise.
+        var digits: [UInt8] = []
+        var negative = false
+        var point: Int?
+        var inExponent = false
+        var exponentNegative = false
+        var exponent = 0
+        for byte in d.description.utf8 {
             switch byte {
-            case UInt8(ascii: "e"):
-                append(byte)
-                pendingZeros = true
-            case UInt8(ascii: "0") where pendingZeros:
-                continue
-            case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                append(byte)
+            case UInt8(ascii: "-"):
+                if inExponent { exponentNegative = true } else { negative = true }
+            case UInt8(ascii: "."):
+                point = digits.count
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                inExponent = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if inExponent {
+                    exponent = exponent &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+                } else {
+                    digits.append(byte)
+                }
             default:
-                pendingZeros = false
-                append(byte)
+                break
             }
+        }
+        // The decimal point sits after `n` digits.
+        var n = (point ?? digits.count) + (exponentNegative ? -exponent : exponent)
+        var first = 0
+        while first < digits.count, digits[first] == UInt8(ascii: "0") {
+            first += 1
+            n -= 1
+        }
+        var last = digits.count
+        while last > first, digits[last - 1] == UInt8(ascii: "0") { last -= 1 }
+        let significant = digits[first..<last]
+        let k = significant.count
+        guard k > 0 else {
+            append(UInt8(ascii: "0"))
+            return
+        }
+        if negative { append(UInt8(ascii: "-")) }
+        if k <= n, n <= 21 {
+            for b in significant { append(b) }
+            for _ in 0..<(n - k) { append(UInt8(ascii: "0")) }
+        } else if n > 0, n <= 21 {
+            for (i, b) in significant.enumerated() {
+                if i == n { append(UInt8(ascii: ".")) }
+                append(b)
+            }
+        } else if n > -6, n <= 0 {
+            append(UInt8(ascii: "0"))
+            append(UInt8(ascii: "."))
+            for _ in 0..<(-n) { append(UInt8(ascii: "0")) }
+            for b in significant { append(b) }
+        } else {
+            for (i, b) in significant.enumerated() {
+                if i == 1 { append(UInt8(ascii: ".")) }
+                append(b)
+            }
+            append(UInt8(ascii: "e"))
+            let e = n - 1
+            append(e < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            write(Int(e.magnitude))
         }
     }
 

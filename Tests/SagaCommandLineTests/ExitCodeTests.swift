@@ -23,7 +23,7 @@ import Testing
 
     @Test func aGoodRunExitsZeroAndPrintsTheTranscript() async {
         await Self.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
-            let r = await run([dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state"])
+            let r = await run([dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state", "--memory"])
             #expect(r.code == 0)
             #expect(r.out == "hi\nstate {}\n")
         }
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aFailedRootSagaExitsOneAndStillPrintsTheState() async {
         await Self.withFiles(["bad.saga": "state { n: 1 }\nsaga main { throw \"no\" }"]) { dir in
-            let r = await run(["run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state"])
+            let r = await run(["run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state", "--memory"])
             #expect(r.code == 1)
             #expect(r.out == "state {\"n\":1}\n")
             #expect(r.err.hasPrefix("error: saga main failed: no"))
@@ -68,7 +68,7 @@ import Testing
     @Test func malformedInputExits65() async {
         await Self.withFiles(["ok.saga": "saga main { take \"x\" }", "in.jsonl": "[1, 2]\n"]) { dir in
             let r = await run([
-                dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--input",
+                dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--memory", "--input",
                 dir.appendingPathComponent("in.jsonl").path,
             ])
             #expect(r.code == 65)
@@ -80,7 +80,7 @@ import Testing
         #expect(await run(["run", "/no/such/file.saga"]).code == 66)
         #expect(await run(["check", "/no/such/file.saga"]).code == 66)
         await Self.withFiles(["ok.saga": "saga main { }"]) { dir in
-            let r = await run([dir.appendingPathComponent("ok.saga").path, "--input", "/no/such/input.jsonl"])
+            let r = await run([dir.appendingPathComponent("ok.saga").path, "--memory", "--input", "/no/such/input.jsonl"])
             #expect(r.code == 66)
             #expect(r.err.contains("cannot read input file"))
         }

@@ -22,21 +22,31 @@ import Testing
         #expect(Value.double(-0.0).canonicalJSON == "0")
         #expect(Value.double(9_007_199_254_740_992).canonicalJSON == "9007199254740992")
         #expect(Value.double(-9_007_199_254_740_992).canonicalJSON == "-9007199254740992")
-        // Beyond 2^53 a double is no longer written as an integer.
-        #expect(Value.double(9_007_199_254_740_994).canonicalJSON == "9.007199254740994e+15")
+        // Beyond 2^53 a double is written as JavaScript writes it: plain digits below 1e21.
+        #expect(Value.double(9_007_199_254_740_994).canonicalJSON == "9007199254740994")
+        #expect(Value.double(1e16).canonicalJSON == "10000000000000000")
+        #expect(Value.double(1e20).canonicalJSON == "100000000000000000000")
+        #expect(Value.double(1e21).canonicalJSON == "1e+21")
     }
 
+    /// The shortest digits that read back, laid out as ECMAScript's Number-to-String.
     @Test func otherDoublesUseTheShortestFormThatReadsBack() {
         #expect(Value.double(0.1).canonicalJSON == "0.1")
         #expect(Value.double(2.5).canonicalJSON == "2.5")
         #expect(Value.double(-0.75).canonicalJSON == "-0.75")
         #expect(Value.double(1e300).canonicalJSON == "1e+300")
-        #expect(Value.double(1e-5).canonicalJSON == "1e-5")
+        #expect(Value.double(1e-5).canonicalJSON == "0.00001")
+        #expect(Value.double(2.5e-5).canonicalJSON == "0.000025")
+        #expect(Value.double(1e-6).canonicalJSON == "0.000001")
+        #expect(Value.double(1e-7).canonicalJSON == "1e-7")
+        #expect(Value.double(-1.25e-9).canonicalJSON == "-1.25e-9")
+        #expect(Value.double(123.456).canonicalJSON == "123.456")
+        #expect(Value.double(1.5e300).canonicalJSON == "1.5e+300")
         #expect(Value.double(1.5e-7).canonicalJSON == "1.5e-7")
         #expect(Value.double(0.0001).canonicalJSON == "0.0001")
         #expect(Value.double(1.7976931348623157e308).canonicalJSON == "1.7976931348623157e+308")
         #expect(Value.double(.leastNonzeroMagnitude).canonicalJSON == "5e-324")
-        for d in [0.1, 1e300, 1e-5, 1.5e-7, 123.456, .pi, 1e21, 4.35, 1e16 + 2] {
+        for d in [0.1, 1e300, 1e-5, 1.5e-7, 123.456, .pi, 1e21, 4.35, 1e16 + 2, 1e20, 2.5e-5, -1e-7, 5e-324] {
             let text = Value.double(d).canonicalJSON
             #expect(Double(text) == d, "\(text) does not read back to \(d)")
         }

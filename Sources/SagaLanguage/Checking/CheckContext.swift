@@ -17,8 +17,6 @@ struct CheckContext {
     var stateReadable = false
     /// Inside the condition of a `take … where`.
     var itAllowed = false
-    /// Inside a `finally` block (at any depth within the declaration).
-    var inFinally = false
     /// Inside a loop of the current task body.
     var inLoop = false
     /// A loop encloses the current task body's start, but `break`/`continue` cannot reach it.

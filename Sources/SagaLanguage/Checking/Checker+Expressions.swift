@@ -31,10 +31,9 @@ extension Checker {
             }
             return expr
 
-        case .cancelled(let location):
-            if !context.inFinally {
-                error("'cancelled' can only be used inside a finally block", at: location)
-            }
+        case .cancelled:
+            // Readable anywhere, as redux-saga's `cancelled()` is: false unless the task is
+            // being cancelled (which only finally blocks and compensations get to see).
             return expr
 
         case .it(let location):

@@ -146,8 +146,7 @@ extension Checker {
         }
     }
 
-    /// `try`/`catch`/`finally`: the catch binding is visible in its block only; `cancelled`
-    /// is valid anywhere inside the finally block.
+    /// `try`/`catch`/`finally`: the catch binding is visible in its block only.
     private mutating func checkTry(
         _ body: Block, _ catchClause: CatchClause?, _ finallyBlock: Block?, _ location: SourceLocation
     ) -> Stmt {
@@ -161,10 +160,7 @@ extension Checker {
         }
         var checkedFinally: Block?
         if let finallyBlock {
-            let saved = context
-            context.inFinally = true
             checkedFinally = checkBlock(finallyBlock)
-            context = saved
         }
         return .try(checkedBody, catch: checkedCatch, finally: checkedFinally, location)
     }

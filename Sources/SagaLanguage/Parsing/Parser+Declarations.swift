@@ -50,7 +50,8 @@ extension Parser {
             return .saga(SagaDecl(name: name.text, body: body, location: at))
         case .kwFunc:
             advance()
-            let name = try expectName("expected function name after 'func'")
+            let first = try expectName("expected function name after 'func'")
+            let name = try parseDottedRest(of: first.text)
             try expect(.leftParen, "expected '(' after function name")
             let saved = ignoreNewlines(true)
             var parameters: [Variable] = []
@@ -63,7 +64,7 @@ extension Parser {
             ignoresNewlines = saved
             advance()
             let body = try parseBlock(after: "function parameters")
-            return .function(FunctionDecl(name: name.text, parameters: parameters, body: body, location: at))
+            return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
             throw fail("expected a declaration (import, state, reduce, saga or func), found \(found)")
         }

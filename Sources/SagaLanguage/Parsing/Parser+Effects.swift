@@ -141,7 +141,16 @@ extension Parser {
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
     mutating func parseCallee(after keyword: String) throws -> (Callee, [Expr]) {
         let first = try expectName("expected a function name or '{' after '\(keyword)'")
-        var name = first.text
+        let name = try parseDottedRest(of: first.text)
+        guard kind == .leftParen else {
+            throw fail("expected '(' after function name '\(name)', found \(found)")
+        }
+        return (.named(name, location(first)), try parseArguments())
+    }
+
+    /// The `.b.c` parts of a dotted function name (§1: `api.fetchUser`), after its first part.
+    mutating func parseDottedRest(of first: String) throws -> String {
+        var name = first
         while kind == .dot {
             advance()
             guard kind == .identifier || kind.isKeyword else {
@@ -150,10 +159,7 @@ extension Parser {
             let part = advance()
             name += "." + (part.kind == .identifier ? part.text : part.kind.text)
         }
-        guard kind == .leftParen else {
-            throw fail("expected '(' after function name '\(name)', found \(found)")
-        }
-        return (.named(name, location(first)), try parseArguments())
+        return name
     }
 
     /// `every P as a { B }`, `throttle D P as a { B }` and their kin.

@@ -1,5 +1,6 @@
-// Expressions (§3) by precedence climbing: one loop for every binary level, so a long
-// chain of operators costs no stack, and only brackets and unary operators nest.
+// Expressions (§3) by precedence climbing: one loop for every binary level. Each operator of
+// a chain still makes the tree one level deeper (`a + b + c` is `(a + b) + c`), and the tree
+// is walked recursively later, so chain links count toward the nesting limit too.
 
 import SagaCore
 
@@ -33,9 +34,13 @@ extension Parser {
 
     mutating func parseBinary(minimumPrecedence: Int) throws -> Expr {
         var left = try parseUnary()
+        var links = 0
+        defer { depth -= links }
         while let (op, precedence) = Parser.binaryOperator(kind), precedence >= minimumPrecedence {
             // `throttle 1s * as a`: a `*` with no operand after it is the pattern, not a product.
             if op == .multiply, !nextKind.startsExpression { break }
+            links += 1
+            try enterNesting()
             advance()
             // A line break after an operator does not end the statement.
             skipNewlines()
@@ -62,9 +67,13 @@ extension Parser {
     /// A primary followed by `.name` and `[index]` steps.
     mutating func parsePostfix() throws -> Expr {
         var expr = try parsePrimary()
+        var links = 0
+        defer { depth -= links }
         while true {
             switch kind {
             case .dot:
+                links += 1
+                try enterNesting()
                 advance()
                 // Keywords are fine as member names: `request.where`, `r.all`.
                 guard kind == .identifier || kind.isKeyword else {
@@ -73,13 +82,13 @@ extension Parser {
                 let name = advance()
                 expr = .member(expr, name.kind == .identifier ? name.text : name.kind.text, expr.location)
             case .leftBracket where isDirectlyAfterPrevious:
+                links += 1
                 try enterNesting()
                 advance()
                 let saved = ignoreNewlines(true)
                 let index = try parseExpression()
                 ignoresNewlines = saved
                 try expect(.rightBracket, "expected ']' after index")
-                depth -= 1
                 expr = .index(expr, index, expr.location)
             case .leftParen where isDirectlyAfterPrevious:
                 throw fail("functions other than built-ins run only through call, fork or spawn")

@@ -12,8 +12,10 @@ import SagaCore
 /// let (unit, diagnostics) = Parser.parse(file, fileIndex: 0)
 /// ```
 public struct Parser {
-    /// How deeply brackets, blocks and unary operators may nest before the parser gives
-    /// up with "nesting too deep" instead of overflowing the stack.
+    /// How deeply brackets, blocks, unary operators and chains of binary operators and
+    /// member steps may nest before the parser gives up with "nesting too deep" instead of
+    /// overflowing the stack (here, or later in the checker and the evaluator, which walk
+    /// the tree recursively on threads with small stacks).
     static let maxDepth = 256
     /// The token window: the current token, one behind and a few ahead (a power of two).
     static let windowSize = 8

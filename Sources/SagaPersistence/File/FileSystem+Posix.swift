@@ -54,7 +54,9 @@ extension FileSystem {
             if Glibc.unlink(path) != 0 { throw Failure(call: "unlink", errno: errno, path: path) }
         },
         flock: { (fd, operation) throws(Failure) in
-            while Glibc.flock(fd, operation) != 0 {
+            // The name is also the `struct flock`'s; the type picks the function.
+            let lock: (Int32, Int32) -> Int32 = flock(_:_:)
+            while lock(fd, operation) != 0 {
                 if errno != EINTR { throw Failure(call: "flock", errno: errno) }
             }
         },

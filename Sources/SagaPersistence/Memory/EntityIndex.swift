@@ -6,6 +6,13 @@ struct EntityIndex: Sendable {
     /// Entity name to (id to element).
     private(set) var entities: [String: [Value: Value]] = [:]
 
+    init() {}
+
+    /// An index of these tables (recovery builds them whole, which is faster).
+    init(entities: [String: [Value: Value]]) {
+        self.entities = entities.filter { !$0.value.isEmpty }
+    }
+
     /// The number of elements over all entities.
     var count: Int { entities.values.reduce(0) { $0 + $1.count } }
 
@@ -20,11 +27,6 @@ struct EntityIndex: Sendable {
         guard var table = entities[entity], let old = table.removeValue(forKey: id) else { return nil }
         entities[entity] = table.isEmpty ? nil : table
         return old
-    }
-
-    /// Reserves room for `n` more elements of `entity` (recovery knows the count up front).
-    mutating func reserve(entity: String, _ n: Int) {
-        entities[entity, default: [:]].reserveCapacity(n)
     }
 
     /// The matching elements of `entity`, ordered and paged.

@@ -42,12 +42,20 @@ struct Evaluator {
             return try subscriptValue(try eval(base, env), try eval(index, env))
         case .record(let fields, _):
             var r = Record()
-            for f in fields { r[f.key] = try eval(f.value, env) }
+            for f in fields {
+                let v = try eval(f.value, env)
+                try Value.checkDepth(of: v)
+                r[f.key] = v
+            }
             return .record(r)
         case .list(let items, _):
             var out: [Value] = []
             out.reserveCapacity(items.count)
-            for i in items { out.append(try eval(i, env)) }
+            for i in items {
+                let v = try eval(i, env)
+                try Value.checkDepth(of: v)
+                out.append(v)
+            }
             return .list(out)
         case .interpolation(let parts, _):
             var s = ""

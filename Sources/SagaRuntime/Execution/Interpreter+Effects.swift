@@ -122,11 +122,14 @@ extension Interpreter {
         return n
     }
 
-    /// A duration in milliseconds: a number ≥ 0 (a fraction is rounded).
+    /// The longest wait: about 285,000 years, far from overflowing the clock.
+    static let maxDelay = 1 << 53
+
+    /// A duration in milliseconds: a number ≥ 0 (a fraction is rounded), at most ``maxDelay``.
     static func milliseconds(_ value: Value, _ what: String) throws(SagaError) -> Int {
         switch value {
-        case .int(let i): return max(0, i)
-        case .double(let d) where d.isFinite && d < 9e15: return max(0, Int(d.rounded()))
+        case .int(let i): return min(max(0, i), maxDelay)
+        case .double(let d) where d.isFinite: return d >= Double(maxDelay) ? maxDelay : max(0, Int(d.rounded()))
         default: throw SagaError.typeError("\(what) needs a number of milliseconds, got \(value.kindName)")
         }
     }

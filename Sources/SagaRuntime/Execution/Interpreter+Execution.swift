@@ -68,15 +68,11 @@ extension Interpreter {
         Evaluator(cancelled: isCancelledContext(task), now: clock.now)
     }
 
-    /// `cancelled`: true inside a finally block that runs because its task was cancelled.
+    /// `cancelled`: true once the task is being cancelled, which only its finally blocks
+    /// (and the compensations of its transactions) get to see; false anywhere else, and
+    /// false in the finally blocks of a task that failed or reached END.
     func isCancelledContext(_ task: SagaTask) -> Bool {
-        for frame in task.frames.reversed() {
-            if case .finallyBody(let pending) = frame {
-                if case .cancel = pending { return true }
-                return false
-            }
-        }
-        return false
+        task.isCancelling || task.runsForCancelledOwner
     }
 
     /// Runs frames until the task blocks, yields or its body ends.
@@ -150,6 +146,7 @@ extension Interpreter {
             id: makeID(), name: "compensation", location: compensation.location, kind: .owned, parent: task,
             env: compensation.env, body: compensation.body)
         child.owner = .caller(task)
+        child.runsForCancelledOwner = task.isCancelling
         block(task, on: .task(child))
         wakeups.append(.run(child, child.token))
     }

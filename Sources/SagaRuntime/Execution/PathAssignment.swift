@@ -12,6 +12,9 @@ enum PathAssignment {
     /// Sets `value` at `path` inside `root`. A null (or missing) step on the way becomes a
     /// record; a list index must be in range (or one past the end, which appends).
     static func set(_ root: inout Value, _ path: ArraySlice<Key>, _ value: Value) throws(SagaError) {
+        if !path.isEmpty, path.startIndex == 0 || value.isContainer {
+            try Value.checkDepth(of: value, at: path.count)
+        }
         guard let first = path.first else {
             root = value
             return

@@ -91,6 +91,9 @@ final class SagaTask: @unchecked Sendable {
     var result: Value = .null
     /// Set when the body ended by the END rule (a blocked `take` ended as if by `return`).
     var endedByEnd = false
+    /// Set for a compensation that runs because its transaction's task is being cancelled:
+    /// `cancelled` is true inside it.
+    var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     var isCancelling = false
     /// Set when the task fails, or is failing because an attached child failed.

@@ -1,0 +1,32 @@
+import SagaCore
+
+extension LogWriter {
+    /// A save or delete waiting for the writer: already encoded by its caller, who awaits
+    /// `continuation`.
+    struct Pending: Sendable {
+        /// ``StoreFormat/save`` or ``StoreFormat/delete``.
+        let type: UInt8
+        let entity: String
+        /// The element's id (checked).
+        let id: Value
+        /// The element, for a save.
+        let element: Value
+        /// The encoded entity and element (or id): the frame's payload.
+        let payload: [UInt8]
+        /// Resumed with the stored element (save) or the deleted one (delete) once synced.
+        let continuation: CheckedContinuation<Result<Value?, StoreError>, Never>
+    }
+
+    /// What recovery hands the writer: the index and the open newest log segment.
+    struct Recovered {
+        var index: EntityIndex
+        /// The newest log segment, open for appending.
+        var logFD: Int32
+        var logHeader: FileHeader
+        var generation: Int
+        /// The sequence number of the next record.
+        var nextSequence: UInt64
+        /// The bytes of records in the newest segment.
+        var logBytes: Int
+    }
+}

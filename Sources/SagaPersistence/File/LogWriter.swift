@@ -1,0 +1,174 @@
+import Foundation
+import SagaCore
+import Synchronization
+
+/// The single writer of a ``FileStore``: a dedicated thread that appends queued saves and
+/// deletes to the log, syncs once per batch (group commit), applies the batch to the index,
+/// and only then resumes the callers. Blocking system calls run on this thread, never on
+/// Swift's cooperative pool.
+///
+/// Any failed system call on this path (a write, an fdatasync, a snapshot step) is fatal for
+/// the handle: after it, every call throws that error. Nothing retries a sync, because a
+/// retried fsync can report success for data the kernel already dropped.
+final class LogWriter: @unchecked Sendable {
+    let dir: StoreDirectory
+    let snapshotThreshold: Int
+    /// Written by this thread after each sync; read by queries.
+    let index: Mutex<EntityIndex>
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [Pending] = []
+    private var closing = false
+    private var finished = false
+    private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    private var failure: StoreError?
+
+    // Owned by the writer thread once it starts.
+    private let lockFD: Int32
+    var logFD: Int32
+    var logHeader: FileHeader
+    var seed: UInt32
+    var generation: Int
+    var nextSequence: UInt64
+    var logBytes: Int
+
+    init(dir: StoreDirectory, lockFD: Int32, recovered: Recovered, snapshotThreshold: Int) {
+        self.dir = dir
+        self.lockFD = lockFD
+        self.snapshotThreshold = snapshotThreshold
+        self.index = Mutex(recovered.index)
+        self.logFD = recovered.logFD
+        self.logHeader = recovered.logHeader
+        self.seed = recovered.logHeader.frameSeed
+        self.generation = recovered.generation
+        self.nextSequence = recovered.nextSequence
+        self.logBytes = recovered.logBytes
+    }
+
+    /// Starts the writer thread.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "saga-store-writer"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Queues a write; its continuation is resumed once it is synced (or has failed).
+    func submit(_ pending: Pending) {
+        condition.lock()
+        if let error = failure ?? (closing ? StoreError.closed : nil) {
+            condition.unlock()
+            pending.continuation.resume(returning: .failure(error))
+            return
+        }
+        queue.append(pending)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The error every call must throw now: the fatal failure, or `.closed`; nil when healthy.
+    func unusable() -> StoreError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure ?? (closing ? StoreError.closed : nil)
+    }
+
+    /// Finishes the queued writes, closes the files and releases the lock.
+    func close() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if finished {
+                condition.unlock()
+                c.resume()
+                return
+            }
+            closing = true
+            closeWaiters.append(c)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Asks the writer to stop without waiting (the store handle is gone).
+    func requestClose() {
+        condition.lock()
+        closing = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closing { condition.wait() }
+            let batch = queue
+            queue = []
+            let failed = failure
+            condition.unlock()
+            if batch.isEmpty {
+                shutDown()
+                return
+            }
+            if let failed {
+                for p in batch { p.continuation.resume(returning: .failure(failed)) }
+                continue
+            }
+            do throws(StoreError) {
+                try commit(batch)
+            } catch {
+                fail(error)
+                for p in batch { p.continuation.resume(returning: .failure(error)) }
+                continue
+            }
+            let results = index.withLock { idx in
+                batch.map { p -> Value? in
+                    if p.type == StoreFormat.save {
+                        idx.save(entity: p.entity, id: p.id, element: p.element)
+                        return p.element
+                    }
+                    return idx.delete(entity: p.entity, id: p.id)
+                }
+            }
+            for (p, result) in zip(batch, results) { p.continuation.resume(returning: .success(result)) }
+            if logBytes >= snapshotThreshold {
+                do throws(StoreError) { try snapshot() } catch { fail(error) }
+            }
+        }
+    }
+
+    /// Appends the batch's frames in one write and syncs once.
+    private func commit(_ batch: [Pending]) throws(StoreError) {
+        var out = BinaryWriter(capacity: batch.reduce(0) { $0 + $1.payload.count + 17 })
+        for p in batch {
+            p.payload.withUnsafeBytes {
+                Frame.append(into: &out, type: p.type, sequence: nextSequence, payload: $0, seed: seed)
+            }
+            nextSequence += 1
+        }
+        let name = StoreFormat.logName(generation)
+        try dir.writeAll(logFD, out.bytes, name: name)
+        do { try dir.fs.fdatasync(logFD) } catch { throw error.storeError(path: dir.path(of: name)) }
+        logBytes += out.bytes.count
+    }
+
+    private func fail(_ error: StoreError) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.unlock()
+    }
+
+    private func shutDown() {
+        dir.fs.close(logFD)
+        dir.fs.close(lockFD)
+        condition.lock()
+        finished = true
+        let waiters = closeWaiters
+        closeWaiters = []
+        let stragglers = queue
+        queue = []
+        condition.unlock()
+        for p in stragglers { p.continuation.resume(returning: .failure(.closed)) }
+        for w in waiters { w.resume() }
+    }
+}

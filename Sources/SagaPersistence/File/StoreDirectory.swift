@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The store's folder, seen through the ``FileSystem`` seam: whole-file reads, full writes,
+/// atomic creation (temporary file, sync, rename, sync the folder) and folder syncs.
+struct StoreDirectory: Sendable {
+    let path: String
+    let fs: FileSystem
+
+    func path(of name: String) -> String { path + "/" + name }
+
+    /// Creates the folder (and its missing parents).
+    func create() throws(StoreError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            do { try fs.makeDirectory(prefix) } catch { throw error.storeError() }
+        }
+    }
+
+    func list() throws(StoreError) -> [String] {
+        do { return try fs.listDirectory(path) } catch { throw error.storeError() }
+    }
+
+    /// fsyncs the folder, so that created, renamed and removed names are durable.
+    func sync() throws(StoreError) {
+        let fd: Int32
+        do { fd = try fs.open(path, O_RDONLY | O_DIRECTORY, 0) } catch { throw error.storeError() }
+        defer { fs.close(fd) }
+        do { try fs.fsync(fd) } catch { throw error.storeError(path: path) }
+    }
+
+    /// The whole content of an open file.
+    func readAll(_ fd: Int32, name: String) throws(StoreError) -> [UInt8] {
+        let size: Int
+        do { size = Int(try fs.seekToEnd(fd)) } catch { throw error.storeError(path: path(of: name)) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        let failure: FileSystem.Failure? = bytes.withUnsafeMutableBytes { buffer in
+            do throws(FileSystem.Failure) {
+                while done < size {
+                    let n = try fs.read(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), Int64(done))
+                    if n == 0 { break }
+                    done += n
+                }
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure.storeError(path: path(of: name)) }
+        return done == size ? bytes : Array(bytes[..<done])
+    }
+
+    /// Writes all of `bytes` to `fd` at its offset, looping over short writes.
+    func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(StoreError) {
+        var done = 0
+        while done < bytes.count {
+            do throws(FileSystem.Failure) {
+                let n = try fs.write(fd, UnsafeRawBufferPointer(rebasing: bytes[done...]))
+                if n <= 0 { throw FileSystem.Failure(call: "write", errno: EIO) }
+                done += n
+            } catch { throw error.storeError(path: path(of: name)) }
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    func writeAll(_ fd: Int32, _ bytes: [UInt8], name: String) throws(StoreError) {
+        try withBytes(bytes) { (b) throws(StoreError) in try writeAll(fd, b, name: name) }
+    }
+
+    func open(_ name: String, _ flags: Int32) throws(StoreError) -> Int32 {
+        do { return try fs.open(path(of: name), flags, 0o644) } catch { throw error.storeError() }
+    }
+
+    func remove(_ name: String) throws(StoreError) {
+        do { try fs.unlink(path(of: name)) } catch { throw error.storeError() }
+    }
+
+    /// Creates `name` atomically with `contents` written by `write`: a temporary file is
+    /// written and fsynced, renamed into place, and the folder fsynced. A crash at any step
+    /// leaves either no file (a temporary one, which recovery removes) or the complete file.
+    ///
+    /// - Returns: The file's descriptor, open for appending, when `keepOpen`; otherwise -1.
+    func createAtomically(
+        _ name: String, keepOpen: Bool, write: (Int32) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int32 {
+        let temporary = name + StoreFormat.temporarySuffix
+        let fd = try open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
+        var handedOver = false
+        defer { if !handedOver { fs.close(fd) } }
+        try write(fd)
+        do { try fs.fsync(fd) } catch { throw error.storeError(path: path(of: temporary)) }
+        do { try fs.rename(path(of: temporary), path(of: name)) } catch { throw error.storeError() }
+        try sync()
+        if keepOpen { handedOver = true; return fd }
+        return -1
+    }
+}
+
+/// `array.withUnsafeBytes` with a typed error (the standard library's rethrows `any Error`).
+func withBytes<T>(_ array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+    let result: Result<T, StoreError> = array.withUnsafeBytes { b in
+        do throws(StoreError) { return .success(try body(b)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}

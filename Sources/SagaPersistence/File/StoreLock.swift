@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The exclusive lock that gives a store's files to one open handle at a time: `flock`
+/// (LOCK_EX|LOCK_NB) on the folder's `LOCK` file, which then holds the owner's pid.
+///
+/// `flock` belongs to the open file description, so a second open in the same process
+/// conflicts too, and the lock goes away with the process.
+enum StoreLock {
+    /// Takes the lock and writes our pid into the lock file.
+    ///
+    /// - Returns: The lock file's descriptor; closing it releases the lock.
+    /// - Throws: `.locked`, naming the holder's pid, when another handle holds it.
+    static func acquire(_ dir: StoreDirectory) throws(StoreError) -> Int32 {
+        let fd = try dir.open(StoreFormat.lockName, O_RDWR | O_CREAT)
+        let lockPath = dir.path(of: StoreFormat.lockName)
+        do {
+            try dir.fs.flock(fd, LOCK_EX | LOCK_NB)
+        } catch {
+            defer { dir.fs.close(fd) }
+            if error.errno == EWOULDBLOCK || error.errno == EAGAIN {
+                let holder = (try? holderPID(dir, fd)).flatMap { $0 }
+                let who = holder.map { "process \($0)" } ?? "another process"
+                throw StoreError(.locked, "the store at \(dir.path) is in use by \(who)", path: lockPath)
+            }
+            throw error.storeError(path: lockPath)
+        }
+        do throws(StoreError) {
+            do { try dir.fs.ftruncate(fd, 0) } catch { throw error.storeError(path: lockPath) }
+            let text = Array("\(getpid())\n".utf8)
+            try dir.writeAll(fd, text, name: StoreFormat.lockName)
+            // The lock file may be new: make its name durable like any other file's.
+            try dir.sync()
+        } catch {
+            dir.fs.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// The pid written in the lock file, if it reads as one.
+    private static func holderPID(_ dir: StoreDirectory, _ fd: Int32) throws(StoreError) -> Int? {
+        let bytes = try dir.readAll(fd, name: StoreFormat.lockName)
+        return Int(String(decoding: bytes.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SagaCommandLine
+import SagaPersistence
+import Testing
+
+/// `sagarun` with the file store: what one run saves, the next run finds; a store in use
+/// by someone else is refused with exit code 74.
+@Suite struct PersistenceCommandTests {
+    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
+        let io = CapturedIO()
+        let code = await SagaRunTool.main(args, io: io)
+        return (code, io.stdout, io.stderr)
+    }
+
+    static let save = """
+        saga main {
+          put "persistence/save" { entity: "songs", element: { id: 2, title: "Kind of Blue", year: 1959 } }
+          put "persistence/save" { entity: "songs", element: { id: 1, title: "Blue Train", year: 1957 } }
+          let a = take "persistence/saved"
+          let b = take "persistence/saved"
+          log "saved \\(a.element.id) and \\(b.element.id)"
+        }
+        """
+
+    static let query = """
+        saga main {
+          put "persistence/request" { entity: "songs", orderBy: ["-year"], ref: "q" }
+          let r = take "persistence/received"
+          log r
+        }
+        """
+
+    @Test func whatOneRunSavesTheNextRunFinds() async {
+        await ExitCodeTests.withFiles(["save.saga": Self.save, "query.saga": Self.query]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let first = await run([dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", store])
+            #expect(first.code == 0)
+            #expect(first.out == "saved 2 and 1\n")
+            let second = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", store])
+            #expect(second.code == 0)
+            #expect(
+                second.out
+                    == #"{"elements":[{"id":2,"title":"Kind of Blue","year":1959},{"id":1,"title":"Blue Train","year":1957}],"entity":"songs","ref":"q","type":"persistence/received"}"#
+                    + "\n")
+        }
+    }
+
+    @Test func aStoreInUseIsRefusedWithExitCode74() async throws {
+        try await ExitCodeTests.withFiles(["query.saga": Self.query]) { dir in
+            let folder = dir.appendingPathComponent("store").path
+            let holder = try FileStore.open(directory: folder)
+            let r = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])
+            #expect(r.code == 74)
+            #expect(r.err.contains("in use by process \(getpid())"))
+            await holder.close()
+            let again = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])
+            #expect(again.code == 0)
+        }
+    }
+}

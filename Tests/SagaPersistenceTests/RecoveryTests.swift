@@ -1,0 +1,151 @@
+import Foundation
+import SagaCore
+import SagaPersistence
+import Testing
+
+@Suite("File store recovery")
+struct RecoveryTests {
+    /// Saves `count` elements one by one (one record each), then closes.
+    func fill(_ folder: TemporaryFolder, _ range: ClosedRange<Int>) async throws {
+        let store = try FileStore.open(directory: folder.path)
+        for i in range { _ = try await store.save(entity: "items", element: ["id": .int(i), "name": .string("n\(i)")]) }
+        await store.close()
+    }
+
+    /// The ids the store holds when opened.
+    func reopenedIDs(_ folder: TemporaryFolder) async throws -> [Value] {
+        let store = try FileStore.open(directory: folder.path)
+        let result = ids(try await all(store))
+        await store.close()
+        return result
+    }
+
+    /// The offsets of the log's records (after its 32-byte header).
+    func recordOffsets(_ bytes: [UInt8]) -> [Int] {
+        var offsets: [Int] = []
+        var p = 32
+        while p + 8 <= bytes.count {
+            offsets.append(p)
+            let length = Int(bytes[p]) | Int(bytes[p + 1]) << 8 | Int(bytes[p + 2]) << 16 | Int(bytes[p + 3]) << 24
+            p += 8 + length
+        }
+        return offsets
+    }
+
+    @Test func aTailCutAtEveryByteOfTheLastRecordDropsOnlyThatRecord() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            let intact = folder.read(log).count
+            try await fill(folder, 4...4)
+            let full = folder.read(log)
+            #expect(full.count > intact)
+            for cut in intact..<full.count {
+                folder.write(log, Array(full[..<cut]))
+                #expect(try await reopenedIDs(folder) == [1, 2, 3], "cut at \(cut)")
+                #expect(folder.read(log).count == intact, "the torn tail is truncated away")
+            }
+            folder.write(log, full)
+            #expect(try await reopenedIDs(folder) == [1, 2, 3, 4])
+        }
+    }
+
+    @Test func afterATornTailNewWritesAreKept() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            folder.write(log, folder.read(log).dropLast(5))
+            try await fill(folder, 10...11)
+            #expect(try await reopenedIDs(folder) == [1, 2, 10, 11])
+        }
+    }
+
+    @Test(arguments: ["garbage", "zeros", "old epoch"])
+    func aBadTailIsDropped(_ kind: String) async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            var tail: [UInt8]
+            switch kind {
+            case "garbage":
+                var rng = SplitMix(seed: 42)
+                tail = (0..<777).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            case "zeros":
+                tail = [UInt8](repeating: 0, count: 4096)
+            default:
+                // Valid records of another store (another epoch) with the next sequence numbers.
+                let other = TemporaryFolder()
+                defer { other.remove() }
+                try await fill(other, 1...5)
+                let otherLog = other.read(try #require(other.newestLog()))
+                tail = Array(otherLog[recordOffsets(otherLog)[3]...])
+            }
+            folder.write(log, folder.read(log) + tail)
+            #expect(try await reopenedIDs(folder) == [1, 2, 3])
+        }
+    }
+
+    @Test(arguments: [0, 8, 12, 20])
+    func damageFollowedByValidRecordsIsCorruptionAndTouchesNothing(_ byte: Int) async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...5)
+            let log = try #require(folder.newestLog())
+            var bytes = folder.read(log)
+            let second = recordOffsets(bytes)[1]
+            bytes[second + byte] ^= 0x10
+            folder.write(log, bytes)
+            let filesBefore = folder.files()
+            #expect {
+                try FileStore.open(directory: folder.path)
+            } throws: { error in
+                guard let e = error as? StoreError else { return false }
+                return e.code == .corrupt && e.path == log && e.offset == second
+            }
+            #expect(folder.read(log) == bytes)
+            #expect(folder.files() == filesBefore)
+        }
+    }
+
+    @Test func aDamagedSnapshotIsCorruption() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try FileStore.open(directory: folder.path, options: .init(snapshotThreshold: 1))
+            for i in 1...5 { _ = try await store.save(entity: "items", element: ["id": .int(i)]) }
+            await store.close()
+            let snapshot = folder.path + "/" + (try #require(folder.files().first { $0.hasPrefix("snapshot-") }))
+            var bytes = folder.read(snapshot)
+            bytes[bytes.count - 3] ^= 1
+            folder.write(snapshot, bytes)
+            #expect {
+                try FileStore.open(directory: folder.path)
+            } throws: { ($0 as? StoreError)?.code == .corrupt && ($0 as? StoreError)?.path == snapshot }
+        }
+    }
+
+    @Test func aSecondOpenOfTheSameFolderIsLocked() async throws {
+        try await withTemporaryFolder { folder in
+            let first = try FileStore.open(directory: folder.path)
+            #expect {
+                try FileStore.open(directory: folder.path)
+            } throws: { error in
+                guard let e = error as? StoreError else { return false }
+                return e.code == .locked && e.message.contains("process \(getpid())")
+            }
+            await first.close()
+            let second = try FileStore.open(directory: folder.path)
+            await second.close()
+        }
+    }
+}
+
+/// A small deterministic random number generator for test data.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
