@@ -117,3 +117,16 @@ import Testing
         }
     }
 }
+
+/// Hostile source text gets a diagnostic, never a crash.
+@Suite struct HostileSourceTests {
+    @Test func aVeryLongOperatorChainIsTooDeepNotAStackOverflow() async {
+        let chain = Array(repeating: "1", count: 5000).joined(separator: " + ")
+        await ExitCodeTests.withFiles(["long.saga": "saga main {\n  log \(chain)\n}\n"]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(["check", dir.appendingPathComponent("long.saga").path], io: io)
+            #expect(code == 65)
+            #expect(io.stderr.contains("nesting too deep"))
+        }
+    }
+}

@@ -33,7 +33,9 @@ extension Interpreter {
     /// Reports a failed root saga or spawned task (§8), and counts it for the exit code.
     func report(_ task: SagaTask, _ failure: Failure) {
         failures += 1
-        let name = task.kind == .root ? String(task.name.dropFirst("saga ".count)) : task.name
+        // `saga main`, `func fetch` → the declared name; a block keeps its description.
+        var name = task.name
+        for prefix in ["saga ", "func "] where name.hasPrefix(prefix) { name = String(name.dropFirst(prefix.count)) }
         var text = "error: saga \(name) failed: \(failure.error.message)"
         for line in failure.trace { text += "\n    " + line }
         output.error(text)
