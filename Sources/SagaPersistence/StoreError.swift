@@ -42,3 +42,5 @@ extension StoreError {
     static func invalidQuery(_ message: String) -> StoreError { StoreError(.invalidQuery, message) }
     static var closed: StoreError { StoreError(.closed, "the store is closed") }
 }
+
+extension StoreError: Equatable {}

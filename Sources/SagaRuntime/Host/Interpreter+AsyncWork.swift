@@ -5,15 +5,15 @@ extension Interpreter {
     /// The scheduler middleware uses for asynchronous work (the persistence middleware's
     /// I/O): the work runs off the scheduler, counts as in flight, and the actions it returns
     /// join the dispatch queue when it completes (in start order under virtual time).
-    public var asyncWork: some AsyncWorkScheduler<Value> { AsyncWork(interpreter: self) }
+    public var asyncWork: some AsyncWorkScheduler<Value> { AsyncWork(table: hostCalls) }
 }
 
-/// ``Interpreter/asyncWork``.
+/// ``Interpreter/asyncWork``: the work goes into the interpreter's table of work in flight.
 private final class AsyncWork: AsyncWorkScheduler {
-    weak var interpreter: Interpreter?
-    init(interpreter: Interpreter) { self.interpreter = interpreter }
+    let table: HostCallTable
+    init(table: HostCallTable) { self.table = table }
 
     func schedule(_ work: @escaping @Sendable () async -> [Value]) {
-        interpreter?.hostCalls.startDispatching(work)
+        table.startDispatching(work)
     }
 }
