@@ -32,6 +32,9 @@ let package = Package(
         .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
         .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),
     ],
     swiftLanguageModes: [.v6]
 )
