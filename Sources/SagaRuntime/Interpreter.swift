@@ -45,9 +45,16 @@ public final class Interpreter {
     let output: RunOutput
     let host: HostFunctions
     let clock: SchedulerClock
-    /// The store the program's reducers run in.
-    public let store: Store<Value, Value>
+    /// The store the sagas run over.
+    let binding: SagaStoreBinding
     let reducers: ReducerRunner
+
+    /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
+    /// over an app's own store.
+    public var store: Store<Value, Value>? { (binding as? ValueStoreBinding)?.store }
+
+    /// The state as sagas see it.
+    public var state: Value { binding.stateValue }
 
     /// Work to do now, front first.
     var ready = RingBuffer<Work>()
@@ -69,6 +76,13 @@ public final class Interpreter {
     var failures = 0
     /// The task running now.
     var current: SagaTask?
+    /// Set while the interpreter has the store process one of its own dispatch entries, so
+    /// that the saga middleware can tell those from an app's own dispatches.
+    var processingOwnEntry = false
+    /// Set by ``stop()``.
+    var stopRequested = false
+    /// The root sagas, for ``stop()``.
+    var roots: [SagaTask] = []
 
     /// Creates an interpreter for a program.
     ///
@@ -112,11 +126,32 @@ public final class Interpreter {
                 box.interpreter?.actionReduced(action)
             }
         }
-        self.store = Store(
-            initialState: initial,
-            reducer: { state, action in reducers.reduce(&state, action) },
-            middleware: [sagaMiddleware] + middleware)
+        self.binding = ValueStoreBinding(
+            store: Store(
+                initialState: initial,
+                reducer: { state, action in reducers.reduce(&state, action) },
+                middleware: [sagaMiddleware] + middleware))
         box.interpreter = self
+    }
+
+    /// Creates an interpreter whose sagas run over another store, through `binding` (an
+    /// app's own store: see ``SagaMiddleware``). The program's own `state` and reducers are
+    /// not used there: the app's reducer owns the state.
+    public init(
+        program: Program, binding: SagaStoreBinding, options: Options = Options(), host: HostFunctions = HostFunctions(),
+        output: RunOutput
+    ) {
+        self.program = program
+        self.options = options
+        self.output = output
+        self.host = host
+        self.clock = options.virtualTime ? VirtualClock() : RealClock()
+        self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
+        self.reducers = ReducerRunner(program: program, output: output)
+        self.binding = binding
+        if program.initialState != nil || !program.reducers.isEmpty {
+            output.error("warning: the program's state and reducers are not used over an app's store")
+        }
     }
 
     /// Prints the action line, when asked for, as its queue entry is processed.

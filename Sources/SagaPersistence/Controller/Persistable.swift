@@ -1,4 +1,3 @@
-import Foundation
 import SagaCore
 
 /// A value type that a ``FileStoreController`` can keep: an entity name, an id and `Codable`
@@ -20,22 +19,21 @@ public protocol Persistable: Codable, Sendable {
     var id: ID { get }
 }
 
-/// Converts between `Codable` values and the store's ``Value``s, through JSON.
+/// Converts between `Codable` values and the store's ``Value``s.
 enum ValueCoding {
     static func encode<T: Encodable>(_ value: T) throws(StoreError) -> Value {
         do {
-            let data = try JSONEncoder().encode(value)
-            return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws(JSONError) in try JSONReader.parse(bytes: raw) }
+            return try Value(encoding: value)
         } catch {
-            throw StoreError(.invalidElement, "cannot encode \(T.self): \(error)")
+            throw StoreError(.invalidElement, error.message)
         }
     }
 
     static func decode<T: Decodable>(_ value: Value, as type: T.Type = T.self) throws(StoreError) -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(value.canonicalJSON.utf8))
+            return try value.decode(as: T.self)
         } catch {
-            throw StoreError(.invalidElement, "cannot decode \(T.self) from \(value.canonicalJSON): \(error)")
+            throw StoreError(.invalidElement, error.message)
         }
     }
 }

@@ -20,7 +20,7 @@ extension Interpreter {
         case .put(let first, let second, _):
             return try put(first, second, task)
         case .select(let expr, _):
-            let state = store.state
+            let state = binding.stateValue
             guard let expr else { return .value(state) }
             var ev = evaluator(task)
             ev.state = state

@@ -95,7 +95,7 @@ final class HostCallTable: Sendable {
 
     /// Virtual time: waits until the oldest call in flight has finished, and returns it
     /// (completions are delivered in the order the calls were made).
-    func nextInCallOrder() async -> Completion? {
+    func nextInCallOrder(isolation: isolated (any Actor)? = #isolation) async -> Completion? {
         while true {
             let next = local.withLock { l -> Int? in
                 while let id = l.order.first, l.waiting[id] == nil { _ = l.order.popFirst() }

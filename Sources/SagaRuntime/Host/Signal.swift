@@ -11,8 +11,8 @@ final class Signal: Sendable {
     private let state = Mutex(State())
 
     /// Waits until signalled (at once if a signal came since the last wait).
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+    func wait(isolation: isolated (any Actor)? = #isolation) async {
+        await withCheckedContinuation(isolation: isolation) { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
                 if s.signalled {
                     s.signalled = false
@@ -26,7 +26,7 @@ final class Signal: Sendable {
     }
 
     /// Waits until signalled or until `milliseconds` have passed.
-    func wait(milliseconds: Int) async {
+    func wait(milliseconds: Int, isolation: isolated (any Actor)? = #isolation) async {
         let timer = Task { [self] in
             try? await Task.sleep(for: .milliseconds(milliseconds))
             signal()

@@ -17,17 +17,22 @@ extension Interpreter {
     ///
     /// - Parameter input: outside actions, or `nil` for none.
     /// - Returns: how the run ended.
-    public func run(input: InputSource? = nil) async -> RunStatus {
+    ///
+    /// Over an app's store (``SagaStoreBinding/acceptsOutsideActions``), it runs until
+    /// ``stop()``. It runs in the caller's isolation: call it from the actor that owns the store
+    /// (the main actor, for a UI store), and the sagas run there too.
+    public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         reducers.clock = clock
         for saga in program.sagas {
             let task = SagaTask(
                 id: makeID(), name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
                 env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
+            roots.append(task)
             wakeups.append(.run(task, task.token))
         }
         flushWakeups()
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
-        if options.printState { emit("state " + store.state.canonicalJSON) }
+        if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
             output.error("error: input line \(inputFailure.line): \(inputFailure.message)")
             return .malformedInput(inputFailure.message)
@@ -37,7 +42,7 @@ extension Interpreter {
 
     /// Virtual time (§6 rule 3): input one action at a time once idle, host completions in
     /// call order, and the clock moved only when nothing else can happen.
-    private func runVirtual(_ input: InputSource?) async -> InputError? {
+    private func runVirtual(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         var pending: InputLine?
         var inputOpen = input != nil
         var failure: InputError?
@@ -72,13 +77,21 @@ extension Interpreter {
                 enqueue(line.action)
                 continue
             }
+            if binding.acceptsOutsideActions, !stopRequested {
+                await hostCalls.inbox.wait()
+                continue
+            }
+            if stopRequested {
+                stopRoots()
+                return failure
+            }
             if endBlockedTakes() { continue }
             return failure
         }
     }
 
     /// Real time: input lines as they arrive, timers when due, host completions when done.
-    private func runReal(_ input: InputSource?) async -> InputError? {
+    private func runReal(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
         var timed: [(at: Int, order: Int, action: Value)] = []
         var order = 0
@@ -114,7 +127,11 @@ extension Interpreter {
                 continue
             }
             if progressed { continue }
-            let inputOpen = feed.map { !$0.isFinished } ?? false
+            if stopRequested {
+                stopRoots()
+                return failure
+            }
+            let inputOpen = feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions
             if !hostCalls.hasInFlight, timers.isEmpty, timed.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
                 return failure
@@ -130,6 +147,19 @@ extension Interpreter {
                 await hostCalls.inbox.wait()
             }
         }
+    }
+
+    /// Stops the run at its next turn: every root saga is cancelled (its finally blocks run as
+    /// far as they can without blocking), and ``run(input:isolation:)`` returns.
+    public func stop() {
+        stopRequested = true
+        hostCalls.inbox.signal()
+    }
+
+    /// Cancels every root saga, and runs what that makes runnable.
+    private func stopRoots() {
+        for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
+        runUntilIdle()
     }
 
     /// Resumes the task that waited for a host call, or dispatches a middleware's actions.

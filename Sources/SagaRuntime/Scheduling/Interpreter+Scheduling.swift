@@ -5,6 +5,7 @@ extension Interpreter {
     /// Runs everything runnable: ready work first, then the next dispatch entry, until both
     /// are empty (§6 rules 1 and 2).
     func runUntilIdle() {
+        flushWakeups()
         while true {
             if let work = ready.popFirst() {
                 perform(work)
@@ -18,6 +19,11 @@ extension Interpreter {
             }
             return
         }
+    }
+
+    /// An app dispatched an action itself: the tasks it woke run at the interpreter's next turn.
+    private func outsideActionArrived() {
+        hostCalls.inbox.signal()
     }
 
     /// Puts the work caused by the last step at the front of the ready queue, in order.
@@ -65,7 +71,18 @@ extension Interpreter {
     /// Processes one dispatch entry: middleware and reducers (in the store), then the
     /// takers, then the putter.
     private func process(_ entry: DispatchEntry) {
-        store.dispatch(entry.action)
+        processingOwnEntry = true
+        defer { processingOwnEntry = false }
+        do throws(SagaError) {
+            try binding.process(entry.action)
+        } catch {
+            if let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait {
+                wake(putter, .error(Failure(error: error, trace: trace(putter, at: putter.location))))
+            } else {
+                output.error("error: cannot dispatch \(entry.action.canonicalJSON): \(error.message)")
+            }
+            return
+        }
         if let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait {
             wake(putter, .value(entry.action))
         }
@@ -75,6 +92,7 @@ extension Interpreter {
     /// wakes the tasks blocked on a matching `take`, in the order they began to wait. Tasks
     /// that begin to wait from now on do not see this action.
     func actionReduced(_ action: Value) {
+        if !processingOwnEntry { outsideActionArrived() }
         for channel in actionChannels where channel.pattern?.matches(action) == true {
             channelPut(channel, action)
         }

@@ -1,0 +1,140 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import SagaStore
+import Testing
+
+/// An app runs sagas over its own typed store: its actions reach sagas as values, sagas put
+/// the app's actions and select from its state, and call the app's async functions.
+@MainActor @Suite struct EmbeddingTests {
+    struct AppState: Codable, Equatable {
+        var count = 0
+        var user: String?
+    }
+
+    enum AppAction: Codable, Equatable {
+        case increment(by: Int)
+        case loadUser(id: Int)
+        case userLoaded(name: String)
+    }
+
+    struct User: Codable {
+        var id: Int
+        var name: String
+    }
+
+    static func reduce(_ state: inout AppState, _ action: AppAction) {
+        switch action {
+        case .increment(let by): state.count += by
+        case .userLoaded(let name): state.user = name
+        case .loadUser: break
+        }
+    }
+
+    static let program = """
+        saga users {
+          every "loadUser" as a {
+            let user = call api.fetchUser(a.id)
+            put "userLoaded" { name: user.name }
+          }
+        }
+        saga counter {
+          loop {
+            take "increment"
+            let n = select state.count
+            log "count \\(n)"
+          }
+        }
+        """
+
+    var host: HostFunctions {
+        var host = HostFunctions()
+        host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Ada") }
+        return host
+    }
+
+    /// Waits (without sleeping) until the store's state satisfies `condition`.
+    func waitFor(_ store: Store<AppState, AppAction>, _ condition: @escaping (AppState) -> Bool) async {
+        if condition(store.state) { return }
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
+        defer { store.unsubscribe(token) }
+        for await _ in changes { return }
+    }
+
+    @Test func anAppsActionsReachSagasWhichPutTheAppsActions() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        guard let program = Frontend(hostFunctions: host.names).compile(source: Self.program, path: "app.saga").program else {
+            Issue.record("the program does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(for: program, store: store, host: host, output: output)
+        let running = Task { await interpreter.run() }
+        await Task.yield()
+
+        store.dispatch(.increment(by: 2))
+        store.dispatch(.loadUser(id: 7))
+        await waitFor(store) { $0.user == "Ada" }
+        #expect(store.state == AppState(count: 2, user: "Ada"))
+
+        store.dispatch(.increment(by: 3))
+        while output.lines.count < 2 { await Task.yield() }
+        #expect(output.lines == ["count 2", "count 5"])
+
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty)
+    }
+
+    @Test func theCodableBridgeShowsEnumCasesAsTypedRecords() throws {
+        let bridge = CodableBridge<AppState, AppAction>()
+        #expect(bridge.value(of: .increment(by: 2)) == ["type": "increment", "by": 2])
+        #expect(try bridge.action(from: ["type": "userLoaded", "name": "Ada"]) == .userLoaded(name: "Ada"))
+        #expect(throws: SagaError.self) { try bridge.action(from: ["type": "nope"]) }
+        #expect(bridge.value(of: AppState(count: 1, user: nil)) == ["count": 1])
+    }
+
+    @Test func aPutTheAppHasNoActionForFailsInTheSaga() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let source = """
+            saga main {
+              try { put "noSuchAction" } catch e { log e.kind }
+              put "increment" { by: 1 }
+            }
+            """
+        guard let program = Frontend().compile(source: source, path: "app.saga").program else {
+            Issue.record("the program does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(for: program, store: store, output: output)
+        let running = Task { await interpreter.run() }
+        await waitFor(store) { $0.count == 1 }
+        interpreter.stop()
+        _ = await running.value
+        #expect(output.lines == ["TypeError"])
+    }
+
+    @Test func typedHostFunctionsNameThemselvesInErrors() async {
+        var host = HostFunctions()
+        host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Ada") }
+        let run = await runSaga(
+            """
+            saga main {
+              try { call api.fetchUser("seven") } catch e { log e.message }
+              try { call api.fetchUser(1, 2) } catch e { log e.message }
+              let u = call api.fetchUser(3)
+              log u
+            }
+            """, host: host)
+        #expect(
+            run.lines == [
+                #"api.fetchUser: argument 1: expected Int, got "seven""#,
+                "api.fetchUser takes 1 argument but 2 were given",
+                #"{"id":3,"name":"Ada"}"#,
+            ])
+    }
+}
