@@ -83,6 +83,8 @@ public final class Interpreter {
     var stopRequested = false
     /// The root sagas, for ``stop()``.
     var roots: [SagaTask] = []
+    /// Root sagas written in Swift, started after the program's own, in the order added.
+    var nativeRoots: [(String, NativeSaga)] = []
 
     /// Creates an interpreter for a program.
     ///

@@ -267,7 +267,7 @@ extension Interpreter {
         return .suspended
     }
 
-    private func join(_ value: Value, _ task: SagaTask) throws(SagaError) -> EffectResult {
+    func join(_ value: Value, _ task: SagaTask) throws(SagaError) -> EffectResult {
         var tasks: [SagaTask] = []
         let isList: Bool
         switch value {

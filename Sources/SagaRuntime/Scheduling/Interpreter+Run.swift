@@ -30,6 +30,11 @@ extension Interpreter {
             roots.append(task)
             wakeups.append(.run(task, task.token))
         }
+        for (name, saga) in nativeRoots {
+            let task = nativeTask(name: "saga \(name)", kind: .root, parent: nil, saga)
+            roots.append(task)
+            wakeups.append(.run(task, task.token))
+        }
         flushWakeups()
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
@@ -47,7 +52,7 @@ extension Interpreter {
         var inputOpen = input != nil
         var failure: InputError?
         while true {
-            runUntilIdle()
+            await drain()
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
@@ -82,7 +87,7 @@ extension Interpreter {
                 continue
             }
             if stopRequested {
-                stopRoots()
+                await stopRoots()
                 return failure
             }
             if endBlockedTakes() { continue }
@@ -97,7 +102,7 @@ extension Interpreter {
         var order = 0
         var failure: InputError?
         while true {
-            runUntilIdle()
+            await drain()
             var progressed = false
             if let feed {
                 for event in feed.drain() {
@@ -128,7 +133,7 @@ extension Interpreter {
             }
             if progressed { continue }
             if stopRequested {
-                stopRoots()
+                await stopRoots()
                 return failure
             }
             let inputOpen = feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions
@@ -157,9 +162,9 @@ extension Interpreter {
     }
 
     /// Cancels every root saga, and runs what that makes runnable.
-    private func stopRoots() {
+    private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
         for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
-        runUntilIdle()
+        await drain()
     }
 
     /// Resumes the task that waited for a host call, or dispatches a middleware's actions.

@@ -2,12 +2,25 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
+    /// Runs everything runnable, native sagas included: see ``runUntilIdle()``.
+    func drain(isolation: isolated (any Actor)? = #isolation) async {
+        while let native = runUntilIdle() {
+            await step(native)
+            flushWakeups()
+        }
+    }
+
     /// Runs everything runnable: ready work first, then the next dispatch entry, until both
-    /// are empty (§6 rules 1 and 2).
-    func runUntilIdle() {
+    /// are empty (§6 rules 1 and 2). A saga written in Swift cannot be stepped from here (it
+    /// must be awaited), so when one is next, it is returned to the async loop to step.
+    func runUntilIdle() -> SagaTask? {
         flushWakeups()
         while true {
             if let work = ready.popFirst() {
+                if case .run(let task, let token) = work, task.native != nil {
+                    if task.token == token, !task.isDone { return task }
+                    continue
+                }
                 perform(work)
                 flushWakeups()
                 continue
@@ -17,7 +30,7 @@ extension Interpreter {
                 flushWakeups()
                 continue
             }
-            return
+            return nil
         }
     }
 

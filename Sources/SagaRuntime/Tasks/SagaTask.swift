@@ -87,6 +87,13 @@ final class SagaTask: @unchecked Sendable {
     /// Tasks blocked on `join` of this one.
     var joiners: [(task: SagaTask, token: Int)] = []
 
+    /// For a saga written in Swift: its function, the driver that connects it to the
+    /// scheduler, whether its Swift task has started, and the value a yield holds for it.
+    var native: NativeSaga?
+    var nativeDriver: NativeDriver?
+    var nativeStarted = false
+    var nativePending: Value?
+
     /// The body's value (`return`), once it has ended normally.
     var result: Value = .null
     /// Set when the body ended by the END rule (a blocked `take` ended as if by `return`).

@@ -1,0 +1,145 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// Adds a root saga written in Swift; root sagas start in the order the program declares
+    /// them, then the native ones in the order they were added. Call before ``run(input:isolation:)``.
+    public func addSaga(_ name: String, _ saga: @escaping NativeSaga) {
+        nativeRoots.append((name, saga))
+    }
+
+    /// A task for a native saga.
+    func nativeTask(name: String, kind: SagaTask.Kind, parent: SagaTask?, _ saga: @escaping NativeSaga) -> SagaTask {
+        let task = SagaTask(
+            id: makeID(), name: name, location: .unknown, kind: kind, parent: parent, env: [],
+            body: Block(statements: [], location: .unknown))
+        task.native = saga
+        task.nativeDriver = NativeDriver()
+        return task
+    }
+
+    /// Runs a native saga until it blocks on an effect or ends: resumes its Swift task with
+    /// what it waited for, then performs the effects it asks for until one blocks.
+    func step(_ task: SagaTask, isolation: isolated (any Actor)? = #isolation) async {
+        guard let driver = task.nativeDriver, let saga = task.native else { return }
+        let resumption = task.resumption
+        task.resumption = .start
+        if !task.nativeStarted {
+            task.nativeStarted = true
+            if case .unwind(let completion) = resumption {
+                bodyEnded(task, completion)
+                return
+            }
+            let effects = SagaEffects(driver: driver)
+            Task.detached {
+                do {
+                    try await saga(effects)
+                    driver.finish(.success(()))
+                } catch is SagaEffects.Ended {
+                    driver.finish(.success(()))
+                } catch is SagaEffects.Cancelled {
+                    driver.finish(.success(()))
+                } catch let error as SagaError {
+                    driver.finish(.failure(error))
+                } catch {
+                    driver.finish(.failure(SagaError(kind: "Error", message: String(describing: error))))
+                }
+            }
+        } else {
+            switch resumption {
+            case .start:
+                driver.resume(.success(task.nativePending ?? .null))
+                task.nativePending = nil
+            case .value(let v):
+                driver.resume(.success(v))
+            case .error(let failure):
+                driver.resume(.failure(failure.error))
+            case .unwind(.end):
+                driver.resume(.failure(SagaEffects.Ended()))
+            case .unwind:
+                driver.resume(.failure(SagaEffects.Cancelled()))
+            }
+        }
+        while true {
+            switch await driver.next() {
+            case .finished(.success):
+                bodyEnded(task, task.isCancelling ? .cancel : .normal)
+                return
+            case .finished(.failure(let error)):
+                bodyEnded(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
+                return
+            case .effect(let effect):
+                switch performNative(effect, task) {
+                case .success(let value?):
+                    if !wakeups.isEmpty {
+                        task.nativePending = value
+                        yieldTask(task)
+                        return
+                    }
+                    driver.resume(.success(value))
+                case .success(nil):
+                    return
+                case .failure(let error):
+                    driver.resume(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Performs a native saga's effect: a value when it completes at once, `nil` when the
+    /// task blocked on it.
+    private func performNative(_ effect: NativeEffect, _ task: SagaTask) -> Result<Value?, SagaError> {
+        do throws(SagaError) {
+            switch effect {
+            case .take(let spec):
+                let pattern = try ActionPattern(
+                    spec.patterns.count == 1 ? .string(spec.patterns[0]) : .list(spec.patterns.map { .string($0) }))
+                block(task, on: .take)
+                takers.append(Taker(task: task, token: task.token, pattern: pattern, condition: nil))
+                return .success(nil)
+            case .put(let action):
+                guard case .record(let r) = action, case .string? = r["type"] else {
+                    throw SagaError.typeError("an action must be a record with a string 'type'")
+                }
+                block(task, on: .put)
+                enqueue(action, putter: task)
+                return .success(nil)
+            case .select:
+                return .success(binding.stateValue)
+            case .delay(let ms):
+                block(task, on: .timer(0))
+                let due = clock.now + min(max(0, ms), Interpreter.maxDelay)
+                task.wait = .timer(timers.add(due: due, task: task, token: task.token))
+                return .success(nil)
+            case .call(let name, let args):
+                guard let function = host[name] else {
+                    throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+                }
+                block(task, on: .host(0))
+                task.wait = .host(hostCalls.start(function, args, task: task, token: task.token))
+                return .success(nil)
+            case .fork(let saga):
+                let child = nativeTask(name: "native fork", kind: .attached, parent: task, saga)
+                task.adopt(child)
+                wakeups.append(.run(child, child.token))
+                return .success(child.handle)
+            case .join(let handle):
+                switch try join(handle, task) {
+                case .value(let v): return .success(v)
+                case .suspended: return .success(nil)
+                case .completion(.throwError(let f)): throw f.error
+                case .completion:
+                    throw SagaError(kind: "Cancelled", message: "the joined task was cancelled")
+                }
+            case .cancel(let handle):
+                guard case .handle(let h) = handle, let target = h.object as? SagaTask else {
+                    throw SagaError.typeError("cancel needs a task, got \(handle.kindName)")
+                }
+                wakeups.append(contentsOf: cancelWork(target))
+                return .success(.null)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+}

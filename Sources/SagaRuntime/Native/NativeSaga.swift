@@ -1,0 +1,37 @@
+import SagaCore
+
+/// A saga written in Swift: an `async` function that performs effects through
+/// ``SagaEffects``. It runs on the same scheduler as scripted sagas and obeys the same
+/// ordering rules, so native and scripted sagas interleave deterministically over one store.
+///
+/// ```swift
+/// interpreter.addSaga("audit") { saga in
+///     while true {
+///         let action = try await saga.take("user/*")
+///         let state = try await saga.select()
+///         try await saga.put(["type": "audit/seen", "action": action, "users": state["users"]])
+///     }
+/// }
+/// ```
+///
+/// Cancellation throws ``SagaEffects/Cancelled`` out of the effect the saga waits on: clean up
+/// in `defer` or `catch` and let it propagate. At END a waiting `take` throws
+/// ``SagaEffects/Ended``, which ends the saga as if it had returned.
+public typealias NativeSaga = @Sendable (SagaEffects) async throws -> Void
+
+/// An effect a native saga asks the scheduler for.
+enum NativeEffect: Sendable {
+    case take(ActionPatternSpec)
+    case put(Value)
+    case select
+    case delay(Int)
+    case call(String, [Value])
+    case fork(NativeSaga)
+    case join(Value)
+    case cancel(Value)
+}
+
+/// A pattern as native code gives it: strings, as in the language (exact, glob, `*`).
+struct ActionPatternSpec: Sendable {
+    var patterns: [String]
+}

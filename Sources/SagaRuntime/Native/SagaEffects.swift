@@ -1,0 +1,145 @@
+import SagaCore
+import Synchronization
+
+/// The effects a ``NativeSaga`` performs: each suspends the saga until the scheduler has
+/// performed it, exactly as the language's effect of the same name.
+public final class SagaEffects: Sendable {
+    /// Thrown out of an effect when the saga is cancelled.
+    public struct Cancelled: Error, Sendable {
+        public init() {}
+    }
+
+    /// Thrown out of a `take` at END (no more input will come): the saga ends as if it returned.
+    public struct Ended: Error, Sendable {
+        public init() {}
+    }
+
+    let driver: NativeDriver
+
+    init(driver: NativeDriver) {
+        self.driver = driver
+    }
+
+    /// Waits for an action whose type matches one of `patterns` (exact, a glob with `*`, or `*`).
+    @discardableResult
+    public func take(_ patterns: String...) async throws -> Value {
+        try await driver.perform(.take(ActionPatternSpec(patterns: patterns.isEmpty ? ["*"] : patterns)))
+    }
+
+    /// Dispatches an action (a record with a string `type`); returns once it is processed.
+    public func put(_ action: Value) async throws {
+        _ = try await driver.perform(.put(action))
+    }
+
+    /// Dispatches `{type, …fields}`.
+    public func put(_ type: String, _ fields: Record = Record()) async throws {
+        var r = fields
+        r["type"] = .string(type)
+        _ = try await driver.perform(.put(.record(r)))
+    }
+
+    /// The whole state.
+    public func select() async throws -> Value {
+        try await driver.perform(.select)
+    }
+
+    /// Waits `milliseconds` on the scheduler's clock (virtual time included).
+    public func delay(_ milliseconds: Int) async throws {
+        _ = try await driver.perform(.delay(milliseconds))
+    }
+
+    /// Calls a host function registered with the interpreter.
+    @discardableResult
+    public func call(_ name: String, _ arguments: Value...) async throws -> Value {
+        try await driver.perform(.call(name, arguments))
+    }
+
+    /// Starts an attached child saga; returns its task handle.
+    @discardableResult
+    public func fork(_ saga: @escaping NativeSaga) async throws -> Value {
+        try await driver.perform(.fork(saga))
+    }
+
+    /// Waits for a task to end; returns its result.
+    @discardableResult
+    public func join(_ task: Value) async throws -> Value {
+        try await driver.perform(.join(task))
+    }
+
+    /// Cancels a task.
+    public func cancel(_ task: Value) async throws {
+        _ = try await driver.perform(.cancel(task))
+    }
+}
+
+/// The meeting point of a native saga's Swift task and the scheduler: the saga posts an
+/// effect and suspends; the scheduler, which awaits the post, performs the effect and later
+/// resumes the saga with its result.
+final class NativeDriver: Sendable {
+    /// What the saga did last: asked for an effect, or ended.
+    enum Event: Sendable {
+        case effect(NativeEffect)
+        case finished(Result<Void, SagaError>)
+    }
+
+    private struct State {
+        var event: Event?
+        var scheduler: CheckedContinuation<Event, Never>?
+        var saga: CheckedContinuation<Value, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Called by the saga: posts the effect and waits for its result.
+    func perform(_ effect: NativeEffect) async throws -> Value {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Value, any Error>) in
+            let waiter = state.withLock { s -> CheckedContinuation<Event, Never>? in
+                s.saga = c
+                if let w = s.scheduler {
+                    s.scheduler = nil
+                    return w
+                }
+                s.event = .effect(effect)
+                return nil
+            }
+            waiter?.resume(returning: .effect(effect))
+        }
+    }
+
+    /// Called when the saga's function returns or throws.
+    func finish(_ result: Result<Void, SagaError>) {
+        let waiter = state.withLock { s -> CheckedContinuation<Event, Never>? in
+            if let w = s.scheduler {
+                s.scheduler = nil
+                return w
+            }
+            s.event = .finished(result)
+            return nil
+        }
+        waiter?.resume(returning: .finished(result))
+    }
+
+    /// Called by the scheduler: waits for the saga's next effect or its end.
+    func next(isolation: isolated (any Actor)? = #isolation) async -> Event {
+        await withCheckedContinuation(isolation: isolation) { (c: CheckedContinuation<Event, Never>) in
+            let ready = state.withLock { s -> Event? in
+                if let e = s.event {
+                    s.event = nil
+                    return e
+                }
+                s.scheduler = c
+                return nil
+            }
+            if let ready { c.resume(returning: ready) }
+        }
+    }
+
+    /// Called by the scheduler: resumes the saga with the result of its effect.
+    func resume(_ result: Result<Value, any Error>) {
+        let saga = state.withLock { s -> CheckedContinuation<Value, any Error>? in
+            defer { s.saga = nil }
+            return s.saga
+        }
+        saga?.resume(with: result)
+    }
+}

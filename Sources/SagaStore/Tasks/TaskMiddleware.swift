@@ -1,0 +1,97 @@
+/// Runs the async work that actions carry (thunks, in async/await) and keeps track of it:
+/// the seed's publisher middleware with Swift concurrency.
+///
+/// An app wraps a ``TaskCommand`` in one case of its action type and tells the middleware how
+/// to find it. Commands stop here: they never reach the reducer. Other actions pass on.
+///
+/// ```swift
+/// let tasks = TaskMiddleware<AppState, AppAction>(
+///     thread: QueueStoreThread(queue: .main),
+///     onError: { id, error in log.error("task \(id) failed: \(error)") },
+///     extract: { if case .task(let command) = $0 { command } else { nil } })
+/// let store = Store(initialState: AppState(), reducer: appReducer,
+///                   middleware: [tasks.makeMiddleware()])
+/// store.dispatch(.task(.run(TaskAction(id: "search", policy: .cancelInFlight) { context in
+///     try await context.sleep(for: .milliseconds(300))  // debounce
+///     let text = try await context.read { $0.searchText }
+///     await context.dispatch(.results(try await api.search(text)))
+/// })))
+/// ```
+///
+/// A task is *in flight* from the moment its command is processed until its work returns or
+/// throws, or it is cancelled; ``runningTaskIDs`` lists them. Cancelling is immediate and
+/// final: the Swift task is cancelled (its sleeps throw) and, from then on, nothing it
+/// dispatches lands, even an action already on its way to the store's thread.
+///
+/// Errors the work throws go to `onError`, on the store's thread; `CancellationError`, and any
+/// error a cancelled task throws, are not reported.
+///
+/// The store keeps its middleware, and so this object, alive. Like the store, it is confined
+/// to the store's thread. When it goes away (usually with its store) it cancels every task.
+public final class TaskMiddleware<State, Action: Sendable> {
+    /// The store's thread, which dispatches and reads hop to.
+    public let thread: any StoreThread
+    /// The clock handed to the work.
+    public let clock: any TaskClock
+    let onError: (TaskID, any Error) -> Void
+    let extract: (Action) -> TaskCommand<State, Action>?
+    let registry = TaskRegistry()
+
+    /// A task middleware.
+    ///
+    /// - Parameters:
+    ///   - thread: the store's thread.
+    ///   - clock: the clock the work sleeps on.
+    ///   - onError: told of every error the work throws, except cancellation; called on the
+    ///     store's thread.
+    ///   - extract: the task command an action carries, if any.
+    public init(
+        thread: any StoreThread, clock: any TaskClock = ContinuousTaskClock(),
+        onError: @escaping (TaskID, any Error) -> Void = { _, _ in },
+        extract: @escaping (Action) -> TaskCommand<State, Action>?
+    ) {
+        self.thread = thread
+        self.clock = clock
+        self.onError = onError
+        self.extract = extract
+    }
+
+    deinit {
+        registry.cancelAll()
+    }
+
+    /// The middleware to install in a store.
+    public func makeMiddleware() -> Middleware<State, Action> {
+        Middleware { api, next in
+            let link = StoreLink(store: api.store, onError: self.onError)
+            return { action in
+                guard let command = self.extract(action) else { return next(action) }
+                switch command {
+                case .run(let task): self.start(task, link: link)
+                case .cancel(let id): self.cancel(id: id)
+                case .cancelAll: self.cancelAll()
+                }
+            }
+        }
+    }
+
+    /// The ids of the tasks in flight (for tests and debugging).
+    public var runningTaskIDs: Set<TaskID> {
+        registry.runningIDs
+    }
+
+    /// How many tasks are in flight.
+    public var runningTaskCount: Int {
+        registry.runningCount
+    }
+
+    /// Cancels every task in flight with `id`, as `.cancel(id)` does.
+    public func cancel(id: TaskID) {
+        registry.cancel(id: id)
+    }
+
+    /// Cancels every task in flight, as `.cancelAll` does.
+    public func cancelAll() {
+        registry.cancelAll()
+    }
+}
