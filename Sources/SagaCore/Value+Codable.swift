@@ -31,3 +31,41 @@ extension Value {
         }
     }
 }
+
+extension Value: Codable {
+    /// Decodes any JSON-like value: null, bool, number, string, list or record.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int.self) {
+            self = .int(i)
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let l = try? c.decode([Value].self) {
+            self = .list(l)
+        } else {
+            let r = try c.decode([String: Value].self)
+            self = .record(Record(r.map { ($0.key, $0.value) }))
+        }
+    }
+
+    /// Encodes as the JSON value it stands for (a task or channel handle as its string form).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .int(let i): try c.encode(i)
+        case .double(let d): try c.encode(d)
+        case .string(let s): try c.encode(s)
+        case .list(let l): try c.encode(l)
+        case .record(let r): try c.encode(Dictionary(r.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+        case .handle(let h): try c.encode("<\(h.kind.rawValue) \(h.id)>")
+        }
+    }
+}
