@@ -38,7 +38,7 @@ enum Commands {
     static let run = CommandSpec(
         name: "run",
         abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
-        usage: "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>]",
+        usage: "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
         arguments: [("<file.saga>", "The program to run.")],
         flags: [
             .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),
@@ -50,6 +50,7 @@ enum Commands {
         options: [
             .init(name: "--input", valueName: "file", help: "Outside actions, one JSON record a line ('-' for standard input)."),
             .init(name: "--store", valueName: "dir", help: "The file store's folder (default: .sagastore)."),
+            .init(name: "--trace", valueName: "file", help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],
         discussion: """
             Exit codes: 0 success, 1 a root saga failed, 64 bad usage, 65 invalid source or
@@ -58,7 +59,13 @@ enum Commands {
 
     static let check = CommandSpec(
         name: "check", abstract: "Parse and check saga files; print every diagnostic; change nothing.",
-        usage: "sagarun check <file.saga> ...", arguments: [("<file.saga>", "The files to check.")], flags: [], options: [])
+        usage: "sagarun check <file.saga> ... [--format text|json]", arguments: [("<file.saga>", "The files to check.")],
+        flags: [],
+        options: [
+            .init(
+                name: "--format", valueName: "format",
+                help: "text (default: as swiftc prints them, on standard error) or json (one document on standard output).")
+        ])
 
     static let ast = CommandSpec(
         name: "ast", abstract: "Print the effect AST of a file as JSON.", usage: "sagarun ast <file.saga>",

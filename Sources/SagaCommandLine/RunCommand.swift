@@ -54,7 +54,16 @@ enum RunCommand {
             program: program, options: options, middleware: [persistence.middleware], reducers: [persistence.reduce],
             output: io.runOutput)
         persistence.scheduler = interpreter.asyncWork
+        if let tracePath = parsed.options["--trace"] {
+            guard let trace = ChromeTrace(path: tracePath) else {
+                io.err("error: cannot write the trace file '\(tracePath)'\n")
+                await store.close()
+                return .ioError
+            }
+            interpreter.tracer = trace
+        }
         let status = await interpreter.run(input: input)
+        interpreter.tracer?.close()
         await store.close()
         switch status {
         case .success: return .success

@@ -81,6 +81,8 @@ public final class Interpreter {
     var processingOwnEntry = false
     /// Set by ``stop()``.
     var stopRequested = false
+    /// Where the run's trace goes (`--trace`), if anywhere.
+    public var tracer: ChromeTrace?
     /// The root sagas, for ``stop()``.
     var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
@@ -159,6 +161,7 @@ public final class Interpreter {
     /// Prints the action line, when asked for, as its queue entry is processed.
     func actionWillReduce(_ action: Value) {
         if options.printActions { emit("action " + action.canonicalJSON) }
+        if tracer != nil { traceAction(action) }
     }
 
     /// Writes a transcript line, with its timestamp when asked for.

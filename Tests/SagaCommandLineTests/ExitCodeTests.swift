@@ -130,3 +130,21 @@ import Testing
         }
     }
 }
+
+/// `sagarun check --format json`, for editors and CI.
+@Suite struct CheckJSONTests {
+    @Test func diagnosticsAsOneJSONDocument() async {
+        await ExitCodeTests.withFiles(["bad.saga": "saga a {\n  log x\n}\n"]) { dir in
+            let path = dir.appendingPathComponent("bad.saga").path
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(["check", path, "--format", "json"], io: io)
+            #expect(code == 65)
+            #expect(
+                io.stdout
+                    == #"{"diagnostics":[{"column":7,"file":"\#(path)","line":2,"message":"unknown variable 'x'","severity":"error"}]}"#
+                    + "\n")
+            #expect(io.stderr.isEmpty)
+            #expect(await SagaRunTool.main(["check", path, "--format", "xml"], io: CapturedIO()) == 64)
+        }
+    }
+}

@@ -95,6 +95,7 @@ extension Interpreter {
                 id: makeID(), name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
                 parent: task, env: env, body: body)
             task.adopt(child)
+            if tracer != nil { traceStart(child, from: task) }
             wakeups.append(.run(child, child.token))
             return .value(child.handle)
         }
@@ -254,6 +255,7 @@ extension Interpreter {
             child = SagaTask(id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
         }
         if kind == .attached { task.adopt(child) }
+        if tracer != nil { traceStart(child, from: task) }
         wakeups.append(.run(child, child.token))
         return child.handle
     }
@@ -312,9 +314,8 @@ extension Interpreter {
         if entries.isEmpty {
             return .value(kind == .allList ? .list([]) : .record(Record()))
         }
-        block(task, on: .none)
         let combinator = Combinator(kind: kind, owner: task, keys: keys, count: entries.count)
-        task.wait = .combinator(combinator)
+        block(task, on: .combinator(combinator))
         for (i, (effect, env)) in entries.enumerated() {
             let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
             let entry = SagaTask(

@@ -61,6 +61,7 @@ extension Interpreter {
     /// Makes a blocked task runnable with `resumption`; it runs after the current step, ahead
     /// of everything already waiting (as a nested call would).
     func wake(_ task: SagaTask, _ resumption: Resumption) {
+        if task.traceOpen { traceUnblock(task) }
         task.token &+= 1
         task.wait = .none
         task.resumption = resumption
@@ -73,6 +74,7 @@ extension Interpreter {
         task.wait = wait
         waitCounter &+= 1
         task.waitSequence = waitCounter
+        if tracer != nil { traceBlock(task, wait) }
     }
 
     /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and

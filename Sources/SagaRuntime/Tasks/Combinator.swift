@@ -11,8 +11,6 @@ final class Combinator {
 
     let kind: Kind
     let owner: SagaTask
-    /// The owner's token when it blocked, so a late entry cannot wake it twice.
-    let ownerToken: Int
     let keys: [String]
     var entries: [SagaTask] = []
     var results: [Value]
@@ -22,7 +20,6 @@ final class Combinator {
     init(kind: Kind, owner: SagaTask, keys: [String], count: Int) {
         self.kind = kind
         self.owner = owner
-        self.ownerToken = owner.token
         self.keys = keys
         self.results = Array(repeating: .null, count: count)
         self.remaining = count

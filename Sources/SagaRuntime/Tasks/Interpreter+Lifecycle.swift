@@ -13,6 +13,7 @@ extension Interpreter {
         case .normal, .breakLoop, .continueLoop: break
         }
         task.phase = .children
+        if task.traceOpen { traceUnblock(task) }
         task.token &+= 1
         task.wait = .none
         if task.failure != nil || task.isCancelling {
@@ -85,6 +86,7 @@ extension Interpreter {
         if task.isDone || task.isCancelling { return [] }
         task.isCancelling = true
         var work = cancelBlockedEffect(task)
+        if task.traceOpen { traceUnblock(task) }
         if task.phase == .body {
             task.token &+= 1
             task.wait = .none
@@ -120,6 +122,7 @@ extension Interpreter {
         parent.failure = failure
         if parent.phase == .body {
             wakeups.append(contentsOf: cancelBlockedEffect(parent))
+            if parent.traceOpen { traceUnblock(parent) }
             parent.token &+= 1
             parent.wait = .none
             parent.resumption = .unwind(.abort(failure))

@@ -33,6 +33,7 @@ extension Interpreter {
     /// Reports a failed root saga or spawned task (§8), and counts it for the exit code.
     func report(_ task: SagaTask, _ failure: Failure) {
         failures += 1
+        if tracer != nil { traceError(task, failure) }
         // `saga main`, `func fetch` → the declared name; a block keeps its description.
         var name = task.name
         for prefix in ["saga ", "func "] where name.hasPrefix(prefix) { name = String(name.dropFirst(prefix.count)) }

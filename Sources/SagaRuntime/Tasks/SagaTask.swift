@@ -57,6 +57,10 @@ final class SagaTask: @unchecked Sendable {
     /// Bumped whenever the task blocks, is woken or is cancelled: a wake-up carrying an old
     /// token is stale and ignored.
     var token = 0
+    /// Whether a trace slice is open for its current wait.
+    var traceOpen = false
+    /// A description of the effect it blocks on, for the trace (set only when tracing).
+    var tracedEffect: String?
     /// When it began its current wait, in the order of all waits (for the END rule).
     var waitSequence = 0
     /// What the task does when it next runs.

@@ -1,0 +1,58 @@
+import SagaCore
+
+extension Interpreter {
+    /// Records that `task` blocks on `wait`.
+    func traceBlock(_ task: SagaTask, _ wait: Wait) {
+        guard let trace = tracer else { return }
+        trace.track(task.id, task.name)
+        let name: String
+        var args = Record()
+        switch wait {
+        case .none: return
+        case .take: name = "take"
+        case .channel: name = "take channel"
+        case .put: name = "put"
+        case .task(let owned):
+            name = owned.name.hasPrefix("func ") ? "call" : owned.name
+            args["task"] = .string(owned.name)
+        case .combinator(let c):
+            name = c.kind == .race ? "race" : "all"
+            if !c.keys.isEmpty { args["keys"] = .list(c.keys.map { .string($0) }) }
+        case .join(let state): name = "join"; args["tasks"] = .list(state.tasks.map { .int($0.id) })
+        case .timer: name = "delay"
+        case .host: name = "call"
+        }
+        if let effect = task.tracedEffect { args["effect"] = .string(effect) }
+        task.traceOpen = true
+        trace.begin(task.id, name, .record(args), at: clock.now)
+    }
+
+    /// Records that `task` no longer blocks (woken, cancelled or aborted).
+    func traceUnblock(_ task: SagaTask) {
+        guard let trace = tracer, task.traceOpen else { return }
+        task.traceOpen = false
+        trace.end(task.id, at: clock.now)
+    }
+
+    /// Records a fork, spawn or watcher start.
+    func traceStart(_ child: SagaTask, from parent: SagaTask) {
+        guard let trace = tracer else { return }
+        trace.track(parent.id, parent.name)
+        trace.track(child.id, child.name)
+        trace.flow(from: parent.id, to: child.id, child.kind == .detached ? "spawn" : "fork", at: clock.now)
+    }
+
+    /// Records a dispatched action.
+    func traceAction(_ action: Value) {
+        guard let trace = tracer else { return }
+        let type = action["type"].stringValue ?? "action"
+        trace.instant(type, tid: nil, ["action": action], at: clock.now)
+    }
+
+    /// Records an uncaught error of a task.
+    func traceError(_ task: SagaTask, _ failure: Failure) {
+        guard let trace = tracer else { return }
+        trace.track(task.id, task.name)
+        trace.instant("error", tid: task.id, ["error": failure.error.value, "stack": .list(failure.trace.map { .string($0) })], at: clock.now)
+    }
+}
