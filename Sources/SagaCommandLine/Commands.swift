@@ -74,12 +74,19 @@ enum Commands {
     static let test = CommandSpec(
         name: "test",
         abstract: "Run golden-file tests: each X.saga with an X.golden beside it.",
-        usage: "sagarun test [<path> ...] [--update] [--filter <text>]",
+        usage: "sagarun test [<path> ...] [--update] [--filter <text>] [--inject-failures [--twice]]",
         arguments: [("<path>", "Files or folders to search (default: the current folder).")],
-        flags: [.init(name: "--update", help: "Rewrite the golden files with the actual transcripts.")],
+        flags: [
+            .init(name: "--update", help: "Rewrite the golden files with the actual transcripts (or failure summaries)."),
+            .init(
+                name: "--inject-failures",
+                help: "Rerun each program once per call it makes, with that call throwing; report how it ended."),
+            .init(name: "--twice", help: "With --inject-failures: run each compensation twice (is it idempotent?)."),
+        ],
         options: [.init(name: "--filter", valueName: "text", help: "Only run files whose path contains the text.")],
         discussion: """
             Each program runs as 'run --virtual-time --print-actions --print-state --memory',
             with X.input.jsonl as its input when there is one. A mismatch prints a unified diff.
+            With --inject-failures the summary is compared with X.failures.golden where there is one.
             """)
 }

@@ -46,14 +46,10 @@ enum RunCommand {
                 return .ioError
             }
         }
-        let persistence = ValuePersistence(store: store)
         let options = Interpreter.Options(
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
-        let interpreter = Interpreter(
-            program: program, options: options, middleware: [persistence.middleware], reducers: [persistence.reduce],
-            output: io.runOutput)
-        persistence.scheduler = interpreter.asyncWork
+        let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {
                 io.err("error: cannot write the trace file '\(tracePath)'\n")
@@ -70,5 +66,18 @@ enum RunCommand {
         case .sagaFailed: return .failure
         case .malformedInput: return .dataError
         }
+    }
+
+    /// An interpreter for `program` with the persistence layer over `store` attached, as
+    /// `sagarun run` makes it.
+    static func interpreter(
+        _ program: Program, options: Interpreter.Options, store: any ElementStore, output: RunOutput
+    ) -> (Interpreter, any ElementStore) {
+        let persistence = ValuePersistence(store: store)
+        let interpreter = Interpreter(
+            program: program, options: options, middleware: [persistence.middleware], reducers: [persistence.reduce],
+            output: output)
+        persistence.scheduler = interpreter.asyncWork
+        return (interpreter, store)
     }
 }

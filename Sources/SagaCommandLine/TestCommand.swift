@@ -20,6 +20,27 @@ enum TestCommand {
         var passed = 0
         var failed = 0
         let update = parsed.has("--update")
+        if parsed.has("--inject-failures") {
+            for c in cases {
+                let summary = await FailureInjection.summary(for: c, twice: parsed.has("--twice"))
+                let goldenPath = String(c.saga.dropLast(".saga".count)) + ".failures.golden"
+                let expected = try? String(contentsOfFile: goldenPath, encoding: .utf8)
+                if update {
+                    try? summary.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+                    io.out("UPDATED \(goldenPath)\n")
+                    passed += 1
+                } else if let expected, expected != summary {
+                    failed += 1
+                    io.out("FAIL \(c.saga) (failure injection)\n")
+                    io.out(UnifiedDiff.render(expected: expected, actual: summary, expectedName: goldenPath, actualName: "actual"))
+                } else {
+                    passed += 1
+                    io.out("\(expected == nil ? "REPORT" : "PASS") \(c.saga)\n" + summary.split(separator: "\n").map { "  \($0)\n" }.joined())
+                }
+            }
+            io.out("\(passed) passed, \(failed) failed\n")
+            return failed == 0 ? .success : .failure
+        }
         for c in cases {
             let result = await GoldenSuite.run(c)
             if result.matches {

@@ -30,6 +30,12 @@ public final class Interpreter {
         public var printState: Bool
         /// Prefix each transcript line with `@<ms> `.
         public var timestamps: Bool
+        /// Failure injection: the `call` with this number (0 for the first the run makes)
+        /// throws an `InjectedFailure` instead of running.
+        public var failingCall: Int?
+        /// Failure injection: how many times each compensation runs (2 shows whether it is
+        /// idempotent).
+        public var compensationRuns = 1
 
         /// Creates options; everything is off unless named.
         public init(virtualTime: Bool = false, printActions: Bool = false, printState: Bool = false, timestamps: Bool = false) {
@@ -81,6 +87,10 @@ public final class Interpreter {
     var processingOwnEntry = false
     /// Set by ``stop()``.
     var stopRequested = false
+    /// How many `call` effects the run has made (failure injection numbers them).
+    public internal(set) var callsMade = 0
+    /// Where each compensation that ran was registered (`file:line:column`), in order.
+    public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
     public var tracer: ChromeTrace?
     /// The root sagas, for ``stop()``.

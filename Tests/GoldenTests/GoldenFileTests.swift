@@ -22,4 +22,19 @@ import Testing
         let result = await GoldenSuite.run(c)
         #expect(result.actual == result.expected, "\(c.saga)\n\(result.errors)")
     }
+
+    static let failureCases = cases.filter {
+        FileManager.default.fileExists(atPath: String($0.saga.dropLast(".saga".count)) + ".failures.golden")
+    }
+
+    @Test func someProgramsKeepAFailureInjectionSummary() {
+        #expect(!Self.failureCases.isEmpty)
+    }
+
+    /// `sagarun test --inject-failures`: the summary of making each call fail in turn.
+    @Test(arguments: failureCases)
+    func failureInjectionSummaryMatchesGolden(_ c: GoldenSuite.Case) async throws {
+        let expected = try String(contentsOfFile: String(c.saga.dropLast(".saga".count)) + ".failures.golden", encoding: .utf8)
+        #expect(await FailureInjection.summary(for: c, twice: false) == expected)
+    }
 }

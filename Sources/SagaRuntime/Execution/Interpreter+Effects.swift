@@ -208,6 +208,7 @@ extension Interpreter {
     }
 
     private func call(_ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) throws(SagaError) -> EffectResult {
+        try countCall(callee, at: loc)
         switch callee {
         case .function(let index, _):
             let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
@@ -226,6 +227,20 @@ extension Interpreter {
         case .named(let name, _):
             throw SagaError(kind: "HostError", message: "unknown function '\(name)'")
         }
+    }
+
+    /// Numbers a call, and throws the injected failure if it is the one to fail.
+    func countCall(_ callee: Callee, at loc: SourceLocation) throws(SagaError) {
+        let number = callsMade
+        callsMade += 1
+        guard options.failingCall == number else { return }
+        let name: String
+        switch callee {
+        case .function(let i, _): name = i >= 0 && i < program.functions.count ? program.functions[i].name : "?"
+        case .host(let n, _), .named(let n, _): name = n
+        }
+        throw SagaError(
+            kind: "InjectedFailure", message: "injected failure of call #\(number + 1) (\(name) at \(describe(loc)))")
     }
 
     private func functionTask(_ index: Int, _ args: [Value], kind: SagaTask.Kind, parent: SagaTask, at loc: SourceLocation) throws(SagaError) -> SagaTask {

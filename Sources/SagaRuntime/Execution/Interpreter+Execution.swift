@@ -142,6 +142,7 @@ extension Interpreter {
 
     /// Runs one compensation as an owned task; its owner resumes when it ends, whatever happened.
     private func runCompensation(_ compensation: Compensation, _ task: SagaTask) {
+        compensationsRun.append(describe(compensation.location))
         let child = SagaTask(
             id: makeID(), name: "compensation", location: compensation.location, kind: .owned, parent: task,
             env: compensation.env, body: compensation.body)
@@ -202,7 +203,9 @@ extension Interpreter {
                 switch completion {
                 case .throwError, .abort, .cancel:
                     if !compensations.isEmpty {
-                        task.frames.append(.compensating(remaining: compensations, pending: completion))
+                        // Failure injection may run each one twice, to show it is idempotent.
+                        let runs = compensations.flatMap { Array(repeating: $0, count: max(1, options.compensationRuns)) }
+                        task.frames.append(.compensating(remaining: runs, pending: completion))
                         return true
                     }
                 default:

@@ -112,6 +112,7 @@ extension Interpreter {
                 task.wait = .timer(timers.add(due: due, task: task, token: task.token))
                 return .success(nil)
             case .call(let name, let args):
+                try countCall(.host(name, .unknown), at: task.location)
                 guard let function = host[name] else {
                     throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
                 }
