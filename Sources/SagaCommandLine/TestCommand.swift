@@ -41,11 +41,14 @@ enum TestCommand {
             io.out("\(passed) passed, \(failed) failed\n")
             return failed == 0 ? .success : .failure
         }
-        for c in cases {
+        let progress = io.outputIsTerminal && cases.count > 1
+        for (i, c) in cases.enumerated() {
+            if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
+            if progress { io.out("\u{1B}[2K\r") }
             if result.matches {
                 passed += 1
-                io.out("PASS \(c.saga)\n")
+                if !progress { io.out("PASS \(c.saga)\n") }
                 continue
             }
             if update {

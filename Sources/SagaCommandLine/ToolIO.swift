@@ -1,3 +1,4 @@
+import Foundation
 import SagaRuntime
 
 /// Where a command writes. `sagarun` uses the process's standard output and error; tests
@@ -9,6 +10,10 @@ public protocol ToolIO: AnyObject {
     func out(_ text: String)
     /// Writes text to standard error as is.
     func err(_ text: String)
+    /// Whether standard error is a terminal that wants colour (not when `NO_COLOR` is set).
+    var errorIsTerminal: Bool { get }
+    /// Whether standard output is a terminal (for progress lines).
+    var outputIsTerminal: Bool { get }
 }
 
 /// The process's standard output and error.
@@ -19,6 +24,8 @@ public final class ProcessIO: ToolIO {
     public init() {}
 
     public var runOutput: RunOutput { standard }
+    public var errorIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+    public var outputIsTerminal: Bool { isatty(1) == 1 }
     public func out(_ text: String) { write(1, text) }
     public func err(_ text: String) { write(2, text) }
 
@@ -43,6 +50,8 @@ public final class CapturedIO: ToolIO {
     public init() {}
 
     public var runOutput: RunOutput { Sink(owner: self) }
+    public var errorIsTerminal: Bool { false }
+    public var outputIsTerminal: Bool { false }
     public func out(_ text: String) { stdout += text }
     public func err(_ text: String) { stderr += text }
 

@@ -34,6 +34,32 @@ public struct Diagnostic: Sendable, Hashable {
         Diagnostic(.error, message, at: location)
     }
 
+    /// The diagnostic as text: `FILE:LINE:COLUMN: error: MESSAGE`, the source line, and a
+    /// caret; with `colors`, the severity and the caret in ANSI colours (for a terminal).
+    public func rendered(files: [SourceFile], colors: Bool) -> String {
+        let plain = rendered(files: files)
+        guard colors else { return plain }
+        let color: String
+        switch severity {
+        case .error: color = "\u{1B}[1;31m"
+        case .warning: color = "\u{1B}[1;35m"
+        case .note: color = "\u{1B}[1;90m"
+        }
+        let reset = "\u{1B}[0m"
+        var lines = plain.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = lines.first, let range = first.range(of: " \(severity.rawValue): ") {
+            let bold = "\u{1B}[1m"
+            let place = String(first[..<range.lowerBound])
+            let message = String(first[range.upperBound...])
+            let label = color + severity.rawValue + ":" + reset
+            lines[0] = bold + place + reset + " " + label + " " + bold + message + reset
+        }
+        if lines.count >= 3, let caret = lines.last, caret.hasSuffix("^") {
+            lines[lines.count - 1] = String(caret.dropLast()) + "\u{1B}[1;32m^" + reset
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The diagnostic as text: `FILE:LINE:COLUMN: error: MESSAGE`, the source line, and a caret.
     public func rendered(files: [SourceFile]) -> String {
         let index = Int(location.file)
