@@ -25,13 +25,18 @@ let package = Package(
         .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
         .executableTarget(name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"]),
+        // The example app: a small music library (its logic, and a thin command line).
+        .target(name: "MusicLibraryApp", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
+        .executableTarget(name: "MusicLibrary", dependencies: ["MusicLibraryApp"]),
         .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
         .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
         .testTarget(name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
         .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
         .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence"]),
+        .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
+        .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibraryApp"]),
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),

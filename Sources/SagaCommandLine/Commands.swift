@@ -1,6 +1,6 @@
 /// The specs and help of every command.
 enum Commands {
-    static let names = ["run", "check", "ast", "test"]
+    static let names = ["run", "check", "ast", "test", "graph"]
 
     static let overview = """
         OVERVIEW: Run sagas: long-running side-effect workflows over a Redux store.
@@ -13,6 +13,7 @@ enum Commands {
           check                   Parse and check saga files; print every diagnostic.
           ast                     Print a file's effect AST as JSON.
           test                    Run golden-file tests.
+          graph                   Draw a program: sagas, functions and the actions they take and put.
 
         OPTIONS:
           --version               Show the version.
@@ -28,6 +29,7 @@ enum Commands {
         case "check": return check
         case "ast": return ast
         case "test": return test
+        case "graph": return graph
         default:
             return CommandSpec(
                 name: "sagarun", abstract: "Run sagas.", usage: "sagarun <file.saga> [options] | sagarun <subcommand>",
@@ -70,6 +72,14 @@ enum Commands {
     static let ast = CommandSpec(
         name: "ast", abstract: "Print the effect AST of a file as JSON.", usage: "sagarun ast <file.saga>",
         arguments: [("<file.saga>", "The file to print.")], flags: [], options: [])
+
+    static let graph = CommandSpec(
+        name: "graph",
+        abstract: "Draw a program as Mermaid (default) or Graphviz DOT: sagas and functions, fork/call/spawn edges, and the actions each takes and puts.",
+        usage: "sagarun graph <file.saga> [--format mermaid|dot] [--no-reducers]",
+        arguments: [("<file.saga>", "The program to draw.")],
+        flags: [.init(name: "--no-reducers", help: "Leave the reducers out.")],
+        options: [.init(name: "--format", valueName: "format", help: "mermaid (default) or dot.")])
 
     static let test = CommandSpec(
         name: "test",

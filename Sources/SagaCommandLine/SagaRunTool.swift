@@ -53,6 +53,8 @@ public enum SagaRunTool {
             return try ASTCommand.main(args.dropFirst(), io)
         case "test":
             return try await TestCommand.main(args.dropFirst(), io)
+        case "graph":
+            return try GraphCommand.main(args.dropFirst(), io)
         default:
             if first.hasPrefix("-") {
                 throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")

@@ -87,6 +87,13 @@ public final class Interpreter {
     var processingOwnEntry = false
     /// Set by ``stop()``.
     var stopRequested = false
+    /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
+    var inTurn = false
+    /// Set once ``run(input:isolation:)`` has started the root sagas.
+    var started = false
+
+    /// Whether ``run(input:isolation:)`` has started and not yet been stopped.
+    public var isRunning: Bool { started && !stopRequested }
     /// How many `call` effects the run has made (failure injection numbers them).
     public internal(set) var callsMade = 0
     /// Where each compensation that ran was registered (`file:line:column`), in order.

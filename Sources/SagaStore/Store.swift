@@ -31,6 +31,8 @@ public final class Store<State, Action> {
     var nextSubscriberID = 0
     @usableFromInline var queue = RingBuffer<Action>()
     @usableFromInline var isProcessing = false
+    /// Called each time a dispatch has processed its queue and the store is idle again.
+    @usableFromInline var idleObservers: [() -> Void] = []
 
     /// Creates a store.
     ///
@@ -51,11 +53,21 @@ public final class Store<State, Action> {
         queue.append(action)
         if isProcessing { return }
         isProcessing = true
-        defer { isProcessing = false }
         let run = chain ?? buildChain()
         while let next = queue.popFirst() {
             run(next)
         }
+        isProcessing = false
+        if !idleObservers.isEmpty {
+            for observer in idleObservers { observer() }
+        }
+    }
+
+    /// Calls `observer` each time a `dispatch` has processed every action it queued, before
+    /// `dispatch` returns. The saga middleware uses it to resume the sagas an app's own
+    /// dispatch woke, within that dispatch, as redux-saga does; an observer may dispatch.
+    public func whenIdle(_ observer: @escaping () -> Void) {
+        idleObservers.append(observer)
     }
 
     /// Applies the reducer and notifies subscribers: the innermost step of the chain.

@@ -133,4 +133,7 @@ let workloads: [Workload] = [
         guard ok else { throw BenchError.failed("the generated file does not compile") }
         return Measurement(count: size, seconds: seconds, unit: "bytes")
     },
+    StoreWorkloads.saveLoop,
+    StoreWorkloads.saveMany,
+    StoreWorkloads.reopen,
 ]

@@ -148,3 +148,20 @@ import Testing
         }
     }
 }
+
+/// `sagarun graph`.
+@Suite struct GraphCommandTests {
+    @Test func graphPrintsMermaidByDefaultAndDotOnRequest() async {
+        await ExitCodeTests.withFiles(["g.saga": "saga main { take \"go\"; put \"went\" }"]) { dir in
+            let path = dir.appendingPathComponent("g.saga").path
+            let io = CapturedIO()
+            #expect(await SagaRunTool.main(["graph", path], io: io) == 0)
+            #expect(io.stdout.hasPrefix("flowchart LR\n"))
+            #expect(io.stdout.contains("saga_main -->|\"put\"|"))
+            let dot = CapturedIO()
+            #expect(await SagaRunTool.main(["graph", path, "--format", "dot"], io: dot) == 0)
+            #expect(dot.stdout.hasPrefix("digraph"))
+            #expect(await SagaRunTool.main(["graph", path, "--format", "png"], io: CapturedIO()) == 64)
+        }
+    }
+}

@@ -36,7 +36,8 @@ final class ChildProcess: @unchecked Sendable {
     ///
     /// - Returns: Whether a line came.
     func waitForFirstLine(timeout: Duration) -> Bool {
-        let nanos = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        let nanos =
+            Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
         return firstLine.wait(timeout: .now() + .nanoseconds(nanos)) == .success
     }
 

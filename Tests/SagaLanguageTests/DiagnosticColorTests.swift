@@ -12,7 +12,7 @@ import Testing
         let colored = d.rendered(files: [file], colors: true)
         #expect(colored.contains("\u{1B}[1;31merror:\u{1B}[0m"))
         #expect(colored.hasSuffix("      \u{1B}[1;32m^\u{1B}[0m"))
-        #expect(colored.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression) == plain)
+        #expect(colored.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) == plain)
         #expect(d.rendered(files: [file], colors: false) == plain)
     }
 }

@@ -138,3 +138,34 @@ import Testing
             ])
     }
 }
+
+/// A burst of an app's own dispatches reaches an `every` watcher one action at a time, as in
+/// redux-saga: the sagas a dispatch wakes run before that dispatch returns.
+@MainActor @Suite struct EmbeddingBurstTests {
+    struct State: Codable { var seen: [Int] = [] }
+    enum Action: Codable { case ping(n: Int), pong(n: Int) }
+
+    @Test func everyWatcherSeesEachActionOfABurst() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
+        let store = Store(
+            initialState: State(),
+            reducer: { (s: inout State, a: Action) in if case .pong(let n) = a { s.seen.append(n) } },
+            middleware: [sagas.middleware])
+        let source = """
+            saga main {
+              every "ping" as p { put "pong" { n: p.n } }
+            }
+            """
+        guard let program = Frontend().compile(source: source, path: "burst.saga").program else {
+            Issue.record("does not compile")
+            return
+        }
+        let interpreter = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+        let running = Task { await interpreter.run() }
+        while !interpreter.isRunning { await Task.yield() }
+        for n in 1...5 { store.dispatch(.ping(n: n)) }
+        #expect(store.state.seen == [1, 2, 3, 4, 5])
+        interpreter.stop()
+        #expect(await running.value == .success)
+    }
+}

@@ -46,6 +46,9 @@ public final class SagaMiddleware<State, Action> {
         let binding = AppStoreBinding(store: store, bridge: bridge)
         let interpreter = Interpreter(program: program, binding: binding, options: options, host: host, output: output)
         interpreters.append(WeakInterpreter(interpreter))
+        // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
+        // burst of dispatches reaches an `every` watcher one action at a time.
+        store.whenIdle { [weak interpreter] in interpreter?.takeOutsideTurn() }
         return interpreter
     }
 

@@ -36,6 +36,7 @@ extension Interpreter {
             wakeups.append(.run(task, task.token))
         }
         flushWakeups()
+        started = true
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {

@@ -14,6 +14,8 @@ extension Interpreter {
     /// are empty (§6 rules 1 and 2). A saga written in Swift cannot be stepped from here (it
     /// must be awaited), so when one is next, it is returned to the async loop to step.
     func runUntilIdle() -> SagaTask? {
+        inTurn = true
+        defer { inTurn = false }
         flushWakeups()
         while true {
             if let work = ready.popFirst() {
@@ -34,9 +36,21 @@ extension Interpreter {
         }
     }
 
-    /// An app dispatched an action itself: the tasks it woke run at the interpreter's next turn.
+    /// An app dispatched an action itself: the tasks it woke run in ``takeOutsideTurn()``
+    /// (or, for sagas written in Swift, at the interpreter's next turn).
     private func outsideActionArrived() {
         hostCalls.inbox.signal()
+    }
+
+    /// Runs what an app's own dispatch made runnable, synchronously, once the store is idle:
+    /// unless the interpreter is itself running (that dispatch was its own), or not running at
+    /// all. A saga written in Swift met on the way waits for the async loop.
+    func takeOutsideTurn() {
+        guard started, !inTurn, !stopRequested else { return }
+        if let native = runUntilIdle() {
+            ready.prepend(.run(native, native.token))
+            hostCalls.inbox.signal()
+        }
     }
 
     /// Puts the work caused by the last step at the front of the ready queue, in order.

@@ -1,0 +1,287 @@
+// Walks a checked program and collects who calls, forks, spawns, puts and takes what, then
+// numbers everything in a fixed order so the same program always gives the same diagram.
+
+import SagaCore
+
+/// Builds the ``GraphModel`` of a ``Program``.
+///
+/// Every statement is walked, nested blocks included: `if`/`while`/`loop`/`for` bodies,
+/// `try`/`catch`/`finally`, `transaction`/`compensate`, blocks given to `fork` and `spawn`,
+/// watcher bodies, `race`/`all` entries and the effect under `retry`. What such a block does
+/// is drawn as done by the saga or function it is written in: an inline block has no name to
+/// draw it under, and a watcher is part of the saga that starts it.
+struct GraphBuilder {
+    /// An end of an edge before ids are given out.
+    enum Endpoint: Hashable {
+        case saga(Int)
+        case function(Int)
+        case host(String)
+        case reducer(Int)
+        case action(ActionKey)
+    }
+
+    /// An action node: a type (or pattern) written as a literal string, or `?` for one
+    /// computed at run time.
+    enum ActionKey: Hashable, Comparable {
+        case type(String)
+        case unknown
+    }
+
+    private struct RawEdge: Hashable {
+        var from: Endpoint
+        var to: Endpoint
+        var kind: GraphModel.EdgeKind
+        var label: String
+    }
+
+    private let program: Program
+    private let includeReducers: Bool
+    private var edges: Set<RawEdge> = []
+    private var hosts: Set<String> = []
+    private var actions: Set<ActionKey> = []
+
+    /// Collects every edge of `program`.
+    init(program: Program, includeReducers: Bool) {
+        self.program = program
+        self.includeReducers = includeReducers
+        for (i, saga) in program.sagas.enumerated() { walk(saga.body, from: .saga(i)) }
+        for (i, function) in program.functions.enumerated() { walk(function.body, from: .function(i)) }
+        if includeReducers {
+            for (i, reducer) in program.reducers.enumerated() {
+                for key in actionKeys(reducer.pattern) { add(.action(key), .reducer(i), .reduce, "reduce") }
+            }
+        }
+        addMatches()
+    }
+
+    /// The diagram: nodes in a fixed order (sagas, functions and host functions by name, reducers
+    /// in declaration order, action types sorted, `?` last), edges sorted by their ends.
+    func model() -> GraphModel {
+        var endpoints: [Endpoint] = []
+        var nodes: [GraphModel.Node] = []
+        var usedIDs: Set<String> = []
+        func node(_ end: Endpoint, _ id: String, _ kind: GraphModel.NodeKind, _ label: String) {
+            var unique = id
+            var n = 2
+            while usedIDs.contains(unique) {
+                unique = "\(id)_\(n)"
+                n += 1
+            }
+            usedIDs.insert(unique)
+            endpoints.append(end)
+            nodes.append(GraphModel.Node(id: unique, kind: kind, label: label))
+        }
+        let sagas = program.sagas.indices.sorted { (program.sagas[$0].name, $0) < (program.sagas[$1].name, $1) }
+        for i in sagas {
+            let name = program.sagas[i].name
+            node(.saga(i), GraphBuilder.identifier("saga", name), .saga, "saga \(name)")
+        }
+        let functions = program.functions.indices.sorted {
+            (program.functions[$0].name, $0) < (program.functions[$1].name, $1)
+        }
+        for i in functions {
+            let f = program.functions[i]
+            let parameters = f.parameters.map(\.name).joined(separator: ", ")
+            node(.function(i), GraphBuilder.identifier("fn", f.name), .function, "func \(f.name)(\(parameters))")
+        }
+        for name in hosts.sorted() {
+            node(.host(name), GraphBuilder.identifier("host", name), .host, "host \(name)")
+        }
+        if includeReducers {
+            for i in program.reducers.indices { node(.reducer(i), "red_\(i)", .reducer, "reducer \(i + 1)") }
+        }
+        for (n, key) in actions.sorted().enumerated() {
+            switch key {
+            case .type(let type): node(.action(key), "act_\(n)", .action, type)
+            case .unknown: node(.action(key), "act_\(n)", .action, "?")
+            }
+        }
+        var position: [Endpoint: Int] = [:]
+        for (i, end) in endpoints.enumerated() { position[end] = i }
+        var modelEdges: [GraphModel.Edge] = []
+        for edge in edges {
+            guard let from = position[edge.from], let to = position[edge.to] else { continue }
+            modelEdges.append(GraphModel.Edge(from: from, to: to, kind: edge.kind, label: edge.label))
+        }
+        modelEdges.sort { ($0.from, $0.to, $0.kind, $0.label) < ($1.from, $1.to, $1.kind, $1.label) }
+        return GraphModel(nodes: nodes, edges: modelEdges)
+    }
+
+    /// `prefix_name` with every character outside `[A-Za-z0-9_]` (the dot of `api.fetch`,
+    /// say) turned into `_`: an identifier in both Mermaid and DOT.
+    static func identifier(_ prefix: String, _ name: String) -> String {
+        let safe = name.unicodeScalars.map { scalar -> String in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "_": return String(scalar)
+            default: return "_"
+            }
+        }
+        return prefix + "_" + safe.joined()
+    }
+
+    // MARK: - Walking
+
+    private mutating func walk(_ block: Block, from owner: Endpoint) {
+        for statement in block.statements { walk(statement, from: owner) }
+    }
+
+    private mutating func walk(_ statement: Stmt, from owner: Endpoint) {
+        switch statement {
+        case .declare(_, _, let rhs, _), .assign(_, let rhs, _):
+            if case .effect(let effect) = rhs { walk(effect, from: owner) }
+        case .effect(let effect, _):
+            walk(effect, from: owner)
+        case .if(let arms, let elseBlock, _):
+            for arm in arms { walk(arm.body, from: owner) }
+            if let elseBlock { walk(elseBlock, from: owner) }
+        case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .transaction(let body, _),
+            .compensate(let body, _):
+            walk(body, from: owner)
+        case .try(let body, let catchClause, let finallyBlock, _):
+            walk(body, from: owner)
+            if let catchClause { walk(catchClause.body, from: owner) }
+            if let finallyBlock { walk(finallyBlock, from: owner) }
+        case .log, .throw, .break, .continue, .return:
+            break
+        }
+    }
+
+    private mutating func walk(_ effect: Effect, from owner: Endpoint) {
+        switch effect {
+        case .take(let pattern, _, _):
+            taken(pattern, by: owner, label: "take")
+        case .actionChannel(let pattern, _, _):
+            taken(pattern, by: owner, label: "actionChannel")
+        case .watcher(let watcher):
+            taken(watcher.pattern, by: owner, label: watcher.kind.rawValue)
+            walk(watcher.body, from: owner)
+        case .put(let target, let payload, _):
+            for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
+        case .call(let callee, _, _):
+            started(callee, by: owner, kind: .call)
+        case .fork(let body, _):
+            started(body, by: owner, kind: .fork)
+        case .spawn(let body, _):
+            started(body, by: owner, kind: .spawn)
+        case .race(let entries, _), .allRecord(let entries, _):
+            for entry in entries { walk(entry.effect, from: owner) }
+        case .allList(let effects, _):
+            for inner in effects { walk(inner, from: owner) }
+        case .allFor(_, _, let inner, _), .retry(_, _, let inner, _):
+            walk(inner, from: owner)
+        case .select, .join, .cancel, .delay, .channel:
+            break
+        }
+    }
+
+    private mutating func started(_ body: TaskBody, by owner: Endpoint, kind: GraphModel.EdgeKind) {
+        switch body {
+        case .call(let callee, _): started(callee, by: owner, kind: kind)
+        case .block(let block): walk(block, from: owner)
+        }
+    }
+
+    private mutating func started(_ callee: Callee, by owner: Endpoint, kind: GraphModel.EdgeKind) {
+        let label = kind == .call ? "call" : kind == .fork ? "fork" : "spawn"
+        switch callee {
+        case .function(let index, _):
+            // A checked program never holds a bad index; skipping one keeps bad input from crashing.
+            guard program.functions.indices.contains(index) else { return }
+            add(owner, .function(index), kind, label)
+        case .host(let name, _), .named(let name, _):
+            hosts.insert(name)
+            add(owner, .host(name), kind, label)
+        }
+    }
+
+    private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String) {
+        for key in actionKeys(pattern) { add(.action(key), owner, .take, label) }
+    }
+
+    private mutating func add(
+        _ from: Endpoint, _ to: Endpoint, _ kind: GraphModel.EdgeKind, _ label: String
+    ) {
+        for end in [from, to] {
+            if case .action(let key) = end { actions.insert(key) }
+        }
+        edges.insert(RawEdge(from: from, to: to, kind: kind, label: label))
+    }
+
+    // MARK: - Action types
+
+    /// The action nodes a pattern stands for: `*` as the type `"*"` (a string `"*"` means the
+    /// same), a string as itself, a list literal as its elements, anything else as `?`.
+    private func actionKeys(_ pattern: Pattern) -> [ActionKey] {
+        switch pattern {
+        case .any: return [.type("*")]
+        case .expr(let expr): return actionKeys(expr)
+        }
+    }
+
+    private func actionKeys(_ expr: Expr) -> [ActionKey] {
+        switch expr {
+        case .literal(.string(let type), _): return [.type(type)]
+        case .list(let items, _): return items.isEmpty ? [.unknown] : items.flatMap(actionKeys)
+        default: return [.unknown]
+        }
+    }
+
+    /// The type a `put` dispatches: `put "t" …`, or `put {type: "t", …}` (the last `type`
+    /// field wins, as in a record literal); `?` for anything computed, a channel put included.
+    private func putKeys(_ target: Expr, _ payload: Expr?) -> [ActionKey] {
+        switch target {
+        case .literal(.string(let type), _):
+            return [.type(type)]
+        case .record(let fields, _) where payload == nil:
+            if let field = fields.last(where: { $0.key == "type" }), case .literal(.string(let type), _) = field.value {
+                return [.type(type)]
+            }
+            return [.unknown]
+        default:
+            return [.unknown]
+        }
+    }
+
+    /// An exact type that a glob pattern in the diagram matches gets a `matches` edge to it,
+    /// so that a `put "user/login"` visibly reaches a `take "user/*"`. The bare `*` gets none:
+    /// it plainly matches everything, and an edge from every type would bury the diagram.
+    private mutating func addMatches() {
+        var exact: [String] = []
+        var globs: [String] = []
+        for case .type(let type) in actions {
+            if type.utf8.contains(UInt8(ascii: "*")) { globs.append(type) } else { exact.append(type) }
+        }
+        for glob in globs where glob != "*" {
+            let pattern = Array(glob.utf8)
+            for type in exact where GraphBuilder.matches(pattern[...], Array(type.utf8)[...]) {
+                add(.action(.type(type)), .action(.type(glob)), .matches, "matches")
+            }
+        }
+    }
+
+    /// Glob matching as the runtime does it: `*` matches any run of characters.
+    static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        var p = pattern.startIndex
+        var t = text.startIndex
+        var star: Int?
+        var mark = t
+        while t < text.endIndex {
+            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
+                star = p
+                p += 1
+                mark = t
+            } else if p < pattern.endIndex, pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if let s = star {
+                p = s + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
+        return p == pattern.endIndex
+    }
+}

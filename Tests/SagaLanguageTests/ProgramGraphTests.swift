@@ -1,0 +1,359 @@
+import Foundation
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+/// `sagarun graph`: a program drawn as Mermaid or DOT, sagas and functions as nodes, the
+/// action types they put and take between them.
+@Suite("ProgramGraph draws a program's sagas, functions and the actions between them")
+struct ProgramGraphTests {
+    /// Compiles `source`; a test that needs a program fails here if it does not compile.
+    static func program(_ source: String, hostFunctions: Set<String> = []) throws -> Program {
+        let result = Frontend(hostFunctions: hostFunctions).compile(source: source, path: "graph.saga")
+        return try #require(result.program, "\(result.renderedDiagnostics)")
+    }
+
+    static let counter = """
+        state { count: 0 }
+        reduce "counter/add" as a { state.count = state.count + a.by }
+        saga counter {
+          every "counter/request" as req {
+            delay 100ms
+            put "counter/add" { by: req.by }
+            let n = select state.count
+            log "count is \\(n)"
+          }
+        }
+        """
+
+    @Test func theContractsCounterShowsRequestsFlowingThroughTheWatcherToTheReducer() throws {
+        let program = try Self.program(Self.counter)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_counter(["saga counter"])
+                    red_0[("reducer 1")]
+                    act_0>"counter/add"]
+                    act_1>"counter/request"]
+                    saga_counter -->|"put"| act_0
+                    act_0 -->|"reduce"| red_0
+                    act_1 -->|"every"| saga_counter
+
+                """)
+        #expect(
+            ProgramGraph.dot(program) == """
+                digraph program {
+                    rankdir=LR
+                    saga_counter [label="saga counter", shape=box, style=rounded]
+                    red_0 [label="reducer 1", shape=cylinder]
+                    act_0 [label="counter/add", shape=cds]
+                    act_1 [label="counter/request", shape=cds]
+                    saga_counter -> act_0 [label="put"]
+                    act_0 -> red_0 [label="reduce"]
+                    act_1 -> saga_counter [label="every"]
+                }
+
+                """)
+    }
+
+    @Test func callForkAndSpawnAreSolidDashedAndDottedEdgesToFunctionsAndHostFunctions() throws {
+        let program = try Self.program(
+            """
+            func load(id) {
+              let user = call api.fetch(id)
+              put "user/loaded" { user: user }
+            }
+            func audit() { put "audit/done" }
+            saga main {
+              let a = take "user/request"
+              call load(a.id)
+              fork load(2)
+              fork load(3)
+              spawn audit()
+            }
+            """, hostFunctions: ["api.fetch"])
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    fn_audit["func audit()"]
+                    fn_load["func load(id)"]
+                    host_api_fetch{{"host api.fetch"}}
+                    act_0>"audit/done"]
+                    act_1>"user/loaded"]
+                    act_2>"user/request"]
+                    saga_main -.->|"spawn"| fn_audit
+                    saga_main -->|"call"| fn_load
+                    saga_main -.->|"fork"| fn_load
+                    fn_audit -->|"put"| act_0
+                    fn_load -->|"call"| host_api_fetch
+                    fn_load -->|"put"| act_1
+                    act_2 -->|"take"| saga_main
+                    linkStyle 0 stroke-dasharray:1 4
+
+                """)
+        #expect(
+            ProgramGraph.dot(program) == """
+                digraph program {
+                    rankdir=LR
+                    saga_main [label="saga main", shape=box, style=rounded]
+                    fn_audit [label="func audit()", shape=box]
+                    fn_load [label="func load(id)", shape=box]
+                    host_api_fetch [label="host api.fetch", shape=hexagon]
+                    act_0 [label="audit/done", shape=cds]
+                    act_1 [label="user/loaded", shape=cds]
+                    act_2 [label="user/request", shape=cds]
+                    saga_main -> fn_audit [label="spawn", style=dotted]
+                    saga_main -> fn_load [label="call"]
+                    saga_main -> fn_load [label="fork", style=dashed]
+                    fn_audit -> act_0 [label="put"]
+                    fn_load -> host_api_fetch [label="call"]
+                    fn_load -> act_1 [label="put"]
+                    act_2 -> saga_main [label="take"]
+                }
+
+                """)
+    }
+
+    @Test func everyNestedBlockAndEffectEntryIsDrawnAsPartOfItsSagaOrFunction() throws {
+        let program = try Self.program(
+            """
+            func f() { }
+            func g() { }
+            saga main {
+              if true { put "if" } else if false { put "elseif" } else { put "else" }
+              while false { put "while" }
+              loop { put "loop"; break }
+              for x in [1] { put "for" }
+              try { put "try" } catch e { put "catch" } finally { put "finally" }
+              transaction { compensate { put "compensate" } }
+              fork { put "forkBlock" }
+              spawn { call f() }
+              let w = latest "watched" as a { put "watcherBody" }
+              let r = race { a: take "raced", b: call g() }
+              let s = all { a: put "allRecord" }
+              let l = all [put "allList"]
+              let m = all for x in [1] { put "allFor" }
+              var v = null
+              v = retry 3 delay 1ms put "retried"
+            }
+            """)
+        let lines = ProgramGraph.mermaid(program).split(separator: "\n").map(String.init)
+        let edges = lines.filter { $0.contains("|\"") }
+        let labelOf = Dictionary(
+            uniqueKeysWithValues: lines.compactMap { line -> (String, String)? in
+                guard line.hasPrefix("    act_"), let open = line.firstIndex(of: ">") else { return nil }
+                let id = String(line[line.index(line.startIndex, offsetBy: 4)..<open])
+                return (id, String(line[open...].dropFirst(2).dropLast(2)))
+            })
+        let puts = edges.filter { $0.hasPrefix("    saga_main -->|\"put\"| ") }.compactMap {
+            labelOf[String($0.split(separator: " ").last ?? "")]
+        }
+        #expect(
+            Set(puts) == [
+                "if", "elseif", "else", "while", "loop", "for", "try", "catch", "finally", "compensate",
+                "forkBlock", "watcherBody", "allRecord", "allList", "allFor", "retried",
+            ])
+        #expect(edges.contains("    saga_main -->|\"call\"| fn_f"))
+        #expect(edges.contains("    saga_main -->|\"call\"| fn_g"))
+        #expect(edges.contains { $0.hasSuffix("-->|\"latest\"| saga_main") })
+        #expect(edges.contains { $0.hasSuffix("-->|\"take\"| saga_main") })
+        #expect(edges.count == 16 + 2 + 2)
+    }
+
+    @Test func patternsAreSplitIntoLiteralTypesAndAnythingComputedIsOneQuestionMark() throws {
+        let program = try Self.program(
+            """
+            saga main {
+              let a = take ["user/*", "cart/add"]
+              let t = "dyn"
+              let b = take t
+              let ch = actionChannel "queue/job" buffer 2
+              let c = take ch
+              put ch 1
+              put t { ok: true }
+              put { type: "user/login", id: 1 }
+              debounce 10ms * as x { }
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    act_0>"*"]
+                    act_1>"cart/add"]
+                    act_2>"queue/job"]
+                    act_3>"user/*"]
+                    act_4>"user/login"]
+                    act_5>"?"]
+                    saga_main -->|"put"| act_4
+                    saga_main -->|"put"| act_5
+                    act_0 -->|"debounce"| saga_main
+                    act_1 -->|"take"| saga_main
+                    act_2 -->|"actionChannel"| saga_main
+                    act_3 -->|"take"| saga_main
+                    act_4 -.->|"matches"| act_3
+                    act_5 -->|"take"| saga_main
+
+                """)
+    }
+
+    @Test func labelsAreEscapedForEachSyntax() throws {
+        let program = try Self.program(
+            #"""
+            saga main {
+              put "say \"hi\" #1 <b>&[x]"
+              take "back\\slash`{y}"
+            }
+            """#)
+        #expect(
+            ProgramGraph.mermaid(program) == #"""
+                flowchart LR
+                    saga_main(["saga main"])
+                    act_0>"back\slash#96;{y}"]
+                    act_1>"say #quot;hi#quot; #35;1 #lt;b#gt;#amp;[x]"]
+                    saga_main -->|"put"| act_1
+                    act_0 -->|"take"| saga_main
+
+                """#)
+        #expect(
+            ProgramGraph.dot(program) == #"""
+                digraph program {
+                    rankdir=LR
+                    saga_main [label="saga main", shape=box, style=rounded]
+                    act_0 [label="back\\slash`{y}", shape=cds]
+                    act_1 [label="say \"hi\" #1 <b>&[x]", shape=cds]
+                    saga_main -> act_1 [label="put"]
+                    act_0 -> saga_main [label="take"]
+                }
+
+                """#)
+    }
+
+    @Test func reducersCanBeLeftOut() throws {
+        let program = try Self.program(Self.counter + "\nreduce \"only/reduced\" as a { }\n")
+        #expect(ProgramGraph.mermaid(program).contains("red_1[(\"reducer 2\")]"))
+        #expect(
+            ProgramGraph.mermaid(program, includeReducers: false) == """
+                flowchart LR
+                    saga_counter(["saga counter"])
+                    act_0>"counter/add"]
+                    act_1>"counter/request"]
+                    saga_counter -->|"put"| act_0
+                    act_1 -->|"every"| saga_counter
+
+                """)
+        #expect(!ProgramGraph.dot(program, includeReducers: false).contains("red_"))
+    }
+
+    @Test func idsFollowNamesNotDeclarationOrderAndStayUniqueWhenNamesCollide() throws {
+        let one = try Self.program(
+            """
+            func a.b() { put "x" }
+            func a_b() { put "y" }
+            saga zeta { call a.b() }
+            saga alpha { call a_b() }
+            """)
+        let other = try Self.program(
+            """
+            saga alpha { call a_b() }
+            saga zeta { call a.b() }
+            func a_b() { put "y" }
+            func a.b() { put "x" }
+            """)
+        #expect(
+            ProgramGraph.mermaid(one) == """
+                flowchart LR
+                    saga_alpha(["saga alpha"])
+                    saga_zeta(["saga zeta"])
+                    fn_a_b["func a.b()"]
+                    fn_a_b_2["func a_b()"]
+                    act_0>"x"]
+                    act_1>"y"]
+                    saga_alpha -->|"call"| fn_a_b_2
+                    saga_zeta -->|"call"| fn_a_b
+                    fn_a_b -->|"put"| act_0
+                    fn_a_b_2 -->|"put"| act_1
+
+                """)
+        #expect(ProgramGraph.mermaid(other) == ProgramGraph.mermaid(one))
+        #expect(ProgramGraph.dot(other) == ProgramGraph.dot(one))
+    }
+
+    // MARK: - Every example program
+
+    static let exampleFiles: [String] = {
+        let sagas = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sagas").resolvingSymlinksInPath()
+        let walker = FileManager.default.enumerator(at: sagas, includingPropertiesForKeys: nil)
+        return (walker?.allObjects ?? []).compactMap { ($0 as? URL)?.path }.filter { $0.hasSuffix(".saga") }.sorted()
+    }()
+
+    @Test func theExamplesAreThere() {
+        #expect(Self.exampleFiles.count >= 30)
+    }
+
+    @Test(arguments: exampleFiles)
+    func everyExampleRendersAsWellFormedMermaid(_ path: String) throws {
+        let result = Frontend().compile(path: path)
+        let program = try #require(result.program, "\(result.renderedDiagnostics)")
+        let model = GraphBuilder(program: program, includeReducers: true).model()
+        let mermaid = ProgramGraph.mermaid(program)
+        #expect(ProgramGraph.mermaid(program) == mermaid, "the same program gives the same text")
+        var lines = mermaid.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "flowchart LR")
+        #expect(lines.last == "")
+        lines = Array(lines.dropFirst().dropLast())
+        let id = "[A-Za-z_][A-Za-z0-9_]*"
+        let node = try Regex(#"^    \#(id)(\(\["[^"]*"\]\)|\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\("[^"]*"\)\]|>"[^"]*"\])$"#)
+        let edge = try Regex(#"^    \#(id) (-->|-\.->)\|"[a-zA-Z]+"\| \#(id)$"#)
+        let style = try Regex(#"^    linkStyle [0-9]+(,[0-9]+)* stroke-dasharray:1 4$"#)
+        let nodeLines = lines.filter { $0.wholeMatch(of: node) != nil }
+        let edgeLines = lines.filter { $0.wholeMatch(of: edge) != nil }
+        let styleLines = lines.filter { $0.wholeMatch(of: style) != nil }
+        #expect(nodeLines.count == model.nodes.count)
+        #expect(edgeLines.count == model.edges.count, "one line per edge")
+        #expect(nodeLines.count + edgeLines.count + styleLines.count == lines.count, "\(mermaid)")
+        #expect(Set(model.nodes.map(\.id)).count == model.nodes.count, "ids are unique")
+        #expect(model.nodes.contains { $0.kind == .saga } || program.sagas.isEmpty)
+    }
+
+    @Test(arguments: exampleFiles)
+    func everyExampleRendersAsWellFormedDOT(_ path: String) throws {
+        let result = Frontend().compile(path: path)
+        let program = try #require(result.program, "\(result.renderedDiagnostics)")
+        let model = GraphBuilder(program: program, includeReducers: true).model()
+        let dot = ProgramGraph.dot(program)
+        #expect(dot.hasPrefix("digraph program {\n    rankdir=LR\n"))
+        #expect(dot.hasSuffix("\n}\n"))
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for character in dot {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    inString = false
+                }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "{" || character == "[" {
+                depth += 1
+            } else if character == "}" || character == "]" {
+                depth -= 1
+                #expect(depth >= 0, "a bracket closes before it opens")
+            }
+        }
+        #expect(depth == 0 && !inString, "braces, brackets and quotes balance")
+        let edgeLines = dot.split(separator: "\n").filter { $0.contains(" -> ") }
+        #expect(edgeLines.count == model.edges.count, "one line per edge")
+        for line in edgeLines {
+            #expect(line.hasPrefix("    ") && line.hasSuffix("]") && line.contains(" [label=\""), "\(line)")
+        }
+    }
+}
