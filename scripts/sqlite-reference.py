@@ -126,6 +126,7 @@ def main():
     parser.add_argument("--loop", type=int, default=5000, help="rows of 'loop' and 'threads'")
     parser.add_argument("--batched", type=int, default=100000, help="rows of 'batched'")
     parser.add_argument("--reopen", type=int, default=1000000, help="rows of 'reopen'")
+    parser.add_argument("--only", default=None, help="comma-separated workloads to run (loop,batched,threads,reopen)")
     parser.add_argument("--dir", default=None, help="folder for the database files (default: a temporary one)")
     args = parser.parse_args()
 
@@ -140,7 +141,10 @@ def main():
             ("threads x8", "rows/s", lambda: threads(folder, args.loop)),
             ("reopen + by id", "seconds", lambda: reopen(folder, args.reopen)),
         ]
+        wanted = set(args.only.split(",")) if args.only else None
         for name, unit, run in plan:
+            if wanted is not None and name.split(" ")[0] not in wanted:
+                continue
             results = []
             for _ in range(args.runs):
                 results.append(run())

@@ -1,6 +1,6 @@
 /// The specs and help of every command.
 enum Commands {
-    static let names = ["run", "check", "ast", "test", "graph"]
+    static let names = ["run", "check", "fmt", "ast", "test", "graph"]
 
     static let overview = """
         OVERVIEW: Run sagas: long-running side-effect workflows over a Redux store.
@@ -11,6 +11,7 @@ enum Commands {
         SUBCOMMANDS:
           run                     Run a saga program (the default).
           check                   Parse and check saga files; print every diagnostic.
+          fmt                     Format saga files in the canonical style (--check: only report).
           ast                     Print a file's effect AST as JSON.
           test                    Run golden-file tests.
           graph                   Draw a program: sagas, functions and the actions they take and put.
@@ -30,6 +31,7 @@ enum Commands {
         case "ast": return ast
         case "test": return test
         case "graph": return graph
+        case "fmt": return fmt
         default:
             return CommandSpec(
                 name: "sagarun", abstract: "Run sagas.", usage: "sagarun <file.saga> [options] | sagarun <subcommand>",
@@ -72,6 +74,12 @@ enum Commands {
     static let ast = CommandSpec(
         name: "ast", abstract: "Print the effect AST of a file as JSON.", usage: "sagarun ast <file.saga>",
         arguments: [("<file.saga>", "The file to print.")], flags: [], options: [])
+
+    static let fmt = CommandSpec(
+        name: "fmt", abstract: "Format saga files in the one canonical style, in place; comments are kept, programs never change.",
+        usage: "sagarun fmt <file.saga> ... [--check]", arguments: [("<file.saga>", "The files to format.")],
+        flags: [.init(name: "--check", help: "Change nothing: list the files that would change, and exit 1 if any would.")],
+        options: [])
 
     static let graph = CommandSpec(
         name: "graph",

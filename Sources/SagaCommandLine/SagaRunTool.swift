@@ -55,6 +55,8 @@ public enum SagaRunTool {
             return try await TestCommand.main(args.dropFirst(), io)
         case "graph":
             return try GraphCommand.main(args.dropFirst(), io)
+        case "fmt":
+            return try FormatCommand.main(args.dropFirst(), io)
         default:
             if first.hasPrefix("-") {
                 throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")

@@ -70,6 +70,8 @@ public final class Interpreter {
     var dispatchQueue = RingBuffer<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.
     var takers: [Taker] = []
+    /// An empty list with capacity, swapped with ``takers`` when an action is processed.
+    var spareTakers: [Taker] = []
     var actionChannels: [Channel] = []
     /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
     var channelWaiters: [(task: SagaTask, token: Int)] = []

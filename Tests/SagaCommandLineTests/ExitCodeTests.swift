@@ -165,3 +165,33 @@ import Testing
         }
     }
 }
+
+/// `sagarun fmt`: in place, or `--check` to only report.
+@Suite struct FormatCommandTests {
+    @Test func fmtRewritesInPlaceAndCheckReports() async throws {
+        try await ExitCodeTests.withFiles(["a.saga": "saga main {\n    log   1+2 // sum\n}\n", "ok.saga": "saga main {\n  log 1\n}\n"]) { dir in
+            let a = dir.appendingPathComponent("a.saga").path
+            let ok = dir.appendingPathComponent("ok.saga").path
+            let check = CapturedIO()
+            #expect(await SagaRunTool.main(["fmt", "--check", a, ok], io: check) == 1)
+            #expect(check.stdout == a + "\n")
+            let unchanged = try String(contentsOfFile: a, encoding: .utf8)
+            #expect(unchanged == "saga main {\n    log   1+2 // sum\n}\n")
+            #expect(await SagaRunTool.main(["fmt", a, ok], io: CapturedIO()) == 0)
+            let formatted = try String(contentsOfFile: a, encoding: .utf8)
+            #expect(formatted == "saga main {\n  log 1 + 2 // sum\n}\n")
+            #expect(await SagaRunTool.main(["fmt", "--check", a, ok], io: CapturedIO()) == 0)
+        }
+    }
+
+    @Test func aFileThatDoesNotParseIsLeftAlone() async throws {
+        try await ExitCodeTests.withFiles(["bad.saga": "saga main {\n  log (\n"]) { dir in
+            let bad = dir.appendingPathComponent("bad.saga").path
+            let io = CapturedIO()
+            #expect(await SagaRunTool.main(["fmt", bad], io: io) == 65)
+            #expect(io.stderr.contains("bad.saga:"))
+            let left = try String(contentsOfFile: bad, encoding: .utf8)
+            #expect(left == "saga main {\n  log (\n")
+        }
+    }
+}

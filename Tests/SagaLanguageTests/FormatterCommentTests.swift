@@ -22,30 +22,34 @@ import Testing
             }
             // The end.
             """
-        #expect(Self.fmt(source) == """
-            // The header.
+        #expect(
+            Self.fmt(source) == """
+                // The header.
 
-            saga main {
-              // first
-              log 1
-              /* a block
-               comment */
-              log 2
-              // last
-            }
-            // The end.
+                saga main {
+                  // first
+                  log 1
+                  /* a block
+                   comment */
+                  log 2
+                  // last
+                }
+                // The end.
 
-            """)
+                """)
     }
 
     @Test func commentsAfterCodeStayOnTheirLineOneSpaceAway() {
         #expect(Self.fmt("saga s {   // opens\n  log 1    // one   \n}") == "saga s { // opens\n  log 1 // one\n}\n")
-        #expect(Self.fmt("state {\n  a: 1, // one\n  b: 2 /* two */,\n}") == "state {\n  a: 1, // one\n  b: 2 /* two */,\n}\n")
+        #expect(
+            Self.fmt("state {\n  a: 1, // one\n  b: 2 /* two */,\n}")
+                == "state {\n  a: 1, // one\n  b: 2 /* two */,\n}\n")
     }
 
     @Test func inlineBlockCommentsStayBetweenTheirTokens() {
-        #expect(Self.fmt("saga /* c */ main/* d */{ log f(/* e */x)+/* f */1; log \"\\(x/* g */)\" }")
-            == "saga /* c */ main /* d */ { log f(/* e */ x) + /* f */ 1; log \"\\(x /* g */)\" }\n")
+        #expect(
+            Self.fmt("saga /* c */ main/* d */{ log f(/* e */x)+/* f */1; log \"\\(x/* g */)\" }")
+                == "saga /* c */ main /* d */ { log f(/* e */ x) + /* f */ 1; log \"\\(x /* g */)\" }\n")
     }
 
     @Test func aCommentBetweenABraceAndElseKeepsThemApart() {

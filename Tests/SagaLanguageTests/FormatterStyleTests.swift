@@ -15,17 +15,20 @@ import Testing
     }
 
     @Test func spacesGoAroundOperatorsAndAfterCommasAndInsideRecordBraces() {
-        #expect(Self.fmt("saga main{let r={a:1,b:[1,2 ,3]}\nlog r.a+len( r.b )*2}") == """
-            saga main {
-              let r = { a: 1, b: [1, 2, 3] }
-              log r.a + len(r.b) * 2
-            }
+        #expect(
+            Self.fmt("saga main{let r={a:1,b:[1,2 ,3]}\nlog r.a+len( r.b )*2}") == """
+                saga main {
+                  let r = { a: 1, b: [1, 2, 3] }
+                  log r.a + len(r.b) * 2
+                }
 
-            """)
+                """)
     }
 
     @Test func aOneLineBlockStaysOnOneLine() {
-        #expect(Self.fmt("reduce \"add\" as a {state.n=state.n+a.by}") == "reduce \"add\" as a { state.n = state.n + a.by }\n")
+        #expect(
+            Self.fmt("reduce \"add\" as a {state.n=state.n+a.by}")
+                == "reduce \"add\" as a { state.n = state.n + a.by }\n")
         #expect(Self.fmt("saga s { fork { delay 10ms;log 1 } }") == "saga s { fork { delay 10ms; log 1 } }\n")
     }
 
@@ -45,13 +48,14 @@ import Testing
               finally { log 3 }
             }
             """
-        #expect(Self.fmt(source) == """
-            saga s {
-              if a { log 1 } else if b { log 2 } else { log 3 }
-              try { log 1 } catch e { log e } finally { log 3 }
-            }
+        #expect(
+            Self.fmt(source) == """
+                saga s {
+                  if a { log 1 } else if b { log 2 } else { log 3 }
+                  try { log 1 } catch e { log e } finally { log 3 }
+                }
 
-            """)
+                """)
     }
 
     @Test func indentationIsTwoSpacesPerBracketOpenedOnALine() {
@@ -68,33 +72,35 @@ import Testing
                     })
             }
             """
-        #expect(Self.fmt(source) == """
-            saga s {
-              let r = {
-                a: 1,
-                b: [
-                  1, 2
-                ]
-              }
-              call f({
-                x: 1
-              })
-            }
+        #expect(
+            Self.fmt(source) == """
+                saga s {
+                  let r = {
+                    a: 1,
+                    b: [
+                      1, 2
+                    ]
+                  }
+                  call f({
+                    x: 1
+                  })
+                }
 
-            """)
+                """)
     }
 
     @Test func aLineThatGoesOnAfterAnOperatorIsIndentedOnceMore() {
-        #expect(Self.fmt("saga s {\nlet x = 1 +\n2 +\n3\nlog (a &&\nb)\n}") == """
-            saga s {
-              let x = 1 +
-                2 +
-                3
-              log (a &&
-                b)
-            }
+        #expect(
+            Self.fmt("saga s {\nlet x = 1 +\n2 +\n3\nlog (a &&\nb)\n}") == """
+                saga s {
+                  let x = 1 +
+                    2 +
+                    3
+                  log (a &&
+                    b)
+                }
 
-            """)
+                """)
     }
 
     @Test func recordsListsAndParenthesesKeepTheirLineBreaks() {
@@ -108,59 +114,71 @@ import Testing
     }
 
     @Test func emptyBracketsCloseUp() {
-        #expect(Self.fmt("saga s {\n}\nsaga t { loop {\n\n}\nlet r = {  }\nlet xs = [\n]\nlog now( ) }") == """
-            saga s {}
-            saga t {
-              loop {}
-              let r = {}
-              let xs = []
-              log now()
-            }
+        #expect(
+            Self.fmt("saga s {\n}\nsaga t { loop {\n\n}\nlet r = {  }\nlet xs = [\n]\nlog now( ) }") == """
+                saga s {}
+                saga t {
+                  loop {}
+                  let r = {}
+                  let xs = []
+                  log now()
+                }
 
-            """)
+                """)
     }
 
     @Test func unaryOperatorsTouchTheirOperand() {
-        #expect(Self.fmt("saga s { log - 1; log ! true; log 1 - - 2; log [ - 1 ]; log r.all -1 }")
-            == "saga s { log -1; log !true; log 1 - -2; log [-1]; log r.all - 1 }\n")
+        #expect(
+            Self.fmt("saga s { log - 1; log ! true; log 1 - - 2; log [ - 1 ]; log r.all -1 }")
+                == "saga s { log -1; log !true; log 1 - -2; log [-1]; log r.all - 1 }\n")
     }
 
     @Test func theStarPatternKeepsItsSpaces() {
-        #expect(Self.fmt("reduce *   as a { state.n = 1 }\nsaga s { throttle 1s  *  as a { log a }\nlet a = take   *\n}")
-            == "reduce * as a { state.n = 1 }\nsaga s {\n  throttle 1s * as a { log a }\n  let a = take *\n}\n")
+        #expect(
+            Self.fmt("reduce *   as a { state.n = 1 }\nsaga s { throttle 1s  *  as a { log a }\nlet a = take   *\n}")
+                == "reduce * as a { state.n = 1 }\nsaga s {\n  throttle 1s * as a { log a }\n  let a = take *\n}\n")
     }
 
     @Test func calleeNamesTouchTheirArgumentsDottedNamesCloseUp() {
-        #expect(Self.fmt("func api . get (id) { return id }\nsaga s { let u = call api . get (1)\nfork api.get (2) }") == """
-            func api.get(id) { return id }
-            saga s {
-              let u = call api.get(1)
-              fork api.get(2)
-            }
+        #expect(
+            Self.fmt("func api . get (id) { return id }\nsaga s { let u = call api . get (1)\nfork api.get (2) }")
+                == """
+                func api.get(id) { return id }
+                saga s {
+                  let u = call api.get(1)
+                  fork api.get(2)
+                }
 
-            """)
+                """)
     }
 
     @Test func aParenthesisOrBracketKeepsTouchingOrNotAsWritten() {
         // `put ch (1)` puts 1 into ch; `put ch(1)` would call a built-in named ch.
-        let source = "saga s {\n  let ch = channel\n  put ch (1)\n  put ch [1]\n  log len(xs)\n  log xs[0]\n  let t = join (t)\n  log join(xs, \",\")\n}"
+        let source =
+            "saga s {\n  let ch = channel\n  put ch (1)\n  put ch [1]\n  log len(xs)\n  log xs[0]\n  let t = join (t)\n  log join(xs, \",\")\n}"
         #expect(Self.fmt(source) == source + "\n")
-        #expect(Self.fmt("saga s { log ( len(xs) ) ; if (a) { log [ xs[0] ] } }") == "saga s { log (len(xs)); if (a) { log [xs[0]] } }\n")
+        #expect(
+            Self.fmt("saga s { log ( len(xs) ) ; if (a) { log [ xs[0] ] } }")
+                == "saga s { log (len(xs)); if (a) { log [xs[0]] } }\n")
     }
 
     @Test func stringsNumbersAndDurationsArePrintedExactlyAsWritten() {
         let source = #"saga s { log "a\u{41}\t\"q\" \(len("x\n")) \("in \(1+2)")" + 1_000 + 1.5e-3 + 1E3 + 1.5s + 2m }"#
-        #expect(Self.fmt(source) == #"saga s { log "a\u{41}\t\"q\" \(len("x\n")) \("in \(1 + 2)")" + 1_000 + 1.5e-3 + 1E3 + 1.5s + 2m }"# + "\n")
+        #expect(
+            Self.fmt(source)
+                == #"saga s { log "a\u{41}\t\"q\" \(len("x\n")) \("in \(1 + 2)")" + 1_000 + 1.5e-3 + 1E3 + 1.5s + 2m }"#
+                + "\n")
     }
 
     @Test func keywordsAsRecordKeysAndMemberNames() {
-        #expect(Self.fmt("saga s { let r = {where:1,all:2,\"k k\":3}\nlog r . where }") == """
-            saga s {
-              let r = { where: 1, all: 2, "k k": 3 }
-              log r.where
-            }
+        #expect(
+            Self.fmt("saga s { let r = {where:1,all:2,\"k k\":3}\nlog r . where }") == """
+                saga s {
+                  let r = { where: 1, all: 2, "k k": 3 }
+                  log r.where
+                }
 
-            """)
+                """)
     }
 
     @Test func anEmptyFileStaysEmptyAndEveryOtherEndsWithOneLineBreak() {

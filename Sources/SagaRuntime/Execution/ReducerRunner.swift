@@ -11,6 +11,8 @@ final class ReducerRunner {
     /// The clock, for `now()` in a reducer; set by the interpreter.
     weak var clock: (any SchedulerClock)?
 
+    /// The variables array reducers reuse.
+    private var scratch: [Value] = []
     /// Reducers that run after the program's own (the persistence reducer).
     private let extra: [(inout Value, Value) -> Void]
 
@@ -52,8 +54,16 @@ final class ReducerRunner {
                 continue
             }
             guard pattern.matches(action) else { continue }
-            var env = [Value](repeating: .null, count: max(reducer.slotCount, 1))
+            // One variables array, reused: reducers run one at a time and never capture it.
+            var env = scratch
+            scratch = []
+            let size = max(reducer.slotCount, 1)
+            if env.count != size { env = [Value](repeating: .null, count: size) }
             env[0] = action
+            defer {
+                for i in env.indices { env[i] = .null }
+                scratch = env
+            }
             var next = state
             do {
                 _ = try run(reducer.body.statements, &next, &env, Evaluator(now: now))

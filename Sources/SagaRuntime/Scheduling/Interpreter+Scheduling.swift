@@ -126,21 +126,21 @@ extension Interpreter {
             channelPut(channel, action)
         }
         guard !takers.isEmpty else { return }
-        let waiting = takers
-        takers.removeAll(keepingCapacity: true)
-        var matched: [SagaTask] = []
+        // Swap the list out (no copy): the takers that stay go back in, in order; the ones
+        // that match are woken in the order they began to wait.
+        var waiting = spareTakers
+        swap(&waiting, &takers)
         for taker in waiting {
             let task = taker.task
             guard task.token == taker.token, case .take = task.wait else { continue }
             if taker.pattern.matches(action), conditionHolds(taker, action) {
-                matched.append(task)
+                wake(task, .value(action))
             } else {
                 takers.append(taker)
             }
         }
-        for task in matched {
-            wake(task, .value(action))
-        }
+        waiting.removeAll(keepingCapacity: true)
+        spareTakers = waiting
     }
 
     /// A taker's `where` condition, with `it` bound to the action. A condition that fails
