@@ -105,3 +105,19 @@ struct QueryTests {
         }
     }
 }
+
+/// A query by id uses the index (and still applies its other conditions).
+@Suite struct QueryByIDTests {
+    @Test func byIDAndByIDListAgreeWithAScan() async throws {
+        let store = MemoryStore()
+        for i in 0..<50 { _ = try await store.save(entity: "e", element: ["id": .int(i), "even": .bool(i % 2 == 0)]) }
+        let one = try await store.query(entity: "e", Query.parse(["where": ["id": 7]]))
+        #expect(one == [["id": 7, "even": false]])
+        let floatID = try await store.query(entity: "e", Query.parse(["where": ["id": ["==": 8.0]]]))
+        #expect(floatID == [["id": 8, "even": true]])
+        let some = try await store.query(entity: "e", Query.parse(["where": ["id": ["in": [3, 4, 5, 99]], "even": true]]))
+        #expect(some == [["id": 4, "even": true]])
+        let none = try await store.query(entity: "e", Query.parse(["where": ["id": 1000]]))
+        #expect(none.isEmpty)
+    }
+}

@@ -32,6 +32,20 @@ struct EntityIndex: Sendable {
     /// The matching elements of `entity`, ordered and paged.
     func query(entity: String, _ query: Query) -> [Value] {
         guard let table = entities[entity] else { return [] }
+        // A condition on `id` by equality (or `in`) picks its elements from the index
+        // instead of scanning the entity; the other conditions still apply to them.
+        for condition in query.conditions where condition.path.components == ["id"] {
+            for test in condition.tests {
+                switch test {
+                case .equal(let id):
+                    return query.apply(table[id].map { [$0] } ?? [])
+                case .oneOf(let ids):
+                    return query.apply(Set(ids).compactMap { table[$0] })
+                default:
+                    continue
+                }
+            }
+        }
         return query.apply(Array(table.values))
     }
 }
