@@ -143,8 +143,8 @@ extension Value {
         switch (a, b) {
         case (.int(let x), .int(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.double(let x), .double(let y)): return x < y ? -1 : (x == y ? 0 : 1)
-        case (.int(let x), .double(let y)): return compare(x, y)
-        case (.double(let x), .int(let y)): return -compare(y, x)
+        case (.int(let x), .double(let y)): return compareExactly(x, y)
+        case (.double(let x), .int(let y)): return -compareExactly(y, x)
         case (.string(let x), .string(let y)):
             if x.utf8.elementsEqual(y.utf8) { return 0 }
             // UTF-8 byte order is Unicode scalar order.
@@ -154,18 +154,6 @@ extension Value {
         }
     }
 
-    /// Compares an integer with a double exactly (converting the integer could round it).
-    private static func compare(_ x: Int, _ y: Double) -> Int {
-        if y.isNaN { return 1 }
-        // 2^63 is exactly representable; every Int is below it and at or above -2^63.
-        if y >= 9_223_372_036_854_775_808.0 { return -1 }
-        if y < -9_223_372_036_854_775_808.0 { return 1 }
-        let floor = y.rounded(.down)
-        let f = Int(floor)
-        if x < f { return -1 }
-        if x > f { return 1 }
-        return floor == y ? 0 : -1
-    }
 
     private static var overflowError: SagaError { SagaError.arithmetic("integer overflow") }
     private static var divisionByZero: SagaError { SagaError.arithmetic("division by zero") }

@@ -253,35 +253,9 @@ struct GraphBuilder {
         }
         for glob in globs where glob != "*" {
             let pattern = Array(glob.utf8)
-            for type in exact where GraphBuilder.matches(pattern[...], Array(type.utf8)[...]) {
+            for type in exact where Glob.matches(pattern[...], Array(type.utf8)[...]) {
                 add(.action(.type(type)), .action(.type(glob)), .matches, "matches")
             }
         }
-    }
-
-    /// Glob matching as the runtime does it: `*` matches any run of characters.
-    static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        var p = pattern.startIndex
-        var t = text.startIndex
-        var star: Int?
-        var mark = t
-        while t < text.endIndex {
-            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
-                star = p
-                p += 1
-                mark = t
-            } else if p < pattern.endIndex, pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let s = star {
-                p = s + 1
-                mark += 1
-                t = mark
-            } else {
-                return false
-            }
-        }
-        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.endIndex
     }
 }

@@ -28,9 +28,9 @@ public enum ValueOrder {
         case (.double(let x), .double(let y)):
             return compareDoubles(x, y)
         case (.int(let x), .double(let y)):
-            return compare(x, y)
+            return Value.compareExactly(x, y)
         case (.double(let x), .int(let y)):
-            return -compare(y, x)
+            return -Value.compareExactly(y, x)
         case (.string(let x), .string(let y)):
             return compareStrings(x, y)
         case (.list(let x), .list(let y)):
@@ -80,16 +80,4 @@ public enum ValueOrder {
         return x < y ? -1 : (x == y ? 0 : 1)
     }
 
-    /// An integer against a double, exactly (converting the integer could round it).
-    private static func compare(_ x: Int, _ y: Double) -> Int {
-        if y.isNaN { return 1 }
-        // 2^63 is exactly representable; every Int is below it and at or above -2^63.
-        if y >= 9_223_372_036_854_775_808.0 { return -1 }
-        if y < -9_223_372_036_854_775_808.0 { return 1 }
-        let floor = y.rounded(.down)
-        let f = Int(floor)
-        if x < f { return -1 }
-        if x > f { return 1 }
-        return floor == y ? 0 : -1
-    }
 }

@@ -44,36 +44,10 @@ enum ActionPattern {
         switch self {
         case .any: return true
         case .exact(let s): return s == type
-        case .glob(let g): return ActionPattern.glob(g[...], Array(type.utf8)[...])
+        case .glob(let g): return Glob.matches(g[...], Array(type.utf8)[...])
         case .anyOf(let ps):
             for p in ps where p.matches(type: type) { return true }
             return false
         }
-    }
-
-    /// Glob matching with backtracking on the last `*` only: linear in practice.
-    private static func glob(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        var p = pattern.startIndex
-        var t = text.startIndex
-        var star: Int?
-        var mark = t
-        while t < text.endIndex {
-            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
-                star = p
-                p += 1
-                mark = t
-            } else if p < pattern.endIndex, pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let s = star {
-                p = s + 1
-                mark += 1
-                t = mark
-            } else {
-                return false
-            }
-        }
-        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.endIndex
     }
 }
