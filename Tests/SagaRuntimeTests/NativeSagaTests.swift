@@ -1,6 +1,7 @@
 import SagaCore
 import SagaLanguage
 import SagaRuntime
+import SagaStore
 import Synchronization
 import Testing
 
@@ -120,5 +121,60 @@ import Testing
         interpreter.addSaga("fragile") { _ in throw Broken() }
         #expect(await interpreter.run() == .sagaFailed)
         #expect(output.errors.first?.hasPrefix("error: saga fragile failed: Broken()") == true)
+    }
+}
+
+/// Native race, all and typed take.
+@Suite struct NativeCombinatorTests {
+    enum Action: Codable, Equatable { case go(n: Int) }
+
+    @Test func raceAllAndTypedTake() async {
+        var host = HostFunctions()
+        host.register("slow") { () async throws -> Int in 1 }
+        guard let program = Frontend(hostFunctions: host.names).compile(source: "", path: "t.saga").program else {
+            Issue.record("does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), host: host, output: output)
+        let log = Mutex<[String]>([])
+        interpreter.addSaga("native") { saga in
+            let first = try await saga.race(["timeout": .delay(50), "go": .take("go")])
+            log.withLock { $0.append("race: \(first.key)") }
+            let both = try await saga.all(["a": .call("slow", []), "b": .delay(10)])
+            log.withLock { $0.append("all: \(both["a"]?.canonicalJSON ?? "-") \(both["b"]?.canonicalJSON ?? "-")") }
+            let go = try await saga.take(Action.self, "go")
+            log.withLock { $0.append("typed: \(go)") }
+        }
+        let status = await interpreter.run(input: InputSource(lines: [#"{"at": 100, "action": {"type":"go","n":7}}"#]))
+        #expect(status == .success)
+        #expect(log.withLock { $0 } == ["race: timeout", "all: 1 true", "typed: go(n: 7)"])
+    }
+}
+
+/// Several programs share one app store, each with its own interpreter.
+@MainActor @Suite struct SharedStoreTests {
+    struct State: Codable { var log: [String] = [] }
+    enum Action: Codable { case start, note(text: String) }
+
+    @Test func twoProgramsOverOneStore() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
+        let store = Store(
+            initialState: State(), reducer: { (s: inout State, a: Action) in if case .note(let t) = a { s.log.append(t) } },
+            middleware: [sagas.middleware])
+        var runs: [Task<RunStatus, Never>] = []
+        var interpreters: [Interpreter] = []
+        for name in ["first", "second"] {
+            let source = "saga \(name) { every \"start\" as a { put \"note\" { text: \"\(name)\" } } }"
+            guard let program = Frontend().compile(source: source, path: "\(name).saga").program else { return }
+            let interpreter = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+            interpreters.append(interpreter)
+            runs.append(Task { await interpreter.run() })
+        }
+        while !interpreters.allSatisfy(\.isRunning) { await Task.yield() }
+        store.dispatch(.start)
+        #expect(store.state.log == ["first", "second"])
+        for i in interpreters { i.stop() }
+        for r in runs { #expect(await r.value == .success) }
     }
 }

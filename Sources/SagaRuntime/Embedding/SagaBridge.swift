@@ -44,16 +44,24 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
     }
 
     public func action(from value: Value) throws(SagaError) -> Action {
-        if case .record(var fields) = value, case .string(let type)? = fields["type"] {
-            fields["type"] = nil
-            if let action = try? Value.record(Record([(type, .record(fields))])).decode(as: Action.self) {
-                return action
-            }
-        }
-        return try value.decode(as: Action.self)
+        try ActionDecoding.decode(value, as: Action.self)
     }
 
     public func value(of state: State) -> Value {
         (try? Value(encoding: state)) ?? .null
+    }
+}
+
+/// Decodes an action value with ``CodableBridge``'s convention: `{type: "add", by: 2}` is an
+/// enum's `.add(by: 2)` (Swift encodes it as `{"add": {"by": 2}}`), or a struct with a `type`.
+enum ActionDecoding {
+    static func decode<A: Decodable>(_ value: Value, as type: A.Type) throws(SagaError) -> A {
+        if case .record(var fields) = value, case .string(let name)? = fields["type"] {
+            fields["type"] = nil
+            if let action = try? Value.record(Record([(name, .record(fields))])).decode(as: A.self) {
+                return action
+            }
+        }
+        return try value.decode(as: A.self)
     }
 }

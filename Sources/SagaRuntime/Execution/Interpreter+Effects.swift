@@ -323,7 +323,7 @@ extension Interpreter {
     }
 
     /// `race` and `all`: each entry runs as an owned task, started in order.
-    private func startCombinator(
+    func startCombinator(
         _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask, _ loc: SourceLocation
     ) -> EffectResult {
         if entries.isEmpty {

@@ -86,6 +86,28 @@ extension Interpreter {
         }
     }
 
+    /// The language's effect for a native race or all entry, with its operands as literals.
+    private func astEffect(_ effect: SagaEffect) throws(SagaError) -> Effect {
+        let at = SourceLocation.unknown
+        switch effect {
+        case .take(let patterns):
+            let ps = patterns.isEmpty ? ["*"] : patterns
+            let pattern: Expr = ps.count == 1 ? .literal(.string(ps[0]), at) : .list(ps.map { .literal(.string($0), at) }, at)
+            return .take(.expr(pattern), where: nil, at)
+        case .delay(let ms):
+            return .delay(.literal(.int(ms), at), at)
+        case .call(let name, let args):
+            guard host[name] != nil else {
+                throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+            }
+            return .call(.host(name, at), args.map { .literal($0, at) }, at)
+        case .put(let action):
+            return .put(.literal(action, at), nil, at)
+        case .select:
+            return .select(nil, at)
+        }
+    }
+
     /// Performs a native saga's effect: a value when it completes at once, `nil` when the
     /// task blocked on it.
     private func performNative(_ effect: NativeEffect, _ task: SagaTask) -> Result<Value?, SagaError> {
@@ -131,6 +153,15 @@ extension Interpreter {
                 case .completion(.throwError(let f)): throw f.error
                 case .completion:
                     throw SagaError(kind: "Cancelled", message: "the joined task was cancelled")
+                }
+            case .race(let entries), .all(let entries):
+                let isRace: Bool
+                if case .race = effect { isRace = true } else { isRace = false }
+                var effects: [(Effect, [Value])] = []
+                for (_, e) in entries { effects.append((try astEffect(e), [])) }
+                switch startCombinator(isRace ? .race : .allRecord, entries.map(\.0), effects, task, .unknown) {
+                case .value(let v): return .success(v)
+                default: return .success(nil)
                 }
             case .cancel(let handle):
                 guard case .handle(let h) = handle, let target = h.object as? SagaTask else {

@@ -29,6 +29,25 @@ enum NativeEffect: Sendable {
     case fork(NativeSaga)
     case join(Value)
     case cancel(Value)
+    case race([(String, SagaEffect)])
+    case all([(String, SagaEffect)])
+}
+
+/// An effect a native saga can start inside ``SagaEffects/race(_:)`` or ``SagaEffects/all(_:)``.
+public enum SagaEffect: Sendable {
+    /// `take` of actions matching one of the patterns.
+    case take([String])
+
+    /// `take` of actions matching `pattern`.
+    public static func take(_ pattern: String) -> SagaEffect { .take([pattern]) }
+    /// `delay` of this many milliseconds.
+    case delay(Int)
+    /// `call` of a host function registered with the interpreter.
+    case call(String, [Value])
+    /// `put` of an action.
+    case put(Value)
+    /// `select` of the whole state.
+    case select
 }
 
 /// A pattern as native code gives it: strings, as in the language (exact, glob, `*`).

@@ -26,6 +26,36 @@ public final class SagaEffects: Sendable {
         try await driver.perform(.take(ActionPatternSpec(patterns: patterns.isEmpty ? ["*"] : patterns)))
     }
 
+    /// Waits for an action matching `patterns` (every action by default) and decodes it as
+    /// `A`, with ``CodableBridge``'s convention (`{type: "add", by: 2}` is `.add(by: 2)`).
+    ///
+    /// ```swift
+    /// let action = try await saga.take(AppAction.self, "loadUser")
+    /// ```
+    public func take<A: Decodable>(_ type: A.Type, _ patterns: String...) async throws -> A {
+        let value = try await driver.perform(.take(ActionPatternSpec(patterns: patterns.isEmpty ? ["*"] : patterns)))
+        return try ActionDecoding.decode(value, as: A.self)
+    }
+
+    /// Starts every effect, in order; the first to finish wins and the others are cancelled.
+    ///
+    /// ```swift
+    /// let winner = try await saga.race(["done": .take("job/done"), "timeout": .delay(5_000)])
+    /// if winner.key == "timeout" { … }
+    /// ```
+    public func race(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> (key: String, value: Value) {
+        let result = try await driver.perform(.race(entries.map { ($0.key, $0.value) }))
+        guard case .record(let r) = result, let winner = r.entries.first else { return ("", .null) }
+        return (winner.key, winner.value)
+    }
+
+    /// Starts every effect, in order, and waits for all of them; the first error cancels the rest.
+    public func all(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> [String: Value] {
+        let result = try await driver.perform(.all(entries.map { ($0.key, $0.value) }))
+        guard case .record(let r) = result else { return [:] }
+        return Dictionary(r.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
     /// Dispatches an action (a record with a string `type`); returns once it is processed.
     public func put(_ action: Value) async throws {
         _ = try await driver.perform(.put(action))
