@@ -33,7 +33,9 @@ struct AppBridge: SagaBridge, Sendable {
         if case .int(let ticket) = value["ticket"], let action = mailbox.collect(ticket) { return action }
         switch value["type"].stringValue {
         case "library/addSong":
-            return .addSong(title: try value["title"].decode(), album: try value["album"].decode(), year: try value["year"].decode())
+            return .addSong(
+                title: try value["title"].decode(), album: try value["album"].decode(), year: try value["year"].decode()
+            )
         case "song/save":
             return .songs(.save(try value["song"].decode()))
         case "album/save":

@@ -4,7 +4,9 @@ import SagaRuntime
 /// the typed helpers of ``HostFunctions``.
 public enum Catalog {
     /// Words that stay in lower case inside a title.
-    private static let minorWords: Set<String> = ["a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to"]
+    private static let minorWords: Set<String> = [
+        "a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to",
+    ]
 
     /// The host functions of the app's sagas.
     public static var hostFunctions: HostFunctions {

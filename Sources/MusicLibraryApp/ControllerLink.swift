@@ -11,7 +11,8 @@ enum ControllerLink {
     static func middleware<ControllerAction>(
         _ middleware: Middleware<Void, ControllerAction>, unwrap: @escaping (AppAction) -> ControllerAction?
     ) -> Middleware<AppState, AppAction> {
-        let controllerStore = Store<Void, ControllerAction>(initialState: (), reducer: { _, _ in }, middleware: [middleware])
+        let controllerStore = Store<Void, ControllerAction>(
+            initialState: (), reducer: { _, _ in }, middleware: [middleware])
         return Middleware { _, next in
             { action in
                 next(action)

@@ -24,7 +24,8 @@ public final class LibraryApp {
     private var running: Task<RunStatus, Never>?
 
     private init(
-        store: Store<AppState, AppAction>, container: FileStoreContainer, interpreter: Interpreter, output: BufferedOutput
+        store: Store<AppState, AppAction>, container: FileStoreContainer, interpreter: Interpreter,
+        output: BufferedOutput
     ) {
         self.store = store
         self.output = output

@@ -127,7 +127,9 @@ struct CommandSpec {
     }
 
     private static func row(_ label: String, _ help: String) -> String {
-        let pad = label.count < 24 ? String(repeating: " ", count: 24 - label.count) : "\n" + String(repeating: " ", count: 26)
+        let pad =
+            label.count < 24
+            ? String(repeating: " ", count: 24 - label.count) : "\n" + String(repeating: " ", count: 26)
         return "  \(label)\(pad)\(help)\n"
     }
 }

@@ -42,7 +42,8 @@ enum Commands {
     static let run = CommandSpec(
         name: "run",
         abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
-        usage: "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
+        usage:
+            "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
         arguments: [("<file.saga>", "The program to run.")],
         flags: [
             .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),
@@ -52,9 +53,13 @@ enum Commands {
             .init(name: "--memory", help: "Use an in-memory store instead of the file store."),
         ],
         options: [
-            .init(name: "--input", valueName: "file", help: "Outside actions, one JSON record a line ('-' for standard input)."),
+            .init(
+                name: "--input", valueName: "file",
+                help: "Outside actions, one JSON record a line ('-' for standard input)."),
             .init(name: "--store", valueName: "dir", help: "The file store's folder (default: .sagastore)."),
-            .init(name: "--trace", valueName: "file", help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
+            .init(
+                name: "--trace", valueName: "file",
+                help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],
         discussion: """
             Exit codes: 0 success, 1 a root saga failed, 64 bad usage, 65 invalid source or
@@ -63,12 +68,15 @@ enum Commands {
 
     static let check = CommandSpec(
         name: "check", abstract: "Parse and check saga files; print every diagnostic; change nothing.",
-        usage: "sagarun check <file.saga> ... [--format text|json]", arguments: [("<file.saga>", "The files to check.")],
+        usage: "sagarun check <file.saga> ... [--format text|json]",
+        arguments: [("<file.saga>", "The files to check.")],
         flags: [],
         options: [
             .init(
                 name: "--format", valueName: "format",
-                help: "text (default: as swiftc prints them, on standard error) or json (one document on standard output).")
+                help:
+                    "text (default: as swiftc prints them, on standard error) or json (one document on standard output)."
+            )
         ])
 
     static let ast = CommandSpec(
@@ -76,14 +84,18 @@ enum Commands {
         arguments: [("<file.saga>", "The file to print.")], flags: [], options: [])
 
     static let fmt = CommandSpec(
-        name: "fmt", abstract: "Format saga files in the one canonical style, in place; comments are kept, programs never change.",
+        name: "fmt",
+        abstract: "Format saga files in the one canonical style, in place; comments are kept, programs never change.",
         usage: "sagarun fmt <file.saga> ... [--check]", arguments: [("<file.saga>", "The files to format.")],
-        flags: [.init(name: "--check", help: "Change nothing: list the files that would change, and exit 1 if any would.")],
+        flags: [
+            .init(name: "--check", help: "Change nothing: list the files that would change, and exit 1 if any would.")
+        ],
         options: [])
 
     static let graph = CommandSpec(
         name: "graph",
-        abstract: "Draw a program as Mermaid (default) or Graphviz DOT: sagas and functions, fork/call/spawn edges, and the actions each takes and puts.",
+        abstract:
+            "Draw a program as Mermaid (default) or Graphviz DOT: sagas and functions, fork/call/spawn edges, and the actions each takes and puts.",
         usage: "sagarun graph <file.saga> [--format mermaid|dot] [--no-reducers]",
         arguments: [("<file.saga>", "The program to draw.")],
         flags: [.init(name: "--no-reducers", help: "Leave the reducers out.")],
@@ -95,7 +107,8 @@ enum Commands {
         usage: "sagarun test [<path> ...] [--update] [--filter <text>] [--inject-failures [--twice]]",
         arguments: [("<path>", "Files or folders to search (default: the current folder).")],
         flags: [
-            .init(name: "--update", help: "Rewrite the golden files with the actual transcripts (or failure summaries)."),
+            .init(
+                name: "--update", help: "Rewrite the golden files with the actual transcripts (or failure summaries)."),
             .init(
                 name: "--inject-failures",
                 help: "Rerun each program once per call it makes, with that call throwing; report how it ended."),

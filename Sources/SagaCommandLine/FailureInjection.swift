@@ -33,12 +33,14 @@ public enum FailureInjection {
         var compensations: [String]
     }
 
-    private static func run(_ program: Program, _ c: GoldenSuite.Case, failingCall: Int?, twice: Bool) async -> Outcome {
+    private static func run(_ program: Program, _ c: GoldenSuite.Case, failingCall: Int?, twice: Bool) async -> Outcome
+    {
         var options = Interpreter.Options(virtualTime: true)
         options.failingCall = failingCall
         options.compensationRuns = twice ? 2 : 1
         let output = BufferedOutput()
-        let (interpreter, store) = RunCommand.interpreter(program, options: options, store: MemoryStore(), output: output)
+        let (interpreter, store) = RunCommand.interpreter(
+            program, options: options, store: MemoryStore(), output: output)
         let input = c.input.flatMap { InputSource.file($0) }
         let status = await interpreter.run(input: input)
         await store.close()
@@ -50,6 +52,7 @@ public enum FailureInjection {
         }
         let escaped = output.errors.compactMap { $0.split(separator: "\n").first.map(String.init) }
             .filter { $0.hasPrefix("error: saga ") }
-        return Outcome(calls: interpreter.callsMade, ending: ending, escaped: escaped, compensations: interpreter.compensationsRun)
+        return Outcome(
+            calls: interpreter.callsMade, ending: ending, escaped: escaped, compensations: interpreter.compensationsRun)
     }
 }

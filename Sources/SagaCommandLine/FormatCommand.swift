@@ -15,12 +15,14 @@ enum FormatCommand {
         let check = parsed.has("--check")
         var worst = ExitCode.success
         func note(_ code: ExitCode) {
-            if code == .noInput || (code == .dataError && worst != .noInput) || (code == .failure && worst == .success) {
+            if code == .noInput || (code == .dataError && worst != .noInput) || (code == .failure && worst == .success)
+            {
                 worst = code
             }
         }
         for path in parsed.positionals {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
                 io.err("error: cannot read '\(path)'\n")
                 note(.noInput)
                 continue
@@ -31,7 +33,8 @@ enum FormatCommand {
                 if error.diagnostics.isEmpty {
                     io.err("error: \(path): \(error.message)\n")
                 } else {
-                    io.err(error.diagnostics.map { $0.rendered(files: files, colors: io.errorIsTerminal) + "\n" }.joined())
+                    io.err(
+                        error.diagnostics.map { $0.rendered(files: files, colors: io.errorIsTerminal) + "\n" }.joined())
                 }
                 note(.dataError)
             case .success(let formatted) where formatted == text:

@@ -18,7 +18,10 @@ enum GraphCommand {
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }
         let reducers = !parsed.has("--no-reducers")
-        io.out(format == "dot" ? ProgramGraph.dot(program, includeReducers: reducers) : ProgramGraph.mermaid(program, includeReducers: reducers))
+        io.out(
+            format == "dot"
+                ? ProgramGraph.dot(program, includeReducers: reducers)
+                : ProgramGraph.mermaid(program, includeReducers: reducers))
         return .success
     }
 }

@@ -13,7 +13,8 @@ enum RunCommand {
         }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             throw UsageError(
-                parsed.positionals.isEmpty ? "missing the saga file to run" : "run takes one saga file; got \(parsed.positionals.count)",
+                parsed.positionals.isEmpty
+                    ? "missing the saga file to run" : "run takes one saga file; got \(parsed.positionals.count)",
                 command: "run")
         }
         if parsed.has("--memory"), parsed.options["--store"] != nil {

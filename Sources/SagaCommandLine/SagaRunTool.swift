@@ -23,7 +23,9 @@ public enum SagaRunTool {
         } catch {
             io.err("error: \(error.message)\n")
             io.err("Usage: \(Commands.spec(error.command).usage)\n")
-            io.err("  See 'sagarun \(error.command == "sagarun" ? "" : error.command + " ")--help' for more information.\n")
+            io.err(
+                "  See 'sagarun \(error.command == "sagarun" ? "" : error.command + " ")--help' for more information.\n"
+            )
             return ExitCode.usage.rawValue
         }
     }
@@ -36,7 +38,9 @@ public enum SagaRunTool {
         switch first {
         case "--help", "-h", "help":
             if first == "help", let topic = args.dropFirst().first {
-                guard Commands.names.contains(topic) else { throw UsageError("unknown command '\(topic)'", command: "sagarun") }
+                guard Commands.names.contains(topic) else {
+                    throw UsageError("unknown command '\(topic)'", command: "sagarun")
+                }
                 io.out(Commands.spec(topic).helpText)
             } else {
                 io.out(Commands.overview)
@@ -62,7 +66,9 @@ public enum SagaRunTool {
                 throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")
             }
             if !first.hasSuffix(".saga"), !FileManager.default.fileExists(atPath: first) {
-                throw UsageError("unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))", command: "sagarun")
+                throw UsageError(
+                    "unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))",
+                    command: "sagarun")
             }
             return try await RunCommand.main(args, io)
         }

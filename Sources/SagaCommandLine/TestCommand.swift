@@ -32,10 +32,14 @@ enum TestCommand {
                 } else if let expected, expected != summary {
                     failed += 1
                     io.out("FAIL \(c.saga) (failure injection)\n")
-                    io.out(UnifiedDiff.render(expected: expected, actual: summary, expectedName: goldenPath, actualName: "actual"))
+                    io.out(
+                        UnifiedDiff.render(
+                            expected: expected, actual: summary, expectedName: goldenPath, actualName: "actual"))
                 } else {
                     passed += 1
-                    io.out("\(expected == nil ? "REPORT" : "PASS") \(c.saga)\n" + summary.split(separator: "\n").map { "  \($0)\n" }.joined())
+                    io.out(
+                        "\(expected == nil ? "REPORT" : "PASS") \(c.saga)\n"
+                            + summary.split(separator: "\n").map { "  \($0)\n" }.joined())
                 }
             }
             io.out("\(passed) passed, \(failed) failed\n")
@@ -64,7 +68,9 @@ enum TestCommand {
             }
             failed += 1
             io.out("FAIL \(c.saga)\n")
-            io.out(UnifiedDiff.render(expected: result.expected, actual: result.actual, expectedName: c.golden, actualName: "actual"))
+            io.out(
+                UnifiedDiff.render(
+                    expected: result.expected, actual: result.actual, expectedName: c.golden, actualName: "actual"))
             if !result.errors.isEmpty { io.out("standard error:\n" + result.errors) }
         }
         io.out("\(passed) passed, \(failed) failed\n")

@@ -20,7 +20,9 @@ enum UnifiedDiff {
         for e in edits {
             positions.append((aLine, bLine))
             switch e {
-            case .same: aLine += 1; bLine += 1
+            case .same:
+                aLine += 1
+                bLine += 1
             case .removed: aLine += 1
             case .added: bLine += 1
             }
@@ -47,9 +49,16 @@ enum UnifiedDiff {
             var body = ""
             for e in edits[start..<end] {
                 switch e {
-                case .same(let l): body += " \(l)\n"; aCount += 1; bCount += 1
-                case .removed(let l): body += "-\(l)\n"; aCount += 1
-                case .added(let l): body += "+\(l)\n"; bCount += 1
+                case .same(let l):
+                    body += " \(l)\n"
+                    aCount += 1
+                    bCount += 1
+                case .removed(let l):
+                    body += "-\(l)\n"
+                    aCount += 1
+                case .added(let l):
+                    body += "+\(l)\n"
+                    bCount += 1
                 }
             }
             let (aStart, bStart) = positions[start]
@@ -80,15 +89,25 @@ enum UnifiedDiff {
         var j = 0
         while i < n, j < m {
             if a[i] == b[j] {
-                edits.append(.same(a[i])); i += 1; j += 1
+                edits.append(.same(a[i]))
+                i += 1
+                j += 1
             } else if lcs[i + 1][j] >= lcs[i][j + 1] {
-                edits.append(.removed(a[i])); i += 1
+                edits.append(.removed(a[i]))
+                i += 1
             } else {
-                edits.append(.added(b[j])); j += 1
+                edits.append(.added(b[j]))
+                j += 1
             }
         }
-        while i < n { edits.append(.removed(a[i])); i += 1 }
-        while j < m { edits.append(.added(b[j])); j += 1 }
+        while i < n {
+            edits.append(.removed(a[i]))
+            i += 1
+        }
+        while j < m {
+            edits.append(.added(b[j]))
+            j += 1
+        }
         return edits
     }
 }

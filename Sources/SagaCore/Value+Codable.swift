@@ -18,7 +18,8 @@ extension Value {
         }
         switch parsed {
         case .success(let v): self = v
-        case .failure(let error): throw SagaError(kind: "TypeError", message: "cannot encode \(T.self): \(error.message)")
+        case .failure(let error):
+            throw SagaError(kind: "TypeError", message: "cannot encode \(T.self): \(error.message)")
         }
     }
 

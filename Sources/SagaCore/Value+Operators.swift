@@ -154,7 +154,6 @@ extension Value {
         }
     }
 
-
     private static var overflowError: SagaError { SagaError.arithmetic("integer overflow") }
     private static var divisionByZero: SagaError { SagaError.arithmetic("division by zero") }
 

@@ -71,7 +71,8 @@ public enum StoreBenchmark {
         _ = try await again.query(entity: "items", Query.parse(["where": ["n": [">=": 0]], "limit": 10]))
         let scan = clock.now - scanStart
         await again.close()
-        return Report(elements: count, fillSeconds: seconds(fill), reopenSeconds: seconds(reopen), scanSeconds: seconds(scan))
+        return Report(
+            elements: count, fillSeconds: seconds(fill), reopenSeconds: seconds(reopen), scanSeconds: seconds(scan))
     }
 
     /// A small element: an id, a name and a number.

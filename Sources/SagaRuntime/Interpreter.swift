@@ -38,7 +38,9 @@ public final class Interpreter {
         public var compensationRuns = 1
 
         /// Creates options; everything is off unless named.
-        public init(virtualTime: Bool = false, printActions: Bool = false, printState: Bool = false, timestamps: Bool = false) {
+        public init(
+            virtualTime: Bool = false, printActions: Bool = false, printState: Bool = false, timestamps: Bool = false
+        ) {
             self.virtualTime = virtualTime
             self.printActions = printActions
             self.printState = printState
@@ -161,7 +163,8 @@ public final class Interpreter {
     /// app's own store: see ``SagaMiddleware``). The program's own `state` and reducers are
     /// not used there: the app's reducer owns the state.
     public init(
-        program: Program, binding: SagaStoreBinding, options: Options = Options(), host: HostFunctions = HostFunctions(),
+        program: Program, binding: SagaStoreBinding, options: Options = Options(),
+        host: HostFunctions = HostFunctions(),
         output: RunOutput
     ) {
         self.program = program

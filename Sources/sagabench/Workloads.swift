@@ -26,7 +26,8 @@ enum BenchError: Error, CustomStringConvertible {
 func runProgram(_ source: String, inputLines: Int, line: (Int) -> String) throws -> Double {
     let compiled = Frontend().compile(source: source, path: "bench.saga")
     guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sagabench-\(UUID().uuidString).jsonl").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sagabench-\(UUID().uuidString).jsonl")
+        .path
     defer { try? FileManager.default.removeItem(atPath: path) }
     if inputLines > 0 {
         var text = ""
@@ -69,7 +70,10 @@ let workloads: [Workload] = [
         let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"ping"}"# }
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
-    Workload(name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber", defaultCount: 10_000_000) { n in
+    Workload(
+        name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",
+        defaultCount: 10_000_000
+    ) { n in
         let passThrough = Middleware<Int, Int> { _, next in { action in next(action) } }
         let store = Store(initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [passThrough])
         var seen = 0
@@ -89,7 +93,10 @@ let workloads: [Workload] = [
         let seconds = try runProgram(source, inputLines: 0) { _ in "" }
         return Measurement(count: n, seconds: seconds, unit: "calls")
     },
-    Workload(name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all", defaultCount: 1_000_000) { n in
+    Workload(
+        name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all",
+        defaultCount: 1_000_000
+    ) { n in
         let source = """
             saga main {
               for i in range(\(n)) { fork { take "go" } }
@@ -106,9 +113,11 @@ let workloads: [Workload] = [
         }
         blockedBytes = max(0, residentBytes() - before)
         return Measurement(
-            count: n, seconds: seconds, unit: "tasks", extra: ["peak RSS growth per task (bytes, upper bound)": Double(blockedBytes) / Double(n)])
+            count: n, seconds: seconds, unit: "tasks",
+            extra: ["peak RSS growth per task (bytes, upper bound)": Double(blockedBytes) / Double(n)])
     },
-    Workload(name: "parse-check", summary: "parse and check a generated .saga file", defaultCount: 10_000_000) { bytes in
+    Workload(name: "parse-check", summary: "parse and check a generated .saga file", defaultCount: 10_000_000) {
+        bytes in
         var source = "state { count: 0 }\n"
         var i = 0
         while source.utf8.count < bytes {

@@ -18,7 +18,11 @@ while let arg = args.popFirst() {
         countOverride = n
     case "--help", "-h":
         print("USAGE: sagabench [<workload> ...] [--count N] [--json]\n\nWORKLOADS:")
-        for w in workloads { print("  \(w.name.padding(toLength: 20, withPad: " ", startingAt: 0))\(w.summary) (default \(w.defaultCount))") }
+        for w in workloads {
+            print(
+                "  \(w.name.padding(toLength: 20, withPad: " ", startingAt: 0))\(w.summary) (default \(w.defaultCount))"
+            )
+        }
         exit(0)
     default:
         guard workloads.contains(where: { $0.name == arg }) else {
@@ -31,18 +35,25 @@ while let arg = args.popFirst() {
 
 var results: [[String: Any]] = []
 if !json {
-    print("workload".padding(toLength: 20, withPad: " ", startingAt: 0), "count".padding(toLength: 12, withPad: " ", startingAt: 0), "seconds   ", "per second")
+    print(
+        "workload".padding(toLength: 20, withPad: " ", startingAt: 0),
+        "count".padding(toLength: 12, withPad: " ", startingAt: 0), "seconds   ", "per second")
 }
 for w in workloads where selected.isEmpty || selected.contains(w.name) {
     do {
         let m = try w.run(countOverride ?? w.defaultCount)
-        var row: [String: Any] = ["workload": w.name, "count": m.count, "unit": m.unit, "seconds": m.seconds, "perSecond": m.perSecond]
+        var row: [String: Any] = [
+            "workload": w.name, "count": m.count, "unit": m.unit, "seconds": m.seconds, "perSecond": m.perSecond,
+        ]
         for (k, v) in m.extra { row[k] = v }
         results.append(row)
         if !json {
-            let rate = m.unit == "bytes" ? String(format: "%.1f MB/s", m.perSecond / 1e6) : String(format: "%.0f %@/s", m.perSecond, m.unit)
+            let rate =
+                m.unit == "bytes"
+                ? String(format: "%.1f MB/s", m.perSecond / 1e6) : String(format: "%.0f %@/s", m.perSecond, m.unit)
             print(
-                w.name.padding(toLength: 20, withPad: " ", startingAt: 0), String(m.count).padding(toLength: 12, withPad: " ", startingAt: 0),
+                w.name.padding(toLength: 20, withPad: " ", startingAt: 0),
+                String(m.count).padding(toLength: 12, withPad: " ", startingAt: 0),
                 String(format: "%-9.3f", m.seconds), rate)
             for (k, v) in m.extra.sorted(by: { $0.key < $1.key }) { print("    \(k): \(String(format: "%.0f", v))") }
         }

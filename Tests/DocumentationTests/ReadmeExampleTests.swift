@@ -81,9 +81,15 @@ import Testing
 
 /// README: "Sagas over your app's own store" and "Sagas in Swift".
 @MainActor @Suite struct ReadmeEmbeddingExampleTests {
-    struct AppState: Codable { var count = 0; var user: String? }
+    struct AppState: Codable {
+        var count = 0
+        var user: String?
+    }
     enum AppAction: Codable { case increment(by: Int), loadUser(id: Int), userLoaded(name: String) }
-    struct User: Codable { var id: Int; var name: String }
+    struct User: Codable {
+        var id: Int
+        var name: String
+    }
 
     static func appReducer(_ state: inout AppState, _ action: AppAction) {
         switch action {
@@ -157,18 +163,24 @@ import Testing
         let store = Store(initialState: State(), reducer: Self.reduce, middleware: [tasks.makeMiddleware()])
 
         let screen = TaskHandle()
-        store.dispatch(.task(.run(TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
-            try await context.sleep(for: .milliseconds(300))
-            await context.dispatch(.progress(100))
-        })))
+        store.dispatch(
+            .task(
+                .run(
+                    TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
+                        try await context.sleep(for: .milliseconds(300))
+                        await context.dispatch(.progress(100))
+                    })))
         thread.runUntilIdle()
         thread.advance(clock, by: .milliseconds(300))
         #expect(store.state.progress == 100)
 
-        store.dispatch(.task(.run(TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
-            try await context.sleep(for: .milliseconds(300))
-            await context.dispatch(.progress(50))
-        })))
+        store.dispatch(
+            .task(
+                .run(
+                    TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
+                        try await context.sleep(for: .milliseconds(300))
+                        await context.dispatch(.progress(50))
+                    })))
         thread.runUntilIdle()
         store.dispatch(.task(.cancel("search")))
         thread.advance(clock, by: .milliseconds(300))

@@ -34,7 +34,8 @@ import Testing
     /// `sagarun test --inject-failures`: the summary of making each call fail in turn.
     @Test(arguments: failureCases)
     func failureInjectionSummaryMatchesGolden(_ c: GoldenSuite.Case) async throws {
-        let expected = try String(contentsOfFile: String(c.saga.dropLast(".saga".count)) + ".failures.golden", encoding: .utf8)
+        let expected = try String(
+            contentsOfFile: String(c.saga.dropLast(".saga".count)) + ".failures.golden", encoding: .utf8)
         #expect(await FailureInjection.summary(for: c, twice: false) == expected)
     }
 }

@@ -23,7 +23,9 @@ import Testing
 
     @Test func aGoodRunExitsZeroAndPrintsTheTranscript() async {
         await Self.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
-            let r = await run([dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state", "--memory"])
+            let r = await run([
+                dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state", "--memory",
+            ])
             #expect(r.code == 0)
             #expect(r.out == "hi\nstate {}\n")
         }
@@ -31,7 +33,9 @@ import Testing
 
     @Test func aFailedRootSagaExitsOneAndStillPrintsTheState() async {
         await Self.withFiles(["bad.saga": "state { n: 1 }\nsaga main { throw \"no\" }"]) { dir in
-            let r = await run(["run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state", "--memory"])
+            let r = await run([
+                "run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state", "--memory",
+            ])
             #expect(r.code == 1)
             #expect(r.out == "state {\"n\":1}\n")
             #expect(r.err.hasPrefix("error: saga main failed: no"))
@@ -80,7 +84,9 @@ import Testing
         #expect(await run(["run", "/no/such/file.saga"]).code == 66)
         #expect(await run(["check", "/no/such/file.saga"]).code == 66)
         await Self.withFiles(["ok.saga": "saga main { }"]) { dir in
-            let r = await run([dir.appendingPathComponent("ok.saga").path, "--memory", "--input", "/no/such/input.jsonl"])
+            let r = await run([
+                dir.appendingPathComponent("ok.saga").path, "--memory", "--input", "/no/such/input.jsonl",
+            ])
             #expect(r.code == 66)
             #expect(r.err.contains("cannot read input file"))
         }
@@ -169,7 +175,9 @@ import Testing
 /// `sagarun fmt`: in place, or `--check` to only report.
 @Suite struct FormatCommandTests {
     @Test func fmtRewritesInPlaceAndCheckReports() async throws {
-        try await ExitCodeTests.withFiles(["a.saga": "saga main {\n    log   1+2 // sum\n}\n", "ok.saga": "saga main {\n  log 1\n}\n"]) { dir in
+        try await ExitCodeTests.withFiles([
+            "a.saga": "saga main {\n    log   1+2 // sum\n}\n", "ok.saga": "saga main {\n  log 1\n}\n",
+        ]) { dir in
             let a = dir.appendingPathComponent("a.saga").path
             let ok = dir.appendingPathComponent("ok.saga").path
             let check = CapturedIO()

@@ -18,7 +18,9 @@ import Testing
         """
 
     @Test func aTraceOpensAsChromeTraceEventFormat() async throws {
-        try await ExitCodeTests.withFiles(["t.saga": Self.program, "in.jsonl": #"{"at": 100, "action": {"type":"go"}}"# + "\n"]) { dir in
+        try await ExitCodeTests.withFiles([
+            "t.saga": Self.program, "in.jsonl": #"{"at": 100, "action": {"type":"go"}}"# + "\n",
+        ]) { dir in
             let trace = dir.appendingPathComponent("trace.json").path
             let io = CapturedIO()
             let code = await SagaRunTool.main(
@@ -76,7 +78,8 @@ import Testing
         await ExitCodeTests.withFiles(["t.saga": "saga main { }"]) { dir in
             let io = CapturedIO()
             let code = await SagaRunTool.main(
-                ["run", dir.appendingPathComponent("t.saga").path, "--memory", "--trace", "/no/such/dir/trace.json"], io: io)
+                ["run", dir.appendingPathComponent("t.saga").path, "--memory", "--trace", "/no/such/dir/trace.json"],
+                io: io)
             #expect(code == 74)
             #expect(io.stderr.contains("cannot write the trace file"))
         }

@@ -25,10 +25,11 @@ import Testing
 
     @Test func everyBuiltinIsNamedAsInTheContract() {
         let names = Builtin.allCases.map(\.rawValue)
-        #expect(names == [
-            "len", "keys", "values", "has", "contains", "str", "int", "number", "abs", "min", "max", "floor",
-            "range", "slice", "split", "join", "lower", "upper", "json", "parseJson", "now",
-        ])
+        #expect(
+            names == [
+                "len", "keys", "values", "has", "contains", "str", "int", "number", "abs", "min", "max", "floor",
+                "range", "slice", "split", "join", "lower", "upper", "json", "parseJson", "now",
+            ])
         #expect(Builtin(rawValue: "parseJson") == .parseJson)
         #expect(Builtin(rawValue: "print") == nil)
     }

@@ -30,28 +30,46 @@ struct CheckerSlotTests {
 
         // let x = a + b: a and b read slots 0 and 1; x takes 2.
         guard case .declare(let x, false, .expr(.binary(.add, .variable(let a), .variable(let b), _)), _) = body[0]
-        else { Issue.record("unexpected \(body[0])"); return }
+        else {
+            Issue.record("unexpected \(body[0])")
+            return
+        }
         #expect([a.slot, b.slot, x.slot] == [0, 1, 2])
 
         guard case .for(let i, _, let forBody, _) = body[1],
             case .declare(let y, true, .expr(.variable(let iUse)), _) = forBody.statements[0]
-        else { Issue.record("unexpected \(body[1])"); return }
+        else {
+            Issue.record("unexpected \(body[1])")
+            return
+        }
         #expect([i.slot, y.slot, iUse.slot] == [3, 4, 3])
 
-        guard case .try(_, let catchClause?, nil, _) = body[2] else { Issue.record("unexpected \(body[2])"); return }
+        guard case .try(_, let catchClause?, nil, _) = body[2] else {
+            Issue.record("unexpected \(body[2])")
+            return
+        }
         #expect(catchClause.binding.slot == 5)
 
         guard case .effect(.fork(.block(let forked), _), _) = body[3],
             case .declare(let z, _, .expr(.variable(let xInFork)), _) = forked.statements[0]
-        else { Issue.record("unexpected \(body[3])"); return }
+        else {
+            Issue.record("unexpected \(body[3])")
+            return
+        }
         #expect([z.slot, xInFork.slot] == [6, 2])
 
-        guard case .effect(.watcher(let watcher), _) = body[4] else { Issue.record("unexpected \(body[4])"); return }
+        guard case .effect(.watcher(let watcher), _) = body[4] else {
+            Issue.record("unexpected \(body[4])")
+            return
+        }
         #expect(watcher.binding.slot == 7)
 
         // The `all for` variable is met before `w`, whose value it computes.
         guard case .declare(let w, _, .effect(.allFor(let k, _, .delay(.variable(let kUse), _), _)), _) = body[5]
-        else { Issue.record("unexpected \(body[5])"); return }
+        else {
+            Issue.record("unexpected \(body[5])")
+            return
+        }
         #expect([k.slot, kUse.slot, w.slot] == [8, 8, 9])
 
         // The inner x shadows the outer one with a slot of its own; the outer x is intact after.
@@ -59,7 +77,10 @@ struct CheckerSlotTests {
             case .declare(let innerX, _, _, _) = arms[0].body.statements[0],
             case .log(.variable(let innerUse), _) = arms[0].body.statements[1],
             case .return(.variable(let outerUse)?, _) = body[7]
-        else { Issue.record("unexpected \(body[6])"); return }
+        else {
+            Issue.record("unexpected \(body[6])")
+            return
+        }
         #expect([innerX.slot, innerUse.slot, outerUse.slot] == [10, 10, 2])
     }
 

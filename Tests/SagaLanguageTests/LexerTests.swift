@@ -31,9 +31,10 @@ enum LexFixture {
 
 @Suite struct LexerTests {
     @Test func identifiersAndEveryKeyword() {
-        #expect(LexFixture.kinds("foo _bar x9 actionChannel cancelled cancel") == [
-            .identifier, .identifier, .identifier, .kwActionChannel, .kwCancelled, .kwCancel,
-        ])
+        #expect(
+            LexFixture.kinds("foo _bar x9 actionChannel cancelled cancel") == [
+                .identifier, .identifier, .identifier, .kwActionChannel, .kwCancelled, .kwCancel,
+            ])
         let keywords = """
             import state reduce saga func let var if else while loop for in break continue return try catch
             finally throw log transaction compensate every latest leading throttle debounce take put select
@@ -45,15 +46,19 @@ enum LexFixture {
         #expect(kinds.allSatisfy { $0.isKeyword })
         #expect(Set(kinds.map(\.rawValue)).count == 51)
         // Near-keywords stay identifiers.
-        #expect(LexFixture.kinds("takes puts Saga alls i") == [.identifier, .identifier, .identifier, .identifier, .identifier])
+        #expect(
+            LexFixture.kinds("takes puts Saga alls i") == [
+                .identifier, .identifier, .identifier, .identifier, .identifier,
+            ])
     }
 
     @Test func punctuationAndOperators() {
-        #expect(LexFixture.kinds("( ) [ ] { } , : ; . = == != < <= > >= + - * / % && || ! ??") == [
-            .leftParen, .rightParen, .leftBracket, .rightBracket, .leftBrace, .rightBrace, .comma, .colon,
-            .semicolon, .dot, .assign, .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus,
-            .minus, .star, .slash, .percent, .and, .or, .not, .coalesce,
-        ])
+        #expect(
+            LexFixture.kinds("( ) [ ] { } , : ; . = == != < <= > >= + - * / % && || ! ??") == [
+                .leftParen, .rightParen, .leftBracket, .rightBracket, .leftBrace, .rightBrace, .comma, .colon,
+                .semicolon, .dot, .assign, .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual, .plus,
+                .minus, .star, .slash, .percent, .and, .or, .not, .coalesce,
+            ])
         #expect(LexFixture.kinds("a<=b") == [.identifier, .lessEqual, .identifier])
     }
 
@@ -69,9 +74,10 @@ enum LexFixture {
     }
 
     @Test func integerOverflowIsAnError() {
-        #expect(LexFixture.messages("9223372036854775808") == [
-            "1:1: integer literal '9223372036854775808' overflows a 64-bit integer"
-        ])
+        #expect(
+            LexFixture.messages("9223372036854775808") == [
+                "1:1: integer literal '9223372036854775808' overflows a 64-bit integer"
+            ])
         #expect(LexFixture.messages("1e999") == ["1:1: number literal '1e999' is out of range"])
     }
 
@@ -86,12 +92,14 @@ enum LexFixture {
         #expect(LexFixture.number("1_500ms") == .int(1500))
         #expect(LexFixture.number("1e3ms") == .int(1000))
         #expect(LexFixture.number("1.500s") == .int(1500))
-        #expect(LexFixture.messages("1.0005s") == [
-            "1:1: duration '1.0005s' is not a whole number of milliseconds"
-        ])
-        #expect(LexFixture.messages("5min") == [
-            "1:2: invalid suffix 'min' on number literal (durations use ms, s, m or h)"
-        ])
+        #expect(
+            LexFixture.messages("1.0005s") == [
+                "1:1: duration '1.0005s' is not a whole number of milliseconds"
+            ])
+        #expect(
+            LexFixture.messages("5min") == [
+                "1:2: invalid suffix 'min' on number literal (durations use ms, s, m or h)"
+            ])
         #expect(LexFixture.messages("9999999999999999h").first?.contains("overflows") == true)
     }
 
@@ -113,22 +121,25 @@ enum LexFixture {
     }
 
     @Test func interpolationSplitsTheString() {
-        #expect(LexFixture.kinds(#""a \(x) b \(y + 1) c""#) == [
-            .stringHead, .identifier, .stringMiddle, .identifier, .plus, .number, .stringTail,
-        ])
+        #expect(
+            LexFixture.kinds(#""a \(x) b \(y + 1) c""#) == [
+                .stringHead, .identifier, .stringMiddle, .identifier, .plus, .number, .stringTail,
+            ])
         // Nested parentheses and nested strings inside an interpolation.
         let (tokens, diagnostics) = LexFixture.lex(#""a \(f("x)")) b""#)
         #expect(diagnostics.isEmpty)
-        #expect(tokens.map(\.kind).dropLast(2) == [
-            .stringHead, .identifier, .leftParen, .string, .rightParen, .stringTail,
-        ])
+        #expect(
+            tokens.map(\.kind).dropLast(2) == [
+                .stringHead, .identifier, .leftParen, .string, .rightParen, .stringTail,
+            ])
         #expect(tokens[0].text == "a ")
         #expect(tokens[3].text == "x)")
         #expect(tokens[5].text == " b")
         // A string inside an interpolation inside a string.
-        #expect(LexFixture.kinds(#""\("in \(x)")""#) == [
-            .stringHead, .stringHead, .identifier, .stringTail, .stringTail,
-        ])
+        #expect(
+            LexFixture.kinds(#""\("in \(x)")""#) == [
+                .stringHead, .stringHead, .identifier, .stringTail, .stringTail,
+            ])
     }
 
     @Test func unterminatedStringsAndCommentsAreReported() {

@@ -22,11 +22,12 @@ import Testing
 
             saga fourth { log 1 }
             """
-        #expect(ParseFixture.errors(source) == [
-            "2:10: expected expression after '='",
-            "8:3: expected ',' or '}' in record literal opened at 7:11, found 'log'",
-            "11:14: expected ',' or ')' in parameter list, found 'b'",
-        ])
+        #expect(
+            ParseFixture.errors(source) == [
+                "2:10: expected expression after '='",
+                "8:3: expected ',' or '}' in record literal opened at 7:11, found 'log'",
+                "11:14: expected ',' or ')' in parameter list, found 'b'",
+            ])
         // Everything around the mistakes is still there.
         let names = ParseFixture.parse(source).unit.declarations.compactMap { declaration -> String? in
             switch declaration {
@@ -52,15 +53,17 @@ import Testing
         let source = "saga a {\n  log 1\n\nsaga b {\n  log 2\n}\n"
         #expect(ParseFixture.errors(source) == ["4:1: expected '}' to close the block opened at 1:8"])
         #expect(ASTDump.render(ParseFixture.parse(source).unit) == "(saga a {(log 1)})\n(saga b {(log 2)})")
-        #expect(ParseFixture.errors("saga a {\n  if x {\n    log 1\n") == [
-            "4:1: expected '}' to close the block opened at 2:8"
-        ])
+        #expect(
+            ParseFixture.errors("saga a {\n  if x {\n    log 1\n") == [
+                "4:1: expected '}' to close the block opened at 2:8"
+            ])
     }
 
     @Test func declarationLevelMistakes() {
-        #expect(ParseFixture.errors("log 1\nsaga s {}") == [
-            "1:1: expected a declaration (import, state, reduce, saga or func), found 'log'"
-        ])
+        #expect(
+            ParseFixture.errors("log 1\nsaga s {}") == [
+                "1:1: expected a declaration (import, state, reduce, saga or func), found 'log'"
+            ])
         #expect(ParseFixture.errors("saga {\n}\nsaga b {}") == ["1:6: expected saga name after 'saga', found '{'"])
         #expect(ParseFixture.errors("saga s log 1") == ["1:8: expected '{' after saga name, found 'log'"])
         #expect(ParseFixture.errors("import other") == ["1:8: expected a file path string after 'import'"])

@@ -53,15 +53,16 @@ enum ParseFixture {
             func fetch(id, retries) { return id }
             func none() {}
             """
-        #expect(ParseFixture.dump(source) == """
-            (import "lib/other.saga")
-            (state (record (count 0) (any key [1 2])))
-            (reduce "counter/add" a {(= state.count (+ (. state count) (. a by)))})
-            (reduce * a {})
-            (saga main {(log 1)})
-            (func fetch (id retries) {(return id)})
-            (func none () {})
-            """)
+        #expect(
+            ParseFixture.dump(source) == """
+                (import "lib/other.saga")
+                (state (record (count 0) (any key [1 2])))
+                (reduce "counter/add" a {(= state.count (+ (. state count) (. a by)))})
+                (reduce * a {})
+                (saga main {(log 1)})
+                (func fetch (id retries) {(return id)})
+                (func none () {})
+                """)
     }
 
     @Test func declarationsCarryTheirLocationsAndLeaveNamesUnresolved() {
@@ -115,12 +116,13 @@ enum ParseFixture {
               }
             }
             """
-        #expect(ParseFixture.dump(source) == """
-            (state (record (count 0)))
-            (reduce "counter/add" a {(= state.count (+ (. state count) (. a by)))})
-            (saga counter {(every "counter/request" req {(delay 100) (put "counter/add" (record (by (. req by)))) \
-            (let n (select (. state count))) (log (interp "count is " n))})})
-            """)
+        #expect(
+            ParseFixture.dump(source) == """
+                (state (record (count 0)))
+                (reduce "counter/add" a {(= state.count (+ (. state count) (. a by)))})
+                (saga counter {(every "counter/request" req {(delay 100) (put "counter/add" (record (by (. req by)))) \
+                (let n (select (. state count))) (log (interp "count is " n))})})
+                """)
     }
 }
 
@@ -146,10 +148,10 @@ enum ParseFixture {
     }
 
     @Test func precedenceLowestToHighest() {
-        #expect(ParseFixture.expr("a ?? b || c && d == e < f + g * h") ==
-            "(?? a (|| b (&& c (== d (< e (+ f (* g h)))))))")
-        #expect(ParseFixture.expr("a * b + c < d == e && f || g ?? h") ==
-            "(?? (|| (&& (== (< (+ (* a b) c) d) e) f) g) h)")
+        #expect(
+            ParseFixture.expr("a ?? b || c && d == e < f + g * h") == "(?? a (|| b (&& c (== d (< e (+ f (* g h)))))))")
+        #expect(
+            ParseFixture.expr("a * b + c < d == e && f || g ?? h") == "(?? (|| (&& (== (< (+ (* a b) c) d) e) f) g) h)")
         #expect(ParseFixture.expr("a - b - c") == "(- (- a b) c)")
         #expect(ParseFixture.expr("a / b % c") == "(% (/ a b) c)")
         #expect(ParseFixture.expr("a != b") == "(!= a b)")
@@ -171,11 +173,14 @@ enum ParseFixture {
     }
 
     @Test func onlyBuiltinsCanBeCalledInAnExpression() {
-        #expect(ParseFixture.errors("saga s { let x = api.fetch(1) }") == [
-            "1:27: functions other than built-ins run only through call, fork or spawn"
-        ])
-        #expect(ParseFixture.errors("saga s { let x = 1 + take \"a\" }").first?.hasSuffix(
-            "'take' is an effect and cannot be used inside an expression; an effect stands alone or is the whole right side of let, var or '='") == true)
+        #expect(
+            ParseFixture.errors("saga s { let x = api.fetch(1) }") == [
+                "1:27: functions other than built-ins run only through call, fork or spawn"
+            ])
+        #expect(
+            ParseFixture.errors("saga s { let x = 1 + take \"a\" }").first?.hasSuffix(
+                "'take' is an effect and cannot be used inside an expression; an effect stands alone or is the whole right side of let, var or '='"
+            ) == true)
     }
 
     @Test func newlinesInsideBracketsAndAfterOperatorsDoNotEndAStatement() {
@@ -199,13 +204,14 @@ enum ParseFixture {
 @Suite struct ParserJSONTests {
     @Test func theASTAsJSONNamesEveryNodeWithItsLocation() {
         let (unit, _) = ParseFixture.parse("saga main {\n  let a = take \"x\" where it.n > 1\n}")
-        #expect(astJSON(unit).canonicalJSON == """
-            {"declarations":[{"body":{"column":11,"kind":"block","line":1,"statements":[{"column":3,"kind":"let",\
-            "line":2,"value":{"column":11,"kind":"take","line":2,"pattern":{"column":16,"kind":"literal","line":2,\
-            "value":"x"},"where":{"column":26,"kind":"binary","left":{"column":26,"kind":"member","line":2,\
-            "name":"n","object":{"column":26,"kind":"it","line":2}},"line":2,"operator":">","right":{"column":33,\
-            "kind":"literal","line":2,"value":1}}},"variable":{"column":7,"kind":"variable","line":2,"name":"a",\
-            "slot":-1}}]},"column":1,"kind":"saga","line":1,"name":"main","slotCount":0}],"file":0}
-            """)
+        #expect(
+            astJSON(unit).canonicalJSON == """
+                {"declarations":[{"body":{"column":11,"kind":"block","line":1,"statements":[{"column":3,"kind":"let",\
+                "line":2,"value":{"column":11,"kind":"take","line":2,"pattern":{"column":16,"kind":"literal","line":2,\
+                "value":"x"},"where":{"column":26,"kind":"binary","left":{"column":26,"kind":"member","line":2,\
+                "name":"n","object":{"column":26,"kind":"it","line":2}},"line":2,"operator":">","right":{"column":33,\
+                "kind":"literal","line":2,"value":1}}},"variable":{"column":7,"kind":"variable","line":2,"name":"a",\
+                "slot":-1}}]},"column":1,"kind":"saga","line":1,"name":"main","slotCount":0}],"file":0}
+                """)
     }
 }

@@ -8,7 +8,8 @@ struct DurabilityTests {
         try await withTemporaryFolder { folder in
             let store = try FileStore.open(directory: folder.path)
             for i in 1...20 { _ = try await store.save(entity: "items", element: ["id": .int(i), "sq": .int(i * i)]) }
-            _ = try await store.save(entity: "people", element: ["id": "ada", "born": 1815, "tags": ["math", 1.5, nil]])
+            _ = try await store.save(
+                entity: "people", element: ["id": "ada", "born": 1815, "tags": ["math", 1.5, nil]])
             for i in stride(from: 2, through: 20, by: 2) { _ = try await store.delete(entity: "items", id: .int(i)) }
             _ = try await store.save(entity: "items", element: ["id": 3, "sq": "nine"])
             let before = try await all(store)

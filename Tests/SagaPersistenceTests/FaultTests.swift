@@ -51,7 +51,9 @@ struct FaultTests {
             let store = try FileStore.open(directory: folder.path, options: .init(fileSystem: faults.fileSystem()))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<1_000 {
-                    group.addTask { _ = try await store.save(entity: "items", element: ["id": .int(i), "w": .int(i * 2)]) }
+                    group.addTask {
+                        _ = try await store.save(entity: "items", element: ["id": .int(i), "w": .int(i * 2)])
+                    }
                 }
                 try await group.waitForAll()
             }

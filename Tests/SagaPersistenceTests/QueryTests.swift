@@ -79,23 +79,25 @@ struct QueryTests {
         #expect(try run(["offset": 4, "limit": 10]) == [5])
         #expect(try run(["offset": 9]) == [])
         #expect(try run(["limit": 0]) == [])
-        #expect(try run(["limit": 2.0, "entity": "books", "live": true, "ref": 7, "type": "persistence/request"]) == [1, 2])
+        #expect(
+            try run(["limit": 2.0, "entity": "books", "live": true, "ref": 7, "type": "persistence/request"]) == [1, 2])
     }
 
-    @Test(arguments: [
-        (["where": ["a": ["~": 1]]], "unknown operator '~'"),
-        (["where": ["a": ["in": 1]]], "'in' of field 'a' needs a list"),
-        (["where": ["a": ["prefix": 1]]], "'prefix' of field 'a' needs a string"),
-        (["where": [1, 2]], "'where' must be a record"),
-        (["where": ["a..b": 1]], "bad field path 'a..b'"),
-        (["orderBy": "year"], "'orderBy' must be a list"),
-        (["orderBy": [1]], "'orderBy' must list field paths"),
-        (["orderBy": ["-"]], "bad field path '-'"),
-        (["limit": -1], "'limit' must be a non-negative integer"),
-        (["offset": 1.5], "'offset' must be a non-negative integer"),
-        (["limit": "ten"], "'limit' must be a non-negative integer"),
-        ("books", "a request must be a record"),
-    ] as [(Value, String)])
+    @Test(
+        arguments: [
+            (["where": ["a": ["~": 1]]], "unknown operator '~'"),
+            (["where": ["a": ["in": 1]]], "'in' of field 'a' needs a list"),
+            (["where": ["a": ["prefix": 1]]], "'prefix' of field 'a' needs a string"),
+            (["where": [1, 2]], "'where' must be a record"),
+            (["where": ["a..b": 1]], "bad field path 'a..b'"),
+            (["orderBy": "year"], "'orderBy' must be a list"),
+            (["orderBy": [1]], "'orderBy' must list field paths"),
+            (["orderBy": ["-"]], "bad field path '-'"),
+            (["limit": -1], "'limit' must be a non-negative integer"),
+            (["offset": 1.5], "'offset' must be a non-negative integer"),
+            (["limit": "ten"], "'limit' must be a non-negative integer"),
+            ("books", "a request must be a record"),
+        ] as [(Value, String)])
     func badQueriesAreRefusedWithAClearMessage(_ request: Value, _ message: String) {
         #expect {
             try Query.parse(request)
@@ -115,7 +117,8 @@ struct QueryTests {
         #expect(one == [["id": 7, "even": false]])
         let floatID = try await store.query(entity: "e", Query.parse(["where": ["id": ["==": 8.0]]]))
         #expect(floatID == [["id": 8, "even": true]])
-        let some = try await store.query(entity: "e", Query.parse(["where": ["id": ["in": [3, 4, 5, 99]], "even": true]]))
+        let some = try await store.query(
+            entity: "e", Query.parse(["where": ["id": ["in": [3, 4, 5, 99]], "even": true]]))
         #expect(some == [["id": 4, "even": true]])
         let none = try await store.query(entity: "e", Query.parse(["where": ["id": 1000]]))
         #expect(none.isEmpty)

@@ -8,7 +8,9 @@ struct RecoveryTests {
     /// Saves `count` elements one by one (one record each), then closes.
     func fill(_ folder: TemporaryFolder, _ range: ClosedRange<Int>) async throws {
         let store = try FileStore.open(directory: folder.path)
-        for i in range { _ = try await store.save(entity: "items", element: ["id": .int(i), "name": .string("n\(i)")]) }
+        for i in range {
+            _ = try await store.save(entity: "items", element: ["id": .int(i), "name": .string("n\(i)")])
+        }
         await store.close()
     }
 

@@ -47,7 +47,8 @@ struct StoreBehaviourTests {
         let (store, cleanUp) = try kind.make()
         defer { cleanUp() }
         for i in 1...10 {
-            _ = try await store.save(entity: "items", element: ["id": .int(i), "even": .bool(i % 2 == 0), "n": .int(i % 3)])
+            _ = try await store.save(
+                entity: "items", element: ["id": .int(i), "even": .bool(i % 2 == 0), "n": .int(i % 3)])
         }
         let q = try Query.parse(["where": ["even": true], "orderBy": ["-n"], "limit": 3, "offset": 1])
         // Even ids 2 4 6 8 10 have n 2 1 0 2 1: by -n then id: 2 8 4 10 6.
@@ -59,8 +60,10 @@ struct StoreBehaviourTests {
     func invalidElementsAreRefusedAndChangeNothing(_ kind: StoreKind) async throws {
         let (store, cleanUp) = try kind.make()
         defer { cleanUp() }
-        let bad: [Value] = [42, "x", [1], ["name": "no id"], ["id": true], ["id": 1.5], ["id": ["a"]],
-                            ["id": 1, "h": .handle(Handle(kind: .channel, id: 3))]]
+        let bad: [Value] = [
+            42, "x", [1], ["name": "no id"], ["id": true], ["id": 1.5], ["id": ["a"]],
+            ["id": 1, "h": .handle(Handle(kind: .channel, id: 3))],
+        ]
         for element in bad {
             await #expect {
                 try await store.save(entity: "items", element: element)

@@ -19,7 +19,9 @@ struct TemporaryFolder {
     func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
 
     /// The path of the newest log segment.
-    func newestLog() -> String? { files().filter { $0.hasPrefix("log-") && !$0.hasSuffix(".tmp") }.last.map { path + "/" + $0 } }
+    func newestLog() -> String? {
+        files().filter { $0.hasPrefix("log-") && !$0.hasSuffix(".tmp") }.last.map { path + "/" + $0 }
+    }
 
     func read(_ file: String) -> [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))) ?? [] }
 
@@ -103,20 +105,44 @@ final class FaultInjector: @unchecked Sendable {
     func fileSystem() -> FileSystem {
         let real = FileSystem.posix
         var fs = real
-        fs.open = { (p, f, m) throws(FileSystem.Failure) in try self.check("open"); return try real.open(p, f, m) }
-        fs.read = { (fd, b, o) throws(FileSystem.Failure) in try self.check("read"); return try real.read(fd, b, o) }
-        fs.write = { (fd, b) throws(FileSystem.Failure) in try self.check("write"); return try real.write(fd, b) }
-        fs.fsync = { (fd) throws(FileSystem.Failure) in try self.check("fsync"); try real.fsync(fd) }
+        fs.open = { (p, f, m) throws(FileSystem.Failure) in
+            try self.check("open")
+            return try real.open(p, f, m)
+        }
+        fs.read = { (fd, b, o) throws(FileSystem.Failure) in
+            try self.check("read")
+            return try real.read(fd, b, o)
+        }
+        fs.write = { (fd, b) throws(FileSystem.Failure) in
+            try self.check("write")
+            return try real.write(fd, b)
+        }
+        fs.fsync = { (fd) throws(FileSystem.Failure) in
+            try self.check("fsync")
+            try real.fsync(fd)
+        }
         fs.fdatasync = { (fd) throws(FileSystem.Failure) in
             try self.check("fdatasync")
             if self.datasyncDelay > 0 { usleep(self.datasyncDelay) }
             try real.fdatasync(fd)
             self.lock.withLock { self.datasyncs += 1 }
         }
-        fs.ftruncate = { (fd, n) throws(FileSystem.Failure) in try self.check("ftruncate"); try real.ftruncate(fd, n) }
-        fs.rename = { (a, b) throws(FileSystem.Failure) in try self.check("rename"); try real.rename(a, b) }
-        fs.unlink = { (p) throws(FileSystem.Failure) in try self.check("unlink"); try real.unlink(p) }
-        fs.flock = { (fd, op) throws(FileSystem.Failure) in try self.check("flock"); try real.flock(fd, op) }
+        fs.ftruncate = { (fd, n) throws(FileSystem.Failure) in
+            try self.check("ftruncate")
+            try real.ftruncate(fd, n)
+        }
+        fs.rename = { (a, b) throws(FileSystem.Failure) in
+            try self.check("rename")
+            try real.rename(a, b)
+        }
+        fs.unlink = { (p) throws(FileSystem.Failure) in
+            try self.check("unlink")
+            try real.unlink(p)
+        }
+        fs.flock = { (fd, op) throws(FileSystem.Failure) in
+            try self.check("flock")
+            try real.flock(fd, op)
+        }
         return fs
     }
 }

@@ -65,7 +65,8 @@ import Testing
     @Test func anAppsActionsReachSagasWhichPutTheAppsActions() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
-        guard let program = Frontend(hostFunctions: host.names).compile(source: Self.program, path: "app.saga").program else {
+        guard let program = Frontend(hostFunctions: host.names).compile(source: Self.program, path: "app.saga").program
+        else {
             Issue.record("the program does not compile")
             return
         }

@@ -8,10 +8,12 @@ import Testing
 /// Sagas written in Swift run on the same scheduler as scripted ones, under the same rules.
 @Suite struct NativeSagaTests {
     func interpreter(_ source: String, host: HostFunctions = HostFunctions(), output: BufferedOutput) -> Interpreter? {
-        guard let program = Frontend(hostFunctions: host.names).compile(source: source, path: "test.saga").program else {
+        guard let program = Frontend(hostFunctions: host.names).compile(source: source, path: "test.saga").program
+        else {
             return nil
         }
-        return Interpreter(program: program, options: .init(virtualTime: true, printActions: true), host: host, output: output)
+        return Interpreter(
+            program: program, options: .init(virtualTime: true, printActions: true), host: host, output: output)
     }
 
     @Test func nativeAndScriptedSagasInterleaveDeterministically() async {
@@ -34,7 +36,8 @@ import Testing
                 try await saga.put("seen", ["n": pong["n"]])
             }
         }
-        let status = await interpreter.run(input: InputSource(lines: [#"{"type":"ping","n":1}"#, #"{"type":"ping","n":2}"#]))
+        let status = await interpreter.run(
+            input: InputSource(lines: [#"{"type":"ping","n":1}"#, #"{"type":"ping","n":2}"#]))
         #expect(status == .success)
         #expect(
             output.lines == [
@@ -160,7 +163,8 @@ import Testing
     @Test func twoProgramsOverOneStore() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
         let store = Store(
-            initialState: State(), reducer: { (s: inout State, a: Action) in if case .note(let t) = a { s.log.append(t) } },
+            initialState: State(),
+            reducer: { (s: inout State, a: Action) in if case .note(let t) = a { s.log.append(t) } },
             middleware: [sagas.middleware])
         var runs: [Task<RunStatus, Never>] = []
         var interpreters: [Interpreter] = []

@@ -166,7 +166,9 @@ extension Lexer {
             }
         }
         if overflow {
-            error("duration '\(literalText(from: start))' overflows a 64-bit integer", line: line, column: column(at: start))
+            error(
+                "duration '\(literalText(from: start))' overflows a 64-bit integer", line: line,
+                column: column(at: start))
             return .int(0)
         }
         return .int(result)

@@ -49,19 +49,25 @@ private enum ASTJSON {
         case .state(let e, let at):
             return node("state", at, [("value", expr(e))])
         case .reducer(let r):
-            return node("reduce", r.location, [
-                ("pattern", pattern(r.pattern)), ("binding", variable(r.binding)), ("body", block(r.body)),
-                ("slotCount", .int(r.slotCount)),
-            ])
+            return node(
+                "reduce", r.location,
+                [
+                    ("pattern", pattern(r.pattern)), ("binding", variable(r.binding)), ("body", block(r.body)),
+                    ("slotCount", .int(r.slotCount)),
+                ])
         case .saga(let s):
-            return node("saga", s.location, [
-                ("name", .string(s.name)), ("body", block(s.body)), ("slotCount", .int(s.slotCount)),
-            ])
+            return node(
+                "saga", s.location,
+                [
+                    ("name", .string(s.name)), ("body", block(s.body)), ("slotCount", .int(s.slotCount)),
+                ])
         case .function(let f):
-            return node("func", f.location, [
-                ("name", .string(f.name)), ("parameters", .list(f.parameters.map(variable))),
-                ("body", block(f.body)), ("slotCount", .int(f.slotCount)),
-            ])
+            return node(
+                "func", f.location,
+                [
+                    ("name", .string(f.name)), ("parameters", .list(f.parameters.map(variable))),
+                    ("body", block(f.body)), ("slotCount", .int(f.slotCount)),
+                ])
         }
     }
 
@@ -115,7 +121,8 @@ private enum ASTJSON {
             let catchValue = optional(catchClause) { c in
                 record([("binding", variable(c.binding)), ("body", block(c.body))])
             }
-            return node("try", at, [("body", block(body)), ("catch", catchValue), ("finally", optional(finallyBlock, block))])
+            return node(
+                "try", at, [("body", block(body)), ("catch", catchValue), ("finally", optional(finallyBlock, block))])
         case .transaction(let b, let at): return node("transaction", at, [("body", block(b))])
         case .compensate(let b, let at): return node("compensate", at, [("body", block(b))])
         }
@@ -177,10 +184,12 @@ private enum ASTJSON {
         case .actionChannel(let p, let buffer, let at):
             return node("actionChannel", at, [("pattern", pattern(p)), ("buffer", optional(buffer, expr))])
         case .watcher(let w):
-            return node(w.kind.rawValue, w.location, [
-                ("duration", optional(w.duration, expr)), ("pattern", pattern(w.pattern)),
-                ("binding", variable(w.binding)), ("body", block(w.body)),
-            ])
+            return node(
+                w.kind.rawValue, w.location,
+                [
+                    ("duration", optional(w.duration, expr)), ("pattern", pattern(w.pattern)),
+                    ("binding", variable(w.binding)), ("body", block(w.body)),
+                ])
         }
     }
 

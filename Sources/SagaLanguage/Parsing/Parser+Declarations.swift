@@ -58,7 +58,9 @@ extension Parser {
             while kind != .rightParen {
                 parameters.append(try expectVariable("expected a parameter name"))
                 if !match(.comma) {
-                    guard kind == .rightParen else { throw fail("expected ',' or ')' in parameter list, found \(found)") }
+                    guard kind == .rightParen else {
+                        throw fail("expected ',' or ')' in parameter list, found \(found)")
+                    }
                 }
             }
             ignoresNewlines = saved

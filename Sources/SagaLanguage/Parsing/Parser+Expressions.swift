@@ -172,7 +172,8 @@ extension Parser {
             arguments.append(try parseExpression())
             if !match(.comma) {
                 guard kind == .rightParen else {
-                    throw fail("expected ',' or ')' in argument list opened at \(open.line):\(open.column), found \(found)")
+                    throw fail(
+                        "expected ',' or ')' in argument list opened at \(open.line):\(open.column), found \(found)")
                 }
             }
         }
@@ -214,7 +215,8 @@ extension Parser {
             fields.append(RecordField(key: key, value: try parseExpression()))
             if !match(.comma) {
                 guard kind == .rightBrace else {
-                    throw fail("expected ',' or '}' in record literal opened at \(open.line):\(open.column), found \(found)")
+                    throw fail(
+                        "expected ',' or '}' in record literal opened at \(open.line):\(open.column), found \(found)")
                 }
             }
         }

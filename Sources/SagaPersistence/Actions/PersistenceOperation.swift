@@ -23,7 +23,10 @@ enum PersistenceOperation {
                 return [result("persistence/saved", entity, ["element": saved], ref)]
                     + (await live.refresh(entity, store: store))
             } catch {
-                return [result("persistence/saveFailed", entity, ["element": element, "error": .string(error.message)], ref)]
+                return [
+                    result(
+                        "persistence/saveFailed", entity, ["element": element, "error": .string(error.message)], ref)
+                ]
             }
         case .delete:
             let element = r["element"] ?? r["id"].map { ["id": $0] } ?? .null
@@ -36,7 +39,10 @@ enum PersistenceOperation {
                 return [result("persistence/deleted", entity, ["element": deleted ?? element], ref)]
                     + (await live.refresh(entity, store: store))
             } catch {
-                return [result("persistence/deleteFailed", entity, ["element": element, "error": .string(error.message)], ref)]
+                return [
+                    result(
+                        "persistence/deleteFailed", entity, ["element": element, "error": .string(error.message)], ref)
+                ]
             }
         case .request:
             var request = r
@@ -53,7 +59,8 @@ enum PersistenceOperation {
             } catch {
                 return [
                     result(
-                        "persistence/requestFailed", entity, ["request": .record(request), "error": .string(error.message)], ref)
+                        "persistence/requestFailed", entity,
+                        ["request": .record(request), "error": .string(error.message)], ref)
                 ]
             }
         case .cancelRequest:
@@ -76,8 +83,12 @@ enum PersistenceOperation {
         let entity = r["entity"] ?? .null
         var out = Record()
         switch self {
-        case .save: out["type"] = "persistence/saveFailed"; out["element"] = r["element"] ?? .null
-        case .delete: out["type"] = "persistence/deleteFailed"; out["element"] = r["element"] ?? .null
+        case .save:
+            out["type"] = "persistence/saveFailed"
+            out["element"] = r["element"] ?? .null
+        case .delete:
+            out["type"] = "persistence/deleteFailed"
+            out["element"] = r["element"] ?? .null
         case .request, .cancelRequest:
             out["type"] = "persistence/requestFailed"
             var request = r

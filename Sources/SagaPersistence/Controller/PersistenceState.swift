@@ -36,10 +36,12 @@ public struct PersistenceState<Element, PersistenceError: Error, Request> {
 }
 
 extension PersistenceState: Sendable where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
-extension PersistenceState.RequestState: Sendable where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
+extension PersistenceState.RequestState: Sendable
+where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
 extension PersistenceState.ProcessState: Sendable where Element: Sendable, PersistenceError: Sendable {}
 extension PersistenceState: Equatable where Element: Equatable, PersistenceError: Equatable, Request: Equatable {}
-extension PersistenceState.RequestState: Equatable where Element: Equatable, PersistenceError: Equatable, Request: Equatable {}
+extension PersistenceState.RequestState: Equatable
+where Element: Equatable, PersistenceError: Equatable, Request: Equatable {}
 extension PersistenceState.ProcessState: Equatable where Element: Equatable, PersistenceError: Equatable {}
 
 extension PersistenceState {

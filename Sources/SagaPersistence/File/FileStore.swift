@@ -61,7 +61,8 @@ public final class FileStore: ElementStore {
         var payload = BinaryWriter(capacity: 64)
         payload.string(entity)
         try payload.write(element)
-        let stored = try await submit(StoreFormat.save, entity: entity, id: id, element: element, payload: payload.bytes)
+        let stored = try await submit(
+            StoreFormat.save, entity: entity, id: id, element: element, payload: payload.bytes)
         return stored ?? element
     }
 
@@ -86,12 +87,15 @@ public final class FileStore: ElementStore {
         await writer.close()
     }
 
-    private func submit(_ type: UInt8, entity: String, id: Value, element: Value, payload: [UInt8])
+    private func submit(
+        _ type: UInt8, entity: String, id: Value, element: Value, payload: [UInt8]
+    )
         async throws(StoreError) -> Value?
     {
         let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Value?, StoreError>, Never>) in
             writer.submit(
-                LogWriter.Pending(type: type, entity: entity, id: id, element: element, payload: payload, continuation: c))
+                LogWriter.Pending(
+                    type: type, entity: entity, id: id, element: element, payload: payload, continuation: c))
         }
         return try result.get()
     }

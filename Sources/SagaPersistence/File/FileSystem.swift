@@ -36,7 +36,8 @@ public struct FileSystem: Sendable {
     /// `close(fd)`; errors are ignored (the descriptor is gone either way).
     public var close: @Sendable (_ fd: Int32) -> Void
     /// `pread(fd, buffer, offset)`: the number of bytes read, 0 at the end.
-    public var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) throws(Failure) -> Int
+    public var read:
+        @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) throws(Failure) -> Int
     /// `write(fd, bytes)`: the number of bytes written (possibly fewer than given).
     public var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) -> Int
     /// `fsync(fd)`: data and metadata (used for new files and folders).
@@ -62,7 +63,9 @@ public struct FileSystem: Sendable {
     public init(
         open: @escaping @Sendable (_ path: String, _ flags: Int32, _ mode: UInt32) throws(Failure) -> Int32,
         close: @escaping @Sendable (_ fd: Int32) -> Void,
-        read: @escaping @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) throws(Failure) -> Int,
+        read:
+            @escaping @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int64) throws(Failure)
+            -> Int,
         write: @escaping @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) -> Int,
         fsync: @escaping @Sendable (_ fd: Int32) throws(Failure) -> Void,
         fdatasync: @escaping @Sendable (_ fd: Int32) throws(Failure) -> Void,

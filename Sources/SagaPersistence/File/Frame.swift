@@ -52,7 +52,8 @@ struct Frame {
         let stored = UInt32(littleEndian: file.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
         let body = UnsafeRawBufferPointer(rebasing: file[bodyStart..<(bodyStart + length)])
         guard CRC32C.update(seed, body) == stored else { return nil }
-        return Frame(type: type, sequence: sequence, payload: (bodyStart + fixed)..<(bodyStart + length),
-                     next: bodyStart + length)
+        return Frame(
+            type: type, sequence: sequence, payload: (bodyStart + fixed)..<(bodyStart + length),
+            next: bodyStart + length)
     }
 }

@@ -22,7 +22,8 @@ enum LogReplay {
         let header = try FileHeader.read(file, magic: StoreFormat.logMagic, path: path)
         guard header.baseSequence == base else {
             throw StoreError(
-                .corrupt, "the log segment starts after record \(header.baseSequence), but the store before it ends at \(base)",
+                .corrupt,
+                "the log segment starts after record \(header.baseSequence), but the store before it ends at \(base)",
                 path: path, offset: 0)
         }
         let seed = header.frameSeed
@@ -30,11 +31,13 @@ enum LogReplay {
         var position = StoreFormat.headerSize
         let types = StoreFormat.save...StoreFormat.delete
         while position < file.count,
-            let frame = Frame.read(file, at: position, seed: seed, hasSequence: true, types: types, minimumSequence: last + 1)
+            let frame = Frame.read(
+                file, at: position, seed: seed, hasSequence: true, types: types, minimumSequence: last + 1)
         {
             guard frame.sequence == last + 1 else {
                 throw StoreError(
-                    .corrupt, "the log skips from record \(last) to record \(frame.sequence)", path: path, offset: position)
+                    .corrupt, "the log skips from record \(last) to record \(frame.sequence)", path: path,
+                    offset: position)
             }
             try apply(frame, file, path: path, offset: position, to: &index)
             last = frame.sequence
@@ -44,7 +47,9 @@ enum LogReplay {
         // Something invalid at `position`: a torn tail, unless a valid frame follows.
         var probe = position + 1
         while probe < file.count {
-            if Frame.read(file, at: probe, seed: seed, hasSequence: true, types: types, minimumSequence: last + 1) != nil {
+            if Frame.read(file, at: probe, seed: seed, hasSequence: true, types: types, minimumSequence: last + 1)
+                != nil
+            {
                 throw StoreError(
                     .corrupt, "the log is damaged: a bad record is followed by valid ones (refusing to drop them)",
                     path: path, offset: position)
@@ -53,7 +58,8 @@ enum LogReplay {
         }
         guard isLast else {
             throw StoreError(
-                .corrupt, "a log segment that is not the newest ends in an incomplete record", path: path, offset: position)
+                .corrupt, "a log segment that is not the newest ends in an incomplete record", path: path,
+                offset: position)
         }
         return (header, position, last)
     }
@@ -62,8 +68,9 @@ enum LogReplay {
     private static func apply(
         _ frame: Frame, _ file: UnsafeRawBufferPointer, path: String, offset: Int, to index: inout EntityIndex
     ) throws(StoreError) {
-        var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: file[..<frame.payload.upperBound]),
-                                  at: frame.payload.lowerBound)
+        var reader = BinaryReader(
+            UnsafeRawBufferPointer(rebasing: file[..<frame.payload.upperBound]),
+            at: frame.payload.lowerBound)
         guard let entity = try? reader.string(), let value = try? reader.value(),
             reader.position == frame.payload.upperBound
         else {

@@ -14,8 +14,10 @@ extension LogWriter {
     func snapshot() throws(StoreError) {
         let newGeneration = generation + 1
         let base = nextSequence - 1
-        let newLog = FileHeader(magic: StoreFormat.logMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: base)
-        let fd = try dir.createAtomically(StoreFormat.logName(newGeneration), keepOpen: true) { (fd) throws(StoreError) in
+        let newLog = FileHeader(
+            magic: StoreFormat.logMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: base)
+        let fd = try dir.createAtomically(StoreFormat.logName(newGeneration), keepOpen: true) {
+            (fd) throws(StoreError) in
             try dir.writeAll(fd, newLog.encoded(), name: StoreFormat.logName(newGeneration))
         }
         dir.fs.close(logFD)
@@ -27,7 +29,8 @@ extension LogWriter {
 
         let elements = index.withLock { $0 }
         let name = StoreFormat.snapshotName(newGeneration)
-        let header = FileHeader(magic: StoreFormat.snapshotMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: base)
+        let header = FileHeader(
+            magic: StoreFormat.snapshotMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: base)
         _ = try dir.createAtomically(name, keepOpen: false) { (fd) throws(StoreError) in
             try SnapshotFile.write(elements, header: header, to: fd, name: name + StoreFormat.temporarySuffix, in: dir)
         }

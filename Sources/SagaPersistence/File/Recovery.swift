@@ -88,7 +88,9 @@ enum Recovery {
     }
 
     /// A new store: its first log segment, empty.
-    private static func createFirstLog(_ dir: StoreDirectory, leftovers: [String]) throws(StoreError)
+    private static func createFirstLog(
+        _ dir: StoreDirectory, leftovers: [String]
+    ) throws(StoreError)
         -> LogWriter.Recovered
     {
         try removeLeftovers(dir, leftovers)

@@ -8,7 +8,9 @@ enum SnapshotFile {
     private static let chunk = 1 << 20
 
     /// Writes `index` as a snapshot to `fd`, which is open for appending.
-    static func write(_ index: EntityIndex, header: FileHeader, to fd: Int32, name: String, in dir: StoreDirectory)
+    static func write(
+        _ index: EntityIndex, header: FileHeader, to fd: Int32, name: String, in dir: StoreDirectory
+    )
         throws(StoreError)
     {
         var out = BinaryWriter(capacity: chunk + 4096)
@@ -67,12 +69,15 @@ enum SnapshotFile {
             else {
                 throw corrupt(position >= file.count ? "it ends before its end marker" : "a bad record", position)
             }
-            var reader = BinaryReader(UnsafeRawBufferPointer(rebasing: file[..<frame.payload.upperBound]),
-                                      at: frame.payload.lowerBound)
+            var reader = BinaryReader(
+                UnsafeRawBufferPointer(rebasing: file[..<frame.payload.upperBound]),
+                at: frame.payload.lowerBound)
             switch frame.type {
             case StoreFormat.entity:
                 if let entity { entities[entity] = table }
-                guard let name = try? reader.string(), let count = try? reader.varint() else { throw corrupt("an undecodable record", position) }
+                guard let name = try? reader.string(), let count = try? reader.varint() else {
+                    throw corrupt("an undecodable record", position)
+                }
                 entity = name
                 table = [:]
                 table.reserveCapacity(Int(min(count, 1 << 26)))
@@ -84,7 +89,9 @@ enum SnapshotFile {
                 total += 1
             default:
                 guard let count = try? reader.varint() else { throw corrupt("an undecodable record", position) }
-                guard count == UInt64(total) else { throw corrupt("it holds \(total) elements, not \(count)", position) }
+                guard count == UInt64(total) else {
+                    throw corrupt("it holds \(total) elements, not \(count)", position)
+                }
                 guard frame.next == file.count else { throw corrupt("bytes after its end marker", frame.next) }
                 if let entity { entities[entity] = table }
                 return (header, EntityIndex(entities: entities))

@@ -94,7 +94,10 @@ struct StoreDirectory: Sendable {
         do { try fs.fsync(fd) } catch { throw error.storeError(path: path(of: temporary)) }
         do { try fs.rename(path(of: temporary), path(of: name)) } catch { throw error.storeError() }
         try sync()
-        if keepOpen { handedOver = true; return fd }
+        if keepOpen {
+            handedOver = true
+            return fd
+        }
         return -1
     }
 }

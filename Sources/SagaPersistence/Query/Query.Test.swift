@@ -38,7 +38,8 @@ extension Query {
                 return .prefix(s)
             default:
                 throw .invalidQuery(
-                    "unknown operator '\(op)' for field '\(field)' (expected one of \(operators.joined(separator: " ")))")
+                    "unknown operator '\(op)' for field '\(field)' (expected one of \(operators.joined(separator: " ")))"
+                )
             }
         }
 

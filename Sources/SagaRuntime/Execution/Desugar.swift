@@ -23,7 +23,9 @@ enum Desugar {
     ///
     ///     var attempt = 0; var wait = D
     ///     loop { try { return EFFECT } catch e { attempt += 1; if attempt >= N { throw e }; delay wait; wait = wait * 2 } }
-    static func retry(count: Int, wait: RetryWait?, effect: Effect, env: [Value], at loc: SourceLocation) -> (Block, [Value]) {
+    static func retry(
+        count: Int, wait: RetryWait?, effect: Effect, env: [Value], at loc: SourceLocation
+    ) -> (Block, [Value]) {
         let base = env.count
         let attempt = Variable(name: "attempt", slot: base, location: loc)
         let pause = Variable(name: "wait", slot: base + 1, location: loc)
@@ -66,7 +68,8 @@ enum Desugar {
                 Block(
                     statements: [
                         .try(
-                            attemptBody, catch: CatchClause(binding: error, body: Block(statements: onError, location: loc)),
+                            attemptBody,
+                            catch: CatchClause(binding: error, body: Block(statements: onError, location: loc)),
                             finally: nil, loc)
                     ], location: loc), loc))
         return (Block(statements: statements, location: loc), env + [.int(0), .null, .null, .null])
@@ -93,7 +96,8 @@ enum Desugar {
                         condition: .binary(.notEqual, .variable(last), .literal(.null, loc), loc),
                         body: Block(statements: [.effect(.cancel(.variable(last), loc), loc)], location: loc))
                 ], else: nil, loc)
-            let forkLast = Stmt.assign(LValue(root: .variable(last), path: []), .effect(.fork(.block(w.body), loc)), loc)
+            let forkLast = Stmt.assign(
+                LValue(root: .variable(last), path: []), .effect(.fork(.block(w.body), loc)), loc)
             return (Block(statements: [loop([takeAction, cancelLast, forkLast])], location: loc), env + [.null])
         case .leading:
             // loop { let a = take P; call B } — as fork and join, which waits the same way.
@@ -105,9 +109,11 @@ enum Desugar {
             // let ch = actionChannel P (sliding buffer of one); loop { let a = take ch; fork { B }; delay D }
             let ch = Variable(name: "channel", slot: base, location: loc)
             let makeChannel = Stmt.declare(
-                ch, isMutable: false, .effect(.actionChannel(w.pattern, buffer: .literal(.string(slidingMarker), loc), loc)),
+                ch, isMutable: false,
+                .effect(.actionChannel(w.pattern, buffer: .literal(.string(slidingMarker), loc), loc)),
                 loc)
-            let takeCh = Stmt.declare(w.binding, isMutable: true, .effect(.take(.expr(.variable(ch)), where: nil, loc)), loc)
+            let takeCh = Stmt.declare(
+                w.binding, isMutable: true, .effect(.take(.expr(.variable(ch)), where: nil, loc)), loc)
             let pause = Stmt.effect(.delay(w.duration ?? .literal(.int(0), loc), loc), loc)
             return (Block(statements: [makeChannel, loop([takeCh, forkBody, pause])], location: loc), env + [.null])
         case .debounce:

@@ -103,10 +103,14 @@ struct Evaluator {
         switch op {
         case .and, .or:
             let l = try eval(lhs, env)
-            guard case .bool(let a) = l else { throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(l.kindName)") }
+            guard case .bool(let a) = l else {
+                throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(l.kindName)")
+            }
             if op == .and ? !a : a { return .bool(a) }
             let r = try eval(rhs, env)
-            guard case .bool(let b) = r else { throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(r.kindName)") }
+            guard case .bool(let b) = r else {
+                throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(r.kindName)")
+            }
             return .bool(b)
         case .coalesce:
             let l = try eval(lhs, env)

@@ -207,7 +207,9 @@ extension Interpreter {
         return .suspended
     }
 
-    private func call(_ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) throws(SagaError) -> EffectResult {
+    private func call(
+        _ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation
+    ) throws(SagaError) -> EffectResult {
         try countCall(callee, at: loc)
         switch callee {
         case .function(let index, _):
@@ -243,7 +245,9 @@ extension Interpreter {
             kind: "InjectedFailure", message: "injected failure of call #\(number + 1) (\(name) at \(describe(loc)))")
     }
 
-    private func functionTask(_ index: Int, _ args: [Value], kind: SagaTask.Kind, parent: SagaTask, at loc: SourceLocation) throws(SagaError) -> SagaTask {
+    private func functionTask(
+        _ index: Int, _ args: [Value], kind: SagaTask.Kind, parent: SagaTask, at loc: SourceLocation
+    ) throws(SagaError) -> SagaTask {
         guard index >= 0, index < program.functions.count else {
             throw SagaError.typeError("unknown function")
         }
@@ -256,7 +260,9 @@ extension Interpreter {
     }
 
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
-    private func start(_ body: TaskBody, kind: SagaTask.Kind, from task: SagaTask, at loc: SourceLocation) throws(SagaError) -> Value {
+    private func start(
+        _ body: TaskBody, kind: SagaTask.Kind, from task: SagaTask, at loc: SourceLocation
+    ) throws(SagaError) -> Value {
         let child: SagaTask
         switch body {
         case .block(let block):
@@ -267,7 +273,8 @@ extension Interpreter {
             child = try functionTask(index, try evaluate(argExprs, task), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
             let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: task.env, at: loc)
-            child = SagaTask(id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
+            child = SagaTask(
+                id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
@@ -276,7 +283,9 @@ extension Interpreter {
     }
 
     /// Runs a body as an owned task that `task` waits for, like `call`.
-    private func runOwned(_ body: Block, env: [Value], name: String, _ task: SagaTask, _ loc: SourceLocation) -> EffectResult {
+    private func runOwned(
+        _ body: Block, env: [Value], name: String, _ task: SagaTask, _ loc: SourceLocation
+    ) -> EffectResult {
         let child = SagaTask(id: makeID(), name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
         child.owner = .caller(task)
         block(task, on: .task(child))
@@ -289,7 +298,9 @@ extension Interpreter {
         let isList: Bool
         switch value {
         case .handle(let h):
-            guard let t = h.object as? SagaTask else { throw SagaError.typeError("join needs a task, got a \(h.kind.rawValue)") }
+            guard let t = h.object as? SagaTask else {
+                throw SagaError.typeError("join needs a task, got a \(h.kind.rawValue)")
+            }
             tasks = [t]
             isList = false
         case .list(let items):
@@ -324,7 +335,8 @@ extension Interpreter {
 
     /// `race` and `all`: each entry runs as an owned task, started in order.
     func startCombinator(
-        _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask, _ loc: SourceLocation
+        _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask,
+        _ loc: SourceLocation
     ) -> EffectResult {
         if entries.isEmpty {
             return .value(kind == .allList ? .list([]) : .record(Record()))

@@ -26,7 +26,9 @@ extension Interpreter {
             do {
                 try storeResult(value, task)
             } catch {
-                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else { return }
+                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
+                    return
+                }
             }
         case .error(let failure):
             if case .compensating = task.frames.last {
@@ -102,13 +104,15 @@ extension Interpreter {
                         task.frames.removeLast()
                     }
                 } catch {
-                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location)))) else { return }
+                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
+                    else { return }
                 }
             case .loop(let body):
                 task.frames.append(.block(body.statements, 0))
             case .forLoop(let slot, let items, let index, let body):
                 if index < items.count {
-                    task.frames[task.frames.count - 1] = .forLoop(slot: slot, items: items, index: index + 1, body: body)
+                    task.frames[task.frames.count - 1] = .forLoop(
+                        slot: slot, items: items, index: index + 1, body: body)
                     task.env[slot] = items[index]
                     task.frames.append(.block(body.statements, 0))
                 } else {
@@ -204,7 +208,9 @@ extension Interpreter {
                 case .throwError, .abort, .cancel:
                     if !compensations.isEmpty {
                         // Failure injection may run each one twice, to show it is idempotent.
-                        let runs = compensations.flatMap { Array(repeating: $0, count: max(1, options.compensationRuns)) }
+                        let runs = compensations.flatMap {
+                            Array(repeating: $0, count: max(1, options.compensationRuns))
+                        }
                         task.frames.append(.compensating(remaining: runs, pending: completion))
                         return true
                     }

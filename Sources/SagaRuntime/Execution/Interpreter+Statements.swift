@@ -37,7 +37,8 @@ extension Interpreter {
                 emit(line)
             case .throw(let e, let loc):
                 let value = try evaluator(task).eval(e, task.env)
-                return .completion(.throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
+                return .completion(
+                    .throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
             case .if(let arms, let elseBlock, _):
                 let ev = evaluator(task)
                 for arm in arms where try ev.condition(arm.condition, task.env) {

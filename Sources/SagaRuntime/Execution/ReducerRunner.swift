@@ -85,7 +85,9 @@ final class ReducerRunner {
         case normal, breakLoop, continueLoop, returned
     }
 
-    private func run(_ stmts: [Stmt], _ state: inout Value, _ env: inout [Value], _ ev: Evaluator) throws(SagaError) -> Flow {
+    private func run(
+        _ stmts: [Stmt], _ state: inout Value, _ env: inout [Value], _ ev: Evaluator
+    ) throws(SagaError) -> Flow {
         for stmt in stmts {
             let flow = try execute(stmt, &state, &env, ev)
             if case .normal = flow { continue }
@@ -94,7 +96,9 @@ final class ReducerRunner {
         return .normal
     }
 
-    private func execute(_ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ base: Evaluator) throws(SagaError) -> Flow {
+    private func execute(
+        _ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ base: Evaluator
+    ) throws(SagaError) -> Flow {
         var ev = base
         ev.state = state
         switch stmt {

@@ -46,7 +46,9 @@ extension HostFunctions {
         guard args.count == count else {
             throw SagaError(
                 kind: "HostError",
-                message: "\(name) takes \(count) argument\(count == 1 ? "" : "s") but \(args.count) \(args.count == 1 ? "was" : "were") given")
+                message:
+                    "\(name) takes \(count) argument\(count == 1 ? "" : "s") but \(args.count) \(args.count == 1 ? "was" : "were") given"
+            )
         }
     }
 
@@ -55,7 +57,8 @@ extension HostFunctions {
             return try args[index].decode(as: T.self)
         } catch {
             throw SagaError(
-                kind: "HostError", message: "\(name): argument \(index + 1): expected \(T.self), got \(args[index].canonicalJSON)")
+                kind: "HostError",
+                message: "\(name): argument \(index + 1): expected \(T.self), got \(args[index].canonicalJSON)")
         }
     }
 

@@ -101,7 +101,8 @@ struct InputLine {
             throw InputError(line: line, message: "'type' must be a string")
         }
         guard let at = r["at"], let action = r["action"] else {
-            throw InputError(line: line, message: "expected an action with a string 'type', or {\"at\": MS, \"action\": {…}}")
+            throw InputError(
+                line: line, message: "expected an action with a string 'type', or {\"at\": MS, \"action\": {…}}")
         }
         guard let ms = Evaluator.integer(at), ms >= 0 else {
             throw InputError(line: line, message: "'at' must be a whole number of milliseconds ≥ 0")

@@ -92,7 +92,8 @@ extension Interpreter {
         switch effect {
         case .take(let patterns):
             let ps = patterns.isEmpty ? ["*"] : patterns
-            let pattern: Expr = ps.count == 1 ? .literal(.string(ps[0]), at) : .list(ps.map { .literal(.string($0), at) }, at)
+            let pattern: Expr =
+                ps.count == 1 ? .literal(.string(ps[0]), at) : .list(ps.map { .literal(.string($0), at) }, at)
             return .take(.expr(pattern), where: nil, at)
         case .delay(let ms):
             return .delay(.literal(.int(ms), at), at)

@@ -33,12 +33,17 @@ public final class ChromeTrace {
     /// Names a task's track the first time it appears.
     func track(_ tid: Int, _ name: String) {
         guard named.insert(tid).inserted else { return }
-        event(["name": "thread_name", "ph": "M", "pid": 1, "tid": .int(tid), "args": ["name": .string("\(name) #\(tid)")]])
+        event([
+            "name": "thread_name", "ph": "M", "pid": 1, "tid": .int(tid), "args": ["name": .string("\(name) #\(tid)")],
+        ])
     }
 
     /// A blocking effect begins.
     func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int) {
-        event(["name": .string(name), "cat": "effect", "ph": "B", "pid": 1, "tid": .int(tid), "ts": .int(timestamp(ms)), "args": args])
+        event([
+            "name": .string(name), "cat": "effect", "ph": "B", "pid": 1, "tid": .int(tid), "ts": .int(timestamp(ms)),
+            "args": args,
+        ])
     }
 
     /// The blocking effect of a task ends.
@@ -63,8 +68,14 @@ public final class ChromeTrace {
     func flow(from parent: Int, to child: Int, _ name: String, at ms: Int) {
         let id = nextFlow
         nextFlow += 1
-        event(["name": .string(name), "cat": "fork", "ph": "s", "id": .int(id), "pid": 1, "tid": .int(parent), "ts": .int(timestamp(ms))])
-        event(["name": .string(name), "cat": "fork", "ph": "f", "bp": "e", "id": .int(id), "pid": 1, "tid": .int(child), "ts": .int(timestamp(ms))])
+        event([
+            "name": .string(name), "cat": "fork", "ph": "s", "id": .int(id), "pid": 1, "tid": .int(parent),
+            "ts": .int(timestamp(ms)),
+        ])
+        event([
+            "name": .string(name), "cat": "fork", "ph": "f", "bp": "e", "id": .int(id), "pid": 1, "tid": .int(child),
+            "ts": .int(timestamp(ms)),
+        ])
     }
 
     /// Ends the document and closes the file.

@@ -18,7 +18,9 @@ extension Interpreter {
         case .combinator(let c):
             name = c.kind == .race ? "race" : "all"
             if !c.keys.isEmpty { args["keys"] = .list(c.keys.map { .string($0) }) }
-        case .join(let state): name = "join"; args["tasks"] = .list(state.tasks.map { .int($0.id) })
+        case .join(let state):
+            name = "join"
+            args["tasks"] = .list(state.tasks.map { .int($0.id) })
         case .timer: name = "delay"
         case .host: name = "call"
         }
@@ -53,6 +55,8 @@ extension Interpreter {
     func traceError(_ task: SagaTask, _ failure: Failure) {
         guard let trace = tracer else { return }
         trace.track(task.id, task.name)
-        trace.instant("error", tid: task.id, ["error": failure.error.value, "stack": .list(failure.trace.map { .string($0) })], at: clock.now)
+        trace.instant(
+            "error", tid: task.id, ["error": failure.error.value, "stack": .list(failure.trace.map { .string($0) })],
+            at: clock.now)
     }
 }
