@@ -7,7 +7,7 @@ import Testing
 struct CheckerNameResolutionTests {
     @Test func anUnknownVariableIsReportedWithTheClosestNameInScope() {
         #expect(
-            CheckerTests.diagnostics(
+            CheckerTests.errorsAndNotes(
                 """
                 saga main {
                   let count = 1
@@ -18,7 +18,7 @@ struct CheckerNameResolutionTests {
 
     @Test func anUnknownVariableWithNothingCloseGetsNoSuggestion() {
         #expect(
-            CheckerTests.diagnostics(
+            CheckerTests.errorsAndNotes(
                 """
                 saga main {
                   let count = 1
@@ -65,7 +65,7 @@ struct CheckerNameResolutionTests {
 
     @Test func assigningAnUndeclaredNameIsReported() {
         #expect(
-            CheckerTests.diagnostics(
+            CheckerTests.errorsAndNotes(
                 """
                 saga main {
                   var total = 0
@@ -80,7 +80,7 @@ struct CheckerNameResolutionTests {
 
     @Test func redeclaringInTheSameBlockIsAnErrorButShadowingIsNot() {
         #expect(
-            CheckerTests.diagnostics(
+            CheckerTests.errorsAndNotes(
                 """
                 saga main {
                   let x = 1

@@ -13,6 +13,11 @@ enum CheckerTests {
         }
     }
 
+    /// The errors and their notes (no warnings), rendered as `LINE:COL: severity: message`.
+    static func errorsAndNotes(_ source: String, hostFunctions: Set<String> = []) -> [String] {
+        diagnostics(source, hostFunctions: hostFunctions).filter { !$0.contains(": warning: ") }
+    }
+
     /// The whole result of compiling `source` as the root file `test.saga`.
     static func compile(_ source: String, hostFunctions: Set<String> = []) -> CompileResult {
         Frontend(hostFunctions: hostFunctions).compile(source: source, path: "test.saga")

@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaLanguage
 import Testing
 
 /// Diagnostics in colour, for a terminal.
@@ -14,5 +15,31 @@ import Testing
         #expect(colored.hasSuffix("      \u{1B}[1;32m^\u{1B}[0m"))
         #expect(colored.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) == plain)
         #expect(d.rendered(files: [file], colors: false) == plain)
+    }
+}
+
+/// A `let` or `var` of a plain value that nothing reads is probably a mistake.
+@Suite struct UnusedVariableWarningTests {
+    @Test func unusedPlainVariablesAreWarnedAbout() {
+        let source = """
+            saga main {
+              let unused = 1
+              let used = 2
+              let _quiet = 3
+              let fromEffect = select
+              log used
+              fork { let inner = 4 }
+            }
+            """
+        let result = Frontend().compile(source: source, path: "w.saga")
+        #expect(result.program != nil)
+        let warnings = result.diagnostics.filter { $0.severity == .warning }.map {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+        #expect(
+            warnings == [
+                "2:7: variable 'unused' was never used; remove it, or name it '_unused'",
+                "7:14: variable 'inner' was never used; remove it, or name it '_inner'",
+            ])
     }
 }

@@ -67,6 +67,7 @@ extension Checker {
         var resolved = variable
         if let entry = lookup(variable.name) {
             resolved.slot = entry.slot
+            markUsed(variable.name)
         } else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             error("unknown variable '\(variable.name)'\(hint)", at: variable.location)

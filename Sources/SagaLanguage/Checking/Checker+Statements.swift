@@ -37,7 +37,9 @@ extension Checker {
         switch statement {
         case .declare(let variable, let isMutable, let rhs, let location):
             let checkedRhs = checkRhs(rhs)
-            let resolved = declare(variable, isMutable: isMutable)
+            var plain = false
+            if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
+            let resolved = declare(variable, isMutable: isMutable, warnsIfUnused: plain)
             return .declare(resolved, isMutable: isMutable, checkedRhs, location)
 
         case .assign(let target, let rhs, let location):
@@ -196,6 +198,7 @@ extension Checker {
             return resolved
         }
         resolved.slot = entry.slot
+        markUsed(variable.name)
         if !entry.isMutable {
             error(
                 "cannot assign to '\(variable.name)': it is a let constant", at: variable.location,

@@ -85,14 +85,25 @@ struct Checker {
 
     /// Closes the innermost block scope.
     mutating func popScope() {
-        if scopes.count > 1 { scopes.removeLast() }
+        guard scopes.count > 1, let scope = scopes.popLast() else { return }
+        for (name, entry) in scope.entries where entry.warnsIfUnused && !entry.used {
+            warning("variable '\(name)' was never used; remove it, or name it '_\(name)'", at: entry.location)
+        }
+    }
+
+    /// Notes that the innermost visible declaration of `name` is used.
+    mutating func markUsed(_ name: String) {
+        for i in stride(from: scopes.count - 1, through: 0, by: -1) where scopes[i].entries[name] != nil {
+            scopes[i].entries[name]?.used = true
+            return
+        }
     }
 
     /// Declares `variable` in the innermost scope with a fresh slot, and returns it resolved.
     ///
     /// A name already declared in the same scope is reported; the new declaration still gets
     /// its own slot so that later uses resolve somewhere.
-    mutating func declare(_ variable: Variable, isMutable: Bool) -> Variable {
+    mutating func declare(_ variable: Variable, isMutable: Bool, warnsIfUnused: Bool = false) -> Variable {
         var resolved = variable
         resolved.slot = nextSlot
         nextSlot += 1
@@ -104,7 +115,8 @@ struct Checker {
                 note: ("'\(variable.name)' previously declared here", previous.location))
         }
         scopes[innermost].entries[variable.name] = Scope.Entry(
-            slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth, location: variable.location)
+            slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth, location: variable.location,
+            warnsIfUnused: warnsIfUnused)
         return resolved
     }
 

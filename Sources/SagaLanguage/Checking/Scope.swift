@@ -16,6 +16,11 @@ struct Scope {
         var taskDepth: Int
         /// Where it was declared, for notes.
         var location: SourceLocation
+        /// Whether it is read (or assigned) anywhere in its scope.
+        var used = false
+        /// Whether to warn when it is never used: a `let`/`var` of a plain expression whose
+        /// name does not start with `_` (a variable holding an effect's result is fine unused).
+        var warnsIfUnused = false
     }
 
     /// The variables declared directly in this scope.
