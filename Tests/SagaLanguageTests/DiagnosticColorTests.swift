@@ -43,3 +43,20 @@ import Testing
             ])
     }
 }
+
+/// A misspelled keyword gets a suggestion.
+@Suite struct KeywordSuggestionTests {
+    @Test func misspelledStatementAndDeclarationKeywords() {
+        let source = "saga main {\n  evry \"x\" as a { log a }\n  tkae \"y\"\n}\nsgaa other { }\n"
+        let errors = Frontend().compile(source: source, path: "k.saga").diagnostics.filter { $0.severity == .error }.map
+        {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+        #expect(
+            errors == [
+                "2:3: unknown statement 'evry'; did you mean 'every'?",
+                "3:3: unknown statement 'tkae'; did you mean 'take'?",
+                "5:1: unknown declaration 'sgaa'; did you mean 'saga'?",
+            ])
+    }
+}

@@ -68,6 +68,11 @@ extension Parser {
             let body = try parseBlock(after: "function parameters")
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
+            if kind == .identifier,
+                let keyword = Suggestions.closest(to: current.text, in: ["import", "state", "reduce", "saga", "func"])
+            {
+                throw fail("unknown declaration '\(current.text)'; did you mean '\(keyword)'?")
+            }
             throw fail("expected a declaration (import, state, reduce, saga or func), found \(found)")
         }
     }

@@ -145,8 +145,18 @@ extension Parser {
                 "expression result unused; only effects can stand alone (to run a function, write 'call \(name)(…)')",
                 at: target.location)
         }
+        if case .variable(let v) = target, let keyword = Suggestions.closest(to: v.name, in: Parser.statementKeywords) {
+            throw fail("unknown statement '\(v.name)'; did you mean '\(keyword)'?", at: target.location)
+        }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
     }
+
+    /// The keywords a statement starts with, for suggestions when one is misspelled.
+    static let statementKeywords = [
+        "take", "put", "select", "call", "fork", "spawn", "join", "cancel", "delay", "race", "all", "retry",
+        "channel", "actionChannel", "log", "throw", "every", "latest", "leading", "throttle", "debounce", "let",
+        "var", "if", "while", "loop", "for", "return", "try", "transaction", "compensate", "break", "continue",
+    ]
 
     /// A variable or `state`, then `.name` and `[expr]` steps; `nil` for anything else.
     func lvalue(from expr: Expr) -> LValue? {
