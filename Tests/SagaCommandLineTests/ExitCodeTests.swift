@@ -203,3 +203,32 @@ import Testing
         }
     }
 }
+
+/// Hostile input lines: memory stays bounded and the run ends with a clear error.
+@Suite struct HostileInputTests {
+    @Test func anEndlessLineIsReportedNotReadForever() async {
+        await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }"]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input", "/dev/zero"],
+                io: io)
+            #expect(code == 65)
+            #expect(io.stderr.contains("input line 1: the line is longer than 16 MiB"))
+        }
+    }
+
+    @Test func linesEndingInCRLFAndBlankLinesAreFine() async {
+        let input = "{\"type\":\"x\",\"n\":1}\r\n\r\n\n{\"type\":\"x\",\"n\":2}"
+        await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }", "in.jsonl": input]) {
+            dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [
+                    dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input",
+                    dir.appendingPathComponent("in.jsonl").path,
+                ], io: io)
+            #expect(code == 0)
+            #expect(io.stdout == "1\n2\n")
+        }
+    }
+}

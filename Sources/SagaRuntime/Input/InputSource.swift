@@ -9,14 +9,12 @@ import SagaCore
 public final class InputSource: @unchecked Sendable {
     private enum Origin {
         case lines([String], Int)
-        case file(UnsafeMutablePointer<FILE>, closeWhenDone: Bool)
+        case file(LineReader, fd: Int32, closeWhenDone: Bool)
         case finished
     }
 
     private var origin: Origin
     private var lineNumber = 0
-    private var buffer: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
@@ -25,45 +23,46 @@ public final class InputSource: @unchecked Sendable {
 
     /// Input from standard input.
     public static func standardInput() -> InputSource {
-        guard let f = fdopen(STDIN_FILENO, "r") else { return InputSource(lines: []) }
-        return InputSource(file: f, close: false)
+        InputSource(fd: STDIN_FILENO, close: false)
     }
 
     /// Input from a file; `nil` if it cannot be opened.
     public static func file(_ path: String) -> InputSource? {
-        guard let f = fopen(path, "r") else { return nil }
-        return InputSource(file: f, close: true)
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        return InputSource(fd: fd, close: true)
     }
 
-    private init(file: UnsafeMutablePointer<FILE>, close: Bool) {
-        origin = .file(file, closeWhenDone: close)
+    private init(fd: Int32, close: Bool) {
+        origin = .file(LineReader(fd: fd), fd: fd, closeWhenDone: close)
     }
 
     deinit {
-        if case .file(let f, true) = origin { fclose(f) }
-        free(buffer)
+        if case .file(_, let fd, true) = origin { close(fd) }
     }
 
     /// The next line (1-based number and text), or `nil` at the end.
-    private func nextRawLine() -> (Int, String)? {
+    private func nextRawLine() throws(InputError) -> (Int, String)? {
         switch origin {
         case .lines(let lines, let index):
             guard index < lines.count else { return nil }
             origin = .lines(lines, index + 1)
             lineNumber += 1
             return (lineNumber, lines[index])
-        case .file(let f, let close):
-            let n = getline(&buffer, &capacity, f)
-            guard n >= 0, let buffer else {
-                if close { fclose(f) }
+        case .file(let reader, let fd, let close):
+            switch reader.next() {
+            case nil:
+                if close { Foundation.close(fd) }
                 origin = .finished
                 return nil
+            case .tooLong?:
+                lineNumber += 1
+                throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
+            case .text(var bytes)?:
+                lineNumber += 1
+                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+                return (lineNumber, String(decoding: bytes, as: UTF8.self))
             }
-            lineNumber += 1
-            let bytes = UnsafeRawBufferPointer(start: buffer, count: n)
-            var end = n
-            while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            return (lineNumber, String(decoding: bytes[0..<end], as: UTF8.self))
         case .finished:
             return nil
         }
@@ -73,7 +72,7 @@ public final class InputSource: @unchecked Sendable {
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
     func next() throws(InputError) -> InputLine? {
-        while let (number, text) = nextRawLine() {
+        while let (number, text) = try nextRawLine() {
             if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             return try InputLine.parse(text, line: number)
         }
