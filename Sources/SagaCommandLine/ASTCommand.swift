@@ -14,7 +14,7 @@ enum ASTCommand {
         }
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }
-        io.out(ASTJSON.program(program).canonicalJSON + "\n")
+        io.out(astJSON(program).canonicalJSON + "\n")
         return .success
     }
 }
