@@ -1,3 +1,4 @@
+import Foundation
 import SagaCore
 import SagaLanguage
 
@@ -15,19 +16,37 @@ enum CheckCommand {
         guard format == "text" || format == "json" else {
             throw UsageError("--format is text or json, not '\(format)'", command: "check")
         }
+        var inputTypes: Set<String>?
+        if let input = parsed.options["--input"] {
+            guard let types = Self.actionTypes(in: input) else {
+                io.err("error: cannot read input file '\(input)'\n")
+                return .noInput
+            }
+            inputTypes = types
+        }
         var worst = ExitCode.success
         var documents: [Value] = []
         for path in parsed.positionals {
             let code: ExitCode
             if format == "json" {
                 let result = Frontend().compile(path: path)
-                documents.append(contentsOf: result.diagnostics.map { json($0, result.files) })
+                var diagnostics = result.diagnostics
+                if let inputTypes, let program = result.program {
+                    diagnostics += ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)
+                }
+                documents.append(contentsOf: diagnostics.map { json($0, result.files) })
                 for file in result.unreadableFiles where result.diagnostics.isEmpty {
                     documents.append(["file": .string(file), "severity": "error", "message": "cannot read the file"])
                 }
                 code = !result.unreadableFiles.isEmpty ? .noInput : result.hasErrors ? .dataError : .success
             } else {
-                code = SagaRunTool.compile(path, io).1
+                let (program, result) = SagaRunTool.compile(path, io)
+                code = result
+                if let inputTypes, let program {
+                    let warnings = ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)
+                    io.err(
+                        warnings.map { $0.rendered(files: program.files, colors: io.errorIsTerminal) + "\n" }.joined())
+                }
             }
             if code == .noInput || (code == .dataError && worst == .success) { worst = code }
         }
@@ -43,5 +62,21 @@ enum CheckCommand {
             "file": file, "line": .int(Int(d.location.line)), "column": .int(Int(d.location.column)),
             "severity": .string(d.severity.rawValue), "message": .string(d.message),
         ]
+    }
+
+    /// The action types of an input file (untimed and timed lines); `nil` if it cannot be
+    /// read. Lines that are not actions are ignored here: `run` reports them.
+    static func actionTypes(in path: String) -> Set<String>? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        var types: Set<String> = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard let value = try? JSONReader.parse(String(line)) else { continue }
+            if case .string(let type) = value["type"] {
+                types.insert(type)
+            } else if case .string(let type) = value["action"]["type"] {
+                types.insert(type)
+            }
+        }
+        return types
     }
 }

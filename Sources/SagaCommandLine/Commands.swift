@@ -68,15 +68,18 @@ enum Commands {
 
     static let check = CommandSpec(
         name: "check", abstract: "Parse and check saga files; print every diagnostic; change nothing.",
-        usage: "sagarun check <file.saga> ... [--format text|json]",
+        usage: "sagarun check <file.saga> ... [--format text|json] [--input <file>]",
         arguments: [("<file.saga>", "The files to check.")],
         flags: [],
         options: [
             .init(
+                name: "--input", valueName: "file",
+                help: "The input the program will get: warn about takes that no put and no input line can match."),
+            .init(
                 name: "--format", valueName: "format",
                 help:
                     "text (default: as swiftc prints them, on standard error) or json (one document on standard output)."
-            )
+            ),
         ])
 
     static let ast = CommandSpec(

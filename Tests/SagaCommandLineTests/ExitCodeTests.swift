@@ -232,3 +232,38 @@ import Testing
         }
     }
 }
+
+/// `sagarun check --input`: a take that no put and no input line can match is a warning.
+@Suite struct UnmatchedTakeWarningTests {
+    @Test func takesThatNothingProducesAreWarnedAbout() async {
+        let source = """
+            saga main {
+              every "request" as r { put "added" { by: r.by } }
+              take "reset"
+              take "persistence/saved"
+            }
+            saga other { take "added"; take "user/*" }
+            """
+        await ExitCodeTests.withFiles(["u.saga": source, "in.jsonl": "{\"type\":\"request\",\"by\":1}\n"]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [
+                    "check", dir.appendingPathComponent("u.saga").path, "--input",
+                    dir.appendingPathComponent("in.jsonl").path,
+                ],
+                io: io)
+            #expect(code == 0)
+            let warnings = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
+                String($0.split(separator: " warning: ", maxSplits: 1).last ?? "")
+            }
+            #expect(
+                warnings == [
+                    "saga main takes 'reset', but no put and no input line produces an action of that type",
+                    "saga other takes 'user/*', but no put and no input line produces an action of that type",
+                ])
+            let quiet = CapturedIO()
+            #expect(await SagaRunTool.main(["check", dir.appendingPathComponent("u.saga").path], io: quiet) == 0)
+            #expect(!quiet.stderr.contains("warning:"))
+        }
+    }
+}

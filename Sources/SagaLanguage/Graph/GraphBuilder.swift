@@ -27,16 +27,19 @@ struct GraphBuilder {
         case unknown
     }
 
-    private struct RawEdge: Hashable {
+    struct RawEdge: Hashable {
         var from: Endpoint
         var to: Endpoint
         var kind: GraphModel.EdgeKind
         var label: String
     }
 
-    private let program: Program
+    let program: Program
     private let includeReducers: Bool
     private var edges: Set<RawEdge> = []
+
+    /// Every edge found, before ids are given out.
+    var rawEdges: Set<RawEdge> { edges }
     private var hosts: Set<String> = []
     private var actions: Set<ActionKey> = []
 

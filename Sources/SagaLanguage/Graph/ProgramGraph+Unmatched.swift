@@ -1,0 +1,56 @@
+import SagaCore
+
+extension ProgramGraph {
+    /// Warnings for every action type a saga or function takes (with `take`, a watcher or an
+    /// `actionChannel`) that nothing can produce: no `put` of the program, no input type in
+    /// `inputTypes`, and not a `persistence/` result (the persistence middleware dispatches
+    /// those). Each points at the declaration that takes the type.
+    ///
+    /// A program that puts a computed type (not a literal string) could produce anything, so
+    /// it gets no warnings. Globs are matched the way the runtime matches them.
+    public static func unmatchedTakes(_ program: Program, inputTypes: Set<String>) -> [Diagnostic] {
+        GraphBuilder(program: program, includeReducers: false).unmatchedTakes(inputTypes: inputTypes)
+    }
+}
+
+extension GraphBuilder {
+    /// See ``ProgramGraph/unmatchedTakes(_:inputTypes:)``.
+    func unmatchedTakes(inputTypes: Set<String>) -> [Diagnostic] {
+        var produced = inputTypes
+        for edge in rawEdges where edge.kind == .put {
+            switch edge.to {
+            case .action(.type(let type)): produced.insert(type)
+            case .action(.unknown): return []
+            default: continue
+            }
+        }
+        var warnings: [Diagnostic] = []
+        var seen: Set<String> = []
+        for edge in rawEdges.sorted(by: { "\($0.from)\($0.to)" < "\($1.from)\($1.to)" }) where edge.kind == .take {
+            guard case .action(.type(let pattern)) = edge.from, pattern != "*", !pattern.hasPrefix("persistence/")
+            else {
+                continue
+            }
+            let bytes = Array(pattern.utf8)
+            if produced.contains(where: { Glob.matches(bytes[...], Array($0.utf8)[...]) }) { continue }
+            let (name, location) = describe(edge.to)
+            guard seen.insert("\(pattern) \(name)").inserted else { continue }
+            warnings.append(
+                Diagnostic(
+                    .warning,
+                    "\(name) takes '\(pattern)', but no put and no input line produces an action of that type",
+                    at: location))
+        }
+        return warnings
+    }
+
+    private func describe(_ end: Endpoint) -> (String, SourceLocation) {
+        switch end {
+        case .saga(let i) where i < program.sagas.count:
+            return ("saga \(program.sagas[i].name)", program.sagas[i].location)
+        case .function(let i) where i < program.functions.count:
+            return ("func \(program.functions[i].name)", program.functions[i].location)
+        default: return ("a saga", .unknown)
+        }
+    }
+}
