@@ -19,6 +19,9 @@ import SagaStore
 /// forked child to start, a taker to resume, a cancelled task to unwind) goes to the front
 /// of the ready queue, ahead of the task that caused it: the same order as redux-saga's
 /// nested calls, without growing the machine stack.
+///
+/// Its scheduler fields opt out of dynamic exclusivity checking, as ``SagaTask``'s do: only
+/// the scheduler touches them, never with overlapping accesses.
 public final class Interpreter {
     /// How a run behaves and what it prints.
     public struct Options: Sendable {
@@ -65,36 +68,36 @@ public final class Interpreter {
     public var state: Value { binding.stateValue }
 
     /// Work to do now, front first.
-    var ready = RingBuffer<Work>()
+    @exclusivity(unchecked) var ready = RingBuffer<Work>()
     /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
-    var wakeups: [Work] = []
+    @exclusivity(unchecked) var wakeups: [Work] = []
     /// Actions waiting to be processed (§6 rule 2).
-    var dispatchQueue = RingBuffer<DispatchEntry>()
+    @exclusivity(unchecked) var dispatchQueue = RingBuffer<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.
-    var takers: [Taker] = []
+    @exclusivity(unchecked) var takers: [Taker] = []
     /// An empty list with capacity, swapped with ``takers`` when an action is processed.
-    var spareTakers: [Taker] = []
-    var actionChannels: [Channel] = []
+    @exclusivity(unchecked) var spareTakers: [Taker] = []
+    @exclusivity(unchecked) var actionChannels: [Channel] = []
     /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
-    var channelWaiters: [(task: SagaTask, token: Int)] = []
-    var timers = TimerQueue()
+    @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []
+    @exclusivity(unchecked) var timers = TimerQueue()
     var hostCalls: HostCallTable
-    var nextID = 1
+    @exclusivity(unchecked) var nextID = 1
     /// Counts waits, to order blocked tasks by when they began to wait.
-    var waitCounter = 0
+    @exclusivity(unchecked) var waitCounter = 0
     /// Root sagas and spawned tasks that failed.
-    var failures = 0
+    @exclusivity(unchecked) var failures = 0
     /// The task running now.
-    var current: SagaTask?
+    @exclusivity(unchecked) var current: SagaTask?
     /// Set while the interpreter has the store process one of its own dispatch entries, so
     /// that the saga middleware can tell those from an app's own dispatches.
-    var processingOwnEntry = false
+    @exclusivity(unchecked) var processingOwnEntry = false
     /// Set by ``stop()``.
-    var stopRequested = false
+    @exclusivity(unchecked) var stopRequested = false
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
-    var inTurn = false
+    @exclusivity(unchecked) var inTurn = false
     /// Set once ``run(input:isolation:)`` has started the root sagas.
-    var started = false
+    @exclusivity(unchecked) var started = false
 
     /// Whether ``run(input:isolation:)`` has started and not yet been stopped.
     public var isRunning: Bool { started && !stopRequested }
@@ -105,9 +108,9 @@ public final class Interpreter {
     /// Where the run's trace goes (`--trace`), if anywhere.
     public var tracer: ChromeTrace?
     /// The root sagas, for ``stop()``.
-    var roots: [SagaTask] = []
+    @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
-    var nativeRoots: [(String, NativeSaga)] = []
+    @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
 
     /// Creates an interpreter for a program.
     ///
@@ -228,6 +231,10 @@ struct Taker {
 }
 
 /// Lets the store's middleware reach the interpreter without keeping it alive.
+///
+/// Unowned: the interpreter owns the store (through its binding), which owns the middleware
+/// that holds this box, so the interpreter outlives every call through it; a weak reference
+/// would cost two atomic loads per action.
 final class InterpreterBox {
-    weak var interpreter: Interpreter?
+    unowned(unsafe) var interpreter: Interpreter?
 }

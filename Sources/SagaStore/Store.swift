@@ -14,23 +14,25 @@
 /// store.state  // 1
 /// ```
 ///
-/// A store is confined to one thread (or actor) at a time; it is not `Sendable`.
+/// A store is confined to one thread (or actor) at a time; it is not `Sendable`. Its queue and
+/// state opt out of dynamic exclusivity checking (they are never accessed in overlap), which
+/// saves two runtime calls per access on the dispatch path.
 public final class Store<State, Action> {
     /// The reducer: the only code that changes the state.
     public typealias Reducer = (inout State, Action) -> Void
 
     /// The current state.
     public var state: State { storedState }
-    @usableFromInline var storedState: State
+    @exclusivity(unchecked) @usableFromInline var storedState: State
 
     @usableFromInline let reducer: Reducer
     /// The dispatch function with every middleware applied, built once.
-    @usableFromInline var chain: ((Action) -> Void)?
+    @exclusivity(unchecked) @usableFromInline var chain: ((Action) -> Void)?
     var middlewares: [Middleware<State, Action>]
     @usableFromInline var subscribers: [Int: (State) -> Void] = [:]
     var nextSubscriberID = 0
-    @usableFromInline var queue = RingBuffer<Action>()
-    @usableFromInline var isProcessing = false
+    @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Action>()
+    @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Called each time a dispatch has processed its queue and the store is idle again.
     @usableFromInline var idleObservers: [() -> Void] = []
 

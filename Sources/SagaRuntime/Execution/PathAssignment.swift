@@ -51,6 +51,21 @@ enum PathAssignment {
         }
     }
 
+    /// Sets `root.key = value`: ``set(_:_:_:)`` for a path of one member step.
+    static func setMember(_ root: inout Value, _ key: String, _ value: Value) throws(SagaError) {
+        try Value.checkDepth(of: value)
+        switch root {
+        case .record(var r):
+            root = .null  // drop our reference so the record is edited in place
+            r[key] = value
+            root = .record(r)
+        case .null:
+            root = .record(Record([(key, value)]))
+        default:
+            throw SagaError.typeError("cannot set '.\(key)' of a \(root.kindName)")
+        }
+    }
+
     /// Evaluates the steps of an lvalue's path.
     static func keys(_ steps: [LValue.Step], _ evaluator: Evaluator, _ env: [Value]) throws(SagaError) -> [Key] {
         var keys: [Key] = []

@@ -106,6 +106,11 @@ final class ReducerRunner {
             env[v.slot] = try ev.eval(e, env)
         case .assign(let lv, .expr(let e), _):
             let value = try ev.eval(e, env)
+            // The common `state.field = …`: no keys array to build.
+            if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
+                try PathAssignment.setMember(&state, key, value)
+                return .normal
+            }
             let keys = try PathAssignment.keys(lv.path, ev, env)
             switch lv.root {
             case .state:

@@ -10,11 +10,11 @@ final class Channel: @unchecked Sendable {
     let limit: Int?
     /// Keep the newest message when full (throttle's buffer) instead of dropping it.
     let sliding: Bool
-    var messages = RingBuffer<Value>()
+    @exclusivity(unchecked) var messages = RingBuffer<Value>()
     /// Tasks blocked on `take`, with the token they blocked with.
-    var takers = RingBuffer<(task: SagaTask, token: Int)>()
+    @exclusivity(unchecked) var takers = RingBuffer<(task: SagaTask, token: Int)>()
     /// For an `actionChannel`: the pattern of the actions it queues.
-    var pattern: ActionPattern?
+    @exclusivity(unchecked) var pattern: ActionPattern?
 
     init(id: Int, limit: Int?, sliding: Bool = false) {
         self.id = id
