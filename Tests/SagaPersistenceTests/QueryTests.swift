@@ -85,7 +85,7 @@ struct QueryTests {
 
     @Test(
         arguments: [
-            (["where": ["a": ["~": 1]]], "unknown operator '~'"),
+            (["where": ["a": ["<": 1, "~": 1]]], "the condition on 'a' mixes operators with '~'"),
             (["where": ["a": ["in": 1]]], "'in' of field 'a' needs a list"),
             (["where": ["a": ["prefix": 1]]], "'prefix' of field 'a' needs a string"),
             (["where": [1, 2]], "'where' must be a record"),
@@ -93,7 +93,7 @@ struct QueryTests {
             (["orderBy": "year"], "'orderBy' must be a list"),
             (["orderBy": [1]], "'orderBy' must list field paths"),
             (["orderBy": ["-"]], "bad field path '-'"),
-            (["limit": -1], "'limit' must be a non-negative integer"),
+            (["limit": -1], "'limit' must be a non-negative integer, not -1"),
             (["offset": 1.5], "'offset' must be a non-negative integer"),
             (["limit": "ten"], "'limit' must be a non-negative integer"),
             ("books", "a request must be a record"),
@@ -122,5 +122,21 @@ struct QueryTests {
         #expect(some == [["id": 4, "even": true]])
         let none = try await store.query(entity: "e", Query.parse(["where": ["id": 1000]]))
         #expect(none.isEmpty)
+    }
+}
+
+/// §7: a field maps to a value (equality) or to an operator record; a record with no operator
+/// keys is a value.
+@Suite struct WhereRecordValueTests {
+    @Test func aRecordWithoutOperatorsIsComparedForEquality() async throws {
+        let store = MemoryStore()
+        _ = try await store.save(entity: "e", element: ["id": 1, "o": ["k": 1], "s": [:] as Value])
+        _ = try await store.save(entity: "e", element: ["id": 2, "o": ["k": 2]])
+        let byRecord = try await store.query(entity: "e", Query.parse(["where": ["o": ["k": 1]]]))
+        #expect(byRecord.map { $0["id"] } == [1])
+        let byEmpty = try await store.query(entity: "e", Query.parse(["where": ["s": [:] as Value]]))
+        #expect(byEmpty.map { $0["id"] } == [1])
+        let byOperator = try await store.query(entity: "e", Query.parse(["where": ["o": ["==": ["k": 2]]]]))
+        #expect(byOperator.map { $0["id"] } == [2])
     }
 }

@@ -1,34 +1,39 @@
 import SagaCore
 import Synchronization
 
-/// The `live: true` requests: one per entity (a new request for the entity replaces it), with
-/// the result last delivered. After each acknowledged write to the entity, its query runs
-/// again and a new `received` follows the write's result when the elements changed.
+/// The `live: true` requests, per entity, in the order they were made: each stays live until
+/// a `cancelRequest` of its entity (a later request, live or not, does not end it). After each
+/// acknowledged write to the entity, each one's query runs again, and a new `received` (with
+/// that request's `ref`) follows the write's result when its elements changed.
 ///
-/// While an entity has a live request, its writes are serialized with the re-query (a write
-/// and the `received` it causes are one step), so each `received` reflects exactly the writes
+/// While an entity has a live request, its writes are serialized with the re-queries (a write
+/// and the `received`s it causes are one step), so each `received` reflects exactly the writes
 /// acknowledged before it.
 final class LiveRequests: Sendable {
-    struct Entry {
+    struct Entry: Sendable {
+        var id: Int
         var query: Query
         var ref: Value?
         var last: [Value]
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<(next: Int, byEntity: [String: [Entry]])>((0, [:]))
     private let locks = Mutex<[String: AsyncLock]>([:])
 
     func register(_ entity: String, query: Query, ref: Value?, last: [Value]) async {
-        entries.withLock { $0[entity] = Entry(query: query, ref: ref, last: last) }
+        entries.withLock { e in
+            e.next += 1
+            e.byEntity[entity, default: []].append(Entry(id: e.next, query: query, ref: ref, last: last))
+        }
     }
 
     func cancel(_ entity: String) async {
-        entries.withLock { $0[entity] = nil }
+        entries.withLock { $0.byEntity[entity] = nil }
     }
 
     /// Takes the entity's write lock if it has a live request; the caller opens it when done.
     func lockIfLive(_ entity: String) async -> AsyncLock.Held? {
-        guard entries.withLock({ $0[entity] != nil }) else { return nil }
+        guard entries.withLock({ $0.byEntity[entity]?.isEmpty == false }) else { return nil }
         let lock = locks.withLock { l -> AsyncLock in
             if let existing = l[entity] { return existing }
             let made = AsyncLock()
@@ -38,23 +43,30 @@ final class LiveRequests: Sendable {
         return await lock.acquire()
     }
 
-    /// Re-runs the entity's live query; returns a `received` action if its result changed.
+    /// Re-runs the entity's live queries; returns a `received` action for each whose result
+    /// changed, in the order the requests were made.
     func refresh(_ entity: String, store: any ElementStore) async -> [Value] {
-        guard let entry = entries.withLock({ $0[entity] }) else { return [] }
-        guard let elements = try? await store.query(entity: entity, entry.query) else { return [] }
-        let changed = entries.withLock { e -> Bool in
-            guard var current = e[entity], current.last != elements else { return false }
-            current.last = elements
-            e[entity] = current
-            return true
+        let current = entries.withLock { $0.byEntity[entity] ?? [] }
+        var actions: [Value] = []
+        for entry in current {
+            guard let elements = try? await store.query(entity: entity, entry.query) else { continue }
+            let changed = entries.withLock { e -> Bool in
+                guard var list = e.byEntity[entity], let i = list.firstIndex(where: { $0.id == entry.id }),
+                    list[i].last != elements
+                else { return false }
+                list[i].last = elements
+                e.byEntity[entity] = list
+                return true
+            }
+            guard changed else { continue }
+            var r = Record()
+            r["type"] = "persistence/received"
+            r["entity"] = .string(entity)
+            r["elements"] = .list(elements)
+            if let ref = entry.ref { r["ref"] = ref }
+            actions.append(.record(r))
         }
-        guard changed else { return [] }
-        var r = Record()
-        r["type"] = "persistence/received"
-        r["entity"] = .string(entity)
-        r["elements"] = .list(elements)
-        if let ref = entry.ref { r["ref"] = ref }
-        return [.record(r)]
+        return actions
     }
 }
 

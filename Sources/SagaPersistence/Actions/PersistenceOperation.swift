@@ -36,7 +36,10 @@ enum PersistenceOperation {
             defer { unlock?.open() }
             do {
                 let deleted = try await store.delete(entity: entity, id: id)
-                return [result("persistence/deleted", entity, ["element": deleted ?? element], ref)]
+                // The element the request named, as it named it; for a delete by id, the
+                // element that was stored (or just the id, when there was none).
+                let echoed = r["element"] ?? deleted ?? element
+                return [result("persistence/deleted", entity, ["element": echoed], ref)]
                     + (await live.refresh(entity, store: store))
             } catch {
                 return [
@@ -52,8 +55,6 @@ enum PersistenceOperation {
                 let elements = try await store.query(entity: entity, query)
                 if case .bool(true)? = r["live"] {
                     await live.register(entity, query: query, ref: ref, last: elements)
-                } else {
-                    await live.cancel(entity)
                 }
                 return [result("persistence/received", entity, ["elements": .list(elements)], ref)]
             } catch {

@@ -6,7 +6,7 @@ import SagaCore
 enum PersistenceReducer {
     static func reduce(_ state: inout Value, _ action: Value) {
         guard case .record(let a) = action, case .string(let type)? = a["type"], type.hasPrefix("persistence/"),
-            case .string(let entity)? = a["entity"], case .record(var root) = state
+            case .string(let entity)? = a["entity"], !entity.isEmpty, case .record(var root) = state
         else { return }
         let change: (field: String, value: Value)
         switch type {

@@ -52,8 +52,17 @@ extension Query {
         guard let path = FieldPath(field) else {
             throw .invalidQuery("bad field path '\(field)' in 'where'")
         }
-        guard case .record(let ops) = spec else {
+        // §7: a field maps to a value (equality) or to an operator record. A record is an
+        // operator record when its keys are operators; one with no operator keys is a value
+        // compared for equality (`{ o: { k: 1 } }`, `{ s: {} }`); one that mixes the two is
+        // refused rather than guessed.
+        guard case .record(let ops) = spec, !ops.isEmpty, ops.keys.contains(where: Query.operators.contains) else {
             return Condition(path: path, tests: [.equal(spec)])
+        }
+        if let field = ops.keys.first(where: { !Query.operators.contains($0) }) {
+            throw .invalidQuery(
+                "the condition on '\(path.text)' mixes operators with '\(field)'; an operator record holds only operators"
+                    + " (== != < <= > >= in contains prefix), and a record value to compare must hold none")
         }
         var tests: [Test] = []
         for (op, operand) in ops.entries {
@@ -69,8 +78,11 @@ extension Query {
         case .int(let n) where n >= 0: return n
         case .double(let d) where d >= 0 && d.rounded() == d && d < 9.2e18: return Int(d)
         case let other:
-            let shown = other.numberValue.map { "\($0)" } ?? "a \(other.kindName)"
+            let shown = other.numberValue != nil ? other.canonicalJSON : "a \(other.kindName)"
             throw .invalidQuery("'\(name)' must be a non-negative integer, not \(shown)")
         }
     }
+
+    /// The operators of a `where` operator record.
+    static let operators: Set<String> = ["==", "!=", "<", "<=", ">", ">=", "in", "contains", "prefix"]
 }
