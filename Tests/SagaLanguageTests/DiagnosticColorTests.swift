@@ -60,3 +60,27 @@ import Testing
             ])
     }
 }
+
+/// §2: the state key `persistence` belongs to the persistence reducer.
+@Suite struct ReservedPersistenceKeyTests {
+    @Test func declaringOrAssigningItIsAnError() {
+        let source = """
+            state { count: 0, persistence: {} }
+            reduce "x" as a {
+              state.persistence.songs = 1
+              state = { count: 1 }
+              let p = state.persistence
+              state.count = len(p)
+            }
+            """
+        let errors = Frontend().compile(source: source, path: "r.saga").diagnostics.filter { $0.severity == .error }.map
+        {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+        #expect(
+            errors == [
+                "1:32: the state key 'persistence' is reserved for the persistence reducer",
+                "3:3: 'state.persistence' is kept by the persistence reducer; a reducer may read it, not assign it",
+            ])
+    }
+}

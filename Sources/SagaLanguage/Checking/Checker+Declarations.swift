@@ -77,9 +77,12 @@ extension Checker {
     /// variables in scope.
     private mutating func checkInitialState(_ expr: Expr) -> Expr {
         beginDeclaration()
-        guard case .record = expr else {
+        guard case .record(let fields, _) = expr else {
             error("'state' must be a record literal, as in state { count: 0 }", at: expr.location)
             return expr
+        }
+        for field in fields where field.key == "persistence" {
+            error("the state key 'persistence' is reserved for the persistence reducer", at: field.value.location)
         }
         return checkExpr(expr)
     }

@@ -177,6 +177,10 @@ extension Checker {
         case .state(let location):
             if !context.inReducer {
                 error("cannot assign to 'state' outside a reducer; dispatch an action with put instead", at: location)
+            } else if let first = target.path.first, case .member("persistence") = first {
+                error(
+                    "'state.persistence' is kept by the persistence reducer; a reducer may read it, not assign it",
+                    at: location)
             }
         }
         result.path = target.path.map { step in
