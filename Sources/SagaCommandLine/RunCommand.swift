@@ -47,9 +47,15 @@ enum RunCommand {
                 return .ioError
             }
         }
-        let options = Interpreter.Options(
+        var options = Interpreter.Options(
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
+        if let text = parsed.options["--max-steps"] {
+            guard let n = Int(text), n > 0 else {
+                throw UsageError("--max-steps needs a positive whole number, not '\(text)'", command: "run")
+            }
+            options.maxSteps = n
+        }
         let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {

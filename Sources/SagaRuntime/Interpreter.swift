@@ -39,6 +39,11 @@ public final class Interpreter {
         /// Failure injection: how many times each compensation runs (2 shows whether it is
         /// idempotent).
         public var compensationRuns = 1
+        /// How many steps a task (or one reducer run) may take without blocking on an effect
+        /// before it fails with a `RangeError`: an effect-free `loop {}` must not hang the
+        /// program forever. The task is never preempted before that (the contract's "runs until
+        /// it blocks"), so ordering does not depend on this limit.
+        public var maxSteps = 100_000_000
 
         /// Creates options; everything is off unless named.
         public init(
@@ -134,6 +139,7 @@ public final class Interpreter {
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         let reducers = ReducerRunner(program: program, output: output, extra: extraReducers)
+        reducers.maxSteps = options.maxSteps
         self.reducers = reducers
         let initial: Value
         switch reducers.initialState() {

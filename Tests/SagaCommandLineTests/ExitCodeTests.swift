@@ -267,3 +267,16 @@ import Testing
         }
     }
 }
+
+/// `--max-steps`.
+@Suite struct MaxStepsFlagTests {
+    @Test func theFlagSetsTheLimitAndRejectsNonsense() async {
+        await ExitCodeTests.withFiles(["spin.saga": "saga main { loop { } }"]) { dir in
+            let path = dir.appendingPathComponent("spin.saga").path
+            let io = CapturedIO()
+            #expect(await SagaRunTool.main([path, "--memory", "--virtual-time", "--max-steps", "1000"], io: io) == 1)
+            #expect(io.stderr.contains("the task ran 1000 steps without an effect"))
+            #expect(await SagaRunTool.main([path, "--memory", "--max-steps", "lots"], io: CapturedIO()) == 64)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import SagaCore
+import SagaLanguage
 import SagaRuntime
 import Testing
 
@@ -85,5 +86,30 @@ import Testing
             """, virtualTime: false)
         #expect(run.lines == ["woke"])
         #expect(run.status == .success)
+    }
+}
+
+/// An effect-free endless loop fails its task after `maxSteps` instead of hanging the program.
+@Suite struct StepLimitTests {
+    @Test func anEndlessLoopFailsItsTaskAndTheOthersGoOn() async {
+        let source = """
+            state { n: 0 }
+            reduce "spin" as a { while true { } }
+            saga spin { loop { } }
+            saga other { put "spin"; log "still here" }
+            """
+        guard let program = Frontend().compile(source: source, path: "spin.saga").program else {
+            Issue.record("does not compile")
+            return
+        }
+        var options = Interpreter.Options(virtualTime: true)
+        options.maxSteps = 10_000
+        let output = BufferedOutput()
+        let interpreter = Interpreter(program: program, options: options, output: output)
+        #expect(await interpreter.run() == .sagaFailed)
+        #expect(output.lines == ["still here"])
+        #expect(interpreter.state == ["n": 0])
+        #expect(output.errors.contains { $0.contains("saga spin failed: the task ran 10000 steps without an effect") })
+        #expect(output.errors.contains { $0.contains("the reducer looped 10000 times") })
     }
 }

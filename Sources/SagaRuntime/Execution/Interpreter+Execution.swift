@@ -79,7 +79,19 @@ extension Interpreter {
 
     /// Runs frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
+        var steps = 0
         while task.phase == .body {
+            steps &+= 1
+            if steps > options.maxSteps {
+                steps = 0
+                let error = SagaError(
+                    kind: "RangeError",
+                    message: "the task ran \(options.maxSteps) steps without an effect (an endless loop?); "
+                        + "raise the limit with --max-steps")
+                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
+                    return
+                }
+            }
             guard let top = task.frames.last else {
                 bodyEnded(task, .normal)
                 return

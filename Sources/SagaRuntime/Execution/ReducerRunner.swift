@@ -13,6 +13,10 @@ final class ReducerRunner {
 
     /// The variables array reducers reuse.
     private var scratch: [Value] = []
+    /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
+    private var stepsLeft = 0
+    /// The limit of loop iterations in one reducer run.
+    var maxSteps = 100_000_000
     /// Reducers that run after the program's own (the persistence reducer).
     private let extra: [(inout Value, Value) -> Void]
 
@@ -65,6 +69,7 @@ final class ReducerRunner {
                 scratch = env
             }
             var next = state
+            stepsLeft = maxSteps
             do {
                 _ = try run(reducer.body.statements, &next, &env, Evaluator(now: now))
                 state = next
@@ -125,6 +130,7 @@ final class ReducerRunner {
             if let elseBlock { return try run(elseBlock.statements, &state, &env, base) }
         case .while(let cond, let body, _):
             while true {
+                try step()
                 ev.state = state
                 guard try ev.condition(cond, env) else { break }
                 let flow = try run(body.statements, &state, &env, base)
@@ -133,12 +139,14 @@ final class ReducerRunner {
             }
         case .loop(let body, _):
             while true {
+                try step()
                 let flow = try run(body.statements, &state, &env, base)
                 if case .breakLoop = flow { break }
                 if case .returned = flow { return flow }
             }
         case .for(let v, let seq, let body, _):
             for item in try Interpreter.iterationItems(try ev.eval(seq, env)) {
+                try step()
                 env[v.slot] = item
                 let flow = try run(body.statements, &state, &env, base)
                 if case .breakLoop = flow { break }
@@ -151,5 +159,15 @@ final class ReducerRunner {
             throw SagaError.typeError("effects are not allowed in a reducer")
         }
         return .normal
+    }
+
+    /// Counts one loop iteration; too many in one reducer run is an endless loop.
+    private func step() throws(SagaError) {
+        stepsLeft -= 1
+        if stepsLeft < 0 {
+            throw SagaError(
+                kind: "RangeError",
+                message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")
+        }
     }
 }
