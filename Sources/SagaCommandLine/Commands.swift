@@ -58,6 +58,9 @@ enum Commands {
                 help: "Outside actions, one JSON record a line ('-' for standard input)."),
             .init(name: "--store", valueName: "dir", help: "The file store's folder (default: .sagastore)."),
             .init(
+                name: "--max-call-depth", valueName: "n",
+                help: "How deeply calls may nest before the call fails (default 1000000)."),
+            .init(
                 name: "--max-steps", valueName: "n",
                 help: "Steps a task may take without an effect before it fails (default 100000000)."),
             .init(

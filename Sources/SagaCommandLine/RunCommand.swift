@@ -56,6 +56,12 @@ enum RunCommand {
             }
             options.maxSteps = n
         }
+        if let text = parsed.options["--max-call-depth"] {
+            guard let n = Int(text), n > 0 else {
+                throw UsageError("--max-call-depth needs a positive whole number, not '\(text)'", command: "run")
+            }
+            options.maxCallDepth = n
+        }
         let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {

@@ -44,6 +44,9 @@ public final class Interpreter {
         /// program forever. The task is never preempted before that (the contract's "runs until
         /// it blocks"), so ordering does not depend on this limit.
         public var maxSteps = 100_000_000
+        /// How deeply `call`s may nest (a function calling itself without end fails with a
+        /// `RangeError` instead of taking all memory; calls never grow the machine stack).
+        public var maxCallDepth = 1_000_000
 
         /// Creates options; everything is off unless named.
         public init(

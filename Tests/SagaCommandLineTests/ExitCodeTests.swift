@@ -280,3 +280,25 @@ import Testing
         }
     }
 }
+
+/// `--max-call-depth`: an endless recursion through `call` fails cleanly, and can be caught.
+@Suite struct MaxCallDepthTests {
+    @Test func endlessRecursionFailsAtTheLimit() async {
+        let source = """
+            func down(n) { let r = call down(n + 1); return r }
+            saga main {
+              try { call down(0) } catch e { log e.kind }
+            }
+            """
+        await ExitCodeTests.withFiles(["deep.saga": source]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [
+                    dir.appendingPathComponent("deep.saga").path, "--memory", "--virtual-time", "--max-call-depth",
+                    "500",
+                ], io: io)
+            #expect(code == 0)
+            #expect(io.stdout == "RangeError\n")
+        }
+    }
+}

@@ -213,7 +213,14 @@ extension Interpreter {
         try countCall(callee, at: loc)
         switch callee {
         case .function(let index, _):
+            guard task.callDepth < options.maxCallDepth else {
+                throw SagaError(
+                    kind: "RangeError",
+                    message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
+                        + "raise the limit with --max-call-depth")
+            }
             let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
+            child.callDepth = task.callDepth + 1
             child.owner = .caller(task)
             block(task, on: .task(child))
             wakeups.append(.run(child, child.token))

@@ -62,6 +62,8 @@ final class SagaTask: @unchecked Sendable {
     /// Bumped whenever the task blocks, is woken or is cancelled: a wake-up carrying an old
     /// token is stale and ignored.
     @exclusivity(unchecked) var token = 0
+    /// How many `call`s deep it runs (0 for a root saga or a forked task).
+    var callDepth = 0
     /// Whether a trace slice is open for its current wait.
     @exclusivity(unchecked) var traceOpen = false
     /// A description of the effect it blocks on, for the trace (set only when tracing).
