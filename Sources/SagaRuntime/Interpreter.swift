@@ -130,20 +130,12 @@ public final class Interpreter {
     ///   - reducers: reducers that run after the program's own, in order (the persistence
     ///     reducer, say).
     ///   - output: where the transcript and error reports go.
-    public init(
+    public convenience init(
         program: Program, options: Options = Options(), host: HostFunctions = HostFunctions(),
         middleware: [Middleware<Value, Value>] = [], reducers extraReducers: [(inout Value, Value) -> Void] = [],
         output: RunOutput
     ) {
-        self.program = program
-        self.options = options
-        self.output = output
-        self.host = host
-        self.clock = options.virtualTime ? VirtualClock() : RealClock()
-        self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         let reducers = ReducerRunner(program: program, output: output, extra: extraReducers)
-        reducers.maxSteps = options.maxSteps
-        self.reducers = reducers
         let initial: Value
         switch reducers.initialState() {
         case .success(let value):
@@ -153,8 +145,8 @@ public final class Interpreter {
             output.error("error: the initial state failed: \(error.message)")
         }
         // The saga middleware is outermost: it sees each action after every other middleware
-        // and the reducers have run. It reaches the interpreter through a weak box because
-        // the store is made before `self` exists.
+        // and the reducers have run. It reaches the interpreter through a box because the
+        // store is made before the interpreter exists.
         let box = InterpreterBox()
         let sagaMiddleware = Middleware<Value, Value> { _, next in
             { action in
@@ -163,20 +155,35 @@ public final class Interpreter {
                 box.interpreter?.actionReduced(action)
             }
         }
-        self.binding = ValueStoreBinding(
+        let binding = ValueStoreBinding(
             store: Store(
                 initialState: initial,
                 reducer: { state, action in reducers.reduce(&state, action) },
                 middleware: [sagaMiddleware] + middleware))
+        self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
         box.interpreter = self
     }
 
     /// Creates an interpreter whose sagas run over another store, through `binding` (an
     /// app's own store: see ``SagaMiddleware``). The program's own `state` and reducers are
     /// not used there: the app's reducer owns the state.
-    public init(
+    public convenience init(
         program: Program, binding: SagaStoreBinding, options: Options = Options(),
         host: HostFunctions = HostFunctions(),
+        output: RunOutput
+    ) {
+        if program.initialState != nil || !program.reducers.isEmpty {
+            output.error("warning: the program's state and reducers are not used over an app's store")
+        }
+        self.init(
+            program: program, binding: binding, reducers: ReducerRunner(program: program, output: output),
+            options: options,
+            host: host, output: output)
+    }
+
+    /// The setup both public initialisers share.
+    private init(
+        program: Program, binding: SagaStoreBinding, reducers: ReducerRunner, options: Options, host: HostFunctions,
         output: RunOutput
     ) {
         self.program = program
@@ -185,11 +192,9 @@ public final class Interpreter {
         self.host = host
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
-        self.reducers = ReducerRunner(program: program, output: output)
+        reducers.maxSteps = options.maxSteps
+        self.reducers = reducers
         self.binding = binding
-        if program.initialState != nil || !program.reducers.isEmpty {
-            output.error("warning: the program's state and reducers are not used over an app's store")
-        }
     }
 
     /// Prints the action line, when asked for, as its queue entry is processed.

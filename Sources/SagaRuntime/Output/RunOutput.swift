@@ -36,28 +36,19 @@ public final class StandardOutput: RunOutput {
         buffer.reserveCapacity(4096)
     }
 
-    public func transcript(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        flush(fd: 1)
-    }
-
-    public func error(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        flush(fd: 2)
-    }
+    public func transcript(_ line: String) { write(line, newline: true, to: 1) }
+    public func error(_ text: String) { write(text, newline: true, to: 2) }
 
     /// Writes text to standard output as is.
-    public func transcriptRaw(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        flush(fd: 1)
-    }
+    public func transcriptRaw(_ text: String) { write(text, newline: false, to: 1) }
 
     /// Writes text to standard error as is.
-    public func errorRaw(_ text: String) {
+    public func errorRaw(_ text: String) { write(text, newline: false, to: 2) }
+
+    private func write(_ text: String, newline: Bool, to fd: Int32) {
         buffer.append(contentsOf: text.utf8)
-        flush(fd: 2)
+        if newline { buffer.append(UInt8(ascii: "\n")) }
+        flush(fd: fd)
     }
 
     private func flush(fd: Int32) {
@@ -65,7 +56,7 @@ public final class StandardOutput: RunOutput {
             guard var base = raw.baseAddress else { return }
             var left = raw.count
             while left > 0 {
-                let n = write(fd, base, left)
+                let n = Glibc.write(fd, base, left)
                 if n <= 0 {
                     if n < 0, errno == EINTR { continue }
                     return
