@@ -4,11 +4,7 @@ import SagaLanguage
 /// `sagarun ast FILE`: the checked program's effect AST as JSON.
 enum ASTCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.ast)
-        if parsed.has("--help") {
-            io.out(Commands.ast.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.ast.parse(args, io) else { return .success }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             throw UsageError("ast takes one saga file", command: "ast")
         }

@@ -108,6 +108,17 @@ struct CommandSpec {
     var options: [Option]
     var discussion: String = ""
 
+    /// Parses a command's arguments; on `--help`, prints the help and returns `nil` (the
+    /// command then exits 0).
+    func parse(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> Arguments? {
+        let parsed = try Arguments.parse(args, self)
+        if parsed.has("--help") {
+            io.out(helpText)
+            return nil
+        }
+        return parsed
+    }
+
     /// The `--help` text, laid out as swift-argument-parser does.
     var helpText: String {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"

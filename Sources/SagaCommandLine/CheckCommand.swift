@@ -6,11 +6,7 @@ import SagaLanguage
 /// change nothing.
 enum CheckCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.check)
-        if parsed.has("--help") {
-            io.out(Commands.check.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.check.parse(args, io) else { return .success }
         guard !parsed.positionals.isEmpty else { throw UsageError("missing the saga files to check", command: "check") }
         let format = parsed.options["--format"] ?? "text"
         guard format == "text" || format == "json" else {

@@ -6,11 +6,7 @@ import SagaLanguage
 /// files that would change, and exits 1 if any would.
 enum FormatCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.fmt)
-        if parsed.has("--help") {
-            io.out(Commands.fmt.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.fmt.parse(args, io) else { return .success }
         guard !parsed.positionals.isEmpty else { throw UsageError("missing the saga files to format", command: "fmt") }
         let check = parsed.has("--check")
         var worst = ExitCode.success

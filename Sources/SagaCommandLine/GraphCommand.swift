@@ -3,11 +3,7 @@ import SagaLanguage
 /// `sagarun graph FILE [--format mermaid|dot] [--no-reducers]`: the program as a diagram.
 enum GraphCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.graph)
-        if parsed.has("--help") {
-            io.out(Commands.graph.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.graph.parse(args, io) else { return .success }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             throw UsageError("graph takes one saga file", command: "graph")
         }

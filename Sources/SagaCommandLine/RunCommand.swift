@@ -6,11 +6,7 @@ import SagaRuntime
 /// `sagarun run FILE [options]`.
 enum RunCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.run)
-        if parsed.has("--help") {
-            io.out(Commands.run.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.run.parse(args, io) else { return .success }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             throw UsageError(
                 parsed.positionals.isEmpty

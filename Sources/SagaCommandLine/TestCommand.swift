@@ -3,11 +3,7 @@ import Foundation
 /// `sagarun test [PATH…] [--update] [--filter TEXT]`: golden-file tests.
 enum TestCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
-        let parsed = try Arguments.parse(args, Commands.test)
-        if parsed.has("--help") {
-            io.out(Commands.test.helpText)
-            return .success
-        }
+        guard let parsed = try Commands.test.parse(args, io) else { return .success }
         let paths = parsed.positionals.isEmpty ? ["."] : parsed.positionals
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             io.err("error: no such file or folder '\(path)'\n")
