@@ -13,8 +13,9 @@ public struct Record: Sendable {
     public init() { entries = [] }
 
     /// A record of the given entries; a later duplicate key wins.
+    @inlinable
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
-        entries = []
+        self.init()
         for (k, v) in pairs { self[k] = v }
     }
 
@@ -51,7 +52,11 @@ public struct Record: Sendable {
         var b = b
         return a.withUTF8 { pa in
             b.withUTF8 { pb in
-                pa.count == pb.count && (pa.count == 0 || pa.elementsEqual(pb))
+                // A plain loop: `elementsEqual` went through the generic iterator, 4% of the
+                // every-select-put workload (callgrind).
+                guard pa.count == pb.count else { return false }
+                for i in 0..<pa.count where pa[i] != pb[i] { return false }
+                return true
             }
         }
     }

@@ -67,6 +67,9 @@ public final class Interpreter {
     /// The store the sagas run over.
     let binding: SagaStoreBinding
     let reducers: ReducerRunner
+    /// `func NAME` for each function of the program, by index: a `call` names its task
+    /// without building a string.
+    let functionTaskNames: [String]
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.
@@ -110,11 +113,11 @@ public final class Interpreter {
     /// Whether ``run(input:isolation:)`` has started and not yet been stopped.
     public var isRunning: Bool { started && !stopRequested }
     /// How many `call` effects the run has made (failure injection numbers them).
-    public internal(set) var callsMade = 0
+    @exclusivity(unchecked) public internal(set) var callsMade = 0
     /// Where each compensation that ran was registered (`file:line:column`), in order.
-    public internal(set) var compensationsRun: [String] = []
+    @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
-    public var tracer: ChromeTrace?
+    @exclusivity(unchecked) public var tracer: ChromeTrace?
     /// The root sagas, for ``stop()``.
     @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
@@ -187,6 +190,7 @@ public final class Interpreter {
         output: RunOutput
     ) {
         self.program = program
+        self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.options = options
         self.output = output
         self.host = host

@@ -23,7 +23,12 @@ public struct Middleware<State, Action> {
 /// What a middleware may do with the store: read the state and dispatch (queued behind the
 /// action being processed).
 public struct MiddlewareAPI<State, Action> {
-    unowned let store: Store<State, Action>
+    @usableFromInline unowned let store: Store<State, Action>
+
+    @usableFromInline
+    init(store: Store<State, Action>) {
+        self.store = store
+    }
 
     /// The current state.
     public var state: State { store.state }

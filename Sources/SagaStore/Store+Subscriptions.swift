@@ -6,12 +6,12 @@ extension Store {
     public func subscribe(_ subscriber: @escaping (State) -> Void) -> Int {
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = subscriber
+        subscribers.append((id, subscriber))
         return id
     }
 
     /// Stops calling the subscriber that ``subscribe(_:)`` returned `token` for.
     public func unsubscribe(_ token: Int) {
-        subscribers[token] = nil
+        subscribers.removeAll { $0.token == token }
     }
 }

@@ -28,8 +28,10 @@ public final class Store<State, Action> {
     @usableFromInline let reducer: Reducer
     /// The dispatch function with every middleware applied, built once.
     @exclusivity(unchecked) @usableFromInline var chain: ((Action) -> Void)?
-    var middlewares: [Middleware<State, Action>]
-    @usableFromInline var subscribers: [Int: (State) -> Void] = [:]
+    @usableFromInline var middlewares: [Middleware<State, Action>]
+    /// Subscribers in the order they subscribed (Redux calls them in that order), with
+    /// their tokens.
+    @exclusivity(unchecked) @usableFromInline var subscribers: [(token: Int, call: (State) -> Void)] = []
     var nextSubscriberID = 0
     @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Action>()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
@@ -73,15 +75,18 @@ public final class Store<State, Action> {
     }
 
     /// Applies the reducer and notifies subscribers: the innermost step of the chain.
-    @usableFromInline
+    ///
+    /// Inlinable, as ``buildChain()`` is, so that a client's `Store<S, A>` gets a specialised
+    /// chain: unspecialised, each action paid for generic function-type metadata look-ups.
+    @inlinable
     func reduce(_ action: Action) {
         reducer(&storedState, action)
         if !subscribers.isEmpty {
-            for subscriber in subscribers.values { subscriber(storedState) }
+            for subscriber in subscribers { subscriber.call(storedState) }
         }
     }
 
-    @usableFromInline
+    @inlinable
     func buildChain() -> (Action) -> Void {
         var next: (Action) -> Void = { [unowned self] action in self.reduce(action) }
         let api = MiddlewareAPI(store: self)

@@ -217,6 +217,23 @@ import Testing
         }
     }
 
+    @Test func invalidUTF8InALineIsAMalformedLineNotAGuess() async {
+        await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }"]) { dir in
+            // A valid line, then a string holding a lone continuation byte (0x80).
+            var bytes = Array("{\"type\":\"x\",\"n\":1}\n{\"type\":\"x\",\"n\":\"".utf8)
+            bytes += [0x80] + Array("\"}\n".utf8)
+            let input = dir.appendingPathComponent("in.jsonl")
+            FileManager.default.createFile(atPath: input.path, contents: Data(bytes))
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input", input.path],
+                io: io)
+            #expect(code == 65)
+            #expect(io.stdout == "1\n")
+            #expect(io.stderr.contains("input line 2: invalid UTF-8"))
+        }
+    }
+
     @Test func linesEndingInCRLFAndBlankLinesAreFine() async {
         let input = "{\"type\":\"x\",\"n\":1}\r\n\r\n\n{\"type\":\"x\",\"n\":2}"
         await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }", "in.jsonl": input]) {

@@ -59,6 +59,19 @@ import Testing
         #expect(store.state == 7)
     }
 
+    @Test func subscribersAreCalledInTheOrderTheySubscribed() {
+        let store = Store(initialState: 0) { (state: inout Int, action: Action) in
+            if case .add(let n) = action { state += n }
+        }
+        var calls: [String] = []
+        for name in ["a", "b", "c", "d", "e", "f", "g", "h"] { store.subscribe { _ in calls.append(name) } }
+        let token = store.subscribe { _ in calls.append("x") }
+        store.subscribe { _ in calls.append("z") }
+        store.unsubscribe(token)
+        store.dispatch(.add(1))
+        #expect(calls == ["a", "b", "c", "d", "e", "f", "g", "h", "z"])
+    }
+
     @Test func subscribersSeeEachNewStateUntilTheyUnsubscribe() {
         let store = Store(initialState: 0) { (state: inout Int, action: Action) in
             if case .add(let n) = action { state += n }

@@ -190,7 +190,7 @@ extension Interpreter {
         } else {
             switch a {
             case .string(let type):
-                action = .record(Record([("type", .string(type))]))
+                action = .record(Record(sortedEntries: [(key: "type", value: .string(type))]))
             case .record(let r):
                 guard case .string? = r["type"] else {
                     throw SagaError.typeError("an action must be a record with a string 'type'")
@@ -262,7 +262,7 @@ extension Interpreter {
         var env = [Value](repeating: .null, count: max(function.slotCount, function.parameters.count))
         for (i, arg) in args.prefix(env.count).enumerated() { env[i] = arg }
         return SagaTask(
-            id: makeID(), name: "func \(function.name)", location: loc, kind: kind, parent: parent, env: env,
+            id: makeID(), name: functionTaskNames[index], location: loc, kind: kind, parent: parent, env: env,
             body: function.body)
     }
 
@@ -286,6 +286,8 @@ extension Interpreter {
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
         wakeups.append(.run(child, child.token))
+        // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
+        if case .discard = task.target { return .null }
         return child.handle
     }
 

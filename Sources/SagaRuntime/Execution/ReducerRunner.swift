@@ -113,10 +113,14 @@ final class ReducerRunner {
             let value = try ev.eval(e, env)
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
+                ev.state = nil
                 try PathAssignment.setMember(&state, key, value)
                 return .normal
             }
             let keys = try PathAssignment.keys(lv.path, ev, env)
+            // Let go of the evaluator's copy of the state before assigning: with it, the
+            // state's record is shared and the assignment would copy all of it.
+            ev.state = nil
             switch lv.root {
             case .state:
                 try PathAssignment.set(&state, keys[...], value)

@@ -41,14 +41,14 @@ public final class InputSource: @unchecked Sendable {
         if case .file(_, let fd, true) = origin { close(fd) }
     }
 
-    /// The next line (1-based number and text), or `nil` at the end.
-    private func nextRawLine() throws(InputError) -> (Int, String)? {
+    /// The next line (1-based number and UTF-8 bytes), or `nil` at the end.
+    private func nextRawLine() throws(InputError) -> (Int, [UInt8])? {
         switch origin {
         case .lines(let lines, let index):
             guard index < lines.count else { return nil }
             origin = .lines(lines, index + 1)
             lineNumber += 1
-            return (lineNumber, lines[index])
+            return (lineNumber, Array(lines[index].utf8))
         case .file(let reader, let fd, let close):
             switch reader.next() {
             case nil:
@@ -61,7 +61,7 @@ public final class InputSource: @unchecked Sendable {
             case .text(var bytes)?:
                 lineNumber += 1
                 if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                return (lineNumber, String(decoding: bytes, as: UTF8.self))
+                return (lineNumber, bytes)
             }
         case .finished:
             return nil
@@ -72,9 +72,9 @@ public final class InputSource: @unchecked Sendable {
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
     func next() throws(InputError) -> InputLine? {
-        while let (number, text) = try nextRawLine() {
-            if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            return try InputLine.parse(text, line: number)
+        while let (number, bytes) = try nextRawLine() {
+            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            return try InputLine.parse(bytes, line: number)
         }
         return nil
     }
@@ -85,10 +85,12 @@ struct InputLine {
     var action: Value
     var at: Int?
 
-    static func parse(_ text: String, line: Int) throws(InputError) -> InputLine {
+    /// Reads one line's UTF-8 bytes as they are (no `String` in between): invalid UTF-8 is
+    /// a malformed line, like any other JSON error.
+    static func parse(_ bytes: [UInt8], line: Int) throws(InputError) -> InputLine {
         let value: Value
         do {
-            value = try JSONReader.parse(text)
+            value = try JSONReader.parse(bytes: bytes)
         } catch {
             throw InputError(line: line, message: "\(error.message) (column \(error.column))")
         }

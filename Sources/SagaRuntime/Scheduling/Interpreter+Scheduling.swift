@@ -55,9 +55,10 @@ extension Interpreter {
 
     /// Puts the work caused by the last step at the front of the ready queue, in order.
     func flushWakeups() {
-        guard !wakeups.isEmpty else { return }
-        for work in wakeups.reversed() { ready.prepend(work) }
-        wakeups.removeAll(keepingCapacity: true)
+        // Popping from the back prepends in reverse, which keeps their order; it also keeps
+        // the array's capacity without `removeAll(keepingCapacity:)`, whose generic
+        // replaceSubrange was 1.4% of the `call` workload (callgrind).
+        while let work = wakeups.popLast() { ready.prepend(work) }
     }
 
     private func perform(_ work: Work) {
