@@ -77,7 +77,7 @@ extension Interpreter {
         task.isCancelling || task.runsForCancelledOwner
     }
 
-    /// Runs frames until the task blocks, yields or its body ends.
+    /// Runs statements and frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
         var steps = 0
         while task.phase == .body {
@@ -92,26 +92,31 @@ extension Interpreter {
                     return
                 }
             }
+            // The common case: the next statement of the current block.
+            let pc = task.pc
+            if pc < task.code.count {
+                task.pc = pc &+ 1
+                switch executeStatement(task.code[pc], task) {
+                case .next: continue
+                case .suspended: return
+                case .completion(let c): guard unwind(task, c) else { return }
+                }
+                continue
+            }
             guard let top = task.frames.last else {
                 bodyEnded(task, .normal)
                 return
             }
             switch top {
             case .block(let stmts, let index):
-                if index >= stmts.count {
-                    task.frames.removeLast()
-                    continue
-                }
-                task.frames[task.frames.count - 1] = .block(stmts, index + 1)
-                switch executeStatement(stmts[index], task) {
-                case .next: continue
-                case .suspended: return
-                case .completion(let c): guard unwind(task, c) else { return }
-                }
+                task.frames.removeLast()
+                task.code = stmts
+                task.pc = index
             case .whileLoop(let condition, let body):
                 do {
                     if try evaluator(task).condition(condition, task.env) {
-                        task.frames.append(.block(body.statements, 0))
+                        task.code = body.statements
+                        task.pc = 0
                     } else {
                         task.frames.removeLast()
                     }
@@ -120,13 +125,15 @@ extension Interpreter {
                     else { return }
                 }
             case .loop(let body):
-                task.frames.append(.block(body.statements, 0))
+                task.code = body.statements
+                task.pc = 0
             case .forLoop(let slot, let items, let index, let body):
                 if index < items.count {
                     task.frames[task.frames.count - 1] = .forLoop(
                         slot: slot, items: items, index: index + 1, body: body)
                     task.env[slot] = items[index]
-                    task.frames.append(.block(body.statements, 0))
+                    task.code = body.statements
+                    task.pc = 0
                 } else {
                     task.frames.removeLast()
                 }
@@ -134,7 +141,8 @@ extension Interpreter {
                 task.frames.removeLast()
                 if let finally {
                     task.frames.append(.finallyBody(pending: .normal))
-                    task.frames.append(.block(finally.statements, 0))
+                    task.code = finally.statements
+                    task.pc = 0
                 }
             case .finallyBody(let pending):
                 task.frames.removeLast()
@@ -185,6 +193,7 @@ extension Interpreter {
     /// - Returns: `true` if the body goes on; `false` if it ended.
     @discardableResult
     func unwind(_ task: SagaTask, _ completion: Completion) -> Bool {
+        task.abandonCurrentBlock()
         while let top = task.frames.popLast() {
             switch top {
             case .block, .finallyBody, .compensating:
@@ -201,18 +210,18 @@ extension Interpreter {
                 if case .throwError(let failure) = completion, let catchClause {
                     task.env[catchClause.binding.slot] = failure.error.value
                     task.frames.append(.catchBody(finally: finally))
-                    task.frames.append(.block(catchClause.body.statements, 0))
+                    task.code = catchClause.body.statements
                     return true
                 }
                 if let finally {
                     task.frames.append(.finallyBody(pending: completion))
-                    task.frames.append(.block(finally.statements, 0))
+                    task.code = finally.statements
                     return true
                 }
             case .catchBody(let finally):
                 if let finally {
                     task.frames.append(.finallyBody(pending: completion))
-                    task.frames.append(.block(finally.statements, 0))
+                    task.code = finally.statements
                     return true
                 }
             case .transaction(let compensations):

@@ -42,16 +42,19 @@ extension Interpreter {
             case .if(let arms, let elseBlock, _):
                 let ev = evaluator(task)
                 for arm in arms where try ev.condition(arm.condition, task.env) {
-                    task.frames.append(.block(arm.body.statements, 0))
+                    task.enter(arm.body.statements)
                     return .next
                 }
-                if let elseBlock { task.frames.append(.block(elseBlock.statements, 0)) }
+                if let elseBlock { task.enter(elseBlock.statements) }
             case .while(let condition, let body, _):
+                task.suspendCurrentBlock()
                 task.frames.append(.whileLoop(condition, body))
             case .loop(let body, _):
+                task.suspendCurrentBlock()
                 task.frames.append(.loop(body))
             case .for(let v, let sequence, let body, _):
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
+                task.suspendCurrentBlock()
                 task.frames.append(.forLoop(slot: v.slot, items: items, index: 0, body: body))
             case .break:
                 return .completion(.breakLoop)
@@ -62,11 +65,13 @@ extension Interpreter {
                 if let e { value = try evaluator(task).eval(e, task.env) }
                 return .completion(.returnValue(value))
             case .try(let body, let catchClause, let finally, _):
+                task.suspendCurrentBlock()
                 task.frames.append(.tryBody(catch: catchClause, finally: finally))
-                task.frames.append(.block(body.statements, 0))
+                task.code = body.statements
             case .transaction(let body, _):
+                task.suspendCurrentBlock()
                 task.frames.append(.transaction([]))
-                task.frames.append(.block(body.statements, 0))
+                task.code = body.statements
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
                 for i in stride(from: task.frames.count - 1, through: 0, by: -1) {

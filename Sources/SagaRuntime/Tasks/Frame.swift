@@ -2,9 +2,10 @@ import SagaCore
 import SagaLanguage
 
 /// One level of a task's continuation. Expressions never block, so a continuation is just
-/// where each enclosing statement is up to.
+/// where each enclosing statement is up to. The innermost running block is not a frame: see
+/// ``SagaTask/code``.
 enum Frame {
-    /// Statements of a block; the next to run is at the index.
+    /// The rest of an enclosing block; the next statement to run is at the index.
     case block([Stmt], Int)
     /// A `while` loop, re-testing its condition each time it is on top.
     case whileLoop(Expr, Block)

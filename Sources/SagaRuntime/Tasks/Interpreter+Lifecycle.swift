@@ -5,6 +5,7 @@ extension Interpreter {
     /// A task's body has ended; the task ends once its attached children have (§6 rule 6).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
         task.frames = []
+        task.abandonCurrentBlock()
         switch completion {
         case .returnValue(let v): task.result = v
         case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }
