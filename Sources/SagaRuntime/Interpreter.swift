@@ -70,6 +70,8 @@ public final class Interpreter {
     /// `func NAME` for each function of the program, by index: a `call` names its task
     /// without building a string.
     let functionTaskNames: [String]
+    /// What `state` and `it` read in `select` and `take … where`.
+    let scope = EvaluationScope()
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.

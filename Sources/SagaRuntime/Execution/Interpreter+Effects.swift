@@ -22,8 +22,9 @@ extension Interpreter {
         case .select(let expr, _):
             let state = binding.stateValue
             guard let expr else { return .value(state) }
-            var ev = evaluator(task)
-            ev.state = state
+            scope.state = state
+            defer { scope.state = nil }
+            let ev = Evaluator(scope: scope, cancelled: isCancelledContext(task), now: clock.now)
             return .value(try ev.eval(expr, task.env))
         case .call(let callee, let args, let loc):
             return try call(callee, try evaluate(args, task), task, loc)

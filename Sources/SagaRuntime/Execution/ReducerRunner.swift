@@ -13,6 +13,8 @@ final class ReducerRunner {
 
     /// The variables array reducers reuse.
     private var scratch: [Value] = []
+    /// What `state` reads in a reducer: the state as it stands before each statement.
+    private let scope = EvaluationScope()
     /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
     private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
@@ -71,7 +73,7 @@ final class ReducerRunner {
             var next = state
             stepsLeft = maxSteps
             do {
-                _ = try run(reducer.body.statements, &next, &env, Evaluator(now: now))
+                _ = try run(reducer.body.statements, &next, &env, Evaluator(scope: scope, now: now))
                 state = next
             } catch {
                 output.error(report(reducer, error.message))
@@ -102,10 +104,12 @@ final class ReducerRunner {
     }
 
     private func execute(
-        _ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ base: Evaluator
+        _ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ ev: Evaluator
     ) throws(SagaError) -> Flow {
-        var ev = base
-        ev.state = state
+        scope.state = state
+        // Whatever way the statement ends, the scope must not keep a copy of the state: the
+        // next assignment would then copy all of it.
+        defer { scope.state = nil }
         switch stmt {
         case .declare(let v, _, .expr(let e), _):
             env[v.slot] = try ev.eval(e, env)
@@ -113,14 +117,14 @@ final class ReducerRunner {
             let value = try ev.eval(e, env)
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
-                ev.state = nil
+                scope.state = nil
                 try PathAssignment.setMember(&state, key, value)
                 return .normal
             }
             let keys = try PathAssignment.keys(lv.path, ev, env)
             // Let go of the evaluator's copy of the state before assigning: with it, the
             // state's record is shared and the assignment would copy all of it.
-            ev.state = nil
+            scope.state = nil
             switch lv.root {
             case .state:
                 try PathAssignment.set(&state, keys[...], value)
@@ -129,22 +133,22 @@ final class ReducerRunner {
             }
         case .if(let arms, let elseBlock, _):
             for arm in arms where try ev.condition(arm.condition, env) {
-                return try run(arm.body.statements, &state, &env, base)
+                return try run(arm.body.statements, &state, &env, ev)
             }
-            if let elseBlock { return try run(elseBlock.statements, &state, &env, base) }
+            if let elseBlock { return try run(elseBlock.statements, &state, &env, ev) }
         case .while(let cond, let body, _):
             while true {
                 try step()
-                ev.state = state
+                scope.state = state
                 guard try ev.condition(cond, env) else { break }
-                let flow = try run(body.statements, &state, &env, base)
+                let flow = try run(body.statements, &state, &env, ev)
                 if case .breakLoop = flow { break }
                 if case .returned = flow { return flow }
             }
         case .loop(let body, _):
             while true {
                 try step()
-                let flow = try run(body.statements, &state, &env, base)
+                let flow = try run(body.statements, &state, &env, ev)
                 if case .breakLoop = flow { break }
                 if case .returned = flow { return flow }
             }
@@ -152,7 +156,7 @@ final class ReducerRunner {
             for item in try Interpreter.iterationItems(try ev.eval(seq, env)) {
                 try step()
                 env[v.slot] = item
-                let flow = try run(body.statements, &state, &env, base)
+                let flow = try run(body.statements, &state, &env, ev)
                 if case .breakLoop = flow { break }
                 if case .returned = flow { return flow }
             }

@@ -148,7 +148,9 @@ extension Interpreter {
     /// to evaluate fails the taker.
     private func conditionHolds(_ taker: Taker, _ action: Value) -> Bool {
         guard let condition = taker.condition else { return true }
-        let ev = Evaluator(it: action, now: clock.now)
+        scope.it = action
+        defer { scope.it = nil }
+        let ev = Evaluator(scope: scope, now: clock.now)
         do {
             return try ev.condition(condition, taker.task.env)
         } catch {
