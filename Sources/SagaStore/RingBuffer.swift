@@ -11,6 +11,12 @@ public struct RingBuffer<Element> {
     /// An empty queue.
     @inlinable public init() {}
 
+    /// A queue of `elements`, first to last.
+    @inlinable public init(_ elements: [Element]) {
+        storage = elements.map { $0 }
+        storedCount = elements.count
+    }
+
     /// `true` when there are no elements.
     @inlinable public var isEmpty: Bool { storedCount == 0 }
 

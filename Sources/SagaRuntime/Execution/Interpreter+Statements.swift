@@ -101,7 +101,7 @@ extension Interpreter {
     /// Runs an effect statement's effect: a value goes where the statement wants it; if the
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
-        if tracer != nil { task.tracedEffect = "\(describe(effect.location)) \(ASTDump.render(effect))" }
+        if tracer != nil { tracedEffects[task.id] = "\(describe(effect.location)) \(ASTDump.render(effect))" }
         switch try perform(effect, task) {
         case .value(let value):
             try storeResult(value, task)

@@ -13,19 +13,20 @@ extension Interpreter {
         let task = SagaTask(
             id: makeID(), name: name, location: .unknown, kind: kind, parent: parent, env: [],
             body: Block(statements: [], location: .unknown))
-        task.native = saga
-        task.nativeDriver = NativeDriver()
+        task.native = NativeState(saga: saga)
         return task
     }
 
     /// Runs a native saga until it blocks on an effect or ends: resumes its Swift task with
     /// what it waited for, then performs the effects it asks for until one blocks.
     func step(_ task: SagaTask, isolation: isolated (any Actor)? = #isolation) async {
-        guard let driver = task.nativeDriver, let saga = task.native else { return }
+        guard let native = task.native else { return }
+        let driver = native.driver
+        let saga = native.saga
         let resumption = task.resumption
         task.resumption = .start
-        if !task.nativeStarted {
-            task.nativeStarted = true
+        if !native.started {
+            native.started = true
             if case .unwind(let completion) = resumption {
                 bodyEnded(task, completion)
                 return
@@ -48,8 +49,8 @@ extension Interpreter {
         } else {
             switch resumption {
             case .start:
-                driver.resume(.success(task.nativePending ?? .null))
-                task.nativePending = nil
+                driver.resume(.success(native.pending ?? .null))
+                native.pending = nil
             case .value(let v):
                 driver.resume(.success(v))
             case .error(let failure):
@@ -72,7 +73,7 @@ extension Interpreter {
                 switch performNative(effect, task) {
                 case .success(let value?):
                     if !wakeups.isEmpty {
-                        task.nativePending = value
+                        native.pending = value
                         yieldTask(task)
                         return
                     }

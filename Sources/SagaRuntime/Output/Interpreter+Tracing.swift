@@ -24,7 +24,7 @@ extension Interpreter {
         case .timer: name = "delay"
         case .host: name = "call"
         }
-        if let effect = task.tracedEffect { args["effect"] = .string(effect) }
+        if let effect = tracedEffects[task.id] { args["effect"] = .string(effect) }
         task.traceOpen = true
         trace.begin(task.id, name, .record(args), at: clock.now)
     }

@@ -7,7 +7,7 @@ extension Interpreter {
         task.frames = []
         task.abandonCurrentBlock()
         switch completion {
-        case .returnValue(let v): task.result = v
+        case .returnValue(let v): task.outcome = .value(v)
         case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }
         case .cancel: task.isCancelling = true
         case .end: task.endedByEnd = true
@@ -39,6 +39,7 @@ extension Interpreter {
         } else {
             outcome = .value(task.result)
         }
+        if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
         let joiners = task.joiners
         task.joiners = []

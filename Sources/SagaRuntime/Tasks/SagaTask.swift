@@ -37,19 +37,15 @@ final class SagaTask: @unchecked Sendable {
         case done
     }
 
+    // Stored properties are laid out in declaration order, so they are grouped by size: the
+    // one-byte fields fill the tails of the 12- and 9-byte ones instead of padding. A million
+    // blocked tasks is a workload (`sagabench fork-wake`), so every word counts.
+
     let id: Int
-    /// A name for stack traces: `saga main`, `func fetch`, `fork block`.
-    let name: String
-    /// Where it was started (the fork or call site; the declaration for a root saga).
-    let location: SourceLocation
-    let kind: Kind
     /// The task that started it (its parent for attached tasks; for the others, only for
     /// traces). Strong, so that a parent waiting only for its children stays alive; cleared
     /// when the task finishes, which breaks the cycle.
     @exclusivity(unchecked) var parent: SagaTask?
-    /// Who gets this task's result when it is `owned`.
-    @exclusivity(unchecked) var owner: Owner = .none
-
     /// The variables: one slot per variable of the declaration the body comes from.
     @exclusivity(unchecked) var env: [Value]
     /// The statements of the innermost running block, and the index of the next one to run
@@ -61,31 +57,60 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var pc = 0
     /// The enclosing continuation: what is left to run once ``code`` is done, innermost last.
     @exclusivity(unchecked) var frames: [Frame] = []
-    @exclusivity(unchecked) var phase: Phase = .body
-    /// What the task is blocked on.
-    @exclusivity(unchecked) var wait: Wait = .none
-    /// Where the value of the effect it is blocked on goes.
-    @exclusivity(unchecked) var target: ResultTarget = .discard
     /// Bumped whenever the task blocks, is woken or is cancelled: a wake-up carrying an old
     /// token is stale and ignored.
     @exclusivity(unchecked) var token = 0
     /// How many `call`s deep it runs (0 for a root saga or a forked task).
-    var callDepth = 0
-    /// Whether a trace slice is open for its current wait.
-    @exclusivity(unchecked) var traceOpen = false
-    /// A description of the effect it blocks on, for the trace (set only when tracing).
-    @exclusivity(unchecked) var tracedEffect: String?
+    @exclusivity(unchecked) var callDepth = 0
     /// When it began its current wait, in the order of all waits (for the END rule).
     @exclusivity(unchecked) var waitSequence = 0
-    /// What the task does when it next runs.
-    @exclusivity(unchecked) var resumption: Resumption = .start
-
     /// Attached children in the order they were started. Finished ones are dropped lazily
     /// (removing each from the middle would make a million forks quadratic), so skip those
     /// that are done; ``liveChildren`` counts the rest.
     @exclusivity(unchecked) var children: [SagaTask] = []
     /// How many attached children are still running.
     @exclusivity(unchecked) var liveChildren = 0
+    /// Tasks blocked on `join` of this one.
+    @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
+    /// For a saga written in Swift: its function and its connection to the scheduler.
+    @exclusivity(unchecked) var native: NativeState?
+    /// Set when the task fails, or is failing because an attached child failed.
+    @exclusivity(unchecked) var failure: Failure?
+
+    /// A name for stack traces: `saga main`, `func fetch`, `fork block`.
+    let name: String
+    /// Who gets this task's result when it is `owned`.
+    @exclusivity(unchecked) var owner: Owner = .none
+
+    /// Where it was started (the fork or call site; the declaration for a root saga).
+    let location: SourceLocation
+    let kind: Kind
+    @exclusivity(unchecked) var phase: Phase = .body
+    /// Whether a trace slice is open for its current wait.
+    @exclusivity(unchecked) var traceOpen = false
+    /// Set when the body ended by the END rule (a blocked `take` ended as if by `return`).
+    @exclusivity(unchecked) var endedByEnd = false
+
+    /// What the task is blocked on.
+    @exclusivity(unchecked) var wait: Wait = .none
+    /// Set for a compensation that runs because its transaction's task is being cancelled:
+    /// `cancelled` is true inside it.
+    @exclusivity(unchecked) var runsForCancelledOwner = false
+    /// Set when the task is being cancelled.
+    @exclusivity(unchecked) var isCancelling = false
+
+    /// Where the value of the effect it is blocked on goes.
+    @exclusivity(unchecked) var target: ResultTarget = .discard
+    /// What the task does when it next runs.
+    @exclusivity(unchecked) var resumption: Resumption = .start
+    /// How it ended, once ``phase`` is `.done`; its return value as soon as its body returns.
+    @exclusivity(unchecked) var outcome: Outcome?
+
+    /// The body's value (`return`), once it has ended normally.
+    var result: Value {
+        if case .value(let v)? = outcome { return v }
+        return .null
+    }
 
     /// Adds a newly started attached child.
     func adopt(_ child: SagaTask) {
@@ -102,29 +127,6 @@ final class SagaTask: @unchecked Sendable {
             children.removeAll { $0.isDone }
         }
     }
-    /// Tasks blocked on `join` of this one.
-    @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
-
-    /// For a saga written in Swift: its function, the driver that connects it to the
-    /// scheduler, whether its Swift task has started, and the value a yield holds for it.
-    @exclusivity(unchecked) var native: NativeSaga?
-    @exclusivity(unchecked) var nativeDriver: NativeDriver?
-    @exclusivity(unchecked) var nativeStarted = false
-    @exclusivity(unchecked) var nativePending: Value?
-
-    /// The body's value (`return`), once it has ended normally.
-    @exclusivity(unchecked) var result: Value = .null
-    /// Set when the body ended by the END rule (a blocked `take` ended as if by `return`).
-    @exclusivity(unchecked) var endedByEnd = false
-    /// Set for a compensation that runs because its transaction's task is being cancelled:
-    /// `cancelled` is true inside it.
-    @exclusivity(unchecked) var runsForCancelledOwner = false
-    /// Set when the task is being cancelled.
-    @exclusivity(unchecked) var isCancelling = false
-    /// Set when the task fails, or is failing because an attached child failed.
-    var failure: Failure?
-    /// How it ended, once ``phase`` is `.done`.
-    var outcome: Outcome?
 
     init(
         id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: [Value],
@@ -176,10 +178,18 @@ enum Outcome {
 }
 
 /// An error on its way out of a task, with where it was raised, for the saga stack.
-struct Failure {
-    var error: SagaError
+///
+/// A class: failures are rare and never change once raised, and one reference keeps
+/// `Resumption`, `Completion` and `Outcome` (which every task carries) small.
+final class Failure {
+    let error: SagaError
     /// Frames of the saga stack, innermost first: `func fetch at a.saga:3:5`.
-    var trace: [String]
+    let trace: [String]
+
+    init(error: SagaError, trace: [String]) {
+        self.error = error
+        self.trace = trace
+    }
 }
 
 /// Who waits for an `owned` task.
@@ -228,7 +238,8 @@ final class JoinState {
 enum ResultTarget {
     case discard
     case slot(Int)
-    case lvalue(LValue)
+    /// Boxed: an l-value is six words, and every task carries a target.
+    indirect case lvalue(LValue)
 }
 
 /// What a task does when the scheduler next runs it.
