@@ -95,7 +95,9 @@ public struct Record: Sendable {
         get {
             // Small records: a linear scan is faster than a binary search.
             if entries.count <= 8 {
-                for e in entries where Record.sameKey(e.key, key) { return e.value }
+                // By index: iterating the entries would copy (retain and release) every value
+                // passed over.
+                for i in entries.indices where Record.sameKey(entries[i].key, key) { return entries[i].value }
                 return nil
             }
             let r = search(key)

@@ -170,12 +170,14 @@ extension Interpreter {
         let a = try ev.eval(first, task.env)
         let action: Value
         if let second {
-            let b = try ev.eval(second, task.env)
+            var b = try ev.eval(second, task.env)
             switch a {
             case .string(let type):
                 guard case .record(var payload) = b else {
                     throw SagaError.typeError("the payload of put must be a record, got \(b.kindName)")
                 }
+                // Let go of `b`, so that adding `type` does not copy the payload's entries.
+                b = .null
                 if payload["type"] != nil {
                     throw SagaError.typeError("the payload of put \"\(type)\" must not hold 'type'")
                 }

@@ -90,7 +90,11 @@ struct InputLine {
     static func parse(_ bytes: [UInt8], line: Int) throws(InputError) -> InputLine {
         let value: Value
         do {
-            value = try JSONReader.parse(bytes: bytes)
+            // The raw-buffer entry point: the generic one is not specialised across modules.
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(JSONError) -> Value in try JSONReader.parse(bytes: raw) }
+            }
+            value = try result.get()
         } catch {
             throw InputError(line: line, message: "\(error.message) (column \(error.column))")
         }
