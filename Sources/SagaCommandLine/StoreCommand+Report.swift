@@ -7,7 +7,12 @@ extension StoreCommand {
     static func text(_ report: StoreReport) -> String {
         var out = "\(report.directory): "
         guard report.isSound else {
-            out += report.problem?.code == .locked ? "in use\n" : "damaged\n"
+            switch report.problem?.code {
+            case .locked?: out += "in use\n"
+            case .io?: out += "cannot be read\n"
+            case .newerFormat?: out += "written by a newer version\n"
+            default: out += "damaged\n"
+            }
             return out + fileLines(report)
         }
         out += "sound: \(counted(report.files.count, "file")), \(counted(report.bytes, "byte"))"
