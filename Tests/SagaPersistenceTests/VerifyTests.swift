@@ -145,6 +145,26 @@ struct VerifyTests {
         }
     }
 
+    @Test func aWriterArrivingDuringVerificationIsRefusedWithoutBlamingADeadProcess() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder)
+            // The lock file still names the last writer, long gone (no pid is this high).
+            folder.write(folder.path + "/LOCK", Array("2147483646\n".utf8))
+            let dir = StoreDirectory(path: folder.path, fs: .posix)
+            let shared = try #require(try StoreLock.acquireShared(dir))
+            #expect {
+                try FileStore.open(directory: folder.path)
+            } throws: { error in
+                guard let e = error as? StoreError else { return false }
+                return e.code == .locked
+                    && e.message.hasSuffix("in use by another process (perhaps a `sagarun store verify`)")
+            }
+            dir.fs.close(shared)
+            let store = try FileStore.open(directory: folder.path)
+            await store.close()
+        }
+    }
+
     @Test func aMissingOrEmptyFolderIsNoStore() async throws {
         try await withTemporaryFolder { folder in
             let empty = FileStore.verify(directory: folder.path)
