@@ -107,6 +107,8 @@ struct CommandSpec {
     var flags: [Option]
     var options: [Option]
     var discussion: String = ""
+    /// A command group's subcommands and what each does (shown before the options).
+    var subcommands: [(String, String)] = []
 
     /// Parses a command's arguments; on `--help`, prints the help and returns `nil` (the
     /// command then exits 0).
@@ -123,6 +125,10 @@ struct CommandSpec {
     var helpText: String {
         var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
         if !discussion.isEmpty { text += "\n" + discussion + "\n" }
+        if !subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for (name, help) in subcommands { text += CommandSpec.row(name, help) }
+        }
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
             for (name, help) in arguments { text += CommandSpec.row(name, help) }

@@ -1,6 +1,6 @@
 /// The specs and help of every command.
 enum Commands {
-    static let names = ["run", "check", "fmt", "ast", "test", "graph"]
+    static let names = ["run", "check", "fmt", "ast", "test", "graph", "store"]
 
     static let overview = """
         OVERVIEW: Run sagas: long-running side-effect workflows over a Redux store.
@@ -15,6 +15,7 @@ enum Commands {
           ast                     Print a file's effect AST as JSON.
           test                    Run golden-file tests.
           graph                   Draw a program: sagas, functions and the actions they take and put.
+          store                   Check (verify) or rewrite (compact) a file store.
 
         OPTIONS:
           --version               Show the version.
@@ -32,6 +33,9 @@ enum Commands {
         case "test": return test
         case "graph": return graph
         case "fmt": return fmt
+        case "store": return store
+        case "store verify": return storeVerify
+        case "store compact": return storeCompact
         default:
             return CommandSpec(
                 name: "sagarun", abstract: "Run sagas.", usage: "sagarun <file.saga> [options] | sagarun <subcommand>",
@@ -69,7 +73,8 @@ enum Commands {
         ],
         discussion: """
             Exit codes: 0 success, 1 a root saga failed, 64 bad usage, 65 invalid source or
-            input, 66 a file that cannot be read, 74 a store that cannot be opened.
+            input, 66 a file that cannot be read, 74 a store that cannot be opened or written
+            (damaged, in use, newer, unreadable, or a disk that is full).
             """)
 
     static let check = CommandSpec(
@@ -128,5 +133,51 @@ enum Commands {
             Each program runs as 'run --virtual-time --print-actions --print-state --memory',
             with X.input.jsonl as its input when there is one. A mismatch prints a unified diff.
             With --inject-failures the summary is compared with X.failures.golden where there is one.
+            """)
+
+    static let store = CommandSpec(
+        name: "store", abstract: "Check or rewrite the file store of 'sagarun run --store'.",
+        usage: "sagarun store <subcommand> [<dir>] [options]", arguments: [], flags: [], options: [],
+        discussion: """
+            Both take the store's folder (default: .sagastore). Exit codes: 0 success, 64 bad
+            usage, 74 a store that is damaged, in use, newer, unreadable or cannot be written.
+            See 'sagarun store <subcommand> --help' for detailed help.
+            """,
+        subcommands: [
+            ("verify", "Check every file of a store without changing it; print a report."),
+            ("compact", "Rewrite a store as one snapshot and an empty log."),
+        ])
+
+    static let storeVerify = CommandSpec(
+        name: "store verify",
+        abstract: "Check a file store without changing it: headers, checksums, sequence numbers, snapshot counts.",
+        usage: "sagarun store verify [<dir>] [--format text|json]",
+        arguments: [("<dir>", "The store's folder (default: .sagastore).")],
+        flags: [],
+        options: [
+            .init(
+                name: "--format", valueName: "format",
+                help: "text (default) or json (one document on standard output).")
+        ],
+        discussion: """
+            Prints the files, their records or elements, the elements per entity and the last
+            record's sequence number. A torn tail (a write never acknowledged) and leftovers of an
+            interrupted snapshot are warnings: opening the store repairs them and loses nothing.
+            Damage is an error naming the file and offset, exit code 74. The store is read under
+            a shared lock: a running 'sagarun run' on it makes verify exit 74 naming its pid.
+            """)
+
+    static let storeCompact = CommandSpec(
+        name: "store compact",
+        abstract: "Rewrite a file store as one snapshot and an empty log, and report its size before and after.",
+        usage: "sagarun store compact [<dir>]",
+        arguments: [("<dir>", "The store's folder (default: .sagastore).")],
+        flags: [],
+        options: [],
+        discussion: """
+            Opens the store as 'run' does (taking its lock, cutting a torn tail), writes every
+            element to a new snapshot under a temporary name, syncs it, renames it into place and
+            syncs the folder before removing older files: a crash at any point leaves a store
+            that opens with every acknowledged write. A damaged store is refused and left as it is.
             """)
 }

@@ -37,7 +37,7 @@ enum RunCommand {
         } else {
             let folder = parsed.options["--store"] ?? ".sagastore"
             do throws(StoreError) {
-                store = try FileStore.open(directory: folder)
+                store = try FileStore.open(directory: folder, options: .init(fileSystem: io.storeFileSystem))
             } catch {
                 io.err("error: cannot open the store '\(folder)': \(error.description)\n")
                 return .ioError
@@ -69,7 +69,15 @@ enum RunCommand {
         }
         let status = await interpreter.run(input: input)
         interpreter.tracer?.close()
+        // A store that failed under the run (a full disk, a failed sync) refused every write
+        // after the failure; the sagas saw `…Failed` actions, and the run must not look fine.
+        let storeFailure = (store as? FileStore)?.failure
         await store.close()
+        if let storeFailure {
+            io.err(
+                "error: the store '\(parsed.options["--store"] ?? ".sagastore")' failed: \(storeFailure.description)\n")
+            return .ioError
+        }
         switch status {
         case .success: return .success
         case .sagaFailed: return .failure

@@ -61,6 +61,8 @@ public enum SagaRunTool {
             return try GraphCommand.main(args.dropFirst(), io)
         case "fmt":
             return try FormatCommand.main(args.dropFirst(), io)
+        case "store":
+            return try await StoreCommand.main(args.dropFirst(), io)
         default:
             if first.hasPrefix("-") {
                 throw UsageError("unknown option '\(first)'; a saga file or a command comes first", command: "sagarun")

@@ -1,4 +1,5 @@
 import Foundation
+import SagaPersistence
 import SagaRuntime
 
 /// Where a command writes. `sagarun` uses the process's standard output and error; tests
@@ -14,6 +15,13 @@ public protocol ToolIO: AnyObject {
     var errorIsTerminal: Bool { get }
     /// Whether standard output is a terminal (for progress lines).
     var outputIsTerminal: Bool { get }
+    /// The system calls of the file store (tests inject faults here); ``FileSystem/posix`` by default.
+    var storeFileSystem: FileSystem { get }
+}
+
+extension ToolIO {
+    /// The real system calls.
+    public var storeFileSystem: FileSystem { .posix }
 }
 
 /// The process's standard output and error.
@@ -45,6 +53,9 @@ public final class CapturedIO: ToolIO {
     public private(set) var stdout = ""
     /// Everything written to standard error (error reports included).
     public private(set) var stderr = ""
+
+    /// The file store's system calls: set it to inject faults into the commands' stores.
+    public var storeFileSystem: FileSystem = .posix
 
     /// Creates an empty capture.
     public init() {}

@@ -70,8 +70,9 @@ func all(_ store: ElementStore, _ entity: String = "items") async throws -> [Val
 func ids(_ elements: [Value]) -> [Value] { elements.map { $0["id"] } }
 
 /// A ``FileSystem`` over the real one that counts calls, and fails calls on demand: from the
-/// `failFrom`-th counted call on, every call (but `close`) fails with EIO, as if the process
-/// had died there. Counting starts once `armAfterDatasyncs` fdatasyncs have succeeded.
+/// `failFrom`-th counted call on, every call (but `close`) fails with `errno` (EIO unless
+/// set), as if the process had died there. Counting starts once `armAfterDatasyncs`
+/// fdatasyncs have succeeded.
 final class FaultInjector: @unchecked Sendable {
     private let lock = NSLock()
     private var counted = 0
@@ -79,6 +80,8 @@ final class FaultInjector: @unchecked Sendable {
     private(set) var failures = 0
     var armAfterDatasyncs = 0
     var failFrom: Int?
+    /// The error the failing calls report.
+    var errno: Int32 = EIO
     /// Calls whose name is here are the only ones counted and failed (nil: all).
     var only: Set<String>?
     /// A pause in each fdatasync, as a real disk has.
@@ -99,7 +102,7 @@ final class FaultInjector: @unchecked Sendable {
             }
             return false
         }
-        if fail { throw FileSystem.Failure(call: call, errno: EIO) }
+        if fail { throw FileSystem.Failure(call: call, errno: errno) }
     }
 
     func fileSystem() -> FileSystem {

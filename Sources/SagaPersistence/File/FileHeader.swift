@@ -35,7 +35,7 @@ struct FileHeader: Equatable {
         if version > StoreFormat.version {
             throw StoreError(
                 .newerFormat,
-                "the store was written in format version \(version), newer than this program reads (\(StoreFormat.version)); use a newer sagarun",
+                "the store was written by a newer version (format \(version)); this sagarun reads up to format \(StoreFormat.version): use a newer sagarun",
                 path: path)
         }
         var r = BinaryReader(UnsafeRawBufferPointer(rebasing: bytes.prefix(StoreFormat.headerSize)), at: 12)

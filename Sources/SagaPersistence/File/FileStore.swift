@@ -21,11 +21,14 @@ import SagaCore
 public final class FileStore: ElementStore {
     /// The store's folder.
     public let directory: String
-    private let writer: LogWriter
+    let writer: LogWriter
+    /// The bytes of the torn tail that opening cut off (an unacknowledged write).
+    let tornTailBytes: Int
 
-    private init(directory: String, writer: LogWriter) {
+    private init(directory: String, writer: LogWriter, tornTailBytes: Int) {
         self.directory = directory
         self.writer = writer
+        self.tornTailBytes = tornTailBytes
     }
 
     deinit { writer.requestClose() }
@@ -52,7 +55,7 @@ public final class FileStore: ElementStore {
         let writer = LogWriter(
             dir: dir, lockFD: lockFD, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold))
         writer.start()
-        return FileStore(directory: directory, writer: writer)
+        return FileStore(directory: directory, writer: writer, tornTailBytes: recovered.tornTailBytes)
     }
 
     /// Inserts or replaces `element` by its `id`, durably; see ``ElementStore/save(entity:element:)``.

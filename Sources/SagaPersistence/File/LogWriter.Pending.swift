@@ -28,5 +28,7 @@ extension LogWriter {
         var nextSequence: UInt64
         /// The bytes of records in the newest segment.
         var logBytes: Int
+        /// The bytes of the torn tail that recovery cut off the newest segment.
+        var tornTailBytes: Int
     }
 }

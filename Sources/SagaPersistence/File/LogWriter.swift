@@ -22,6 +22,8 @@ final class LogWriter: @unchecked Sendable {
     private var closing = false
     private var finished = false
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Callers of ``compact()``, resumed with nil or the error once the snapshot is written.
+    private var compactWaiters: [CheckedContinuation<StoreError?, Never>] = []
     private var failure: StoreError?
 
     // Owned by the writer thread once it starts.
@@ -74,6 +76,29 @@ final class LogWriter: @unchecked Sendable {
         return failure ?? (closing ? StoreError.closed : nil)
     }
 
+    /// Writes a snapshot after the queued writes (whatever the log's size) and waits for it.
+    func compact() async throws(StoreError) {
+        let error = await withCheckedContinuation { (c: CheckedContinuation<StoreError?, Never>) in
+            condition.lock()
+            if let error = failure ?? (closing ? StoreError.closed : nil) {
+                condition.unlock()
+                c.resume(returning: error)
+                return
+            }
+            compactWaiters.append(c)
+            condition.signal()
+            condition.unlock()
+        }
+        if let error { throw error }
+    }
+
+    /// The failure that made the handle unusable, if one did.
+    var fatalFailure: StoreError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
     /// Finishes the queued writes, closes the files and releases the lock.
     func close() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -101,38 +126,49 @@ final class LogWriter: @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while queue.isEmpty && !closing { condition.wait() }
+            while queue.isEmpty && compactWaiters.isEmpty && !closing { condition.wait() }
             let batch = queue
             queue = []
+            let compactions = compactWaiters
+            compactWaiters = []
             let failed = failure
             condition.unlock()
-            if batch.isEmpty {
+            if batch.isEmpty && compactions.isEmpty {
                 shutDown()
                 return
             }
             if let failed {
                 for p in batch { p.continuation.resume(returning: .failure(failed)) }
+                for c in compactions { c.resume(returning: failed) }
                 continue
             }
-            do throws(StoreError) {
-                try commit(batch)
-            } catch {
-                fail(error)
-                for p in batch { p.continuation.resume(returning: .failure(error)) }
-                continue
-            }
-            let results = index.withLock { idx in
-                batch.map { p -> Value? in
-                    if p.type == StoreFormat.save {
-                        idx.save(entity: p.entity, id: p.id, element: p.element)
-                        return p.element
-                    }
-                    return idx.delete(entity: p.entity, id: p.id)
+            if !batch.isEmpty {
+                do throws(StoreError) {
+                    try commit(batch)
+                } catch {
+                    fail(error)
+                    for p in batch { p.continuation.resume(returning: .failure(error)) }
+                    for c in compactions { c.resume(returning: error) }
+                    continue
                 }
+                let results = index.withLock { idx in
+                    batch.map { p -> Value? in
+                        if p.type == StoreFormat.save {
+                            idx.save(entity: p.entity, id: p.id, element: p.element)
+                            return p.element
+                        }
+                        return idx.delete(entity: p.entity, id: p.id)
+                    }
+                }
+                for (p, result) in zip(batch, results) { p.continuation.resume(returning: .success(result)) }
             }
-            for (p, result) in zip(batch, results) { p.continuation.resume(returning: .success(result)) }
-            if logBytes >= snapshotThreshold {
-                do throws(StoreError) { try snapshot() } catch { fail(error) }
+            if logBytes >= snapshotThreshold || !compactions.isEmpty {
+                var snapshotError: StoreError?
+                do throws(StoreError) { try snapshot() } catch {
+                    fail(error)
+                    snapshotError = error
+                }
+                for c in compactions { c.resume(returning: snapshotError) }
             }
         }
     }
@@ -167,8 +203,11 @@ final class LogWriter: @unchecked Sendable {
         closeWaiters = []
         let stragglers = queue
         queue = []
+        let compactions = compactWaiters
+        compactWaiters = []
         condition.unlock()
         for p in stragglers { p.continuation.resume(returning: .failure(.closed)) }
+        for c in compactions { c.resume(returning: .closed) }
         for w in waiters { w.resume() }
     }
 }

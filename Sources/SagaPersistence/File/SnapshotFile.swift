@@ -59,8 +59,18 @@ enum SnapshotFile {
         var table: [Value: Value] = [:]
         var total = 0
         var position = StoreFormat.headerSize
+        var expected: UInt64 = 0
         func corrupt(_ what: String, _ offset: Int) -> StoreError {
             StoreError(.corrupt, "the snapshot is damaged: \(what)", path: path, offset: offset)
+        }
+        // Ends the current entity: it must hold as many elements as its record said.
+        func finish(at offset: Int) throws(StoreError) {
+            guard let name = entity else { return }
+            guard UInt64(table.count) == expected else {
+                throw corrupt("entity '\(name)' holds \(table.count) elements, not \(expected)", offset)
+            }
+            entities[name] = table
+            entity = nil
         }
         while true {
             guard
@@ -74,26 +84,30 @@ enum SnapshotFile {
                 at: frame.payload.lowerBound)
             switch frame.type {
             case StoreFormat.entity:
-                if let entity { entities[entity] = table }
+                try finish(at: position)
                 guard let name = try? reader.string(), let count = try? reader.varint() else {
                     throw corrupt("an undecodable record", position)
                 }
+                guard entities[name] == nil else { throw corrupt("entity '\(name)' appears twice", position) }
                 entity = name
+                expected = count
                 table = [:]
                 table.reserveCapacity(Int(min(count, 1 << 26)))
             case StoreFormat.element:
                 guard entity != nil else { throw corrupt("an element before any entity", position) }
                 guard let element = try? reader.value() else { throw corrupt("an undecodable record", position) }
                 guard let id = try? ElementID.of(element) else { throw corrupt("an element without an id", position) }
-                table[id] = element
+                guard table.updateValue(element, forKey: id) == nil else {
+                    throw corrupt("two elements with the id \(id.canonicalJSON)", position)
+                }
                 total += 1
             default:
+                try finish(at: position)
                 guard let count = try? reader.varint() else { throw corrupt("an undecodable record", position) }
                 guard count == UInt64(total) else {
                     throw corrupt("it holds \(total) elements, not \(count)", position)
                 }
                 guard frame.next == file.count else { throw corrupt("bytes after its end marker", frame.next) }
-                if let entity { entities[entity] = table }
                 return (header, EntityIndex(entities: entities))
             }
             guard reader.position == frame.payload.upperBound else { throw corrupt("an undecodable record", position) }

@@ -90,9 +90,16 @@ struct StoreDirectory: Sendable {
         let fd = try open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
         var handedOver = false
         defer { if !handedOver { fs.close(fd) } }
-        try write(fd)
-        do { try fs.fsync(fd) } catch { throw error.storeError(path: path(of: temporary)) }
-        do { try fs.rename(path(of: temporary), path(of: name)) } catch { throw error.storeError() }
+        do throws(StoreError) {
+            try write(fd)
+            do { try fs.fsync(fd) } catch { throw error.storeError(path: path(of: temporary)) }
+            do { try fs.rename(path(of: temporary), path(of: name)) } catch { throw error.storeError() }
+        } catch {
+            // On a full disk the half-written file would keep the space; recovery removes
+            // it anyway if this fails too.
+            try? fs.unlink(path(of: temporary))
+            throw error
+        }
         try sync()
         if keepOpen {
             handedOver = true

@@ -22,9 +22,7 @@ enum StoreLock {
         } catch {
             defer { dir.fs.close(fd) }
             if error.errno == EWOULDBLOCK || error.errno == EAGAIN {
-                let holder = (try? holderPID(dir, fd)).flatMap { $0 }
-                let who = holder.map { "process \($0)" } ?? "another process"
-                throw StoreError(.locked, "the store at \(dir.path) is in use by \(who)", path: lockPath)
+                throw inUse(dir, fd)
             }
             throw error.storeError(path: lockPath)
         }
@@ -39,6 +37,47 @@ enum StoreLock {
             throw error
         }
         return fd
+    }
+
+    /// Takes the lock shared, for a reader that changes nothing (`sagarun store verify`):
+    /// no writer can open the store meanwhile, and the lock file is neither created nor
+    /// written, so a read-only folder can be verified.
+    ///
+    /// - Returns: The lock file's descriptor, or nil when there is no lock file (no writer
+    ///   has ever opened the store, and none holds it).
+    /// - Throws: `.locked`, naming the holder's pid, when a writer holds the store.
+    static func acquireShared(_ dir: StoreDirectory) throws(StoreError) -> Int32? {
+        let lockPath = dir.path(of: StoreFormat.lockName)
+        let fd: Int32
+        do {
+            fd = try dir.fs.open(lockPath, O_RDONLY, 0)
+        } catch {
+            if error.errno == ENOENT { return nil }
+            throw error.storeError(path: lockPath)
+        }
+        do {
+            try dir.fs.flock(fd, LOCK_SH | LOCK_NB)
+        } catch {
+            defer { dir.fs.close(fd) }
+            if error.errno == EWOULDBLOCK || error.errno == EAGAIN { throw inUse(dir, fd) }
+            throw error.storeError(path: lockPath)
+        }
+        return fd
+    }
+
+    /// The error for a lock held by someone else, naming the process in the lock file when
+    /// it is still running. A shared holder (a verifier) writes no pid, so the file may
+    /// name an earlier writer that has exited.
+    private static func inUse(_ dir: StoreDirectory, _ fd: Int32) -> StoreError {
+        let holder = (try? holderPID(dir, fd)).flatMap { $0 }
+        let who: String
+        if let holder, holder > 0, holder <= Int(Int32.max), kill(pid_t(holder), 0) == 0 || errno == EPERM {
+            who = "process \(holder)"
+        } else {
+            who = "another process (perhaps a `sagarun store verify`)"
+        }
+        return StoreError(
+            .locked, "the store at \(dir.path) is in use by \(who)", path: dir.path(of: StoreFormat.lockName))
     }
 
     /// The pid written in the lock file, if it reads as one.

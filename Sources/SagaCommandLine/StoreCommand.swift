@@ -1,0 +1,72 @@
+import SagaCore
+import SagaPersistence
+
+/// `sagarun store verify|compact [DIR]`: check a file store without changing it, or rewrite
+/// it as one snapshot and an empty log.
+enum StoreCommand {
+    static let subcommands = ["verify", "compact"]
+
+    static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
+        guard let first = args.first else {
+            throw UsageError("missing the store command: \(subcommands.joined(separator: " or "))", command: "store")
+        }
+        switch first {
+        case "-h", "--help", "help":
+            io.out(Commands.store.helpText)
+            return .success
+        case "verify":
+            return try verify(args.dropFirst(), io)
+        case "compact":
+            return try await compact(args.dropFirst(), io)
+        default:
+            throw UsageError(
+                "unknown store command '\(first)'; store commands are \(subcommands.joined(separator: ", "))",
+                command: "store")
+        }
+    }
+
+    /// The folder argument: at most one, `.sagastore` by default (as `run --store`).
+    private static func folder(_ parsed: Arguments, command: String) throws(UsageError) -> String {
+        guard parsed.positionals.count <= 1 else {
+            throw UsageError("\(command) takes one store folder; got \(parsed.positionals.count)", command: command)
+        }
+        return parsed.positionals.first ?? ".sagastore"
+    }
+
+    private static func verify(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+        guard let parsed = try Commands.storeVerify.parse(args, io) else { return .success }
+        let directory = try folder(parsed, command: "store verify")
+        let format = parsed.options["--format"] ?? "text"
+        guard format == "text" || format == "json" else {
+            throw UsageError("--format is text or json, not '\(format)'", command: "store verify")
+        }
+        let report = FileStore.verify(directory: directory, options: .init(fileSystem: io.storeFileSystem))
+        if format == "json" {
+            io.out(json(report).canonicalJSON + "\n")
+        } else {
+            io.out(text(report))
+            for warning in report.warnings { io.err("warning: \(warning.description)\n") }
+            if let problem = report.problem { io.err("error: \(problem.description)\n") }
+        }
+        return report.isSound ? .success : .ioError
+    }
+
+    private static func compact(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
+        guard let parsed = try Commands.storeCompact.parse(args, io) else { return .success }
+        let directory = try folder(parsed, command: "store compact")
+        do throws(StoreError) {
+            let report = try await FileStore.compact(
+                directory: directory, options: .init(fileSystem: io.storeFileSystem))
+            var line = "\(directory): compacted: \(counted(report.elements, "element"))"
+            line += "; \(report.bytesBefore) bytes before, \(report.bytesAfter) after\n"
+            if report.tornTailBytes > 0 {
+                line += "  cut a torn tail of \(report.tornTailBytes) bytes (a write that was never acknowledged)\n"
+            }
+            io.out(line)
+            return .success
+        } catch {
+            io.err("error: cannot compact the store '\(directory)': \(error.description)\n")
+            return .ioError
+        }
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FileStore {
+    /// Checks the store in `directory` without changing anything: every file's header and
+    /// every frame's checksum, the sequence numbers across segments, the snapshot's counts.
+    ///
+    /// It reads what opening would read and judges as opening does: a store it calls sound
+    /// opens with every record it holds; a torn tail or a leftover of an interrupted
+    /// snapshot is a warning (opening repairs it, and no acknowledged write is lost).
+    ///
+    /// It takes the lock shared, so no writer can change the files while they are read;
+    /// when a writer holds the store, the report's problem is `.locked`, naming it.
+    public static func verify(directory: String, options: Options = .init()) -> StoreReport {
+        let dir = StoreDirectory(path: directory, fs: options.fileSystem)
+        var report = StoreReport(directory: directory)
+        let lockFD: Int32?
+        do throws(StoreError) {
+            lockFD = try StoreLock.acquireShared(dir)
+        } catch {
+            report.problem = error
+            return report
+        }
+        defer { if let lockFD { dir.fs.close(lockFD) } }
+        let scan = StoreScan.run(dir)
+        report.files = scan.files
+        report.lastSequence = scan.lastSequence
+        report.problem = scan.problem
+        if scan.problem == nil, scan.files.isEmpty {
+            report.problem = StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
+        }
+        guard report.problem == nil else { return report }
+        report.entities = scan.index.entities.mapValues(\.count)
+        if let torn = scan.tornTail {
+            report.warnings.append(
+                StoreReport.Warning(
+                    "a torn tail of \(torn.bytes) bytes: a write that was never acknowledged; opening the store cuts it",
+                    path: dir.path(of: torn.name), offset: torn.offset))
+        }
+        for name in scan.leftovers {
+            report.warnings.append(
+                StoreReport.Warning(
+                    "a leftover of an interrupted snapshot; opening the store removes it", path: dir.path(of: name)))
+        }
+        return report
+    }
+
+    /// Rewrites the store in `directory` as one snapshot and an empty log segment, crash-safely
+    /// (each new file is written under a temporary name, synced, renamed into place and the
+    /// folder synced before older files are removed).
+    ///
+    /// - Throws: `.locked` (naming the holder) when another handle has the store open;
+    ///   `.corrupt` when there is no store in the folder, or it is damaged (then it is left
+    ///   untouched); `.newerFormat`; `.io` for a failed call.
+    public static func compact(
+        directory: String, options: Options = .init()
+    ) async throws(StoreError)
+        -> CompactionReport
+    {
+        let dir = StoreDirectory(path: directory, fs: options.fileSystem)
+        // Compacting never creates a store where there is none (opening would).
+        guard try dir.list().contains(where: { StoreFormat.parse($0) != nil }) else {
+            throw StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
+        }
+        let before = try storeBytes(dir)
+        let store = try open(directory: directory, options: options)
+        let after: Int
+        do throws(StoreError) {
+            try await store.compact()
+            after = try storeBytes(dir)
+        } catch {
+            await store.close()
+            throw error
+        }
+        let entities = store.writer.index.withLock { $0.entities.mapValues(\.count) }
+        await store.close()
+        return CompactionReport(
+            directory: directory, bytesBefore: before, bytesAfter: after, entities: entities,
+            tornTailBytes: store.tornTailBytes)
+    }
+
+    /// Writes a snapshot of every element now and starts an empty log segment, after the
+    /// writes queued before this call; older files are then removed.
+    ///
+    /// - Throws: The handle's failure, if it has failed; `.io` for a failed call (which then
+    ///   makes the handle fail every later call, as a failed write does).
+    public func compact() async throws(StoreError) {
+        try await writer.compact()
+    }
+
+    /// The failure that made this handle unusable (a failed write, sync or snapshot), if one
+    /// did; every call then throws it. Acknowledged writes are on disk all the same.
+    public var failure: StoreError? { writer.fatalFailure }
+
+    /// The total size of the store's log segments, snapshots and temporaries.
+    private static func storeBytes(_ dir: StoreDirectory) throws(StoreError) -> Int {
+        var total = 0
+        for name in try dir.list()
+        where StoreFormat.parse(name) != nil || name.hasSuffix(StoreFormat.temporarySuffix) {
+            let fd = try dir.open(name, O_RDONLY)
+            defer { dir.fs.close(fd) }
+            do { total += Int(try dir.fs.seekToEnd(fd)) } catch { throw error.storeError(path: dir.path(of: name)) }
+        }
+        return total
+    }
+}
