@@ -68,6 +68,18 @@ enum Commands {
                 name: "--max-steps", valueName: "n",
                 help: "Steps a task may take without an effect before it fails (default 100000000)."),
             .init(
+                name: "--max-tasks", valueName: "n",
+                help: "Tasks that may be alive at once; starting more fails (default 10000000)."),
+            .init(
+                name: "--max-buffer", valueName: "n",
+                help: "Messages an unbounded channel may hold; a put beyond fails (default 1000000)."),
+            .init(
+                name: "--max-length", valueName: "n",
+                help: "Longest list (elements) or string (UTF-8 bytes) a program may build (default 67108864)."),
+            .init(
+                name: "--yield-after", valueName: "n",
+                help: "A task that runs n steps without blocking lets the others go first (default: never)."),
+            .init(
                 name: "--trace", valueName: "file",
                 help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],

@@ -46,18 +46,14 @@ enum RunCommand {
         var options = Interpreter.Options(
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
-        if let text = parsed.options["--max-steps"] {
-            guard let n = Int(text), n > 0 else {
-                throw UsageError("--max-steps needs a positive whole number, not '\(text)'", command: "run")
-            }
-            options.maxSteps = n
+        let limits: [(String, WritableKeyPath<Interpreter.Options, Int>)] = [
+            ("--max-steps", \.maxSteps), ("--max-call-depth", \.maxCallDepth), ("--max-tasks", \.maxTasks),
+            ("--max-buffer", \.maxBuffer), ("--max-length", \.maxLength),
+        ]
+        for (flag, field) in limits {
+            if let n = try Self.positiveNumber(parsed, flag) { options[keyPath: field] = n }
         }
-        if let text = parsed.options["--max-call-depth"] {
-            guard let n = Int(text), n > 0 else {
-                throw UsageError("--max-call-depth needs a positive whole number, not '\(text)'", command: "run")
-            }
-            options.maxCallDepth = n
-        }
+        options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {
@@ -83,6 +79,16 @@ enum RunCommand {
         case .sagaFailed: return .failure
         case .malformedInput: return .dataError
         }
+    }
+
+    /// The value of a numeric option such as `--max-steps`, if given; it must be a whole
+    /// number above zero.
+    private static func positiveNumber(_ parsed: Arguments, _ flag: String) throws(UsageError) -> Int? {
+        guard let text = parsed.options[flag] else { return nil }
+        guard let n = Int(text), n > 0 else {
+            throw UsageError("\(flag) needs a positive whole number, not '\(text)'", command: "run")
+        }
+        return n
     }
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as

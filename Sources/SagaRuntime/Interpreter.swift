@@ -47,6 +47,19 @@ public final class Interpreter {
         /// How deeply `call`s may nest (a function calling itself without end fails with a
         /// `RangeError` instead of taking all memory; calls never grow the machine stack).
         public var maxCallDepth = 1_000_000
+        /// How many tasks may be alive at once; a `fork`, `spawn`, `call`, `race` or `all`
+        /// that would start more fails with a `RangeError`.
+        public var maxTasks = 10_000_000
+        /// How many messages a channel may buffer; a `put` to a full unbounded channel fails
+        /// with a `RangeError` (a buffer of a given size drops instead, as its contract says).
+        public var maxBuffer = 1_000_000
+        /// How long a list (in elements) or a string (in UTF-8 bytes) that `+` builds may be.
+        public var maxLength = 64 << 20
+        /// If set, a task that has run this many steps without blocking yields to the other
+        /// ready tasks (it goes to the back of the ready queue), so a busy loop cannot starve
+        /// them. Off by default: the contract says a task runs until it blocks, and yielding
+        /// changes the order other tasks can observe. ``maxSteps`` still fails such a task.
+        public var yieldAfterSteps: Int?
 
         /// Creates options; everything is off unless named.
         public init(
@@ -82,6 +95,9 @@ public final class Interpreter {
 
     /// Work to do now, front first.
     @exclusivity(unchecked) var ready = RingBuffer<Work>()
+    /// Tasks that used up ``Options/yieldAfterSteps``: they go on once everything ready and
+    /// every queued action has been processed.
+    @exclusivity(unchecked) var yielded = RingBuffer<Work>()
     /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
     @exclusivity(unchecked) var wakeups: [Work] = []
     /// Actions waiting to be processed (§6 rule 2).
@@ -96,6 +112,8 @@ public final class Interpreter {
     @exclusivity(unchecked) var timers = TimerQueue()
     var hostCalls: HostCallTable
     @exclusivity(unchecked) var nextID = 1
+    /// Tasks started and not yet finished (see ``Options/maxTasks``).
+    @exclusivity(unchecked) var liveTasks = 0
     /// Counts waits, to order blocked tasks by when they began to wait.
     @exclusivity(unchecked) var waitCounter = 0
     /// Root sagas and spawned tasks that failed.
@@ -202,6 +220,7 @@ public final class Interpreter {
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         reducers.maxSteps = options.maxSteps
+        reducers.maxLength = options.maxLength
         self.reducers = reducers
         self.binding = binding
     }

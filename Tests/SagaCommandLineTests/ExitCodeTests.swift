@@ -217,6 +217,22 @@ import Testing
         }
     }
 
+    @Test func theLimitFlagsReachTheInterpreterAndRefuseNonsense() async {
+        let source = "saga main { var s = \"ab\"; loop { s = s + s } }"
+        await ExitCodeTests.withFiles(["grow.saga": source]) { dir in
+            let path = dir.appendingPathComponent("grow.saga").path
+            let io = CapturedIO()
+            let code = await SagaRunTool.main([path, "--memory", "--virtual-time", "--max-length", "100"], io: io)
+            #expect(code == 1)
+            #expect(io.stderr.contains("longer than 100 (elements or UTF-8 bytes); raise the limit with --max-length"))
+            for flag in ["--max-tasks", "--max-buffer", "--max-length", "--yield-after"] {
+                let bad = CapturedIO()
+                #expect(await SagaRunTool.main([path, "--memory", flag, "0"], io: bad) == 64)
+                #expect(bad.stderr.contains("\(flag) needs a positive whole number, not '0'"))
+            }
+        }
+    }
+
     @Test func invalidUTF8InALineIsAMalformedLineNotAGuess() async {
         await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }"]) { dir in
             // A valid line, then a string holding a lone continuation byte (0x80).

@@ -17,11 +17,31 @@ struct Evaluator {
     var cancelled: Bool
     /// The scheduler's clock, for `now()`.
     var now: Int
+    /// The longest list (elements) or string (UTF-8 bytes) that `+`, interpolation or a
+    /// built-in may build (``Interpreter/Options/maxLength``).
+    var maxLength: Int
 
-    init(scope: EvaluationScope? = nil, cancelled: Bool = false, now: Int) {
+    init(scope: EvaluationScope? = nil, cancelled: Bool = false, now: Int, maxLength: Int = Int.max) {
         self.scope = scope
         self.cancelled = cancelled
         self.now = now
+        self.maxLength = maxLength
+    }
+
+    /// Fails a list or string longer than ``maxLength``: growing one by doubling it in a loop
+    /// must fail cleanly long before it takes all memory.
+    func checkLength(_ value: Value) throws(SagaError) -> Value {
+        let length: Int
+        switch value {
+        case .list(let items): length = items.count
+        case .string(let s): length = s.utf8.count
+        default: return value
+        }
+        guard length > maxLength else { return value }
+        throw SagaError(
+            kind: "RangeError",
+            message: "a list or string would be longer than \(maxLength) (elements or UTF-8 bytes); "
+                + "raise the limit with --max-length")
     }
 
     /// Evaluates `expr` over the variables `env`.
@@ -69,7 +89,7 @@ struct Evaluator {
                 case .expr(let e): try eval(e, env).writeDisplay(into: &s)
                 }
             }
-            return .string(s)
+            return try checkLength(.string(s))
         case .unary(let op, let operand, _):
             let v = try eval(operand, env)
             switch op {
@@ -83,7 +103,7 @@ struct Evaluator {
             var values: [Value] = []
             values.reserveCapacity(args.count)
             for a in args { values.append(try eval(a, env)) }
-            return try f.apply(values, now: now)
+            return try checkLength(try f.apply(values, now: now))
         case .state:
             guard let state = scope?.state else {
                 throw SagaError.typeError("'state' can only be read inside select or a reducer")
@@ -128,7 +148,7 @@ struct Evaluator {
         let a = try eval(lhs, env)
         let b = try eval(rhs, env)
         switch op {
-        case .add: return try Value.add(a, b)
+        case .add: return try checkLength(try Value.add(a, b))
         case .subtract: return try Value.subtract(a, b)
         case .multiply: return try Value.multiply(a, b)
         case .divide: return try Value.divide(a, b)

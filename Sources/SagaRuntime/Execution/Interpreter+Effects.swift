@@ -24,13 +24,16 @@ extension Interpreter {
             guard let expr else { return .value(state) }
             scope.state = state
             defer { scope.state = nil }
-            let ev = Evaluator(scope: scope, cancelled: isCancelledContext(task), now: clock.now)
+            let ev = Evaluator(
+                scope: scope, cancelled: isCancelledContext(task), now: clock.now, maxLength: options.maxLength)
             return .value(try ev.eval(expr, task.env))
         case .call(let callee, let args, let loc):
             return try call(callee, try evaluate(args, task), task, loc)
         case .fork(let body, let loc):
+            try reserveTasks(1)
             return .value(try start(body, kind: .attached, from: task, at: loc))
         case .spawn(let body, let loc):
+            try reserveTasks(1)
             return .value(try start(body, kind: .detached, from: task, at: loc))
         case .join(let expr, _):
             return try join(try evaluator(task).eval(expr, task.env), task)
@@ -50,14 +53,18 @@ extension Interpreter {
             task.wait = .timer(sequence)
             return .suspended
         case .race(let entries, let loc):
+            try reserveTasks(entries.count)
             return startCombinator(.race, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
         case .allRecord(let entries, let loc):
+            try reserveTasks(entries.count)
             return startCombinator(.allRecord, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
         case .allList(let effects, let loc):
+            try reserveTasks(effects.count)
             return startCombinator(.allList, [], effects.map { ($0, task.env) }, task, loc)
         case .allFor(let variable, let listExpr, let effect, let loc):
             let list = try evaluator(task).eval(listExpr, task.env)
             let items = try Interpreter.iterationItems(list)
+            try reserveTasks(items.count)
             let entries = items.map { item -> (Effect, [Value]) in
                 var env = task.env
                 env[variable.slot] = item
@@ -69,6 +76,7 @@ extension Interpreter {
             guard let n = Evaluator.integer(count), n >= 1 else {
                 throw SagaError.typeError("retry needs a count of at least 1, got \(count.canonicalJSON)")
             }
+            try reserveTasks(1)
             let (body, env) = Desugar.retry(count: n, wait: wait, effect: effect, env: task.env, at: loc)
             return runOwned(body, env: env, name: "retry", task, loc)
         case .channel(let buffer, _):
@@ -91,9 +99,10 @@ extension Interpreter {
             actionChannels.append(channel)
             return .value(channel.handle)
         case .watcher(let watcher):
+            try reserveTasks(1)
             let (body, env) = Desugar.watcher(watcher, env: task.env)
-            let child = SagaTask(
-                id: makeID(), name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
+            let child = newTask(
+                name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
                 parent: task, env: env, body: body)
             task.adopt(child)
             if tracer != nil { traceStart(child, from: task) }
@@ -185,7 +194,7 @@ extension Interpreter {
                 action = .record(payload)
             case .handle(let h) where h.kind == .channel:
                 guard let channel = h.object as? Channel else { throw SagaError.typeError("not a channel") }
-                channelPut(channel, b)
+                guard channelPut(channel, b) else { throw bufferOverflow(channel) }
                 return .value(.null)
             default:
                 throw SagaError.typeError("put needs an action type or a channel first, got \(a.kindName)")
@@ -222,6 +231,7 @@ extension Interpreter {
                     message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
                         + "raise the limit with --max-call-depth")
             }
+            try reserveTasks(1)
             let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
             child.callDepth = task.callDepth + 1
             child.owner = .caller(task)
@@ -264,8 +274,8 @@ extension Interpreter {
         let function = program.functions[index]
         var env = [Value](repeating: .null, count: max(function.slotCount, function.parameters.count))
         for (i, arg) in args.prefix(env.count).enumerated() { env[i] = arg }
-        return SagaTask(
-            id: makeID(), name: functionTaskNames[index], location: loc, kind: kind, parent: parent, env: env,
+        return newTask(
+            name: functionTaskNames[index], location: loc, kind: kind, parent: parent, env: env,
             body: function.body)
     }
 
@@ -276,15 +286,14 @@ extension Interpreter {
         let child: SagaTask
         switch body {
         case .block(let block):
-            child = SagaTask(
-                id: makeID(), name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
+            child = newTask(
+                name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
                 parent: task, env: task.env, body: block)
         case .call(.function(let index, _), let argExprs):
             child = try functionTask(index, try evaluate(argExprs, task), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
             let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: task.env, at: loc)
-            child = SagaTask(
-                id: makeID(), name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
+            child = newTask(name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
@@ -298,7 +307,7 @@ extension Interpreter {
     private func runOwned(
         _ body: Block, env: [Value], name: String, _ task: SagaTask, _ loc: SourceLocation
     ) -> EffectResult {
-        let child = SagaTask(id: makeID(), name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
+        let child = newTask(name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
         child.owner = .caller(task)
         block(task, on: .task(child))
         wakeups.append(.run(child, child.token))
@@ -357,8 +366,8 @@ extension Interpreter {
         block(task, on: .combinator(combinator))
         for (i, (effect, env)) in entries.enumerated() {
             let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
-            let entry = SagaTask(
-                id: makeID(), name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,
+            let entry = newTask(
+                name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,
                 parent: task, env: entryEnv, body: body)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)

@@ -67,7 +67,7 @@ extension Interpreter {
 
     /// An evaluator for expressions of this task.
     func evaluator(_ task: SagaTask) -> Evaluator {
-        Evaluator(cancelled: isCancelledContext(task), now: clock.now)
+        Evaluator(cancelled: isCancelledContext(task), now: clock.now, maxLength: options.maxLength)
     }
 
     /// `cancelled`: true once the task is being cancelled, which only its finally blocks
@@ -79,9 +79,19 @@ extension Interpreter {
 
     /// Runs statements and frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
-        var steps = 0
+        // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
+        var steps = task.stepsBeforeYield
+        task.stepsBeforeYield = 0
+        let yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
         while task.phase == .body {
             steps &+= 1
+            if steps > yieldAfter {
+                task.stepsBeforeYield = steps
+                task.token &+= 1
+                task.resumption = .start
+                yielded.append(.run(task, task.token))
+                return
+            }
             if steps > options.maxSteps {
                 steps = 0
                 let error = SagaError(
@@ -167,8 +177,8 @@ extension Interpreter {
     /// Runs one compensation as an owned task; its owner resumes when it ends, whatever happened.
     private func runCompensation(_ compensation: Compensation, _ task: SagaTask) {
         compensationsRun.append(describe(compensation.location))
-        let child = SagaTask(
-            id: makeID(), name: "compensation", location: compensation.location, kind: .owned, parent: task,
+        let child = newTask(
+            name: "compensation", location: compensation.location, kind: .owned, parent: task,
             env: compensation.env, body: compensation.body)
         child.owner = .caller(task)
         child.runsForCancelledOwner = task.isCancelling

@@ -19,6 +19,8 @@ final class ReducerRunner {
     private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
     var maxSteps = 100_000_000
+    /// The longest list or string a reducer may build (see ``Evaluator/maxLength``).
+    var maxLength = Int.max
     /// Reducers that run after the program's own (the persistence reducer).
     private let extra: [(inout Value, Value) -> Void]
 
@@ -73,7 +75,8 @@ final class ReducerRunner {
             var next = state
             stepsLeft = maxSteps
             do {
-                _ = try run(reducer.body.statements, &next, &env, Evaluator(scope: scope, now: now))
+                _ = try run(
+                    reducer.body.statements, &next, &env, Evaluator(scope: scope, now: now, maxLength: maxLength))
                 state = next
             } catch {
                 output.error(report(reducer, error.message))

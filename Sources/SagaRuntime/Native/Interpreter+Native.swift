@@ -10,8 +10,8 @@ extension Interpreter {
 
     /// A task for a native saga.
     func nativeTask(name: String, kind: SagaTask.Kind, parent: SagaTask?, _ saga: @escaping NativeSaga) -> SagaTask {
-        let task = SagaTask(
-            id: makeID(), name: name, location: .unknown, kind: kind, parent: parent, env: [],
+        let task = newTask(
+            name: name, location: .unknown, kind: kind, parent: parent, env: [],
             body: Block(statements: [], location: .unknown))
         task.native = NativeState(saga: saga)
         return task

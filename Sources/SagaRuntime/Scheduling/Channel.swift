@@ -15,6 +15,8 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var takers = RingBuffer<(task: SagaTask, token: Int)>()
     /// For an `actionChannel`: the pattern of the actions it queues.
     @exclusivity(unchecked) var pattern: ActionPattern?
+    /// Set once an overflow of this action channel has been reported.
+    @exclusivity(unchecked) var reportedOverflow = false
 
     init(id: Int, limit: Int?, sliding: Bool = false) {
         self.id = id

@@ -24,8 +24,8 @@ extension Interpreter {
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         reducers.clock = clock
         for saga in program.sagas {
-            let task = SagaTask(
-                id: makeID(), name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
+            let task = newTask(
+                name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
                 env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
             roots.append(task)
             wakeups.append(.run(task, task.token))

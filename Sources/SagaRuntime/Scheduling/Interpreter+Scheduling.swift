@@ -33,6 +33,10 @@ extension Interpreter {
                 flushWakeups()
                 continue
             }
+            if let work = yielded.popFirst() {
+                ready.append(work)
+                continue
+            }
             return nil
         }
     }
@@ -132,7 +136,12 @@ extension Interpreter {
     func actionReduced(_ action: Value) {
         if !processingOwnEntry { outsideActionArrived() }
         for channel in actionChannels where channel.pattern?.matches(action) == true {
-            channelPut(channel, action)
+            if !channelPut(channel, action), !channel.reportedOverflow {
+                // No saga put this action, so no saga can be failed for it: say so, once.
+                channel.reportedOverflow = true
+                failures += 1
+                output.error("error: \(bufferOverflow(channel).message); actions are dropped")
+            }
         }
         guard !takers.isEmpty else { return }
         // Swap the list out (no copy): the takers that stay go back in, in order; the ones
@@ -158,7 +167,7 @@ extension Interpreter {
         guard let condition = taker.condition else { return true }
         scope.it = action
         defer { scope.it = nil }
-        let ev = Evaluator(scope: scope, now: clock.now)
+        let ev = Evaluator(scope: scope, now: clock.now, maxLength: options.maxLength)
         do {
             return try ev.condition(condition, taker.task.env)
         } catch {
@@ -168,11 +177,20 @@ extension Interpreter {
     }
 
     /// Puts a message into a channel: to its oldest taker, or into its buffer.
-    func channelPut(_ channel: Channel, _ message: Value) {
+    ///
+    /// - Returns: `false` if the buffer is at ``Options/maxBuffer`` and the channel's own
+    ///   contract would keep the message (an unbounded buffer, or one sized above the limit):
+    ///   the message was not put.
+    @discardableResult
+    func channelPut(_ channel: Channel, _ message: Value) -> Bool {
         if let taker = channel.popTaker() {
             wake(taker, .value(message))
-        } else {
-            channel.buffer(message)
+            return true
         }
+        if channel.messages.count >= options.maxBuffer, (channel.limit ?? Int.max) > options.maxBuffer {
+            return false
+        }
+        channel.buffer(message)
+        return true
     }
 }

@@ -30,6 +30,7 @@ extension Interpreter {
 
     private func finish(_ task: SagaTask) {
         task.phase = .done
+        liveTasks -= 1
         task.env = []
         let outcome: Outcome
         if let f = task.failure {

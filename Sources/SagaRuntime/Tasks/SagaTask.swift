@@ -64,6 +64,8 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var callDepth = 0
     /// When it began its current wait, in the order of all waits (for the END rule).
     @exclusivity(unchecked) var waitSequence = 0
+    /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
+    @exclusivity(unchecked) var stepsBeforeYield = 0
     /// Attached children in the order they were started. Finished ones are dropped lazily
     /// (removing each from the middle would make a million forks quadratic), so skip those
     /// that are done; ``liveChildren`` counts the rest.

@@ -1,0 +1,33 @@
+import SagaCore
+import SagaLanguage
+
+// The limits that keep a hostile or buggy program from taking the whole machine: how many
+// tasks may be alive, how many messages a channel may buffer, how long a list or string may
+// grow. Each failure is a `RangeError` that names the limit and the flag that raises it.
+
+extension Interpreter {
+    /// Makes a task and counts it as alive until it finishes.
+    func newTask(
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], body: Block
+    ) -> SagaTask {
+        liveTasks += 1
+        return SagaTask(
+            id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: body)
+    }
+
+    /// Checks that `count` more tasks may start (`--max-tasks`).
+    func reserveTasks(_ count: Int) throws(SagaError) {
+        guard liveTasks + count > options.maxTasks else { return }
+        throw SagaError(
+            kind: "RangeError",
+            message: "more than \(options.maxTasks) tasks would be alive at once; raise the limit with --max-tasks")
+    }
+
+    /// The error for a channel whose buffer is full (`--max-buffer`).
+    func bufferOverflow(_ channel: Channel) -> SagaError {
+        SagaError(
+            kind: "RangeError",
+            message: "a channel's buffer would hold more than \(options.maxBuffer) messages; "
+                + "raise the limit with --max-buffer")
+    }
+}
