@@ -18,7 +18,7 @@ enum StoreLock {
         let fd = try dir.open(StoreFormat.lockName, O_RDWR | O_CREAT)
         let lockPath = dir.path(of: StoreFormat.lockName)
         do {
-            try dir.fs.flock(fd, LOCK_EX | LOCK_NB)
+            try lockBriefly(dir, fd)
         } catch {
             defer { dir.fs.close(fd) }
             if error.errno == EWOULDBLOCK || error.errno == EAGAIN {
@@ -37,6 +37,26 @@ enum StoreLock {
             throw error
         }
         return fd
+    }
+
+    /// `flock(LOCK_EX | LOCK_NB)`, tried a few times over about 50 ms before giving up.
+    ///
+    /// A lock just released can still be held for a moment by a copy of its descriptor: a
+    /// process spawned by another thread holds copies of every descriptor until it calls
+    /// `exec` (O_CLOEXEC closes them only then). Without the retry, a store closed and
+    /// reopened at once in a process that also starts programs was reported in use by
+    /// itself, now and then (seen in the test suite under load).
+    private static func lockBriefly(_ dir: StoreDirectory, _ fd: Int32) throws(FileSystem.Failure) {
+        var attempt = 0
+        while true {
+            do {
+                return try dir.fs.flock(fd, LOCK_EX | LOCK_NB)
+            } catch {
+                attempt += 1
+                guard attempt < 10, error.errno == EWOULDBLOCK || error.errno == EAGAIN else { throw error }
+                usleep(5_000)
+            }
+        }
     }
 
     /// Takes the lock shared, for a reader that changes nothing (`sagarun store verify`):
