@@ -83,6 +83,8 @@ public final class Interpreter {
     /// `func NAME` for each function of the program, by index: a `call` names its task
     /// without building a string.
     let functionTaskNames: [String]
+    /// Whether each function may be called inline (see ``InlineCalls``).
+    let inlinable: [Bool]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
 
@@ -214,6 +216,7 @@ public final class Interpreter {
     ) {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
+        self.inlinable = program.functions.map(InlineCalls.canInline)
         self.options = options
         self.output = output
         self.host = host

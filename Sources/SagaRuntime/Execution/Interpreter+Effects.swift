@@ -9,6 +9,8 @@ enum EffectResult {
     case suspended
     /// It ends the body abruptly (a task cancelling itself, joining a cancelled task).
     case completion(Completion)
+    /// A function was called inline: its body is now the task's current block.
+    case entered
 }
 
 extension Interpreter {
@@ -231,6 +233,10 @@ extension Interpreter {
                     message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
                         + "raise the limit with --max-call-depth")
             }
+            if inlinable[index], tracer == nil, task.native == nil {
+                enterInline(index, args, task, loc)
+                return .entered
+            }
             try reserveTasks(1)
             let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
             child.callDepth = task.callDepth + 1
@@ -249,6 +255,21 @@ extension Interpreter {
         case .named(let name, _):
             throw SagaError(kind: "HostError", message: "unknown function '\(name)'")
         }
+    }
+
+    /// Runs a function in the caller's task: the caller's variables and result target are
+    /// kept in a call frame, and the function's body becomes the current block.
+    private func enterInline(_ index: Int, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
+        let function = program.functions[index]
+        var env = [Value](repeating: .null, count: max(function.slotCount, function.parameters.count))
+        for (i, arg) in args.prefix(env.count).enumerated() { env[i] = arg }
+        task.suspendCurrentBlock()
+        task.frames.append(
+            .call(CallFrame(env: task.env, target: task.target, name: functionTaskNames[index], location: loc)))
+        task.env = env
+        task.target = .discard
+        task.code = function.body.statements
+        task.callDepth += 1
     }
 
     /// Numbers a call, and throws the injected failure if it is the one to fail.

@@ -9,6 +9,8 @@ enum Step {
     case suspended
     /// The statement left its block abruptly.
     case completion(Completion)
+    /// The statement called a function inline, which now runs.
+    case entered
 }
 
 extension Interpreter {
@@ -82,7 +84,7 @@ extension Interpreter {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
         var steps = task.stepsBeforeYield
         task.stepsBeforeYield = 0
-        let yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
+        var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
         while task.phase == .body {
             steps &+= 1
             if steps > yieldAfter {
@@ -110,6 +112,11 @@ extension Interpreter {
                 case .next: continue
                 case .suspended: return
                 case .completion(let c): guard unwind(task, c) else { return }
+                case .entered:
+                    // A call is an effect: as when the function ran as its own task, the
+                    // count of steps without one starts again.
+                    steps = 0
+                    yieldAfter = options.yieldAfterSteps ?? Int.max
                 }
                 continue
             }
@@ -125,7 +132,7 @@ extension Interpreter {
             case .whileLoop(let condition, let body):
                 do {
                     if try evaluator(task).condition(condition, task.env) {
-                        task.code = body.statements
+                        task.code = body
                         task.pc = 0
                     } else {
                         task.frames.removeLast()
@@ -135,25 +142,23 @@ extension Interpreter {
                     else { return }
                 }
             case .loop(let body):
-                task.code = body.statements
+                task.code = body
                 task.pc = 0
-            case .forLoop(let slot, let items, let index, let body):
-                if index < items.count {
-                    task.frames[task.frames.count - 1] = .forLoop(
-                        slot: slot, items: items, index: index + 1, body: body)
-                    task.env[slot] = items[index]
-                    task.code = body.statements
+            case .forLoop(let state):
+                if state.index < state.items.count {
+                    task.env[state.slot] = state.items[state.index]
+                    state.index += 1
+                    task.code = state.body
                     task.pc = 0
                 } else {
                     task.frames.removeLast()
                 }
-            case .tryBody(_, let finally), .catchBody(let finally):
+            case .tryBody(_, let finally):
                 task.frames.removeLast()
-                if let finally {
-                    task.frames.append(.finallyBody(pending: .normal))
-                    task.code = finally.statements
-                    task.pc = 0
-                }
+                if let finally { task.runFinally(finally.statements, then: .normal) }
+            case .catchBody(let finally):
+                task.frames.removeLast()
+                if let finally { task.runFinally(finally, then: .normal) }
             case .finallyBody(let pending):
                 task.frames.removeLast()
                 if case .normal = pending { continue }
@@ -161,6 +166,10 @@ extension Interpreter {
             case .transaction(let compensations):
                 task.frames.removeLast()
                 passCompensations(compensations, task)
+            case .call(let frame):
+                // The function ran off its end: it returns null.
+                task.frames.removeLast()
+                guard returned(.null, from: frame, task) else { return }
             case .compensating(var remaining, let pending):
                 guard let compensation = remaining.popLast() else {
                     task.frames.removeLast()
@@ -219,20 +228,27 @@ extension Interpreter {
             case .tryBody(let catchClause, let finally):
                 if case .throwError(let failure) = completion, let catchClause {
                     task.env[catchClause.binding.slot] = failure.error.value
-                    task.frames.append(.catchBody(finally: finally))
+                    task.frames.append(.catchBody(finally: finally?.statements))
                     task.code = catchClause.body.statements
                     return true
                 }
                 if let finally {
-                    task.frames.append(.finallyBody(pending: completion))
-                    task.code = finally.statements
+                    task.runFinally(finally.statements, then: completion)
                     return true
                 }
             case .catchBody(let finally):
                 if let finally {
-                    task.frames.append(.finallyBody(pending: completion))
-                    task.code = finally.statements
+                    task.runFinally(finally, then: completion)
                     return true
+                }
+            case .call(let frame):
+                restoreCaller(frame, task)
+                switch completion {
+                case .returnValue(let value): return returned(value, from: frame, task, restored: true)
+                // END ends a blocked take in a called function as if by `return` (§6 rule 7).
+                case .end: return returned(.null, from: frame, task, restored: true)
+                case .throwError, .abort, .cancel: continue
+                case .normal, .breakLoop, .continueLoop: return returned(.null, from: frame, task, restored: true)
                 }
             case .transaction(let compensations):
                 switch completion {
@@ -252,6 +268,29 @@ extension Interpreter {
         }
         bodyEnded(task, completion)
         return false
+    }
+
+    /// Gives the caller of an inline call back its variables and its call depth.
+    private func restoreCaller(_ frame: CallFrame, _ task: SagaTask) {
+        task.env = frame.env
+        frame.env = []
+        task.callDepth -= 1
+    }
+
+    /// An inline call returned `value`: the caller goes on with it where it wanted it.
+    ///
+    /// - Returns: `true` if the body goes on; `false` if it ended (storing the value failed
+    ///   and nothing caught that).
+    private func returned(_ value: Value, from frame: CallFrame, _ task: SagaTask, restored: Bool = false) -> Bool {
+        if !restored { restoreCaller(frame, task) }
+        task.target = frame.target
+        do {
+            try storeResult(value, task)
+        } catch {
+            // Where a resumed task reports a failed assignment of an effect's value.
+            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
+        }
+        return true
     }
 
     /// The items a `for` iterates: a list's elements, or a record's keys in order.

@@ -48,14 +48,14 @@ extension Interpreter {
                 if let elseBlock { task.enter(elseBlock.statements) }
             case .while(let condition, let body, _):
                 task.suspendCurrentBlock()
-                task.frames.append(.whileLoop(condition, body))
+                task.frames.append(.whileLoop(condition, body.statements))
             case .loop(let body, _):
                 task.suspendCurrentBlock()
-                task.frames.append(.loop(body))
+                task.frames.append(.loop(body.statements))
             case .for(let v, let sequence, let body, _):
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
                 task.suspendCurrentBlock()
-                task.frames.append(.forLoop(slot: v.slot, items: items, index: 0, body: body))
+                task.frames.append(.forLoop(ForLoop(slot: v.slot, items: items, body: body.statements)))
             case .break:
                 return .completion(.breakLoop)
             case .continue:
@@ -114,6 +114,8 @@ extension Interpreter {
             return .suspended
         case .completion(let c):
             return .completion(c)
+        case .entered:
+            return .entered
         }
     }
 

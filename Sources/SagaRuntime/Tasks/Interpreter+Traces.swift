@@ -2,13 +2,15 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The saga stack of an error raised in `task` at `location`: the task, then each task
-    /// that started it, with where it did.
+    /// The saga stack of an error raised in `task` at `location`: the task (or the function
+    /// it runs inline), each function that called it, then each task that started it, with
+    /// where it did. At most 64 lines of callers, as a deep recursion would make endless ones.
     func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
-        var lines = ["at \(task.name) (\(describe(location)))"]
+        var calls = inlineCalls(of: task)
+        var lines = ["at \(calls.first?.name ?? task.name) (\(describe(location)))"]
+        appendCallers(calls, of: task, to: &lines)
         var child = task
-        var depth = 0
-        while let parent = child.parent, depth < 64 {
+        while let parent = child.parent, lines.count <= 64 {
             let verb: String
             switch child.kind {
             case .attached: verb = "forked by"
@@ -16,11 +18,33 @@ extension Interpreter {
             case .owned: verb = "called by"
             case .root: verb = "started by"
             }
-            lines.append("\(verb) \(parent.name) at \(describe(child.location))")
+            // An owned task's parent waits for it, so the functions the parent runs inline
+            // now are those it ran when it started the task. A forked or spawned task was
+            // started outside any inline call (inlined functions do not fork), and the parent
+            // may have moved on into one since.
+            calls = child.kind == .owned ? inlineCalls(of: parent) : []
+            lines.append("\(verb) \(calls.first?.name ?? parent.name) at \(describe(child.location))")
+            appendCallers(calls, of: parent, to: &lines)
             child = parent
-            depth += 1
         }
         return lines
+    }
+
+    /// The functions `task` runs inline, innermost first.
+    private func inlineCalls(of task: SagaTask) -> [CallFrame] {
+        var calls: [CallFrame] = []
+        for frame in task.frames.reversed() {
+            if case .call(let call) = frame { calls.append(call) }
+        }
+        return calls
+    }
+
+    /// `called by NAME at SITE` for each inline call, innermost first.
+    private func appendCallers(_ calls: [CallFrame], of task: SagaTask, to lines: inout [String]) {
+        for (i, call) in calls.enumerated() where lines.count <= 64 {
+            let caller = i + 1 < calls.count ? calls[i + 1].name : task.name
+            lines.append("called by \(caller) at \(describe(call.location))")
+        }
     }
 
     /// `file:line:column` of a location.

@@ -1,0 +1,137 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// A `call` of a simple function runs inline, in the caller's task. That must not be
+/// observable: each program here runs twice, once with its functions as they are (inlined)
+/// and once with each body wrapped in an empty `try { … } finally { }` on the same lines
+/// (which keeps a function from being inlined), and both runs must print and fail alike.
+@Suite struct InlineCallTests {
+    /// The two variants of `template`: `TRY` and `FIN` mark where the wrapper goes.
+    private func variants(_ template: String) -> (inline: String, asTasks: String) {
+        (
+            template.replacingOccurrences(of: "TRY", with: "").replacingOccurrences(of: "FIN", with: ""),
+            template.replacingOccurrences(of: "TRY", with: " try {").replacingOccurrences(
+                of: "FIN", with: "} finally { }")
+        )
+    }
+
+    private func expectSameRun(_ template: String, input: [String] = []) async {
+        let (inline, asTasks) = variants(template)
+        let a = await runSaga(inline, input: input)
+        let b = await runSaga(asTasks, input: input)
+        #expect(a.status != nil)
+        #expect(a.lines == b.lines)
+        #expect(a.errors == b.errors)
+        #expect(a.status == b.status)
+    }
+
+    @Test func resultsErrorsAndTheirStacksAreTheSame() async {
+        await expectSameRun(
+            """
+            func inner(x) {TRY
+              if x > 2 { throw "deep \\(x)" }
+              let a = take "go"
+              put "seen" { x: x }
+              return x * 10
+            FIN}
+            func outer(x) {TRY
+              let y = call inner(x)
+              return y + 1
+            FIN}
+            saga main {
+              var total = 0
+              for i in range(5) {
+                try {
+                  let r = call outer(i)
+                  total = total + r
+                  log "r=\\(r)"
+                } catch e { log "caught \\(e.message)" }
+              }
+              log "total \\(total)"
+            }
+            saga feeder { loop { put "go"; let s = take "seen"; log "seen \\(s.x)" } }
+            saga bad { delay 1; call outer(7) }
+            """)
+    }
+
+    @Test func aResultThatCannotBeStoredFailsAlike() async {
+        await expectSameRun(
+            """
+            func three() {TRY
+              return 3
+            FIN}
+            saga main { var r = 1; r.x = call three() }
+            """)
+    }
+
+    @Test func endReturnsNullFromATakeInACalledFunction() async {
+        await expectSameRun(
+            """
+            func waitFor(t) {TRY
+              let a = take t
+              return a
+            FIN}
+            saga main { let v = call waitFor("x"); log "got \\(v)"; let w = call waitFor("y"); log "then \\(w)" }
+            """, input: [#"{"type":"x","n":1}"#])
+    }
+
+    @Test func cancellingACallerStopsTheFunctionItRuns() async {
+        await expectSameRun(
+            """
+            func slowly() {TRY
+              delay 100
+              log "never"
+            FIN}
+            saga main {
+              let t = fork { try { call slowly() } finally { log "finally cancelled=\\(cancelled)" } }
+              delay 5
+              cancel t
+              log "cancelled it"
+            }
+            """)
+    }
+
+    @Test func aFailingSiblingAbortsACallerInTheMiddleOfAFunction() async {
+        await expectSameRun(
+            """
+            func slowly() {TRY
+              delay 100
+              log "never"
+            FIN}
+            saga main {
+              try {
+                fork { delay 5; throw "sibling failed" }
+                call slowly()
+              } finally { log "finally cancelled=\\(cancelled)" }
+            }
+            """)
+    }
+
+    @Test func deepRecursionFailsAlikeWithAtMost64Callers() async {
+        let template = """
+            func f(n) {TRY
+              let x = call f(n + 1)
+              return x
+            FIN}
+            saga main { call f(0) }
+            """
+        let (inline, asTasks) = variants(template)
+        var reports: [String] = []
+        for source in [inline, asTasks] {
+            guard let program = Frontend().compile(source: source, path: "r.saga").program else {
+                Issue.record("does not compile")
+                return
+            }
+            var options = Interpreter.Options(virtualTime: true)
+            options.maxCallDepth = 1_000
+            let output = BufferedOutput()
+            #expect(await Interpreter(program: program, options: options, output: output).run() == .sagaFailed)
+            reports.append(output.errors.first ?? "")
+        }
+        #expect(reports[0] == reports[1])
+        #expect(reports[0].contains("calls nest more than 1000 deep"))
+        #expect(reports[0].split(separator: "\n").count <= 67)
+    }
+}
