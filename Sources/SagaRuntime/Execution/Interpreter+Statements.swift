@@ -18,6 +18,11 @@ extension Interpreter {
                 switch rhs {
                 case .expr(let e):
                     let value = try evaluator(task).eval(e, task.env)
+                    // `x = …`, the common case, needs no path and no boxed target.
+                    if lv.path.isEmpty, case .variable(let v) = lv.root {
+                        task.env[v.slot] = value
+                        return .next
+                    }
                     task.target = .lvalue(lv)
                     try storeResult(value, task)
                 case .effect(let effect):
