@@ -173,7 +173,8 @@ enum Commands {
         ],
         discussion: """
             Prints the files, their records or elements, the elements per entity and the last
-            record's sequence number. A torn tail (a write never acknowledged) and leftovers of an
+            record's sequence number. A torn tail (a write never acknowledged, or zeros the log was
+            extended by before a crash) and leftovers of an
             interrupted snapshot are warnings: opening the store repairs them and loses nothing.
             Damage is an error naming the file and offset, exit code 74. The store is read under
             a shared lock: a running 'sagarun run' on it makes verify exit 74 naming its pid.

@@ -60,7 +60,8 @@ enum StoreCommand {
             var line = "\(directory): compacted: \(counted(report.elements, "element"))"
             line += "; \(report.bytesBefore) bytes before, \(report.bytesAfter) after\n"
             if report.tornTailBytes > 0 {
-                line += "  cut a torn tail of \(report.tornTailBytes) bytes (a write that was never acknowledged)\n"
+                line += "  cut a torn tail of \(report.tornTailBytes) bytes "
+                line += "(a write never acknowledged, or zeros written ahead)\n"
             }
             io.out(line)
             return .success

@@ -50,7 +50,10 @@ struct CrashHarnessTests {
     /// Runs the script on `disk` (up to op `stopAfter`); returns the images of a crash right
     /// after the injected failure, and of one at the end.
     func run(_ disk: SimulatedDisk, stopAfter: Int? = nil) async -> [Image] {
-        let options = FileStore.Options(snapshotThreshold: Self.threshold, fileSystem: disk.fileSystem())
+        // A small preallocation: the log grows ahead of its records several times in the
+        // workload, so faults and crashes land in and around the zeros too.
+        let options = FileStore.Options(
+            snapshotThreshold: Self.threshold, fileSystem: disk.fileSystem(), preallocation: 200)
         var store = try? FileStore.open(directory: Self.directory, options: options)
         var outcome = Outcome()
         var sessionFailed = store == nil
@@ -113,7 +116,7 @@ struct CrashHarnessTests {
         let store: FileStore
         do {
             store = try FileStore.open(
-                directory: Self.directory, options: .init(fileSystem: image.disk.fileSystem()))
+                directory: Self.directory, options: .init(fileSystem: image.disk.fileSystem(), preallocation: 200))
         } catch {
             Issue.record("\(context): reopening failed: \(error)")
             return

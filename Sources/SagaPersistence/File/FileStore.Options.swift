@@ -6,11 +6,16 @@ extension FileStore {
         public var snapshotThreshold: Int
         /// The system calls; tests replace some to count calls or inject faults.
         public var fileSystem: FileSystem
+        /// How many bytes of zeros the log is extended by ahead of its records, so that a
+        /// commit overwrites instead of growing the file (cheaper to sync); 0 appends.
+        /// Default: 1 MiB.
+        public var preallocation: Int
 
-        /// Options with the given threshold and file system.
-        public init(snapshotThreshold: Int = 64 << 20, fileSystem: FileSystem = .posix) {
+        /// Options with the given threshold, file system and preallocation.
+        public init(snapshotThreshold: Int = 64 << 20, fileSystem: FileSystem = .posix, preallocation: Int = 1 << 20) {
             self.snapshotThreshold = snapshotThreshold
             self.fileSystem = fileSystem
+            self.preallocation = preallocation
         }
     }
 }

@@ -53,7 +53,8 @@ public final class FileStore: ElementStore {
             throw error
         }
         let writer = LogWriter(
-            dir: dir, lockFD: lockFD, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold))
+            dir: dir, lockFD: lockFD, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold),
+            preallocation: max(0, options.preallocation))
         writer.start()
         return FileStore(directory: directory, writer: writer, tornTailBytes: recovered.tornTailBytes)
     }

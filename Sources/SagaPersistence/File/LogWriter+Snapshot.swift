@@ -16,6 +16,9 @@ extension LogWriter {
         let base = nextSequence - 1
         let newLog = FileHeader(
             magic: StoreFormat.logMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: base)
+        // The retiring segment keeps only its records: recovery reads it whole until the
+        // new snapshot is in place.
+        try trimPreallocation()
         let fd = try dir.createAtomically(StoreFormat.logName(newGeneration), keepOpen: true) {
             (fd) throws(StoreError) in
             try dir.writeAll(fd, newLog.encoded(), name: StoreFormat.logName(newGeneration))
@@ -26,6 +29,7 @@ extension LogWriter {
         seed = newLog.frameSeed
         generation = newGeneration
         logBytes = 0
+        allocatedEnd = StoreFormat.headerSize
 
         let elements = index.withLock { $0 }
         let name = StoreFormat.snapshotName(newGeneration)

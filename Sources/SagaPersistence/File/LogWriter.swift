@@ -13,6 +13,8 @@ import Synchronization
 final class LogWriter: @unchecked Sendable {
     let dir: StoreDirectory
     let snapshotThreshold: Int
+    /// How far ahead of its records the log grows (see LogWriter+Preallocation); 0: never.
+    let preallocation: Int
     /// Written by this thread after each sync; read by queries.
     let index: Mutex<EntityIndex>
 
@@ -34,9 +36,13 @@ final class LogWriter: @unchecked Sendable {
     var generation: Int
     var nextSequence: UInt64
     var logBytes: Int
+    /// How far the current segment's file reaches: records go at `headerSize + logBytes`,
+    /// and the zeros between there and here were written ahead (see ``preallocate(for:)``).
+    var allocatedEnd: Int
 
-    init(dir: StoreDirectory, lockFD: Int32, recovered: Recovered, snapshotThreshold: Int) {
+    init(dir: StoreDirectory, lockFD: Int32, recovered: Recovered, snapshotThreshold: Int, preallocation: Int) {
         self.dir = dir
+        self.preallocation = preallocation
         self.lockFD = lockFD
         self.snapshotThreshold = snapshotThreshold
         self.index = Mutex(recovered.index)
@@ -46,6 +52,7 @@ final class LogWriter: @unchecked Sendable {
         self.generation = recovered.generation
         self.nextSequence = recovered.nextSequence
         self.logBytes = recovered.logBytes
+        self.allocatedEnd = StoreFormat.headerSize + recovered.logBytes
     }
 
     /// Starts the writer thread.
@@ -183,6 +190,7 @@ final class LogWriter: @unchecked Sendable {
             nextSequence += 1
         }
         let name = StoreFormat.logName(generation)
+        preallocate(for: out.bytes.count)
         try dir.writeAll(logFD, out.bytes, name: name)
         do { try dir.fs.fdatasync(logFD) } catch { throw error.storeError(path: dir.path(of: name)) }
         logBytes += out.bytes.count
@@ -195,6 +203,10 @@ final class LogWriter: @unchecked Sendable {
     }
 
     private func shutDown() {
+        condition.lock()
+        let healthy = failure == nil
+        condition.unlock()
+        if healthy { try? trimPreallocation() }
         dir.fs.close(logFD)
         dir.fs.close(lockFD)
         condition.lock()

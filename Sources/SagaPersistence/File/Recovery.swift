@@ -14,15 +14,18 @@ enum Recovery {
         if let problem = scan.problem { throw problem }
         guard let log = scan.newestLog else { return try createFirstLog(dir, leftovers: scan.leftovers) }
         // The scan read every file under our exclusive lock: nothing changed since.
-        let fd = try dir.open(log.name, O_RDWR | O_APPEND)
-        if log.validEnd < log.size {
-            do {
+        // Not O_APPEND: records overwrite the zeros written ahead of them (see
+        // LogWriter+Preallocation); the offset is put at the end of the valid records.
+        let fd = try dir.open(log.name, O_RDWR)
+        do {
+            if log.validEnd < log.size {
                 try dir.fs.ftruncate(fd, Int64(log.validEnd))
                 try dir.fs.fsync(fd)
-            } catch {
-                dir.fs.close(fd)
-                throw error.storeError(path: dir.path(of: log.name))
             }
+            _ = try dir.fs.seekToEnd(fd)
+        } catch {
+            dir.fs.close(fd)
+            throw error.storeError(path: dir.path(of: log.name))
         }
         do {
             try removeLeftovers(dir, scan.leftovers)

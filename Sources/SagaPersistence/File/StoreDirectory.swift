@@ -82,12 +82,14 @@ struct StoreDirectory: Sendable {
     /// written and fsynced, renamed into place, and the folder fsynced. A crash at any step
     /// leaves either no file (a temporary one, which recovery removes) or the complete file.
     ///
-    /// - Returns: The file's descriptor, open for appending, when `keepOpen`; otherwise -1.
+    /// - Returns: The file's descriptor, its offset at the end of what `write` wrote, when
+    ///   `keepOpen`; otherwise -1.
     func createAtomically(
         _ name: String, keepOpen: Bool, write: (Int32) throws(StoreError) -> Void
     ) throws(StoreError) -> Int32 {
         let temporary = name + StoreFormat.temporarySuffix
-        let fd = try open(temporary, O_RDWR | O_CREAT | O_TRUNC | O_APPEND)
+        // Not O_APPEND: a log segment kept open overwrites zeros written ahead of its records.
+        let fd = try open(temporary, O_RDWR | O_CREAT | O_TRUNC)
         var handedOver = false
         defer { if !handedOver { fs.close(fd) } }
         do throws(StoreError) {

@@ -37,7 +37,8 @@ extension FileStore {
         if let torn = scan.tornTail {
             report.warnings.append(
                 StoreReport.Warning(
-                    "a torn tail of \(torn.bytes) bytes: a write that was never acknowledged; opening the store cuts it",
+                    "a torn tail of \(torn.bytes) bytes after the last whole record (a write that was never "
+                        + "acknowledged, or zeros the log was extended by); opening the store cuts it",
                     path: dir.path(of: torn.name), offset: torn.offset))
         }
         for name in scan.leftovers {

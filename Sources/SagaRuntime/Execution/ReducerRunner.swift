@@ -55,13 +55,14 @@ final class ReducerRunner {
 
     /// Applies every matching reducer, in declaration order.
     func reduce(_ state: inout Value, _ action: Value) {
-        let now = clock?.now ?? 0
         for (i, reducer) in program.reducers.enumerated() {
             guard let pattern = patterns[i] else {
                 output.error(report(reducer, "its pattern is not a string or a list of patterns"))
                 continue
             }
             guard pattern.matches(action) else { continue }
+            // Read only for a reducer that runs: the clock is weakly held.
+            let now = clock?.now ?? 0
             // One variables array, reused: reducers run one at a time and never capture it.
             var env = scratch
             scratch = []
