@@ -39,7 +39,17 @@ public struct Record: Sendable {
     /// Compares keys by Unicode scalar value (the order of their UTF-8 bytes).
     @inlinable
     public static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        // Over the bytes in place: `utf8.lexicographicallyPrecedes` went through the generic
+        // iterator, 7% of reopening a store (callgrind).
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                let n = Swift.min(pa.count, pb.count)
+                for i in 0..<n where pa[i] != pb[i] { return pa[i] < pb[i] }
+                return pa.count < pb.count
+            }
+        }
     }
 
     /// Whether two keys are the same Unicode scalars (byte-equal UTF-8). Swift's `==` rejects
