@@ -101,7 +101,7 @@ public final class Interpreter {
     /// every queued action has been processed.
     @exclusivity(unchecked) var yielded = RingBuffer<Work>()
     /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
-    @exclusivity(unchecked) var wakeups: [Work] = []
+    @exclusivity(unchecked) var wakeups = RingBuffer<Work>()
     /// Actions waiting to be processed (§6 rule 2).
     @exclusivity(unchecked) var dispatchQueue = RingBuffer<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.

@@ -11,12 +11,6 @@ public struct RingBuffer<Element> {
     /// An empty queue.
     @inlinable public init() {}
 
-    /// A queue of `elements`, first to last.
-    @inlinable public init(_ elements: [Element]) {
-        storage = elements.map { $0 }
-        storedCount = elements.count
-    }
-
     /// `true` when there are no elements.
     @inlinable public var isEmpty: Bool { storedCount == 0 }
 
@@ -49,6 +43,22 @@ public struct RingBuffer<Element> {
         return element
     }
 
+    /// Removes and returns the back element, or `nil` when empty.
+    @inlinable public mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        var index = head + count - 1
+        if index >= storage.count { index -= storage.count }
+        let element = storage[index]
+        storage[index] = nil
+        storedCount -= 1
+        return element
+    }
+
+    /// Adds `elements` at the back, in order.
+    @inlinable public mutating func append(contentsOf elements: some Sequence<Element>) {
+        for element in elements { append(element) }
+    }
+
     /// The front element, or `nil` when empty.
     @inlinable public var first: Element? {
         count > 0 ? storage[head] : nil
@@ -63,14 +73,15 @@ public struct RingBuffer<Element> {
 
     @usableFromInline mutating func grow() {
         let newCapacity = Swift.max(8, storage.count * 2)
-        var grown: [Element?] = []
-        grown.reserveCapacity(newCapacity)
+        // Filled by `init(repeating:count:)` and moved into, element by element:
+        // `append(contentsOf: repeatElement(nil, …))` ran generic, unspecialised code per
+        // element, which a million wake-ups made a quarter of `fork-wake` (callgrind).
+        var grown = [Element?](repeating: nil, count: newCapacity)
         for i in 0..<count {
             var index = head + i
             if index >= storage.count { index -= storage.count }
-            grown.append(storage[index])
+            swap(&grown[i], &storage[index])
         }
-        grown.append(contentsOf: repeatElement(nil, count: newCapacity - count))
         storage = grown
         head = 0
     }

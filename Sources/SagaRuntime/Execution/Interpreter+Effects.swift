@@ -371,7 +371,7 @@ extension Interpreter {
         let state = JoinState(tasks: tasks, isList: isList)
         state.remaining = pending.count
         block(task, on: .join(state))
-        for t in pending { t.joiners.append((task, task.token)) }
+        for t in pending { t.addJoiner(task, token: task.token) }
         return .suspended
     }
 

@@ -42,8 +42,7 @@ extension Interpreter {
         }
         if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
-        let joiners = task.joiners
-        task.joiners = []
+        let joiners = task.takeJoiners()
         for joiner in joiners { joinedTaskEnded(joiner.task, joiner.token) }
 
         switch task.kind {

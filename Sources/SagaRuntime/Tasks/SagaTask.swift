@@ -64,18 +64,9 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var callDepth = 0
     /// When it began its current wait, in the order of all waits (for the END rule).
     @exclusivity(unchecked) var waitSequence = 0
-    /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
-    @exclusivity(unchecked) var stepsBeforeYield = 0
-    /// Attached children in the order they were started. Finished ones are dropped lazily
-    /// (removing each from the middle would make a million forks quadratic), so skip those
-    /// that are done; ``liveChildren`` counts the rest.
-    @exclusivity(unchecked) var children: [SagaTask] = []
-    /// How many attached children are still running.
-    @exclusivity(unchecked) var liveChildren = 0
-    /// Tasks blocked on `join` of this one.
-    @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
-    /// For a saga written in Swift: its function and its connection to the scheduler.
-    @exclusivity(unchecked) var native: NativeState?
+    /// What few tasks need (children, joiners, a native saga, a yield's count), allocated
+    /// on first use: a million tasks blocked on `take` carry one word for it instead of five.
+    @exclusivity(unchecked) private var extras: TaskExtras?
     /// Set when the task fails, or is failing because an attached child failed.
     @exclusivity(unchecked) var failure: Failure?
 
@@ -114,20 +105,61 @@ final class SagaTask: @unchecked Sendable {
         return .null
     }
 
+    private var extrasForWriting: TaskExtras {
+        if let extras { return extras }
+        let made = TaskExtras()
+        extras = made
+        return made
+    }
+
+    /// Attached children in the order they were started. Finished ones are dropped lazily
+    /// (removing each from the middle would make a million forks quadratic), so skip those
+    /// that are done; ``liveChildren`` counts the rest.
+    var children: [SagaTask] { extras?.children ?? [] }
+    /// How many attached children are still running.
+    var liveChildren: Int { extras?.liveChildren ?? 0 }
+
+    /// For a saga written in Swift: its function and its connection to the scheduler.
+    var native: NativeState? {
+        get { extras?.native }
+        set { if newValue != nil || extras != nil { extrasForWriting.native = newValue } }
+    }
+
+    /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
+    var stepsBeforeYield: Int {
+        get { extras?.stepsBeforeYield ?? 0 }
+        set { if newValue != 0 || extras != nil { extrasForWriting.stepsBeforeYield = newValue } }
+    }
+
     /// Adds a newly started attached child.
     func adopt(_ child: SagaTask) {
-        children.append(child)
-        liveChildren += 1
+        let extras = extrasForWriting
+        extras.children.append(child)
+        extras.liveChildren += 1
     }
 
     /// Forgets a finished attached child.
     func release(_ child: SagaTask) {
-        liveChildren -= 1
-        if liveChildren == 0 {
-            children.removeAll(keepingCapacity: children.count <= 64)
-        } else if children.count >= 64, children.count > 4 * liveChildren {
-            children.removeAll { $0.isDone }
+        guard let extras else { return }
+        extras.liveChildren -= 1
+        if extras.liveChildren == 0 {
+            extras.children.removeAll(keepingCapacity: extras.children.count <= 64)
+        } else if extras.children.count >= 64, extras.children.count > 4 * extras.liveChildren {
+            extras.children.removeAll { $0.isDone }
         }
+    }
+
+    /// Adds a task blocked on `join` of this one.
+    func addJoiner(_ task: SagaTask, token: Int) {
+        extrasForWriting.joiners.append((task, token))
+    }
+
+    /// The tasks blocked on `join` of this one, which are forgotten.
+    func takeJoiners() -> [(task: SagaTask, token: Int)] {
+        guard let extras, !extras.joiners.isEmpty else { return [] }
+        let joiners = extras.joiners
+        extras.joiners = []
+        return joiners
     }
 
     init(
@@ -177,6 +209,16 @@ final class SagaTask: @unchecked Sendable {
 
     /// `true` once the task has finished.
     var isDone: Bool { phase == .done }
+}
+
+/// The parts of a task that few tasks need (see ``SagaTask``'s `extras`).
+final class TaskExtras {
+    var children: [SagaTask] = []
+    var liveChildren = 0
+    /// Tasks blocked on `join` of this one, with the token they blocked with.
+    var joiners: [(task: SagaTask, token: Int)] = []
+    var native: NativeState?
+    var stepsBeforeYield = 0
 }
 
 /// How a finished task ended.
