@@ -51,6 +51,15 @@ struct CrashRecoveryTests {
                 return
             }
 
+            // A `--sanitize` build of sagarun prints its reports on standard error; a thread
+            // sanitizer runs on after one, so only its output tells.
+            let standardError = child.standardError
+            let sanitizerMarkers = ["WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer"]
+            if sanitizerMarkers.contains(where: { standardError.contains($0) }) {
+                fail("sagarun reported a sanitizer error: \(standardError)")
+                return
+            }
+
             // The transcript: `saved r<round>-0`, `saved r<round>-1`, … in order, nothing else.
             let lines = child.completeLines
             let expectedLines = (0..<lines.count).map { SavingLoop.line(round: round, $0) }

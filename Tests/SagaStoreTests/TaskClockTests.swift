@@ -80,5 +80,12 @@ import Testing
         #expect(recorder.lines.isEmpty)
         thread.runUntilIdle()
         #expect(recorder.lines == ["woke"])
+
+        // The late sleeper must end too: a task left asleep on the clock forever is a leak
+        // (the clock keeps its continuation, the task keeps the clock), which
+        // `swift test --sanitize=address` reports.
+        thread.advance(clock, by: .seconds(1))
+        #expect(recorder.lines == ["woke", "late"])
+        #expect(clock.sleeperCount == 0)
     }
 }
