@@ -46,6 +46,9 @@ final class HostCallTable: Sendable {
     /// Whether any call is in flight.
     var hasInFlight: Bool { local.withLock { !$0.waiting.isEmpty } }
 
+    /// How many finished results wait to be delivered (for tests).
+    var undeliveredCount: Int { finished.withLock { $0.count } }
+
     /// Starts a call for `task`; returns its id.
     func start(_ function: @escaping HostFunctions.Function, _ args: [Value], task: SagaTask, token: Int) -> Int {
         start(waiter: .task(task, token)) {
@@ -75,7 +78,12 @@ final class HostCallTable: Sendable {
         }
         let handle = Task.detached { [self] in
             let result = await work()
-            finished.withLock { $0[id] = result }
+            // Kept only while someone waits for it: the result of a cancelled call would
+            // otherwise stay in `finished` for ever (virtual time skips its id). The check and
+            // the store are one step under `local`, which `cancel` takes too.
+            local.withLock { l in
+                if l.waiting[id] != nil { finished.withLock { $0[id] = result } }
+            }
             inbox.signal()
         }
         local.withLock { l in
@@ -88,6 +96,7 @@ final class HostCallTable: Sendable {
     func cancel(_ id: Int) {
         let handle = local.withLock { l -> Task<Void, Never>? in
             l.waiting[id] = nil
+            finished.withLock { _ = $0.removeValue(forKey: id) }
             return l.running.removeValue(forKey: id)
         }
         handle?.cancel()
