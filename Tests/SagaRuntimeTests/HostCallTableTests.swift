@@ -13,10 +13,11 @@ import Testing
             id: 1, name: "t", location: .unknown, kind: .root, parent: nil, env: [],
             body: Block(statements: [], location: .unknown))
         let gate = Gate()
-        let id = table.start({ _ in
-            await gate.wait()
-            return "late"
-        }, [], task: task, token: 0)
+        let id = table.start(
+            { _ in
+                await gate.wait()
+                return "late"
+            }, [], task: task, token: 0)
         table.cancel(id)
         gate.open()
         // The call's task signals the inbox once it has finished, whether it kept the result or not.
