@@ -47,6 +47,11 @@ public final class Interpreter {
         /// How deeply `call`s may nest (a function calling itself without end fails with a
         /// `RangeError` instead of taking all memory; calls never grow the machine stack).
         public var maxCallDepth = 1_000_000
+        /// How many steps the whole run may take, every task and reducer together, effects or
+        /// not; `nil` (the default) for no limit. Past it the run stops with an error instead of
+        /// going on: for fuzzing and sandboxes, where a program that never ends
+        /// (`loop { delay 1s }` on the virtual clock, `loop { put {type: "x"} }`) must.
+        public var maxRunSteps: Int?
 
         /// Creates options; everything is off unless named.
         public init(
@@ -104,6 +109,10 @@ public final class Interpreter {
     @exclusivity(unchecked) var stopRequested = false
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
+    /// Steps taken by every task so far, for ``Options/maxRunSteps``.
+    @exclusivity(unchecked) var stepsTaken = 0
+    /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.
+    @exclusivity(unchecked) var outOfSteps = false
     /// Set once ``run(input:isolation:)`` has started the root sagas.
     @exclusivity(unchecked) var started = false
 

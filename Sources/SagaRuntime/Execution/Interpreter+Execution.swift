@@ -80,6 +80,8 @@ extension Interpreter {
     /// Runs frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
         var steps = 0
+        // Counted once per run of the task, not per step: the hot loop stays as it was.
+        defer { stepsTaken &+= steps }
         while task.phase == .body {
             steps &+= 1
             if steps > options.maxSteps {

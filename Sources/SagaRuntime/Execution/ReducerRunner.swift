@@ -17,6 +17,8 @@ final class ReducerRunner {
     private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
     var maxSteps = 100_000_000
+    /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
+    private(set) var stepsTaken = 0
     /// Reducers that run after the program's own (the persistence reducer).
     private let extra: [(inout Value, Value) -> Void]
 
@@ -70,6 +72,7 @@ final class ReducerRunner {
             }
             var next = state
             stepsLeft = maxSteps
+            defer { stepsTaken &+= maxSteps - Swift.max(stepsLeft, 0) + 1 }
             do {
                 _ = try run(reducer.body.statements, &next, &env, Evaluator(now: now))
                 state = next
