@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SagaStore", targets: ["SagaStore"]),
         .library(name: "SagaLanguage", targets: ["SagaLanguage"]),
         .library(name: "SagaRuntime", targets: ["SagaRuntime"]),
+        .library(name: "SagaPersistence", targets: ["SagaPersistence"]),
         .executable(name: "sagarun", targets: ["sagarun"]),
         .executable(name: "sagabench", targets: ["sagabench"]),
     ],
