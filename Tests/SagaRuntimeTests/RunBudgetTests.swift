@@ -34,7 +34,7 @@ import Testing
         let result = await run(
             """
             state { n: 0 }
-            reduce "tick" { state.n = state.n + 1 }
+            reduce "tick" as a { state.n = state.n + 1 }
             saga main { loop { put {type: "tick"} } }
             """, steps: 5_000)
         #expect(result.status == .sagaFailed)
@@ -44,7 +44,7 @@ import Testing
     @Test func reducerLoopsCountToo() async {
         let result = await run(
             """
-            reduce "tick" { var i = 0\n while i < 1000 { i = i + 1 } }
+            reduce "tick" as a { var i = 0\n while i < 1000 { i = i + 1 } }
             saga main { for i in range(100) { put {type: "tick"} } }
             """, steps: 10_000)
         #expect(result.errors == ["error: the run took more than 10000 steps; it was stopped"])

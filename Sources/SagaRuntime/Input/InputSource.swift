@@ -61,7 +61,12 @@ public final class InputSource: @unchecked Sendable {
             case .text(var bytes)?:
                 lineNumber += 1
                 if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                return (lineNumber, String(decoding: bytes, as: UTF8.self))
+                // Strict, as the JSON reader is: a lossy decoding would turn bad bytes into
+                // U+FFFD and let the line through.
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw InputError(line: lineNumber, message: "the line is not valid UTF-8")
+                }
+                return (lineNumber, text)
             }
         case .finished:
             return nil
