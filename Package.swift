@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SagaStore", targets: ["SagaStore"]),
         .library(name: "SagaLanguage", targets: ["SagaLanguage"]),
         .library(name: "SagaRuntime", targets: ["SagaRuntime"]),
+        .library(name: "SagaPersistence", targets: ["SagaPersistence"]),
         .executable(name: "sagarun", targets: ["sagarun"]),
         .executable(name: "sagabench", targets: ["sagabench"]),
     ],
@@ -28,10 +29,13 @@ let package = Package(
         // The example app: a small music library (its logic, and a thin command line).
         .target(name: "MusicLibraryApp", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "MusicLibrary", dependencies: ["MusicLibraryApp"]),
-        .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"]),
+        // FuzzRegressions/: inputs the fuzzers (Fuzz/) kept, replayed by FuzzRegressionTests.
+        .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
         .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
-        .testTarget(name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"]),
+        .testTarget(
+            name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"],
+            exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
         .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence"]),
         .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence"]),

@@ -75,7 +75,7 @@ enum Commands {
                 help: "Messages an unbounded channel may hold; a put beyond fails (default 1000000)."),
             .init(
                 name: "--max-length", valueName: "n",
-                help: "Longest list (elements) or string (UTF-8 bytes) a program may build (default 67108864)."),
+                help: "Longest list (elements) or string (UTF-8 bytes) a program may build (default 16777216)."),
             .init(
                 name: "--yield-after", valueName: "n",
                 help: "A task that runs n steps without blocking lets the others go first (default: never)."),

@@ -20,7 +20,7 @@ extension Builtin {
         case .values: return .list(try record(args[0]).values)
         case .has: return try has(args[0], args[1])
         case .contains: return try contains(args[0], args[1])
-        case .str: return .string(args[0].displayString)
+        case .str: return .string(try args[0].checkedDisplayString())
         case .int: return try toInt(args[0])
         case .number: return try toNumber(args[0])
         case .abs: return try abs(args[0])
@@ -33,7 +33,7 @@ extension Builtin {
         case .join: return try join(args[0], args[1])
         case .lower: return .string(try string(args[0]).lowercased())
         case .upper: return .string(try string(args[0]).uppercased())
-        case .json: return .string(args[0].canonicalJSON)
+        case .json: return .string(try args[0].checkedCanonicalJSON())
         case .parseJson: return try parseJson(args[0])
         case .now: return .int(now)
         }
@@ -156,7 +156,8 @@ extension Builtin {
         var out = ""
         for (i, item) in items.enumerated() {
             if i > 0 { out += sep }
-            out += item.displayString
+            out += try item.checkedDisplayString()
+            try Value.checkTextLength(out.utf8.count)
         }
         return .string(out)
     }

@@ -6,6 +6,8 @@ extension Builtin {
     func split(_ value: Value, _ separator: Value) throws(SagaError) -> Value {
         let s = try string(value)
         guard case .string(let sep) = separator else { throw typeError("a string separator", got: separator) }
+        // At most one part per byte (plus one): past the list limit, fail before building it.
+        if s.utf8.count >= Value.maxListCount { try Value.checkListCount(sep.isEmpty ? s.count : parts(of: s, sep)) }
         if sep.isEmpty { return .list(s.map { .string(String($0)) }) }
         let bytes = Array(s.utf8)
         let needle = Array(sep.utf8)
@@ -18,6 +20,19 @@ extension Builtin {
         }
         parts.append(.string(String(decoding: bytes[start...], as: UTF8.self)))
         return .list(parts)
+    }
+
+    /// How many parts `split(s, sep)` makes, for a non-empty `sep`.
+    private func parts(of s: String, _ sep: String) -> Int {
+        let bytes = Array(s.utf8)
+        let needle = Array(sep.utf8)
+        var count = 1
+        var start = 0
+        while let hit = Builtin.firstOffset(of: needle, in: bytes, from: start) {
+            count += 1
+            start = hit &+ needle.count
+        }
+        return count
     }
 
     /// The offset of the first occurrence of `needle` in `haystack` at or after `from`.

@@ -10,10 +10,18 @@ struct CanonicalJSONWriter: ~Copyable {
     private var capacity: Int
     /// Whether `base` is heap memory this writer must free.
     private var ownsBase: Bool
+    /// Set once the text would grow past its limit: what is written is a prefix, and the
+    /// writer has stopped (a value whose parts are shared, `r = {a: r, b: r}` repeated, can be
+    /// exponentially longer as text than in memory).
+    private(set) var truncated = false
+
+    /// The longest text written (``Value/maxTextBytes`` unless a caller asks for less).
+    private let limit: Int
 
     /// A writer that starts in `buffer` (typically stack memory) and moves to the heap if it
     /// outgrows it. The writer must not outlive `buffer`.
-    init(startingIn buffer: UnsafeMutableBufferPointer<UInt8>) {
+    init(startingIn buffer: UnsafeMutableBufferPointer<UInt8>, limit: Int = Value.maxTextBytes) {
+        self.limit = limit
         if let start = buffer.baseAddress, buffer.count > 0 {
             base = start
             capacity = buffer.count
@@ -23,6 +31,8 @@ struct CanonicalJSONWriter: ~Copyable {
             capacity = 64
             ownsBase = true
         }
+        // The capacity never passes the limit, so that appends within it need no check.
+        capacity = Swift.max(0, Swift.min(capacity, limit))
         count = 0
     }
 
@@ -30,13 +40,17 @@ struct CanonicalJSONWriter: ~Copyable {
         if ownsBase { base.deallocate() }
     }
 
-    /// Writes `value` as canonical JSON and hands the bytes to `body`.
-    static func withCanonicalJSON<R>(of value: Value, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Writes `value` as canonical JSON and hands the bytes to `body`, with whether they were
+    /// cut at `limit` bytes.
+    static func withCanonicalJSON<R>(
+        of value: Value, limit: Int = Value.maxTextBytes, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R
+    ) -> R {
         // Most values (an action, a log line) fit on the stack, so only the result allocates.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
-            var writer = CanonicalJSONWriter(startingIn: buffer)
+            var writer = CanonicalJSONWriter(startingIn: buffer, limit: limit)
             writer.write(value)
-            return writer.withBytes(body)
+            let truncated = writer.truncated
+            return writer.withBytes { body($0, truncated) }
         }
     }
 
@@ -46,22 +60,31 @@ struct CanonicalJSONWriter: ~Copyable {
         body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    /// Makes room for `n` more bytes.
+    /// Makes room for `n` more bytes; `false` past the limit, and from then on.
     @inline(never)
-    private mutating func grow(_ n: Int) {
+    private mutating func grow(_ n: Int) -> Bool {
+        guard !truncated, count &+ n <= limit else {
+            truncated = true
+            // Every later append comes here too, and writes nothing.
+            capacity = count
+            return false
+        }
         var newCapacity = capacity &* 2
         while newCapacity &- count < n { newCapacity &*= 2 }
+        // Never past the limit: appends within the capacity do not come here to be checked.
+        newCapacity = Swift.min(newCapacity, limit)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
         if ownsBase { base.deallocate() }
         base = newBase
         capacity = newCapacity
         ownsBase = true
+        return true
     }
 
     @inline(__always)
     private mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(1) }
+        if count == capacity, !grow(1) { return }
         base[count] = byte
         count &+= 1
     }
@@ -69,7 +92,7 @@ struct CanonicalJSONWriter: ~Copyable {
     @inline(__always)
     private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
         guard let source = run.baseAddress else { return }
-        if capacity &- count < run.count { grow(run.count) }
+        if capacity &- count < run.count, !grow(run.count) { return }
         (base + count).update(from: source, count: run.count)
         count &+= run.count
     }
@@ -85,6 +108,7 @@ struct CanonicalJSONWriter: ~Copyable {
             append(UInt8(ascii: "["))
             var first = true
             for item in items {
+                if truncated { return }
                 if !first { append(UInt8(ascii: ",")) }
                 first = false
                 write(item)
@@ -94,6 +118,7 @@ struct CanonicalJSONWriter: ~Copyable {
             append(UInt8(ascii: "{"))
             var first = true
             for entry in r.entries {
+                if truncated { return }
                 if !first { append(UInt8(ascii: ",")) }
                 first = false
                 write(entry.key)
@@ -127,7 +152,7 @@ struct CanonicalJSONWriter: ~Copyable {
         if i < 0 { append(UInt8(ascii: "-")) }
         var magnitude = i.magnitude
         // At most 20 digits: reserve them, then fill from the right.
-        if capacity &- count < 20 { grow(20) }
+        if capacity &- count < 20, !grow(20) { return }
         var digits = 0
         var m = magnitude
         repeat {

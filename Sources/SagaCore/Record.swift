@@ -168,6 +168,12 @@ public struct Record: Sendable {
 extension Record: Equatable {
     public static func == (lhs: Record, rhs: Record) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
+        // The same storage is equal without a walk (as `Array`'s `==` does): a value whose parts
+        // are shared (`r = {a: r, b: r}`, repeated) would take exponential time otherwise.
+        let same = lhs.entries.withUnsafeBufferPointer { a in
+            rhs.entries.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        if same { return true }
         for (a, b) in zip(lhs.entries, rhs.entries) where !Record.sameKey(a.key, b.key) || a.value != b.value {
             return false
         }
@@ -176,11 +182,18 @@ extension Record: Equatable {
 }
 
 extension Record: Hashable {
+    /// Hashes a bounded part of the record, as ``Value/hash(into:)`` does.
     public func hash(into hasher: inout Hasher) {
+        var budget = Value.hashedValues
+        hash(into: &hasher, budget: &budget)
+    }
+
+    func hash(into hasher: inout Hasher, budget: inout Int) {
         hasher.combine(entries.count)
         for e in entries {
+            guard budget > 0 else { return }
             hasher.combine(e.key)
-            hasher.combine(e.value)
+            e.value.hash(into: &hasher, budget: &budget)
         }
     }
 }

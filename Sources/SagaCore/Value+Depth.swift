@@ -5,19 +5,70 @@ extension Value {
 
     /// Whether this value nests more than `limit` levels of lists and records (a scalar is
     /// level 0). Stops as soon as the answer is known.
+    ///
+    /// A value whose parts are shared (`r = {a: r, b: r}`, repeated) is a tree exponentially
+    /// larger than its memory: past a few thousand nodes the walk switches to one that visits
+    /// each shared part once, so the check stays linear in the value's size in memory.
     public func nests(deeperThan limit: Int) -> Bool {
+        var budget = 4096
+        if let answer = nestsQuickly(deeperThan: limit, budget: &budget) { return answer }
+        var proven: [UnsafeRawPointer: Int] = [:]
+        return nestsShared(deeperThan: limit, proven: &proven)
+    }
+
+    /// The plain walk, or `nil` once it has visited `budget` containers.
+    private func nestsQuickly(deeperThan limit: Int, budget: inout Int) -> Bool? {
         switch self {
         case .list(let items):
             if limit <= 0 { return true }
-            for item in items where item.isContainer && item.nests(deeperThan: limit - 1) { return true }
+            for item in items where item.isContainer {
+                budget -= 1
+                guard budget >= 0, let deeper = item.nestsQuickly(deeperThan: limit - 1, budget: &budget) else {
+                    return nil
+                }
+                if deeper { return true }
+            }
             return false
         case .record(let r):
             if limit <= 0 { return true }
-            for e in r.entries where e.value.isContainer && e.value.nests(deeperThan: limit - 1) { return true }
+            for e in r.entries where e.value.isContainer {
+                budget -= 1
+                guard budget >= 0, let deeper = e.value.nestsQuickly(deeperThan: limit - 1, budget: &budget) else {
+                    return nil
+                }
+                if deeper { return true }
+            }
             return false
         default:
             return false
         }
+    }
+
+    /// The walk that remembers, for each list and record storage, the smallest limit it is
+    /// known not to exceed (the storage's address names it: the value keeps it alive meanwhile).
+    private func nestsShared(deeperThan limit: Int, proven: inout [UnsafeRawPointer: Int]) -> Bool {
+        let identity: UnsafeRawPointer?
+        switch self {
+        case .list(let items):
+            if limit <= 0 { return true }
+            identity = items.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            if let identity, let known = proven[identity], known <= limit { return false }
+            for item in items where item.isContainer && item.nestsShared(deeperThan: limit - 1, proven: &proven) {
+                return true
+            }
+        case .record(let r):
+            if limit <= 0 { return true }
+            identity = r.entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            if let identity, let known = proven[identity], known <= limit { return false }
+            for e in r.entries where e.value.isContainer && e.value.nestsShared(deeperThan: limit - 1, proven: &proven)
+            {
+                return true
+            }
+        default:
+            return false
+        }
+        if let identity { proven[identity] = limit }
+        return false
     }
 
     /// `true` for lists and records.

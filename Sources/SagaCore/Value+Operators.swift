@@ -10,15 +10,20 @@ extension Value {
     /// try Value.add(1, 2.5)                 // .double(3.5)
     /// try Value.add(["a": 1], ["a": 2])     // ["a": 2]
     /// ```
-    /// - Throws: `TypeError` for mixed kinds, `ArithmeticError` on integer overflow.
+    /// - Throws: `TypeError` for mixed kinds, `ArithmeticError` on integer overflow,
+    ///   `RangeError` for a string or list past ``maxTextBytes`` or ``maxListCount``.
     public static func add(_ a: Value, _ b: Value) throws(SagaError) -> Value {
         switch (a, b) {
         case (.int(let x), .int(let y)):
             let (r, overflow) = x.addingReportingOverflow(y)
             if overflow { throw overflowError }
             return .int(r)
-        case (.string(let x), .string(let y)): return .string(x + y)
-        case (.list(let x), .list(let y)): return .list(x + y)
+        case (.string(let x), .string(let y)):
+            try checkTextLength(x.utf8.count + y.utf8.count)
+            return .string(x + y)
+        case (.list(let x), .list(let y)):
+            try checkListCount(x.count + y.count)
+            return .list(x + y)
         case (.record(let x), .record(let y)): return .record(x.merging(y))
         default:
             guard let x = a.numberValue, let y = b.numberValue else {

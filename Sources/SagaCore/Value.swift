@@ -106,15 +106,32 @@ extension Value: Equatable {
 }
 
 extension Value: Hashable {
+    /// Hashes the first values of a depth-first walk, at most ``hashedValues`` of them: equal
+    /// values walk alike, so they hash alike, and a value whose parts are shared many times
+    /// over (`r = {a: r, b: r}`, repeated) costs no more than a small one.
     public func hash(into hasher: inout Hasher) {
+        var budget = Value.hashedValues
+        hash(into: &hasher, budget: &budget)
+    }
+
+    /// How many values one hash walks at most.
+    static let hashedValues = 1024
+
+    func hash(into hasher: inout Hasher, budget: inout Int) {
+        budget -= 1
         switch self {
         case .null: hasher.combine(0)
         case .bool(let b): hasher.combine(b)
         case .int(let i): hasher.combine(Double(i))
         case .double(let d): hasher.combine(d)
         case .string(let s): hasher.combine(s)
-        case .list(let l): hasher.combine(l)
-        case .record(let r): hasher.combine(r)
+        case .list(let l):
+            hasher.combine(l.count)
+            for item in l {
+                guard budget > 0 else { return }
+                item.hash(into: &hasher, budget: &budget)
+            }
+        case .record(let r): r.hash(into: &hasher, budget: &budget)
         case .handle(let h): hasher.combine(h)
         }
     }

@@ -53,13 +53,20 @@ public final class Interpreter {
         /// How many messages a channel may buffer; a `put` to a full unbounded channel fails
         /// with a `RangeError` (a buffer of a given size drops instead, as its contract says).
         public var maxBuffer = 1_000_000
-        /// How long a list (in elements) or a string (in UTF-8 bytes) that `+` builds may be.
-        public var maxLength = 64 << 20
+        /// How long a list (in elements) or a string (in UTF-8 bytes) that `+`, interpolation
+        /// or a built-in builds may be. Whatever it is set to, a list has at most
+        /// ``Value/maxListCount`` elements and a string at most ``Value/maxTextBytes`` bytes.
+        public var maxLength = Value.maxListCount
         /// If set, a task that has run this many steps without blocking yields to the other
         /// ready tasks (it goes to the back of the ready queue), so a busy loop cannot starve
         /// them. Off by default: the contract says a task runs until it blocks, and yielding
         /// changes the order other tasks can observe. ``maxSteps`` still fails such a task.
         public var yieldAfterSteps: Int?
+        /// How many steps the whole run may take, every task and reducer together, effects or
+        /// not; `nil` (the default) for no limit. Past it the run stops with an error instead of
+        /// going on: for fuzzing and sandboxes, where a program that never ends
+        /// (`loop { delay 1s }` on the virtual clock, `loop { put {type: "x"} }`) must.
+        public var maxRunSteps: Int?
 
         /// Creates options; everything is off unless named.
         public init(
@@ -129,6 +136,10 @@ public final class Interpreter {
     @exclusivity(unchecked) var stopRequested = false
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
+    /// Steps taken by every task so far, for ``Options/maxRunSteps``.
+    @exclusivity(unchecked) var stepsTaken = 0
+    /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.
+    @exclusivity(unchecked) var outOfSteps = false
     /// Set once ``run(input:isolation:)`` has started the root sagas.
     @exclusivity(unchecked) var started = false
 

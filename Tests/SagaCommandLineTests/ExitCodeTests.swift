@@ -250,6 +250,32 @@ import Testing
         }
     }
 
+    @Test func aLineThatIsNotUTF8IsRefusedNotPatched() async throws {
+        try await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"*\" as a { log a } }"]) { dir in
+            let input = dir.appendingPathComponent("in.jsonl")
+            try Data([0x7B, 0x22, 0x74, 0x79, 0x70, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D, 0x0A]).write(
+                to: input)
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input", input.path],
+                io: io)
+            #expect(code == 65)
+            #expect(io.stdout.isEmpty)
+            // Read as bytes by the strict JSON reader, which names the column.
+            #expect(io.stderr.contains("input line 1: invalid UTF-8"))
+        }
+    }
+
+    @Test func importingAnEndlessFileFailsWithoutTakingAllMemory() async {
+        await ExitCodeTests.withFiles(["zero.saga": "import \"/dev/zero\"\nsaga main { log 1 }\n"]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [dir.appendingPathComponent("zero.saga").path, "--memory", "--virtual-time"], io: io)
+            #expect(code == 66)
+            #expect(io.stderr.contains("cannot read imported file '/dev/zero': it is larger than 64 MiB"))
+        }
+    }
+
     @Test func linesEndingInCRLFAndBlankLinesAreFine() async {
         let input = "{\"type\":\"x\",\"n\":1}\r\n\r\n\n{\"type\":\"x\",\"n\":2}"
         await ExitCodeTests.withFiles(["ok.saga": "saga main { every \"x\" as a { log a.n } }", "in.jsonl": input]) {

@@ -141,15 +141,29 @@ struct SourceLoader {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Reads a whole file from disk.
+    /// The largest source file read: 64 MiB.
+    static let maxFileSize = 64 << 20
+
+    /// Reads a whole file from disk, up to ``maxFileSize``: a file that never ends
+    /// (`import "/dev/zero"`) must not take all memory. A pipe (`sagarun run <(…)`) is fine.
     static func readFromDisk(_ path: String) -> Result<Data, ReadFailure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(.unreadable("no such file"))
         }
         guard !isDirectory.boolValue else { return .failure(.unreadable("it is a folder")) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             return .failure(.unreadable("permission denied or an I/O error"))
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileSize + 1) ?? Data()
+        } catch {
+            return .failure(.unreadable("an I/O error"))
+        }
+        guard data.count <= maxFileSize else {
+            return .failure(.unreadable("it is larger than \(maxFileSize >> 20) MiB"))
         }
         return .success(data)
     }

@@ -88,6 +88,8 @@ struct Evaluator {
                 case .text(let t): s += t
                 case .expr(let e): try eval(e, env).writeDisplay(into: &s)
                 }
+                // Each part is bounded, but not their number times their length.
+                try Value.checkTextLength(s.utf8.count)
             }
             return try checkLength(.string(s))
         case .unary(let op, let operand, _):

@@ -85,8 +85,12 @@ extension Interpreter {
         var steps = task.stepsBeforeYield
         task.stepsBeforeYield = 0
         var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
+        // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops.
+        var ran = 0
+        defer { stepsTaken &+= ran }
         while task.phase == .body {
             steps &+= 1
+            ran &+= 1
             if steps > yieldAfter {
                 task.stepsBeforeYield = steps
                 task.token &+= 1

@@ -21,6 +21,8 @@ final class ReducerRunner {
     var maxSteps = 100_000_000
     /// The longest list or string a reducer may build (see ``Evaluator/maxLength``).
     var maxLength = Int.max
+    /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
+    private(set) var stepsTaken = 0
     /// Reducers that run after the program's own (the persistence reducer).
     private let extra: [(inout Value, Value) -> Void]
 
@@ -75,6 +77,7 @@ final class ReducerRunner {
             }
             var next = state
             stepsLeft = maxSteps
+            defer { stepsTaken &+= maxSteps - Swift.max(stepsLeft, 0) + 1 }
             do {
                 _ = try run(
                     reducer.body.statements, &next, &env, Evaluator(scope: scope, now: now, maxLength: maxLength))

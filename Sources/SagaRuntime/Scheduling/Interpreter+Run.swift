@@ -54,6 +54,7 @@ extension Interpreter {
         var failure: InputError?
         while true {
             await drain()
+            if outOfSteps, !hostCalls.hasInFlight { return failure }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
@@ -104,6 +105,7 @@ extension Interpreter {
         var failure: InputError?
         while true {
             await drain()
+            if outOfSteps, !hostCalls.hasInFlight { return failure }
             var progressed = false
             if let feed {
                 for event in feed.drain() {

@@ -19,6 +19,7 @@ extension Interpreter {
         defer { inTurn = false }
         flushWakeups()
         while true {
+            if let limit = options.maxRunSteps, !withinRunSteps(limit) { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone { return task }
@@ -39,6 +40,20 @@ extension Interpreter {
             }
             return nil
         }
+    }
+
+    /// Whether the run has taken at most `limit` steps (each piece of work and each dispatch
+    /// counts one, besides the steps of tasks and reducers). The first time it has not, the
+    /// run is stopped: nothing runs after, every root saga counts as failed.
+    private func withinRunSteps(_ limit: Int) -> Bool {
+        if outOfSteps { return false }
+        stepsTaken &+= 1
+        guard stepsTaken &+ reducers.stepsTaken > limit else { return true }
+        outOfSteps = true
+        failures += 1
+        output.error("error: the run took more than \(limit) steps; it was stopped")
+        stop()
+        return false
     }
 
     /// An app dispatched an action itself: the tasks it woke run in ``takeOutsideTurn()``

@@ -1,0 +1,51 @@
+import SagaCore
+import SagaLanguage
+import SagaPersistence
+import SagaRuntime
+
+/// One fuzz run of the interpreter, as `sagarun run --virtual-time --memory --print-actions
+/// --print-state` makes it, with budgets small enough for thousands of runs a second.
+enum FuzzRun {
+    /// The line between the program and its input.
+    static let separator = Array("\n%%\n".utf8)
+
+    /// Compiles the program part of `bytes` and runs it with the input part.
+    static func run(_ bytes: [UInt8]) async {
+        let (programBytes, inputBytes) = split(bytes)
+        // Imports are read from disk, which a fuzzer must not roam.
+        if programBytes.firstRange(of: Array("import".utf8)) != nil { return }
+        let source = String(decoding: programBytes, as: UTF8.self)
+        var host = HostFunctions()
+        host.register("host") { args in .list(args) }
+        host.register("api.fetch") { _ in throw SagaError.typeError("api.fetch fails") }
+        let compiled = Frontend(hostFunctions: host.names).compile(source: source, path: "fuzz.saga")
+        guard let program = compiled.program else { return }
+
+        var options = Interpreter.Options(virtualTime: true, printActions: true, printState: true, timestamps: true)
+        options.maxSteps = 10_000
+        options.maxCallDepth = 200
+        options.maxRunSteps = 200_000
+        let store = MemoryStore()
+        let persistence = ValuePersistence(store: store)
+        let output = BufferedOutput()
+        let interpreter = Interpreter(
+            program: program, options: options, host: host, middleware: [persistence.middleware],
+            reducers: [persistence.reduce], output: output)
+        persistence.scheduler = interpreter.asyncWork
+        _ = await interpreter.run(input: InputSource(lines: lines(inputBytes)))
+        await store.close()
+    }
+
+    /// The program and the input, at the first separator (all program when there is none).
+    static func split(_ bytes: [UInt8]) -> (ArraySlice<UInt8>, ArraySlice<UInt8>) {
+        guard let range = bytes.firstRange(of: separator) else { return (bytes[...], []) }
+        return (bytes[..<range.lowerBound], bytes[range.upperBound...])
+    }
+
+    /// The input's lines, as the line reader cuts them (a `\r` before the `\n` dropped).
+    static func lines(_ bytes: ArraySlice<UInt8>) -> [String] {
+        bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// `Options.maxRunSteps`: a program that never ends, on the virtual clock, still ends.
+@Suite struct RunBudgetTests {
+    /// Runs `source` on the virtual clock with a run-wide budget of `steps`.
+    private func run(
+        _ source: String, steps: Int, input: [String] = []
+    ) async -> (
+        lines: [String], errors: [String], status: RunStatus?
+    ) {
+        guard let program = Frontend().compile(source: source, path: "budget.saga").program else {
+            return ([], ["does not compile"], nil)
+        }
+        var options = Interpreter.Options(virtualTime: true)
+        options.maxRunSteps = steps
+        let output = BufferedOutput()
+        let interpreter = Interpreter(program: program, options: options, output: output)
+        let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
+        return (output.lines, output.errors, status)
+    }
+
+    @Test func anEndlessTimerLoopStops() async {
+        let result = await run(
+            "saga main { var n = 0\n loop { delay 1s; n = n + 1; if n % 100 == 0 { log n } } }", steps: 1_000)
+        #expect(result.status == .sagaFailed)
+        #expect(result.errors == ["error: the run took more than 1000 steps; it was stopped"])
+        #expect(!result.lines.isEmpty && result.lines.count < 10)
+    }
+
+    @Test func anEndlessPutLoopStops() async {
+        let result = await run(
+            """
+            state { n: 0 }
+            reduce "tick" as a { state.n = state.n + 1 }
+            saga main { loop { put {type: "tick"} } }
+            """, steps: 5_000)
+        #expect(result.status == .sagaFailed)
+        #expect(result.errors == ["error: the run took more than 5000 steps; it was stopped"])
+    }
+
+    @Test func reducerLoopsCountToo() async {
+        let result = await run(
+            """
+            reduce "tick" as a { var i = 0\n while i < 1000 { i = i + 1 } }
+            saga main { for i in range(100) { put {type: "tick"} } }
+            """, steps: 10_000)
+        #expect(result.errors == ["error: the run took more than 10000 steps; it was stopped"])
+    }
+
+    @Test func aProgramWithinItsBudgetIsNotStopped() async {
+        let result = await run(
+            "saga main { take \"go\"; delay 1000000000s; log \"done\" }", steps: 1_000, input: [#"{"type":"go"}"#])
+        #expect(result.status == .success)
+        #expect(result.lines == ["done"])
+        #expect(result.errors.isEmpty)
+    }
+}
