@@ -38,6 +38,7 @@ extension Interpreter {
         flushWakeups()
         started = true
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
+        releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
             output.error("error: input line \(inputFailure.line): \(inputFailure.message)")

@@ -13,6 +13,9 @@ struct TimerQueue {
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
 
+    /// The tasks waiting on a timer.
+    var tasks: [SagaTask] { heap.map(\.task) }
+
     /// The earliest due time, if any.
     var nextDue: Int? { heap.first?.due }
 

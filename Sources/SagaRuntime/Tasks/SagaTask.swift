@@ -149,6 +149,22 @@ final class SagaTask: @unchecked Sendable {
         }
     }
 
+    /// Drops every link to other tasks, values and code: for a task left unfinished when a
+    /// run is over (see ``Interpreter/releaseUnfinishedTasks()``).
+    func forgetLinks() {
+        parent = nil
+        owner = .none
+        wait = .none
+        target = .discard
+        resumption = .start
+        env = []
+        code = []
+        frames = []
+        extras = nil
+        outcome = nil
+        failure = nil
+    }
+
     /// Adds a task blocked on `join` of this one.
     func addJoiner(_ task: SagaTask, token: Int) {
         extrasForWriting.joiners.append((task, token))
