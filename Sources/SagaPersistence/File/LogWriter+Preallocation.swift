@@ -22,6 +22,8 @@ extension LogWriter {
         let end = StoreFormat.headerSize + logBytes + count
         guard preallocation > 0, end > allocatedEnd else { return }
         let name = StoreFormat.logName(generation)
+        // Set before trying: a write that fails half-way leaves zeros too.
+        mayHaveZeros = true
         guard let fd = try? dir.open(name, O_WRONLY) else { return }
         defer { dir.fs.close(fd) }
         guard let size = try? dir.fs.seekToEnd(fd) else { return }
@@ -35,9 +37,13 @@ extension LogWriter {
     /// any, and only in the newest segment (recovery refuses an older segment that does not
     /// end with a whole record). Before a segment is retired this must succeed, like any
     /// other step of a snapshot; on close it is best effort.
+    ///
+    /// It goes by ``mayHaveZeros``, not ``allocatedEnd``: a preallocation that failed half-way
+    /// (a full disk) left zeros that ``allocatedEnd`` does not count (the crash harness found
+    /// an older segment ending in them).
     func trimPreallocation() throws(StoreError) {
+        guard mayHaveZeros else { return }
         let end = StoreFormat.headerSize + logBytes
-        guard allocatedEnd > end else { return }
         do {
             try dir.fs.ftruncate(logFD, Int64(end))
             try dir.fs.fdatasync(logFD)
@@ -45,5 +51,6 @@ extension LogWriter {
             throw error.storeError(path: dir.path(of: StoreFormat.logName(generation)))
         }
         allocatedEnd = end
+        mayHaveZeros = false
     }
 }

@@ -39,6 +39,9 @@ final class LogWriter: @unchecked Sendable {
     /// How far the current segment's file reaches: records go at `headerSize + logBytes`,
     /// and the zeros between there and here were written ahead (see ``preallocate(for:)``).
     var allocatedEnd: Int
+    /// Whether the current segment may hold zeros past its records (a preallocation was
+    /// tried since the last trim).
+    var mayHaveZeros = false
 
     init(dir: StoreDirectory, lockFD: Int32, recovered: Recovered, snapshotThreshold: Int, preallocation: Int) {
         self.dir = dir
