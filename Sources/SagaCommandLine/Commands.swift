@@ -77,6 +77,9 @@ enum Commands {
                 name: "--max-length", valueName: "n",
                 help: "Longest list (elements) or string (UTF-8 bytes) a program may build (default 16777216)."),
             .init(
+                name: "--max-run-steps", valueName: "n",
+                help: "Steps the whole run may take, every task together; past it the run stops (default: none)."),
+            .init(
                 name: "--yield-after", valueName: "n",
                 help: "A task that runs n steps without blocking lets the others go first (default: never)."),
             .init(

@@ -54,6 +54,7 @@ enum RunCommand {
             if let n = try Self.positiveNumber(parsed, flag) { options[keyPath: field] = n }
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
+        options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
         let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {

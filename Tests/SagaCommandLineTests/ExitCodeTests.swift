@@ -225,11 +225,25 @@ import Testing
             let code = await SagaRunTool.main([path, "--memory", "--virtual-time", "--max-length", "100"], io: io)
             #expect(code == 1)
             #expect(io.stderr.contains("longer than 100 (elements or UTF-8 bytes); raise the limit with --max-length"))
-            for flag in ["--max-tasks", "--max-buffer", "--max-length", "--yield-after"] {
+            for flag in ["--max-tasks", "--max-buffer", "--max-length", "--yield-after", "--max-run-steps"] {
                 let bad = CapturedIO()
                 #expect(await SagaRunTool.main([path, "--memory", flag, "0"], io: bad) == 64)
                 #expect(bad.stderr.contains("\(flag) needs a positive whole number, not '0'"))
             }
+        }
+    }
+
+    @Test func anEndlessTimerLoopEndsAtTheRunsStepBudget() async {
+        await ExitCodeTests.withFiles(["tick.saga": "saga main { var n = 0; loop { delay 1s; n = n + 1 } }"]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [
+                    dir.appendingPathComponent("tick.saga").path, "--memory", "--virtual-time", "--max-run-steps",
+                    "1000",
+                ],
+                io: io)
+            #expect(code == 1)
+            #expect(io.stderr.contains("error: the run took more than 1000 steps; it was stopped"))
         }
     }
 
