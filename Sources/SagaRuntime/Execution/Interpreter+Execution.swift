@@ -100,6 +100,7 @@ extension Interpreter {
             }
             if steps > options.maxSteps {
                 steps = 0
+                yieldAfter = options.yieldAfterSteps ?? Int.max
                 let error = SagaError(
                     kind: "RangeError",
                     message: "the task ran \(options.maxSteps) steps without an effect (an endless loop?); "
