@@ -124,7 +124,11 @@ public struct Record: Sendable {
                 return nil
             }
             let r = search(key)
-            return r.found ? entries[r.index].value : nil
+            // Not `found ? value : nil`: `Value` is `ExpressibleByNilLiteral`, so that `nil`
+            // would be `Value.null`, and an absent key of a record of more than 8 keys would
+            // read as present.
+            guard r.found else { return nil }
+            return entries[r.index].value
         }
         set {
             let r = search(key)

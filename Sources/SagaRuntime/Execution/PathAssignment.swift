@@ -11,6 +11,10 @@ enum PathAssignment {
 
     /// Sets `value` at `path` inside `root`. A null (or missing) step on the way becomes a
     /// record; a list index must be in range (or one past the end, which appends).
+    ///
+    /// When it throws, `root` is as it was: each level puts its container back before passing
+    /// the error on (`x.a.b = 1` on a number `x.a` fails and leaves `x` whole, as JavaScript
+    /// does), and nothing is changed before the step that fails.
     static func set(_ root: inout Value, _ path: ArraySlice<Key>, _ value: Value) throws(SagaError) {
         if !path.isEmpty, path.startIndex == 0 || value.isContainer {
             try Value.checkDepth(of: value, at: path.count)
@@ -23,8 +27,13 @@ enum PathAssignment {
         switch (first, root) {
         case (.member(let key), .record(var r)), (.index(.string(let key)), .record(var r)):
             root = .null  // drop our reference so the record is edited in place
-            try r.modifyValue(forKey: key) { (child: inout Value) throws(SagaError) in
-                try set(&child, rest, value)
+            do {
+                try r.modifyValue(forKey: key) { (child: inout Value) throws(SagaError) in
+                    try set(&child, rest, value)
+                }
+            } catch {
+                root = .record(r)
+                throw error
             }
             root = .record(r)
         case (.member(let key), .null), (.index(.string(let key)), .null):
@@ -36,12 +45,17 @@ enum PathAssignment {
                 throw SagaError.typeError("list index \(idx.canonicalJSON) is out of range for assignment")
             }
             root = .null
-            if i == items.count {
-                var child = Value.null
-                try set(&child, rest, value)
-                items.append(child)
-            } else {
-                try set(&items[i], rest, value)
+            do {
+                if i == items.count {
+                    var child = Value.null
+                    try set(&child, rest, value)
+                    items.append(child)
+                } else {
+                    try set(&items[i], rest, value)
+                }
+            } catch {
+                root = .list(items)
+                throw error
             }
             root = .list(items)
         case (.member(let key), _):

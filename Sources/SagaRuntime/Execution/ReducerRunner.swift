@@ -15,6 +15,8 @@ final class ReducerRunner {
     private var scratch: [Value] = []
     /// What `state` reads in a reducer: the state as it stands before each statement.
     private let scope = EvaluationScope()
+    /// What the running reducer changed in the state, to put back if it fails.
+    private var undo = StateUndoLog()
     /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
     private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
@@ -75,14 +77,16 @@ final class ReducerRunner {
                 for i in env.indices { env[i] = .null }
                 scratch = env
             }
-            var next = state
             stepsLeft = maxSteps
             defer { stepsTaken &+= maxSteps - Swift.max(stepsLeft, 0) + 1 }
+            // In place, with an undo log: a copy of the state to fall back on would make the
+            // first assignment copy all of it.
             do {
                 _ = try run(
-                    reducer.body.statements, &next, &env, Evaluator(scope: scope, now: now, maxLength: maxLength))
-                state = next
+                    reducer.body.statements, &state, &env, Evaluator(scope: scope, now: now, maxLength: maxLength))
+                undo.commit()
             } catch {
+                undo.rollBack(&state)
                 output.error(report(reducer, error.message))
             }
         }
@@ -125,6 +129,7 @@ final class ReducerRunner {
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
                 scope.state = nil
+                undo.willAssign(state, through: key)
                 try PathAssignment.setMember(&state, key, value)
                 return .normal
             }
@@ -134,6 +139,10 @@ final class ReducerRunner {
             scope.state = nil
             switch lv.root {
             case .state:
+                switch keys.first {
+                case .member(let key)?, .index(.string(let key))?: undo.willAssign(state, through: key)
+                default: undo.willAssign(state, through: nil)
+                }
                 try PathAssignment.set(&state, keys[...], value)
             case .variable(let v):
                 try PathAssignment.set(&env[v.slot], keys[...], value)

@@ -1,0 +1,33 @@
+import SagaCore
+import Testing
+
+/// A record reads, adds and removes keys the same way whatever its size (small records are
+/// scanned, larger ones searched).
+@Suite struct RecordTests {
+    /// Records of 0 to 20 keys, `k0`, `k1`, … holding their index.
+    static let sizes = Array(0...20)
+
+    static func record(of size: Int) -> Record {
+        Record((0..<size).map { ("k\($0)", Value.int($0)) })
+    }
+
+    @Test(arguments: sizes) func anAbsentKeyReadsAsNil(size: Int) {
+        let record = Self.record(of: size)
+        #expect(record["missing"] == nil)
+        #expect(record["k\(size)"] == nil)
+        for i in 0..<size { #expect(record["k\(i)"] == .int(i)) }
+    }
+
+    @Test(arguments: sizes) func aKeyHoldingNullIsPresent(size: Int) {
+        var record = Self.record(of: size)
+        record["nothing"] = .null
+        #expect(record["nothing"] == .some(.null))
+        #expect(record.count == size + 1)
+    }
+
+    @Test(arguments: sizes) func settingNilRemovesTheKey(size: Int) {
+        var record = Self.record(of: size)
+        for i in 0..<size { record["k\(i)"] = nil }
+        #expect(record.isEmpty)
+    }
+}
