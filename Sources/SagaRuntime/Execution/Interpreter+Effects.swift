@@ -189,10 +189,9 @@ extension Interpreter {
                 }
                 // Let go of `b`, so that adding `type` does not copy the payload's entries.
                 b = .null
-                if payload["type"] != nil {
+                guard payload.insertIfAbsent("type", .string(type)) else {
                     throw SagaError.typeError("the payload of put \"\(type)\" must not hold 'type'")
                 }
-                payload["type"] = .string(type)
                 action = .record(payload)
             case .handle(let h) where h.kind == .channel:
                 guard let channel = h.object as? Channel else { throw SagaError.typeError("not a channel") }

@@ -17,7 +17,7 @@ enum ActionPattern {
         case .string(let s):
             if s == "*" {
                 self = .any
-            } else if s.utf8.contains(UInt8(ascii: "*")) {
+            } else if Self.hasStar(s) {
                 self = .glob(Array(s.utf8))
             } else {
                 self = .exact(s)
@@ -30,6 +30,16 @@ enum ActionPattern {
         default:
             throw SagaError.typeError("a pattern must be a string or a list of patterns, got \(value.kindName)")
         }
+    }
+
+    /// Whether `text` holds a `*`, over its bytes in place (`utf8.contains` went through the
+    /// generic iterator: 1.3% of `take-put-loop`, callgrind).
+    private static func hasStar(_ text: String) -> Bool {
+        let star = UInt8(ascii: "*")
+        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.contains(star) }) {
+            return found
+        }
+        return text.utf8.contains(star)
     }
 
     /// Whether an action (a record with a string `type`) matches.
