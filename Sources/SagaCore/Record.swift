@@ -39,17 +39,34 @@ public struct Record: Sendable {
     /// Compares keys by Unicode scalar value (the order of their UTF-8 bytes).
     @inlinable
     public static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+        compareKeys(a, b) < 0
+    }
+
+    /// Orders two keys by their UTF-8 bytes: negative when `a` comes first, 0 when they are
+    /// the same, positive when `b` does. One pass serves the binary search, which asked
+    /// `sameKey` and then `keyPrecedes` at each step (two thirds of a reducer updating one
+    /// field of a 1,000-field state, callgrind).
+    @inlinable
+    public static func compareKeys(_ a: String, _ b: String) -> Int {
+        if MemoryLayout<String>.size == 16,
+            unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+        {
+            return 0
+        }
+        let ua = a.utf8
+        let ub = b.utf8
         // Over the bytes in place: `utf8.lexicographicallyPrecedes` went through the generic
         // iterator, 7% of reopening a store (callgrind).
-        var a = a
-        var b = b
-        return a.withUTF8 { pa in
-            b.withUTF8 { pb in
+        let inPlace = ua.withContiguousStorageIfAvailable { pa in
+            ub.withContiguousStorageIfAvailable { pb in
                 let n = Swift.min(pa.count, pb.count)
-                for i in 0..<n where pa[i] != pb[i] { return pa[i] < pb[i] }
-                return pa.count < pb.count
+                for i in 0..<n where pa[i] != pb[i] { return pa[i] < pb[i] ? -1 : 1 }
+                return pa.count - pb.count
             }
         }
+        if let inPlace, let order = inPlace { return order }
+        if ua.elementsEqual(ub) { return 0 }
+        return ua.lexicographicallyPrecedes(ub) ? -1 : 1
     }
 
     /// Whether two keys are the same Unicode scalars (byte-equal UTF-8): their byte counts
@@ -124,9 +141,9 @@ public struct Record: Sendable {
         var hi = entries.count
         while lo < hi {
             let mid = (lo &+ hi) >> 1
-            let k = entries[mid].key
-            if Record.sameKey(k, key) { return (mid, true) }
-            if Record.keyPrecedes(k, key) { lo = mid &+ 1 } else { hi = mid }
+            let order = Record.compareKeys(entries[mid].key, key)
+            if order == 0 { return (mid, true) }
+            if order < 0 { lo = mid &+ 1 } else { hi = mid }
         }
         return (lo, false)
     }
@@ -169,11 +186,12 @@ public struct Record: Sendable {
         while i < entries.count, j < other.entries.count {
             let a = entries[i]
             let b = other.entries[j]
-            if Record.sameKey(a.key, b.key) {
+            let order = Record.compareKeys(a.key, b.key)
+            if order == 0 {
                 out.append(b)
                 i += 1
                 j += 1
-            } else if Record.keyPrecedes(a.key, b.key) {
+            } else if order < 0 {
                 out.append(a)
                 i += 1
             } else {

@@ -61,6 +61,20 @@ let workloads: [Workload] = [
         let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"request"}"# }
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    Workload(
+        name: "wide-state", summary: "a reducer updating one field of a 1,000-field state per outside action",
+        defaultCount: 1_000_000
+    ) { n in
+        // What a reducer costs must not grow with the state: the per-action figure here should
+        // match a one-field state's.
+        let fields = (0..<1_000).map { "f\($0): 0" }.joined(separator: ", ")
+        let source = """
+            state { \(fields) }
+            reduce "bump" as a { state.f500 = state.f500 + 1 }
+            """
+        let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"bump"}"# }
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
     Workload(name: "take-put-loop", summary: "one saga: loop { take; put }", defaultCount: 1_000_000) { n in
         let source = """
             saga main {
