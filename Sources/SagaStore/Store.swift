@@ -36,7 +36,7 @@ public final class Store<State, Action> {
     @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Action>()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Called each time a dispatch has processed its queue and the store is idle again.
-    @usableFromInline var idleObservers: [() -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var idleObservers: [() -> Void] = []
 
     /// Creates a store.
     ///

@@ -13,13 +13,15 @@ final class LineReader {
         case tooLong
     }
 
+    // Unchecked for exclusivity: one thread reads at a time (see ``InputSource``), and
+    // nothing here calls out while it holds a field.
     private let fd: Int32
-    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    private var start = 0
-    private var end = 0
-    private var atEnd = false
+    @exclusivity(unchecked) private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEnd = false
     /// Set after an overlong line was reported, until its end has been skipped.
-    private var skipping = false
+    @exclusivity(unchecked) private var skipping = false
 
     init(fd: Int32) {
         self.fd = fd

@@ -227,14 +227,16 @@ final class SagaTask: @unchecked Sendable {
     var isDone: Bool { phase == .done }
 }
 
-/// The parts of a task that few tasks need (see ``SagaTask``'s `extras`).
+/// The parts of a task that few tasks need (see ``SagaTask``'s `extras`). Unchecked for
+/// exclusivity as ``SagaTask``'s own fields are, for the same reason: a watcher's fork adopts
+/// and releases a child per action.
 final class TaskExtras {
-    var children: [SagaTask] = []
-    var liveChildren = 0
+    @exclusivity(unchecked) var children: [SagaTask] = []
+    @exclusivity(unchecked) var liveChildren = 0
     /// Tasks blocked on `join` of this one, with the token they blocked with.
-    var joiners: [(task: SagaTask, token: Int)] = []
-    var native: NativeState?
-    var stepsBeforeYield = 0
+    @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
+    @exclusivity(unchecked) var native: NativeState?
+    @exclusivity(unchecked) var stepsBeforeYield = 0
 }
 
 /// How a finished task ended.
