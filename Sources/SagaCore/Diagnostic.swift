@@ -60,6 +60,22 @@ public struct Diagnostic: Sendable, Hashable {
         return lines.joined(separator: "\n")
     }
 
+    /// `line` with each control character but tab shown as U+FFFD: a NUL or an escape
+    /// sequence in a source file must not reach the terminal (an escape could recolour or
+    /// rewrite it). One scalar for one, so the caret below still lines up.
+    static func printable(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: isControl) else { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            out.append(isControl(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+    }
+
     /// The diagnostic as text: `FILE:LINE:COLUMN: error: MESSAGE`, the source line, and a caret.
     public func rendered(files: [SourceFile]) -> String {
         let index = Int(location.file)
@@ -70,7 +86,7 @@ public struct Diagnostic: Sendable, Hashable {
         var out = "\(file.path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
         let text = file.line(Int(location.line))
         if !text.isEmpty || location.line > 0 {
-            out += "\n" + text + "\n"
+            out += "\n" + Diagnostic.printable(text) + "\n"
             var caret = ""
             var column = 1
             for scalar in text.unicodeScalars {

@@ -16,6 +16,19 @@ import Testing
         #expect(colored.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression) == plain)
         #expect(d.rendered(files: [file], colors: false) == plain)
     }
+
+    /// A NUL or an escape sequence in a source line is shown as U+FFFD, one for one, so that
+    /// the terminal is not rewritten and the caret still points at the character.
+    @Test func controlCharactersInTheSourceLineAreNotPrintedRaw() {
+        let source = "saga main {\n  log 1 \u{0} \u{1B}[31m\n}\n"
+        let result = Frontend().compile(source: source, path: "nul.saga")
+        let rendered = result.diagnostics.map { $0.rendered(files: result.files) }
+        #expect(
+            rendered == [
+                "nul.saga:2:9: error: unexpected character U+0\n  log 1 \u{FFFD} \u{FFFD}[31m\n        ^",
+                "nul.saga:2:11: error: unexpected character U+1B\n  log 1 \u{FFFD} \u{FFFD}[31m\n          ^",
+            ])
+    }
 }
 
 /// A `let` or `var` of a plain value that nothing reads is probably a mistake.
