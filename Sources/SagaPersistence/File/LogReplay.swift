@@ -1,11 +1,11 @@
 import Foundation
+import SagaCore
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import SagaCore
 
 /// Replays a log segment into an index during recovery, telling a torn tail (dropped) from
 /// corruption (refused).
