@@ -35,6 +35,11 @@ struct BinaryReader {
     }
 
     mutating func varint() throws(Malformed) -> UInt64 {
+        // Most varints (lengths, counts, small numbers) are one byte.
+        if position < buffer.count, buffer[position] < 0x80 {
+            defer { position += 1 }
+            return UInt64(buffer[position])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -55,19 +60,40 @@ struct BinaryReader {
     }
 
     mutating func string() throws(Malformed) -> String {
+        var none = KeyCache()
+        return try string(&none)
+    }
+
+    /// A string, taken from `cache` when it made the same bytes before.
+    mutating func string(_ cache: inout KeyCache) throws(Malformed) -> String {
+        cache.string(try stringBytes())
+    }
+
+    /// The bytes of the next string, which the reader moves past.
+    private mutating func stringBytes() throws(Malformed) -> UnsafeBufferPointer<UInt8> {
         let n = try count()
-        guard let base = buffer.baseAddress else { return "" }
-        let bytes = UnsafeBufferPointer(start: (base + position).assumingMemoryBound(to: UInt8.self), count: n)
-        position += n
-        return String(decoding: bytes, as: UTF8.self)
+        guard let base = buffer.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        defer { position += n }
+        return UnsafeBufferPointer(start: (base + position).assumingMemoryBound(to: UInt8.self), count: n)
     }
 
     /// Reads one value.
     mutating func value() throws(Malformed) -> Value {
-        try value(depth: 0)
+        var none = KeyCache()
+        var id: Value?
+        return try value(depth: 0, keys: &none, id: &id)
     }
 
-    private mutating func value(depth: Int) throws(Malformed) -> Value {
+    /// Reads one element: a value, and the value of its `id` key when it is a record whose
+    /// keys are in order (nil otherwise: ``ElementID/of(_:)`` must then look, and decide).
+    /// Keys come from `keys` when it made them before.
+    mutating func element(keys: inout KeyCache) throws(Malformed) -> (value: Value, id: Value?) {
+        var id: Value?
+        let value = try value(depth: 0, keys: &keys, id: &id)
+        return (value, id)
+    }
+
+    private mutating func value(depth: Int, keys: inout KeyCache, id: inout Value?) throws(Malformed) -> Value {
         switch try u8() {
         case ValueTag.null: return .null
         case ValueTag.false: return .bool(false)
@@ -82,7 +108,8 @@ struct BinaryReader {
             let n = try count()
             var items: [Value] = []
             items.reserveCapacity(n)
-            for _ in 0..<n { items.append(try value(depth: depth + 1)) }
+            var inner: Value?
+            for _ in 0..<n { items.append(try value(depth: depth + 1, keys: &keys, id: &inner)) }
             return .list(items)
         case ValueTag.record:
             guard depth < BinaryWriter.maxDepth else { throw Malformed() }
@@ -90,15 +117,51 @@ struct BinaryReader {
             var entries: [(key: String, value: Value)] = []
             entries.reserveCapacity(n)
             var sorted = true
-            for _ in 0..<n {
-                let k = try string()
-                if sorted, let last = entries.last, !Record.keyPrecedes(last.key, k) { sorted = false }
-                entries.append((k, try value(depth: depth + 1)))
+            var previous = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            var found: Value?
+            var inner: Value?
+            for i in 0..<n {
+                let bytes = try stringBytes()
+                let key = keys.string(bytes)
+                if sorted, i > 0 {
+                    // ASCII bytes are the key's UTF-8, so they compare in place, as
+                    // Record.keyPrecedes would; other bytes may have been repaired.
+                    if BinaryReader.isASCII(previous) && BinaryReader.isASCII(bytes) {
+                        sorted = BinaryReader.precedes(previous, bytes)
+                    } else if let last = entries.last {
+                        sorted = Record.keyPrecedes(last.key, key)
+                    }
+                }
+                previous = bytes
+                let v = try value(depth: depth + 1, keys: &keys, id: &inner)
+                if depth == 0, BinaryReader.isID(bytes) { found = v }
+                entries.append((key, v))
             }
             // The writer keeps keys sorted; only a damaged file could break the record's invariant.
-            return .record(sorted ? Record(sortedEntries: entries) : Record(entries.map { ($0.key, $0.value) }))
+            if sorted {
+                id = found
+                return .record(Record(sortedEntries: entries))
+            }
+            return .record(Record(entries.map { ($0.key, $0.value) }))
         default:
             throw Malformed()
         }
+    }
+
+    /// Whether `a` comes before `b` in UTF-8 byte order (``Record/keyPrecedes(_:_:)``).
+    private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = Swift.min(a.count, b.count)
+        for i in 0..<n where a[i] != b[i] { return a[i] < b[i] }
+        return a.count < b.count
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in bytes where b >= 0x80 { return false }
+        return true
+    }
+
+    /// Whether `bytes` spell `id`.
+    private static func isID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == 2 && bytes[0] == UInt8(ascii: "i") && bytes[1] == UInt8(ascii: "d")
     }
 }

@@ -24,9 +24,23 @@ struct EntityIndex: Sendable {
     /// Removes the element with `id`; returns it, or nil if there was none.
     @discardableResult
     mutating func delete(entity: String, id: Value) -> Value? {
-        guard var table = entities[entity], let old = table.removeValue(forKey: id) else { return nil }
-        entities[entity] = table.isEmpty ? nil : table
+        // In place: copying the table out (`var table = entities[entity]`) copied every
+        // element of the entity on each delete, its storage being shared with the index.
+        guard let old = entities[entity]?.removeValue(forKey: id) else { return nil }
+        if entities[entity]?.isEmpty == true { entities[entity] = nil }
         return old
+    }
+
+    /// Removes and returns the table of `entity` (empty if there is none), so that a caller
+    /// applying many writes to one entity (replaying a log) looks its name up once and holds
+    /// the only reference to the table; ``restore(entity:_:)`` puts it back.
+    mutating func take(entity: String) -> [Value: Value] {
+        entities.removeValue(forKey: entity) ?? [:]
+    }
+
+    /// Puts back a table that ``take(entity:)`` removed; an empty one leaves the entity out.
+    mutating func restore(entity: String, _ table: [Value: Value]) {
+        if !table.isEmpty { entities[entity] = table }
     }
 
     /// The matching elements of `entity`, ordered and paged.
