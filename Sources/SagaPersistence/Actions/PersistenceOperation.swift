@@ -16,12 +16,12 @@ enum PersistenceOperation {
         switch self {
         case .save:
             let element = r["element"] ?? .null
-            let unlock = await live.lockIfLive(entity)
+            let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
                 let saved = try await store.save(entity: entity, element: element)
                 return [result("persistence/saved", entity, ["element": saved], ref)]
-                    + (await live.refresh(entity, store: store))
+                    + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
                 return [
                     result(
@@ -32,7 +32,7 @@ enum PersistenceOperation {
             let element = r["element"] ?? r["id"].map { ["id": $0] } ?? .null
             let id: Value
             if case .record(let e) = element, let i = e["id"] { id = i } else { id = r["id"] ?? .null }
-            let unlock = await live.lockIfLive(entity)
+            let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
                 let deleted = try await store.delete(entity: entity, id: id)
@@ -40,7 +40,7 @@ enum PersistenceOperation {
                 // element that was stored (or just the id, when there was none).
                 let echoed = r["element"] ?? deleted ?? element
                 return [result("persistence/deleted", entity, ["element": echoed], ref)]
-                    + (await live.refresh(entity, store: store))
+                    + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
                 return [
                     result(

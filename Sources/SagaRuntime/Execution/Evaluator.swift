@@ -65,7 +65,7 @@ struct Evaluator {
         case .index(let base, let index, _):
             return try subscriptValue(try eval(base, env), try eval(index, env))
         case .record(let fields, _):
-            var r = Record()
+            var r = Record(minimumCapacity: fields.count)
             for f in fields {
                 let v = try eval(f.value, env)
                 try Value.checkDepth(of: v)
