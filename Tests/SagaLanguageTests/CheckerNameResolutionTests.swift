@@ -93,6 +93,34 @@ struct CheckerNameResolutionTests {
                 ])
     }
 
+    /// After a block ends, a name it hid means the outer variable again: its use counts for
+    /// the outer one, and of a name declared twice in one block only the later one is warned
+    /// about when unused (the first already has its redeclaration error).
+    @Test func aShadowEndsWithItsBlockAndARedeclarationIsWarnedAboutOnce() {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              let outer = 1
+              if true {
+                let outer = 2
+                log outer
+              }
+              log outer
+              let twice = 1
+              let twice = 2
+            }
+            """)
+        let diagnostics = result.diagnostics.map {
+            "\($0.location.line):\($0.location.column): \($0.severity): \($0.message)"
+        }
+        #expect(
+            diagnostics == [
+                "9:7: error: invalid redeclaration of 'twice'",
+                "8:7: note: 'twice' previously declared here",
+                "9:7: warning: variable 'twice' was never used; remove it, or name it '_twice'",
+            ])
+    }
+
     @Test func aDeclarationsOwnNameIsNotVisibleInItsInitialValue() {
         #expect(
             CheckerTests.errors(

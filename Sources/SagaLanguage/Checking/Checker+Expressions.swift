@@ -65,9 +65,8 @@ extension Checker {
     /// Resolves a variable read to the slot of its innermost visible declaration.
     private mutating func resolveVariable(_ variable: Variable) -> Variable {
         var resolved = variable
-        if let entry = lookup(variable.name) {
+        if let entry = use(variable.name) {
             resolved.slot = entry.slot
-            markUsed(variable.name)
         } else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             error("unknown variable '\(variable.name)'\(hint)", at: variable.location)

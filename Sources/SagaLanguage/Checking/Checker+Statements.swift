@@ -195,14 +195,13 @@ extension Checker {
     /// Resolves the variable an assignment writes, reporting why it cannot be written.
     private mutating func checkAssignedVariable(_ variable: Variable) -> Variable {
         var resolved = variable
-        guard let entry = lookup(variable.name) else {
+        guard let entry = use(variable.name) else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             let advice = hint.isEmpty ? "; declare it with 'var \(variable.name) = …'" : hint
             error("cannot assign to undeclared variable '\(variable.name)'\(advice)", at: variable.location)
             return resolved
         }
         resolved.slot = entry.slot
-        markUsed(variable.name)
         if !entry.isMutable {
             error(
                 "cannot assign to '\(variable.name)': it is a let constant", at: variable.location,

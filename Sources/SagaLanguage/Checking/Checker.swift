@@ -38,7 +38,7 @@ struct Checker {
     var diagnostics: [Diagnostic] = []
 
     /// The scopes of the declaration being checked, innermost last.
-    var scopes: [Scope] = []
+    var scopes = ScopeStack()
     /// The next fresh slot of the declaration being checked.
     var nextSlot = 0
     /// What the constructs around the node being checked allow.
@@ -73,29 +73,26 @@ struct Checker {
 
     /// Starts a new top-level declaration: fresh slots, no scopes, a clean context.
     mutating func beginDeclaration() {
-        scopes = [Scope()]
+        scopes.reset()
         nextSlot = 0
         context = CheckContext()
     }
 
     /// Opens a block scope.
     mutating func pushScope() {
-        scopes.append(Scope())
+        scopes.push()
     }
 
-    /// Closes the innermost block scope.
+    /// Closes the innermost block scope (never the declaration's own), warning about each of
+    /// its variables that was never used.
     mutating func popScope() {
-        guard scopes.count > 1, let scope = scopes.popLast() else { return }
-        for (name, entry) in scope.entries where entry.warnsIfUnused && !entry.used {
-            warning("variable '\(name)' was never used; remove it, or name it '_\(name)'", at: entry.location)
-        }
-    }
-
-    /// Notes that the innermost visible declaration of `name` is used.
-    mutating func markUsed(_ name: String) {
-        for i in stride(from: scopes.count - 1, through: 0, by: -1) where scopes[i].entries[name] != nil {
-            scopes[i].entries[name]?.used = true
-            return
+        guard scopes.depth > 1 else { return }
+        var unused: [ScopeStack.Entry] = []
+        scopes.pop { entry in if entry.warnsIfUnused && !entry.used { unused.append(entry) } }
+        for entry in unused {
+            warning(
+                "variable '\(entry.name)' was never used; remove it, or name it '_\(entry.name)'",
+                at: entry.location)
         }
     }
 
@@ -107,33 +104,28 @@ struct Checker {
         var resolved = variable
         resolved.slot = nextSlot
         nextSlot += 1
-        let innermost = scopes.count - 1
-        guard innermost >= 0 else { return resolved }
-        if let previous = scopes[innermost].entries[variable.name] {
+        guard scopes.depth > 0 else { return resolved }
+        if let previous = scopes.declaredInInnermostScope(variable.name) {
             error(
                 "invalid redeclaration of '\(variable.name)'", at: variable.location,
                 note: ("'\(variable.name)' previously declared here", previous.location))
         }
-        scopes[innermost].entries[variable.name] = Scope.Entry(
-            slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth, location: variable.location,
-            warnsIfUnused: warnsIfUnused)
+        scopes.declare(
+            ScopeStack.Entry(
+                name: variable.name, slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth,
+                location: variable.location, warnsIfUnused: warnsIfUnused))
         return resolved
     }
 
-    /// The innermost visible declaration of `name`.
-    func lookup(_ name: String) -> Scope.Entry? {
-        for scope in scopes.reversed() {
-            if let entry = scope.entries[name] { return entry }
-        }
-        return nil
+    /// The innermost visible declaration of `name`, marked as used.
+    mutating func use(_ name: String) -> ScopeStack.Entry? {
+        guard let index = scopes.lookup(name) else { return nil }
+        scopes.markUsed(index)
+        return scopes.entries[index]
     }
 
     /// Every variable name visible here, for suggestions.
-    var namesInScope: Set<String> {
-        var names: Set<String> = []
-        for scope in scopes { names.formUnion(scope.entries.keys) }
-        return names
-    }
+    var namesInScope: Set<String> { scopes.names }
 
     /// Enters the body of a `fork`/`spawn` block, a watcher or a `compensate` block: a task
     /// body of its own that runs with a copy of the frame, so loops and transactions outside it
