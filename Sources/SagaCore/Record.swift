@@ -55,15 +55,35 @@ public struct Record: Sendable {
     /// field of a 1,000-field state, callgrind).
     @inlinable
     public static func compareKeys(_ a: String, _ b: String) -> Int {
-        if MemoryLayout<String>.size == 16,
-            unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
-        {
-            return 0
-        }
+        sameBits(a, b) ? 0 : compareBytes(a, b)
+    }
+
+    /// Whether two keys are the same Unicode scalars (byte-equal UTF-8): their byte counts
+    /// (stored, so O(1)) first, then their bytes in place. Not Swift's `==`, which accepts
+    /// canonically equivalent spellings and cost twice as much here (callgrind, the
+    /// every-select-put workload, where keys are compared 18 times per action).
+    @inlinable
+    public static func sameKey(_ a: String, _ b: String) -> Bool {
+        if sameBits(a, b) { return true }
+        guard a.utf8.count == b.utf8.count else { return false }
+        return compareBytes(a, b) == 0
+    }
+
+    /// The same bits are the same string: the same small (inline) string, or the same
+    /// storage. Keys are mostly small, so most matches end here without a byte compare.
+    @inlinable
+    static func sameBits(_ a: String, _ b: String) -> Bool {
+        MemoryLayout<String>.size == 16
+            && unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+    }
+
+    /// Orders two strings by their UTF-8 bytes, over the bytes in place:
+    /// `utf8.lexicographicallyPrecedes` and `elementsEqual` went through the generic iterator
+    /// (7% of reopening a store, 4% of every-select-put: callgrind).
+    @inlinable
+    static func compareBytes(_ a: String, _ b: String) -> Int {
         let ua = a.utf8
         let ub = b.utf8
-        // Over the bytes in place: `utf8.lexicographicallyPrecedes` went through the generic
-        // iterator, 7% of reopening a store (callgrind).
         let inPlace = ua.withContiguousStorageIfAvailable { pa in
             ub.withContiguousStorageIfAvailable { pb in
                 let n = Swift.min(pa.count, pb.count)
@@ -74,33 +94,6 @@ public struct Record: Sendable {
         if let inPlace, let order = inPlace { return order }
         if ua.elementsEqual(ub) { return 0 }
         return ua.lexicographicallyPrecedes(ub) ? -1 : 1
-    }
-
-    /// Whether two keys are the same Unicode scalars (byte-equal UTF-8): their byte counts
-    /// (stored, so O(1)) first, then their bytes in place. Not Swift's `==`, which accepts
-    /// canonically equivalent spellings and cost twice as much here (callgrind, the
-    /// every-select-put workload, where keys are compared 18 times per action).
-    @inlinable
-    public static func sameKey(_ a: String, _ b: String) -> Bool {
-        // The same bits are the same string: the same small (inline) string, or the same
-        // storage. Keys are mostly small, so most matches end here without a byte compare.
-        if MemoryLayout<String>.size == 16,
-            unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
-        {
-            return true
-        }
-        let ua = a.utf8
-        let ub = b.utf8
-        guard ua.count == ub.count else { return false }
-        let inPlace = ua.withContiguousStorageIfAvailable { pa in
-            ub.withContiguousStorageIfAvailable { pb in
-                // A plain loop: `elementsEqual` went through the generic iterator.
-                for i in 0..<pa.count where pa[i] != pb[i] { return false }
-                return true
-            }
-        }
-        if let inPlace, let same = inPlace { return same }
-        return ua.elementsEqual(ub)
     }
 
     /// Runs `body` on the value of `key` in place (`.null` if absent, then inserted), so a
