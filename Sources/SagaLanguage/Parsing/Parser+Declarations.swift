@@ -55,6 +55,7 @@ extension Parser {
             try expect(.leftParen, "expected '(' after function name")
             let saved = ignoreNewlines(true)
             var parameters: [Variable] = []
+            parameters.reserveCapacity(4)
             while kind != .rightParen {
                 parameters.append(try expectVariable("expected a parameter name"))
                 if !match(.comma) {

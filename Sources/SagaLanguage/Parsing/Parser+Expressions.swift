@@ -168,6 +168,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var arguments: [Expr] = []
+        arguments.reserveCapacity(4)
         while kind != .rightParen {
             arguments.append(try parseExpression())
             if !match(.comma) {
@@ -189,6 +190,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var elements: [Expr] = []
+        elements.reserveCapacity(4)
         while kind != .rightBracket {
             elements.append(try parseExpression())
             if !match(.comma) {
@@ -209,6 +211,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var fields: [RecordField] = []
+        fields.reserveCapacity(4)
         while kind != .rightBrace {
             let key = try parseKey(in: "record literal")
             try expect(.colon, "expected ':' after field name '\(key)'")
@@ -243,6 +246,7 @@ extension Parser {
     mutating func parseInterpolation() throws -> Expr {
         let head = advance()
         var parts: [InterpolationPart] = []
+        parts.reserveCapacity(4)
         if !head.text.isEmpty { parts.append(.text(head.text)) }
         try enterNesting()
         while true {
