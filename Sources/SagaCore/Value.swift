@@ -96,7 +96,8 @@ extension Value: Equatable {
         case (.double(let a), .double(let b)): return a == b
         case (.int(let a), .double(let b)): return Double(a) == b && Double(exactly: a) != nil
         case (.double(let a), .int(let b)): return a == Double(b) && Double(exactly: b) != nil
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        // Byte-equal, as keys are: `utf8.elementsEqual` ran unspecialised generic code.
+        case (.string(let a), .string(let b)): return Record.sameKey(a, b)
         case (.list(let a), .list(let b)): return a == b
         case (.record(let a), .record(let b)): return a == b
         case (.handle(let a), .handle(let b)): return a == b

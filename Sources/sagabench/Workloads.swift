@@ -84,6 +84,7 @@ let workloads: [Workload] = [
         let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"ping"}"# }
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    EmbeddedWorkloads.takePut,
     Workload(
         name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",
         defaultCount: 10_000_000

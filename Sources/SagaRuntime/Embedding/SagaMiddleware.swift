@@ -17,7 +17,9 @@ import SagaStore
 /// ```
 public final class SagaMiddleware<State, Action> {
     private let bridge: any SagaBridge<State, Action>
-    private var interpreters: [WeakInterpreter] = []
+    /// Unchecked for exclusivity: read for every action, written only when an interpreter is
+    /// made, on the store's actor.
+    @exclusivity(unchecked) private var interpreters: [WeakInterpreter] = []
 
     /// A middleware that shows the app's actions to sagas through `bridge`.
     public init(bridge: some SagaBridge<State, Action>) {
@@ -30,31 +32,46 @@ public final class SagaMiddleware<State, Action> {
         Middleware { [self] _, next in
             { action in
                 let value = self.bridge.value(of: action)
-                let listeners = self.live()
-                if let value { for i in listeners { i.actionWillReduce(value) } }
+                // The interpreters as they are now, for both calls: a copy of the array is a
+                // retain, where collecting the live ones into a new array allocated for every
+                // action (callgrind, take-put-embedded).
+                // By index: iterating copied each weak reference.
+                let listeners = self.interpreters
+                if let value { for i in listeners.indices { listeners[i].value?.actionWillReduce(value) } }
                 next(action)
-                if let value { for i in listeners { i.actionReduced(value) } }
+                if let value { for i in listeners.indices { listeners[i].value?.actionReduced(value) } }
             }
         }
     }
 
     /// An interpreter that runs `program` over `store` (which must have ``middleware``).
+    ///
+    /// Inlinable, so that the sagas' `put`s reach the store through `dispatch` specialised for
+    /// the app's types: from this module's generic code each one looked up the metadata of
+    /// the store's queue (callgrind, take-put-embedded: a sixth of a take and put).
+    @inlinable
     public func interpreter(
         for program: Program, store: Store<State, Action>, options: Interpreter.Options = .init(),
         host: HostFunctions = HostFunctions(), output: RunOutput
     ) -> Interpreter {
-        let binding = AppStoreBinding(store: store, bridge: bridge)
+        makeInterpreter(
+            for: program, store: store, dispatch: { [unowned store] action in store.dispatch(action) },
+            options: options, host: host, output: output)
+    }
+
+    @usableFromInline
+    func makeInterpreter(
+        for program: Program, store: Store<State, Action>, dispatch: @escaping (Action) -> Void,
+        options: Interpreter.Options, host: HostFunctions, output: RunOutput
+    ) -> Interpreter {
+        let binding = AppStoreBinding(store: store, bridge: bridge, dispatch: dispatch)
         let interpreter = Interpreter(program: program, binding: binding, options: options, host: host, output: output)
+        interpreters.removeAll { $0.value == nil }
         interpreters.append(WeakInterpreter(interpreter))
         // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
         // burst of dispatches reaches an `every` watcher one action at a time.
         store.whenIdle { [weak interpreter] in interpreter?.takeOutsideTurn() }
         return interpreter
-    }
-
-    private func live() -> [Interpreter] {
-        interpreters.removeAll { $0.value == nil }
-        return interpreters.compactMap(\.value)
     }
 }
 
@@ -67,16 +84,20 @@ private struct WeakInterpreter {
 final class AppStoreBinding<State, Action>: SagaStoreBinding {
     unowned let store: Store<State, Action>
     let bridge: any SagaBridge<State, Action>
+    /// The store's `dispatch`, made where the app's types are known (see
+    /// ``SagaMiddleware/interpreter(for:store:options:host:output:)``).
+    let dispatch: (Action) -> Void
 
-    init(store: Store<State, Action>, bridge: any SagaBridge<State, Action>) {
+    init(store: Store<State, Action>, bridge: any SagaBridge<State, Action>, dispatch: @escaping (Action) -> Void) {
         self.store = store
         self.bridge = bridge
+        self.dispatch = dispatch
     }
 
     var stateValue: Value { bridge.value(of: store.state) }
     var acceptsOutsideActions: Bool { true }
 
     func process(_ value: Value) throws(SagaError) {
-        store.dispatch(try bridge.action(from: value))
+        dispatch(try bridge.action(from: value))
     }
 }
