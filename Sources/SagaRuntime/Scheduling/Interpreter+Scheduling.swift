@@ -170,7 +170,9 @@ extension Interpreter {
                 takers.append(taker)
             }
         }
-        waiting.removeAll(keepingCapacity: true)
+        // Popped one by one: `removeAll(keepingCapacity:)` went through the generic
+        // `replaceSubrange`, dearer than the one or two takers an action usually meets.
+        while waiting.popLast() != nil {}
         spareTakers = waiting
     }
 
