@@ -89,14 +89,13 @@ public final class Store<State, Action> {
         }
     }
 
-    @inlinable @discardableResult
-    func buildChain() -> (Action) -> Void {
+    @inlinable
+    func buildChain() {
         var next: (Action) -> Void = { [unowned self] action in self.reduce(action) }
         let api = MiddlewareAPI(store: self)
         for middleware in middlewares.reversed() {
             next = middleware.body(api, next)
         }
         chain = next
-        return next
     }
 }

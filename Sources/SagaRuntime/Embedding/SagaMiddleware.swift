@@ -32,10 +32,10 @@ public final class SagaMiddleware<State, Action> {
         Middleware { [self] _, next in
             { action in
                 let value = self.bridge.value(of: action)
-                // The interpreters as they are now, for both calls: a copy of the array is a
-                // retain, where collecting the live ones into a new array allocated for every
-                // action (callgrind, take-put-embedded).
-                // By index: iterating copied each weak reference.
+                // The interpreters as they are now, for both calls, read by index: a copy of
+                // the array is a retain, where collecting the live ones into a new array
+                // allocated for every action, and iterating copied each weak reference
+                // (callgrind, take-put-embedded).
                 let listeners = self.interpreters
                 if let value { for i in listeners.indices { listeners[i].value?.actionWillReduce(value) } }
                 next(action)
