@@ -37,4 +37,41 @@ public protocol ElementStore: AnyObject, Sendable {
     /// Finishes every queued write, then releases the store (and its lock). Later calls throw
     /// `.closed`.
     func close() async
+
+    /// ``save(entity:element:)`` without awaiting: starts the save and calls `completion`
+    /// once, from any thread, when it is acknowledged or has failed.
+    ///
+    /// Saves started this way from one thread reach the store in the order they were started.
+    /// A ``FileStore`` calls `completion` on its writer thread right after the sync, with no
+    /// `Task` in between; the default implementation runs the async call in a `Task`.
+    func save(entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void)
+
+    /// ``delete(entity:id:)`` without awaiting, as ``save(entity:element:completion:)``.
+    func delete(entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void)
+}
+
+extension ElementStore {
+    public func save(
+        entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
+    ) {
+        Task {
+            do throws(StoreError) {
+                completion(.success(try await save(entity: entity, element: element)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    public func delete(
+        entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void
+    ) {
+        Task {
+            do throws(StoreError) {
+                completion(.success(try await delete(entity: entity, id: id)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
 }

@@ -12,4 +12,28 @@ public protocol AsyncWorkScheduler<Action>: AnyObject, Sendable {
 
     /// Starts `work`; when it finishes, dispatches the actions it returned, in order.
     func schedule(_ work: @escaping @Sendable () async -> [Action])
+
+    /// Starts work that reports its own end: `work` is called once, at once, on the calling
+    /// thread, and must call `finish` exactly once, from any thread, with the actions to
+    /// dispatch.
+    ///
+    /// For work that is already asynchronous without Swift concurrency (a file store's writer
+    /// thread calling back after its sync), this saves the `Task` that ``schedule(_:)``
+    /// needs, and the thread switches into and out of it. The default implementation wraps
+    /// `work` in ``schedule(_:)``.
+    ///
+    /// ```swift
+    /// scheduler.schedule(reporting: { finish in
+    ///     writer.append(record) { result in finish([.saved(result)]) }
+    /// })
+    /// ```
+    func schedule(reporting work: (_ finish: @escaping @Sendable ([Action]) -> Void) -> Void)
+}
+
+extension AsyncWorkScheduler {
+    public func schedule(reporting work: (_ finish: @escaping @Sendable ([Action]) -> Void) -> Void) {
+        let box = ReportedActions<Action>()
+        work { actions in box.fulfil(actions) }
+        schedule { await box.value() }
+    }
 }

@@ -1,5 +1,7 @@
+import Foundation
 import SagaCore
 import SagaLanguage
+import Synchronization
 import Testing
 
 @testable import SagaRuntime
@@ -25,5 +27,35 @@ import Testing
         #expect(table.undeliveredCount == 0)
         #expect(!table.hasInFlight)
         #expect(await table.nextInCallOrder() == nil)
+    }
+}
+
+/// Middleware work that reports its own end (a file store's writer thread calling back) is
+/// delivered as work run in a `Task` is: under virtual time, in the order it was started,
+/// whichever finished first.
+@Suite struct ReportedWorkTests {
+    @Test func workThatReportsItsEndIsDeliveredInStartOrder() async {
+        let table = HostCallTable(inCallOrder: true)
+        let finishers = Mutex<[@Sendable ([Value]) -> Void]>([])
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        #expect(table.hasInFlight)
+        let (first, second) = finishers.withLock { ($0[0], $0[1]) }
+        Thread.detachNewThread { second(["second"]) }
+        Thread.detachNewThread { first(["first"]) }
+        var delivered: [Value] = []
+        while let done = await table.nextInCallOrder() {
+            if case .success(.list(let actions)) = done.result { delivered += actions }
+        }
+        #expect(delivered == ["first", "second"])
+        #expect(!table.hasInFlight)
+    }
+
+    @Test func workThatFinishesAtOnceIsDeliveredToo() async {
+        let table = HostCallTable(inCallOrder: false)
+        table.startDispatching(reporting: { finish in finish(["now"]) })
+        await table.inbox.wait()
+        #expect(table.finishedCalls().map(\.result) == [.success(.list(["now"]))])
+        #expect(!table.hasInFlight)
     }
 }

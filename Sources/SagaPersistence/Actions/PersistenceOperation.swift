@@ -19,33 +19,22 @@ enum PersistenceOperation {
             let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
-                let saved = try await store.save(entity: entity, element: element)
-                return [result("persistence/saved", entity, ["element": saved], ref)]
+                let stored = try await store.save(entity: entity, element: element)
+                return [saved(entity, stored, ref)]
                     + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
-                return [
-                    result(
-                        "persistence/saveFailed", entity, ["element": element, "error": .string(error.message)], ref)
-                ]
+                return [saveFailed(entity, element, error, ref)]
             }
         case .delete:
-            let element = r["element"] ?? r["id"].map { ["id": $0] } ?? .null
-            let id: Value
-            if case .record(let e) = element, let i = e["id"] { id = i } else { id = r["id"] ?? .null }
+            let (element, id) = deleteTarget(r)
             let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
-                let deleted = try await store.delete(entity: entity, id: id)
-                // The element the request named, as it named it; for a delete by id, the
-                // element that was stored (or just the id, when there was none).
-                let echoed = r["element"] ?? deleted ?? element
-                return [result("persistence/deleted", entity, ["element": echoed], ref)]
+                let removed = try await store.delete(entity: entity, id: id)
+                return [deleted(entity, r["element"] ?? removed ?? element, ref)]
                     + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
-                return [
-                    result(
-                        "persistence/deleteFailed", entity, ["element": element, "error": .string(error.message)], ref)
-                ]
+                return [deleteFailed(entity, element, error, ref)]
             }
         case .request:
             var request = r
@@ -70,6 +59,32 @@ enum PersistenceOperation {
         }
     }
 
+    /// The element a delete names (`element`, or `{id}` from its `id`) and the id to delete.
+    func deleteTarget(_ r: Record) -> (element: Value, id: Value) {
+        let element = r["element"] ?? r["id"].map { ["id": $0] } ?? .null
+        if case .record(let e) = element, let id = e["id"] { return (element, id) }
+        return (element, r["id"] ?? .null)
+    }
+
+    /// `persistence/saved` with the element as stored.
+    func saved(_ entity: String, _ element: Value, _ ref: Value?) -> Value {
+        result("persistence/saved", entity, ["element": element], ref)
+    }
+
+    /// `persistence/deleted`, echoing the element the request named, as it named it; for a
+    /// delete by id, the element that was stored (or just the id, when there was none).
+    func deleted(_ entity: String, _ echoed: Value, _ ref: Value?) -> Value {
+        result("persistence/deleted", entity, ["element": echoed], ref)
+    }
+
+    func saveFailed(_ entity: String, _ element: Value, _ error: StoreError, _ ref: Value?) -> Value {
+        result("persistence/saveFailed", entity, ["element": element, "error": .string(error.message)], ref)
+    }
+
+    func deleteFailed(_ entity: String, _ element: Value, _ error: StoreError, _ ref: Value?) -> Value {
+        result("persistence/deleteFailed", entity, ["element": element, "error": .string(error.message)], ref)
+    }
+
     /// A result action: `{type, entity, …fields, ref?}`.
     func result(_ type: String, _ entity: String, _ fields: Record, _ ref: Value?) -> Value {
         var r = fields
@@ -80,7 +95,7 @@ enum PersistenceOperation {
     }
 
     /// The failure action for a request whose entity is unusable.
-    private func failure(_ r: Record, _ message: String, ref: Value?) -> Value {
+    func failure(_ r: Record, _ message: String, ref: Value?) -> Value {
         let entity = r["entity"] ?? .null
         var out = Record()
         switch self {

@@ -54,7 +54,11 @@ public final class ValuePersistence: @unchecked Sendable {
         guard let scheduler else { return }
         let store = self.store
         let live = self.live
-        scheduler.schedule { await operation.perform(r, store: store, live: live) }
+        if operation.canStart(r, live: live) {
+            scheduler.schedule(reporting: { finish in operation.start(r, store: store, live: live, finish: finish) })
+        } else {
+            scheduler.schedule { await operation.perform(r, store: store, live: live) }
+        }
     }
 
     /// The reducer of `state.persistence`: call it after the program's own reducers.

@@ -61,22 +61,63 @@ public final class FileStore: ElementStore {
 
     /// Inserts or replaces `element` by its `id`, durably; see ``ElementStore/save(entity:element:)``.
     public func save(entity: String, element: Value) async throws(StoreError) -> Value {
-        let id = try ElementID.of(element)
-        var payload = BinaryWriter(capacity: 64)
-        payload.string(entity)
-        try payload.write(element)
-        let stored = try await submit(
-            StoreFormat.save, entity: entity, id: id, element: element, payload: payload.bytes)
-        return stored ?? element
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Value, StoreError>, Never>) in
+            save(entity: entity, element: element) { c.resume(returning: $0) }
+        }
+        return try result.get()
     }
 
     /// Deletes by `id`, durably; see ``ElementStore/delete(entity:id:)``.
     public func delete(entity: String, id: Value) async throws(StoreError) -> Value? {
-        let key = try ElementID.check(id)
-        var payload = BinaryWriter(capacity: 32)
-        payload.string(entity)
-        try payload.write(key)
-        return try await submit(StoreFormat.delete, entity: entity, id: key, element: .null, payload: payload.bytes)
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Value?, StoreError>, Never>) in
+            delete(entity: entity, id: id) { c.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Encodes the save on the calling thread and queues it for the writer, which calls
+    /// `completion` on its own thread right after the batch's sync (or at once, on this
+    /// thread, for an element it cannot store).
+    public func save(
+        entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
+    ) {
+        let payload: [UInt8]
+        let id: Value
+        do throws(StoreError) {
+            id = try ElementID.of(element)
+            var out = BinaryWriter(capacity: 64)
+            out.string(entity)
+            try out.write(element)
+            payload = out.bytes
+        } catch {
+            return completion(.failure(error))
+        }
+        writer.submit(
+            LogWriter.Pending(
+                type: StoreFormat.save, entity: entity, id: id, element: element, payload: payload,
+                finish: { result in completion(result.map { $0 ?? element }) }))
+    }
+
+    /// Encodes the delete on the calling thread and queues it, as
+    /// ``save(entity:element:completion:)`` does.
+    public func delete(
+        entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void
+    ) {
+        let payload: [UInt8]
+        let key: Value
+        do throws(StoreError) {
+            key = try ElementID.check(id)
+            var out = BinaryWriter(capacity: 32)
+            out.string(entity)
+            try out.write(key)
+            payload = out.bytes
+        } catch {
+            return completion(.failure(error))
+        }
+        writer.submit(
+            LogWriter.Pending(
+                type: StoreFormat.delete, entity: entity, id: key, element: .null, payload: payload,
+                finish: completion))
     }
 
     /// The matching elements; see ``ElementStore/query(entity:_:)``.
@@ -89,18 +130,5 @@ public final class FileStore: ElementStore {
     /// Finishes the queued writes, closes the files and releases the lock.
     public func close() async {
         await writer.close()
-    }
-
-    private func submit(
-        _ type: UInt8, entity: String, id: Value, element: Value, payload: [UInt8]
-    )
-        async throws(StoreError) -> Value?
-    {
-        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Value?, StoreError>, Never>) in
-            writer.submit(
-                LogWriter.Pending(
-                    type: type, entity: entity, id: id, element: element, payload: payload, continuation: c))
-        }
-        return try result.get()
     }
 }

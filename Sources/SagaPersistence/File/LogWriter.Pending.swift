@@ -1,8 +1,8 @@
 import SagaCore
 
 extension LogWriter {
-    /// A save or delete waiting for the writer: already encoded by its caller, who awaits
-    /// `continuation`.
+    /// A save or delete waiting for the writer: already encoded by its caller, who hears of
+    /// it through `finish`.
     struct Pending: Sendable {
         /// ``StoreFormat/save`` or ``StoreFormat/delete``.
         let type: UInt8
@@ -13,8 +13,9 @@ extension LogWriter {
         let element: Value
         /// The encoded entity and element (or id): the frame's payload.
         let payload: [UInt8]
-        /// Resumed with the stored element (save) or the deleted one (delete) once synced.
-        let continuation: CheckedContinuation<Result<Value?, StoreError>, Never>
+        /// Called on the writer thread with the stored element (save) or the deleted one
+        /// (delete) once synced, or with the failure.
+        let finish: @Sendable (Result<Value?, StoreError>) -> Void
     }
 
     /// What recovery hands the writer: the index and the open newest log segment.

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The single writer of a ``FileStore``: a dedicated thread that appends queued saves and
 /// deletes to the log, syncs once per batch (group commit), applies the batch to the index,
-/// and only then resumes the callers. Blocking system calls run on this thread, never on
+/// and only then tells the callers. Blocking system calls run on this thread, never on
 /// Swift's cooperative pool.
 ///
 /// Any failed system call on this path (a write, an fdatasync, a snapshot step) is fatal for
@@ -66,12 +66,12 @@ final class LogWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a write; its continuation is resumed once it is synced (or has failed).
+    /// Queues a write; its `finish` is called once it is synced (or has failed).
     func submit(_ pending: Pending) {
         condition.lock()
         if let error = failure ?? (closing ? StoreError.closed : nil) {
             condition.unlock()
-            pending.continuation.resume(returning: .failure(error))
+            pending.finish(.failure(error))
             return
         }
         queue.append(pending)
@@ -148,7 +148,7 @@ final class LogWriter: @unchecked Sendable {
                 return
             }
             if let failed {
-                for p in batch { p.continuation.resume(returning: .failure(failed)) }
+                for p in batch { p.finish(.failure(failed)) }
                 for c in compactions { c.resume(returning: failed) }
                 continue
             }
@@ -157,7 +157,7 @@ final class LogWriter: @unchecked Sendable {
                     try commit(batch)
                 } catch {
                     fail(error)
-                    for p in batch { p.continuation.resume(returning: .failure(error)) }
+                    for p in batch { p.finish(.failure(error)) }
                     for c in compactions { c.resume(returning: error) }
                     continue
                 }
@@ -170,7 +170,7 @@ final class LogWriter: @unchecked Sendable {
                         return idx.delete(entity: p.entity, id: p.id)
                     }
                 }
-                for (p, result) in zip(batch, results) { p.continuation.resume(returning: .success(result)) }
+                for (p, result) in zip(batch, results) { p.finish(.success(result)) }
             }
             if logBytes >= snapshotThreshold || !compactions.isEmpty {
                 var snapshotError: StoreError?
@@ -221,7 +221,7 @@ final class LogWriter: @unchecked Sendable {
         let compactions = compactWaiters
         compactWaiters = []
         condition.unlock()
-        for p in stragglers { p.continuation.resume(returning: .failure(.closed)) }
+        for p in stragglers { p.finish(.failure(.closed)) }
         for c in compactions { c.resume(returning: .closed) }
         for w in waiters { w.resume() }
     }

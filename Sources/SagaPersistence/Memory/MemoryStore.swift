@@ -17,6 +17,24 @@ public final class MemoryStore: ElementStore {
 
     /// Inserts or replaces `element` by its `id`; see ``ElementStore/save(entity:element:)``.
     public func save(entity: String, element: Value) async throws(StoreError) -> Value {
+        try saveNow(entity: entity, element: element)
+    }
+
+    /// Saves at once, on the calling thread, then calls `completion` there.
+    public func save(
+        entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
+    ) {
+        completion(Result { () throws(StoreError) in try saveNow(entity: entity, element: element) })
+    }
+
+    /// Deletes at once, on the calling thread, then calls `completion` there.
+    public func delete(
+        entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void
+    ) {
+        completion(Result { () throws(StoreError) in try deleteNow(entity: entity, id: id) })
+    }
+
+    private func saveNow(entity: String, element: Value) throws(StoreError) -> Value {
         let id = try ElementID.of(element)
         try Self.checkStorable(element)
         return try state.withLock { (s) throws(StoreError) -> Value in
@@ -28,6 +46,10 @@ public final class MemoryStore: ElementStore {
 
     /// Deletes by `id`; see ``ElementStore/delete(entity:id:)``.
     public func delete(entity: String, id: Value) async throws(StoreError) -> Value? {
+        try deleteNow(entity: entity, id: id)
+    }
+
+    private func deleteNow(entity: String, id: Value) throws(StoreError) -> Value? {
         let key = try ElementID.check(id)
         return try state.withLock { (s) throws(StoreError) -> Value? in
             if s.closed { throw .closed }

@@ -3,9 +3,10 @@ import SagaStore
 import Synchronization
 
 /// Work in flight off the scheduler: host calls, and middleware work (persistence I/O) whose
-/// completion dispatches actions. Each runs as a Swift `Task`, in parallel with the others;
-/// its completion is posted back and delivered by the scheduler, which awaits it (it never
-/// blocks a thread, so it can share Swift's cooperative pool with the work it waits for).
+/// completion dispatches actions. Each runs as a Swift `Task`, or reports its own end (a file
+/// store's writer thread), in parallel with the others; its completion is posted back and
+/// delivered by the scheduler, which awaits it (it never blocks a thread, so it can share
+/// Swift's cooperative pool with the work it waits for).
 final class HostCallTable: Sendable {
     /// Who waits for a piece of work.
     enum Waiter {
@@ -67,24 +68,41 @@ final class HostCallTable: Sendable {
         _ = start(waiter: .dispatch) { .success(.list(await work())) }
     }
 
-    private func start(waiter: Waiter, _ work: @escaping @Sendable () async -> Result<Value, SagaError>) -> Int {
+    /// Starts middleware work that reports its own end (``AsyncWorkScheduler/schedule(reporting:)``):
+    /// no `Task`; `finish` files the actions and wakes the scheduler, from whichever thread
+    /// the work ends on.
+    func startDispatching(reporting work: (_ finish: @escaping @Sendable ([Value]) -> Void) -> Void) {
+        let id = register(.dispatch)
+        work { [self] actions in complete(id, .success(.list(actions))) }
+    }
+
+    /// Files a finished result under its id and wakes the scheduler.
+    private func complete(_ id: Int, _ result: Result<Value, SagaError>) {
+        // Kept only while someone waits for it: the result of a cancelled call would
+        // otherwise stay in `finished` for ever (virtual time skips its id). The check and
+        // the store are one step under `local`, which `cancel` takes too.
+        local.withLock { l in
+            if l.waiting[id] != nil { finished.withLock { $0[id] = result } }
+        }
+        inbox.signal()
+    }
+
+    /// Gives a new piece of work its id, and records who waits for it.
+    private func register(_ waiter: Waiter) -> Int {
         let ordered = inCallOrder
-        let id = local.withLock { l -> Int in
+        return local.withLock { l -> Int in
             let id = l.nextID
             l.nextID += 1
             l.waiting[id] = waiter
             if ordered { l.order.append(id) }
             return id
         }
+    }
+
+    private func start(waiter: Waiter, _ work: @escaping @Sendable () async -> Result<Value, SagaError>) -> Int {
+        let id = register(waiter)
         let handle = Task.detached { [self] in
-            let result = await work()
-            // Kept only while someone waits for it: the result of a cancelled call would
-            // otherwise stay in `finished` for ever (virtual time skips its id). The check and
-            // the store are one step under `local`, which `cancel` takes too.
-            local.withLock { l in
-                if l.waiting[id] != nil { finished.withLock { $0[id] = result } }
-            }
-            inbox.signal()
+            complete(id, await work())
         }
         local.withLock { l in
             if l.waiting[id] != nil { l.running[id] = handle }

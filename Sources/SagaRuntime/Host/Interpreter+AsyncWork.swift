@@ -16,4 +16,8 @@ private final class AsyncWork: AsyncWorkScheduler {
     func schedule(_ work: @escaping @Sendable () async -> [Value]) {
         table.startDispatching(work)
     }
+
+    func schedule(reporting work: (_ finish: @escaping @Sendable ([Value]) -> Void) -> Void) {
+        table.startDispatching(reporting: work)
+    }
 }
