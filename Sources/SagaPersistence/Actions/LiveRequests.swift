@@ -35,7 +35,8 @@ final class LiveRequests: Sendable {
     /// ``lockIfLive(_:)`` and ``refresh(_:store:)``: for the usual entity with none, their
     /// async frames were a tenth of a save's cost (callgrind, save-many).
     func hasLive(_ entity: String) -> Bool {
-        entries.withLock { $0.byEntity[entity]?.isEmpty == false }
+        // Most programs have no live request at all: no need to hash the entity's name then.
+        entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[entity]?.isEmpty == false }
     }
 
     /// Takes the entity's write lock if it has a live request; the caller opens it when done.

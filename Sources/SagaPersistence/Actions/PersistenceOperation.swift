@@ -86,8 +86,10 @@ enum PersistenceOperation {
     }
 
     /// A result action: `{type, entity, …fields, ref?}`.
-    func result(_ type: String, _ entity: String, _ fields: Record, _ ref: Value?) -> Value {
-        var r = fields
+    func result(_ type: String, _ entity: String, _ fields: KeyValuePairs<String, Value>, _ ref: Value?) -> Value {
+        // Sized once: growing from the fields' own size was a third of a `saved`'s cost.
+        var r = Record(minimumCapacity: fields.count + 3)
+        for (key, value) in fields { r[key] = value }
         r["type"] = .string(type)
         r["entity"] = .string(entity)
         if let ref { r["ref"] = ref }

@@ -5,28 +5,27 @@ import SagaCore
 /// with its first persistence action; `state.persistence` with the first of all.
 enum PersistenceReducer {
     static func reduce(_ state: inout Value, _ action: Value) {
-        guard case .record(let a) = action, case .string(let type)? = a["type"], type.hasPrefix("persistence/"),
+        guard case .record(let a) = action, case .string(let type)? = a["type"],
+            let kind = PersistenceActionKind(type: type),
             case .string(let entity)? = a["entity"], !entity.isEmpty, case .record(var root) = state
         else { return }
         let change: (field: String, value: Value)
-        switch type {
-        case "persistence/request": change = ("request", Statuses.loading)
-        case "persistence/received": change = ("request", status("received", ["elements": a["elements"] ?? .list([])]))
-        case "persistence/requestFailed":
+        switch kind {
+        case .request: change = ("request", Statuses.loading)
+        case .received: change = ("request", status("received", ["elements": a["elements"] ?? .list([])]))
+        case .requestFailed:
             change = ("request", status("failed", ["error": a["error"] ?? .null, "request": a["request"] ?? .null]))
-        case "persistence/canceled": change = ("request", Statuses.canceled)
-        case "persistence/save": change = ("persist", Statuses.processing)
-        case "persistence/saved": change = ("persist", Statuses.succeeded)
-        case "persistence/saveFailed":
+        case .canceled: change = ("request", Statuses.canceled)
+        case .save: change = ("persist", Statuses.processing)
+        case .saved: change = ("persist", Statuses.succeeded)
+        case .saveFailed:
             change = ("persist", status("failed", ["error": a["error"] ?? .null, "element": a["element"] ?? .null]))
-        case "persistence/delete": change = ("delete", Statuses.processing)
-        case "persistence/deleted": change = ("delete", Statuses.succeeded)
-        case "persistence/deleteFailed":
+        case .delete: change = ("delete", Statuses.processing)
+        case .deleted: change = ("delete", Statuses.succeeded)
+        case .deleteFailed:
             change = ("delete", status("failed", ["error": a["error"] ?? .null, "element": a["element"] ?? .null]))
-        case "persistence/cancelRequest":
+        case .cancelRequest:
             change = ("", .null)
-        default:
-            return
         }
         // In place, level by level: each level lets go of its reference before editing the
         // one below, so no record on the way is copied (copying `persistence` and the slice

@@ -40,15 +40,15 @@ public final class ValuePersistence: @unchecked Sendable {
     }
 
     private func start(_ action: Value) {
-        guard case .record(let r) = action, case .string(let type)? = r["type"], type.hasPrefix("persistence/") else {
-            return
-        }
+        guard case .record(let r) = action, case .string(let type)? = r["type"],
+            let kind = PersistenceActionKind(type: type)
+        else { return }
         let operation: PersistenceOperation
-        switch type {
-        case "persistence/save": operation = .save
-        case "persistence/delete": operation = .delete
-        case "persistence/request": operation = .request
-        case "persistence/cancelRequest": operation = .cancelRequest
+        switch kind {
+        case .save: operation = .save
+        case .delete: operation = .delete
+        case .request: operation = .request
+        case .cancelRequest: operation = .cancelRequest
         default: return
         }
         guard let scheduler else { return }
