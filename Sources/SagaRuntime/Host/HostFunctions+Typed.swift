@@ -3,10 +3,15 @@ import SagaCore
 extension HostFunctions {
     /// Registers a host function with no arguments and a `Codable` result.
     ///
+    /// The types are `SendableMetatype` because the function is called off the caller's
+    /// isolation; any type that is not isolated to an actor is.
+    ///
     /// ```swift
     /// host.register("clock.today") { () async throws -> String in "2026-11-21" }
     /// ```
-    public mutating func register<R: Encodable>(_ name: String, _ function: @escaping @Sendable () async throws -> R) {
+    public mutating func register<R: Encodable & SendableMetatype>(
+        _ name: String, _ function: @escaping @Sendable () async throws -> R
+    ) {
         register(name) { (args: [Value]) async throws -> Value in
             try HostFunctions.expect(args, 0, name)
             return try HostFunctions.result(try await HostFunctions.calling(name) { try await function() }, name)
@@ -20,7 +25,7 @@ extension HostFunctions {
     /// ```
     /// A saga that calls it with the wrong number or kind of arguments gets a `HostError`
     /// naming the function (`api.fetchUser: argument 1: expected Int, got "x"`), at its line.
-    public mutating func register<A: Decodable, R: Encodable>(
+    public mutating func register<A: Decodable & SendableMetatype, R: Encodable & SendableMetatype>(
         _ name: String, _ function: @escaping @Sendable (A) async throws -> R
     ) {
         register(name) { (args: [Value]) async throws -> Value in
@@ -31,7 +36,9 @@ extension HostFunctions {
     }
 
     /// Registers a host function of two `Decodable` arguments and a `Codable` result.
-    public mutating func register<A: Decodable, B: Decodable, R: Encodable>(
+    public mutating func register<
+        A: Decodable & SendableMetatype, B: Decodable & SendableMetatype, R: Encodable & SendableMetatype
+    >(
         _ name: String, _ function: @escaping @Sendable (A, B) async throws -> R
     ) {
         register(name) { (args: [Value]) async throws -> Value in
