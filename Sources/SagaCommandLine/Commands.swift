@@ -60,7 +60,9 @@ enum Commands {
             .init(
                 name: "--input", valueName: "file",
                 help: "Outside actions, one JSON record a line ('-' for standard input)."),
-            .init(name: "--store", valueName: "dir", help: "The file store's folder (default: .sagastore)."),
+            .init(
+                name: "--store", valueName: "dir",
+                help: "The file store's folder (default: .sagastore), opened at the first persistence action."),
             .init(
                 name: "--max-call-depth", valueName: "n",
                 help: "How deeply calls may nest before the call fails (default 1000000)."),

@@ -31,18 +31,10 @@ enum RunCommand {
                 input = file
             }
         }
-        let store: any ElementStore
-        if parsed.has("--memory") {
-            store = MemoryStore()
-        } else {
-            let folder = parsed.options["--store"] ?? ".sagastore"
-            do throws(StoreError) {
-                store = try FileStore.open(directory: folder, options: .init(fileSystem: io.storeFileSystem))
-            } catch {
-                io.err("error: cannot open the store '\(folder)': \(error.description)\n")
-                return .ioError
-            }
-        }
+        let folder = parsed.options["--store"] ?? ".sagastore"
+        let store: any ElementStore =
+            parsed.has("--memory")
+            ? MemoryStore() : DeferredFileStore(directory: folder, options: .init(fileSystem: io.storeFileSystem))
         var options = Interpreter.Options(
             virtualTime: parsed.has("--virtual-time"), printActions: parsed.has("--print-actions"),
             printState: parsed.has("--print-state"), timestamps: parsed.has("--timestamps"))
@@ -66,13 +58,18 @@ enum RunCommand {
         }
         let status = await interpreter.run(input: input)
         interpreter.tracer?.close()
-        // A store that failed under the run (a full disk, a failed sync) refused every write
-        // after the failure; the sagas saw `…Failed` actions, and the run must not look fine.
-        let storeFailure = (store as? FileStore)?.failure
+        // A store that could not be opened at the first persistence action, or failed under
+        // the run (a full disk, a failed sync), refused the writes from then on; the sagas saw
+        // `…Failed` actions, and the run must not look fine.
+        let deferred = store as? DeferredFileStore
+        let (openFailure, storeFailure) = (deferred?.openFailure, deferred?.failure)
         await store.close()
+        if let openFailure {
+            io.err("error: cannot open the store '\(folder)': \(openFailure.description)\n")
+            return .ioError
+        }
         if let storeFailure {
-            io.err(
-                "error: the store '\(parsed.options["--store"] ?? ".sagastore")' failed: \(storeFailure.description)\n")
+            io.err("error: the store '\(folder)' failed: \(storeFailure.description)\n")
             return .ioError
         }
         switch status {

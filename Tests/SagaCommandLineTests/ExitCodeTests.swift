@@ -253,7 +253,7 @@ import Testing
             var bytes = Array("{\"type\":\"x\",\"n\":1}\n{\"type\":\"x\",\"n\":\"".utf8)
             bytes += [0x80] + Array("\"}\n".utf8)
             let input = dir.appendingPathComponent("in.jsonl")
-            FileManager.default.createFile(atPath: input.path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: input.path, contents: Data(bytes))
             let io = CapturedIO()
             let code = await SagaRunTool.main(
                 [dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input", input.path],

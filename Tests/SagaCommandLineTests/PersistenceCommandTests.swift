@@ -67,12 +67,50 @@ import Testing
         }
     }
 
+    /// The store opens at the first persistence action: a program that never persists
+    /// creates no store folder, and runs while another process holds the store.
+    @Test func aProgramThatNeverPersistsLeavesTheStoreAlone() async throws {
+        try await ExitCodeTests.withFiles(["hello.saga": #"saga main { log "hello" }"#]) { dir in
+            let folder = dir.appendingPathComponent("store").path
+            let first = await run([dir.appendingPathComponent("hello.saga").path, "--store", folder])
+            #expect(first.code == 0)
+            #expect(first.out == "hello\n")
+            #expect(!FileManager.default.fileExists(atPath: folder))
+            let holder = try FileStore.open(directory: folder)
+            let second = await run([dir.appendingPathComponent("hello.saga").path, "--store", folder])
+            #expect(second.code == 0)
+            #expect(second.err == "")
+            await holder.close()
+        }
+    }
+
+    /// A saga learns that the store could not be opened from the failure action, with the
+    /// reason; the run then ends with exit code 74.
+    @Test func aSagaSeesWhyTheStoreCouldNotBeOpened() async throws {
+        let program = """
+            saga main {
+              put "persistence/save" { entity: "songs", element: { id: 1 } }
+              let f = take "persistence/saveFailed"
+              log f.error
+            }
+            """
+        try await ExitCodeTests.withFiles(["save.saga": program]) { dir in
+            let folder = dir.appendingPathComponent("store").path
+            let holder = try FileStore.open(directory: folder)
+            let r = await run([dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", folder])
+            #expect(r.code == 74)
+            #expect(r.out.contains("in use by process \(getpid())"))
+            await holder.close()
+        }
+    }
+
     @Test func aStoreInUseIsRefusedWithExitCode74() async throws {
         try await ExitCodeTests.withFiles(["query.saga": Self.query]) { dir in
             let folder = dir.appendingPathComponent("store").path
             let holder = try FileStore.open(directory: folder)
             let r = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])
             #expect(r.code == 74)
+            #expect(r.err.contains("error: cannot open the store '\(folder)'"))
             #expect(r.err.contains("in use by process \(getpid())"))
             await holder.close()
             let again = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])

@@ -37,7 +37,9 @@ import Testing
 
     func bytes(_ path: String) -> [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] }
 
-    func write(_ path: String, _ bytes: [UInt8]) { FileManager.default.createFile(atPath: path, contents: Data(bytes)) }
+    func write(_ path: String, _ bytes: [UInt8]) {
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
 
     @Test func verifyReportsASoundStore() async throws {
         try await withStore { _, store in
