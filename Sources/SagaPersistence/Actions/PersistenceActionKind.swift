@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The action types of §7, told apart by the bytes of an action's `type`.
 ///
 /// Each of these names is longer than Swift's small strings (15 bytes), so a `switch` over
@@ -19,18 +25,24 @@ enum PersistenceActionKind: CaseIterable {
     /// The kind whose type `type` is, or nil for any other action.
     init?(type: String) {
         var type = type
-        guard
-            let kind = type.withUTF8({ bytes -> PersistenceActionKind? in
-                let prefix = Self.prefix
-                guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return nil }
-                let name = UnsafeBufferPointer(rebasing: bytes[prefix.count...])
-                for (kind, spelling) in Self.names where spelling.count == name.count && name.elementsEqual(spelling) {
-                    return kind
-                }
-                return nil
-            })
-        else { return nil }
+        guard let kind = type.withUTF8({ Self.kind(of: $0) }) else { return nil }
         self = kind
+    }
+
+    /// The kind whose type is spelled by `bytes`. Compared with `memcmp`: the generic
+    /// `starts(with:)` and `elementsEqual` cost a thousand instructions per action.
+    private static func kind(of bytes: UnsafeBufferPointer<UInt8>) -> PersistenceActionKind? {
+        let prefixCount = prefix.count
+        guard bytes.count > prefixCount, let base = bytes.baseAddress,
+            prefix.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp(base, $0, prefixCount) == 0 } ?? false })
+        else { return nil }
+        let nameCount = bytes.count - prefixCount
+        for (kind, spelling) in names where spelling.count == nameCount {
+            if spelling.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp(base + prefixCount, $0, nameCount) == 0 } ?? false }) {
+                return kind
+            }
+        }
+        return nil
     }
 
     /// The type's name after `persistence/`.
