@@ -90,7 +90,7 @@ struct CompactionTests {
     }
 
     @Test func thereIsNothingToCompactWhereThereIsNoStore() async throws {
-        try await withTemporaryFolder { folder in
+        await withTemporaryFolder { folder in
             await #expect {
                 try await FileStore.compact(directory: folder.path)
             } throws: { ($0 as? StoreError)?.message.contains("no saga store here") == true }

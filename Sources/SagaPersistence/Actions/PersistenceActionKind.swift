@@ -33,16 +33,17 @@ enum PersistenceActionKind: CaseIterable {
     /// `starts(with:)` and `elementsEqual` cost a thousand instructions per action.
     private static func kind(of bytes: UnsafeBufferPointer<UInt8>) -> PersistenceActionKind? {
         let prefixCount = prefix.count
-        guard bytes.count > prefixCount, let base = bytes.baseAddress,
-            prefix.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp(base, $0, prefixCount) == 0 } ?? false })
-        else { return nil }
+        guard bytes.count > prefixCount, let base = bytes.baseAddress, same(base, prefix) else { return nil }
         let nameCount = bytes.count - prefixCount
-        for (kind, spelling) in names where spelling.count == nameCount {
-            if spelling.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp(base + prefixCount, $0, nameCount) == 0 } ?? false }) {
-                return kind
-            }
+        for (kind, spelling) in names where spelling.count == nameCount && same(base + prefixCount, spelling) {
+            return kind
         }
         return nil
+    }
+
+    /// Whether the bytes at `start` begin with `bytes`.
+    private static func same(_ start: UnsafePointer<UInt8>, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in b.baseAddress.map { memcmp(start, $0, b.count) == 0 } ?? true }
     }
 
     /// The type's name after `persistence/`.
