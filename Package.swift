@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"]),
         .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"]),
         // The commands of `sagarun` as a library, so tests can run them in-process.
-        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
+        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
         .executableTarget(name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"]),
         // The example app: a small music library (its logic, and a thin command line).

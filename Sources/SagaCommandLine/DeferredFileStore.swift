@@ -6,10 +6,11 @@ import Synchronization
 /// start: a program that never persists creates no `.sagastore` folder and takes no lock, so
 /// two such runs in one folder do not refuse each other.
 ///
-/// If opening fails (the store is locked by another process, say), every persistence action
-/// fails with that error (`persistence/saveFailed` …), and ``openFailure`` holds it for the
-/// exit code (74) once the run ends. Opening blocks the thread of the first action while the
-/// store recovers its files, as it blocked start-up before.
+/// `sagarun run` opens it from a middleware (``RunCommand/opener(_:io:)``) at the first
+/// `persistence/*` action, on the interpreter's thread, which waits while the store recovers
+/// its files (as start-up waited before) and reports a failure at once. If opening fails
+/// (another process holds the store, say), every store call fails with that error (the sagas
+/// get `persistence/saveFailed` …), and ``openFailure`` keeps it for the exit code (74).
 final class DeferredFileStore: ElementStore {
     private enum State {
         case unopened
@@ -43,6 +44,17 @@ final class DeferredFileStore: ElementStore {
             if case .open(let store) = s { return store.failure }
             return nil
         }
+    }
+
+    /// Opens the store unless that was tried already; returns the error if this call tried
+    /// and failed.
+    func open() -> StoreError? {
+        let tried = state.withLock { s -> Bool in
+            if case .unopened = s { return false }
+            return true
+        }
+        guard !tried, case .failure(let error) = store() else { return nil }
+        return error
     }
 
     /// The open store, opening it on first use.

@@ -2,6 +2,7 @@ import SagaCore
 import SagaLanguage
 import SagaPersistence
 import SagaRuntime
+import SagaStore
 
 /// `sagarun run FILE [options]`.
 enum RunCommand {
@@ -47,7 +48,10 @@ enum RunCommand {
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
-        let (interpreter, _) = Self.interpreter(program, options: options, store: store, output: io.runOutput)
+        let deferred = store as? DeferredFileStore
+        let (interpreter, _) = Self.interpreter(
+            program, options: options, store: store, output: io.runOutput,
+            before: deferred.map { [Self.opener($0, io: io)] } ?? [])
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {
                 io.err("error: cannot write the trace file '\(tracePath)'\n")
@@ -61,13 +65,10 @@ enum RunCommand {
         // A store that could not be opened at the first persistence action, or failed under
         // the run (a full disk, a failed sync), refused the writes from then on; the sagas saw
         // `…Failed` actions, and the run must not look fine.
-        let deferred = store as? DeferredFileStore
         let (openFailure, storeFailure) = (deferred?.openFailure, deferred?.failure)
         await store.close()
-        if let openFailure {
-            io.err("error: cannot open the store '\(folder)': \(openFailure.description)\n")
-            return .ioError
-        }
+        // Reported when it happened, by the opener.
+        if openFailure != nil { return .ioError }
         if let storeFailure {
             io.err("error: the store '\(folder)' failed: \(storeFailure.description)\n")
             return .ioError
@@ -90,15 +91,36 @@ enum RunCommand {
     }
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as
-    /// `sagarun run` makes it.
+    /// `sagarun run` makes it; `before` goes ahead of the persistence middleware.
     static func interpreter(
-        _ program: Program, options: Interpreter.Options, store: any ElementStore, output: RunOutput
+        _ program: Program, options: Interpreter.Options, store: any ElementStore, output: RunOutput,
+        before: [Middleware<Value, Value>] = []
     ) -> (Interpreter, any ElementStore) {
         let persistence = ValuePersistence(store: store)
         let interpreter = Interpreter(
-            program: program, options: options, middleware: [persistence.middleware], reducers: [persistence.reduce],
-            output: output)
+            program: program, options: options, middleware: before + [persistence.middleware],
+            reducers: [persistence.reduce], output: output)
         persistence.scheduler = interpreter.asyncWork
         return (interpreter, store)
+    }
+
+    /// The middleware that opens `store` at the first `persistence/*` action, on the
+    /// interpreter's thread before the persistence middleware sees it, and reports a failure
+    /// to open at once (the run goes on, its persistence actions failing, and ends with 74).
+    static func opener(_ store: DeferredFileStore, io: ToolIO) -> Middleware<Value, Value> {
+        Middleware { _, next in
+            var tried = false
+            return { action in
+                if !tried, case .record(let r) = action, case .string(let type)? = r["type"],
+                    type.hasPrefix("persistence/")
+                {
+                    tried = true
+                    if let error = store.open() {
+                        io.err("error: cannot open the store '\(store.directory)': \(error.description)\n")
+                    }
+                }
+                next(action)
+            }
+        }
     }
 }

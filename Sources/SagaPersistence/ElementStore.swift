@@ -41,9 +41,12 @@ public protocol ElementStore: AnyObject, Sendable {
     /// ``save(entity:element:)`` without awaiting: starts the save and calls `completion`
     /// once, from any thread, when it is acknowledged or has failed.
     ///
-    /// Saves started this way from one thread reach the store in the order they were started.
-    /// A ``FileStore`` calls `completion` on its writer thread right after the sync, with no
-    /// `Task` in between; the default implementation runs the async call in a `Task`.
+    /// `completion` must be called exactly once. ``FileStore`` and ``MemoryStore`` take the
+    /// write before returning, so writes started one after another on one thread reach them
+    /// in that order; ``FileStore`` calls `completion` on its writer thread right after the
+    /// sync, with no `Task` in between. The default implementation runs the async call in a
+    /// `Task` and keeps no order: a store that the persistence middleware should keep in
+    /// order implements this itself.
     func save(entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void)
 
     /// ``delete(entity:id:)`` without awaiting, as ``save(entity:element:completion:)``.

@@ -100,6 +100,7 @@ import Testing
             let r = await run([dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", folder])
             #expect(r.code == 74)
             #expect(r.out.contains("in use by process \(getpid())"))
+            #expect(r.err.components(separatedBy: "error: cannot open the store").count == 2)
             await holder.close()
         }
     }

@@ -46,7 +46,9 @@ import Testing
         #expect(Value.double(0.0001).canonicalJSON == "0.0001")
         #expect(Value.double(1.7976931348623157e308).canonicalJSON == "1.7976931348623157e+308")
         #expect(Value.double(.leastNonzeroMagnitude).canonicalJSON == "5e-324")
-        for d in [0.1, 1e300, 1e-5, 1.5e-7, 123.456, .pi, 1e21, 4.35, 1e16 + 2, 1e20, 2.5e-5, -1e-7, 5e-324] {
+        for d in [
+            0.1, 1e300, 1e-5, 1.5e-7, 123.456, .pi, 1e21, 4.35, 1e16 + 2, 1e20, 2.5e-5, -1e-7, .leastNonzeroMagnitude,
+        ] {
             let text = Value.double(d).canonicalJSON
             #expect(Double(text) == d, "\(text) does not read back to \(d)")
         }

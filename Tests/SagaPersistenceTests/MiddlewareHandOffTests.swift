@@ -31,10 +31,34 @@ import Testing
         app.dispatch(["type": "persistence/save", "entity": "songs", "element": ["id": 1]])
         app.dispatch(["type": "persistence/save", "entity": "albums", "element": ["id": 1]])
         #expect(store.calls.filter { $0.hasPrefix("start") } == ["start save albums 1"])
-        #expect(PersistenceOperation.save.canStart(["entity": "songs"], live: persistence.live) == false)
-        #expect(PersistenceOperation.save.canStart(["entity": "albums"], live: persistence.live))
-        #expect(PersistenceOperation.request.canStart(["entity": "albums"], live: persistence.live) == false)
-        #expect(PersistenceOperation.save.canStart(["entity": ""], live: persistence.live) == false)
+        #expect(isDirect(PersistenceOperation.save.route(["entity": "albums"], live: persistence.live)))
+        #expect(!isDirect(PersistenceOperation.request.route(["entity": "albums"], live: persistence.live)))
+        #expect(!isDirect(PersistenceOperation.save.route(["entity": ""], live: persistence.live)))
+    }
+
+    /// A write queued behind a live request's lock is not overtaken by a later write of the
+    /// same entity, even once the live request is gone: the later one queues behind it.
+    @Test func aLaterWriteDoesNotOvertakeAQueuedOne() async throws {
+        let store = GatedStore()
+        let persistence = ValuePersistence(store: store)
+        await persistence.live.register("songs", query: Query(), ref: nil, last: [])
+        let delivered = Delivered()
+        let scheduler = QueueWorkScheduler<Value>(queue: .global())
+        scheduler.deliver = { delivered.add($0) }
+        persistence.scheduler = scheduler
+        let app = Store<Value, Value>(initialState: [:], reducer: { _, _ in }, middleware: [persistence.middleware])
+        // The first save queues (the entity is live) and waits at the gate inside the store.
+        app.dispatch(["type": "persistence/save", "entity": "songs", "element": ["id": 1, "v": 1]])
+        await persistence.live.cancel("songs")
+        app.dispatch(["type": "persistence/save", "entity": "songs", "element": ["id": 1, "v": 2]])
+        store.gate.open()
+        await delivered.wait(for: 2)
+        #expect(try await store.inner.query(entity: "songs", Query()) == [["id": 1, "v": 2]])
+    }
+
+    private func isDirect(_ route: PersistenceOperation.Route) -> Bool {
+        if case .direct = route { return true }
+        return false
     }
 }
 
@@ -64,5 +88,84 @@ private final class RecordingStore: ElementStore {
 
     func delete(entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void) {
         log.withLock { $0.append("start delete \(entity) \(id.canonicalJSON)") }
+    }
+}
+
+/// A memory store whose awaited saves of `v: 1` wait for ``gate``; everything else goes
+/// through at once.
+private final class GatedStore: ElementStore {
+    let inner = MemoryStore()
+    let gate = OpenableGate()
+
+    func save(entity: String, element: Value) async throws(StoreError) -> Value {
+        if element["v"] == 1 { await gate.wait() }
+        return try await inner.save(entity: entity, element: element)
+    }
+
+    func delete(entity: String, id: Value) async throws(StoreError) -> Value? {
+        try await inner.delete(entity: entity, id: id)
+    }
+
+    func query(entity: String, _ query: Query) async throws(StoreError) -> [Value] {
+        try await inner.query(entity: entity, query)
+    }
+
+    func close() async { await inner.close() }
+
+    func save(entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void) {
+        inner.save(entity: entity, element: element, completion: completion)
+    }
+}
+
+/// A gate that async code waits at until it is opened, once.
+final class OpenableGate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for w in waiters { w.resume() }
+    }
+}
+
+/// The actions a scheduler delivered, counted; ``wait(for:)`` returns once enough came.
+final class Delivered: Sendable {
+    private let state = Mutex<(actions: [Value], waiter: (count: Int, c: CheckedContinuation<Void, Never>)?)>(([], nil))
+
+    var actions: [Value] { state.withLock { $0.actions } }
+
+    func add(_ action: Value) {
+        let ready = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.actions.append(action)
+            guard let w = s.waiter, s.actions.count >= w.count else { return nil }
+            s.waiter = nil
+            return w.c
+        }
+        ready?.resume()
+    }
+
+    func wait(for count: Int) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.actions.count >= count { return true }
+                s.waiter = (count, c)
+                return false
+            }
+            if now { c.resume() }
+        }
     }
 }

@@ -25,7 +25,9 @@ struct TemporaryFolder {
 
     func read(_ file: String) -> [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))) ?? [] }
 
-    func write(_ file: String, _ bytes: [UInt8]) { FileManager.default.createFile(atPath: file, contents: Data(bytes)) }
+    func write(_ file: String, _ bytes: [UInt8]) {
+        _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+    }
 
     /// A copy of this folder's files in a new folder.
     func copy() -> TemporaryFolder {

@@ -166,7 +166,7 @@ struct VerifyTests {
     }
 
     @Test func aMissingOrEmptyFolderIsNoStore() async throws {
-        try await withTemporaryFolder { folder in
+        await withTemporaryFolder { folder in
             let empty = FileStore.verify(directory: folder.path)
             #expect(empty.problem?.message.contains("no saga store here") == true)
             let missing = FileStore.verify(directory: folder.path + "/nothing")

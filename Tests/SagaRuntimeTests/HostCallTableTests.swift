@@ -41,8 +41,14 @@ import Testing
         table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
         #expect(table.hasInFlight)
         let (first, second) = finishers.withLock { ($0[0], $0[1]) }
-        Thread.detachNewThread { second(["second"]) }
-        Thread.detachNewThread { first(["first"]) }
+        // The second piece of work ends first, and from another thread.
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                second(["second"])
+                c.resume()
+            }
+        }
+        first(["first"])
         var delivered: [Value] = []
         while let done = await table.nextInCallOrder() {
             if case .success(.list(let actions)) = done.result { delivered += actions }

@@ -17,13 +17,33 @@ final class LiveRequests: Sendable {
         var last: [Value]
     }
 
-    private let entries = Mutex<(next: Int, byEntity: [String: [Entry]])>((0, [:]))
+    private struct Entries {
+        var next = 0
+        var byEntity: [String: [Entry]] = [:]
+        /// Acknowledged writes, per entity (only counted while the entity has no live
+        /// request, see ``wrote(_:)``).
+        var writes: [String: Int] = [:]
+    }
+
+    private let entries = Mutex(Entries())
     private let locks = Mutex<[String: AsyncLock]>([:])
 
-    func register(_ entity: String, query: Query, ref: Value?, last: [Value]) async {
+    /// Makes a request live; returns its id (for ``setLast(_:id:_:)``).
+    @discardableResult
+    func register(_ entity: String, query: Query, ref: Value?, last: [Value]) async -> Int {
         entries.withLock { e in
             e.next += 1
             e.byEntity[entity, default: []].append(Entry(id: e.next, query: query, ref: ref, last: last))
+            return e.next
+        }
+    }
+
+    /// Replaces what a live request last delivered (its registration raced with a write).
+    func setLast(_ entity: String, id: Int, _ elements: [Value]) {
+        entries.withLock { e in
+            guard var list = e.byEntity[entity], let i = list.firstIndex(where: { $0.id == id }) else { return }
+            list[i].last = elements
+            e.byEntity[entity] = list
         }
     }
 
@@ -39,16 +59,46 @@ final class LiveRequests: Sendable {
         entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[entity]?.isEmpty == false }
     }
 
+    /// Whether a write of the entity may go straight to the store (no `Task`): nil when it
+    /// may (no live request, and no earlier write of the entity still waiting on the async
+    /// path); otherwise its place in the entity's lock, taken now, so that it is performed
+    /// after every write dispatched before it and before every one dispatched after.
+    func ticketForWrite(_ entity: String) -> AsyncLock.Ticket? {
+        let live = hasLive(entity)
+        return locks.withLock { l -> AsyncLock.Ticket? in
+            if !live, l[entity]?.isBusy != true { return nil }
+            let lock = l[entity] ?? AsyncLock()
+            l[entity] = lock
+            return lock.reserve()
+        }
+    }
+
+    /// Records an acknowledged write of the entity, and says whether it has a live request
+    /// to refresh. One step, so that a request registering meanwhile either sees the count
+    /// change (and queries again) or is seen here.
+    func wrote(_ entity: String) -> Bool {
+        entries.withLock { e in
+            if e.byEntity[entity]?.isEmpty == false { return true }
+            e.writes[entity, default: 0] &+= 1
+            return false
+        }
+    }
+
+    /// How many writes of the entity were acknowledged while it had no live request: a
+    /// request reads it before its query and again once registered.
+    func writeCount(_ entity: String) -> Int {
+        entries.withLock { $0.writes[entity] ?? 0 }
+    }
+
     /// Takes the entity's write lock if it has a live request; the caller opens it when done.
     func lockIfLive(_ entity: String) async -> AsyncLock.Held? {
         guard hasLive(entity) else { return nil }
-        let lock = locks.withLock { l -> AsyncLock in
-            if let existing = l[entity] { return existing }
-            let made = AsyncLock()
-            l[entity] = made
-            return made
+        let ticket = locks.withLock { l -> AsyncLock.Ticket in
+            let lock = l[entity] ?? AsyncLock()
+            l[entity] = lock
+            return lock.reserve()
         }
-        return await lock.acquire()
+        return await ticket.acquire()
     }
 
     /// Re-runs the entity's live queries; returns a `received` action for each whose result
@@ -78,8 +128,20 @@ final class LiveRequests: Sendable {
     }
 }
 
-/// A first-come-first-served lock for async code.
+/// A first-come-first-served lock for async code, whose order is fixed when a place is
+/// reserved (``reserve()``, synchronous) rather than when a `Task` gets to ``Ticket/acquire()``:
+/// two Tasks started one after the other may begin in either order.
 final class AsyncLock: Sendable {
+    /// A place in the lock's queue; it must be acquired (and the lock opened) exactly once,
+    /// or the places after it wait for ever.
+    struct Ticket: Sendable {
+        let lock: AsyncLock
+        let number: Int
+
+        /// Waits for this place's turn.
+        func acquire() async -> Held { await lock.acquire(self) }
+    }
+
     /// A held lock; `open` releases it.
     struct Held: Sendable {
         let lock: AsyncLock
@@ -87,20 +149,32 @@ final class AsyncLock: Sendable {
     }
 
     private struct State {
-        var held = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var next = 0
+        var serving = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
 
-    func acquire() async -> Held {
+    /// Whether a place is taken that has not been released yet.
+    var isBusy: Bool { state.withLock { $0.next != $0.serving } }
+
+    /// Takes the next place in the queue.
+    func reserve() -> Ticket {
+        state.withLock { s in
+            defer { s.next += 1 }
+            return Ticket(lock: self, number: s.next)
+        }
+    }
+
+    /// Takes the next place and waits for it.
+    func acquire() async -> Held { await reserve().acquire() }
+
+    fileprivate func acquire(_ ticket: Ticket) async -> Held {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if !s.held {
-                    s.held = true
-                    return true
-                }
-                s.waiters.append(c)
+                if s.serving == ticket.number { return true }
+                s.waiters[ticket.number] = c
                 return false
             }
             if now { c.resume() }
@@ -110,11 +184,8 @@ final class AsyncLock: Sendable {
 
     private func release() {
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            if s.waiters.isEmpty {
-                s.held = false
-                return nil
-            }
-            return s.waiters.removeFirst()
+            s.serving += 1
+            return s.waiters.removeValue(forKey: s.serving)
         }
         next?.resume()
     }

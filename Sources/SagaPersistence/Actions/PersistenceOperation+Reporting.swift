@@ -1,17 +1,28 @@
 import SagaCore
 
 extension PersistenceOperation {
-    /// Whether ``start(_:store:live:finish:)`` can perform `r`: a save or delete of a valid
-    /// entity without a live request. The rest (requests, and writes that a live request's
-    /// lock and re-query must follow) take the async ``perform(_:store:live:)``.
-    func canStart(_ r: Record, live: LiveRequests) -> Bool {
-        guard self == .save || self == .delete, case .string(let entity)? = r["entity"], !entity.isEmpty else {
-            return false
-        }
-        return !live.hasLive(entity)
+    /// How a request action is performed.
+    enum Route {
+        /// Handed to the store at once, reporting its end (``start(_:store:live:finish:)``).
+        case direct
+        /// A write on the async path, with its place in the entity's lock taken at dispatch,
+        /// so that later writes of its entity do not overtake it.
+        case queuedWrite(AsyncLock.Ticket)
+        /// The async ``perform(_:store:live:)``.
+        case async
     }
 
-    /// Starts the save or delete `r` (``canStart(_:live:)`` said yes) and calls `finish` once
+    /// The route of `r`: a save or delete of a valid entity goes direct unless the entity has
+    /// a live request (whose lock and re-query need the async path) or a write still queued
+    /// on that path; everything else is async.
+    func route(_ r: Record, live: LiveRequests) -> Route {
+        guard self == .save || self == .delete, case .string(let entity)? = r["entity"], !entity.isEmpty else {
+            return .async
+        }
+        return live.ticketForWrite(entity).map { .queuedWrite($0) } ?? .direct
+    }
+
+    /// Starts the save or delete `r` (routed ``Route/direct``) and calls `finish` once
     /// with the actions to dispatch, from the thread the store acknowledges on: the same
     /// actions as ``perform(_:store:live:)``, without a `Task`.
     ///
@@ -24,10 +35,15 @@ extension PersistenceOperation {
         guard case .string(let entity)? = r["entity"] else {
             return finish([failure(r, "an entity must be a non-empty string", ref: ref)])
         }
-        // A live request made while the write was in flight still gets its re-query.
+        // A live request made while the write was in flight still gets its re-query, under
+        // the entity's lock as on the async path.
         let done: @Sendable (Value) -> Void = { action in
-            guard live.hasLive(entity) else { return finish([action]) }
-            Task { finish([action] + (await live.refresh(entity, store: store))) }
+            guard live.wrote(entity) else { return finish([action]) }
+            Task {
+                let held = await live.lockIfLive(entity)
+                defer { held?.open() }
+                finish([action] + (await live.refresh(entity, store: store)))
+            }
         }
         switch self {
         case .save:

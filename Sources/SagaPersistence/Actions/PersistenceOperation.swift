@@ -8,31 +8,39 @@ enum PersistenceOperation {
     case cancelRequest
 
     /// Performs the request `r` and returns the actions to dispatch, in order.
-    func perform(_ r: Record, store: any ElementStore, live: LiveRequests) async -> [Value] {
+    ///
+    /// - Parameter ticket: for a write, its place in the entity's lock, taken when it was
+    ///   dispatched (``Route/queuedWrite(_:)``); without one, a write takes the lock only
+    ///   while the entity has a live request.
+    func perform(
+        _ r: Record, store: any ElementStore, live: LiveRequests, ticket: AsyncLock.Ticket? = nil
+    ) async -> [Value] {
         let ref = r["ref"]
+        let held = await ticket?.acquire()
+        defer { held?.open() }
         guard case .string(let entity)? = r["entity"], !entity.isEmpty else {
             return [failure(r, "an entity must be a non-empty string", ref: ref)]
         }
         switch self {
         case .save:
             let element = r["element"] ?? .null
-            let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
+            let unlock = held == nil && live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
                 let stored = try await store.save(entity: entity, element: element)
                 return [saved(entity, stored, ref)]
-                    + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
+                    + (live.wrote(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
                 return [saveFailed(entity, element, error, ref)]
             }
         case .delete:
             let (element, id) = deleteTarget(r)
-            let unlock = live.hasLive(entity) ? await live.lockIfLive(entity) : nil
+            let unlock = held == nil && live.hasLive(entity) ? await live.lockIfLive(entity) : nil
             defer { unlock?.open() }
             do {
                 let removed = try await store.delete(entity: entity, id: id)
                 return [deleted(entity, r["element"] ?? removed ?? element, ref)]
-                    + (live.hasLive(entity) ? await live.refresh(entity, store: store) : [])
+                    + (live.wrote(entity) ? await live.refresh(entity, store: store) : [])
             } catch {
                 return [deleteFailed(entity, element, error, ref)]
             }
@@ -41,9 +49,17 @@ enum PersistenceOperation {
             request["type"] = nil
             do {
                 let query = try Query.parse(.record(r))
-                let elements = try await store.query(entity: entity, query)
-                if case .bool(true)? = r["live"] {
-                    await live.register(entity, query: query, ref: ref, last: elements)
+                let isLive = r["live"] == .bool(true)
+                let writesBefore = isLive ? live.writeCount(entity) : 0
+                var elements = try await store.query(entity: entity, query)
+                if isLive {
+                    let id = await live.register(entity, query: query, ref: ref, last: elements)
+                    // A write acknowledged between the query and the registration saw no live
+                    // request to refresh: query again, or the request would miss it for good.
+                    if live.writeCount(entity) != writesBefore {
+                        elements = try await store.query(entity: entity, query)
+                        live.setLast(entity, id: id, elements)
+                    }
                 }
                 return [result("persistence/received", entity, ["elements": .list(elements)], ref)]
             } catch {

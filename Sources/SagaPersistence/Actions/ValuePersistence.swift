@@ -54,9 +54,12 @@ public final class ValuePersistence: @unchecked Sendable {
         guard let scheduler else { return }
         let store = self.store
         let live = self.live
-        if operation.canStart(r, live: live) {
+        switch operation.route(r, live: live) {
+        case .direct:
             scheduler.schedule(reporting: { finish in operation.start(r, store: store, live: live, finish: finish) })
-        } else {
+        case .queuedWrite(let ticket):
+            scheduler.schedule { await operation.perform(r, store: store, live: live, ticket: ticket) }
+        case .async:
             scheduler.schedule { await operation.perform(r, store: store, live: live) }
         }
     }
