@@ -20,9 +20,10 @@ final class LiveRequests: Sendable {
     private struct Entries {
         var next = 0
         var byEntity: [String: [Entry]] = [:]
-        /// Acknowledged writes, per entity (only counted while the entity has no live
-        /// request, see ``wrote(_:)``).
-        var writes: [String: Int] = [:]
+        /// Acknowledged writes of entities without a live request (see ``wrote(_:)``), all
+        /// entities together: one integer to bump, where a count per entity would hash its
+        /// name on every write; a request only asks whether the count moved.
+        var writes = 0
     }
 
     private let entries = Mutex(Entries())
@@ -66,7 +67,7 @@ final class LiveRequests: Sendable {
     func ticketForWrite(_ entity: String) -> AsyncLock.Ticket? {
         let live = hasLive(entity)
         return locks.withLock { l -> AsyncLock.Ticket? in
-            if !live, l[entity]?.isBusy != true { return nil }
+            if !live, l.isEmpty || l[entity]?.isBusy != true { return nil }
             let lock = l[entity] ?? AsyncLock()
             l[entity] = lock
             return lock.reserve()
@@ -78,16 +79,17 @@ final class LiveRequests: Sendable {
     /// change (and queries again) or is seen here.
     func wrote(_ entity: String) -> Bool {
         entries.withLock { e in
-            if e.byEntity[entity]?.isEmpty == false { return true }
-            e.writes[entity, default: 0] &+= 1
+            if !e.byEntity.isEmpty, e.byEntity[entity]?.isEmpty == false { return true }
+            e.writes &+= 1
             return false
         }
     }
 
-    /// How many writes of the entity were acknowledged while it had no live request: a
-    /// request reads it before its query and again once registered.
-    func writeCount(_ entity: String) -> Int {
-        entries.withLock { $0.writes[entity] ?? 0 }
+    /// How many writes were acknowledged while their entity had no live request: a live
+    /// request reads it before its query and again once registered (a write of another
+    /// entity only costs it one more query).
+    func writeCount() -> Int {
+        entries.withLock { $0.writes }
     }
 
     /// Takes the entity's write lock if it has a live request; the caller opens it when done.

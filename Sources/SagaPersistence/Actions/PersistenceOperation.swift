@@ -50,13 +50,13 @@ enum PersistenceOperation {
             do {
                 let query = try Query.parse(.record(r))
                 let isLive = r["live"] == .bool(true)
-                let writesBefore = isLive ? live.writeCount(entity) : 0
+                let writesBefore = isLive ? live.writeCount() : 0
                 var elements = try await store.query(entity: entity, query)
                 if isLive {
                     let id = await live.register(entity, query: query, ref: ref, last: elements)
                     // A write acknowledged between the query and the registration saw no live
                     // request to refresh: query again, or the request would miss it for good.
-                    if live.writeCount(entity) != writesBefore {
+                    if live.writeCount() != writesBefore {
                         elements = try await store.query(entity: entity, query)
                         live.setLast(entity, id: id, elements)
                     }
