@@ -57,6 +57,29 @@ import Testing
         #expect(!table.hasInFlight)
     }
 
+    @Test func inRealTimeReportedWorkIsDeliveredInStartOrderOnceFinished() async {
+        let table = HostCallTable(inCallOrder: false)
+        let finishers = Mutex<[@Sendable ([Value]) -> Void]>([])
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        let (first, second) = finishers.withLock { ($0[0], $0[1]) }
+        second(["second"])
+        #expect(table.finishedCalls().map(\.result) == [.success(.list(["second"]))])
+        #expect(table.hasInFlight)
+        first(["first"])
+        #expect(table.finishedCalls().map(\.result) == [.success(.list(["first"]))])
+        #expect(!table.hasInFlight)
+        // Both finished before the scheduler looked: delivered in the order they started.
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        table.startDispatching(reporting: { finish in finishers.withLock { $0.append(finish) } })
+        let (third, fourth) = finishers.withLock { ($0[2], $0[3]) }
+        fourth(["fourth"])
+        third(["third"])
+        #expect(table.finishedCalls().map(\.result) == [.success(.list(["third"])), .success(.list(["fourth"]))])
+        #expect(!table.hasInFlight)
+        #expect(table.undeliveredCount == 0)
+    }
+
     @Test func workThatFinishesAtOnceIsDeliveredToo() async {
         let table = HostCallTable(inCallOrder: false)
         table.startDispatching(reporting: { finish in finish(["now"]) })
