@@ -4,6 +4,18 @@ public enum Glob {
     /// Whether `text` matches `pattern` (UTF-8 bytes). Backtracks to the last `*` only, so
     /// it is linear in practice.
     public static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+        match(pattern, text)
+    }
+
+    /// Whether the action type `text` matches `pattern`, over the text's UTF-8 in place:
+    /// no array of its bytes per action.
+    public static func matches(_ pattern: ArraySlice<UInt8>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { match(pattern, $0) }
+    }
+
+    private static func match<Text: RandomAccessCollection<UInt8>>(_ pattern: ArraySlice<UInt8>, _ text: Text) -> Bool
+    where Text.Index == Int {
         var p = pattern.startIndex
         var t = text.startIndex
         var star: Int?

@@ -113,3 +113,22 @@ import Testing
         #expect(output.errors.contains { $0.contains("the reducer looped 10000 times") })
     }
 }
+
+/// A `take` pattern matches an action type byte for byte, as `==` compares strings in the
+/// language (and JavaScript, code unit by code unit): "café" written with a combining accent
+/// is another type.
+@Suite struct PatternMatchingTests {
+    @Test func anExactPatternMatchesTheSameBytesOnly() async {
+        let source = """
+            saga main {
+              every "caf\\u{E9}" as a { log "precomposed \\(a.n)" }
+              every "cafe\\u{301}" as a { log "decomposed \\(a.n)" }
+              every "caf*" as a { log "glob \\(a.n)" }
+            }
+            """
+        let run = await runSaga(
+            source, input: [#"{"type":"caf\u00e9","n":1}"#, #"{"type":"cafe\u0301","n":2}"#])
+        #expect(run.errors == [])
+        #expect(run.lines == ["precomposed 1", "glob 1", "decomposed 2", "glob 2"])
+    }
+}

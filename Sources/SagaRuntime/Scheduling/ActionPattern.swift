@@ -53,8 +53,10 @@ enum ActionPattern {
     func matches(type: String) -> Bool {
         switch self {
         case .any: return true
-        case .exact(let s): return s == type
-        case .glob(let g): return Glob.matches(g[...], Array(type.utf8)[...])
+        // Byte-equal, as `==` on strings is in the language (and in JavaScript, by code
+        // units): Swift's `==` would also accept a canonically equivalent spelling.
+        case .exact(let s): return Record.sameKey(s, type)
+        case .glob(let g): return Glob.matches(g[...], type)
         case .anyOf(let ps):
             for p in ps where p.matches(type: type) { return true }
             return false
