@@ -46,7 +46,9 @@ extension Checker {
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
     /// function may be called before it is declared.
     private mutating func collectNames(_ declarations: [Declaration]) {
-        var seen: [String: SourceLocation] = [:]
+        // Each name declared so far, to where it was first declared.
+        var seen = NameTable()
+        var firstLocations: [SourceLocation] = []
         for declaration in declarations {
             let name: String
             let location: SourceLocation
@@ -54,21 +56,22 @@ extension Checker {
             case .saga(let saga):
                 name = saga.name
                 location = saga.location
-                sagaNames.insert(name)
+                sagaNames.set(0, for: name)
             case .function(let function):
                 name = function.name
                 location = function.location
-                if functionIndex[name] == nil { functionIndex[name] = functions.count }
+                if functionIndex.value(for: name) == nil { functionIndex.set(functions.count, for: name) }
                 functions.append(FunctionInfo(name: name, arity: function.parameters.count, location: location))
             default:
                 continue
             }
-            if let previous = seen[name] {
+            if let previous = seen.value(for: name) {
                 error(
                     "invalid redeclaration of '\(name)'", at: location,
-                    note: ("'\(name)' previously declared here", previous))
+                    note: ("'\(name)' previously declared here", firstLocations[previous]))
             } else {
-                seen[name] = location
+                seen.set(firstLocations.count, for: name)
+                firstLocations.append(location)
             }
         }
     }
@@ -114,17 +117,18 @@ extension Checker {
         beginDeclaration()
         var result = function
         var parameters: [Variable] = []
-        var seen: [String: SourceLocation] = [:]
+        parameters.reserveCapacity(function.parameters.count)
         for parameter in function.parameters {
             var resolved = parameter
-            if let previous = seen[parameter.name] {
+            // Only the first of duplicate parameters is declared, so the declaration's scope
+            // finds it (a dictionary of its own per function cost an allocation each).
+            if let previous = scopes.declaredInInnermostScope(parameter.name) {
                 error(
                     "duplicate parameter name '\(parameter.name)'", at: parameter.location,
-                    note: ("'\(parameter.name)' previously declared here", previous))
+                    note: ("'\(parameter.name)' previously declared here", previous.location))
                 resolved.slot = nextSlot
                 nextSlot += 1
             } else {
-                seen[parameter.name] = parameter.location
                 resolved = declare(parameter, isMutable: true)
             }
             parameters.append(resolved)

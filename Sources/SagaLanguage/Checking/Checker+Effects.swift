@@ -147,7 +147,7 @@ extension Checker {
     /// match) or a host function.
     mutating func resolveCallee(_ callee: Callee, argumentCount: Int) -> Callee {
         guard case .named(let name, let location) = callee else { return callee }
-        if let index = functionIndex[name], index < functions.count {
+        if let index = functionIndex.value(for: name), index < functions.count {
             let function = functions[index]
             if function.arity != argumentCount {
                 error(
@@ -160,14 +160,15 @@ extension Checker {
         if hostFunctions.contains(name) {
             return .host(name, location)
         }
-        if sagaNames.contains(name) {
+        if sagaNames.value(for: name) != nil {
             error(
                 "cannot call root saga '\(name)'; it starts on its own (declare it with 'func' to call it)",
                 at: location)
         } else if Builtin(rawValue: name) != nil {
             error("'\(name)' is a built-in pure function; use it in an expression, as in \(name)(…)", at: location)
         } else {
-            let candidates = Set(functionIndex.keys).union(hostFunctions)
+            var candidates = hostFunctions
+            functionIndex.forEach { function, _ in candidates.insert(function) }
             error("unknown function '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: location)
         }
         return callee

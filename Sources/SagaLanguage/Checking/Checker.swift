@@ -29,11 +29,11 @@ struct Checker {
     let hostFunctions: Set<String>
     /// The program's functions by name (the first of duplicates), to their index in
     /// ``Program/functions``.
-    var functionIndex: [String: Int] = [:]
+    var functionIndex = NameTable()
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
-    /// Root saga names, for a helpful message when one is called.
-    var sagaNames: Set<String> = []
+    /// Root saga names (each to 0), for a helpful message when one is called.
+    var sagaNames = NameTable()
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
 
