@@ -32,7 +32,10 @@ struct Lexer {
     /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
     var continuationBytes = 0
     /// Tokens scanned but not yet handed out (a scan step may produce more than one).
-    var pending: [Token] = []
+    var pending: [CompactToken] = []
+    /// The decoded text of every string segment scanned, which its token refers to by index.
+    /// (Identifiers need no entry: their text is in ``bytes``.)
+    var strings: [String] = []
     var pendingHead = 0
     /// The kind of the last token produced, to collapse runs of newlines.
     var lastKind: TokenKind?
@@ -57,7 +60,7 @@ struct Lexer {
             var tokens: [Token] = []
             while true {
                 let token = lexer.next()
-                tokens.append(token)
+                tokens.append(Token(token, text: lexer.text(of: token)))
                 if token.kind == .eof { break }
             }
             return (tokens, lexer.diagnostics)
@@ -65,13 +68,13 @@ struct Lexer {
     }
 
     /// The next token; after the end, EOF again and again.
-    mutating func next() -> Token {
+    mutating func next() -> CompactToken {
         while pendingHead == pending.count {
             // Almost always one token: removeLast is much cheaper than removeAll.
             if pending.count == 1 { pending.removeLast() } else { pending.removeAll(keepingCapacity: true) }
             pendingHead = 0
             if finished {
-                return Token(kind: .eof, line: line, column: column(at: pos), payload: .none)
+                return CompactToken(kind: .eof, line: line, column: column(at: pos))
             }
             scan()
         }
@@ -80,8 +83,22 @@ struct Lexer {
         return token
     }
 
+    /// The name of an identifier or the decoded text of a string segment; empty for the others.
+    func text(of token: CompactToken) -> String {
+        switch token.kind {
+        case .identifier:
+            let start = min(max(token.value, 0), bytes.count)
+            let end = min(max(start + token.count, start), bytes.count)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        case .string, .stringHead, .stringMiddle, .stringTail:
+            return strings.indices.contains(token.value) ? strings[token.value] : ""
+        default:
+            return ""
+        }
+    }
+
     @inline(__always)
-    mutating func push(_ token: Token) {
+    mutating func push(_ token: CompactToken) {
         pending.append(token)
         lastKind = token.kind
     }
@@ -97,8 +114,16 @@ struct Lexer {
     }
 
     @inline(__always)
-    mutating func emit(_ kind: TokenKind, at offset: Int, _ payload: Token.Payload = .none) {
-        push(Token(kind: kind, line: line, column: column(at: offset), payload: payload))
+    mutating func emit(_ kind: TokenKind, at offset: Int) {
+        push(CompactToken(kind: kind, line: line, column: column(at: offset)))
+    }
+
+    /// A string segment's token, its text kept in ``strings``.
+    mutating func emitText(_ kind: TokenKind, line: Int32, column: Int32, _ text: String) {
+        var token = CompactToken(kind: kind, line: line, column: column)
+        token.value = strings.count
+        strings.append(text)
+        push(token)
     }
 
     /// Consumes the `\n` at `pos` and starts a new line.
@@ -170,7 +195,7 @@ struct Lexer {
         for (i, open) in interpolations.enumerated().reversed() {
             if i == 0 { error("unterminated string literal", line: open.line, column: open.column) }
             emit(.error, at: pos)
-            emit(.stringTail, at: pos, .text(""))
+            emitText(.stringTail, line: line, column: column(at: pos), "")
         }
         interpolations.removeAll()
     }
@@ -259,7 +284,7 @@ struct Lexer {
             shown = "(invalid UTF-8)"
         }
         error("unexpected character \(shown)", line: line, column: col)
-        push(Token(kind: .error, line: line, column: col, payload: .none))
+        push(CompactToken(kind: .error, line: line, column: col))
     }
 
     /// Decodes one scalar at `pos` and moves past it, keeping the column count right;
@@ -310,8 +335,11 @@ struct Lexer {
         if let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
             emit(keyword, at: start)
         } else {
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-            emit(.identifier, at: start, .text(name))
+            // The name stays in the source bytes until the parser needs it as a String.
+            var token = CompactToken(kind: .identifier, line: line, column: column(at: start))
+            token.value = start
+            token.count = pos - start
+            push(token)
         }
     }
 
@@ -365,7 +393,7 @@ struct Lexer {
             error("unterminated block comment", line: startLine, column: startColumn)
         }
         if sawNewline, let lastKind, lastKind != .newline {
-            push(Token(kind: .newline, line: startLine, column: startColumn, payload: .none))
+            push(CompactToken(kind: .newline, line: startLine, column: startColumn))
         }
     }
 }

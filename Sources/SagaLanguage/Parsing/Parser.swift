@@ -22,12 +22,12 @@ public struct Parser {
 
     var lexer: Lexer
     /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize`.
-    var window: [Token]
+    var window: [CompactToken]
     var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
     /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
-    var previous = Token(kind: .newline, line: 0, column: 0, payload: .none)
+    var previous = CompactToken(kind: .newline, line: 0, column: 0)
     let file: Int32
     var diagnostics: [Diagnostic] = []
     /// Inside `( )`, `[ ]`, a record or a `race`/`all` entry list: newlines are skipped.
@@ -81,7 +81,7 @@ public struct Parser {
 
     /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
     @inline(__always)
-    func token(_ index: Int) -> Token {
+    func token(_ index: Int) -> CompactToken {
         window[index & (Parser.windowSize - 1)]
     }
 
@@ -91,7 +91,7 @@ public struct Parser {
 
     /// The current token.
     @inline(__always)
-    var current: Token { window[pos & (Parser.windowSize - 1)] }
+    var current: CompactToken { window[pos & (Parser.windowSize - 1)] }
 
     /// The kind of the token after the current one.
     @inline(__always)
@@ -99,8 +99,18 @@ public struct Parser {
 
     /// The location of a token.
     @inline(__always)
-    func location(_ token: Token) -> SourceLocation {
+    func location(_ token: CompactToken) -> SourceLocation {
         SourceLocation(file: file, line: token.line, column: token.column)
+    }
+
+    /// The name of an identifier or the text of a string segment; empty for the others.
+    func text(_ token: CompactToken) -> String {
+        lexer.text(of: token)
+    }
+
+    /// How a diagnostic names a token: `'foo'` for an identifier, `'{'`, `newline`, …
+    func describe(_ token: CompactToken) -> String {
+        token.kind == .identifier ? "'\(text(token))'" : token.kind.spelling
     }
 
     /// The location of the current token.
@@ -120,7 +130,7 @@ public struct Parser {
     /// newlines after it.
     @discardableResult
     @inline(__always)
-    mutating func advance() -> Token {
+    mutating func advance() -> CompactToken {
         let token = current
         if token.kind != .eof {
             previous = token
@@ -152,7 +162,7 @@ public struct Parser {
 
     /// Consumes a token of `kind`, or reports `message` (and what was found) here.
     @discardableResult
-    mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> Token {
+    mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> CompactToken {
         guard self.kind == kind else { throw fail("\(message()), found \(found)") }
         return advance()
     }
@@ -196,7 +206,7 @@ public struct Parser {
     var isDirectlyAfterPrevious: Bool {
         let length: Int
         switch previous.kind {
-        case .identifier: length = previous.text.utf8.count
+        case .identifier: length = previous.count
         case .rightParen, .rightBracket, .rightBrace: length = 1
         default:
             guard previous.kind.isKeyword else { return false }
