@@ -21,8 +21,10 @@ public struct Parser {
     static let windowSize = 8
 
     var lexer: Lexer
-    /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize`.
-    var window: [CompactToken]
+    /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize` (its size is
+    /// ``windowSize``). Inline storage: an `Array` checked its buffer for uniqueness at every
+    /// token written.
+    var window: InlineArray<8, CompactToken>
     var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
@@ -40,7 +42,7 @@ public struct Parser {
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
         self.file = file
-        window = Array(repeating: previous, count: Parser.windowSize)
+        window = InlineArray(repeating: CompactToken(kind: .newline, line: 0, column: 0))
         fill()
     }
 
