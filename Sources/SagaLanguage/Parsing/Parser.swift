@@ -17,19 +17,19 @@ public struct Parser {
     /// overflowing the stack (here, or later in the checker and the evaluator, which walk
     /// the tree recursively on threads with small stacks).
     static let maxDepth = 256
-    /// The token window: the current token, one behind and a few ahead (a power of two).
-    static let windowSize = 8
 
     var lexer: Lexer
-    /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize` (its size is
-    /// ``windowSize``). Inline storage: an `Array` checked its buffer for uniqueness at every
-    /// token written.
-    var window: InlineArray<8, CompactToken>
+    /// Tokens `lexed - TokenWindow.size ..< lexed`: the current token, one behind and a few
+    /// ahead.
+    let window: TokenWindow
     var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
     /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
     var previous = CompactToken(kind: .newline, line: 0, column: 0)
+    /// The current token, copied from the window once at each move rather than read from it
+    /// (with a bounds check) at every look.
+    private(set) var current = CompactToken(kind: .newline, line: 0, column: 0)
     let file: Int32
     var diagnostics: [Diagnostic] = []
     /// Inside `( )`, `[ ]`, a record or a `race`/`all` entry list: newlines are skipped.
@@ -42,7 +42,7 @@ public struct Parser {
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
         self.file = file
-        window = InlineArray(repeating: CompactToken(kind: .newline, line: 0, column: 0))
+        window = TokenWindow(filledWith: CompactToken(kind: .newline, line: 0, column: 0))
         fill()
     }
 
@@ -76,28 +76,25 @@ public struct Parser {
     @inline(__always)
     mutating func fill() {
         while lexed <= pos + 3 {
-            window[lexed & (Parser.windowSize - 1)] = lexer.next()
+            window[lexed] = lexer.next()
             lexed += 1
         }
+        current = window[pos]
     }
 
     /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
     @inline(__always)
     func token(_ index: Int) -> CompactToken {
-        window[index & (Parser.windowSize - 1)]
+        window[index]
     }
 
     /// The kind of the current token.
     @inline(__always)
-    var kind: TokenKind { window[pos & (Parser.windowSize - 1)].kind }
-
-    /// The current token.
-    @inline(__always)
-    var current: CompactToken { window[pos & (Parser.windowSize - 1)] }
+    var kind: TokenKind { current.kind }
 
     /// The kind of the token after the current one.
     @inline(__always)
-    var nextKind: TokenKind { window[(pos + 1) & (Parser.windowSize - 1)].kind }
+    var nextKind: TokenKind { window[pos + 1].kind }
 
     /// The location of a token.
     @inline(__always)
@@ -197,7 +194,7 @@ public struct Parser {
     /// touching parenthesis tells them apart, as it does for every built-in call.
     var isJoinCall: Bool {
         guard kind == .kwJoin else { return false }
-        let next = window[(pos + 1) & (Parser.windowSize - 1)]
+        let next = token(pos + 1)
         return next.kind == .leftParen && next.line == current.line
             && Int(next.column) == Int(current.column) + TokenKind.kwJoin.text.utf8.count
     }
