@@ -31,7 +31,12 @@ struct Lexer {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
     var continuationBytes = 0
-    /// Tokens scanned but not yet handed out (a scan step may produce more than one).
+    /// The first token of the last scan step, if not yet handed out. Most steps produce one
+    /// token, which then never goes through the ``pending`` array (an append and a removal
+    /// per token, each with a uniqueness check: callgrind, `sagabench parse-check`).
+    var ready = CompactToken(kind: .eof, line: 0, column: 0)
+    var hasReady = false
+    /// The further tokens of the last scan step, not yet handed out.
     var pending: [CompactToken] = []
     /// The decoded text of every string segment scanned, which its token refers to by index.
     /// (Identifiers need no entry: their text is in ``bytes``.)
@@ -69,18 +74,26 @@ struct Lexer {
 
     /// The next token; after the end, EOF again and again.
     mutating func next() -> CompactToken {
-        while pendingHead == pending.count {
-            // Almost always one token: removeLast is much cheaper than removeAll.
-            if pending.count == 1 { pending.removeLast() } else { pending.removeAll(keepingCapacity: true) }
-            pendingHead = 0
-            if finished {
-                return CompactToken(kind: .eof, line: line, column: column(at: pos))
-            }
-            scan()
+        if hasReady {
+            hasReady = false
+            return ready
         }
-        let token = pending[pendingHead]
-        pendingHead += 1
-        return token
+        if pendingHead < pending.count {
+            let token = pending[pendingHead]
+            pendingHead += 1
+            return token
+        }
+        if !pending.isEmpty {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        if finished {
+            return CompactToken(kind: .eof, line: line, column: column(at: pos))
+        }
+        // A scan step always produces a token (at the end, the EOF).
+        scan()
+        hasReady = false
+        return ready
     }
 
     /// The name of an identifier or the decoded text of a string segment; empty for the others.
@@ -99,7 +112,12 @@ struct Lexer {
 
     @inline(__always)
     mutating func push(_ token: CompactToken) {
-        pending.append(token)
+        if hasReady {
+            pending.append(token)
+        } else {
+            ready = token
+            hasReady = true
+        }
         lastKind = token.kind
     }
 
@@ -180,7 +198,7 @@ struct Lexer {
             default:
                 scanPunctuation(b)
             }
-            if pendingHead < pending.count { return }
+            if hasReady { return }
         }
         closeInterpolations()
         emitNewline(at: pos)
