@@ -350,7 +350,9 @@ struct Lexer {
         let start = pos
         pos += 1
         while pos < bytes.count, Lexer.isIdentifierByte(bytes[pos]) { pos += 1 }
-        if let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
+        // No keyword has one letter or ends with a digit (`f1`, `x`): no need to look.
+        let mayBeKeyword = pos - start > 1 && !Lexer.isDigit(bytes[pos - 1])
+        if mayBeKeyword, let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
             emit(keyword, at: start)
         } else {
             // The name stays in the source bytes until the parser needs it as a String.
