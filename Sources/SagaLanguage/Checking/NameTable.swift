@@ -14,11 +14,13 @@ struct NameTable {
     /// The slots in use, so that ``removeAll()`` costs what was put in, not the capacity.
     private var occupied: [Int] = []
 
-    /// Creates an empty table.
-    init() {
-        hashes = Array(repeating: 0, count: 16)
-        names = Array(repeating: "", count: 16)
-        values = Array(repeating: 0, count: 16)
+    /// Creates an empty table with room for `capacity` names before it grows.
+    init(capacity: Int = 8) {
+        var size = 16
+        while size < capacity * 2 { size *= 2 }
+        hashes = Array(repeating: 0, count: size)
+        names = Array(repeating: "", count: size)
+        values = Array(repeating: 0, count: size)
     }
 
     /// How many names the table holds.
@@ -26,7 +28,11 @@ struct NameTable {
 
     /// The value stored for `name`, if any.
     func value(for name: String) -> Int? {
-        let hash = NameTable.hash(name)
+        value(for: name, hash: NameTable.hash(name))
+    }
+
+    /// The value stored for `name`, whose ``hash(_:)`` is `hash`, if any.
+    func value(for name: String, hash: UInt64) -> Int? {
         let mask = hashes.count - 1
         var slot = Int(truncatingIfNeeded: hash >> 1) & mask
         while true {
@@ -39,7 +45,11 @@ struct NameTable {
 
     /// Stores `value` for `name`, replacing what was stored for it.
     mutating func set(_ value: Int, for name: String) {
-        let hash = NameTable.hash(name)
+        set(value, for: name, hash: NameTable.hash(name))
+    }
+
+    /// Stores `value` for `name`, whose ``hash(_:)`` is `hash`.
+    mutating func set(_ value: Int, for name: String, hash: UInt64) {
         let mask = hashes.count - 1
         var slot = Int(truncatingIfNeeded: hash >> 1) & mask
         while true {

@@ -29,6 +29,9 @@ struct ScopeStack {
         var warnsIfUnused = false
         /// The entry of the same name this one hides, or -1.
         var hides = -1
+        /// The name's ``NameTable/hash(_:)``, kept so that closing the scope need not hash it
+        /// again.
+        var hash: UInt64 = 0
     }
 
     /// Every visible declaration, in the order declared.
@@ -59,9 +62,12 @@ struct ScopeStack {
     /// later declaration.
     mutating func pop(_ body: (Entry) -> Void) {
         guard let start = starts.popLast() else { return }
-        for index in start..<entries.count where lookup(entries[index].name) == index { body(entries[index]) }
+        for index in start..<entries.count
+        where innermost.value(for: entries[index].name, hash: entries[index].hash) == index {
+            body(entries[index])
+        }
         while entries.count > start, let entry = entries.popLast() {
-            innermost.set(entry.hides, for: entry.name)
+            innermost.set(entry.hides, for: entry.name, hash: entry.hash)
         }
     }
 
@@ -80,8 +86,9 @@ struct ScopeStack {
     /// Declares `entry` in the innermost scope; it hides any visible declaration of its name.
     mutating func declare(_ entry: Entry) {
         var entry = entry
-        entry.hides = lookup(entry.name) ?? -1
-        innermost.set(entries.count, for: entry.name)
+        entry.hash = NameTable.hash(entry.name)
+        entry.hides = innermost.value(for: entry.name, hash: entry.hash) ?? -1
+        innermost.set(entries.count, for: entry.name, hash: entry.hash)
         entries.append(entry)
     }
 
