@@ -63,33 +63,37 @@ extension Checker {
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
     /// function may be called before it is declared.
     private mutating func collectNames(_ declarations: [Declaration]) {
-        // Each name declared so far, to where it was first declared.
-        var seen = NameTable()
-        var firstLocations: [SourceLocation] = []
+        declarationNames = NameTable(capacity: declarations.count)
         for declaration in declarations {
             let name: String
             let location: SourceLocation
+            var function = -1
             switch declaration {
             case .saga(let saga):
                 name = saga.name
                 location = saga.location
-                sagaNames.set(0, for: name)
-            case .function(let function):
-                name = function.name
-                location = function.location
-                if functionIndex.value(for: name) == nil { functionIndex.set(functions.count, for: name) }
-                functions.append(FunctionInfo(name: name, arity: function.parameters.count, location: location))
+            case .function(let declared):
+                name = declared.name
+                location = declared.location
+                function = functions.count
+                functions.append(FunctionInfo(name: name, arity: declared.parameters.count, location: location))
             default:
                 continue
             }
-            if let previous = seen.value(for: name) {
-                error(
-                    "invalid redeclaration of '\(name)'", at: location,
-                    note: ("'\(name)' previously declared here", firstLocations[previous]))
-            } else {
-                seen.set(firstLocations.count, for: name)
-                firstLocations.append(location)
+            let hash = NameTable.hash(name)
+            guard let entry = declarationNames.value(for: name, hash: hash) else {
+                declarationNames.set(declaredNames.count, for: name, hash: hash)
+                declaredNames.append(DeclaredName(location: location, function: function, isSaga: function < 0))
+                continue
             }
+            if function < 0 {
+                declaredNames[entry].isSaga = true
+            } else if declaredNames[entry].function < 0 {
+                declaredNames[entry].function = function
+            }
+            error(
+                "invalid redeclaration of '\(name)'", at: location,
+                note: ("'\(name)' previously declared here", declaredNames[entry].location))
         }
     }
 

@@ -222,7 +222,7 @@ extension Checker {
     /// match) or a host function.
     mutating func resolveCallee(_ callee: Callee, argumentCount: Int) -> Callee {
         guard case .named(let name, let location) = callee else { return callee }
-        if let index = functionIndex.value(for: name), index < functions.count {
+        if let index = functionIndex(of: name), index < functions.count {
             let function = functions[index]
             if function.arity != argumentCount {
                 error(
@@ -235,7 +235,7 @@ extension Checker {
         if hostFunctions.contains(name) {
             return .host(name, location)
         }
-        if sagaNames.value(for: name) != nil {
+        if isSagaName(name) {
             error(
                 "cannot call root saga '\(name)'; it starts on its own (declare it with 'func' to call it)",
                 at: location)
@@ -243,7 +243,9 @@ extension Checker {
             error("'\(name)' is a built-in pure function; use it in an expression, as in \(name)(…)", at: location)
         } else {
             var candidates = hostFunctions
-            functionIndex.forEach { function, _ in candidates.insert(function) }
+            declarationNames.forEach { declared, entry in
+                if declaredNames[entry].function >= 0 { candidates.insert(declared) }
+            }
             error("unknown function '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: location)
         }
         return callee

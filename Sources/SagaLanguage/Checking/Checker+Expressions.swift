@@ -97,11 +97,11 @@ extension Checker {
     /// or host function named here gets a message that says how to call it instead.
     private mutating func checkBuiltin(_ name: String, argumentCount: Int, at location: SourceLocation) {
         guard let builtin = Builtin(rawValue: name) else {
-            if functionIndex.value(for: name) != nil {
+            if functionIndex(of: name) != nil {
                 error("'\(name)' is a saga function; call it with call, fork or spawn", at: location)
             } else if hostFunctions.contains(name) {
                 error("'\(name)' is a host function; call it with call, fork or spawn", at: location)
-            } else if sagaNames.value(for: name) != nil {
+            } else if isSagaName(name) {
                 error("'\(name)' is a root saga; it starts on its own and cannot be called", at: location)
             } else {
                 let hint = Suggestions.didYouMean(name, in: Builtin.allCases.map(\.rawValue))
