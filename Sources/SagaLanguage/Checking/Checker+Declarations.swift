@@ -7,16 +7,26 @@ extension Checker {
     ///   - units: the parsed files, in the order their declarations are to be merged.
     ///   - files: the file table (the root first), stored in the program.
     /// - Returns: the program with every name resolved, or `nil` when an error was reported.
-    mutating func check(units: [SourceUnit], files: [SourceFile]) -> Program? {
-        let declarations = units.flatMap(\.declarations)
+    mutating func check(units: consuming [SourceUnit], files: [SourceFile]) -> Program? {
+        // The units are let go of and the declarations taken one by one off the end of a
+        // reversed list, so that each is the only reference to its tree while it is checked in
+        // place (see ``checkExpr(_:)``); when the caller still holds the units, the tree is
+        // copied where it changes, as before.
+        var declarations: [Declaration] = []
+        for i in units.indices {
+            declarations += units[i].declarations
+            units[i].declarations = []
+        }
+        units = []
         collectNames(declarations)
+        declarations.reverse()
 
         var initialState: Expr?
         var stateLocation: SourceLocation?
         var reducers: [ReducerDecl] = []
         var sagas: [SagaDecl] = []
         var functionDecls: [FunctionDecl] = []
-        for declaration in declarations {
+        while var declaration = declarations.popLast() {
             switch declaration {
             case .import:
                 continue  // the Frontend has read it already
@@ -29,12 +39,19 @@ extension Checker {
                 }
                 stateLocation = location
                 initialState = checkInitialState(expr)
-            case .reducer(let reducer):
-                reducers.append(checkReducer(reducer))
-            case .saga(let saga):
-                sagas.append(checkSaga(saga))
-            case .function(let function):
-                functionDecls.append(checkFunction(function))
+            // Each declaration is let go of (an import in its place) before its tree is changed.
+            case .reducer(var reducer):
+                declaration = .import("", reducer.location)
+                checkReducer(&reducer)
+                reducers.append(reducer)
+            case .saga(var saga):
+                declaration = .import("", saga.location)
+                checkSaga(&saga)
+                sagas.append(saga)
+            case .function(var function):
+                declaration = .import("", function.location)
+                checkFunction(&function)
+                functionDecls.append(function)
             }
         }
         guard !hasErrors else { return nil }
@@ -46,30 +63,37 @@ extension Checker {
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
     /// function may be called before it is declared.
     private mutating func collectNames(_ declarations: [Declaration]) {
-        var seen: [String: SourceLocation] = [:]
+        declarationNames = NameTable(capacity: declarations.count)
         for declaration in declarations {
             let name: String
             let location: SourceLocation
+            var function = -1
             switch declaration {
             case .saga(let saga):
                 name = saga.name
                 location = saga.location
-                sagaNames.insert(name)
-            case .function(let function):
-                name = function.name
-                location = function.location
-                if functionIndex[name] == nil { functionIndex[name] = functions.count }
-                functions.append(FunctionInfo(name: name, arity: function.parameters.count, location: location))
+            case .function(let declared):
+                name = declared.name
+                location = declared.location
+                function = functions.count
+                functions.append(FunctionInfo(name: name, arity: declared.parameters.count, location: location))
             default:
                 continue
             }
-            if let previous = seen[name] {
-                error(
-                    "invalid redeclaration of '\(name)'", at: location,
-                    note: ("'\(name)' previously declared here", previous))
-            } else {
-                seen[name] = location
+            let hash = NameTable.hash(name)
+            guard let entry = declarationNames.value(for: name, hash: hash) else {
+                declarationNames.set(declaredNames.count, for: name, hash: hash)
+                declaredNames.append(DeclaredName(location: location, function: function, isSaga: function < 0))
+                continue
             }
+            if function < 0 {
+                declaredNames[entry].isSaga = true
+            } else if declaredNames[entry].function < 0 {
+                declaredNames[entry].function = function
+            }
+            error(
+                "invalid redeclaration of '\(name)'", at: location,
+                note: ("'\(name)' previously declared here", declaredNames[entry].location))
         }
     }
 
@@ -84,54 +108,51 @@ extension Checker {
         for field in fields where field.key == "persistence" {
             error("the state key 'persistence' is reserved for the persistence reducer", at: field.value.location)
         }
-        return checkExpr(expr)
+        var result = expr
+        checkExpr(&result)
+        return result
     }
 
     /// A reducer: its binding takes slot 0; inside, `state` may be read and assigned and no
     /// effect may run.
-    private mutating func checkReducer(_ reducer: ReducerDecl) -> ReducerDecl {
+    private mutating func checkReducer(_ reducer: inout ReducerDecl) {
         beginDeclaration()
-        var result = reducer
-        result.pattern = checkPattern(reducer.pattern)
-        result.binding = declare(reducer.binding, isMutable: false)
+        checkPattern(&reducer.pattern)
+        reducer.binding = declare(reducer.binding, isMutable: false)
         context.inReducer = true
-        result.body = checkBlock(reducer.body)
-        result.slotCount = nextSlot
-        return result
+        checkBlock(&reducer.body)
+        reducer.slotCount = nextSlot
     }
 
     /// A root saga.
-    private mutating func checkSaga(_ saga: SagaDecl) -> SagaDecl {
+    private mutating func checkSaga(_ saga: inout SagaDecl) {
         beginDeclaration()
-        var result = saga
-        result.body = checkBlock(saga.body)
-        result.slotCount = nextSlot
-        return result
+        checkBlock(&saga.body)
+        saga.slotCount = nextSlot
     }
 
     /// A saga function: parameters take slots `0..<n` and may be assigned, as `var`s.
-    private mutating func checkFunction(_ function: FunctionDecl) -> FunctionDecl {
+    private mutating func checkFunction(_ function: inout FunctionDecl) {
         beginDeclaration()
-        var result = function
         var parameters: [Variable] = []
-        var seen: [String: SourceLocation] = [:]
+        parameters.reserveCapacity(function.parameters.count)
         for parameter in function.parameters {
             var resolved = parameter
-            if let previous = seen[parameter.name] {
+            // Only the first of duplicate parameters is declared, so the declaration's scope
+            // finds it (a dictionary of its own per function cost an allocation each).
+            if let previous = scopes.declaredInInnermostScope(parameter.name) {
                 error(
                     "duplicate parameter name '\(parameter.name)'", at: parameter.location,
-                    note: ("'\(parameter.name)' previously declared here", previous))
+                    note: ("'\(parameter.name)' previously declared here", previous.location))
                 resolved.slot = nextSlot
                 nextSlot += 1
             } else {
-                seen[parameter.name] = parameter.location
                 resolved = declare(parameter, isMutable: true)
             }
             parameters.append(resolved)
         }
-        result.parameters = parameters
-        result.body = checkBlock(function.body)
-        result.slotCount = nextSlot
-        return result
+        function.parameters = parameters
+        checkBlock(&function.body)
+        function.slotCount = nextSlot
     }
 }

@@ -1,153 +1,228 @@
 import SagaCore
 
 extension Checker {
-    /// Checks an effect (and the effects nested in it) and resolves its names.
+    /// What an effect being checked in place is meanwhile: one shared value, since every
+    /// case of ``Effect`` is boxed and a placeholder of its own would be an allocation.
+    static let placeholderEffect = Effect.select(nil, .unknown)
+
+    /// Checks an effect (and the effects nested in it) and resolves its names, in place (see
+    /// ``checkExpr(_:)``).
     ///
     /// In a reducer the outermost effect is reported once; what it holds is still resolved,
     /// so other mistakes inside it are reported too.
-    mutating func checkEffect(_ effect: Effect) -> Effect {
+    mutating func checkEffect(_ effect: inout Effect) {
         guard context.inReducer, !context.reducerEffectReported else {
-            return checkEffectParts(effect)
+            checkEffectParts(&effect)
+            return
         }
         error("effects are not allowed in a reducer; reducers are pure", at: effect.location)
         let saved = context
         defer { context = saved }
         context.reducerEffectReported = true
-        return checkEffectParts(effect)
+        checkEffectParts(&effect)
     }
 
-    private mutating func checkEffectParts(_ effect: Effect) -> Effect {
-        switch effect {
-        case .take(let pattern, let condition, let location):
-            let checkedPattern = checkPattern(pattern)
-            return .take(checkedPattern, where: condition.map { checkWhereCondition($0) }, location)
+    /// Checks an optional expression in place.
+    private mutating func checkExpr(_ expr: inout Expr?) {
+        guard var inner = expr else { return }
+        expr = nil
+        checkExpr(&inner)
+        expr = inner
+    }
 
-        case .put(let first, let second, let location):
-            return .put(checkExpr(first), second.map { checkExpr($0) }, location)
+    private mutating func checkEffectParts(_ effect: inout Effect) {
+        // Both this copy and `effect` are let go of before the parts are changed: the box
+        // then no longer holds them, and the arrays in them are uniquely referenced.
+        var original = effect
+        effect = Self.placeholderEffect
+        switch original {
+        case .take(var pattern, var condition, let location):
+            original = Self.placeholderEffect
+            checkPattern(&pattern)
+            if var inner = condition {
+                condition = nil
+                checkWhereCondition(&inner)
+                condition = inner
+            }
+            effect = .take(pattern, where: condition, location)
 
-        case .select(let expr, let location):
+        case .put(var first, var second, let location):
+            original = Self.placeholderEffect
+            checkExpr(&first)
+            checkExpr(&second)
+            effect = .put(first, second, location)
+
+        case .select(var expr, let location):
+            original = Self.placeholderEffect
             let saved = context
-            defer { context = saved }
             context.stateReadable = true
-            return .select(expr.map { checkExpr($0) }, location)
+            checkExpr(&expr)
+            context = saved
+            effect = .select(expr, location)
 
-        case .call(let callee, let arguments, let location):
-            return .call(
-                resolveCallee(callee, argumentCount: arguments.count), arguments.map { checkExpr($0) }, location)
+        case .call(let callee, var arguments, let location):
+            original = Self.placeholderEffect
+            let resolved = resolveCallee(callee, argumentCount: arguments.count)
+            for i in arguments.indices { checkExpr(&arguments[i]) }
+            effect = .call(resolved, arguments, location)
 
-        case .fork(let body, let location):
-            return .fork(checkTaskBody(body), location)
+        case .fork(var body, let location):
+            original = Self.placeholderEffect
+            checkTaskBody(&body)
+            effect = .fork(body, location)
 
-        case .spawn(let body, let location):
-            return .spawn(checkTaskBody(body), location)
+        case .spawn(var body, let location):
+            original = Self.placeholderEffect
+            checkTaskBody(&body)
+            effect = .spawn(body, location)
 
-        case .join(let expr, let location):
-            return .join(checkExpr(expr), location)
+        case .join(var expr, let location):
+            original = Self.placeholderEffect
+            checkExpr(&expr)
+            effect = .join(expr, location)
 
-        case .cancel(let expr, let location):
-            return .cancel(expr.map { checkExpr($0) }, location)
+        case .cancel(var expr, let location):
+            original = Self.placeholderEffect
+            checkExpr(&expr)
+            effect = .cancel(expr, location)
 
-        case .delay(let expr, let location):
-            return .delay(checkExpr(expr), location)
+        case .delay(var expr, let location):
+            original = Self.placeholderEffect
+            checkExpr(&expr)
+            effect = .delay(expr, location)
 
-        case .race(let entries, let location):
-            return .race(checkEntries(entries, in: "race"), location)
+        case .race(var entries, let location):
+            original = Self.placeholderEffect
+            checkEntries(&entries, in: "race")
+            effect = .race(entries, location)
 
-        case .allRecord(let entries, let location):
-            return .allRecord(checkEntries(entries, in: "all"), location)
+        case .allRecord(var entries, let location):
+            original = Self.placeholderEffect
+            checkEntries(&entries, in: "all")
+            effect = .allRecord(entries, location)
 
-        case .allList(let effects, let location):
-            return .allList(effects.map { checkEffectParts($0) }, location)
+        case .allList(var effects, let location):
+            original = Self.placeholderEffect
+            for i in effects.indices {
+                var inner = effects[i]
+                effects[i] = Self.placeholderEffect
+                checkEffectParts(&inner)
+                effects[i] = inner
+            }
+            effect = .allList(effects, location)
 
-        case .allFor(let variable, let list, let body, let location):
-            let checkedList = checkExpr(list)
+        case .allFor(let variable, var list, var body, let location):
+            original = Self.placeholderEffect
+            checkExpr(&list)
             pushScope()
-            defer { popScope() }
             let resolved = declare(variable, isMutable: false)
-            return .allFor(resolved, checkedList, checkEffectParts(body), location)
+            checkEffectParts(&body)
+            popScope()
+            effect = .allFor(resolved, list, body, location)
 
-        case .retry(let count, let wait, let body, let location):
-            let checkedCount = checkExpr(count)
-            let checkedWait: RetryWait? =
-                switch wait {
-                case .delay(let expr): .delay(checkExpr(expr))
-                case .backoff(let expr): .backoff(checkExpr(expr))
-                case nil: nil
-                }
-            return .retry(count: checkedCount, wait: checkedWait, checkEffectParts(body), location)
+        case .retry(var count, var wait, var body, let location):
+            original = Self.placeholderEffect
+            checkExpr(&count)
+            switch wait {
+            case .delay(var expr):
+                wait = nil
+                checkExpr(&expr)
+                wait = .delay(expr)
+            case .backoff(var expr):
+                wait = nil
+                checkExpr(&expr)
+                wait = .backoff(expr)
+            case nil:
+                break
+            }
+            checkEffectParts(&body)
+            effect = .retry(count: count, wait: wait, body, location)
 
-        case .channel(let buffer, let location):
-            return .channel(buffer: buffer.map { checkExpr($0) }, location)
+        case .channel(var buffer, let location):
+            original = Self.placeholderEffect
+            checkExpr(&buffer)
+            effect = .channel(buffer: buffer, location)
 
-        case .actionChannel(let pattern, let buffer, let location):
-            return .actionChannel(checkPattern(pattern), buffer: buffer.map { checkExpr($0) }, location)
+        case .actionChannel(var pattern, var buffer, let location):
+            original = Self.placeholderEffect
+            checkPattern(&pattern)
+            checkExpr(&buffer)
+            effect = .actionChannel(pattern, buffer: buffer, location)
 
-        case .watcher(let watcher):
-            return .watcher(checkWatcher(watcher))
+        case .watcher(var watcher):
+            original = Self.placeholderEffect
+            checkWatcher(&watcher)
+            effect = .watcher(watcher)
         }
     }
 
     /// A pattern is a plain expression (or `*`), evaluated where it stands.
-    mutating func checkPattern(_ pattern: Pattern) -> Pattern {
-        switch pattern {
-        case .any: return pattern
-        case .expr(let expr): return .expr(checkExpr(expr))
-        }
+    mutating func checkPattern(_ pattern: inout Pattern) {
+        guard case .expr(var expr) = pattern else { return }
+        pattern = .any(.unknown)
+        checkExpr(&expr)
+        pattern = .expr(expr)
     }
 
     /// The condition of `take … where`, the one place `it` is valid.
-    private mutating func checkWhereCondition(_ condition: Expr) -> Expr {
+    private mutating func checkWhereCondition(_ condition: inout Expr) {
         let saved = context
         defer { context = saved }
         context.itAllowed = true
-        return checkExpr(condition)
+        checkExpr(&condition)
     }
 
     /// The entries of `race { }` or `all { }`: keys must differ, since the result is a record.
-    private mutating func checkEntries(_ entries: [EffectEntry], in what: String) -> [EffectEntry] {
+    private mutating func checkEntries(_ entries: inout [EffectEntry], in what: String) {
         var seen: Set<String> = []
-        return entries.map { entry in
-            if !seen.insert(entry.key).inserted {
-                error("duplicate key '\(entry.key)' in \(what)", at: entry.effect.location)
+        for i in entries.indices {
+            if !seen.insert(entries[i].key).inserted {
+                error("duplicate key '\(entries[i].key)' in \(what)", at: entries[i].effect.location)
             }
-            return EffectEntry(key: entry.key, effect: checkEffectParts(entry.effect))
+            var inner = entries[i].effect
+            entries[i].effect = Self.placeholderEffect
+            checkEffectParts(&inner)
+            entries[i].effect = inner
         }
     }
 
     /// What `fork` or `spawn` runs: a callee, or a block that is a task body of its own.
-    private mutating func checkTaskBody(_ body: TaskBody) -> TaskBody {
+    private mutating func checkTaskBody(_ body: inout TaskBody) {
         switch body {
-        case .call(let callee, let arguments):
-            return .call(resolveCallee(callee, argumentCount: arguments.count), arguments.map { checkExpr($0) })
-        case .block(let block):
+        case .call(let callee, var arguments):
+            body = .call(callee, [])
+            let resolved = resolveCallee(callee, argumentCount: arguments.count)
+            for i in arguments.indices { checkExpr(&arguments[i]) }
+            body = .call(resolved, arguments)
+        case .block(var block):
+            body = .call(.named("", .unknown), [])
             let saved = context
             defer { context = saved }
             enterTaskBody(.fork)
-            return .block(checkBlock(block))
+            checkBlock(&block)
+            body = .block(block)
         }
     }
 
     /// A watcher: its duration and pattern are evaluated in the enclosing scope; its binding
     /// is visible only in its body, which is a task body of its own.
-    private mutating func checkWatcher(_ watcher: Watcher) -> Watcher {
-        var result = watcher
-        result.duration = watcher.duration.map { checkExpr($0) }
-        result.pattern = checkPattern(watcher.pattern)
+    private mutating func checkWatcher(_ watcher: inout Watcher) {
+        checkExpr(&watcher.duration)
+        checkPattern(&watcher.pattern)
         let saved = context
         defer { context = saved }
         enterTaskBody(.watcher)
         pushScope()
         defer { popScope() }
-        result.binding = declare(watcher.binding, isMutable: false)
-        result.body = checkBlock(watcher.body)
-        return result
+        watcher.binding = declare(watcher.binding, isMutable: false)
+        checkBlock(&watcher.body)
     }
 
     /// Resolves what `call`, `fork` or `spawn` names: a program function (whose arity must
     /// match) or a host function.
     mutating func resolveCallee(_ callee: Callee, argumentCount: Int) -> Callee {
         guard case .named(let name, let location) = callee else { return callee }
-        if let index = functionIndex[name], index < functions.count {
+        if let index = functionIndex(of: name), index < functions.count {
             let function = functions[index]
             if function.arity != argumentCount {
                 error(
@@ -160,14 +235,17 @@ extension Checker {
         if hostFunctions.contains(name) {
             return .host(name, location)
         }
-        if sagaNames.contains(name) {
+        if isSagaName(name) {
             error(
                 "cannot call root saga '\(name)'; it starts on its own (declare it with 'func' to call it)",
                 at: location)
         } else if Builtin(rawValue: name) != nil {
             error("'\(name)' is a built-in pure function; use it in an expression, as in \(name)(…)", at: location)
         } else {
-            let candidates = Set(functionIndex.keys).union(hostFunctions)
+            var candidates = hostFunctions
+            declarationNames.forEach { declared, entry in
+                if declaredNames[entry].function >= 0 { candidates.insert(declared) }
+            }
             error("unknown function '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: location)
         }
         return callee

@@ -1,24 +1,20 @@
 import SagaCore
 
 extension Checker {
-    /// Checks a block in a scope of its own.
-    mutating func checkBlock(_ block: Block) -> Block {
+    /// Checks a block in a scope of its own, in place (see ``checkExpr(_:)``).
+    mutating func checkBlock(_ block: inout Block) {
         pushScope()
         defer { popScope() }
-        var result = block
-        result.statements = []
-        result.statements.reserveCapacity(block.statements.count)
         var unreachableAfter: String?
         var warned = false
-        for statement in block.statements {
+        for i in block.statements.indices {
             if let keyword = unreachableAfter, !warned {
-                warning("code after '\(keyword)' will never be executed", at: statement.location)
+                warning("code after '\(keyword)' will never be executed", at: block.statements[i].location)
                 warned = true
             }
-            result.statements.append(checkStmt(statement))
-            if unreachableAfter == nil { unreachableAfter = Self.jumpKeyword(statement) }
+            checkStmt(&block.statements[i])
+            if unreachableAfter == nil { unreachableAfter = Self.jumpKeyword(block.statements[i]) }
         }
-        return result
     }
 
     /// The keyword of a statement that always leaves its block, if it is one.
@@ -32,91 +28,130 @@ extension Checker {
         }
     }
 
-    /// Checks one statement.
-    mutating func checkStmt(_ statement: Stmt) -> Stmt {
+    /// Checks one statement, in place; its payload is taken out while it is checked (the
+    /// statement is a `break` meanwhile), so that the arrays in it are uniquely referenced.
+    mutating func checkStmt(_ statement: inout Stmt) {
         switch statement {
-        case .declare(let variable, let isMutable, let rhs, let location):
-            let checkedRhs = checkRhs(rhs)
+        case .declare(let variable, let isMutable, var rhs, let location):
+            statement = .break(location)
+            checkRhs(&rhs)
             var plain = false
             if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
             let resolved = declare(variable, isMutable: isMutable, warnsIfUnused: plain)
-            return .declare(resolved, isMutable: isMutable, checkedRhs, location)
+            statement = .declare(resolved, isMutable: isMutable, rhs, location)
 
-        case .assign(let target, let rhs, let location):
-            let checkedRhs = checkRhs(rhs)
-            return .assign(checkLValue(target), checkedRhs, location)
+        case .assign(var target, var rhs, let location):
+            statement = .break(location)
+            checkRhs(&rhs)
+            checkLValue(&target)
+            statement = .assign(target, rhs, location)
 
-        case .effect(let effect, let location):
-            return .effect(checkEffect(effect), location)
+        case .effect(var effect, let location):
+            statement = .break(location)
+            checkEffect(&effect)
+            statement = .effect(effect, location)
 
-        case .log(let expr, let location):
+        case .log(var expr, let location):
+            statement = .break(location)
             forbidInReducer("'log'", at: location)
-            return .log(checkExpr(expr), location)
+            checkExpr(&expr)
+            statement = .log(expr, location)
 
-        case .throw(let expr, let location):
+        case .throw(var expr, let location):
+            statement = .break(location)
             forbidInReducer("'throw'", at: location)
-            return .throw(checkExpr(expr), location)
+            checkExpr(&expr)
+            statement = .throw(expr, location)
 
-        case .if(let arms, let elseBlock, let location):
-            let checkedArms = arms.map { arm in
-                ConditionalBlock(condition: checkExpr(arm.condition), body: checkBlock(arm.body))
+        case .if(var arms, var elseBlock, let location):
+            statement = .break(location)
+            for i in arms.indices {
+                checkExpr(&arms[i].condition)
+                checkBlock(&arms[i].body)
             }
-            return .if(checkedArms, else: elseBlock.map { checkBlock($0) }, location)
+            if var block = elseBlock {
+                elseBlock = nil
+                checkBlock(&block)
+                elseBlock = block
+            }
+            statement = .if(arms, else: elseBlock, location)
 
-        case .while(let condition, let body, let location):
-            let checkedCondition = checkExpr(condition)
-            return .while(checkedCondition, checkLoopBody(body), location)
+        case .while(var condition, var body, let location):
+            statement = .break(location)
+            checkExpr(&condition)
+            checkLoopBody(&body)
+            statement = .while(condition, body, location)
 
-        case .loop(let body, let location):
-            return .loop(checkLoopBody(body), location)
+        case .loop(var body, let location):
+            statement = .break(location)
+            checkLoopBody(&body)
+            statement = .loop(body, location)
 
-        case .for(let variable, let sequence, let body, let location):
-            let checkedSequence = checkExpr(sequence)
+        case .for(let variable, var sequence, var body, let location):
+            statement = .break(location)
+            checkExpr(&sequence)
             pushScope()
-            defer { popScope() }
             let resolved = declare(variable, isMutable: false)
-            return .for(resolved, checkedSequence, checkLoopBody(body), location)
+            checkLoopBody(&body)
+            popScope()
+            statement = .for(resolved, sequence, body, location)
 
         case .break(let location):
             checkJump("break", at: location)
-            return statement
 
         case .continue(let location):
             checkJump("continue", at: location)
-            return statement
 
-        case .return(let value, let location):
+        case .return(var value, let location):
+            statement = .break(location)
             if context.inReducer, let value {
                 error("a reducer cannot return a value; assign to 'state' instead", at: value.location)
             }
-            return .return(value.map { checkExpr($0) }, location)
+            if var expr = value {
+                value = nil
+                checkExpr(&expr)
+                value = expr
+            }
+            statement = .return(value, location)
 
-        case .try(let body, let catchClause, let finallyBlock, let location):
-            return checkTry(body, catchClause, finallyBlock, location)
+        case .try(var body, var catchClause, var finallyBlock, let location):
+            statement = .break(location)
+            checkTry(&body, &catchClause, &finallyBlock)
+            statement = .try(body, catch: catchClause, finally: finallyBlock, location)
 
-        case .transaction(let body, let location):
+        case .transaction(var body, let location):
+            statement = .break(location)
             forbidInReducer("'transaction'", at: location)
             let saved = context
-            defer { context = saved }
             context.inTransaction = true
-            return .transaction(checkBlock(body), location)
+            checkBlock(&body)
+            context = saved
+            statement = .transaction(body, location)
 
-        case .compensate(let body, let location):
+        case .compensate(var body, let location):
+            statement = .break(location)
             if !forbidInReducer("'compensate'", at: location), !context.inTransaction {
                 error("compensate must be inside a transaction", at: location)
             }
             let saved = context
-            defer { context = saved }
             enterTaskBody(.compensate)
-            return .compensate(checkBlock(body), location)
+            checkBlock(&body)
+            context = saved
+            statement = .compensate(body, location)
         }
     }
 
     /// Checks the right-hand side of `let`, `var` or an assignment.
-    mutating func checkRhs(_ rhs: Rhs) -> Rhs {
+    mutating func checkRhs(_ rhs: inout Rhs) {
         switch rhs {
-        case .expr(let expr): return .expr(checkExpr(expr))
-        case .effect(let effect): return .effect(checkEffect(effect))
+        case .expr(var expr):
+            rhs = .expr(.cancelled(expr.location))
+            checkExpr(&expr)
+            rhs = .expr(expr)
+        case .effect(var effect):
+            rhs = .effect(Self.placeholderEffect)
+            checkEffect(&effect)
+            rhs = .effect(effect)
         }
     }
 
@@ -129,11 +164,11 @@ extension Checker {
     }
 
     /// The body of `while`, `loop` or `for`, where `break` and `continue` are valid.
-    private mutating func checkLoopBody(_ body: Block) -> Block {
+    private mutating func checkLoopBody(_ body: inout Block) {
         let saved = context
         defer { context = saved }
         context.inLoop = true
-        return checkBlock(body)
+        checkBlock(&body)
     }
 
     /// `break` and `continue` need a loop in the same task body.
@@ -150,30 +185,30 @@ extension Checker {
 
     /// `try`/`catch`/`finally`: the catch binding is visible in its block only.
     private mutating func checkTry(
-        _ body: Block, _ catchClause: CatchClause?, _ finallyBlock: Block?, _ location: SourceLocation
-    ) -> Stmt {
-        let checkedBody = checkBlock(body)
-        var checkedCatch: CatchClause?
-        if let catchClause {
+        _ body: inout Block, _ catchClause: inout CatchClause?, _ finallyBlock: inout Block?
+    ) {
+        checkBlock(&body)
+        if var clause = catchClause {
+            catchClause = nil
             pushScope()
-            let binding = declare(catchClause.binding, isMutable: false)
-            checkedCatch = CatchClause(binding: binding, body: checkBlock(catchClause.body))
+            clause.binding = declare(clause.binding, isMutable: false)
+            checkBlock(&clause.body)
             popScope()
+            catchClause = clause
         }
-        var checkedFinally: Block?
-        if let finallyBlock {
-            checkedFinally = checkBlock(finallyBlock)
+        if var block = finallyBlock {
+            finallyBlock = nil
+            checkBlock(&block)
+            finallyBlock = block
         }
-        return .try(checkedBody, catch: checkedCatch, finally: checkedFinally, location)
     }
 
     /// Checks an assignment target: the variable must exist, be mutable and belong to the
     /// current task body; `state` may be assigned in a reducer only.
-    private mutating func checkLValue(_ target: LValue) -> LValue {
-        var result = target
+    private mutating func checkLValue(_ target: inout LValue) {
         switch target.root {
         case .variable(let variable):
-            result.root = .variable(checkAssignedVariable(variable))
+            target.root = .variable(checkAssignedVariable(variable))
         case .state(let location):
             if !context.inReducer {
                 error("cannot assign to 'state' outside a reducer; dispatch an action with put instead", at: location)
@@ -183,13 +218,12 @@ extension Checker {
                     at: location)
             }
         }
-        result.path = target.path.map { step in
-            switch step {
-            case .member: return step
-            case .index(let expr): return .index(checkExpr(expr))
-            }
+        for i in target.path.indices {
+            guard case .index(var expr) = target.path[i] else { continue }
+            target.path[i] = .member("")
+            checkExpr(&expr)
+            target.path[i] = .index(expr)
         }
-        return result
     }
 
     /// Resolves the variable an assignment writes, reporting why it cannot be written.

@@ -27,13 +27,23 @@ struct Checker {
 
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
     let hostFunctions: Set<String>
-    /// The program's functions by name (the first of duplicates), to their index in
-    /// ``Program/functions``.
-    var functionIndex: [String: Int] = [:]
+    /// What the program declares under a name (a function, a saga, or both, which is an
+    /// error): one entry per name, where it was first declared.
+    struct DeclaredName {
+        /// Where the name was first declared, for "previously declared here".
+        var location: SourceLocation
+        /// The index in ``Program/functions`` of the first function of this name, or -1.
+        var function = -1
+        /// Whether a root saga has this name.
+        var isSaga = false
+    }
+
+    /// Each declared name to its entry in ``declaredNames``: one look-up per declaration
+    /// instead of one per table of functions, sagas and names seen (callgrind, parse-check).
+    var declarationNames = NameTable()
+    var declaredNames: [DeclaredName] = []
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
-    /// Root saga names, for a helpful message when one is called.
-    var sagaNames: Set<String> = []
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
 
@@ -47,6 +57,19 @@ struct Checker {
     /// Creates a checker that accepts `hostFunctions` as callees.
     init(hostFunctions: Set<String>) {
         self.hostFunctions = hostFunctions
+    }
+
+    /// The index in ``Program/functions`` of the first function named `name`, if any.
+    func functionIndex(of name: String) -> Int? {
+        guard let entry = declarationNames.value(for: name) else { return nil }
+        let function = declaredNames[entry].function
+        return function >= 0 ? function : nil
+    }
+
+    /// Whether a root saga is named `name` (for a helpful message when one is called).
+    func isSagaName(_ name: String) -> Bool {
+        guard let entry = declarationNames.value(for: name) else { return false }
+        return declaredNames[entry].isSaga
     }
 
     /// Whether an error (not a warning or note) has been reported.

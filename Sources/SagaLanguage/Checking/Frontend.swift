@@ -43,7 +43,7 @@ public struct Frontend: Sendable {
     public func compile(path: String) -> CompileResult {
         var loader = SourceLoader()
         loader.load(path: path)
-        return finish(loader)
+        return finish(&loader)
     }
 
     /// Parses and checks `source` as the root file at `path`; its imports are read from disk,
@@ -55,16 +55,17 @@ public struct Frontend: Sendable {
     public func compile(source: String, path: String) -> CompileResult {
         var loader = SourceLoader()
         loader.load(source: source, path: path)
-        return finish(loader)
+        return finish(&loader)
     }
 
     /// Checks what the loader read, unless reading or parsing already failed.
-    private func finish(_ loader: SourceLoader) -> CompileResult {
+    private func finish(_ loader: inout SourceLoader) -> CompileResult {
         var diagnostics = loader.diagnostics
         var program: Program?
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = Checker(hostFunctions: hostFunctions)
-            program = checker.check(units: loader.units, files: loader.files)
+            // Taken from the loader, so that the checker holds the only reference to the tree.
+            program = checker.check(units: loader.takeUnits(), files: loader.files)
             diagnostics += checker.diagnostics
         }
         return CompileResult(

@@ -6,7 +6,8 @@ import SagaCore
 /// One table maps each name to its innermost declaration, and each declaration remembers the
 /// one it hides, so finding a name is one hash however deeply blocks nest. (A dictionary per
 /// block, searched from the innermost out and then again to mark the use, was a fifth of
-/// checking: callgrind, `sagabench parse-check`.)
+/// checking: callgrind, `sagabench parse-check`.) The table is a ``NameTable``, whose hash is
+/// cheaper than a `Dictionary`'s; a name no longer visible stays in it with -1.
 struct ScopeStack {
     /// What the checker knows about a declared variable.
     struct Entry {
@@ -28,12 +29,15 @@ struct ScopeStack {
         var warnsIfUnused = false
         /// The entry of the same name this one hides, or -1.
         var hides = -1
+        /// The name's ``NameTable/hash(_:)``, kept so that closing the scope need not hash it
+        /// again.
+        var hash: UInt64 = 0
     }
 
     /// Every visible declaration, in the order declared.
     private(set) var entries: [Entry] = []
-    /// Each visible name's innermost entry.
-    private var innermost: [String: Int] = [:]
+    /// Each name's innermost visible entry, or -1 once no declaration of it is visible.
+    private var innermost = NameTable()
     /// Where each open scope's entries start in ``entries``.
     private var starts: [Int] = []
 
@@ -43,7 +47,7 @@ struct ScopeStack {
     /// Forgets everything and opens the one scope of a new declaration.
     mutating func reset() {
         entries.removeAll(keepingCapacity: true)
-        innermost.removeAll(keepingCapacity: true)
+        innermost.removeAll()
         starts.removeAll(keepingCapacity: true)
         starts.append(0)
     }
@@ -58,28 +62,33 @@ struct ScopeStack {
     /// later declaration.
     mutating func pop(_ body: (Entry) -> Void) {
         guard let start = starts.popLast() else { return }
-        for index in start..<entries.count where innermost[entries[index].name] == index { body(entries[index]) }
+        for index in start..<entries.count
+        where innermost.value(for: entries[index].name, hash: entries[index].hash) == index {
+            body(entries[index])
+        }
         while entries.count > start, let entry = entries.popLast() {
-            innermost[entry.name] = entry.hides >= 0 ? entry.hides : nil
+            innermost.set(entry.hides, for: entry.name, hash: entry.hash)
         }
     }
 
     /// The index in ``entries`` of the innermost visible declaration of `name`.
     func lookup(_ name: String) -> Int? {
-        innermost[name]
+        guard let index = innermost.value(for: name), index >= 0 else { return nil }
+        return index
     }
 
     /// The declaration of `name` in the innermost scope, if it has one.
     func declaredInInnermostScope(_ name: String) -> Entry? {
-        guard let index = innermost[name], let start = starts.last, index >= start else { return nil }
+        guard let index = lookup(name), let start = starts.last, index >= start else { return nil }
         return entries[index]
     }
 
     /// Declares `entry` in the innermost scope; it hides any visible declaration of its name.
     mutating func declare(_ entry: Entry) {
         var entry = entry
-        entry.hides = innermost[entry.name] ?? -1
-        innermost[entry.name] = entries.count
+        entry.hash = NameTable.hash(entry.name)
+        entry.hides = innermost.value(for: entry.name, hash: entry.hash) ?? -1
+        innermost.set(entries.count, for: entry.name, hash: entry.hash)
         entries.append(entry)
     }
 
@@ -89,5 +98,9 @@ struct ScopeStack {
     }
 
     /// Every visible name, for suggestions.
-    var names: Set<String> { Set(innermost.keys) }
+    var names: Set<String> {
+        var names: Set<String> = []
+        innermost.forEach { name, index in if index >= 0 { names.insert(name) } }
+        return names
+    }
 }

@@ -47,6 +47,14 @@ struct SourceLoader {
         }
     }
 
+    /// The parsed units, which the loader no longer holds: the checker changes the tree in
+    /// place where nothing else refers to it.
+    mutating func takeUnits() -> [SourceUnit] {
+        let taken = units
+        units = []
+        return taken
+    }
+
     /// Parses `source` as the root file at `path`, and reads what it imports from disk.
     mutating func load(source: String, path: String) {
         files.append(SourceFile(path: path, text: source))

@@ -19,7 +19,7 @@ extension Lexer {
         }
         let after = peek()
         if !overflow, !Lexer.isIdentifierByte(after), !(after == UInt8(ascii: ".") && Lexer.isDigit(peek(1))) {
-            push(Token(kind: .number, line: line, column: startColumn, payload: .number(.int(fast))))
+            push(CompactToken(kind: .number, line: line, column: startColumn, number: .int(fast)))
             return
         }
         pos = start
@@ -66,7 +66,7 @@ extension Lexer {
                 error(
                     "invalid suffix '\(suffix)' on number literal (durations use ms, s, m or h)",
                     line: line, column: column(at: suffixStart))
-                emit(.number, at: start, .number(.int(0)))
+                emit(.number, at: start)
                 return
             }
             value = duration(digits: digits, exponent: exponent - fractionDigits, factor: factor, start: start)
@@ -75,7 +75,7 @@ extension Lexer {
         } else {
             value = integer(digits: digits, start: start)
         }
-        push(Token(kind: .number, line: line, column: startColumn, payload: .number(value)))
+        push(CompactToken(kind: .number, line: line, column: startColumn, number: value))
     }
 
     @inline(__always)

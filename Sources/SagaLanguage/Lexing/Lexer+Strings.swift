@@ -47,8 +47,7 @@ extension Lexer {
     }
 
     private mutating func finish(_ kind: TokenKind, column: Int32) {
-        let text = String(decoding: scratch, as: UTF8.self)
-        push(Token(kind: kind, line: line, column: column, payload: .text(text)))
+        emitText(kind, line: line, column: column, String(decoding: scratch, as: UTF8.self))
     }
 
     /// One escape sequence at `pos` (a backslash), appended to `scratch` when valid.

@@ -31,8 +31,16 @@ struct Lexer {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
     var continuationBytes = 0
-    /// Tokens scanned but not yet handed out (a scan step may produce more than one).
-    var pending: [Token] = []
+    /// The first token of the last scan step, if not yet handed out. Most steps produce one
+    /// token, which then never goes through the ``pending`` array (an append and a removal
+    /// per token, each with a uniqueness check: callgrind, `sagabench parse-check`).
+    var ready = CompactToken(kind: .eof, line: 0, column: 0)
+    var hasReady = false
+    /// The further tokens of the last scan step, not yet handed out.
+    var pending: [CompactToken] = []
+    /// The decoded text of every string segment scanned, which its token refers to by index.
+    /// (Identifiers need no entry: their text is in ``bytes``.)
+    var strings: [String] = []
     var pendingHead = 0
     /// The kind of the last token produced, to collapse runs of newlines.
     var lastKind: TokenKind?
@@ -49,40 +57,38 @@ struct Lexer {
         pending.reserveCapacity(8)
     }
 
-    /// All the tokens of `file`, ending with an EOF token, and the diagnostics of bad ones.
-    static func tokenize(_ file: SourceFile, fileIndex: Int32) -> (tokens: [Token], diagnostics: [Diagnostic]) {
-        var text = file.text
-        return text.withUTF8 { buffer in
-            var lexer = Lexer(bytes: buffer, file: fileIndex)
-            var tokens: [Token] = []
-            while true {
-                let token = lexer.next()
-                tokens.append(token)
-                if token.kind == .eof { break }
-            }
-            return (tokens, lexer.diagnostics)
-        }
-    }
-
     /// The next token; after the end, EOF again and again.
-    mutating func next() -> Token {
-        while pendingHead == pending.count {
-            // Almost always one token: removeLast is much cheaper than removeAll.
-            if pending.count == 1 { pending.removeLast() } else { pending.removeAll(keepingCapacity: true) }
-            pendingHead = 0
-            if finished {
-                return Token(kind: .eof, line: line, column: column(at: pos), payload: .none)
-            }
-            scan()
+    mutating func next() -> CompactToken {
+        if hasReady {
+            hasReady = false
+            return ready
         }
-        let token = pending[pendingHead]
-        pendingHead += 1
-        return token
+        if pendingHead < pending.count {
+            let token = pending[pendingHead]
+            pendingHead += 1
+            return token
+        }
+        if !pending.isEmpty {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        if finished {
+            return CompactToken(kind: .eof, line: line, column: column(at: pos))
+        }
+        // A scan step always produces a token (at the end, the EOF).
+        scan()
+        hasReady = false
+        return ready
     }
 
     @inline(__always)
-    mutating func push(_ token: Token) {
-        pending.append(token)
+    mutating func push(_ token: CompactToken) {
+        if hasReady {
+            pending.append(token)
+        } else {
+            ready = token
+            hasReady = true
+        }
         lastKind = token.kind
     }
 
@@ -97,8 +103,16 @@ struct Lexer {
     }
 
     @inline(__always)
-    mutating func emit(_ kind: TokenKind, at offset: Int, _ payload: Token.Payload = .none) {
-        push(Token(kind: kind, line: line, column: column(at: offset), payload: payload))
+    mutating func emit(_ kind: TokenKind, at offset: Int) {
+        push(CompactToken(kind: kind, line: line, column: column(at: offset)))
+    }
+
+    /// A string segment's token, its text kept in ``strings``.
+    mutating func emitText(_ kind: TokenKind, line: Int32, column: Int32, _ text: String) {
+        var token = CompactToken(kind: kind, line: line, column: column)
+        token.value = strings.count
+        strings.append(text)
+        push(token)
     }
 
     /// Consumes the `\n` at `pos` and starts a new line.
@@ -155,7 +169,7 @@ struct Lexer {
             default:
                 scanPunctuation(b)
             }
-            if pendingHead < pending.count { return }
+            if hasReady { return }
         }
         closeInterpolations()
         emitNewline(at: pos)
@@ -170,7 +184,7 @@ struct Lexer {
         for (i, open) in interpolations.enumerated().reversed() {
             if i == 0 { error("unterminated string literal", line: open.line, column: open.column) }
             emit(.error, at: pos)
-            emit(.stringTail, at: pos, .text(""))
+            emitText(.stringTail, line: line, column: column(at: pos), "")
         }
         interpolations.removeAll()
     }
@@ -259,7 +273,7 @@ struct Lexer {
             shown = "(invalid UTF-8)"
         }
         error("unexpected character \(shown)", line: line, column: col)
-        push(Token(kind: .error, line: line, column: col, payload: .none))
+        push(CompactToken(kind: .error, line: line, column: col))
     }
 
     /// Decodes one scalar at `pos` and moves past it, keeping the column count right;
@@ -307,11 +321,16 @@ struct Lexer {
         let start = pos
         pos += 1
         while pos < bytes.count, Lexer.isIdentifierByte(bytes[pos]) { pos += 1 }
-        if let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
+        // No keyword has one letter or ends with a digit (`f1`, `x`): no need to look.
+        let mayBeKeyword = pos - start > 1 && !Lexer.isDigit(bytes[pos - 1])
+        if mayBeKeyword, let keyword = TokenKind.keyword(in: bytes, start: start, count: pos - start) {
             emit(keyword, at: start)
         } else {
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-            emit(.identifier, at: start, .text(name))
+            // The name stays in the source bytes until the parser needs it as a String.
+            var token = CompactToken(kind: .identifier, line: line, column: column(at: start))
+            token.value = start
+            token.count = pos - start
+            push(token)
         }
     }
 
@@ -365,7 +384,7 @@ struct Lexer {
             error("unterminated block comment", line: startLine, column: startColumn)
         }
         if sawNewline, let lastKind, lastKind != .newline {
-            push(Token(kind: .newline, line: startLine, column: startColumn, payload: .none))
+            push(CompactToken(kind: .newline, line: startLine, column: startColumn))
         }
     }
 }

@@ -18,6 +18,25 @@ struct Token: Sendable {
     var column: Int32
     var payload: Payload
 
+    /// A token with `payload`.
+    init(kind: TokenKind, line: Int32, column: Int32, payload: Payload) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.payload = payload
+    }
+
+    /// The token `compact`, with `text`, its name or string text as ``Lexer/text(of:)`` gives it.
+    init(_ compact: CompactToken, text: String) {
+        let payload: Payload
+        switch compact.kind {
+        case .number: payload = .number(compact.number)
+        case .identifier, .string, .stringHead, .stringMiddle, .stringTail: payload = .text(text)
+        default: payload = .none
+        }
+        self.init(kind: compact.kind, line: compact.line, column: compact.column, payload: payload)
+    }
+
     /// The name or string text of the token (empty when it has none).
     var text: String {
         if case .text(let s) = payload { return s }

@@ -31,7 +31,7 @@ extension Parser {
                 if kind == .stringHead { throw fail("an import path cannot contain interpolation") }
                 throw fail("expected a file path string after 'import'")
             }
-            return .import(advance().text, at)
+            return .import(text(advance()), at)
         case .kwState:
             advance()
             guard kind == .leftBrace else { throw fail("expected '{' after 'state'") }
@@ -47,11 +47,11 @@ extension Parser {
             advance()
             let name = try expectName("expected saga name after 'saga'")
             let body = try parseBlock(after: "saga name")
-            return .saga(SagaDecl(name: name.text, body: body, location: at))
+            return .saga(SagaDecl(name: text(name), body: body, location: at))
         case .kwFunc:
             advance()
             let first = try expectName("expected function name after 'func'")
-            let name = try parseDottedRest(of: first.text)
+            let name = try parseDottedRest(of: text(first))
             try expect(.leftParen, "expected '(' after function name")
             let saved = ignoreNewlines(true)
             var parameters: [Variable] = []
@@ -70,16 +70,16 @@ extension Parser {
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
             if kind == .identifier,
-                let keyword = Suggestions.closest(to: current.text, in: ["import", "state", "reduce", "saga", "func"])
+                let keyword = Suggestions.closest(to: text(current), in: ["import", "state", "reduce", "saga", "func"])
             {
-                throw fail("unknown declaration '\(current.text)'; did you mean '\(keyword)'?")
+                throw fail("unknown declaration '\(text(current))'; did you mean '\(keyword)'?")
             }
             throw fail("expected a declaration (import, state, reduce, saga or func), found \(found)")
         }
     }
 
     /// An identifier token; a keyword in its place gets a message saying so.
-    mutating func expectName(_ message: @autoclosure () -> String) throws -> Token {
+    mutating func expectName(_ message: @autoclosure () -> String) throws -> CompactToken {
         if kind == .identifier { return advance() }
         if kind.isKeyword {
             throw fail("'\(kind.text)' is a keyword and cannot be used as an identifier")
@@ -90,6 +90,6 @@ extension Parser {
     /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
     mutating func expectVariable(_ message: @autoclosure () -> String) throws -> Variable {
         let token = try expectName(message())
-        return Variable(name: token.text, location: location(token))
+        return Variable(name: text(token), location: location(token))
     }
 }

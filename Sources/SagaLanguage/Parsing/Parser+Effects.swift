@@ -74,7 +74,7 @@ extension Parser {
             let buffer = match(.kwBuffer) ? try parseExpression() : nil
             return .actionChannel(pattern, buffer: buffer, at)
         default:
-            throw fail("expected an effect, found \(keyword.description)", at: at)
+            throw fail("expected an effect, found \(describe(keyword))", at: at)
         }
     }
 
@@ -141,7 +141,7 @@ extension Parser {
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
     mutating func parseCallee(after keyword: String) throws -> (Callee, [Expr]) {
         let first = try expectName("expected a function name or '{' after '\(keyword)'")
-        let name = try parseDottedRest(of: first.text)
+        let name = try parseDottedRest(of: text(first))
         guard kind == .leftParen else {
             throw fail("expected '(' after function name '\(name)', found \(found)")
         }
@@ -157,7 +157,7 @@ extension Parser {
                 throw fail("expected a name after '.' in function name '\(name)', found \(found)")
             }
             let part = advance()
-            name += "." + (part.kind == .identifier ? part.text : part.kind.text)
+            name += "." + (part.kind == .identifier ? text(part) : part.kind.text)
         }
         return name
     }

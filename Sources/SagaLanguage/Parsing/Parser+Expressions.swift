@@ -80,7 +80,7 @@ extension Parser {
                     throw fail("expected a member name after '.', found \(found)")
                 }
                 let name = advance()
-                expr = .member(expr, name.kind == .identifier ? name.text : name.kind.text, expr.location)
+                expr = .member(expr, name.kind == .identifier ? text(name) : name.kind.text, expr.location)
             case .leftBracket where isDirectlyAfterPrevious:
                 links += 1
                 try enterNesting()
@@ -104,11 +104,10 @@ extension Parser {
         switch token.kind {
         case .number:
             advance()
-            if case .number(let value) = token.payload { return .literal(value, at) }
-            return .literal(.int(0), at)
+            return .literal(token.number, at)
         case .string:
             advance()
-            return .literal(.string(token.text), at)
+            return .literal(.string(text(token)), at)
         case .stringHead:
             return try parseInterpolation()
         case .kwTrue:
@@ -132,9 +131,9 @@ extension Parser {
         case .identifier:
             advance()
             if kind == .leftParen, isDirectlyAfterPrevious {
-                return .builtin(token.text, try parseArguments(), at)
+                return .builtin(text(token), try parseArguments(), at)
             }
-            return .variable(Variable(name: token.text, location: at))
+            return .variable(Variable(name: text(token), location: at))
         case .leftParen:
             try enterNesting()
             advance()
@@ -233,7 +232,7 @@ extension Parser {
     mutating func parseKey(in what: String) throws -> String {
         switch kind {
         case .identifier, .string:
-            return advance().text
+            return text(advance())
         case .stringHead:
             throw fail("a key in \(what) cannot contain interpolation")
         default:
@@ -247,7 +246,8 @@ extension Parser {
         let head = advance()
         var parts: [InterpolationPart] = []
         parts.reserveCapacity(4)
-        if !head.text.isEmpty { parts.append(.text(head.text)) }
+        let headText = text(head)
+        if !headText.isEmpty { parts.append(.text(headText)) }
         try enterNesting()
         while true {
             let saved = ignoreNewlines(true)
@@ -260,7 +260,8 @@ extension Parser {
                 throw fail("expected ')' to end string interpolation, found \(found)")
             }
             let segment = advance()
-            if !segment.text.isEmpty { parts.append(.text(segment.text)) }
+            let segmentText = text(segment)
+            if !segmentText.isEmpty { parts.append(.text(segmentText)) }
             if segment.kind == .stringTail { break }
         }
         depth -= 1

@@ -22,11 +22,11 @@ extension Parser {
 
     /// "expected expression after '='": names the token consumed last.
     var afterPrevious: String {
-        "after \(previous.description)"
+        "after \(describe(previous))"
     }
 
     /// What the current token is, for "…, found X" messages.
-    var found: String { current.description }
+    var found: String { describe(current) }
 
     /// `true` for `saga`, `func`, `reduce`, `import`, and `state {`: a token that can only
     /// start a declaration, where a block that was never closed must end.

@@ -17,17 +17,19 @@ public struct Parser {
     /// overflowing the stack (here, or later in the checker and the evaluator, which walk
     /// the tree recursively on threads with small stacks).
     static let maxDepth = 256
-    /// The token window: the current token, one behind and a few ahead (a power of two).
-    static let windowSize = 8
 
     var lexer: Lexer
-    /// Tokens `lexed - windowSize ..< lexed`, at `index % windowSize`.
-    var window: [Token]
+    /// Tokens `lexed - TokenWindow.size ..< lexed`: the current token, one behind and a few
+    /// ahead.
+    let window: TokenWindow
     var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
     /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
-    var previous = Token(kind: .newline, line: 0, column: 0, payload: .none)
+    var previous = CompactToken(kind: .newline, line: 0, column: 0)
+    /// The current token, copied from the window once at each move rather than read from it
+    /// (with a bounds check) at every look.
+    private(set) var current = CompactToken(kind: .newline, line: 0, column: 0)
     let file: Int32
     var diagnostics: [Diagnostic] = []
     /// Inside `( )`, `[ ]`, a record or a `race`/`all` entry list: newlines are skipped.
@@ -40,7 +42,7 @@ public struct Parser {
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
         self.file = file
-        window = Array(repeating: previous, count: Parser.windowSize)
+        window = TokenWindow(filledWith: CompactToken(kind: .newline, line: 0, column: 0))
         fill()
     }
 
@@ -74,33 +76,40 @@ public struct Parser {
     @inline(__always)
     mutating func fill() {
         while lexed <= pos + 3 {
-            window[lexed & (Parser.windowSize - 1)] = lexer.next()
+            window[lexed] = lexer.next()
             lexed += 1
         }
+        current = window[pos]
     }
 
     /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
     @inline(__always)
-    func token(_ index: Int) -> Token {
-        window[index & (Parser.windowSize - 1)]
+    func token(_ index: Int) -> CompactToken {
+        window[index]
     }
 
     /// The kind of the current token.
     @inline(__always)
-    var kind: TokenKind { window[pos & (Parser.windowSize - 1)].kind }
-
-    /// The current token.
-    @inline(__always)
-    var current: Token { window[pos & (Parser.windowSize - 1)] }
+    var kind: TokenKind { current.kind }
 
     /// The kind of the token after the current one.
     @inline(__always)
-    var nextKind: TokenKind { window[(pos + 1) & (Parser.windowSize - 1)].kind }
+    var nextKind: TokenKind { window[pos + 1].kind }
 
     /// The location of a token.
     @inline(__always)
-    func location(_ token: Token) -> SourceLocation {
+    func location(_ token: CompactToken) -> SourceLocation {
         SourceLocation(file: file, line: token.line, column: token.column)
+    }
+
+    /// The name of an identifier or the text of a string segment; empty for the others.
+    func text(_ token: CompactToken) -> String {
+        lexer.text(of: token)
+    }
+
+    /// How a diagnostic names a token: `'foo'` for an identifier, `'{'`, `newline`, …
+    func describe(_ token: CompactToken) -> String {
+        token.kind == .identifier ? "'\(text(token))'" : token.kind.spelling
     }
 
     /// The location of the current token.
@@ -120,7 +129,7 @@ public struct Parser {
     /// newlines after it.
     @discardableResult
     @inline(__always)
-    mutating func advance() -> Token {
+    mutating func advance() -> CompactToken {
         let token = current
         if token.kind != .eof {
             previous = token
@@ -152,7 +161,7 @@ public struct Parser {
 
     /// Consumes a token of `kind`, or reports `message` (and what was found) here.
     @discardableResult
-    mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> Token {
+    mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> CompactToken {
         guard self.kind == kind else { throw fail("\(message()), found \(found)") }
         return advance()
     }
@@ -185,7 +194,7 @@ public struct Parser {
     /// touching parenthesis tells them apart, as it does for every built-in call.
     var isJoinCall: Bool {
         guard kind == .kwJoin else { return false }
-        let next = window[(pos + 1) & (Parser.windowSize - 1)]
+        let next = token(pos + 1)
         return next.kind == .leftParen && next.line == current.line
             && Int(next.column) == Int(current.column) + TokenKind.kwJoin.text.utf8.count
     }
@@ -196,7 +205,7 @@ public struct Parser {
     var isDirectlyAfterPrevious: Bool {
         let length: Int
         switch previous.kind {
-        case .identifier: length = previous.text.utf8.count
+        case .identifier: length = previous.count
         case .rightParen, .rightBracket, .rightBrace: length = 1
         default:
             guard previous.kind.isKeyword else { return false }
