@@ -62,7 +62,8 @@ import Testing
     }
 }
 
-/// An element store that records which of its calls were made, and completes none of them.
+/// An element store that records which of its calls were made, and completes each at once
+/// (a call never completed would leave its scheduler's `Task` waiting for ever).
 private final class RecordingStore: ElementStore {
     private let log = Mutex<[String]>([])
 
@@ -84,10 +85,12 @@ private final class RecordingStore: ElementStore {
 
     func save(entity: String, element: Value, completion: @escaping @Sendable (Result<Value, StoreError>) -> Void) {
         log.withLock { $0.append("start save \(entity) \(element["id"].canonicalJSON)") }
+        completion(.success(element))
     }
 
     func delete(entity: String, id: Value, completion: @escaping @Sendable (Result<Value?, StoreError>) -> Void) {
         log.withLock { $0.append("start delete \(entity) \(id.canonicalJSON)") }
+        completion(.success(nil))
     }
 }
 

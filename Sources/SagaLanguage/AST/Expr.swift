@@ -4,10 +4,12 @@ import SagaCore
 /// an expression (the contract's §4), which is what lets a task's continuation be a plain
 /// stack of statement frames.
 ///
-/// Only the cases that hold an `Expr` directly are boxed (`indirect`): a literal or a variable
-/// stored inline saves an allocation per leaf, a third of the parser's and the checker's
-/// allocations (callgrind, `sagabench parse-check`: 708 → 641 instructions per byte).
-public enum Expr: Sendable {
+/// Every case is boxed (`indirect`), so an `Expr` is one word. Storing the leaves inline (a
+/// literal, a variable) saves the parser and the checker an allocation per leaf (parse-check
+/// 481 → 397 instructions per byte, callgrind), but makes the enum 37 bytes, and the
+/// interpreter, which copies expressions as it walks them, pays more than that: a `call`
+/// 3.7k → 4.3k instructions, every-select-put 20.7k → 22.1k. Running programs comes first.
+public indirect enum Expr: Sendable {
     /// `null`, `true`, `42`, `2.5`, `"plain string"`, `100ms` (already milliseconds).
     case literal(Value, SourceLocation)
     /// A string with `\(expr)` interpolation.
@@ -25,13 +27,13 @@ public enum Expr: Sendable {
     /// `it` (inside a `take … where` condition only).
     case it(SourceLocation)
     /// `a.b`.
-    indirect case member(Expr, String, SourceLocation)
+    case member(Expr, String, SourceLocation)
     /// `a[b]`.
-    indirect case index(Expr, Expr, SourceLocation)
+    case index(Expr, Expr, SourceLocation)
     /// `-a`, `!a`.
-    indirect case unary(UnaryOperator, Expr, SourceLocation)
+    case unary(UnaryOperator, Expr, SourceLocation)
     /// `a + b`, `a && b`, `a ?? b`, …
-    indirect case binary(BinaryOperator, Expr, Expr, SourceLocation)
+    case binary(BinaryOperator, Expr, Expr, SourceLocation)
     /// `len(x)`: a built-in pure function. The parser gives the name; the checker checks it.
     case builtin(String, [Expr], SourceLocation)
 

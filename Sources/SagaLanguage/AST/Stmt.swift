@@ -2,15 +2,14 @@ import SagaCore
 
 /// A statement.
 ///
-/// The large cases are boxed (`indirect`); the small ones (an effect, `if`, `return`, `log`,
-/// `break`…) are stored inline, which saves an allocation per such statement (callgrind,
-/// `sagabench parse-check`: 641 → 621 instructions per byte). Boxing `let`/`var` too keeps
-/// the enum at 56 bytes instead of about 100, for 3 instructions per byte more.
-public enum Stmt: Sendable {
+/// Every case is boxed (`indirect`), so a `Stmt` is one word, as `Expr` is (see there: the
+/// interpreter copies statements as it steps through them, and pays more for a bigger enum
+/// than the parser saves).
+public indirect enum Stmt: Sendable {
     /// `let x = …` (`isMutable` false) or `var x = …` (true).
-    indirect case declare(Variable, isMutable: Bool, Rhs, SourceLocation)
+    case declare(Variable, isMutable: Bool, Rhs, SourceLocation)
     /// `target = …`.
-    indirect case assign(LValue, Rhs, SourceLocation)
+    case assign(LValue, Rhs, SourceLocation)
     /// An effect as a statement of its own (watchers included).
     case effect(Effect, SourceLocation)
     /// `log EXPR`.
@@ -20,17 +19,17 @@ public enum Stmt: Sendable {
     /// `if c1 { } else if c2 { } else { }`.
     case `if`([ConditionalBlock], else: Block?, SourceLocation)
     /// `while COND { }`.
-    indirect case `while`(Expr, Block, SourceLocation)
+    case `while`(Expr, Block, SourceLocation)
     /// `loop { }`.
     case loop(Block, SourceLocation)
     /// `for x in LIST_OR_RECORD { }` (a record iterates its keys, sorted).
-    indirect case `for`(Variable, Expr, Block, SourceLocation)
+    case `for`(Variable, Expr, Block, SourceLocation)
     case `break`(SourceLocation)
     case `continue`(SourceLocation)
     /// `return [EXPR]`.
     case `return`(Expr?, SourceLocation)
     /// `try { } catch e { } finally { }` (catch and finally each optional, not both absent).
-    indirect case `try`(Block, catch: CatchClause?, finally: Block?, SourceLocation)
+    case `try`(Block, catch: CatchClause?, finally: Block?, SourceLocation)
     /// `transaction { }`.
     case transaction(Block, SourceLocation)
     /// `compensate { }`.

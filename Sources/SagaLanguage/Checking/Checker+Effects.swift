@@ -1,10 +1,6 @@
 import SagaCore
 
 extension Checker {
-    /// What an effect being checked in place is meanwhile: one shared value, since every
-    /// case of ``Effect`` is boxed and a placeholder of its own would be an allocation.
-    static let placeholderEffect = Effect.select(nil, .unknown)
-
     /// Checks an effect (and the effects nested in it) and resolves its names, in place (see
     /// ``checkExpr(_:)``).
     ///
@@ -34,10 +30,10 @@ extension Checker {
         // Both this copy and `effect` are let go of before the parts are changed: the box
         // then no longer holds them, and the arrays in them are uniquely referenced.
         var original = effect
-        effect = Self.placeholderEffect
+        effect = placeholderEffect
         switch original {
         case .take(var pattern, var condition, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkPattern(&pattern)
             if var inner = condition {
                 condition = nil
@@ -47,13 +43,13 @@ extension Checker {
             effect = .take(pattern, where: condition, location)
 
         case .put(var first, var second, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&first)
             checkExpr(&second)
             effect = .put(first, second, location)
 
         case .select(var expr, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             let saved = context
             context.stateReadable = true
             checkExpr(&expr)
@@ -61,58 +57,58 @@ extension Checker {
             effect = .select(expr, location)
 
         case .call(let callee, var arguments, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             let resolved = resolveCallee(callee, argumentCount: arguments.count)
             for i in arguments.indices { checkExpr(&arguments[i]) }
             effect = .call(resolved, arguments, location)
 
         case .fork(var body, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkTaskBody(&body)
             effect = .fork(body, location)
 
         case .spawn(var body, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkTaskBody(&body)
             effect = .spawn(body, location)
 
         case .join(var expr, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&expr)
             effect = .join(expr, location)
 
         case .cancel(var expr, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&expr)
             effect = .cancel(expr, location)
 
         case .delay(var expr, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&expr)
             effect = .delay(expr, location)
 
         case .race(var entries, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkEntries(&entries, in: "race")
             effect = .race(entries, location)
 
         case .allRecord(var entries, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkEntries(&entries, in: "all")
             effect = .allRecord(entries, location)
 
         case .allList(var effects, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             for i in effects.indices {
                 var inner = effects[i]
-                effects[i] = Self.placeholderEffect
+                effects[i] = placeholderEffect
                 checkEffectParts(&inner)
                 effects[i] = inner
             }
             effect = .allList(effects, location)
 
         case .allFor(let variable, var list, var body, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&list)
             pushScope()
             let resolved = declare(variable, isMutable: false)
@@ -121,7 +117,7 @@ extension Checker {
             effect = .allFor(resolved, list, body, location)
 
         case .retry(var count, var wait, var body, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&count)
             switch wait {
             case .delay(var expr):
@@ -139,18 +135,18 @@ extension Checker {
             effect = .retry(count: count, wait: wait, body, location)
 
         case .channel(var buffer, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkExpr(&buffer)
             effect = .channel(buffer: buffer, location)
 
         case .actionChannel(var pattern, var buffer, let location):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkPattern(&pattern)
             checkExpr(&buffer)
             effect = .actionChannel(pattern, buffer: buffer, location)
 
         case .watcher(var watcher):
-            original = Self.placeholderEffect
+            original = placeholderEffect
             checkWatcher(&watcher)
             effect = .watcher(watcher)
         }
@@ -180,7 +176,7 @@ extension Checker {
                 error("duplicate key '\(entries[i].key)' in \(what)", at: entries[i].effect.location)
             }
             var inner = entries[i].effect
-            entries[i].effect = Self.placeholderEffect
+            entries[i].effect = placeholderEffect
             checkEffectParts(&inner)
             entries[i].effect = inner
         }

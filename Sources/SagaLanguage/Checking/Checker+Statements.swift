@@ -149,7 +149,7 @@ extension Checker {
             checkExpr(&expr)
             rhs = .expr(expr)
         case .effect(var effect):
-            rhs = .effect(Self.placeholderEffect)
+            rhs = .effect(placeholderEffect)
             checkEffect(&effect)
             rhs = .effect(effect)
         }
