@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import Synchronization
 import Testing
 
 @testable import SagaPersistence
@@ -149,5 +150,58 @@ final class FaultInjector: @unchecked Sendable {
             try real.flock(fd, op)
         }
         return fs
+    }
+}
+
+/// A gate that async code waits at until it is opened, once.
+final class OpenableGate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for w in waiters { w.resume() }
+    }
+}
+
+/// The actions a scheduler delivered, counted; ``wait(for:)`` returns once enough came.
+final class Delivered: Sendable {
+    private let state = Mutex<(actions: [Value], waiter: (count: Int, c: CheckedContinuation<Void, Never>)?)>(([], nil))
+
+    var actions: [Value] { state.withLock { $0.actions } }
+
+    func add(_ action: Value) {
+        let ready = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            s.actions.append(action)
+            guard let w = s.waiter, s.actions.count >= w.count else { return nil }
+            s.waiter = nil
+            return w.c
+        }
+        ready?.resume()
+    }
+
+    func wait(for count: Int) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.actions.count >= count { return true }
+                s.waiter = (count, c)
+                return false
+            }
+            if now { c.resume() }
+        }
     }
 }

@@ -85,10 +85,7 @@ public final class FileStore: ElementStore {
         let id: Value
         do throws(StoreError) {
             id = try ElementID.of(element)
-            var out = BinaryWriter(capacity: 64)
-            out.string(entity)
-            try out.write(element)
-            payload = out.bytes
+            payload = try Self.payload(entity, element, capacity: 64)
         } catch {
             return completion(.failure(error))
         }
@@ -107,10 +104,7 @@ public final class FileStore: ElementStore {
         let key: Value
         do throws(StoreError) {
             key = try ElementID.check(id)
-            var out = BinaryWriter(capacity: 32)
-            out.string(entity)
-            try out.write(key)
-            payload = out.bytes
+            payload = try Self.payload(entity, key, capacity: 32)
         } catch {
             return completion(.failure(error))
         }
@@ -118,6 +112,15 @@ public final class FileStore: ElementStore {
             LogWriter.Pending(
                 type: StoreFormat.delete, entity: entity, id: key, element: .null, payload: payload,
                 finish: completion))
+    }
+
+    /// A write's frame payload: the entity's name, then the element (a save) or the id (a
+    /// delete).
+    private static func payload(_ entity: String, _ value: Value, capacity: Int) throws(StoreError) -> [UInt8] {
+        var out = BinaryWriter(capacity: capacity)
+        out.string(entity)
+        try out.write(value)
+        return out.bytes
     }
 
     /// The matching elements; see ``ElementStore/query(entity:_:)``.
