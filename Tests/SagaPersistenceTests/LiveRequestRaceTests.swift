@@ -15,12 +15,12 @@ import Testing
         let pending = Task { await PersistenceOperation.request.perform(request, store: store, live: live) }
         // The request's query has read the (empty) store and waits before returning.
         await store.queried.wait()
-        let acknowledged = Delivered()
+        let acknowledged = Delivered<Value>()
         PersistenceOperation.save.start(
             ["type": "persistence/save", "entity": "songs", "element": ["id": 1]], store: store, live: live
         ) { actions in for a in actions { acknowledged.add(a) } }
         await acknowledged.wait(for: 1)
-        #expect(acknowledged.actions.first?["type"] == "persistence/saved")
+        #expect(acknowledged.items.first?["type"] == "persistence/saved")
         store.release.open()
         let actions = await pending.value
         #expect(actions.count == 1)

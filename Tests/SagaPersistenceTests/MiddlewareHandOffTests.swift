@@ -42,7 +42,7 @@ import Testing
         let store = GatedStore()
         let persistence = ValuePersistence(store: store)
         await persistence.live.register("songs", query: Query(), ref: nil, last: [])
-        let delivered = Delivered()
+        let delivered = Delivered<Value>()
         let scheduler = QueueWorkScheduler<Value>(queue: .global())
         scheduler.deliver = { delivered.add($0) }
         persistence.scheduler = scheduler

@@ -14,7 +14,7 @@ struct StartedWriteTests {
         let (store, cleanUp) = try kind.make()
         defer { cleanUp() }
         let writes = 300
-        let acknowledged = Acknowledgements(expected: writes)
+        let acknowledged = Delivered<Result<Value, StoreError>>()
         // Three elements, saved again and again and deleted in between: only the last write
         // of each may count, whatever the batches (the very last one deletes id 2).
         for i in 0..<writes {
@@ -24,7 +24,7 @@ struct StartedWriteTests {
                 store.save(entity: "items", element: ["id": .int(i % 3), "v": .int(i)]) { acknowledged.add($0) }
             }
         }
-        let results = await acknowledged.all()
+        let results = await acknowledged.wait(for: writes)
         #expect(results.count == writes)
         #expect(results.allSatisfy { (try? $0.get()) != nil })
         #expect(try await all(store) == [["id": 0, "v": 297], ["id": 1, "v": 298]])
@@ -50,50 +50,14 @@ struct StartedWriteTests {
         try await withTemporaryFolder { folder in
             let store = try FileStore.open(directory: folder.path)
             await store.close()
-            let acknowledged = Acknowledgements(expected: 1)
+            let acknowledged = Delivered<Result<Value, StoreError>>()
             store.save(entity: "items", element: ["id": 1]) { acknowledged.add($0) }
-            let results = await acknowledged.all()
+            let results = await acknowledged.wait(for: 1)
             guard case .failure(let error)? = results.first else {
                 Issue.record("the write was not refused: \(results)")
                 return
             }
             #expect(error.code == .closed)
-        }
-    }
-}
-
-/// Collects completions from any thread; ``all()`` returns once `expected` have come.
-private final class Acknowledgements: Sendable {
-    typealias Results = [Result<Value, StoreError>]
-
-    private struct State {
-        var results: Results = []
-        var waiter: CheckedContinuation<Results, Never>?
-    }
-
-    private let expected: Int
-    private let state = Mutex(State())
-
-    init(expected: Int) { self.expected = expected }
-
-    func add(_ result: Result<Value, StoreError>) {
-        let done = state.withLock { s -> (CheckedContinuation<Results, Never>, Results)? in
-            s.results.append(result)
-            guard s.results.count == expected, let w = s.waiter else { return nil }
-            s.waiter = nil
-            return (w, s.results)
-        }
-        done.map { $0.0.resume(returning: $0.1) }
-    }
-
-    func all() async -> Results {
-        await withCheckedContinuation { c in
-            let ready = state.withLock { s -> Results? in
-                if s.results.count >= expected { return s.results }
-                s.waiter = c
-                return nil
-            }
-            if let ready { c.resume(returning: ready) }
         }
     }
 }

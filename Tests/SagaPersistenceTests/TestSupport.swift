@@ -178,30 +178,34 @@ final class OpenableGate: Sendable {
     }
 }
 
-/// The actions a scheduler delivered, counted; ``wait(for:)`` returns once enough came.
-final class Delivered: Sendable {
-    private let state = Mutex<(actions: [Value], waiter: (count: Int, c: CheckedContinuation<Void, Never>)?)>(([], nil))
+/// What arrived from other threads (actions a scheduler delivered, a store's acknowledgements),
+/// in order; ``wait(for:)`` returns once that many have come.
+final class Delivered<Item: Sendable>: Sendable {
+    private let state = Mutex<(items: [Item], waiter: (count: Int, c: CheckedContinuation<Void, Never>)?)>(([], nil))
 
-    var actions: [Value] { state.withLock { $0.actions } }
+    var items: [Item] { state.withLock { $0.items } }
 
-    func add(_ action: Value) {
+    func add(_ item: Item) {
         let ready = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            s.actions.append(action)
-            guard let w = s.waiter, s.actions.count >= w.count else { return nil }
+            s.items.append(item)
+            guard let w = s.waiter, s.items.count >= w.count else { return nil }
             s.waiter = nil
             return w.c
         }
         ready?.resume()
     }
 
-    func wait(for count: Int) async {
+    /// Waits until `count` items have come; returns all that came.
+    @discardableResult
+    func wait(for count: Int) async -> [Item] {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.actions.count >= count { return true }
+                if s.items.count >= count { return true }
                 s.waiter = (count, c)
                 return false
             }
             if now { c.resume() }
         }
+        return items
     }
 }
