@@ -68,9 +68,7 @@ final class LiveRequests: Sendable {
         let live = hasLive(entity)
         return locks.withLock { l -> AsyncLock.Ticket? in
             if !live, l.isEmpty || l[entity]?.isBusy != true { return nil }
-            let lock = l[entity] ?? AsyncLock()
-            l[entity] = lock
-            return lock.reserve()
+            return Self.reserve(entity, in: &l)
         }
     }
 
@@ -95,12 +93,15 @@ final class LiveRequests: Sendable {
     /// Takes the entity's write lock if it has a live request; the caller opens it when done.
     func lockIfLive(_ entity: String) async -> AsyncLock.Held? {
         guard hasLive(entity) else { return nil }
-        let ticket = locks.withLock { l -> AsyncLock.Ticket in
-            let lock = l[entity] ?? AsyncLock()
-            l[entity] = lock
-            return lock.reserve()
-        }
+        let ticket = locks.withLock { Self.reserve(entity, in: &$0) }
         return await ticket.acquire()
+    }
+
+    /// A place in the entity's lock, made on first use.
+    private static func reserve(_ entity: String, in locks: inout [String: AsyncLock]) -> AsyncLock.Ticket {
+        let lock = locks[entity] ?? AsyncLock()
+        locks[entity] = lock
+        return lock.reserve()
     }
 
     /// Re-runs the entity's live queries; returns a `received` action for each whose result
