@@ -115,7 +115,7 @@ public struct Record: Sendable {
     /// through the generic `replaceSubrange`, several times slower for the few entries a
     /// record has (callgrind, the persistence reducer).
     @usableFromInline
-    mutating func insert(_ key: String, _ value: Value, at index: Int) {
+    mutating func insert(_ key: String, _ value: consuming Value, at index: Int) {
         entries.append((key, value))
         var i = entries.count - 1
         while i > index {
@@ -127,7 +127,7 @@ public struct Record: Sendable {
     /// Adds `key` unless the record has it already; one search for both.
     ///
     /// - Returns: `false` (and the record unchanged) when `key` is there.
-    public mutating func insertIfAbsent(_ key: String, _ value: Value) -> Bool {
+    public mutating func insertIfAbsent(_ key: String, _ value: consuming Value) -> Bool {
         let r = search(key)
         if r.found { return false }
         insert(key, value, at: r.index)

@@ -15,7 +15,7 @@ public struct RingBuffer<Element> {
     @inlinable public var isEmpty: Bool { storedCount == 0 }
 
     /// Adds an element at the back.
-    @inlinable public mutating func append(_ element: Element) {
+    @inlinable public mutating func append(_ element: consuming Element) {
         if count == storage.count { grow() }
         var index = head + count
         if index >= storage.count { index -= storage.count }
@@ -24,7 +24,7 @@ public struct RingBuffer<Element> {
     }
 
     /// Adds an element at the front.
-    @inlinable public mutating func prepend(_ element: Element) {
+    @inlinable public mutating func prepend(_ element: consuming Element) {
         if count == storage.count { grow() }
         head -= 1
         if head < 0 { head += storage.count }

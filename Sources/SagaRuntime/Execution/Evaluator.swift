@@ -57,6 +57,16 @@ struct Evaluator {
         case .binary(let op, let lhs, let rhs, _):
             return try binary(op, lhs, rhs, env)
         case .member(let base, let key, _):
+            // `a.by`, `state.count`: read the field where the record is, rather than copy
+            // the record out first (a retain and a release per read).
+            switch base {
+            case .variable(let v) where v.slot >= 0 && v.slot < env.count:
+                if let found = env[v.slot].member(key) { return found }
+            case .state:
+                if let found = scope?.state?.member(key) { return found }
+            default:
+                break
+            }
             let b = try eval(base, env)
             guard let v = b.member(key) else {
                 throw SagaError.typeError("cannot read '.\(key)' of a \(b.kindName)")
@@ -65,13 +75,7 @@ struct Evaluator {
         case .index(let base, let index, _):
             return try subscriptValue(try eval(base, env), try eval(index, env))
         case .record(let fields, _):
-            var r = Record(minimumCapacity: fields.count)
-            for f in fields {
-                let v = try eval(f.value, env)
-                try Value.checkDepth(of: v)
-                r[f.key] = v
-            }
-            return .record(r)
+            return .record(try record(fields, env))
         case .list(let items, _):
             var out: [Value] = []
             out.reserveCapacity(items.count)
@@ -116,6 +120,18 @@ struct Evaluator {
         case .it:
             return scope?.it ?? .null
         }
+    }
+
+    /// Evaluates a record literal, with room for `extra` more keys: `put "t" {…}` adds `type`,
+    /// and without the room that insertion reallocated the entries (callgrind, every-select-put).
+    func record(_ fields: [RecordField], _ env: [Value], reserving extra: Int = 0) throws(SagaError) -> Record {
+        var r = Record(minimumCapacity: fields.count + extra)
+        for f in fields {
+            let v = try eval(f.value, env)
+            try Value.checkDepth(of: v)
+            r[f.key] = v
+        }
+        return r
     }
 
     /// Evaluates a condition, which must be a bool.

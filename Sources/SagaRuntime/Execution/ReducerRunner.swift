@@ -65,12 +65,13 @@ final class ReducerRunner {
     func reduce(_ state: inout Value, _ action: Value) {
         // By index: a `for reducer in` loop copied each declaration (retaining its parts), a
         // cost every action paid for every reducer (callgrind).
+        let type = program.reducers.isEmpty ? nil : ActionPattern.type(of: action)
         for i in program.reducers.indices {
             guard let pattern = patterns[i] else {
                 output.error(report(i, "its pattern is not a string or a list of patterns"))
                 continue
             }
-            guard pattern.matches(action) else { continue }
+            guard pattern.matches(actionType: type) else { continue }
             // Read only for a reducer that runs: the clock is weakly held.
             let now = clock?.now ?? 0
             // One variables array, reused: reducers run one at a time and never capture it.

@@ -119,7 +119,7 @@ extension Interpreter {
 
     /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and
     /// resumes once the action has been processed.
-    func enqueue(_ action: Value, putter: SagaTask? = nil) {
+    func enqueue(_ action: consuming Value, putter: SagaTask? = nil) {
         dispatchQueue.append(DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0))
     }
 
@@ -148,7 +148,8 @@ extension Interpreter {
     /// that begin to wait from now on do not see this action.
     func actionReduced(_ action: Value) {
         if !processingOwnEntry { outsideActionArrived() }
-        for channel in actionChannels where channel.pattern?.matches(action) == true {
+        let type = ActionPattern.type(of: action)
+        for channel in actionChannels where channel.pattern?.matches(actionType: type) == true {
             if !channelPut(channel, action), !channel.reportedOverflow {
                 // No saga put this action, so no saga can be failed for it: say so, once.
                 channel.reportedOverflow = true
@@ -158,13 +159,16 @@ extension Interpreter {
         }
         guard !takers.isEmpty else { return }
         // Swap the list out (no copy): the takers that stay go back in, in order; the ones
-        // that match are woken in the order they began to wait.
-        var waiting = spareTakers
+        // that match are woken in the order they began to wait. The spare list is moved, not
+        // copied, so that `takers` is its only owner: appending a taker that stays would
+        // otherwise copy it (an allocation per action in every-select-put, callgrind).
+        var waiting: [Taker] = []
+        swap(&waiting, &spareTakers)
         swap(&waiting, &takers)
         for taker in waiting {
             let task = taker.task
             guard task.token == taker.token, case .take = task.wait else { continue }
-            if taker.pattern.matches(action), conditionHolds(taker, action) {
+            if taker.pattern.matches(actionType: type), conditionHolds(taker, action) {
                 wake(task, .value(action))
             } else {
                 takers.append(taker)
