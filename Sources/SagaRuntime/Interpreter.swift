@@ -90,8 +90,11 @@ public final class Interpreter {
     /// `func NAME` for each function of the program, by index: a `call` names its task
     /// without building a string.
     let functionTaskNames: [String]
-    /// Whether each function may be called inline (see ``InlineCalls``).
-    let inlinable: [Bool]
+    /// How a call of each function runs: read from here, a call copies no declaration (a
+    /// retain of each of its parts).
+    let callShapes: [CallShape]
+    /// How many variable slots each function's frame has.
+    let frameSizes: [Int]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
 
@@ -227,7 +230,8 @@ public final class Interpreter {
     ) {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
-        self.inlinable = program.functions.map(InlineCalls.canInline)
+        self.callShapes = program.functions.map(CallShape.init)
+        self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.options = options
         self.output = output
         self.host = host

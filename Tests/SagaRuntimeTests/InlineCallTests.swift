@@ -56,6 +56,45 @@ import Testing
             """)
     }
 
+    /// A body that is one `return` is evaluated at the call, with no frame: its values, its
+    /// failures and their stacks must be those of the function run as a task.
+    @Test func aFunctionThatOnlyReturnsAValueBehavesAlike() async {
+        await expectSameRun(
+            """
+            func twice(x) {TRY
+              return x * 2
+            FIN}
+            func nothing() {TRY
+              return
+            FIN}
+            func deep(o) {TRY
+              return o.n.m
+            FIN}
+            func viaOther(x) {TRY
+              let y = call twice(x)
+              let z = call deep({n: y})
+              return z
+            FIN}
+            saga main {
+              var total = 0
+              for i in range(4) {
+                let t = call twice(i)
+                total = total + t
+                let n = call nothing()
+                log "nothing: \\(n)"
+                try {
+                  let d = call deep({n: {m: i}})
+                  log "deep: \\(d)"
+                  let v = call viaOther(i)
+                  log "never: \\(v)"
+                } catch e { log "caught \\(e.message)" }
+              }
+              log "total \\(total)"
+              call deep({n: 1})
+            }
+            """)
+    }
+
     @Test func aResultThatCannotBeStoredFailsAlike() async {
         await expectSameRun(
             """

@@ -50,6 +50,21 @@ import Testing
         #expect(result.errors == ["error: the run took more than 10000 steps; it was stopped"])
     }
 
+    /// A function whose body is one `return` is evaluated with no frame, but its call still
+    /// counts the two steps an inline call takes (the call and the `return`): the run stops
+    /// where it would stop with two plain statements in its place. (The budget is checked
+    /// between pieces of work, hence the `delay`.)
+    @Test func aValueFunctionCountsTheStepsOfACall() async {
+        let called = await run(
+            "func inc(x) { return x + 1 }\nsaga main { var n = 0\n loop { n = call inc(n); log n; delay 1 } }",
+            steps: 1_000)
+        let inline = await run(
+            "saga main { var n = 0\n loop { n = n + 1; var z = 0; log n; delay 1 } }", steps: 1_000)
+        #expect(called.status == .sagaFailed)
+        #expect(called.lines.count > 100)
+        #expect(called.lines == inline.lines)
+    }
+
     @Test func aProgramWithinItsBudgetIsNotStopped() async {
         let result = await run(
             "saga main { take \"go\"; delay 1000000000s; log \"done\" }", steps: 1_000, input: [#"{"type":"go"}"#])

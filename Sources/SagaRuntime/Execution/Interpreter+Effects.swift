@@ -11,6 +11,9 @@ enum EffectResult {
     case completion(Completion)
     /// A function was called inline: its body is now the task's current block.
     case entered
+    /// A function whose body is one `return` was called: this is its value (see
+    /// ``CallShape/value(_:body:)``). Like ``entered``, the call counts as an effect.
+    case called(Value)
 }
 
 extension Interpreter {
@@ -115,6 +118,9 @@ extension Interpreter {
 
     private func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
         let ev = evaluator(task)
+        // No arguments, no array: reserving room in the empty array still went through
+        // the generic reallocation path.
+        if args.isEmpty { return [] }
         var values: [Value] = []
         values.reserveCapacity(args.count)
         for a in args { values.append(try ev.eval(a, task.env)) }
@@ -181,7 +187,13 @@ extension Interpreter {
         let a = try ev.eval(first, task.env)
         let action: Value
         if let second {
-            var b = try ev.eval(second, task.env)
+            // A record literal (the usual `put "t" {…}`) is built with room for `type`.
+            var b: Value
+            if case .string = a, case .record(let fields, _) = second {
+                b = .record(try ev.record(fields, task.env, reserving: 1))
+            } else {
+                b = try ev.eval(second, task.env)
+            }
             switch a {
             case .string(let type):
                 guard case .record(var payload) = b else {
@@ -232,9 +244,19 @@ extension Interpreter {
                     message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
                         + "raise the limit with --max-call-depth")
             }
-            if inlinable[index], tracer == nil, task.native == nil {
-                enterInline(index, args, task, loc)
-                return .entered
+            if tracer == nil, task.native == nil {
+                switch callShapes[index] {
+                case .task:
+                    break
+                case .inline(let body):
+                    enterInline(index, body, args, task, loc)
+                    return .entered
+                case .value(let e, let body):
+                    if let value = valueCall(index, e, args, task) { return .called(value) }
+                    // It failed: run it inline, where the error gets the function's frame.
+                    enterInline(index, body, args, task, loc)
+                    return .entered
+                }
             }
             try reserveTasks(1)
             let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
@@ -258,17 +280,43 @@ extension Interpreter {
 
     /// Runs a function in the caller's task: the caller's variables and result target are
     /// kept in a call frame, and the function's body becomes the current block.
-    private func enterInline(_ index: Int, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
-        let function = program.functions[index]
-        var env = [Value](repeating: .null, count: max(function.slotCount, function.parameters.count))
-        for (i, arg) in args.prefix(env.count).enumerated() { env[i] = arg }
-        task.suspendCurrentBlock()
+    private func enterInline(_ index: Int, _ body: [Stmt], _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
+        let size = frameSizes[index]
+        var env: [Value] = []
+        if size > 0 {
+            env = [Value](repeating: .null, count: size)
+            for i in 0..<min(args.count, size) { env[i] = args[i] }
+        }
         task.frames.append(
-            .call(CallFrame(env: task.env, target: task.target, name: functionTaskNames[index], location: loc)))
+            .call(
+                CallFrame(
+                    env: task.env, code: task.code, pc: task.pc, target: task.target, name: functionTaskNames[index],
+                    location: loc)))
         task.env = env
+        task.pc = 0
         task.target = .discard
-        task.code = function.body.statements
+        task.code = body
         task.callDepth += 1
+    }
+
+    /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
+    /// it fails. It counts the steps the inline call would have taken (the `return`), so that
+    /// ``Options/maxRunSteps`` sees no difference.
+    private func valueCall(_ index: Int, _ e: Expr?, _ args: [Value], _ task: SagaTask) -> Value? {
+        stepsTaken &+= 1
+        guard let e else { return .null }
+        let size = frameSizes[index]
+        var env: [Value] = []
+        if size > 0 {
+            env = [Value](repeating: .null, count: size)
+            for i in 0..<min(args.count, size) { env[i] = args[i] }
+        }
+        do {
+            return try evaluator(task).eval(e, env)
+        } catch {
+            stepsTaken &-= 1
+            return nil
+        }
     }
 
     /// Numbers a call, and throws the injected failure if it is the one to fail.

@@ -252,7 +252,10 @@ extension Interpreter {
                 case .returnValue(let value): return returned(value, from: frame, task, restored: true)
                 // END ends a blocked take in a called function as if by `return` (§6 rule 7).
                 case .end: return returned(.null, from: frame, task, restored: true)
-                case .throwError, .abort, .cancel: continue
+                case .throwError, .abort, .cancel:
+                    // The caller's block is left too.
+                    task.abandonCurrentBlock()
+                    continue
                 case .normal, .breakLoop, .continueLoop: return returned(.null, from: frame, task, restored: true)
                 }
             case .transaction(let compensations):
@@ -275,10 +278,14 @@ extension Interpreter {
         return false
     }
 
-    /// Gives the caller of an inline call back its variables and its call depth.
+    /// Gives the caller of an inline call back its variables, its current block and its
+    /// call depth.
     private func restoreCaller(_ frame: CallFrame, _ task: SagaTask) {
         task.env = frame.env
         frame.env = []
+        task.code = frame.code
+        task.pc = frame.pc
+        frame.code = []
         task.callDepth -= 1
     }
 

@@ -121,6 +121,14 @@ extension Interpreter {
             return .completion(c)
         case .entered:
             return .entered
+        case .called(let value):
+            // A value that cannot be stored fails where a returning call reports it.
+            do {
+                try storeResult(value, task)
+            } catch {
+                return .completion(.throwError(Failure(error: error, trace: trace(task, at: task.location))))
+            }
+            return .entered
         }
     }
 

@@ -52,6 +52,11 @@ final class CallFrame {
     /// The caller's variables; emptied when they are given back, so that the caller's
     /// array stays uniquely referenced (or each assignment after a call would copy it).
     var env: [Value]
+    /// The rest of the caller's current block, and where in it the caller goes on: kept
+    /// here rather than pushed as a `.block` frame under the call, which took a frame push,
+    /// a pop and a step of its own per call (callgrind, the `call` workload).
+    var code: [Stmt]
+    let pc: Int
     /// Where the caller wants the function's result.
     let target: ResultTarget
     /// The function, for stack traces (`func fetch`).
@@ -59,8 +64,10 @@ final class CallFrame {
     /// The call site.
     let location: SourceLocation
 
-    init(env: [Value], target: ResultTarget, name: String, location: SourceLocation) {
+    init(env: [Value], code: [Stmt], pc: Int, target: ResultTarget, name: String, location: SourceLocation) {
         self.env = env
+        self.code = code
+        self.pc = pc
         self.target = target
         self.name = name
         self.location = location
