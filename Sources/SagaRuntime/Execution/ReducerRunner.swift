@@ -12,8 +12,14 @@ final class ReducerRunner {
     private let output: RunOutput
     /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
     private var patterns: [ActionPattern?]
-    /// The clock, for `now()` in a reducer; set by the interpreter.
-    weak var clock: (any SchedulerClock)?
+    /// Whether each reducer needs an undo log. One whose body is a single `state.key = …`
+    /// does not: that assignment either happens whole or fails before changing anything.
+    private var needsUndo: [Bool]
+    /// Whether the running reducer logs what it changes.
+    @exclusivity(unchecked) private var logging = true
+    /// The clock, for `now()` in a reducer; set by the interpreter. Strong: a clock holds
+    /// nothing, so there is no cycle, and a weak load cost two atomic operations per reducer run.
+    var clock: (any SchedulerClock)?
 
     /// The variables array reducers reuse.
     @exclusivity(unchecked) private var scratch: [Value] = []
@@ -37,9 +43,19 @@ final class ReducerRunner {
         self.output = output
         self.extra = extra
         self.patterns = []
+        self.needsUndo = []
         for reducer in program.reducers {
             patterns.append(Self.compile(reducer.pattern))
+            needsUndo.append(!Self.isOneMemberAssignment(reducer.body.statements))
         }
+    }
+
+    /// Whether `statements` is a single `state.key = EXPR`.
+    private static func isOneMemberAssignment(_ statements: [Stmt]) -> Bool {
+        guard statements.count == 1, case .assign(let lv, .expr, _) = statements[0], case .state = lv.root,
+            lv.path.count == 1, case .member = lv.path[0]
+        else { return false }
+        return true
     }
 
     private static func compile(_ pattern: Pattern) -> ActionPattern? {
@@ -72,7 +88,6 @@ final class ReducerRunner {
                 continue
             }
             guard pattern.matches(actionType: type) else { continue }
-            // Read only for a reducer that runs: the clock is weakly held.
             let now = clock?.now ?? 0
             // One variables array, reused: reducers run one at a time and never capture it.
             var env = scratch
@@ -85,6 +100,7 @@ final class ReducerRunner {
                 scratch = env
             }
             stepsLeft = maxSteps
+            logging = needsUndo[i]
             defer { stepsTaken &+= maxSteps - Swift.max(stepsLeft, 0) + 1 }
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
@@ -137,7 +153,7 @@ final class ReducerRunner {
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
                 scope.state = nil
-                undo.willAssign(state, through: key)
+                if logging { undo.willAssign(state, through: key) }
                 try PathAssignment.setMember(&state, key, value)
                 return .normal
             }
