@@ -11,15 +11,15 @@ final class ReducerRunner {
     private let program: Program
     private let output: RunOutput
     /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
-    private var patterns: [ActionPattern?]
+    private let patterns: [ActionPattern?]
     /// Whether each reducer needs an undo log. One whose body is a single `state.key = …`
     /// does not: that assignment either happens whole or fails before changing anything.
-    private var needsUndo: [Bool]
+    private let needsUndo: [Bool]
     /// Whether the running reducer logs what it changes.
     @exclusivity(unchecked) private var logging = true
     /// The clock, for `now()` in a reducer; set by the interpreter. Strong: a clock holds
     /// nothing, so there is no cycle, and a weak load cost two atomic operations per reducer run.
-    var clock: (any SchedulerClock)?
+    @exclusivity(unchecked) var clock: (any SchedulerClock)?
 
     /// The variables array reducers reuse.
     @exclusivity(unchecked) private var scratch: [Value] = []
@@ -30,9 +30,9 @@ final class ReducerRunner {
     /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
     @exclusivity(unchecked) private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
-    var maxSteps = 100_000_000
+    @exclusivity(unchecked) var maxSteps = 100_000_000
     /// The longest list or string a reducer may build (see ``Evaluator/maxLength``).
-    var maxLength = Int.max
+    @exclusivity(unchecked) var maxLength = Int.max
     /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
     @exclusivity(unchecked) private(set) var stepsTaken = 0
     /// Reducers that run after the program's own (the persistence reducer).
@@ -42,12 +42,8 @@ final class ReducerRunner {
         self.program = program
         self.output = output
         self.extra = extra
-        self.patterns = []
-        self.needsUndo = []
-        for reducer in program.reducers {
-            patterns.append(Self.compile(reducer.pattern))
-            needsUndo.append(!Self.isOneMemberAssignment(reducer.body.statements))
-        }
+        self.patterns = program.reducers.map { Self.compile($0.pattern) }
+        self.needsUndo = program.reducers.map { !Self.isOneMemberAssignment($0.body.statements) }
     }
 
     /// Whether `statements` is a single `state.key = EXPR`.
