@@ -33,7 +33,8 @@ public final class InputSource: @unchecked Sendable {
         return InputSource(fd: fd, close: true)
     }
 
-    private init(fd: Int32, close: Bool) {
+    /// Input from an open file descriptor, closed at the end when `close` is set.
+    init(fd: Int32, close: Bool) {
         origin = .file(LineReader(fd: fd), fd: fd, closeWhenDone: close)
     }
 
