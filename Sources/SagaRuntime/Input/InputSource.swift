@@ -42,81 +42,42 @@ public final class InputSource: @unchecked Sendable {
         if case .file(_, let fd, true) = origin { close(fd) }
     }
 
-    /// The next line (1-based number and UTF-8 bytes), or `nil` at the end.
-    private func nextRawLine() throws(InputError) -> (Int, [UInt8])? {
-        switch origin {
-        case .lines(let lines, let index):
-            guard index < lines.count else { return nil }
-            origin = .lines(lines, index + 1)
-            lineNumber += 1
-            return (lineNumber, Array(lines[index].utf8))
-        case .file(let reader, let fd, let close):
-            switch reader.next() {
-            case nil:
-                if close { Foundation.close(fd) }
-                origin = .finished
-                return nil
-            case .tooLong?:
-                lineNumber += 1
-                throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
-            case .text(var bytes)?:
-                lineNumber += 1
-                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                return (lineNumber, bytes)
-            }
-        case .finished:
-            return nil
-        }
-    }
-
     /// The next input action, skipping blank lines; `nil` at the end.
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
     func next() throws(InputError) -> InputLine? {
-        while let (number, bytes) = try nextRawLine() {
-            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            return try InputLine.parse(bytes, line: number)
-        }
-        return nil
-    }
-}
-
-/// One outside action, with the time it is due when the line names one.
-struct InputLine {
-    var action: Value
-    var at: Int?
-
-    /// Reads one line's UTF-8 bytes as they are (no `String` in between): invalid UTF-8 is
-    /// a malformed line, like any other JSON error.
-    static func parse(_ bytes: [UInt8], line: Int) throws(InputError) -> InputLine {
-        let value: Value
-        do {
-            // The raw-buffer entry point: the generic one is not specialised across modules.
-            let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try JSONReader.parse(bytes: raw) }
+        while true {
+            switch origin {
+            case .lines(let lines, let index):
+                guard index < lines.count else { return nil }
+                origin = .lines(lines, index + 1)
+                lineNumber += 1
+                let number = lineNumber
+                let bytes = Array(lines[index].utf8)
+                let parsed = bytes.withUnsafeBufferPointer { buffer in
+                    Result { () throws(InputError) -> InputLine? in
+                        try InputLine.parse(unlessBlank: buffer, line: number)
+                    }
+                }
+                if let line = try parsed.get() { return line }
+            case .file(let reader, let fd, let close):
+                switch reader.next() {
+                case nil:
+                    if close { Foundation.close(fd) }
+                    origin = .finished
+                    return nil
+                case .tooLong?:
+                    lineNumber += 1
+                    throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
+                case .text(var bytes)?:
+                    lineNumber += 1
+                    if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+                    if let line = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return line }
+                }
+            case .finished:
+                return nil
             }
-            value = try result.get()
-        } catch {
-            throw InputError(line: line, message: "\(error.message) (column \(error.column))")
         }
-        guard case .record(let r) = value else {
-            throw InputError(line: line, message: "expected a JSON record, got \(value.kindName)")
-        }
-        if case .string? = r["type"] { return InputLine(action: value, at: nil) }
-        if r["type"] != nil {
-            throw InputError(line: line, message: "'type' must be a string")
-        }
-        guard let at = r["at"], let action = r["action"] else {
-            throw InputError(
-                line: line, message: "expected an action with a string 'type', or {\"at\": MS, \"action\": {…}}")
-        }
-        guard let ms = Evaluator.integer(at), ms >= 0 else {
-            throw InputError(line: line, message: "'at' must be a whole number of milliseconds ≥ 0")
-        }
-        guard case .record(let a) = action, case .string? = a["type"] else {
-            throw InputError(line: line, message: "'action' must be a record with a string 'type'")
-        }
-        return InputLine(action: action, at: ms)
     }
 }
 
