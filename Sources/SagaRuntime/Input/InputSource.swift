@@ -7,18 +7,22 @@ import SagaCore
 /// Lines are read as the run needs them, so input can stream from a pipe.
 /// Used by one thread at a time (the scheduler, or the real-time feed thread it hands it to).
 public final class InputSource: @unchecked Sendable {
-    private enum Origin {
-        case lines([String], Int)
-        case file(LineReader, fd: Int32, closeWhenDone: Bool)
-        case finished
-    }
-
-    private var origin: Origin
+    // Stored apart rather than as cases of one enum: taking the reader out of an enum payload
+    // retained and released it on every line.
+    /// The file read, or `nil` for lines given.
+    private let reader: LineReader?
+    /// The file to close at its end, or -1 (standard input, lines given, or already closed).
+    private var fdToClose: Int32
+    /// The lines given, and the index of the next.
+    private let lines: [String]
+    private var nextIndex = 0
     private var lineNumber = 0
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
-        origin = .lines(lines, 0)
+        self.lines = lines
+        reader = nil
+        fdToClose = -1
     }
 
     /// Input from standard input.
@@ -35,49 +39,49 @@ public final class InputSource: @unchecked Sendable {
 
     /// Input from an open file descriptor, closed at the end when `close` is set.
     init(fd: Int32, close: Bool) {
-        origin = .file(LineReader(fd: fd), fd: fd, closeWhenDone: close)
+        lines = []
+        reader = LineReader(fd: fd)
+        fdToClose = close ? fd : -1
     }
 
     deinit {
-        if case .file(_, let fd, true) = origin { close(fd) }
+        if fdToClose >= 0 { close(fdToClose) }
     }
 
     /// The next input action, skipping blank lines; `nil` at the end.
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
     func next() throws(InputError) -> InputLine? {
-        while true {
-            switch origin {
-            case .lines(let lines, let index):
-                guard index < lines.count else { return nil }
-                origin = .lines(lines, index + 1)
-                lineNumber += 1
-                let number = lineNumber
-                let bytes = Array(lines[index].utf8)
-                let parsed = bytes.withUnsafeBufferPointer { buffer in
-                    Result { () throws(InputError) -> InputLine? in
-                        try InputLine.parse(unlessBlank: buffer, line: number)
-                    }
-                }
-                if let line = try parsed.get() { return line }
-            case .file(let reader, let fd, let close):
-                switch reader.next() {
-                case nil:
-                    if close { Foundation.close(fd) }
-                    origin = .finished
-                    return nil
-                case .tooLong?:
-                    lineNumber += 1
-                    throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
-                case .text(var bytes)?:
-                    lineNumber += 1
-                    if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-                    if let line = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return line }
-                }
-            case .finished:
-                return nil
+        guard reader != nil else { return try nextGivenLine() }
+        // Optional chaining borrows the reader; `guard let` retained and released it per line.
+        while let line = reader?.next() {
+            lineNumber += 1
+            guard case .text(var bytes) = line else {
+                throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
             }
+            if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            if let action = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return action }
         }
+        if fdToClose >= 0 {
+            close(fdToClose)
+            fdToClose = -1
+        }
+        return nil
+    }
+
+    /// The next action of the lines given (taken as they are: no line break to strip).
+    private func nextGivenLine() throws(InputError) -> InputLine? {
+        while nextIndex < lines.count {
+            let bytes = Array(lines[nextIndex].utf8)
+            nextIndex += 1
+            lineNumber += 1
+            let number = lineNumber
+            let parsed = bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(InputError) -> InputLine? in try InputLine.parse(unlessBlank: buffer, line: number) }
+            }
+            if let action = try parsed.get() { return action }
+        }
+        return nil
     }
 }
 
