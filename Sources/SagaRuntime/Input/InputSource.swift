@@ -7,18 +7,22 @@ import SagaCore
 /// Lines are read as the run needs them, so input can stream from a pipe.
 /// Used by one thread at a time (the scheduler, or the real-time feed thread it hands it to).
 public final class InputSource: @unchecked Sendable {
-    private enum Origin {
-        case lines([String], Int)
-        case file(LineReader, fd: Int32, closeWhenDone: Bool)
-        case finished
-    }
-
-    private var origin: Origin
+    // Stored apart rather than as cases of one enum: taking the reader out of an enum payload
+    // retained and released it on every line.
+    /// The file read, or `nil` for lines given.
+    private let reader: LineReader?
+    /// The file to close at its end, or -1 (standard input, lines given, or already closed).
+    private var fdToClose: Int32
+    /// The lines given, and the index of the next.
+    private let lines: [String]
+    private var nextIndex = 0
     private var lineNumber = 0
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
-        origin = .lines(lines, 0)
+        self.lines = lines
+        reader = nil
+        fdToClose = -1
     }
 
     /// Input from standard input.
@@ -33,89 +37,51 @@ public final class InputSource: @unchecked Sendable {
         return InputSource(fd: fd, close: true)
     }
 
-    private init(fd: Int32, close: Bool) {
-        origin = .file(LineReader(fd: fd), fd: fd, closeWhenDone: close)
+    /// Input from an open file descriptor, closed at the end when `close` is set.
+    init(fd: Int32, close: Bool) {
+        lines = []
+        reader = LineReader(fd: fd)
+        fdToClose = close ? fd : -1
     }
 
     deinit {
-        if case .file(_, let fd, true) = origin { close(fd) }
-    }
-
-    /// The next line (1-based number and UTF-8 bytes), or `nil` at the end.
-    private func nextRawLine() throws(InputError) -> (Int, [UInt8])? {
-        switch origin {
-        case .lines(let lines, let index):
-            guard index < lines.count else { return nil }
-            origin = .lines(lines, index + 1)
-            lineNumber += 1
-            return (lineNumber, Array(lines[index].utf8))
-        case .file(let reader, let fd, let close):
-            switch reader.next() {
-            case nil:
-                if close { Foundation.close(fd) }
-                origin = .finished
-                return nil
-            case .tooLong?:
-                lineNumber += 1
-                throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
-            case .text(var bytes)?:
-                lineNumber += 1
-                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                return (lineNumber, bytes)
-            }
-        case .finished:
-            return nil
-        }
+        if fdToClose >= 0 { close(fdToClose) }
     }
 
     /// The next input action, skipping blank lines; `nil` at the end.
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
     func next() throws(InputError) -> InputLine? {
-        while let (number, bytes) = try nextRawLine() {
-            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            return try InputLine.parse(bytes, line: number)
+        guard reader != nil else { return try nextGivenLine() }
+        // Optional chaining borrows the reader; `guard let` retained and released it per line.
+        while let line = reader?.next() {
+            lineNumber += 1
+            guard case .text(var bytes) = line else {
+                throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
+            }
+            if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            if let action = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return action }
+        }
+        if fdToClose >= 0 {
+            close(fdToClose)
+            fdToClose = -1
         }
         return nil
     }
-}
 
-/// One outside action, with the time it is due when the line names one.
-struct InputLine {
-    var action: Value
-    var at: Int?
-
-    /// Reads one line's UTF-8 bytes as they are (no `String` in between): invalid UTF-8 is
-    /// a malformed line, like any other JSON error.
-    static func parse(_ bytes: [UInt8], line: Int) throws(InputError) -> InputLine {
-        let value: Value
-        do {
-            // The raw-buffer entry point: the generic one is not specialised across modules.
-            let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> Value in try JSONReader.parse(bytes: raw) }
+    /// The next action of the lines given (taken as they are: no line break to strip).
+    private func nextGivenLine() throws(InputError) -> InputLine? {
+        while nextIndex < lines.count {
+            let bytes = Array(lines[nextIndex].utf8)
+            nextIndex += 1
+            lineNumber += 1
+            let number = lineNumber
+            let parsed = bytes.withUnsafeBufferPointer { buffer in
+                Result { () throws(InputError) -> InputLine? in try InputLine.parse(unlessBlank: buffer, line: number) }
             }
-            value = try result.get()
-        } catch {
-            throw InputError(line: line, message: "\(error.message) (column \(error.column))")
+            if let action = try parsed.get() { return action }
         }
-        guard case .record(let r) = value else {
-            throw InputError(line: line, message: "expected a JSON record, got \(value.kindName)")
-        }
-        if case .string? = r["type"] { return InputLine(action: value, at: nil) }
-        if r["type"] != nil {
-            throw InputError(line: line, message: "'type' must be a string")
-        }
-        guard let at = r["at"], let action = r["action"] else {
-            throw InputError(
-                line: line, message: "expected an action with a string 'type', or {\"at\": MS, \"action\": {…}}")
-        }
-        guard let ms = Evaluator.integer(at), ms >= 0 else {
-            throw InputError(line: line, message: "'at' must be a whole number of milliseconds ≥ 0")
-        }
-        guard case .record(let a) = action, case .string? = a["type"] else {
-            throw InputError(line: line, message: "'action' must be a record with a string 'type'")
-        }
-        return InputLine(action: action, at: ms)
+        return nil
     }
 }
 
