@@ -116,8 +116,6 @@ public final class Interpreter {
     @exclusivity(unchecked) var dispatchQueue = RingBuffer<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.
     @exclusivity(unchecked) var takers: [Taker] = []
-    /// An empty list with capacity, swapped with ``takers`` when an action is processed.
-    @exclusivity(unchecked) var spareTakers: [Taker] = []
     @exclusivity(unchecked) var actionChannels: [Channel] = []
     /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
     @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []
@@ -192,9 +190,9 @@ public final class Interpreter {
         let box = InterpreterBox()
         let sagaMiddleware = Middleware<Value, Value> { _, next in
             { action in
-                box.interpreter?.actionWillReduce(action)
+                box.with { $0.actionWillReduce(action) }
                 next(action)
-                box.interpreter?.actionReduced(action)
+                box.with { $0.actionReduced(action) }
             }
         }
         let binding = ValueStoreBinding(
@@ -203,7 +201,7 @@ public final class Interpreter {
                 reducer: { state, action in reducers.reduce(&state, action) },
                 middleware: [sagaMiddleware] + middleware))
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
-        box.interpreter = self
+        box.set(self)
     }
 
     /// Creates an interpreter whose sagas run over another store, through `binding` (an
@@ -294,7 +292,20 @@ struct Taker {
 ///
 /// Unowned: the interpreter owns the store (through its binding), which owns the middleware
 /// that holds this box, so the interpreter outlives every call through it; a weak reference
-/// would cost two atomic loads per action.
+/// would cost two atomic loads per action. Held as `Unmanaged` and used as a guaranteed
+/// reference, so that a call through the box does not retain and release the interpreter
+/// either (two of each per action, callgrind).
 final class InterpreterBox {
-    unowned(unsafe) var interpreter: Interpreter?
+    private var reference: Unmanaged<Interpreter>?
+
+    /// Points the box at `interpreter`.
+    func set(_ interpreter: Interpreter) {
+        reference = .passUnretained(interpreter)
+    }
+
+    /// Runs `body` with the interpreter, if the box has been set.
+    @inline(__always)
+    func with(_ body: (Interpreter) -> Void) {
+        reference?._withUnsafeGuaranteedRef(body)
+    }
 }

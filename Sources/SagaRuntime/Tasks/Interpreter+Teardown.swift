@@ -20,7 +20,7 @@ extension Interpreter {
                 }
             }
         }
-        pending += takers.map(\.task) + spareTakers.map(\.task) + channelWaiters.map(\.task) + timers.tasks
+        pending += takers.map(\.task) + channelWaiters.map(\.task) + timers.tasks
         for entry in dispatchQueue { if let putter = entry.putter { pending.append(putter) } }
 
         var seen = Set<ObjectIdentifier>()
@@ -52,7 +52,6 @@ extension Interpreter {
         yielded.removeAll()
         wakeups.removeAll()
         takers = []
-        spareTakers = []
         channelWaiters = []
         timers = TimerQueue()
         dispatchQueue.removeAll()
