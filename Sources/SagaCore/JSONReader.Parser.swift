@@ -107,7 +107,7 @@ extension JSONReader {
             try enter(open)
             pos &+= 1
             skipWhitespace()
-            var entries: [(key: String, value: Value)] = []
+            var entries: [Record.Entry] = []
             var sorted = true
             // The previous key's bytes in the input, when it had no escapes: comparing bytes
             // in place is much cheaper than comparing the strings.
@@ -146,7 +146,7 @@ extension JSONReader {
                         // cheapest allocation, 90 instructions less than reserving room.
                         pos &+= 1
                         depth &-= 1
-                        return .record(Record(sortedEntries: [(key, value)]))
+                        return .record(Record(sortedEntries: [Record.Entry(key: key, value: value)]))
                     }
                     entries.reserveCapacity(8)
                 }
@@ -161,7 +161,7 @@ extension JSONReader {
                     inOrder = true
                 }
                 if inOrder {
-                    entries.append((key, value))
+                    entries.append(Record.Entry(key: key, value: value))
                     lastRaw = raw
                 } else if sorted, entries.count < 32 {
                     // Input objects are often a little out of order (`{"type":…,"by":…}`):
@@ -169,7 +169,7 @@ extension JSONReader {
                     Parser.insert(key, value, into: &entries)
                 } else {
                     sorted = false
-                    entries.append((key, value))
+                    entries.append(Record.Entry(key: key, value: value))
                     lastRaw = raw
                 }
                 skipWhitespace()
@@ -207,7 +207,7 @@ extension JSONReader {
         }
 
         /// Inserts an entry into sorted `entries`, replacing one with the same key.
-        private static func insert(_ key: String, _ value: Value, into entries: inout [(key: String, value: Value)]) {
+        private static func insert(_ key: String, _ value: Value, into entries: inout [Record.Entry]) {
             var i = entries.count
             while i > 0 {
                 let order = compareKeys(entries[i &- 1].key, key)
@@ -218,7 +218,7 @@ extension JSONReader {
                 if order < 0 { break }
                 i &-= 1
             }
-            entries.insert((key, value), at: i)
+            entries.insert(Record.Entry(key: key, value: value), at: i)
         }
 
         /// Orders keys by Unicode scalar value (UTF-8 byte order): -1, 0 or 1.
@@ -239,12 +239,12 @@ extension JSONReader {
         }
 
         /// Sorts entries by key; of duplicate keys, the one written last wins.
-        private static func normalized(_ entries: [(key: String, value: Value)]) -> [(key: String, value: Value)] {
+        private static func normalized(_ entries: [Record.Entry]) -> [Record.Entry] {
             let ordered = entries.indices.sorted { a, b in
                 let order = compareKeys(entries[a].key, entries[b].key)
                 return order == 0 ? a < b : order < 0
             }
-            var out: [(key: String, value: Value)] = []
+            var out: [Record.Entry] = []
             out.reserveCapacity(entries.count)
             for i in ordered {
                 let entry = entries[i]

@@ -7,7 +7,7 @@
 /// entries as they are, and equality is one pass.
 public struct Record: Sendable {
     /// The entries, sorted by key (Unicode scalar order, which is UTF-8 byte order).
-    public private(set) var entries: [(key: String, value: Value)]
+    public private(set) var entries: [Entry]
 
     /// An empty record.
     public init() { entries = [] }
@@ -27,7 +27,7 @@ public struct Record: Sendable {
     }
 
     /// Entries already sorted by key with no duplicates (the JSON reader and joins use this).
-    public init(sortedEntries: [(key: String, value: Value)]) {
+    public init(sortedEntries: [Entry]) {
         entries = sortedEntries
     }
 
@@ -116,7 +116,7 @@ public struct Record: Sendable {
     /// record has (callgrind, the persistence reducer).
     @usableFromInline
     mutating func insert(_ key: String, _ value: consuming Value, at index: Int) {
-        entries.append((key, value))
+        entries.append(Entry(key: key, value: value))
         var i = entries.count - 1
         while i > index {
             entries.swapAt(i, i - 1)
@@ -149,8 +149,11 @@ public struct Record: Sendable {
     }
 
     /// The value of `key`, or `nil` if it is absent. Setting `nil` removes the key.
+    ///
+    /// Inlinable: the interpreter reads a field of a small record several times per action,
+    /// and a call across modules cost more than the look-up itself (callgrind).
     public subscript(key: String) -> Value? {
-        get {
+        @inlinable get {
             // Small records: a linear scan is faster than a binary search.
             if entries.count <= 8 {
                 // By index: iterating the entries would copy (retain and release) every value
@@ -179,7 +182,7 @@ public struct Record: Sendable {
     public func merging(_ other: Record) -> Record {
         if other.isEmpty { return self }
         if isEmpty { return other }
-        var out: [(key: String, value: Value)] = []
+        var out: [Entry] = []
         out.reserveCapacity(entries.count + other.entries.count)
         var i = 0
         var j = 0

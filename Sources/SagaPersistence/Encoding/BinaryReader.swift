@@ -114,7 +114,7 @@ struct BinaryReader {
         case ValueTag.record:
             guard depth < BinaryWriter.maxDepth else { throw Malformed() }
             let n = try count()
-            var entries: [(key: String, value: Value)] = []
+            var entries: [Record.Entry] = []
             entries.reserveCapacity(n)
             var sorted = true
             var previous = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
@@ -135,7 +135,7 @@ struct BinaryReader {
                 previous = bytes
                 let v = try value(depth: depth + 1, keys: &keys, id: &inner)
                 if depth == 0, BinaryReader.isID(bytes) { found = v }
-                entries.append((key, v))
+                entries.append(Record.Entry(key: key, value: v))
             }
             // The writer keeps keys sorted; only a damaged file could break the record's invariant.
             if sorted {

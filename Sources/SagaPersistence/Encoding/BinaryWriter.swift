@@ -68,9 +68,9 @@ struct BinaryWriter {
             guard depth < Self.maxDepth else { throw Self.tooDeep }
             u8(ValueTag.record)
             varint(UInt64(r.count))
-            for (k, v) in r.entries {
-                string(k)
-                try write(v, depth: depth + 1)
+            for entry in r.entries {
+                string(entry.key)
+                try write(entry.value, depth: depth + 1)
             }
         case .handle(let h):
             throw .invalidElement("a \(h.kind.rawValue) handle cannot be stored in an element")

@@ -20,8 +20,8 @@ extension Query {
         switch r["where"] ?? .null {
         case .null: break
         case .record(let w):
-            for (field, spec) in w.entries {
-                q.conditions.append(try parseCondition(field, spec))
+            for entry in w.entries {
+                q.conditions.append(try parseCondition(entry.key, entry.value))
             }
         case let other:
             throw .invalidQuery("'where' must be a record of field paths, not a \(other.kindName)")
@@ -65,8 +65,8 @@ extension Query {
                     + " (== != < <= > >= in contains prefix), and a record value to compare must hold none")
         }
         var tests: [Test] = []
-        for (op, operand) in ops.entries {
-            tests.append(try Test.make(op, operand, field: field))
+        for entry in ops.entries {
+            tests.append(try Test.make(entry.key, entry.value, field: field))
         }
         return Condition(path: path, tests: tests)
     }
