@@ -31,6 +31,32 @@ public struct Record: Sendable {
         entries = sortedEntries
     }
 
+    /// Entries in any order, sorted here: for the few entries of an action, one insertion
+    /// sort of the array is much cheaper than setting the keys one by one (a search and an
+    /// insertion each). Of two entries with the same key, the later one wins.
+    public init(unsortedEntries: consuming [Entry]) {
+        // Consumed, so that the caller's array is sorted in place rather than copied.
+        var i = 1
+        while i < unsortedEntries.count {
+            var j = i
+            i += 1
+            while j > 0 {
+                let order = Record.compareKeys(unsortedEntries[j - 1].key, unsortedEntries[j].key)
+                if order < 0 { break }
+                if order == 0 {
+                    // The entry being placed came later than every one before it.
+                    unsortedEntries.swapAt(j - 1, j)
+                    unsortedEntries.remove(at: j)
+                    i -= 1
+                    break
+                }
+                unsortedEntries.swapAt(j - 1, j)
+                j -= 1
+            }
+        }
+        entries = unsortedEntries
+    }
+
     /// The number of keys.
     @inlinable public var count: Int { entries.count }
 

@@ -30,4 +30,18 @@ import Testing
         for i in 0..<size { record["k\(i)"] = nil }
         #expect(record.isEmpty)
     }
+
+    /// `Record(unsortedEntries:)` gives the record that setting the same keys in the same
+    /// order gives: sorted keys, and of a repeated key the later value.
+    @Test(arguments: sizes) func unsortedEntriesMakeTheRecordThatSettingThemMakes(size: Int) {
+        // A fixed shuffle of the keys, with every third key repeated later with a new value.
+        var pairs: [(String, Value)] = (0..<size).map { ("k\(($0 * 7) % max(size, 1))", Value.int($0)) }
+        for i in stride(from: 0, to: size, by: 3) { pairs.append(("k\(i)", .string("again \(i)"))) }
+        var expected = Record()
+        for (key, value) in pairs { expected[key] = value }
+        let made = Record(unsortedEntries: pairs.map { Record.Entry(key: $0.0, value: $0.1) })
+        #expect(made == expected)
+        #expect(made.keys == expected.keys)
+        #expect(made.keys == made.keys.sorted { Record.keyPrecedes($0, $1) })
+    }
 }

@@ -103,13 +103,15 @@ enum PersistenceOperation {
 
     /// A result action: `{type, entity, …fields, ref?}`.
     func result(_ type: String, _ entity: String, _ fields: KeyValuePairs<String, Value>, _ ref: Value?) -> Value {
-        // Sized once: growing from the fields' own size was a third of a `saved`'s cost.
-        var r = Record(minimumCapacity: fields.count + 3)
-        for (key, value) in fields { r[key] = value }
-        r["type"] = .string(type)
-        r["entity"] = .string(entity)
-        if let ref { r["ref"] = ref }
-        return .record(r)
+        // Sized once and sorted once: setting the keys one by one, each a search and an
+        // insertion, was most of a `saved`'s cost on the writer thread (callgrind, save-many).
+        var entries: [Record.Entry] = []
+        entries.reserveCapacity(fields.count + 3)
+        for (key, value) in fields { entries.append(Record.Entry(key: key, value: value)) }
+        entries.append(Record.Entry(key: "entity", value: .string(entity)))
+        if let ref { entries.append(Record.Entry(key: "ref", value: ref)) }
+        entries.append(Record.Entry(key: "type", value: .string(type)))
+        return .record(Record(unsortedEntries: entries))
     }
 
     /// The failure action for a request whose entity is unusable.
