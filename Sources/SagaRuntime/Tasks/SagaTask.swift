@@ -143,7 +143,14 @@ final class SagaTask: @unchecked Sendable {
         guard let extras else { return }
         extras.liveChildren -= 1
         if extras.liveChildren == 0 {
-            extras.children.removeAll(keepingCapacity: extras.children.count <= 64)
+            if extras.children.count <= 64 {
+                // Popped one by one, keeping the storage: `removeAll(keepingCapacity:)` goes
+                // through the generic `replaceSubrange`, and a watcher's single child is
+                // released once per action.
+                while extras.children.popLast() != nil {}
+            } else {
+                extras.children = []
+            }
         } else if extras.children.count >= 64, extras.children.count > 4 * extras.liveChildren {
             extras.children.removeAll { $0.isDone }
         }
