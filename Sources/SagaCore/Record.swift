@@ -34,6 +34,9 @@ public struct Record: Sendable {
     /// Entries in any order, sorted here: for the few entries of an action, one insertion
     /// sort of the array is much cheaper than setting the keys one by one (a search and an
     /// insertion each). Of two entries with the same key, the later one wins.
+    ///
+    /// - Complexity: O(n²) comparisons at worst (entries in reverse order); meant for the
+    ///   handful of keys a literal or an action has.
     public init(unsortedEntries: consuming [Entry]) {
         // Consumed, so that the caller's array is sorted in place rather than copied.
         var i = 1

@@ -18,7 +18,7 @@ enum SmallASCII {
     /// each of the ways ``bits(in:_:)`` reads its bytes.
     static let isAvailable: Bool = {
         guard MemoryLayout<String>.size == 16, MemoryLayout<(UInt64, UInt64)>.size == 16 else { return false }
-        let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        let letters = Array("a/b-c_d.0e9F:Zg h~i\\jk".utf8)
         for count in 0...capacity {
             let sample = Array(letters[0..<count])
             let made = String(decoding: sample, as: UTF8.self)

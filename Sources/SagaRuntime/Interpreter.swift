@@ -159,6 +159,14 @@ public final class Interpreter {
     @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
     @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
+    /// How the store's saga middleware reaches this interpreter, when the store is its own:
+    /// emptied when the interpreter goes, since an app may keep the store (``store``) and
+    /// dispatch to it after.
+    private var storeHook: InterpreterBox?
+
+    deinit {
+        storeHook?.clear()
+    }
 
     /// Creates an interpreter for a program.
     ///
@@ -202,6 +210,7 @@ public final class Interpreter {
                 middleware: [sagaMiddleware] + middleware))
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
         box.set(self)
+        storeHook = box
     }
 
     /// Creates an interpreter whose sagas run over another store, through `binding` (an
@@ -291,16 +300,22 @@ struct Taker {
 /// Lets the store's middleware reach the interpreter without keeping it alive.
 ///
 /// Unowned: the interpreter owns the store (through its binding), which owns the middleware
-/// that holds this box, so the interpreter outlives every call through it; a weak reference
-/// would cost two atomic loads per action. Held as `Unmanaged` and used as a guaranteed
-/// reference, so that a call through the box does not retain and release the interpreter
-/// either (two of each per action, callgrind).
+/// that holds this box; a weak reference would cost two atomic loads per action. An app may
+/// keep the store after the interpreter is gone, so the interpreter empties the box as it goes
+/// (after that, the middleware passes actions on to the reducer and nothing else). Held as
+/// `Unmanaged` and used as a guaranteed reference, so that a call through the box does not
+/// retain and release the interpreter either (two of each per action, callgrind).
 final class InterpreterBox {
     private var reference: Unmanaged<Interpreter>?
 
     /// Points the box at `interpreter`.
     func set(_ interpreter: Interpreter) {
         reference = .passUnretained(interpreter)
+    }
+
+    /// Empties the box: the interpreter is going away.
+    func clear() {
+        reference = nil
     }
 
     /// Runs `body` with the interpreter, if the box has been set.

@@ -135,3 +135,22 @@ private func runBounded(
             ])
     }
 }
+
+/// A call of a function whose body is one `return` is evaluated with no frame, but it counts
+/// toward `--yield-after` as the inline call does (the call resets the count, its `return`
+/// is one step): the same program yields at the same points.
+@Suite struct ValueCallStepTests {
+    @Test func aValueCallYieldsWhereAnInlineCallWould() async {
+        let run = await runBounded(
+            """
+            func inc(x) { return x + 1 }
+            saga a { var n = 0
+              while n < 4 { n = call inc(n); log "a \\(n)" } }
+            saga b { var m = 0
+              while m < 4 { m = m + 1; log "b \\(m)" } }
+            """
+        ) { $0.yieldAfterSteps = 3 }
+        #expect(run.status == .success)
+        #expect(run.lines == ["a 1", "b 1", "a 2", "b 2", "a 3", "b 3", "a 4", "b 4"])
+    }
+}

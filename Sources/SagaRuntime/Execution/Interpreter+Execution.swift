@@ -11,6 +11,9 @@ enum Step {
     case completion(Completion)
     /// The statement called a function inline, which now runs.
     case entered
+    /// The statement called a function whose body is one `return` and has its value: it
+    /// counts as ``entered`` followed by the step of that `return`, as the inline call would.
+    case called
 }
 
 extension Interpreter {
@@ -121,6 +124,10 @@ extension Interpreter {
                     // A call is an effect: as when the function ran as its own task, the
                     // count of steps without one starts again.
                     steps = 0
+                    yieldAfter = options.yieldAfterSteps ?? Int.max
+                case .called:
+                    steps = 1
+                    ran &+= 1
                     yieldAfter = options.yieldAfterSteps ?? Int.max
                 }
                 continue

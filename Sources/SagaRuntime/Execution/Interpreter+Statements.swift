@@ -122,13 +122,9 @@ extension Interpreter {
         case .entered:
             return .entered
         case .called(let value):
-            // A value that cannot be stored fails where a returning call reports it.
-            do {
-                try storeResult(value, task)
-            } catch {
-                return .completion(.throwError(Failure(error: error, trace: trace(task, at: task.location))))
-            }
-            return .entered
+            // Stored in a variable or dropped (never a path), which cannot fail.
+            try storeResult(value, task)
+            return .called
         }
     }
 

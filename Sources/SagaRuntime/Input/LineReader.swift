@@ -17,6 +17,7 @@ final class LineReader {
     enum Line {
         /// The line's bytes without its line break: valid only until the next ``next()``.
         case text(UnsafeBufferPointer<UInt8>)
+        /// A line longer than ``LineReader/limit``, reported as soon as it grows past it.
         case tooLong
     }
 

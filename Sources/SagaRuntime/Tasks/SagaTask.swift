@@ -316,6 +316,12 @@ enum ResultTarget {
     case slot(Int)
     /// Boxed: an l-value is six words, and every task carries a target.
     indirect case lvalue(LValue)
+
+    /// Whether the value goes through a path (`r.x = …`): the one store that can fail.
+    var isPath: Bool {
+        if case .lvalue = self { return true }
+        return false
+    }
 }
 
 /// What a task does when the scheduler next runs it.

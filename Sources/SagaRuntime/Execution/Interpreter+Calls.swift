@@ -1,0 +1,123 @@
+import SagaCore
+import SagaLanguage
+
+/// `call`: a function of the program runs inline in the caller's task, is evaluated at the
+/// call when its body is one `return`, or runs as an owned task (see ``CallShape``); a host
+/// function is started in the host call table.
+extension Interpreter {
+    /// `call`: runs a function of the program (inline, as a value, or as an owned task the
+    /// caller waits for) or starts a host function.
+    func call(
+        _ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation
+    ) throws(SagaError) -> EffectResult {
+        try countCall(callee, at: loc)
+        switch callee {
+        case .function(let index, _):
+            guard task.callDepth < options.maxCallDepth else {
+                throw SagaError(
+                    kind: "RangeError",
+                    message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
+                        + "raise the limit with --max-call-depth")
+            }
+            if tracer == nil, task.native == nil {
+                switch callShapes[index] {
+                case .task:
+                    break
+                case .inline(let body):
+                    enterInline(index, body, args, task, loc)
+                    return .entered
+                case .value(let e, let body):
+                    // Only where storing the value cannot fail (a failed store is reported
+                    // where a returning call reports it, with its steps counted as a call's).
+                    if !task.target.isPath, let value = valueCall(index, e, args, task) { return .called(value) }
+                    // It failed: run it inline, where the error gets the function's frame.
+                    enterInline(index, body, args, task, loc)
+                    return .entered
+                }
+            }
+            try reserveTasks(1)
+            let child = try functionTask(index, args, kind: .owned, parent: task, at: loc)
+            child.callDepth = task.callDepth + 1
+            child.owner = .caller(task)
+            block(task, on: .task(child))
+            wakeups.append(.run(child, child.token))
+            return .suspended
+        case .host(let name, _):
+            guard let function = host[name] else {
+                throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+            }
+            block(task, on: .host(0))
+            let id = hostCalls.start(function, args, task: task, token: task.token)
+            task.wait = .host(id)
+            return .suspended
+        case .named(let name, _):
+            throw SagaError(kind: "HostError", message: "unknown function '\(name)'")
+        }
+    }
+
+    /// Runs a function in the caller's task: the caller's variables and result target are
+    /// kept in a call frame, and the function's body becomes the current block.
+    private func enterInline(_ index: Int, _ body: [Stmt], _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
+        let env = frame(index, args)
+        task.frames.append(
+            .call(
+                CallFrame(
+                    env: task.env, code: task.code, pc: task.pc, target: task.target, name: functionTaskNames[index],
+                    location: loc)))
+        task.env = env
+        task.pc = 0
+        task.target = .discard
+        task.code = body
+        task.callDepth += 1
+    }
+
+    /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
+    /// it fails (the expression is then evaluated again, inline). The step of its `return` is
+    /// counted where the statement ends (see ``Step/called``).
+    private func valueCall(_ index: Int, _ e: Expr?, _ args: [Value], _ task: SagaTask) -> Value? {
+        guard let e else { return .null }
+        do {
+            return try evaluator(task).eval(e, frame(index, args))
+        } catch {
+            return nil
+        }
+    }
+
+    /// Numbers a call, and throws the injected failure if it is the one to fail.
+    func countCall(_ callee: Callee, at loc: SourceLocation) throws(SagaError) {
+        let number = callsMade
+        callsMade += 1
+        guard options.failingCall == number else { return }
+        let name: String
+        switch callee {
+        case .function(let i, _): name = i >= 0 && i < program.functions.count ? program.functions[i].name : "?"
+        case .host(let n, _), .named(let n, _): name = n
+        }
+        throw SagaError(
+            kind: "InjectedFailure", message: "injected failure of call #\(number + 1) (\(name) at \(describe(loc)))")
+    }
+
+    /// A task running function `index` with `args` (a call that cannot run inline, or a fork).
+    func functionTask(
+        _ index: Int, _ args: [Value], kind: SagaTask.Kind, parent: SagaTask, at loc: SourceLocation
+    ) throws(SagaError) -> SagaTask {
+        guard index >= 0, index < program.functions.count else {
+            throw SagaError.typeError("unknown function")
+        }
+        let function = program.functions[index]
+        let env = frame(index, args)
+        return newTask(
+            name: functionTaskNames[index], location: loc, kind: kind, parent: parent, env: env,
+            body: function.body)
+    }
+
+    /// The variables of a call of function `index`: its arguments in the first slots, then
+    /// nulls (no array at all for a function with no variables).
+    private func frame(_ index: Int, _ args: [Value]) -> [Value] {
+        let size = frameSizes[index]
+        guard size > 0 else { return [] }
+        var env = [Value](repeating: .null, count: size)
+        for i in 0..<min(args.count, size) { env[i] = args[i] }
+        return env
+    }
+}
