@@ -46,3 +46,30 @@ import Testing
         #expect(result.errors.first?.contains("cannot set '.k' of a number") == true)
     }
 }
+
+/// Reading a field reads it where the record is (a variable's, the state's); a base that is
+/// not a record still fails, with the message it always had, and `null` still reads as null.
+@Suite struct FieldReadTests {
+    @Test func aFieldOfSomethingThatIsNotARecordFailsAsBefore() async {
+        let result = await runSaga(
+            """
+            reduce "five" as a { state = 5 }
+            saga main {
+              let x = 5
+              let n = null
+              log "null: \\(n.k)"
+              try { log x.k } catch e { log "variable: \\(e.message)" }
+              take "five"
+              try { let s = select state.k } catch e { log "state: \\(e.message)" }
+              let r = {k: {m: 1}}
+              log "nested: \\(r.k.m)"
+            }
+            """, input: [#"{"type":"five"}"#])
+        #expect(
+            result.lines == [
+                "null: null", "variable: cannot read '.k' of a number", "state: cannot read '.k' of a number",
+                "nested: 1",
+            ])
+        #expect(result.errors == [])
+    }
+}
