@@ -117,10 +117,10 @@ extension Interpreter {
     }
 
     private func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
-        let ev = evaluator(task)
-        // No arguments, no array: reserving room in the empty array still went through
-        // the generic reallocation path.
+        // No arguments, no array (reserving room in the empty array still went through the
+        // generic reallocation path), and no evaluator.
         if args.isEmpty { return [] }
+        let ev = evaluator(task)
         var values: [Value] = []
         values.reserveCapacity(args.count)
         for a in args { values.append(try ev.eval(a, task.env)) }

@@ -42,11 +42,6 @@ enum ActionPattern {
         return text.utf8.contains(star)
     }
 
-    /// Whether an action (a record with a string `type`) matches.
-    func matches(_ action: Value) -> Bool {
-        matches(actionType: Self.type(of: action))
-    }
-
     /// The `type` of an action, if it is a record with a string `type`: read once per
     /// dispatch and matched against every pattern, instead of looked up for each (the
     /// look-up copies the record and the string: callgrind, every-select-put).
