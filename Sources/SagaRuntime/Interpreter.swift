@@ -137,6 +137,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var stopRequested = false
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
+    /// Set when the store calls ``takeOutsideTurn()`` each time it is idle (an app's store, see
+    /// ``SagaMiddleware``): the tasks an app's own dispatch wakes then run there.
+    @exclusivity(unchecked) var takesOutsideTurns = false
     /// Steps taken by every task so far, for ``Options/maxRunSteps``.
     @exclusivity(unchecked) var stepsTaken = 0
     /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.

@@ -89,6 +89,34 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
+    /// An app's own dispatch runs the sagas it wakes at once, without waking the run loop;
+    /// a timer those sagas start must still wake it (here on the virtual clock, which the loop
+    /// moves to the timer once it is idle). Before, the loop slept on and the test timed out.
+    @Test(.timeLimit(.minutes(1))) func aTimerStartedByAnAppsOwnDispatchFires() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let source = """
+            saga later { every "increment" as a { delay 5s; put "userLoaded" { name: "late" } } }
+            """
+        guard let program = Frontend().compile(source: source, path: "later.saga").program else {
+            Issue.record("the program does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(
+            for: program, store: store, options: .init(virtualTime: true), output: output)
+        let running = Task { await interpreter.run() }
+        await Task.yield()
+
+        store.dispatch(.increment(by: 1))
+        await waitFor(store) { $0.user == "late" }
+        #expect(store.state == AppState(count: 1, user: "late"))
+
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty)
+    }
+
     @Test func theCodableBridgeShowsEnumCasesAsTypedRecords() throws {
         let bridge = CodableBridge<AppState, AppAction>()
         #expect(bridge.value(of: .increment(by: 2)) == ["type": "increment", "by": 2])

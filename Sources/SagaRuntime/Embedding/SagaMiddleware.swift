@@ -71,6 +71,7 @@ public final class SagaMiddleware<State, Action> {
         // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
         // burst of dispatches reaches an `every` watcher one action at a time.
         store.whenIdle { [weak interpreter] in interpreter?.takeOutsideTurn() }
+        interpreter.takesOutsideTurns = true
         return interpreter
     }
 }

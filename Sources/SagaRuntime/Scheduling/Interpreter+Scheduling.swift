@@ -56,21 +56,29 @@ extension Interpreter {
         return false
     }
 
-    /// An app dispatched an action itself: the tasks it woke run in ``takeOutsideTurn()``
-    /// (or, for sagas written in Swift, at the interpreter's next turn).
+    /// An app dispatched an action itself. Over a store that calls ``takeOutsideTurn()`` when
+    /// idle, the tasks it woke run there; otherwise the run loop is woken to run them.
     private func outsideActionArrived() {
-        hostCalls.inbox.signal()
+        if !takesOutsideTurns { hostCalls.inbox.signal() }
     }
 
     /// Runs what an app's own dispatch made runnable, synchronously, once the store is idle:
     /// unless the interpreter is itself running (that dispatch was its own), or not running at
     /// all. A saga written in Swift met on the way waits for the async loop.
+    ///
+    /// The run loop is woken only when it must act: for such a saga, or for a timer due before
+    /// the one it sleeps until. Waking it for every outside action cost a continuation and a
+    /// trip through the loop per action, for nothing to do (callgrind, take-put-embedded).
+    /// Host calls started here wake it when they finish, as any host call does.
     func takeOutsideTurn() {
         guard started, !inTurn, !stopRequested else { return }
+        let due = timers.nextDue
         if let native = runUntilIdle() {
             ready.prepend(.run(native, native.token))
             hostCalls.inbox.signal()
+            return
         }
+        if let next = timers.nextDue, due.map({ next < $0 }) ?? true { hostCalls.inbox.signal() }
     }
 
     /// Puts the work caused by the last step at the front of the ready queue, in order.
