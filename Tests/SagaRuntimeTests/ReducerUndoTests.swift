@@ -73,3 +73,23 @@ import Testing
         #expect(result.errors == [])
     }
 }
+
+/// `now()` reads the scheduler's clock when it is called, in a saga and in a reducer.
+@Suite struct NowTests {
+    @Test func nowIsTheClockWhenItIsCalled() async {
+        let result = await runSaga(
+            """
+            state { at: -1 }
+            reduce "stamp" as a { state.at = now() }
+            saga main {
+              log "start \\(now())"
+              delay 250
+              log "later \\(now())"
+              put "stamp"
+              let at = select state.at
+              log "stamped \\(at)"
+            }
+            """)
+        #expect(result.lines == ["start 0", "later 250", "stamped 250"])
+    }
+}

@@ -13,19 +13,39 @@ struct Evaluator {
     /// elsewhere. Unowned: the scope's owner (the interpreter or the reducer runner) outlives
     /// every evaluator it hands it to.
     unowned(unsafe) let scope: EvaluationScope?
+    /// The scheduler's clock, read by `now()` when it is called: reading a real clock for
+    /// every evaluator made, most of which never call `now()`, was a `DispatchTime.now()` per
+    /// statement (callgrind). Unowned: its owner outlives every evaluator it makes.
+    unowned(unsafe) let clock: (any SchedulerClock)?
     /// Whether `cancelled` is true here.
     var cancelled: Bool
-    /// The scheduler's clock, for `now()`.
-    var now: Int
+    /// What `now()` gives where there is no clock (a constant pattern, the initial state).
+    private var fixedNow: Int
     /// The longest list (elements) or string (UTF-8 bytes) that `+`, interpolation or a
     /// built-in may build (``Interpreter/Options/maxLength``).
     var maxLength: Int
 
-    init(scope: EvaluationScope? = nil, cancelled: Bool = false, now: Int, maxLength: Int = Int.max) {
+    /// The scheduler's clock, for `now()`.
+    var now: Int { clock?.now ?? fixedNow }
+
+    init(
+        scope: EvaluationScope? = nil, cancelled: Bool = false, clock: (any SchedulerClock)?,
+        maxLength: Int = Int.max
+    ) {
         self.scope = scope
+        self.clock = clock
         self.cancelled = cancelled
-        self.now = now
+        self.fixedNow = 0
         self.maxLength = maxLength
+    }
+
+    /// An evaluator with no clock: `now()` gives `now`.
+    init(now: Int) {
+        self.scope = nil
+        self.clock = nil
+        self.cancelled = false
+        self.fixedNow = now
+        self.maxLength = Int.max
     }
 
     /// Fails a list or string longer than ``maxLength``: growing one by doubling it in a loop

@@ -30,7 +30,7 @@ extension Interpreter {
             scope.state = state
             defer { scope.state = nil }
             let ev = Evaluator(
-                scope: scope, cancelled: isCancelledContext(task), now: clock.now, maxLength: options.maxLength)
+                scope: scope, cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
             return .value(try ev.eval(expr, task.env))
         case .call(let callee, let args, let loc):
             return try call(callee, try evaluate(args, task), task, loc)

@@ -72,7 +72,7 @@ extension Interpreter {
 
     /// An evaluator for expressions of this task.
     func evaluator(_ task: SagaTask) -> Evaluator {
-        Evaluator(cancelled: isCancelledContext(task), now: clock.now, maxLength: options.maxLength)
+        Evaluator(cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
     }
 
     /// `cancelled`: true once the task is being cancelled, which only its finally blocks

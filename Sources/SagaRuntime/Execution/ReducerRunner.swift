@@ -84,7 +84,6 @@ final class ReducerRunner {
                 continue
             }
             guard pattern.matches(actionType: type) else { continue }
-            let now = clock?.now ?? 0
             // One variables array, reused: reducers run one at a time and never capture it.
             var env = scratch
             scratch = []
@@ -103,7 +102,7 @@ final class ReducerRunner {
             do {
                 _ = try run(
                     program.reducers[i].body.statements, &state, &env,
-                    Evaluator(scope: scope, now: now, maxLength: maxLength))
+                    Evaluator(scope: scope, clock: clock, maxLength: maxLength))
                 undo.commit()
             } catch {
                 undo.rollBack(&state)

@@ -197,7 +197,7 @@ extension Interpreter {
         guard let condition = taker.condition else { return true }
         scope.it = action
         defer { scope.it = nil }
-        let ev = Evaluator(scope: scope, now: clock.now, maxLength: options.maxLength)
+        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength)
         do {
             return try ev.condition(condition, taker.task.env)
         } catch {
