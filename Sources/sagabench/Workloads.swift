@@ -85,6 +85,7 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     EmbeddedWorkloads.takePut,
+    CommandWorkloads.everySelectPut,
     Workload(
         name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",
         defaultCount: 10_000_000

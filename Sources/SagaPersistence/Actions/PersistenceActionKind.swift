@@ -26,6 +26,9 @@ enum PersistenceActionKind: CaseIterable {
 
     /// The kind whose type `type` is, or nil for any other action.
     init?(type: String) {
+        // Most actions are not persistence actions, and most types are short: rejected by
+        // their length alone, without reaching the bytes (`withUTF8` copies a small string).
+        guard type.utf8.count > Self.prefix.count else { return nil }
         var type = type
         guard let kind = type.withUTF8({ Self.kind(of: $0) }) else { return nil }
         self = kind
