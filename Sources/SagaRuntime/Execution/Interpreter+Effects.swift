@@ -14,6 +14,9 @@ enum EffectResult {
     /// A function whose body is one `return` was called: this is its value (see
     /// ``CallShape/value(_:body:)``). Like ``entered``, the call counts as an effect.
     case called(Value)
+    /// A `put` whose action was processed at once and woke no task (see
+    /// ``Interpreter/dispatchAtOnce(_:putter:)``): the task goes on as if it had been resumed.
+    case dispatched(Value)
 }
 
 extension Interpreter {
@@ -227,6 +230,7 @@ extension Interpreter {
                 throw SagaError.typeError("put needs an action, got \(a.kindName)")
             }
         }
+        if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
         enqueue(action, putter: task)
         return .suspended

@@ -14,6 +14,10 @@ enum Step {
     /// The statement called a function whose body is one `return` and has its value: it
     /// counts as ``entered`` followed by the step of that `return`, as the inline call would.
     case called
+    /// The statement's effect completed where the task would otherwise have blocked and been
+    /// resumed at once (a `put` processed on the spot): the count of steps without an effect
+    /// starts again, as it does when a task is resumed.
+    case resumed
 }
 
 extension Interpreter {
@@ -120,9 +124,9 @@ extension Interpreter {
                 case .next: continue
                 case .suspended: return
                 case .completion(let c): guard unwind(task, c) else { return }
-                case .entered:
+                case .entered, .resumed:
                     // A call is an effect: as when the function ran as its own task, the
-                    // count of steps without one starts again.
+                    // count of steps without one starts again (as after any resumption).
                     steps = 0
                     yieldAfter = options.yieldAfterSteps ?? Int.max
                 case .called:

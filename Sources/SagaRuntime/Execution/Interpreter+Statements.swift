@@ -125,6 +125,10 @@ extension Interpreter {
             // Stored in a variable or dropped (never a path), which cannot fail.
             try storeResult(value, task)
             return .called
+        case .dispatched(let action):
+            // Nothing was woken, so nothing runs before the task goes on.
+            try storeResult(action, task)
+            return .resumed
         }
     }
 
