@@ -128,8 +128,6 @@ public final class Interpreter {
     @exclusivity(unchecked) var waitCounter = 0
     /// Root sagas and spawned tasks that failed.
     @exclusivity(unchecked) var failures = 0
-    /// The task running now.
-    @exclusivity(unchecked) var current: SagaTask?
     /// Set while the interpreter has the store process one of its own dispatch entries, so
     /// that the saga middleware can tell those from an app's own dispatches.
     @exclusivity(unchecked) var processingOwnEntry = false

@@ -23,8 +23,6 @@ enum Step {
 extension Interpreter {
     /// Runs a task from where it stands until it blocks, yields or ends.
     func execute(_ task: SagaTask) {
-        current = task
-        defer { current = nil }
         let resumption = task.resumption
         task.resumption = .start
         switch resumption {
