@@ -28,7 +28,15 @@ extension Interpreter {
         switch resumption {
         case .start:
             break
+        case .retake:
+            if let watcher = task.everyWatcher { retake(task, watcher) }
+            return
         case .value(let value):
+            if task.isEveryWatcher, let watcher = task.everyWatcher, watchersRunShort,
+                runEveryWatcher(task, watcher, value)
+            {
+                return
+            }
             if case .compensating = task.frames.last { break }
             do {
                 try storeResult(value, task)

@@ -48,7 +48,7 @@ extension Interpreter {
             }
         } else {
             switch resumption {
-            case .start:
+            case .start, .retake:
                 driver.resume(.success(native.pending ?? .null))
                 native.pending = nil
             case .value(let v):

@@ -132,11 +132,15 @@ extension Interpreter {
     }
 
     /// Whether a `put` may have its action processed on the spot: when the dispatch queue
-    /// would process it next anyway, that is when no work is ready or pending and no action
-    /// is queued. Not under a trace (which shows the `put` blocking) or a run-step limit
-    /// (which counts each dispatch as a step of the run loop).
+    /// would process it next anyway, that is when no action is queued, no work is pending,
+    /// and the only work ready is watchers going back to their `take` (which the run loop
+    /// would do first; see ``isOnlyARetake(_:)``). Not under a trace (which shows the `put`
+    /// blocking) or a run-step limit (which counts each dispatch as a step of the run loop).
     var canDispatchAtOnce: Bool {
-        ready.isEmpty && wakeups.isEmpty && dispatchQueue.isEmpty && tracer == nil && options.maxRunSteps == nil
+        @inline(__always) get {
+            wakeups.isEmpty && dispatchQueue.isEmpty && tracer == nil && options.maxRunSteps == nil
+                && (ready.isEmpty || ready.allSatisfy(isOnlyARetake))
+        }
     }
 
     /// Processes a `put`'s action on the spot (see ``canDispatchAtOnce``), as the run loop
@@ -147,6 +151,7 @@ extension Interpreter {
     ///
     /// Blocking, queueing and resuming cost a task run per `put` (callgrind: take-put-loop).
     func dispatchAtOnce(_ action: Value, putter: SagaTask) -> EffectResult {
+        while let work = ready.popFirst() { perform(work) }
         processingOwnEntry = true
         defer { processingOwnEntry = false }
         do throws(SagaError) {

@@ -91,6 +91,9 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
+    /// Whether ``everyWatcher`` is set: a byte of the task read on every resumption, rather
+    /// than its extras.
+    @exclusivity(unchecked) private(set) var isEveryWatcher = false
 
     /// Where the value of the effect it is blocked on goes.
     @exclusivity(unchecked) var target: ResultTarget = .discard
@@ -123,6 +126,15 @@ final class SagaTask: @unchecked Sendable {
     var native: NativeState? {
         get { extras?.native }
         set { if newValue != nil || extras != nil { extrasForWriting.native = newValue } }
+    }
+
+    /// For an `every` watcher with a literal pattern: what its short turns need.
+    var everyWatcher: EveryWatcher? {
+        get { extras?.everyWatcher }
+        set {
+            if newValue != nil || extras != nil { extrasForWriting.everyWatcher = newValue }
+            isEveryWatcher = newValue != nil
+        }
     }
 
     /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
@@ -244,6 +256,7 @@ final class TaskExtras {
     @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
     @exclusivity(unchecked) var native: NativeState?
     @exclusivity(unchecked) var stepsBeforeYield = 0
+    @exclusivity(unchecked) var everyWatcher: EveryWatcher?
 }
 
 /// How a finished task ended.
@@ -334,4 +347,7 @@ enum Resumption {
     case error(Failure)
     /// Leave the body abruptly (cancellation, abort, END).
     case unwind(Completion)
+    /// An `every` watcher's second short turn: block on its `take` again (see
+    /// ``Interpreter/retake(_:_:)``).
+    case retake
 }

@@ -1,0 +1,54 @@
+import SagaCore
+import SagaLanguage
+
+/// The short turn of an `every` watcher. Its task runs `loop { var a = take P; fork { B } }`
+/// (see ``Desugar/watcher(_:env:)``): each matching action woke it to store the action, start
+/// the body and yield to it, then woke it again to loop back and take once more: two runs
+/// through the statement machinery, the pattern evaluated again, per action. Here the same
+/// two turns do only what those statements would have done, in the same order, so nothing
+/// another task or the transcript can see differs.
+///
+/// Not under a trace (which shows the watcher's statements) or a run-step limit (which
+/// counts them).
+extension Interpreter {
+    /// Whether watchers take their short turn.
+    var watchersRunShort: Bool { tracer == nil && options.maxRunSteps == nil }
+
+    /// The first turn, for the action that woke the watcher: the `take` statement stores it,
+    /// then the `fork` statement starts the body, and the watcher yields to the child,
+    /// ready to take again right after it.
+    ///
+    /// - Returns: `false` if the task is better run as it stands (the fork would fail: too many
+    ///   tasks), having done nothing; the caller then resumes it with the action as usual.
+    func runEveryWatcher(_ task: SagaTask, _ watcher: EveryWatcher, _ action: Value) -> Bool {
+        guard liveTasks < options.maxTasks else { return false }
+        task.env[watcher.bindingSlot] = action
+        task.target = .discard
+        let child = newTask(
+            name: "fork block", location: watcher.location, kind: .attached, parent: task, env: task.env,
+            body: watcher.body)
+        task.adopt(child)
+        wakeups.append(.run(child, child.token))
+        task.token &+= 1
+        task.resumption = .retake
+        wakeups.append(.run(task, task.token))
+        return true
+    }
+
+    /// The second turn: back at the top of its loop, the watcher blocks on its `take` again.
+    func retake(_ task: SagaTask, _ watcher: EveryWatcher) {
+        task.target = .slot(watcher.bindingSlot)
+        block(task, on: .take)
+        takers.append(Taker(task: task, token: task.token, pattern: watcher.pattern, condition: nil))
+    }
+
+    /// Whether `work` is a watcher's second turn, or stale: either way it changes nothing
+    /// another task could see, so a `put` may be processed once it is done (see
+    /// ``dispatchAtOnce(_:putter:)``).
+    func isOnlyARetake(_ work: Work) -> Bool {
+        guard case .run(let task, let token) = work else { return false }
+        guard task.token == token, !task.isDone else { return true }
+        if case .retake = task.resumption { return true }
+        return false
+    }
+}

@@ -1,0 +1,156 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// The interpreter's short cuts must not show: a `put` processed on the spot
+/// (`dispatchAtOnce`) and an `every` watcher's short turns (`runEveryWatcher`, `retake`) do
+/// what the dispatch queue and the watcher's own statements would have done, in the same
+/// order. A run-step limit turns both off, so each program here runs twice, with and without
+/// one that is never reached, and the two runs must agree on everything: transcript, errors,
+/// status and final state.
+@Suite struct ShortTurnTests {
+    private struct Outcome: Equatable {
+        var lines: [String]
+        var errors: [String]
+        var status: RunStatus
+        var state: Value
+    }
+
+    private func run(_ source: String, input: [String], shortTurns: Bool, maxTasks: Int?) async -> Outcome? {
+        guard let program = Frontend().compile(source: source, path: "short.saga").program else { return nil }
+        var options = Interpreter.Options(virtualTime: true)
+        if !shortTurns { options.maxRunSteps = Int.max / 2 }
+        if let maxTasks { options.maxTasks = maxTasks }
+        let output = BufferedOutput()
+        let interpreter = Interpreter(program: program, options: options, output: output)
+        let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
+        return Outcome(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
+    }
+
+    /// Runs `source` both ways; returns the (agreed) outcome for further checks.
+    @discardableResult
+    private func expectSameBothWays(
+        _ source: String, input: [String] = [], maxTasks: Int? = nil,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async -> Outcome? {
+        let short = await run(source, input: input, shortTurns: true, maxTasks: maxTasks)
+        let long = await run(source, input: input, shortTurns: false, maxTasks: maxTasks)
+        #expect(short != nil, "does not compile", sourceLocation: sourceLocation)
+        #expect(short == long, sourceLocation: sourceLocation)
+        return short
+    }
+
+    private static func actions(_ type: String, _ count: Int) -> [String] {
+        (1...count).map { #"{"type":"\#(type)","n":\#($0)}"# }
+    }
+
+    @Test func aWatcherAndAnotherTakerOfTheSameActionKeepTheirOrder() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga early { loop { let a = take "a"; log "early \\(a.n)" } }
+            saga main {
+              every "a" as a { log "every \\(a.n)"; put "seen" { n: a.n } }
+              every "seen" as s { log "seen \\(s.n)" }
+            }
+            saga late { loop { let a = take "*"; log "late \\(a.type) \\(a.n)" } }
+            """, input: Self.actions("a", 3))
+        #expect(outcome?.lines.count == 15)
+    }
+
+    @Test func aChildPuttingWhatItsWatcherTakesIsSeenByTheWatcher() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { count: 0 }
+            reduce "ping" as a { state.count = state.count + 1 }
+            saga main {
+              every "ping" as p {
+                let c = select state.count
+                log "ping \\(p.n) count \\(c)"
+                if p.n < 5 { put "ping" { n: p.n + 1 } }
+              }
+            }
+            """, input: Self.actions("ping", 2))
+        #expect(outcome?.state == ["count": 9])
+    }
+
+    /// The child runs until it blocks before its watcher takes again: the child's `take`
+    /// comes first, so an action both wait for wakes the child first.
+    @Test func aChildsTakeComesBeforeItsWatchersNextTake() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              every "*" as a { log "child got \\(a.n)"; let b = take "*"; log "child took \\(b.n)" }
+            }
+            """, input: Self.actions("a", 2))
+        #expect(outcome?.lines == ["child got 1", "child took 2", "child got 2"])
+    }
+
+    @Test func childrenThatWaitOverlap() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              every "job" as j {
+                log "start \\(j.n)"
+                delay 10ms * (4 - j.n)
+                log "done \\(j.n)"
+                put "finished" { n: j.n }
+              }
+              every "finished" as f { log "finished \\(f.n)" }
+            }
+            """, input: Self.actions("job", 3))
+    }
+
+    @Test func aWatcherCancelledWhileItsChildRuns() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              let w = fork {
+                every "a" as a { log "child \\(a.n)"; put "stop" }
+              }
+              take "stop"
+              cancel w
+              log "cancelled"
+              take "a"
+              log "after"
+            }
+            """, input: Self.actions("a", 3))
+    }
+
+    @Test func aFailingChildFailsItsWatcherAndItsSaga() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              try {
+                every "a" as a { if a.n == 2 { throw "boom \\(a.n)" }; log "ok \\(a.n)" }
+              } finally {
+                log "finally"
+              }
+            }
+            saga other { every "a" as a { log "other \\(a.n)" } }
+            """, input: Self.actions("a", 3))
+        #expect(outcome?.status == .sagaFailed)
+    }
+
+    @Test func theEndOfInputEndsTheWatchers() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              every "a" as a { let b = take "b"; log "pair \\(a.n) \\(b.n)" }
+              log "watching"
+            }
+            """, input: [#"{"type":"a","n":1}"#, #"{"type":"b","n":2}"#, #"{"type":"a","n":3}"#])
+    }
+
+    @Test func tooManyTasksFailsTheWatcherTheSameWay() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              try { every "a" as a { take "never" } } catch e { log "caught \\(e.kind)" }
+            }
+            """, input: Self.actions("a", 5), maxTasks: 4)
+        // An attached child's failure is not caught by its parent's `catch`: it aborts it.
+        #expect(outcome?.status == .sagaFailed)
+        #expect(outcome?.errors.first?.contains("more than 4 tasks would be alive at once") == true)
+    }
+}
