@@ -114,6 +114,31 @@ import Testing
             try transcript(ofFile: text) == [#": {"type":"a"}"#, ": {\"type\":\"\(padding)\"}", #": {"type":"c"}"#])
     }
 
+    /// The buffer a long line was gathered in is let go after it, not held for the run;
+    /// a buffer of a modest size is kept for the next such line.
+    @Test func letsGoOfTheBufferOfAVeryLongLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let long = String(repeating: "x", count: 4 << 20)
+        let medium = String(repeating: "y", count: 3 * InputSourceTests.chunk)
+        try "\(long)\n\(medium)\nz\nw\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let fd = open(path, O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let reader = LineReader(fd: fd)
+        func nextCount() -> Int? {
+            guard case .text(let bytes)? = reader.next() else { return nil }
+            return bytes.count
+        }
+        #expect(nextCount() == 4 << 20)
+        #expect(reader.gatherCapacity >= 4 << 20)
+        #expect(nextCount() == 3 * InputSourceTests.chunk)
+        #expect(reader.gatherCapacity > 0 && reader.gatherCapacity <= LineReader.keptGatherCapacity)
+        #expect(nextCount() == 1)
+        #expect(reader.gatherCapacity > 0)
+        #expect(nextCount() == 1)
+    }
+
     @Test func skipsAnOverlongLineAndGoesOnAfterIt() throws {
         var bytes = Array("{\"type\":\"a\"}\n".utf8)
         bytes += Array(repeating: UInt8(ascii: " "), count: LineReader.limit + 1)

@@ -12,6 +12,10 @@ final class LineReader {
     static let limit = 16 << 20
     /// The size of one read.
     static let chunkSize = 64 << 10
+    /// The largest gather buffer kept from one line to the next: 1 MiB. One grown for a
+    /// longer line (up to ``limit``) is let go once that line has been used, rather than held
+    /// for the rest of the run.
+    static let keptGatherCapacity = 1 << 20
 
     /// A line read, or a line too long to keep.
     enum Line {
@@ -32,6 +36,8 @@ final class LineReader {
     @exclusivity(unchecked) private var skipping = false
     /// Where a line that spans reads is gathered: `gathered` bytes of it are in use.
     @exclusivity(unchecked) private var spill = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    /// How many bytes the gather buffer holds now (for tests).
+    var gatherCapacity: Int { spill.count }
     @exclusivity(unchecked) private var gathered = 0
 
     init(fd: Int32) {
@@ -52,6 +58,10 @@ final class LineReader {
     /// The bytes of a line returned are valid until the next call.
     func next() -> Line? {
         gathered = 0
+        if spill.count > LineReader.keptGatherCapacity {
+            spill.deallocate()
+            spill = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
         var sawAnything = false
         while true {
             if start == end {
