@@ -28,7 +28,7 @@ enum PersistenceActionKind: CaseIterable {
     init?(type: String) {
         // Most actions are not persistence actions, and most types are short: rejected by
         // their length alone, without reaching the bytes (`withUTF8` copies a small string).
-        guard type.utf8.count > Self.prefix.count else { return nil }
+        guard type.utf8.count > Self.prefixLength else { return nil }
         var type = type
         guard let kind = type.withUTF8({ Self.kind(of: $0) }) else { return nil }
         self = kind
@@ -72,5 +72,8 @@ enum PersistenceActionKind: CaseIterable {
     var type: String { "persistence/" + name }
 
     private static let prefix = Array("persistence/".utf8)
+    /// `prefix.count` as a constant: reading the array went through its lazy initialiser's
+    /// check (`swift_once`) for every action.
+    private static let prefixLength = 12
     private static let names = allCases.map { ($0, Array($0.name.utf8)) }
 }
