@@ -167,6 +167,9 @@ extension Interpreter {
         switch pattern {
         case .any:
             actionPattern = .any
+        case .expr(.literal(.string(let s), _)):
+            // The usual `take "type"`: no evaluator and no value to look through.
+            actionPattern = ActionPattern(string: s)
         case .expr(let e):
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel {

@@ -15,13 +15,7 @@ enum ActionPattern {
     init(_ value: Value) throws(SagaError) {
         switch value {
         case .string(let s):
-            if s == "*" {
-                self = .any
-            } else if Self.hasStar(s) {
-                self = .glob(Array(s.utf8))
-            } else {
-                self = .exact(s)
-            }
+            self.init(string: s)
         case .list(let items):
             var patterns: [ActionPattern] = []
             patterns.reserveCapacity(items.count)
@@ -29,6 +23,17 @@ enum ActionPattern {
             self = .anyOf(patterns)
         default:
             throw SagaError.typeError("a pattern must be a string or a list of patterns, got \(value.kindName)")
+        }
+    }
+
+    /// The pattern a string spells: `*`, a glob, or an exact type.
+    init(string s: String) {
+        if s == "*" {
+            self = .any
+        } else if Self.hasStar(s) {
+            self = .glob(Array(s.utf8))
+        } else {
+            self = .exact(s)
         }
     }
 
