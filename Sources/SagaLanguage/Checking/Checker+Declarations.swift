@@ -39,16 +39,20 @@ extension Checker {
                 }
                 stateLocation = location
                 initialState = checkInitialState(expr)
-            // Each declaration is let go of (an import in its place) before its tree is changed.
-            case .reducer(var reducer):
+            // Each declaration is let go of (an import in its place) before its tree is changed,
+            // its parts taken out by a `guard case` (see ``checkExpr(_:)`` for why).
+            case .reducer:
+                guard case .reducer(var reducer) = declaration else { continue }
                 declaration = .import("", reducer.location)
                 checkReducer(&reducer)
                 reducers.append(reducer)
-            case .saga(var saga):
+            case .saga:
+                guard case .saga(var saga) = declaration else { continue }
                 declaration = .import("", saga.location)
                 checkSaga(&saga)
                 sagas.append(saga)
-            case .function(var function):
+            case .function:
+                guard case .function(var function) = declaration else { continue }
                 declaration = .import("", function.location)
                 checkFunction(&function)
                 functionDecls.append(function)
