@@ -192,7 +192,8 @@ extension Parser {
     /// `*` (every action), or an expression (a string, a list of patterns, a channel…).
     mutating func parsePattern(after what: String) throws -> Pattern {
         if kind == .star {
-            return .any(location(advance()))
+            let star = advance()
+            return .any(location(star))
         }
         guard kind.startsExpression else {
             throw fail("expected a pattern after \(what), found \(found)")

@@ -185,7 +185,8 @@ extension Parser {
 
     /// `if c { } else if c { } else { }`; `else` may start the next line.
     mutating func parseIf() throws -> Stmt {
-        let at = location(advance())
+        let keyword = advance()
+        let at = location(keyword)
         var arms: [ConditionalBlock] = []
         let condition = try parseExpression()
         arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
@@ -202,7 +203,8 @@ extension Parser {
 
     /// `try { } catch e { } finally { }`, with at least one of catch and finally.
     mutating func parseTry() throws -> Stmt {
-        let at = location(advance())
+        let keyword = advance()
+        let at = location(keyword)
         let body = try parseBlock(after: "'try'")
         var catchClause: CatchClause?
         var finallyBlock: Block?
