@@ -27,13 +27,13 @@ extension Checker {
     }
 
     private mutating func checkEffectParts(_ effect: inout Effect) {
-        // Both this copy and `effect` are let go of before the parts are changed: the box
-        // then no longer holds them, and the arrays in them are uniquely referenced.
-        var original = effect
-        effect = placeholderEffect
-        switch original {
-        case .take(var pattern, var condition, let location):
-            original = placeholderEffect
+        // Each case takes its parts out with a `guard case` and lets go of the effect before
+        // they are changed: the box then no longer holds them, and the arrays in them are
+        // uniquely referenced (see ``checkExpr(_:)`` for why not with the `switch`).
+        switch effect {
+        case .take:
+            guard case .take(var pattern, var condition, let location) = effect else { return }
+            effect = placeholderEffect
             checkPattern(&pattern)
             if var inner = condition {
                 condition = nil
@@ -42,63 +42,74 @@ extension Checker {
             }
             effect = .take(pattern, where: condition, location)
 
-        case .put(var first, var second, let location):
-            original = placeholderEffect
+        case .put:
+            guard case .put(var first, var second, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&first)
             checkExpr(&second)
             effect = .put(first, second, location)
 
-        case .select(var expr, let location):
-            original = placeholderEffect
+        case .select:
+            guard case .select(var expr, let location) = effect else { return }
+            effect = placeholderEffect
             let saved = context
             context.stateReadable = true
             checkExpr(&expr)
             context = saved
             effect = .select(expr, location)
 
-        case .call(let callee, var arguments, let location):
-            original = placeholderEffect
+        case .call:
+            guard case .call(let callee, var arguments, let location) = effect else { return }
+            effect = placeholderEffect
             let resolved = resolveCallee(callee, argumentCount: arguments.count)
             for i in arguments.indices { checkExpr(&arguments[i]) }
             effect = .call(resolved, arguments, location)
 
-        case .fork(var body, let location):
-            original = placeholderEffect
+        case .fork:
+            guard case .fork(var body, let location) = effect else { return }
+            effect = placeholderEffect
             checkTaskBody(&body)
             effect = .fork(body, location)
 
-        case .spawn(var body, let location):
-            original = placeholderEffect
+        case .spawn:
+            guard case .spawn(var body, let location) = effect else { return }
+            effect = placeholderEffect
             checkTaskBody(&body)
             effect = .spawn(body, location)
 
-        case .join(var expr, let location):
-            original = placeholderEffect
+        case .join:
+            guard case .join(var expr, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&expr)
             effect = .join(expr, location)
 
-        case .cancel(var expr, let location):
-            original = placeholderEffect
+        case .cancel:
+            guard case .cancel(var expr, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&expr)
             effect = .cancel(expr, location)
 
-        case .delay(var expr, let location):
-            original = placeholderEffect
+        case .delay:
+            guard case .delay(var expr, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&expr)
             effect = .delay(expr, location)
 
-        case .race(var entries, let location):
-            original = placeholderEffect
+        case .race:
+            guard case .race(var entries, let location) = effect else { return }
+            effect = placeholderEffect
             checkEntries(&entries, in: "race")
             effect = .race(entries, location)
 
-        case .allRecord(var entries, let location):
-            original = placeholderEffect
+        case .allRecord:
+            guard case .allRecord(var entries, let location) = effect else { return }
+            effect = placeholderEffect
             checkEntries(&entries, in: "all")
             effect = .allRecord(entries, location)
 
-        case .allList(var effects, let location):
-            original = placeholderEffect
+        case .allList:
+            guard case .allList(var effects, let location) = effect else { return }
+            effect = placeholderEffect
             for i in effects.indices {
                 var inner = effects[i]
                 effects[i] = placeholderEffect
@@ -107,8 +118,9 @@ extension Checker {
             }
             effect = .allList(effects, location)
 
-        case .allFor(let variable, var list, var body, let location):
-            original = placeholderEffect
+        case .allFor:
+            guard case .allFor(let variable, var list, var body, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&list)
             pushScope()
             let resolved = declare(variable, isMutable: false)
@@ -116,37 +128,34 @@ extension Checker {
             popScope()
             effect = .allFor(resolved, list, body, location)
 
-        case .retry(var count, var wait, var body, let location):
-            original = placeholderEffect
+        case .retry:
+            guard case .retry(var count, var wait, var body, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&count)
-            switch wait {
-            case .delay(var expr):
+            if var checked = wait {
                 wait = nil
-                checkExpr(&expr)
-                wait = .delay(expr)
-            case .backoff(var expr):
-                wait = nil
-                checkExpr(&expr)
-                wait = .backoff(expr)
-            case nil:
-                break
+                checkWait(&checked)
+                wait = checked
             }
             checkEffectParts(&body)
             effect = .retry(count: count, wait: wait, body, location)
 
-        case .channel(var buffer, let location):
-            original = placeholderEffect
+        case .channel:
+            guard case .channel(var buffer, let location) = effect else { return }
+            effect = placeholderEffect
             checkExpr(&buffer)
             effect = .channel(buffer: buffer, location)
 
-        case .actionChannel(var pattern, var buffer, let location):
-            original = placeholderEffect
+        case .actionChannel:
+            guard case .actionChannel(var pattern, var buffer, let location) = effect else { return }
+            effect = placeholderEffect
             checkPattern(&pattern)
             checkExpr(&buffer)
             effect = .actionChannel(pattern, buffer: buffer, location)
 
-        case .watcher(var watcher):
-            original = placeholderEffect
+        case .watcher:
+            guard case .watcher(var watcher) = effect else { return }
+            effect = placeholderEffect
             checkWatcher(&watcher)
             effect = .watcher(watcher)
         }
@@ -185,18 +194,36 @@ extension Checker {
     /// What `fork` or `spawn` runs: a callee, or a block that is a task body of its own.
     private mutating func checkTaskBody(_ body: inout TaskBody) {
         switch body {
-        case .call(let callee, var arguments):
+        case .call:
+            guard case .call(let callee, var arguments) = body else { return }
             body = .call(callee, [])
             let resolved = resolveCallee(callee, argumentCount: arguments.count)
             for i in arguments.indices { checkExpr(&arguments[i]) }
             body = .call(resolved, arguments)
-        case .block(var block):
+        case .block:
+            guard case .block(var block) = body else { return }
             body = .call(.named("", .unknown), [])
             let saved = context
             defer { context = saved }
             enterTaskBody(.fork)
             checkBlock(&block)
             body = .block(block)
+        }
+    }
+
+    /// The wait of `retry`, in place.
+    private mutating func checkWait(_ wait: inout RetryWait) {
+        switch wait {
+        case .delay:
+            guard case .delay(var expr) = wait else { return }
+            wait = .delay(.cancelled(expr.location))
+            checkExpr(&expr)
+            wait = .delay(expr)
+        case .backoff:
+            guard case .backoff(var expr) = wait else { return }
+            wait = .backoff(.cancelled(expr.location))
+            checkExpr(&expr)
+            wait = .backoff(expr)
         }
     }
 

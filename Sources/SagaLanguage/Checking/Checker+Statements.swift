@@ -28,11 +28,13 @@ extension Checker {
         }
     }
 
-    /// Checks one statement, in place; its payload is taken out while it is checked (the
-    /// statement is a `break` meanwhile), so that the arrays in it are uniquely referenced.
+    /// Checks one statement, in place; its parts are taken out while they are checked (the
+    /// statement is a `break` meanwhile), so that the arrays in it are uniquely referenced
+    /// (and taken out by a `guard case`, for the reason given at ``checkExpr(_:)``).
     mutating func checkStmt(_ statement: inout Stmt) {
         switch statement {
-        case .declare(let variable, let isMutable, var rhs, let location):
+        case .declare:
+            guard case .declare(let variable, let isMutable, var rhs, let location) = statement else { return }
             statement = .break(location)
             checkRhs(&rhs)
             var plain = false
@@ -40,30 +42,35 @@ extension Checker {
             let resolved = declare(variable, isMutable: isMutable, warnsIfUnused: plain)
             statement = .declare(resolved, isMutable: isMutable, rhs, location)
 
-        case .assign(var target, var rhs, let location):
+        case .assign:
+            guard case .assign(var target, var rhs, let location) = statement else { return }
             statement = .break(location)
             checkRhs(&rhs)
             checkLValue(&target)
             statement = .assign(target, rhs, location)
 
-        case .effect(var effect, let location):
+        case .effect:
+            guard case .effect(var effect, let location) = statement else { return }
             statement = .break(location)
             checkEffect(&effect)
             statement = .effect(effect, location)
 
-        case .log(var expr, let location):
+        case .log:
+            guard case .log(var expr, let location) = statement else { return }
             statement = .break(location)
             forbidInReducer("'log'", at: location)
             checkExpr(&expr)
             statement = .log(expr, location)
 
-        case .throw(var expr, let location):
+        case .throw:
+            guard case .throw(var expr, let location) = statement else { return }
             statement = .break(location)
             forbidInReducer("'throw'", at: location)
             checkExpr(&expr)
             statement = .throw(expr, location)
 
-        case .if(var arms, var elseBlock, let location):
+        case .if:
+            guard case .if(var arms, var elseBlock, let location) = statement else { return }
             statement = .break(location)
             for i in arms.indices {
                 checkExpr(&arms[i].condition)
@@ -76,18 +83,21 @@ extension Checker {
             }
             statement = .if(arms, else: elseBlock, location)
 
-        case .while(var condition, var body, let location):
+        case .while:
+            guard case .while(var condition, var body, let location) = statement else { return }
             statement = .break(location)
             checkExpr(&condition)
             checkLoopBody(&body)
             statement = .while(condition, body, location)
 
-        case .loop(var body, let location):
+        case .loop:
+            guard case .loop(var body, let location) = statement else { return }
             statement = .break(location)
             checkLoopBody(&body)
             statement = .loop(body, location)
 
-        case .for(let variable, var sequence, var body, let location):
+        case .for:
+            guard case .for(let variable, var sequence, var body, let location) = statement else { return }
             statement = .break(location)
             checkExpr(&sequence)
             pushScope()
@@ -102,7 +112,8 @@ extension Checker {
         case .continue(let location):
             checkJump("continue", at: location)
 
-        case .return(var value, let location):
+        case .return:
+            guard case .return(var value, let location) = statement else { return }
             statement = .break(location)
             if context.inReducer, let value {
                 error("a reducer cannot return a value; assign to 'state' instead", at: value.location)
@@ -114,12 +125,14 @@ extension Checker {
             }
             statement = .return(value, location)
 
-        case .try(var body, var catchClause, var finallyBlock, let location):
+        case .try:
+            guard case .try(var body, var catchClause, var finallyBlock, let location) = statement else { return }
             statement = .break(location)
             checkTry(&body, &catchClause, &finallyBlock)
             statement = .try(body, catch: catchClause, finally: finallyBlock, location)
 
-        case .transaction(var body, let location):
+        case .transaction:
+            guard case .transaction(var body, let location) = statement else { return }
             statement = .break(location)
             forbidInReducer("'transaction'", at: location)
             let saved = context
@@ -128,7 +141,8 @@ extension Checker {
             context = saved
             statement = .transaction(body, location)
 
-        case .compensate(var body, let location):
+        case .compensate:
+            guard case .compensate(var body, let location) = statement else { return }
             statement = .break(location)
             if !forbidInReducer("'compensate'", at: location), !context.inTransaction {
                 error("compensate must be inside a transaction", at: location)
@@ -144,11 +158,13 @@ extension Checker {
     /// Checks the right-hand side of `let`, `var` or an assignment.
     mutating func checkRhs(_ rhs: inout Rhs) {
         switch rhs {
-        case .expr(var expr):
+        case .expr:
+            guard case .expr(var expr) = rhs else { return }
             rhs = .expr(.cancelled(expr.location))
             checkExpr(&expr)
             rhs = .expr(expr)
-        case .effect(var effect):
+        case .effect:
+            guard case .effect(var effect) = rhs else { return }
             rhs = .effect(placeholderEffect)
             checkEffect(&effect)
             rhs = .effect(effect)

@@ -115,9 +115,7 @@ struct Checker {
     /// its variables that was never used.
     mutating func popScope() {
         guard scopes.depth > 1 else { return }
-        var unused: [ScopeStack.Entry] = []
-        scopes.pop { entry in if entry.warnsIfUnused && !entry.used { unused.append(entry) } }
-        for entry in unused {
+        for entry in scopes.popUnused() {
             warning(
                 "variable '\(entry.name)' was never used; remove it, or name it '_\(entry.name)'",
                 at: entry.location)

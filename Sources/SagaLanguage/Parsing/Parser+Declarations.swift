@@ -31,7 +31,8 @@ extension Parser {
                 if kind == .stringHead { throw fail("an import path cannot contain interpolation") }
                 throw fail("expected a file path string after 'import'")
             }
-            return .import(text(advance()), at)
+            let path = advance()
+            return .import(text(path), at)
         case .kwState:
             advance()
             guard kind == .leftBrace else { throw fail("expected '{' after 'state'") }

@@ -139,8 +139,8 @@ extension Parser {
     }
 
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
-    mutating func parseCallee(after keyword: String) throws -> (Callee, [Expr]) {
-        let first = try expectName("expected a function name or '{' after '\(keyword)'")
+    mutating func parseCallee(after keyword: @autoclosure () -> String) throws -> (Callee, [Expr]) {
+        let first = try expectName("expected a function name or '{' after '\(keyword())'")
         let name = try parseDottedRest(of: text(first))
         guard kind == .leftParen else {
             throw fail("expected '(' after function name '\(name)', found \(found)")
@@ -190,12 +190,16 @@ extension Parser {
     }
 
     /// `*` (every action), or an expression (a string, a list of patterns, a channel…).
-    mutating func parsePattern(after what: String) throws -> Pattern {
+    ///
+    /// - Parameter what: what precedes the pattern, made only for the error message (see
+    ///   ``parseBlock(after:)``).
+    mutating func parsePattern(after what: @autoclosure () -> String) throws -> Pattern {
         if kind == .star {
-            return .any(location(advance()))
+            let star = advance()
+            return .any(location(star))
         }
         guard kind.startsExpression else {
-            throw fail("expected a pattern after \(what), found \(found)")
+            throw fail("expected a pattern after \(what()), found \(found)")
         }
         return .expr(try parseExpression())
     }

@@ -232,7 +232,8 @@ extension Parser {
     mutating func parseKey(in what: String) throws -> String {
         switch kind {
         case .identifier, .string:
-            return text(advance())
+            let key = advance()
+            return text(key)
         case .stringHead:
             throw fail("a key in \(what) cannot contain interpolation")
         default:

@@ -6,10 +6,12 @@ import SagaCore
 extension Parser {
     /// `{ statements }`. Inside, statements end at newlines whatever the context outside.
     ///
-    /// - Parameter what: what precedes the block, for "expected '{' after saga name".
-    mutating func parseBlock(after what: String) throws -> Block {
+    /// - Parameter what: what precedes the block, for "expected '{' after saga name"; made only
+    ///   for that message (a caller's `"'\(keyword.kind.text)'"` cost a search of the keyword
+    ///   table and a new string per block: callgrind, `sagabench parse-check`).
+    mutating func parseBlock(after what: @autoclosure () -> String) throws -> Block {
         if kind == .newline, nextKind == .leftBrace { step() }
-        guard kind == .leftBrace else { throw fail("expected '{' after \(what), found \(found)") }
+        guard kind == .leftBrace else { throw fail("expected '{' after \(what()), found \(found)") }
         try enterNesting()
         let height = openBrackets.count
         let open = advance()
@@ -185,7 +187,8 @@ extension Parser {
 
     /// `if c { } else if c { } else { }`; `else` may start the next line.
     mutating func parseIf() throws -> Stmt {
-        let at = location(advance())
+        let keyword = advance()
+        let at = location(keyword)
         var arms: [ConditionalBlock] = []
         let condition = try parseExpression()
         arms.append(ConditionalBlock(condition: condition, body: try parseBlock(after: "if condition")))
@@ -202,7 +205,8 @@ extension Parser {
 
     /// `try { } catch e { } finally { }`, with at least one of catch and finally.
     mutating func parseTry() throws -> Stmt {
-        let at = location(advance())
+        let keyword = advance()
+        let at = location(keyword)
         let body = try parseBlock(after: "'try'")
         var catchClause: CatchClause?
         var finallyBlock: Block?
