@@ -3,6 +3,8 @@ import Foundation
 // sagabench: run in release mode, e.g. `swift run -c release sagabench`, or name workloads:
 // `swift run -c release sagabench call fork-wake --count 100000 --json`.
 
+/// The width of the workload column: the longest name and two spaces.
+let nameWidth = (workloads.map(\.name.count).max() ?? 18) + 2
 var selected: [String] = []
 var countOverride: Int?
 var json = false
@@ -20,7 +22,7 @@ while let arg = args.popFirst() {
         print("USAGE: sagabench [<workload> ...] [--count N] [--json]\n\nWORKLOADS:")
         for w in workloads {
             print(
-                "  \(w.name.padding(toLength: 20, withPad: " ", startingAt: 0))\(w.summary) (default \(w.defaultCount))"
+                "  \(w.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))\(w.summary) (default \(w.defaultCount))"
             )
         }
         exit(0)
@@ -36,7 +38,7 @@ while let arg = args.popFirst() {
 var results: [[String: Any]] = []
 if !json {
     print(
-        "workload".padding(toLength: 20, withPad: " ", startingAt: 0),
+        "workload".padding(toLength: nameWidth, withPad: " ", startingAt: 0),
         "count".padding(toLength: 12, withPad: " ", startingAt: 0), "seconds   ", "per second")
 }
 for w in workloads where selected.isEmpty || selected.contains(w.name) {
@@ -52,7 +54,7 @@ for w in workloads where selected.isEmpty || selected.contains(w.name) {
                 m.unit == "bytes"
                 ? String(format: "%.1f MB/s", m.perSecond / 1e6) : String(format: "%.0f %@/s", m.perSecond, m.unit)
             print(
-                w.name.padding(toLength: 20, withPad: " ", startingAt: 0),
+                w.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
                 String(m.count).padding(toLength: 12, withPad: " ", startingAt: 0),
                 String(format: "%-9.3f", m.seconds), rate)
             for (k, v) in m.extra.sorted(by: { $0.key < $1.key }) { print("    \(k): \(String(format: "%.0f", v))") }
