@@ -17,11 +17,14 @@ import Testing
         var state: Value
     }
 
-    private func run(_ source: String, input: [String], shortTurns: Bool, maxTasks: Int?) async -> Outcome? {
+    private func run(
+        _ source: String, input: [String], shortTurns: Bool, maxTasks: Int?, yieldAfterSteps: Int?
+    ) async -> Outcome? {
         guard let program = Frontend().compile(source: source, path: "short.saga").program else { return nil }
         var options = Interpreter.Options(virtualTime: true)
         if !shortTurns { options.maxRunSteps = Int.max / 2 }
         if let maxTasks { options.maxTasks = maxTasks }
+        options.yieldAfterSteps = yieldAfterSteps
         let output = BufferedOutput()
         let interpreter = Interpreter(program: program, options: options, output: output)
         let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
@@ -31,11 +34,13 @@ import Testing
     /// Runs `source` both ways; returns the (agreed) outcome for further checks.
     @discardableResult
     private func expectSameBothWays(
-        _ source: String, input: [String] = [], maxTasks: Int? = nil,
+        _ source: String, input: [String] = [], maxTasks: Int? = nil, yieldAfterSteps: Int? = nil,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async -> Outcome? {
-        let short = await run(source, input: input, shortTurns: true, maxTasks: maxTasks)
-        let long = await run(source, input: input, shortTurns: false, maxTasks: maxTasks)
+        let short = await run(
+            source, input: input, shortTurns: true, maxTasks: maxTasks, yieldAfterSteps: yieldAfterSteps)
+        let long = await run(
+            source, input: input, shortTurns: false, maxTasks: maxTasks, yieldAfterSteps: yieldAfterSteps)
         #expect(short != nil, "does not compile", sourceLocation: sourceLocation)
         #expect(short == long, sourceLocation: sourceLocation)
         return short
@@ -140,6 +145,18 @@ import Testing
               log "watching"
             }
             """, input: [#"{"type":"a","n":1}"#, #"{"type":"b","n":2}"#, #"{"type":"a","n":3}"#])
+    }
+
+    /// A step budget small enough to make a watcher yield between its statements
+    /// (`--yield-after 1`) lets other work in between: the short turns must not skip that.
+    @Test func aTinyYieldBudgetKeepsItsOrder() async {
+        for budget in [1, 2, 3] {
+            await expectSameBothWays(
+                """
+                saga main { every "a" as a { log "every \\(a.n)"; if a.n < 3 { put "a" { n: a.n + 1 } } } }
+                saga other { loop { let a = take "a"; log "other \\(a.n)"; put "b" } }
+                """, input: Self.actions("a", 1), yieldAfterSteps: budget)
+        }
     }
 
     @Test func tooManyTasksFailsTheWatcherTheSameWay() async {

@@ -8,11 +8,14 @@ import SagaLanguage
 /// two turns do only what those statements would have done, in the same order, so nothing
 /// another task or the transcript can see differs.
 ///
-/// Not under a trace (which shows the watcher's statements) or a run-step limit (which
-/// counts them).
+/// Not under a trace (which shows the watcher's statements), a run-step limit (which counts
+/// them) or a yield budget (`--yield-after`: a small one sends the watcher to the back of the
+/// run order between its statements, and other work runs before it takes again).
 extension Interpreter {
-    /// Whether watchers take their short turn.
-    var watchersRunShort: Bool { tracer == nil && options.maxRunSteps == nil }
+    /// Whether watchers take their short turns.
+    var watchersRunShort: Bool {
+        tracer == nil && options.maxRunSteps == nil && options.yieldAfterSteps == nil
+    }
 
     /// The first turn, for the action that woke the watcher: the `take` statement stores it,
     /// then the `fork` statement starts the body, and the watcher yields to the child,
