@@ -5,11 +5,24 @@ import SagaRuntime
 
 /// One fuzz run of the interpreter, as `sagarun run --virtual-time --memory --print-actions
 /// --print-state` makes it, with budgets small enough for thousands of runs a second.
+///
+/// A program that ends within the run-step budget runs a second time without it: the
+/// interpreter's short cuts (a `put` processed on the spot, an `every` watcher's short turns)
+/// are off under a run-step budget and on without one, and must not change what a program
+/// does. The two runs must print the same transcript and errors and end the same way.
 enum FuzzRun {
     /// The line between the program and its input.
     static let separator = Array("\n%%\n".utf8)
 
-    /// Compiles the program part of `bytes` and runs it with the input part.
+    /// What one run printed and how it ended.
+    struct Outcome: Equatable {
+        var lines: [String]
+        var errors: [String]
+        var status: RunStatus
+    }
+
+    /// Compiles the program part of `bytes` and runs it with the input part, twice if it ends
+    /// within its budget.
     static func run(_ bytes: [UInt8]) async {
         let (programBytes, inputBytes) = split(bytes)
         // Imports are read from disk, which a fuzzer must not roam.
@@ -20,11 +33,23 @@ enum FuzzRun {
         host.register("api.fetch") { _ in throw SagaError.typeError("api.fetch fails") }
         let compiled = Frontend(hostFunctions: host.names).compile(source: source, path: "fuzz.saga")
         guard let program = compiled.program else { return }
+        let input = lines(inputBytes)
 
+        let budgeted = await once(program, host: host, input: input, maxRunSteps: 200_000)
+        guard !budgeted.errors.contains(where: { $0.contains("the run took more than") }) else { return }
+        let unbudgeted = await once(program, host: host, input: input, maxRunSteps: nil)
+        if unbudgeted != budgeted {
+            fatalError("the short cuts changed the run:\nwith a budget: \(budgeted)\nwithout: \(unbudgeted)")
+        }
+    }
+
+    private static func once(
+        _ program: Program, host: HostFunctions, input: [String], maxRunSteps: Int?
+    ) async -> Outcome {
         var options = Interpreter.Options(virtualTime: true, printActions: true, printState: true, timestamps: true)
         options.maxSteps = 10_000
         options.maxCallDepth = 200
-        options.maxRunSteps = 200_000
+        options.maxRunSteps = maxRunSteps
         let store = MemoryStore()
         let persistence = ValuePersistence(store: store)
         let output = BufferedOutput()
@@ -32,8 +57,9 @@ enum FuzzRun {
             program: program, options: options, host: host, middleware: [persistence.middleware],
             reducers: [persistence.reduce], output: output)
         persistence.scheduler = interpreter.asyncWork
-        _ = await interpreter.run(input: InputSource(lines: lines(inputBytes)))
+        let status = await interpreter.run(input: InputSource(lines: input))
         await store.close()
+        return Outcome(lines: output.lines, errors: output.errors, status: status)
     }
 
     /// The program and the input, at the first separator (all program when there is none).
