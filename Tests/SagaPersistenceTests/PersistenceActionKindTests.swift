@@ -19,4 +19,8 @@ import Testing
     func otherTypesAreNot(_ type: String) {
         #expect(PersistenceActionKind(type: type) == nil)
     }
+
+    @Test func thePrefixLengthIsThePrefixs() {
+        #expect(PersistenceActionKind.prefixLength == PersistenceActionKind.prefix.count)
+    }
 }

@@ -10,11 +10,26 @@ import Testing
         let run = await runSaga(
             """
             saga main {
-              log [7 + 5, 7 - 5, 7 * 5, 7 / 2, 7 % 5, -3 * 4]
-              log [1 < 2, 2 < 1, 2 <= 2, 3 > 2, 2 >= 3, 2 == 2, 2 != 2, 1 == 1.0]
+              log [7 + 5, 7 - 5, 7 * 5, 7 / 2, 7 % 5, -3 * 4, -5 + 3, -5 - (0 - 3), -5 * (0 - 3)]
+              for p in [[1, 2], [2, 2], [3, 2], [-5, -3], [-3, -5], [-4, -4]] {
+                let a = p[0]
+                let b = p[1]
+                log [a < b, a <= b, a > b, a >= b, a == b, a != b]
+              }
+              log [1 == 1.0, 1 != 1.0, 1 < 1.5]
             }
             """)
-        #expect(run.lines == ["[12,2,35,3.5,2,-12]", "[true,false,true,true,false,true,false,true]"])
+        #expect(
+            run.lines == [
+                "[12,2,35,3.5,2,-12,-2,-2,15]",
+                "[true,true,false,false,false,true]",
+                "[false,true,false,true,true,false]",
+                "[false,false,true,true,false,true]",
+                "[true,true,false,false,false,true]",
+                "[false,false,true,true,false,true]",
+                "[false,true,false,true,true,false]",
+                "[true,false,true]",
+            ])
     }
 
     @Test func anIntegerOverflowIsAnErrorNotAWrap() async {

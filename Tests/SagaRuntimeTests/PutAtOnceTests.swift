@@ -53,4 +53,15 @@ import Testing
         #expect(output.errors.isEmpty)
         #expect(interpreter.state == ["n": 1000])
     }
+
+    /// An action already queued is processed before a later `put`'s.
+    @Test func queuedActionsKeepTheirOrder() async {
+        let run = await runSaga(
+            """
+            saga watch { loop { let a = take "*"; log a.type } }
+            saga first { put "x" }
+            saga second { put "y" }
+            """)
+        #expect(run.lines == ["x", "y"])
+    }
 }

@@ -147,6 +147,41 @@ import Testing
             """, input: [#"{"type":"a","n":1}"#, #"{"type":"b","n":2}"#, #"{"type":"a","n":3}"#])
     }
 
+    /// A store of the `put`'s result that fails is reported from the same place both ways.
+    @Test func aFailingStoreOfAPutsResult() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              var n = 1
+              n.a = put "x"
+            }
+            """)
+        #expect(outcome?.status == .sagaFailed)
+    }
+
+    @Test func globAndListPatterns() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              every "t/*" as a { log "glob \\(a.type)"; put "u" }
+              every ["u", "t/b"] as a { log "list \\(a.type)" }
+              every "*" as a { log "any \\(a.type)" }
+            }
+            """, input: [#"{"type":"t/a"}"#, #"{"type":"t/b"}"#, #"{"type":"v"}"#])
+    }
+
+    @Test func aWatcherStartedByACalledFunction() async {
+        await expectSameBothWays(
+            """
+            func watch(prefix) { every "a" as a { log "\\(prefix) \\(a.n)"; put "b" { n: a.n } } }
+            saga main {
+              call watch("first")
+              every "b" as b { log "b \\(b.n)" }
+              log "started"
+            }
+            """, input: Self.actions("a", 3))
+    }
+
     /// A step budget small enough to make a watcher yield between its statements
     /// (`--yield-after 1`) lets other work in between: the short turns must not skip that.
     @Test func aTinyYieldBudgetKeepsItsOrder() async {

@@ -71,9 +71,9 @@ enum PersistenceActionKind: CaseIterable {
     /// The action type, `persistence/<name>`.
     var type: String { "persistence/" + name }
 
-    private static let prefix = Array("persistence/".utf8)
+    static let prefix = Array("persistence/".utf8)
     /// `prefix.count` as a constant: reading the array went through its lazy initialiser's
     /// check (`swift_once`) for every action.
-    private static let prefixLength = 12
+    static let prefixLength = 12
     private static let names = allCases.map { ($0, Array($0.name.utf8)) }
 }

@@ -29,7 +29,11 @@ extension Interpreter {
         case .start:
             break
         case .retake:
-            if let watcher = task.everyWatcher { retake(task, watcher) }
+            guard let watcher = task.everyWatcher else {
+                assertionFailure("a task without a watcher's data took a watcher's turn")
+                return
+            }
+            retake(task, watcher)
             return
         case .value(let value):
             if task.isEveryWatcher, let watcher = task.everyWatcher, watchersRunShort,

@@ -48,7 +48,10 @@ extension Interpreter {
             }
         } else {
             switch resumption {
-            case .start, .retake:
+            case .retake:
+                assertionFailure("a saga written in Swift is never a watcher")
+                fallthrough
+            case .start:
                 driver.resume(.success(native.pending ?? .null))
                 native.pending = nil
             case .value(let v):

@@ -48,7 +48,7 @@ extension Interpreter {
     /// Whether `work` is a watcher's second turn, or stale: either way it changes nothing
     /// another task could see, so a `put` may be processed once it is done (see
     /// ``dispatchAtOnce(_:putter:)``).
-    func isOnlyARetake(_ work: Work) -> Bool {
+    func isRetakeOrStale(_ work: Work) -> Bool {
         guard case .run(let task, let token) = work else { return false }
         guard task.token == token, !task.isDone else { return true }
         if case .retake = task.resumption { return true }

@@ -132,40 +132,35 @@ extension Interpreter {
     }
 
     /// Whether a `put` may have its action processed on the spot: when the dispatch queue
-    /// would process it next anyway, that is when no action is queued, no work is pending,
-    /// and the only work ready is watchers going back to their `take` (which the run loop
-    /// would do first; see ``isOnlyARetake(_:)``). Not under a trace (which shows the `put`
-    /// blocking) or a run-step limit (which counts each dispatch as a step of the run loop).
+    /// would process it next anyway, that is when no action is queued, nothing is waiting in
+    /// ``wakeups`` (work the putter caused runs first; today an effect that wakes a task makes
+    /// its own task yield, so this holds at every `put`, and the check keeps it so), and the
+    /// only work ready is watchers going back to their `take` (which the run loop would do
+    /// first; see ``isRetakeOrStale(_:)``). Not under a trace (which shows the
+    /// `put` blocking) or a run-step limit (which counts each dispatch as a step of the run
+    /// loop).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
             wakeups.isEmpty && dispatchQueue.isEmpty && tracer == nil && options.maxRunSteps == nil
-                && (ready.isEmpty || ready.allSatisfy(isOnlyARetake))
+                && (ready.isEmpty || ready.allSatisfy(isRetakeOrStale))
         }
     }
 
-    /// Processes a `put`'s action on the spot (see ``canDispatchAtOnce``), as the run loop
-    /// would have right after the putter blocked. If the action woke no task, the putter goes
-    /// on without blocking: in that order nothing else would have run before it resumed.
-    /// Otherwise, or if the dispatch failed, the putter ends up exactly as the run loop would
-    /// have left it: blocked on the `put` and woken after the tasks the action woke.
+    /// Processes a `put`'s action on the spot (see ``canDispatchAtOnce``), exactly as the run
+    /// loop would have right after the putter blocked: the putter blocks, the entry is
+    /// processed, and the putter is woken after the tasks the action woke. If it woke none and
+    /// the dispatch went through, the putter goes on now, without a turn of its own: in the
+    /// run loop's order nothing else would have run before it.
     ///
     /// Blocking, queueing and resuming cost a task run per `put` (callgrind: take-put-loop).
     func dispatchAtOnce(_ action: Value, putter: SagaTask) -> EffectResult {
         while let work = ready.popFirst() { perform(work) }
-        processingOwnEntry = true
-        defer { processingOwnEntry = false }
-        do throws(SagaError) {
-            try binding.process(action)
-        } catch {
-            block(putter, on: .put)
-            wake(putter, .error(Failure(error: error, trace: trace(putter, at: putter.location))))
-            return .suspended
-        }
-        guard wakeups.isEmpty else {
-            block(putter, on: .put)
-            wake(putter, .value(action))
-            return .suspended
-        }
+        block(putter, on: .put)
+        process(DispatchEntry(action: action, putter: putter, putterToken: putter.token))
+        // `process` woke the putter last; alone, and with the action, it needs no turn.
+        guard wakeups.count == 1, case .value = putter.resumption else { return .suspended }
+        _ = wakeups.popLast()
+        putter.resumption = .start
         return .dispatched(action)
     }
 

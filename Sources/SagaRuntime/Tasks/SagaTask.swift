@@ -180,6 +180,7 @@ final class SagaTask: @unchecked Sendable {
         code = []
         frames = []
         extras = nil
+        isEveryWatcher = false
         outcome = nil
         failure = nil
     }
