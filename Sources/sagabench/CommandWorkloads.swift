@@ -17,16 +17,7 @@ enum CommandWorkloads {
         defer { try? FileManager.default.removeItem(at: folder) }
         let sagaPath = folder.appendingPathComponent("bench.saga").path
         let inputPath = folder.appendingPathComponent("input.jsonl").path
-        try """
-        state { count: 0 }
-        reduce "add" as a { state.count = state.count + a.by }
-        saga main {
-          every "request" as r {
-            let c = select state.count
-            put "add" { by: 1 }
-          }
-        }
-        """.write(toFile: sagaPath, atomically: false, encoding: .utf8)
+        try everySelectPutSource.write(toFile: sagaPath, atomically: false, encoding: .utf8)
         let line = #"{"type":"request"}"# + "\n"
         try String(repeating: line, count: n).write(toFile: inputPath, atomically: false, encoding: .utf8)
         let io = QuietIO()

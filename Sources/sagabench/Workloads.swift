@@ -43,22 +43,24 @@ func runProgram(_ source: String, inputLines: Int, line: (Int) -> String) throws
     return seconds
 }
 
+/// The program of every-select-put (and of its `sagarun` twin, `sagarun-every-select-put`).
+let everySelectPutSource = """
+    state { count: 0 }
+    reduce "add" as a { state.count = state.count + a.by }
+    saga main {
+      every "request" as r {
+        let c = select state.count
+        put "add" { by: 1 }
+      }
+    }
+    """
+
 let workloads: [Workload] = [
     Workload(
         name: "every-select-put", summary: "one `every` watcher doing select + put per outside action",
         defaultCount: 1_000_000
     ) { n in
-        let source = """
-            state { count: 0 }
-            reduce "add" as a { state.count = state.count + a.by }
-            saga main {
-              every "request" as r {
-                let c = select state.count
-                put "add" { by: 1 }
-              }
-            }
-            """
-        let seconds = try runProgram(source, inputLines: n) { _ in #"{"type":"request"}"# }
+        let seconds = try runProgram(everySelectPutSource, inputLines: n) { _ in #"{"type":"request"}"# }
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     Workload(
