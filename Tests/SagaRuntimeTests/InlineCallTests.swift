@@ -103,6 +103,9 @@ import Testing
             FIN}
             saga main { var r = 1; r.x = call three() }
             """)
+        // At the statement that called.
+        let run = await runSaga("func three() { return 3 }\nsaga main { var r = 1; r.x = call three() }")
+        #expect(run.errors.first?.contains("at saga main (test.saga:2:24)") == true)
     }
 
     @Test func endReturnsNullFromATakeInACalledFunction() async {

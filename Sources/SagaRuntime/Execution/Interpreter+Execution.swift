@@ -45,9 +45,9 @@ extension Interpreter {
             do {
                 try storeResult(value, task)
             } catch {
-                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
-                    return
-                }
+                // Reported at the statement that waited, as a failure before the wait is.
+                let at = task.waitingStatementLocation ?? task.location
+                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
             }
         case .error(let failure):
             if case .compensating = task.frames.last {
@@ -320,8 +320,10 @@ extension Interpreter {
         do {
             try storeResult(value, task)
         } catch {
-            // Where a resumed task reports a failed assignment of an effect's value.
-            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
+            // Where a resumed task reports a failed assignment of an effect's value: at the
+            // caller's statement, which the caller's restored block leaves before `pc`.
+            let at = task.waitingStatementLocation ?? task.location
+            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
         }
         return true
     }

@@ -126,13 +126,8 @@ extension Interpreter {
             try storeResult(value, task)
             return .called
         case .dispatched(let action):
-            // Nothing was woken, so nothing runs before the task goes on. Stored as a resumed
-            // task stores it, with the same report if that fails (see `execute`).
-            do {
-                try storeResult(action, task)
-            } catch {
-                return .completion(.throwError(Failure(error: error, trace: trace(task, at: task.location))))
-            }
+            // Nothing was woken, so nothing runs before the task goes on.
+            try storeResult(action, task)
             return .resumed
         }
     }

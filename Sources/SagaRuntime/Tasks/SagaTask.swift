@@ -102,6 +102,12 @@ final class SagaTask: @unchecked Sendable {
     /// How it ended, once ``phase`` is `.done`; its return value as soon as its body returns.
     @exclusivity(unchecked) var outcome: Outcome?
 
+    /// Where the statement that waited stands, while the task waits or as it resumes: the one
+    /// before ``pc`` (a statement that waits leaves the task there).
+    var waitingStatementLocation: SourceLocation? {
+        pc > 0 && pc <= code.count ? code[pc - 1].location : nil
+    }
+
     /// The body's value (`return`), once it has ended normally.
     var result: Value {
         if case .value(let v)? = outcome { return v }
