@@ -3,22 +3,6 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// Runs `source` on the virtual clock with the limits `configure` sets.
-private func runBounded(
-    _ source: String, input: [String] = [], _ configure: (inout Interpreter.Options) -> Void
-) async -> (lines: [String], errors: [String], status: RunStatus?) {
-    guard let program = Frontend().compile(source: source, path: "bounds.saga").program else {
-        Issue.record("does not compile")
-        return ([], [], nil)
-    }
-    var options = Interpreter.Options(virtualTime: true)
-    configure(&options)
-    let output = BufferedOutput()
-    let interpreter = Interpreter(program: program, options: options, output: output)
-    let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
-    return (output.lines, output.errors, status)
-}
-
 /// A busy task yields only when asked to: by default it runs until it blocks, as the
 /// contract says; with a step budget the others go first, and the hard limit still ends it.
 @Suite struct YieldBudgetTests {
@@ -28,12 +12,12 @@ private func runBounded(
         """
 
     @Test func byDefaultABusyTaskRunsUntilItIsStopped() async {
-        let run = await runBounded(Self.source) { $0.maxSteps = 10_000 }
+        let run = await runConfigured(Self.source) { $0.maxSteps = 10_000 }
         #expect(run.lines == ["spin stopped", "after put"])
     }
 
     @Test func withABudgetTheOthersAndTheirActionsGoFirst() async {
-        let run = await runBounded(Self.source) {
+        let run = await runConfigured(Self.source) {
             $0.maxSteps = 10_000
             $0.yieldAfterSteps = 100
         }
@@ -42,7 +26,7 @@ private func runBounded(
     }
 
     @Test func stepsBeforeEachYieldCountTowardTheHardLimit() async {
-        let run = await runBounded("saga spin { loop { } }") {
+        let run = await runConfigured("saga spin { loop { } }") {
             $0.maxSteps = 1_000
             $0.yieldAfterSteps = 10
         }
@@ -63,7 +47,7 @@ private func runBounded(
               } catch e { log "\\(started): \\(e.message)" }
             }
             """
-        let run = await runBounded(source) { $0.maxTasks = 5 }
+        let run = await runConfigured(source) { $0.maxTasks = 5 }
         #expect(run.lines == ["4: more than 5 tasks would be alive at once; raise the limit with --max-tasks"])
     }
 
@@ -81,7 +65,7 @@ private func runBounded(
               log n
             }
             """
-        let run = await runBounded(source) { $0.maxTasks = 3 }
+        let run = await runConfigured(source) { $0.maxTasks = 3 }
         #expect(run.lines == ["100"])
     }
 
@@ -97,7 +81,7 @@ private func runBounded(
               try { for i in range(10) { put big i } } catch e { log "big: \\(e.kind)" }
             }
             """
-        let run = await runBounded(source) { $0.maxBuffer = 3 }
+        let run = await runConfigured(source) { $0.maxBuffer = 3 }
         #expect(
             run.lines == [
                 "small drops, as its buffer says",
@@ -110,7 +94,7 @@ private func runBounded(
         let source = """
             saga main { let ch = actionChannel "x"; take "never" }
             """
-        let run = await runBounded(source, input: Array(repeating: #"{"type":"x"}"#, count: 5)) { $0.maxBuffer = 2 }
+        let run = await runConfigured(source, input: Array(repeating: #"{"type":"x"}"#, count: 5)) { $0.maxBuffer = 2 }
         #expect(run.status == .sagaFailed)
         #expect(run.errors.filter { $0.contains("actions are dropped") }.count == 1)
     }
@@ -126,7 +110,7 @@ private func runBounded(
               try { loop { t = "\\(t)\\(t)" } } catch e { log "\\(len(t)) \\(e.kind)" }
             }
             """
-        let run = await runBounded(source) { $0.maxLength = 1_000 }
+        let run = await runConfigured(source) { $0.maxLength = 1_000 }
         #expect(
             run.lines == [
                 "512 a list or string would be longer than 1000 (elements or UTF-8 bytes); raise the limit with --max-length",
@@ -141,7 +125,7 @@ private func runBounded(
 /// is one step): the same program yields at the same points.
 @Suite struct ValueCallStepTests {
     @Test func aValueCallYieldsWhereAnInlineCallWould() async {
-        let run = await runBounded(
+        let run = await runConfigured(
             """
             func inc(x) { return x + 1 }
             saga a { var n = 0

@@ -41,17 +41,10 @@ import Testing
             reduce "tick" as a { state.n = state.n + 1 }
             saga main { for i in range(1000) { put "tick" } }
             """
-        guard let program = Frontend().compile(source: source, path: "ticks.saga").program else {
-            Issue.record("does not compile")
-            return
-        }
-        var options = Interpreter.Options(virtualTime: true)
-        options.maxSteps = 100
-        let output = BufferedOutput()
-        let interpreter = Interpreter(program: program, options: options, output: output)
-        #expect(await interpreter.run() == .success)
-        #expect(output.errors.isEmpty)
-        #expect(interpreter.state == ["n": 1000])
+        let run = await runConfigured(source) { $0.maxSteps = 100 }
+        #expect(run.status == .success)
+        #expect(run.errors.isEmpty)
+        #expect(run.state == ["n": 1000])
     }
 
     /// An action already queued is processed before a later `put`'s.

@@ -21,3 +21,27 @@ func runSaga(
     let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
     return (output.lines, output.errors, status)
 }
+
+/// What a run printed, how it ended and the state it left.
+struct ConfiguredRun: Equatable {
+    var lines: [String]
+    var errors: [String]
+    var status: RunStatus?
+    var state: Value
+}
+
+/// Compiles `source` and runs it on the virtual clock with the options `configure` sets.
+func runConfigured(
+    _ source: String, input: [String] = [], _ configure: (inout Interpreter.Options) -> Void = { _ in }
+) async -> ConfiguredRun {
+    guard let program = Frontend().compile(source: source, path: "test.saga").program else {
+        Issue.record("does not compile")
+        return ConfiguredRun(lines: [], errors: [], status: nil, state: .null)
+    }
+    var options = Interpreter.Options(virtualTime: true)
+    configure(&options)
+    let output = BufferedOutput()
+    let interpreter = Interpreter(program: program, options: options, output: output)
+    let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
+    return ConfiguredRun(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
+}

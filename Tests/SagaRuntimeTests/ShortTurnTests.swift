@@ -10,38 +10,22 @@ import Testing
 /// one that is never reached, and the two runs must agree on everything: transcript, errors,
 /// status and final state.
 @Suite struct ShortTurnTests {
-    private struct Outcome: Equatable {
-        var lines: [String]
-        var errors: [String]
-        var status: RunStatus
-        var state: Value
-    }
-
-    private func run(
-        _ source: String, input: [String], shortTurns: Bool, maxTasks: Int?, yieldAfterSteps: Int?
-    ) async -> Outcome? {
-        guard let program = Frontend().compile(source: source, path: "short.saga").program else { return nil }
-        var options = Interpreter.Options(virtualTime: true)
-        if !shortTurns { options.maxRunSteps = Int.max / 2 }
-        if let maxTasks { options.maxTasks = maxTasks }
-        options.yieldAfterSteps = yieldAfterSteps
-        let output = BufferedOutput()
-        let interpreter = Interpreter(program: program, options: options, output: output)
-        let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
-        return Outcome(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
-    }
-
     /// Runs `source` both ways; returns the (agreed) outcome for further checks.
     @discardableResult
     private func expectSameBothWays(
         _ source: String, input: [String] = [], maxTasks: Int? = nil, yieldAfterSteps: Int? = nil,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
-    ) async -> Outcome? {
-        let short = await run(
-            source, input: input, shortTurns: true, maxTasks: maxTasks, yieldAfterSteps: yieldAfterSteps)
-        let long = await run(
-            source, input: input, shortTurns: false, maxTasks: maxTasks, yieldAfterSteps: yieldAfterSteps)
-        #expect(short != nil, "does not compile", sourceLocation: sourceLocation)
+    ) async -> ConfiguredRun {
+        func options(shortTurns: Bool) -> (inout Interpreter.Options) -> Void {
+            { options in
+                if !shortTurns { options.maxRunSteps = Int.max / 2 }
+                if let maxTasks { options.maxTasks = maxTasks }
+                options.yieldAfterSteps = yieldAfterSteps
+            }
+        }
+        let short = await runConfigured(source, input: input, options(shortTurns: true))
+        let long = await runConfigured(source, input: input, options(shortTurns: false))
+        #expect(short.status != nil, "does not compile", sourceLocation: sourceLocation)
         #expect(short == long, sourceLocation: sourceLocation)
         return short
     }
@@ -60,7 +44,7 @@ import Testing
             }
             saga late { loop { let a = take "*"; log "late \\(a.type) \\(a.n)" } }
             """, input: Self.actions("a", 3))
-        #expect(outcome?.lines.count == 15)
+        #expect(outcome.lines.count == 15)
     }
 
     @Test func aChildPuttingWhatItsWatcherTakesIsSeenByTheWatcher() async {
@@ -76,7 +60,7 @@ import Testing
               }
             }
             """, input: Self.actions("ping", 2))
-        #expect(outcome?.state == ["count": 9])
+        #expect(outcome.state == ["count": 9])
     }
 
     /// The child runs until it blocks before its watcher takes again: the child's `take`
@@ -88,7 +72,7 @@ import Testing
               every "*" as a { log "child got \\(a.n)"; let b = take "*"; log "child took \\(b.n)" }
             }
             """, input: Self.actions("a", 2))
-        #expect(outcome?.lines == ["child got 1", "child took 2", "child got 2"])
+        #expect(outcome.lines == ["child got 1", "child took 2", "child got 2"])
     }
 
     @Test func childrenThatWaitOverlap() async {
@@ -134,7 +118,7 @@ import Testing
             }
             saga other { every "a" as a { log "other \\(a.n)" } }
             """, input: Self.actions("a", 3))
-        #expect(outcome?.status == .sagaFailed)
+        #expect(outcome.status == .sagaFailed)
     }
 
     @Test func theEndOfInputEndsTheWatchers() async {
@@ -156,8 +140,8 @@ import Testing
               n.a = put "x"
             }
             """)
-        #expect(outcome?.status == .sagaFailed)
-        #expect(outcome?.errors.first?.contains("at saga main (short.saga:3:3)") == true)
+        #expect(outcome.status == .sagaFailed)
+        #expect(outcome.errors.first?.contains("at saga main (test.saga:3:3)") == true)
     }
 
     @Test func globAndListPatterns() async {
@@ -203,7 +187,7 @@ import Testing
             }
             """, input: Self.actions("a", 5), maxTasks: 4)
         // An attached child's failure is not caught by its parent's `catch`: it aborts it.
-        #expect(outcome?.status == .sagaFailed)
-        #expect(outcome?.errors.first?.contains("more than 4 tasks would be alive at once") == true)
+        #expect(outcome.status == .sagaFailed)
+        #expect(outcome.errors.first?.contains("more than 4 tasks would be alive at once") == true)
     }
 }
