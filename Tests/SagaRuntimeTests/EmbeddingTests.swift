@@ -147,6 +147,32 @@ import Testing
         #expect(output.lines == ["TypeError"])
     }
 
+    /// The failure of such a `put` is reported at the `put`.
+    @Test func aPutTheAppHasNoActionForIsReportedWhereItIs() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let source = """
+            saga main {
+              spawn {
+                put "noSuchAction"
+              }
+              put "increment" { by: 1 }
+            }
+            """
+        guard let program = Frontend().compile(source: source, path: "app.saga").program else {
+            Issue.record("the program does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(for: program, store: store, output: output)
+        let running = Task { await interpreter.run() }
+        await waitFor(store) { $0.count == 1 }
+        interpreter.stop()
+        _ = await running.value
+        #expect(output.errors.count == 1)
+        #expect(output.errors.first?.contains("at spawn block (app.saga:3:5)") == true)
+    }
+
     @Test func typedHostFunctionsNameThemselvesInErrors() async {
         var host = HostFunctions()
         host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Ada") }

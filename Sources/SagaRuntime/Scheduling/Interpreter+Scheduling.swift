@@ -189,10 +189,11 @@ extension Interpreter {
     }
 
     /// Wakes a task blocked on `put` once its action has been processed: with the action, or
-    /// with the error the dispatch failed with.
+    /// with the error the dispatch failed with, reported at the `put`.
     private func wakePutter(_ putter: SagaTask, _ failure: SagaError?, _ action: Value) {
         if let failure {
-            wake(putter, .error(Failure(error: failure, trace: trace(putter, at: putter.location))))
+            let at = putter.waitingStatementLocation ?? putter.location
+            wake(putter, .error(Failure(error: failure, trace: trace(putter, at: at))))
         } else {
             wake(putter, .value(action))
         }
