@@ -125,50 +125,45 @@ import Testing
         #expect(bridge.value(of: AppState(count: 1, user: nil)) == ["count": 1])
     }
 
-    @Test func aPutTheAppHasNoActionForFailsInTheSaga() async {
+    /// Runs `source` over an app's store until the store's count is 1; what it printed.
+    private func runUntilIncremented(_ source: String) async -> BufferedOutput {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
-        let source = """
-            saga main {
-              try { put "noSuchAction" } catch e { log e.kind }
-              put "increment" { by: 1 }
-            }
-            """
+        let output = BufferedOutput()
         guard let program = Frontend().compile(source: source, path: "app.saga").program else {
             Issue.record("the program does not compile")
-            return
+            return output
         }
-        let output = BufferedOutput()
         let interpreter = sagas.interpreter(for: program, store: store, output: output)
         let running = Task { await interpreter.run() }
         await waitFor(store) { $0.count == 1 }
         interpreter.stop()
         _ = await running.value
+        return output
+    }
+
+    @Test func aPutTheAppHasNoActionForFailsInTheSaga() async {
+        let output = await runUntilIncremented(
+            """
+            saga main {
+              try { put "noSuchAction" } catch e { log e.kind }
+              put "increment" { by: 1 }
+            }
+            """)
         #expect(output.lines == ["TypeError"])
     }
 
     /// The failure of such a `put` is reported at the `put`.
     @Test func aPutTheAppHasNoActionForIsReportedWhereItIs() async {
-        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
-        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
-        let source = """
+        let output = await runUntilIncremented(
+            """
             saga main {
               spawn {
                 put "noSuchAction"
               }
               put "increment" { by: 1 }
             }
-            """
-        guard let program = Frontend().compile(source: source, path: "app.saga").program else {
-            Issue.record("the program does not compile")
-            return
-        }
-        let output = BufferedOutput()
-        let interpreter = sagas.interpreter(for: program, store: store, output: output)
-        let running = Task { await interpreter.run() }
-        await waitFor(store) { $0.count == 1 }
-        interpreter.stop()
-        _ = await running.value
+            """)
         #expect(output.errors.count == 1)
         #expect(output.errors.first?.contains("at spawn block (app.saga:3:5)") == true)
     }
