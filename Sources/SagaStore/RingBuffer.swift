@@ -100,6 +100,7 @@ extension RingBuffer: Sequence {
             self.buffer = buffer
         }
 
+        /// The next element from the front, or `nil` after the last.
         @inlinable public mutating func next() -> Element? {
             guard offset < buffer.count else { return nil }
             var index = buffer.head + offset
@@ -109,6 +110,7 @@ extension RingBuffer: Sequence {
         }
     }
 
+    /// An iterator over the elements, front to back.
     @inlinable public func makeIterator() -> Iterator {
         Iterator(buffer: self)
     }
