@@ -163,7 +163,7 @@ public final class Interpreter {
     /// How the store's saga middleware reaches this interpreter, when the store is its own:
     /// emptied when the interpreter goes, since an app may keep the store (``store``) and
     /// dispatch to it after.
-    private var storeHook: InterpreterBox?
+    var storeHook: InterpreterBox?
 
     deinit {
         storeHook?.clear()
@@ -300,12 +300,13 @@ struct Taker {
 
 /// Lets the store's middleware reach the interpreter without keeping it alive.
 ///
-/// Unowned: the interpreter owns the store (through its binding), which owns the middleware
-/// that holds this box; a weak reference would cost two atomic loads per action. An app may
-/// keep the store after the interpreter is gone, so the interpreter empties the box as it goes
-/// (after that, the middleware passes actions on to the reducer and nothing else). Held as
-/// `Unmanaged` and used as a guaranteed reference, so that a call through the box does not
-/// retain and release the interpreter either (two of each per action, callgrind).
+/// Not a weak reference: a weak reference cost two atomic loads per action, and an object
+/// that is weakly referenced has its reference counts moved to a side table, which made every
+/// retain and release of the interpreter, anywhere, several times dearer (callgrind,
+/// take-put-embedded). The interpreter empties the box as it goes (see `deinit`); it is not
+/// `Sendable`, so that cannot happen on another thread while the box is read. An app may keep
+/// the store after the interpreter is gone: the middleware then passes actions on to the
+/// reducer and nothing else.
 final class InterpreterBox {
     private var reference: Unmanaged<Interpreter>?
 
@@ -319,7 +320,16 @@ final class InterpreterBox {
         reference = nil
     }
 
-    /// Runs `body` with the interpreter, if the box has been set.
+    /// Whether the interpreter is gone (or the box was never set).
+    var isEmpty: Bool { reference == nil }
+
+    /// The interpreter, held strongly by the caller for as long as it uses it: what an app's
+    /// store calls may let go of the interpreter meanwhile.
+    var interpreter: Interpreter? { reference?.takeUnretainedValue() }
+
+    /// Runs `body` with the interpreter, if the box has been set, without retaining it (two
+    /// retains and releases per action, callgrind). Only for the interpreter's own store,
+    /// which the interpreter owns, so nothing `body` calls can let go of the interpreter.
     @inline(__always)
     func with(_ body: (Interpreter) -> Void) {
         reference?._withUnsafeGuaranteedRef(body)

@@ -19,7 +19,7 @@ public final class SagaMiddleware<State, Action> {
     private let bridge: any SagaBridge<State, Action>
     /// Unchecked for exclusivity: read for every action, written only when an interpreter is
     /// made, on the store's actor.
-    @exclusivity(unchecked) private var interpreters: [WeakInterpreter] = []
+    @exclusivity(unchecked) private var interpreters: [InterpreterBox] = []
 
     /// A middleware that shows the app's actions to sagas through `bridge`.
     public init(bridge: some SagaBridge<State, Action>) {
@@ -31,15 +31,22 @@ public final class SagaMiddleware<State, Action> {
     public var middleware: Middleware<State, Action> {
         Middleware { [self] _, next in
             { action in
-                let value = self.bridge.value(of: action)
+                guard let value = self.bridge.value(of: action) else { return next(action) }
                 // The interpreters as they are now, for both calls, read by index: a copy of
                 // the array is a retain, where collecting the live ones into a new array
-                // allocated for every action, and iterating copied each weak reference
-                // (callgrind, take-put-embedded).
+                // allocated for every action (callgrind, take-put-embedded).
                 let listeners = self.interpreters
-                if let value { for i in listeners.indices { listeners[i].value?.actionWillReduce(value) } }
+                if listeners.count == 1 {
+                    // The usual case: the one interpreter is held for both calls.
+                    let only = listeners[0].interpreter
+                    only?.actionWillReduce(value)
+                    next(action)
+                    only?.actionReduced(value)
+                    return
+                }
+                for i in listeners.indices { listeners[i].interpreter?.actionWillReduce(value) }
                 next(action)
-                if let value { for i in listeners.indices { listeners[i].value?.actionReduced(value) } }
+                for i in listeners.indices { listeners[i].interpreter?.actionReduced(value) }
             }
         }
     }
@@ -66,19 +73,18 @@ public final class SagaMiddleware<State, Action> {
     ) -> Interpreter {
         let binding = AppStoreBinding(store: store, bridge: bridge, dispatch: dispatch)
         let interpreter = Interpreter(program: program, binding: binding, options: options, host: host, output: output)
-        interpreters.removeAll { $0.value == nil }
-        interpreters.append(WeakInterpreter(interpreter))
+        // A box, not a weak reference (see ``InterpreterBox``), emptied as the interpreter goes.
+        let box = InterpreterBox()
+        box.set(interpreter)
+        interpreter.storeHook = box
+        interpreters.removeAll { $0.isEmpty }
+        interpreters.append(box)
         // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
         // burst of dispatches reaches an `every` watcher one action at a time.
-        store.whenIdle { [weak interpreter] in interpreter?.takeOutsideTurn() }
+        store.whenIdle { box.interpreter?.takeOutsideTurn() }
         interpreter.takesOutsideTurns = true
         return interpreter
     }
-}
-
-private struct WeakInterpreter {
-    weak var value: Interpreter?
-    init(_ value: Interpreter) { self.value = value }
 }
 
 /// The binding of an interpreter to an app's store.
