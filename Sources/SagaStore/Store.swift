@@ -37,6 +37,8 @@ public final class Store<State, Action> {
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Called each time a dispatch has processed its queue and the store is idle again.
     @exclusivity(unchecked) @usableFromInline var idleObservers: [() -> Void] = []
+    /// Called as the store goes away.
+    private var goneObservers: [() -> Void] = []
 
     /// Creates a store.
     ///
@@ -48,6 +50,10 @@ public final class Store<State, Action> {
         self.storedState = initialState
         self.reducer = reducer
         self.middlewares = middleware
+    }
+
+    deinit {
+        for observer in goneObservers { observer() }
     }
 
     /// Dispatches an action: runs it through the middleware chain and the reducer now, or,
@@ -80,6 +86,12 @@ public final class Store<State, Action> {
     /// dispatch woke, within that dispatch, as redux-saga does; an observer may dispatch.
     public func whenIdle(_ observer: @escaping () -> Void) {
         idleObservers.append(observer)
+    }
+
+    /// Calls `observer` as the store goes away, on the thread that lets go of it last (the
+    /// store's own: it is confined to one). A ``StoreLink`` lets go of the store there.
+    func whenGone(_ observer: @escaping () -> Void) {
+        goneObservers.append(observer)
     }
 
     /// Applies the reducer and notifies subscribers: the innermost step of the chain.

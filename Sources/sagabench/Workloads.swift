@@ -100,6 +100,20 @@ let workloads: [Workload] = [
         guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    Workload(
+        name: "store-dispatch-tasks",
+        summary: "Store dispatch as an app has it: reducer + the task middleware + one subscriber",
+        defaultCount: 10_000_000
+    ) { n in
+        let tasks = TaskMiddleware<Int, Int>(thread: ManualStoreThread()) { _ in nil }
+        let store = Store(
+            initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [tasks.makeMiddleware()])
+        var seen = 0
+        store.subscribe { _ in seen &+= 1 }
+        let seconds = time { for _ in 0..<n { store.dispatch(1) } }
+        guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
     Workload(name: "call", summary: "`call` of a saga function in a loop", defaultCount: 10_000_000) { n in
         let source = """
             func one() { return 1 }

@@ -182,4 +182,41 @@ struct BoomError: Error, CustomStringConvertible {
         #expect(recorder.lines == ["cancelled"])
         #expect(clock.sleeperCount == 0)
     }
+
+    /// An app that keeps its task middleware keeps its tasks running after the store has gone:
+    /// they then read nothing and dispatch into nothing. (The tasks reach the store through a
+    /// link the store empties as it goes; one left full would be a use after free, which the
+    /// address sanitizer's run of the tests reports.)
+    @Test func tasksOfAMiddlewareTheAppKeepsOutliveTheStoreQuietly() {
+        let thread = ManualStoreThread()
+        let clock = VirtualTaskClock()
+        let recorder = Recorder()
+        let tasks = TaskMiddleware<Screen.State, Screen.Action>(thread: thread, clock: clock) {
+            if case .task(let command) = $0 { command } else { nil }
+        }
+        var store: Store<Screen.State, Screen.Action>? = Store(
+            initialState: Screen.State(), reducer: Screen.reduce, middleware: [tasks.makeMiddleware()])
+        store?.dispatch(
+            .task(
+                .run(
+                    TaskAction { context in
+                        try await context.sleep(for: .seconds(10))
+                        do {
+                            _ = try await context.read { $0.log }
+                            recorder.add("read a state")
+                        } catch {
+                            recorder.add("no state to read")
+                        }
+                        await context.dispatch(.note("into nothing"))
+                        recorder.add("dispatched")
+                    })))
+        thread.runUntilIdle()
+        #expect(clock.sleeperCount == 1)
+
+        store = nil
+        clock.advance(by: .seconds(10))
+        thread.runUntilIdle()
+        #expect(recorder.lines == ["no state to read", "dispatched"])
+        #expect(tasks.runningTaskIDs.isEmpty)
+    }
 }
