@@ -116,6 +116,8 @@ public final class Interpreter {
     @exclusivity(unchecked) var dispatchQueue = RingBuffer<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.
     @exclusivity(unchecked) var takers: [Taker] = []
+    /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
+    @exclusivity(unchecked) var constantActions = ConstantActions()
     @exclusivity(unchecked) var actionChannels: [Channel] = []
     /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
     @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []

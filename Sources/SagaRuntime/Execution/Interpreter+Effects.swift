@@ -190,6 +190,13 @@ extension Interpreter {
     }
 
     private func put(_ first: Expr, _ second: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
+        // `put "t"` and `put "t" {k: literal, …}`: the action made the first time, shared.
+        if case .literal(.string(let type), _) = first {
+            guard let payload = second else { return dispatch(constantActions.action(type: type), from: task) }
+            if case .record(let fields, _) = payload, let action = constantActions.action(type: type, fields: fields) {
+                return dispatch(action, from: task)
+            }
+        }
         let ev = evaluator(task)
         let a = try ev.eval(first, task.env)
         let action: Value
@@ -234,6 +241,12 @@ extension Interpreter {
                 throw SagaError.typeError("put needs an action, got \(a.kindName)")
             }
         }
+        return dispatch(action, from: task)
+    }
+
+    /// Hands a `put`'s action on: processed at once when nothing else could run first (see
+    /// ``dispatchAtOnce(_:putter:)``), queued otherwise, the putter waiting for its turn.
+    private func dispatch(_ action: Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
         enqueue(action, putter: task)

@@ -1,0 +1,76 @@
+import SagaCore
+import SagaLanguage
+
+/// The actions of `put "t"` and of `put "t" {k: literal, …}`: the same value at every run of
+/// the statement, so made once and shared (values are immutable) rather than built, and freed
+/// again, at each `put`. The record's entries were an allocation and a free per action, about
+/// a fifteenth of a take and put (callgrind, take-put-loop).
+struct ConstantActions {
+    /// The most put sites with a payload remembered: a program has as many as it has `put`
+    /// statements; the bound only keeps a pathological case from holding memory.
+    static let maxSites = 4096
+
+    /// A `put "t" {…}` site: its fields (kept, so that no other array can take their address
+    /// while it is remembered), its type, and its action (`nil`: not all literals, or one of
+    /// them is `type`, which the put reports as usual).
+    private struct Site {
+        let fields: [RecordField]
+        let type: String
+        let action: Value?
+    }
+
+    /// `put "t"` actions of the first few types, looked through in order: comparing short keys
+    /// by their bits costs less than hashing them (a dictionary look-up was 380 instructions,
+    /// callgrind, take-put-loop).
+    private var firstTypes: [Record.Entry] = []
+    /// Those of any further types.
+    private var moreTypes: [String: Value] = [:]
+    private var sites: [UnsafeRawPointer: Site] = [:]
+
+    /// How many types `firstTypes` holds.
+    static let firstTypesCount = 8
+
+    /// The action of `put type`.
+    mutating func action(type: String) -> Value {
+        for i in firstTypes.indices where Record.sameKey(firstTypes[i].key, type) { return firstTypes[i].value }
+        if let action = moreTypes[type] { return action }
+        let action = Value.record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
+        if firstTypes.count < ConstantActions.firstTypesCount {
+            firstTypes.append(Record.Entry(key: type, value: action))
+        } else if moreTypes.count < ConstantActions.maxSites {
+            moreTypes[type] = action
+        }
+        return action
+    }
+
+    /// The action of `put type {fields}` when every field is a literal and none is named
+    /// `type`; otherwise `nil`, and the put builds (or fails to build) its action as usual.
+    mutating func action(type: String, fields: [RecordField]) -> Value? {
+        // Keyed by where the literal's fields are, which is the same for every run of the
+        // statement; the type is compared as well, for the one array two sites can share
+        // (the empty one).
+        let address = fields.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        guard let address else { return nil }
+        if let site = sites[address] {
+            return Record.sameKey(site.type, type) ? site.action : nil
+        }
+        let action = ConstantActions.make(type, fields)
+        if sites.count < ConstantActions.maxSites {
+            sites[address] = Site(fields: fields, type: type, action: action)
+        }
+        return action
+    }
+
+    /// The action, as `put` would build it, if its payload is all literals.
+    private static func make(_ type: String, _ fields: [RecordField]) -> Value? {
+        var entries: [Record.Entry] = []
+        entries.reserveCapacity(fields.count + 1)
+        for field in fields {
+            guard case .literal(let value, _) = field.value else { return nil }
+            entries.append(Record.Entry(key: field.key, value: value))
+        }
+        var payload = Record(unsortedEntries: entries)
+        guard payload.insertIfAbsent("type", .string(type)) else { return nil }
+        return .record(payload)
+    }
+}

@@ -1,0 +1,86 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// `put "t"` and `put "t" {k: literal, …}` make their action once and share it between runs of
+/// the statement (`ConstantActions`): the sagas and reducers must not be able to tell.
+@Suite struct ConstantActionTests {
+    /// Each taker gets the action as written, even after another changed its own copy.
+    @Test func aSharedActionIsStillAValue() async {
+        let run = await runSaga(
+            """
+            saga main {
+              loop {
+                var a = take "t"
+                log "\\(a.n) \\(len(keys(a)))"
+                a.n = a.n + 10
+                a.extra = true
+              }
+            }
+            saga putter { for i in range(3) { put "t" { n: 1 } } }
+            """)
+        #expect(run.lines == ["1 2", "1 2", "1 2"])
+        #expect(run.status == .success)
+    }
+
+    /// Sites are told apart by where their fields are; two arrays can be at one place (every
+    /// empty array literal shares one), so the type is compared too. A site that finds the
+    /// place taken gets `nil`, and its `put` builds the action itself.
+    @Test func sitesThatShareTheirFieldsKeepTheirTypes() {
+        var actions = ConstantActions()
+        let empty: [RecordField] = []
+        let none: [RecordField] = []
+        #expect(actions.action(type: "a", fields: empty) == ["type": "a"])
+        let other = actions.action(type: "b", fields: none)
+        #expect(other == nil || other == ["type": "b"])
+        #expect(actions.action(type: "a", fields: empty) == ["type": "a"])
+    }
+
+    @Test func emptyPayloadsOfDifferentTypesKeepTheirTypes() async {
+        let run = await runSaga(
+            """
+            saga watch { loop { let a = take "*"; log a.type } }
+            saga putter {
+              for i in range(2) { put "a" {}; put "b" {}; put "c" }
+            }
+            """)
+        #expect(run.lines == ["a", "b", "c", "a", "b", "c"])
+    }
+
+    /// More types than the first few looked through in order.
+    @Test func manyTypesEachGetTheirOwnAction() async {
+        let types = (1...12).map { "t\($0)" }
+        let puts = types.map { "put \"\($0)\"" }.joined(separator: "; ")
+        let run = await runSaga(
+            """
+            saga watch { loop { let a = take "*"; log a.type } }
+            saga putter { for i in range(2) { \(puts) } }
+            """)
+        #expect(run.lines == types + types)
+    }
+
+    /// A payload that names `type` fails at every run, as it did before it was cached.
+    @Test func aLiteralPayloadWithATypeStillFailsEachTime() async {
+        let run = await runSaga(
+            """
+            saga main {
+              for i in range(2) {
+                try { put "t" { type: "u" } } catch e { log e.message }
+              }
+            }
+            """)
+        #expect(run.lines == Array(repeating: #"the payload of put "t" must not hold 'type'"#, count: 2))
+    }
+
+    /// A payload that is not all literals is evaluated at each run.
+    @Test func aComputedPayloadIsEvaluatedEachTime() async {
+        let run = await runSaga(
+            """
+            saga watch { loop { let a = take "t"; log "\\(a.n) \\(a.k)" } }
+            saga putter { for i in range(3) { put "t" { n: i, k: "x" } } }
+            """)
+        #expect(run.lines == ["0 x", "1 x", "2 x"])
+    }
+}
