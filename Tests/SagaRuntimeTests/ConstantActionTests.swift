@@ -49,16 +49,17 @@ import Testing
         #expect(run.lines == ["a", "b", "c", "a", "b", "c"])
     }
 
-    /// More types than the first few looked through in order.
-    @Test func manyTypesEachGetTheirOwnAction() async {
-        let types = (1...12).map { "t\($0)" }
-        let puts = types.map { "put \"\($0)\"" }.joined(separator: "; ")
+    /// More types, and more sites with a payload, than the first few looked through in order.
+    @Test func manySitesEachGetTheirOwnAction() async {
+        let numbers = Array(1...12)
+        let puts = numbers.map { "put \"t\($0)\"; put \"p\($0)\" { n: \($0) }" }.joined(separator: "; ")
         let run = await runSaga(
             """
-            saga watch { loop { let a = take "*"; log a.type } }
+            saga watch { loop { let a = take "*"; log "\\(a.type) \\(a.n ?? 0)" } }
             saga putter { for i in range(2) { \(puts) } }
             """)
-        #expect(run.lines == types + types)
+        let once = numbers.flatMap { ["t\($0) 0", "p\($0) \($0)"] }
+        #expect(run.lines == once + once)
     }
 
     /// A payload that names `type` fails at every run, as it did before it was cached.

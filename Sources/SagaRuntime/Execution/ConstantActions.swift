@@ -14,6 +14,7 @@ struct ConstantActions {
     /// while it is remembered), its type, and its action (`nil`: not all literals, or one of
     /// them is `type`, which the put reports as usual).
     private struct Site {
+        let address: UnsafeRawPointer
         let fields: [RecordField]
         let type: String
         let action: Value?
@@ -25,17 +26,20 @@ struct ConstantActions {
     private var firstTypes: [Record.Entry] = []
     /// Those of any further types.
     private var moreTypes: [String: Value] = [:]
-    private var sites: [UnsafeRawPointer: Site] = [:]
+    /// The first few `put "t" {…}` sites, looked through in order (hashing their address cost
+    /// more than comparing it with each), and any further ones.
+    private var firstSites: [Site] = []
+    private var moreSites: [UnsafeRawPointer: Site] = [:]
 
-    /// How many types `firstTypes` holds.
-    static let firstTypesCount = 8
+    /// How many types `firstTypes` holds, and how many sites `firstSites` holds.
+    static let firstCount = 8
 
     /// The action of `put type`.
     mutating func action(type: String) -> Value {
         for i in firstTypes.indices where Record.sameKey(firstTypes[i].key, type) { return firstTypes[i].value }
         if let action = moreTypes[type] { return action }
         let action = Value.record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
-        if firstTypes.count < ConstantActions.firstTypesCount {
+        if firstTypes.count < ConstantActions.firstCount {
             firstTypes.append(Record.Entry(key: type, value: action))
         } else if moreTypes.count < ConstantActions.maxSites {
             moreTypes[type] = action
@@ -51,12 +55,18 @@ struct ConstantActions {
         // (the empty one).
         let address = fields.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
         guard let address else { return nil }
-        if let site = sites[address] {
+        for i in firstSites.indices where firstSites[i].address == address {
+            return Record.sameKey(firstSites[i].type, type) ? firstSites[i].action : nil
+        }
+        if let site = moreSites[address] {
             return Record.sameKey(site.type, type) ? site.action : nil
         }
         let action = ConstantActions.make(type, fields)
-        if sites.count < ConstantActions.maxSites {
-            sites[address] = Site(fields: fields, type: type, action: action)
+        let site = Site(address: address, fields: fields, type: type, action: action)
+        if firstSites.count < ConstantActions.firstCount {
+            firstSites.append(site)
+        } else if moreSites.count < ConstantActions.maxSites {
+            moreSites[address] = site
         }
         return action
     }
