@@ -207,6 +207,23 @@ public struct Record: Sendable {
         }
     }
 
+    /// The string value of `key`, or `nil` if it is absent or not a string: read in place,
+    /// where the subscript copies the whole value out and destroys it again. An action's
+    /// `type` is read this way several times per dispatch (callgrind, every-select-put).
+    @inlinable
+    public func string(forKey key: String) -> String? {
+        if entries.count <= 8 {
+            for i in entries.indices where Record.sameKey(entries[i].key, key) {
+                if case .string(let s) = entries[i].value { return s }
+                return nil
+            }
+            return nil
+        }
+        let r = search(key)
+        guard r.found, case .string(let s) = entries[r.index].value else { return nil }
+        return s
+    }
+
     /// This record with `other`'s entries added; `other`'s keys win.
     public func merging(_ other: Record) -> Record {
         if other.isEmpty { return self }

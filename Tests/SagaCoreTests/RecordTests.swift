@@ -25,6 +25,17 @@ import Testing
         #expect(record.count == size + 1)
     }
 
+    /// `string(forKey:)` reads what the subscript reads, when it is a string.
+    @Test(arguments: sizes) func aStringIsReadInPlaceAtAnySize(size: Int) {
+        var record = Self.record(of: size)
+        record["type"] = "ping"
+        record["count"] = .int(3)
+        #expect(record.string(forKey: "type") == "ping")
+        #expect(record.string(forKey: "count") == nil)
+        #expect(record.string(forKey: "missing") == nil)
+        for i in 0..<size { #expect(record.string(forKey: "k\(i)") == nil) }
+    }
+
     @Test(arguments: sizes) func settingNilRemovesTheKey(size: Int) {
         var record = Self.record(of: size)
         for i in 0..<size { record["k\(i)"] = nil }

@@ -51,8 +51,8 @@ enum ActionPattern {
     /// dispatch and matched against every pattern, instead of looked up for each (the
     /// look-up copies the record and the string: callgrind, every-select-put).
     static func type(of action: Value) -> String? {
-        guard case .record(let r) = action, case .string(let type)? = r["type"] else { return nil }
-        return type
+        guard case .record(let r) = action else { return nil }
+        return r.string(forKey: "type")
     }
 
     /// Whether an action of this type (`nil`: an action without a string `type`) matches.
