@@ -20,18 +20,21 @@ extension Interpreter {
                         + "raise the limit with --max-call-depth")
             }
             if tracer == nil, task.native == nil {
-                switch callShapes[index] {
+                let shape = callShapes[index]
+                switch shape.kind {
                 case .task:
                     break
-                case .inline(let body):
-                    enterInline(index, body, args, task, loc)
+                case .inline:
+                    enterInline(index, shape.body, args, task, loc)
                     return .entered
-                case .value(let e, let body):
+                case .value:
                     // Only where storing the value cannot fail (a failed store is reported
                     // where a returning call reports it, with its steps counted as a call's).
-                    if !task.target.isPath, let value = valueCall(index, e, args, task) { return .called(value) }
+                    if !task.target.isPath, let value = valueCall(index, shape.value, args, task) {
+                        return .called(value)
+                    }
                     // It failed: run it inline, where the error gets the function's frame.
-                    enterInline(index, body, args, task, loc)
+                    enterInline(index, shape.body, args, task, loc)
                     return .entered
                 }
             }
