@@ -51,8 +51,8 @@ struct ConstantActions {
     /// `type`; otherwise `nil`, and the put builds (or fails to build) its action as usual.
     mutating func action(type: String, fields: [RecordField]) -> Value? {
         // Keyed by where the literal's fields are, which is the same for every run of the
-        // statement; the type is compared as well, for the one array two sites can share
-        // (the empty one).
+        // statement; the type is compared as well, for arrays two sites could share (every
+        // empty array literal in Swift is one array; the parser's are not, today).
         let address = fields.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
         guard let address else { return nil }
         for i in firstSites.indices where firstSites[i].address == address {
