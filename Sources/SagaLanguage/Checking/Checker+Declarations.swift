@@ -129,7 +129,7 @@ extension Checker {
     private mutating func checkReducer(_ reducer: inout ReducerDecl) {
         beginDeclaration()
         checkPattern(&reducer.pattern)
-        reducer.binding = declare(reducer.binding, isMutable: false)
+        declare(&reducer.binding, isMutable: false)
         context.inReducer = true
         checkBlock(&reducer.body)
         reducer.slotCount = nextSlot
@@ -145,22 +145,23 @@ extension Checker {
     /// A saga function: parameters take slots `0..<n` and may be assigned, as `var`s.
     private mutating func checkFunction(_ function: inout FunctionDecl) {
         beginDeclaration()
+        // Resolved in place, in the list taken out of the declaration (so that it is the only
+        // reference to it), rather than copied into a new list.
         var parameters: [Variable] = []
-        parameters.reserveCapacity(function.parameters.count)
-        for parameter in function.parameters {
-            var resolved = parameter
+        swap(&parameters, &function.parameters)
+        for i in parameters.indices {
             // Only the first of duplicate parameters is declared, so the declaration's scope
             // finds it (a dictionary of its own per function cost an allocation each).
-            if let previous = scopes.declaredInInnermostScope(parameter.name) {
+            if let previous = scopes.declaredInInnermostScope(nameID(of: parameters[i])) {
+                let name = parameters[i].name
                 error(
-                    "duplicate parameter name '\(parameter.name)'", at: parameter.location,
-                    note: ("'\(parameter.name)' previously declared here", previous.location))
-                resolved.slot = nextSlot
+                    "duplicate parameter name '\(name)'", at: parameters[i].location,
+                    note: ("'\(name)' previously declared here", previous.location))
+                parameters[i].slot = nextSlot
                 nextSlot += 1
             } else {
-                resolved = declare(parameter, isMutable: true)
+                declare(&parameters[i], isMutable: true)
             }
-            parameters.append(resolved)
         }
         function.parameters = parameters
         checkBlock(&function.body)

@@ -119,14 +119,14 @@ extension Checker {
             effect = .allList(effects, location)
 
         case .allFor:
-            guard case .allFor(let variable, var list, var body, let location) = effect else { return }
+            guard case .allFor(var variable, var list, var body, let location) = effect else { return }
             effect = placeholderEffect
             checkExpr(&list)
             pushScope()
-            let resolved = declare(variable, isMutable: false)
+            declare(&variable, isMutable: false)
             checkEffectParts(&body)
             popScope()
-            effect = .allFor(resolved, list, body, location)
+            effect = .allFor(variable, list, body, location)
 
         case .retry:
             guard case .retry(var count, var wait, var body, let location) = effect else { return }
@@ -237,7 +237,7 @@ extension Checker {
         enterTaskBody(.watcher)
         pushScope()
         defer { popScope() }
-        watcher.binding = declare(watcher.binding, isMutable: false)
+        declare(&watcher.binding, isMutable: false)
         checkBlock(&watcher.body)
     }
 

@@ -42,8 +42,10 @@ extension Checker {
             for i in fields.indices { checkExpr(&fields[i].value) }
             expr = .record(fields, location)
 
-        case .variable(let variable):
-            expr = .variable(resolveVariable(variable))
+        case .variable:
+            guard case .variable(var variable) = expr else { return }
+            resolveVariable(&variable)
+            expr = .variable(variable)
 
         case .state(let location):
             if !context.stateReadable, !context.inReducer {
@@ -96,15 +98,13 @@ extension Checker {
     }
 
     /// Resolves a variable read to the slot of its innermost visible declaration.
-    private mutating func resolveVariable(_ variable: Variable) -> Variable {
-        var resolved = variable
-        if let entry = use(variable.name) {
-            resolved.slot = entry.slot
+    private mutating func resolveVariable(_ variable: inout Variable) {
+        if let entry = use(variable) {
+            variable.slot = entry.slot
         } else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
         }
-        return resolved
     }
 
     /// A built-in call must name a built-in and give it as many arguments as it takes. A saga

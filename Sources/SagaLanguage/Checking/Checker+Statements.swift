@@ -34,13 +34,13 @@ extension Checker {
     mutating func checkStmt(_ statement: inout Stmt) {
         switch statement {
         case .declare:
-            guard case .declare(let variable, let isMutable, var rhs, let location) = statement else { return }
+            guard case .declare(var variable, let isMutable, var rhs, let location) = statement else { return }
             statement = .break(location)
             checkRhs(&rhs)
             var plain = false
             if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
-            let resolved = declare(variable, isMutable: isMutable, warnsIfUnused: plain)
-            statement = .declare(resolved, isMutable: isMutable, rhs, location)
+            declare(&variable, isMutable: isMutable, warnsIfUnused: plain)
+            statement = .declare(variable, isMutable: isMutable, rhs, location)
 
         case .assign:
             guard case .assign(var target, var rhs, let location) = statement else { return }
@@ -97,14 +97,14 @@ extension Checker {
             statement = .loop(body, location)
 
         case .for:
-            guard case .for(let variable, var sequence, var body, let location) = statement else { return }
+            guard case .for(var variable, var sequence, var body, let location) = statement else { return }
             statement = .break(location)
             checkExpr(&sequence)
             pushScope()
-            let resolved = declare(variable, isMutable: false)
+            declare(&variable, isMutable: false)
             checkLoopBody(&body)
             popScope()
-            statement = .for(resolved, sequence, body, location)
+            statement = .for(variable, sequence, body, location)
 
         case .break(let location):
             checkJump("break", at: location)
@@ -207,7 +207,7 @@ extension Checker {
         if var clause = catchClause {
             catchClause = nil
             pushScope()
-            clause.binding = declare(clause.binding, isMutable: false)
+            declare(&clause.binding, isMutable: false)
             checkBlock(&clause.body)
             popScope()
             catchClause = clause
@@ -224,7 +224,10 @@ extension Checker {
     private mutating func checkLValue(_ target: inout LValue) {
         switch target.root {
         case .variable(let variable):
-            target.root = .variable(checkAssignedVariable(variable))
+            var resolved = variable
+            target.root = .state(.unknown)
+            checkAssignedVariable(&resolved)
+            target.root = .variable(resolved)
         case .state(let location):
             if !context.inReducer {
                 error("cannot assign to 'state' outside a reducer; dispatch an action with put instead", at: location)
@@ -243,15 +246,14 @@ extension Checker {
     }
 
     /// Resolves the variable an assignment writes, reporting why it cannot be written.
-    private mutating func checkAssignedVariable(_ variable: Variable) -> Variable {
-        var resolved = variable
-        guard let entry = use(variable.name) else {
+    private mutating func checkAssignedVariable(_ variable: inout Variable) {
+        guard let entry = use(variable) else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             let advice = hint.isEmpty ? "; declare it with 'var \(variable.name) = …'" : hint
             error("cannot assign to undeclared variable '\(variable.name)'\(advice)", at: variable.location)
-            return resolved
+            return
         }
-        resolved.slot = entry.slot
+        variable.slot = entry.slot
         if !entry.isMutable {
             error(
                 "cannot assign to '\(variable.name)': it is a let constant", at: variable.location,
@@ -259,7 +261,6 @@ extension Checker {
         } else if entry.taskDepth < context.taskDepth {
             error(capturedMessage(variable.name), at: variable.location)
         }
-        return resolved
     }
 
     /// Why a block that runs with a copy of the frame cannot assign an outer variable.

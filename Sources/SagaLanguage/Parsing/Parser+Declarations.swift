@@ -91,6 +91,6 @@ extension Parser {
     /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
     mutating func expectVariable(_ message: @autoclosure () -> String) throws -> Variable {
         let token = try expectName(message())
-        return Variable(name: text(token), location: location(token))
+        return variable(token, at: location(token))
     }
 }
