@@ -1,100 +1,116 @@
 import SagaCore
 
 extension Checker {
-    /// Checks an expression and resolves its variables to slots, in place.
+    /// Checks an expression and resolves its variables to slots, in place; returns whether
+    /// it changed.
     ///
-    /// In place, so that a list's elements or a call's arguments are resolved in the array
-    /// the parser made instead of a copy: rebuilding every array of the tree was a fifth of
-    /// the allocations of parse + check (callgrind, `sagabench parse-check`). A node's parts
-    /// are taken out and the node set to a placeholder first, so that the arrays and nodes
-    /// it holds are uniquely referenced while they are changed.
-    ///
-    /// The parts are taken out by a `guard case` of their own, not by the `switch` that tells
-    /// the cases apart: the copy of the node a `switch` binds from lives until the end of the
-    /// case, so the node's box, and every array in it, stayed referenced and was copied on
-    /// the first change (callgrind: an array copy per list, record, call and block), whereas a
-    /// `guard case`'s copy ends with the statement.
-    mutating func checkExpr(_ expr: inout Expr) {
+    /// A node is rebuilt only when something in it changed: when the Frontend parses, each
+    /// variable already has the slot the checker gives it (Parser+Slots.swift), and the tree
+    /// is only read. Rebuilding every node around its resolved children was an allocation and
+    /// a free per node, a third of checking (callgrind, `sagabench parse-check`). Where a
+    /// variable did change (an AST parsed without planned slots, or built by hand), its
+    /// ancestors are rebuilt around the new node and share what did not change.
+    @discardableResult
+    mutating func checkExpr(_ expr: inout Expr) -> Bool {
         switch expr {
-        case .literal:
-            return
+        case .literal, .cancelled:
+            // `cancelled` is readable anywhere, as redux-saga's `cancelled()` is: false unless
+            // the task is being cancelled (which only finally blocks and compensations see).
+            return false
 
         case .interpolation:
-            guard case .interpolation(var parts, let location) = expr else { return }
-            expr = .cancelled(location)
+            guard case .interpolation(var parts, let location) = expr else { return false }
+            var changed = false
             for i in parts.indices {
-                guard case .expr(var inner) = parts[i] else { continue }
-                parts[i] = .text("")
-                checkExpr(&inner)
+                guard case .expr(var inner) = parts[i], checkExpr(&inner) else { continue }
                 parts[i] = .expr(inner)
+                changed = true
             }
-            expr = .interpolation(parts, location)
+            if changed { expr = .interpolation(parts, location) }
+            return changed
 
         case .list:
-            guard case .list(var elements, let location) = expr else { return }
-            expr = .cancelled(location)
-            for i in elements.indices { checkExpr(&elements[i]) }
+            guard case .list(var elements, let location) = expr else { return false }
+            guard checkEach(&elements) else { return false }
             expr = .list(elements, location)
+            return true
 
         case .record:
-            guard case .record(var fields, let location) = expr else { return }
-            expr = .cancelled(location)
-            for i in fields.indices { checkExpr(&fields[i].value) }
-            expr = .record(fields, location)
+            guard case .record(var fields, let location) = expr else { return false }
+            var changed = false
+            for i in fields.indices {
+                var value = fields[i].value
+                guard checkExpr(&value) else { continue }
+                fields[i].value = value
+                changed = true
+            }
+            if changed { expr = .record(fields, location) }
+            return changed
 
         case .variable:
-            guard case .variable(var variable) = expr else { return }
+            guard case .variable(var variable) = expr else { return false }
+            let planned = variable.slot
             resolveVariable(&variable)
+            guard variable.slot != planned else { return false }
             expr = .variable(variable)
+            return true
 
         case .state(let location):
             if !context.stateReadable, !context.inReducer {
                 error("'state' can only be read inside select or a reducer", at: location)
             }
-
-        case .cancelled:
-            // Readable anywhere, as redux-saga's `cancelled()` is: false unless the task is
-            // being cancelled (which only finally blocks and compensations get to see).
-            return
+            return false
 
         case .it(let location):
             if !context.itAllowed {
                 error("'it' can only be used in the condition of 'take … where'", at: location)
             }
+            return false
 
         case .member:
-            guard case .member(var base, let name, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&base)
+            guard case .member(var base, let name, let location) = expr, checkExpr(&base) else { return false }
             expr = .member(base, name, location)
+            return true
 
         case .index:
-            guard case .index(var base, var index, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&base)
-            checkExpr(&index)
+            guard case .index(var base, var index, let location) = expr else { return false }
+            let baseChanged = checkExpr(&base)
+            guard checkExpr(&index) || baseChanged else { return false }
             expr = .index(base, index, location)
+            return true
 
         case .unary:
-            guard case .unary(let op, var operand, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&operand)
+            guard case .unary(let op, var operand, let location) = expr, checkExpr(&operand) else { return false }
             expr = .unary(op, operand, location)
+            return true
 
         case .binary:
-            guard case .binary(let op, var left, var right, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&left)
-            checkExpr(&right)
+            guard case .binary(let op, var left, var right, let location) = expr else { return false }
+            let leftChanged = checkExpr(&left)
+            guard checkExpr(&right) || leftChanged else { return false }
             expr = .binary(op, left, right, location)
+            return true
 
         case .builtin:
-            guard case .builtin(let name, var arguments, let location) = expr else { return }
-            expr = .cancelled(location)
+            guard case .builtin(let name, var arguments, let location) = expr else { return false }
             checkBuiltin(name, argumentCount: arguments.count, at: location)
-            for i in arguments.indices { checkExpr(&arguments[i]) }
+            guard checkEach(&arguments) else { return false }
             expr = .builtin(name, arguments, location)
+            return true
         }
+    }
+
+    /// Checks each expression of a list in place; returns whether any changed. The list is
+    /// written (and so copied, if shared) only where one did.
+    mutating func checkEach(_ list: inout [Expr]) -> Bool {
+        var changed = false
+        for i in list.indices {
+            var element = list[i]
+            guard checkExpr(&element) else { continue }
+            list[i] = element
+            changed = true
+        }
+        return changed
     }
 
     /// Resolves a variable read to the slot of its innermost visible declaration.

@@ -77,6 +77,14 @@ struct ScopeStack {
         return unused
     }
 
+    /// Closes the innermost scope, if one is open, without looking for unused entries.
+    mutating func pop() {
+        guard let start = starts.popLast() else { return }
+        while entries.count > start, let entry = entries.popLast() {
+            innermost[Int(entry.nameID)] = entry.hides
+        }
+    }
+
     /// The index in ``entries`` of the innermost visible declaration of the name numbered `id`.
     func lookup(_ id: Int32) -> Int? {
         guard id >= 0, Int(id) < innermost.count else { return nil }

@@ -78,7 +78,7 @@ struct SourceLoader {
         readKeys.insert(key)
         chain.append((key, file.path))
         defer { chain.removeLast() }
-        let (unit, parseDiagnostics) = Parser.parse(file, fileIndex: index, names: &names)
+        let (unit, parseDiagnostics) = Parser.parse(file, fileIndex: index, names: &names, plansSlots: true)
         diagnostics += parseDiagnostics
         for case .import(let relative, let location) in unit.declarations {
             follow(import: relative, from: file.path, at: location)

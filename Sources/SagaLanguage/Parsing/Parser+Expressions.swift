@@ -135,7 +135,9 @@ extension Parser {
                 let name = self.name(token)
                 return .builtin(name, try parseArguments(), at)
             }
-            return .variable(variable(token, at: at))
+            var use = variable(token, at: at)
+            planUse(of: &use)
+            return .variable(use)
         case .leftParen:
             try enterNesting()
             advance()

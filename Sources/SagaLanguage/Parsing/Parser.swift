@@ -40,6 +40,13 @@ public struct Parser {
     var openBrackets: [(isBrace: Bool, line: Int32)] = []
     /// The identifiers met so far, each made into a `String` once (see ``NameInterner``).
     var names = NameInterner()
+    /// Whether variables get the slots the checker will give them (Parser+Slots.swift), or
+    /// keep -1 as documented for ``parse(_:fileIndex:)``.
+    var plansSlots = false
+    /// The variables visible where the parser is, for planning slots.
+    var plannedScopes = ScopeStack()
+    /// The next slot of the top-level declaration being parsed, for planning slots.
+    var nextPlannedSlot = 0
 
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
@@ -57,17 +64,23 @@ public struct Parser {
     ///   source order. The unit is usable (if incomplete) even when there are errors.
     public static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var names = NameInterner()
-        return parse(file, fileIndex: fileIndex, names: &names)
+        return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false)
     }
 
     /// Parses one source file, numbering its identifiers in `names`, which the other files of
     /// the program share (see ``NameInterner``).
+    ///
+    /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
+    ///   (the checker then leaves the expressions whose variables are right as they are,
+    ///   instead of rebuilding each node around a resolved copy: callgrind, `sagabench
+    ///   parse-check`), rather than -1.
     static func parse(
-        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { bytes in
             var parser = Parser(lexer: Lexer(bytes: bytes, file: fileIndex), file: fileIndex)
+            parser.plansSlots = plansSlots
             // Swapped in and out, not copied: a copy would share the interner's arrays, which
             // the first new name would then copy whole.
             swap(&parser.names, &names)
