@@ -62,6 +62,32 @@ struct SlotPlanningTests {
         #expect(compared >= 30)
     }
 
+    @Test func anASTWithoutPlannedSlotsIsResolvedToTheSameProgram() throws {
+        // Parsed by the public entry, every slot is -1 and every callee a name: the checker
+        // changes each variable and call, and rebuilds what holds them.
+        let files = try #require(FileManager.default.enumerator(atPath: Self.sagas.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".saga") }.sorted()
+        var compared = 0
+        for file in files {
+            var loader = SourceLoader()
+            loader.load(path: Self.sagas.appendingPathComponent(file).path)
+            guard loader.files.count == 1, !loader.diagnostics.contains(where: { $0.severity == .error }) else {
+                continue
+            }
+            var planned = Checker(hostFunctions: [])
+            planned.names = loader.takeNames()
+            guard let expected = planned.check(units: loader.takeUnits(), files: loader.files) else { continue }
+            let (unit, _) = Parser.parse(loader.files[0], fileIndex: 0)
+            var unplanned = Checker(hostFunctions: [])
+            let checked = unplanned.check(units: [unit], files: loader.files)
+            let program = try #require(checked, "\(file)")
+            #expect(astJSON(program) == astJSON(expected), "\(file)")
+            #expect(unplanned.diagnostics == planned.diagnostics, "\(file)")
+            compared += 1
+        }
+        #expect(compared >= 30)
+    }
+
     @Test func shadowingLoopsAndBindingsArePlannedAsChecked() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -23,7 +23,7 @@ extension Checker {
             var changed = false
             for i in parts.indices {
                 guard case .expr(var inner) = parts[i], checkExpr(&inner) else { continue }
-                parts[i] = .expr(inner)
+                Self.replace(&parts, at: i, with: .expr(inner))
                 changed = true
             }
             if changed { expr = .interpolation(parts, location) }
@@ -39,9 +39,9 @@ extension Checker {
             guard case .record(var fields, let location) = expr else { return false }
             var changed = false
             for i in fields.indices {
-                var value = fields[i].value
-                guard checkExpr(&value) else { continue }
-                fields[i].value = value
+                var field = fields[i]
+                guard checkExpr(&field.value) else { continue }
+                Self.replace(&fields, at: i, with: field)
                 changed = true
             }
             if changed { expr = .record(fields, location) }
@@ -100,6 +100,18 @@ extension Checker {
         }
     }
 
+    /// Writes `element` at `index` of `list`, for the checks that write back only what
+    /// changed.
+    ///
+    /// Out of line: with the write inline in a loop that reads the list, the optimizer makes
+    /// the list unique before the loop (copying it when the tree still shares it) whether or
+    /// not anything is written (callgrind, `sagabench parse-check`: a copy of every block
+    /// and list checked).
+    @inline(never)
+    static func replace<Element>(_ list: inout [Element], at index: Int, with element: Element) {
+        list[index] = element
+    }
+
     /// Checks each expression of a list in place; returns whether any changed. The list is
     /// written (and so copied, if shared) only where one did.
     mutating func checkEach(_ list: inout [Expr]) -> Bool {
@@ -107,7 +119,7 @@ extension Checker {
         for i in list.indices {
             var element = list[i]
             guard checkExpr(&element) else { continue }
-            list[i] = element
+            Self.replace(&list, at: i, with: element)
             changed = true
         }
         return changed

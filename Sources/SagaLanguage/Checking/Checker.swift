@@ -46,11 +46,6 @@ struct Checker {
     var functions: [FunctionInfo] = []
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
-    /// What an effect being checked in place is meanwhile: one shared value, since every
-    /// case of ``Effect`` is boxed and a placeholder of its own would be an allocation.
-    /// Not a `static let`: a global holding an enum box keeps it for the life of the process
-    /// behind a tagged pointer, which LeakSanitizer reports as a leak.
-    let placeholderEffect = Effect.select(nil, .unknown)
 
     /// The scopes of the declaration being checked, innermost last.
     var scopes = ScopeStack()
