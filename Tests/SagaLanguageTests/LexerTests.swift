@@ -52,6 +52,19 @@ enum LexFixture {
             ])
     }
 
+    @Test func theKeywordMatcherAgreesWithTheKeywordTable() {
+        #expect(TokenKind.keywords.count == 51)
+        for (word, kind) in TokenKind.keywords {
+            #expect(LexFixture.kinds(word) == [kind], "\(word)")
+            #expect(kind.text == word)
+            // One letter more, one less, or the last one different: a keyword only if listed.
+            for near in [word + "s", String(word.dropLast()), String(word.dropLast()) + "Z"] {
+                let expected = TokenKind.keywords.first { $0.0 == near }?.1 ?? .identifier
+                #expect(LexFixture.kinds(near) == [expected], "\(near)")
+            }
+        }
+    }
+
     @Test func punctuationAndOperators() {
         #expect(
             LexFixture.kinds("( ) [ ] { } , : ; . = == != < <= > >= + - * / % && || ! ??") == [

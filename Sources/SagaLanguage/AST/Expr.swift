@@ -71,10 +71,20 @@ public struct Variable: Sendable {
     public var name: String
     public var slot: Int
     public var location: SourceLocation
+    /// The parser's number for `name` (see ``NameInterner``), or -1. The checker trusts it
+    /// only while it still numbers `name`. (It fits in the padding after `location`, so a
+    /// variable is no bigger for it.)
+    var nameID: Int32 = -1
     public init(name: String, slot: Int = -1, location: SourceLocation) {
         self.name = name
         self.slot = slot
         self.location = location
+    }
+    init(name: String, nameID: Int32, location: SourceLocation) {
+        self.name = name
+        self.slot = -1
+        self.location = location
+        self.nameID = nameID
     }
 }
 

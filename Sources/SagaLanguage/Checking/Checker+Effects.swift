@@ -1,244 +1,240 @@
 import SagaCore
 
 extension Checker {
-    /// Checks an effect (and the effects nested in it) and resolves its names, in place (see
-    /// ``checkExpr(_:)``).
+    /// Checks an effect (and the effects nested in it) and resolves its names, in place;
+    /// returns whether it changed (see ``checkExpr(_:)``).
     ///
     /// In a reducer the outermost effect is reported once; what it holds is still resolved,
     /// so other mistakes inside it are reported too.
-    mutating func checkEffect(_ effect: inout Effect) {
+    mutating func checkEffect(_ effect: inout Effect) -> Bool {
         guard context.inReducer, !context.reducerEffectReported else {
-            checkEffectParts(&effect)
-            return
+            return checkEffectParts(&effect)
         }
         error("effects are not allowed in a reducer; reducers are pure", at: effect.location)
         let saved = context
         defer { context = saved }
         context.reducerEffectReported = true
-        checkEffectParts(&effect)
+        return checkEffectParts(&effect)
     }
 
-    /// Checks an optional expression in place.
-    private mutating func checkExpr(_ expr: inout Expr?) {
-        guard var inner = expr else { return }
-        expr = nil
-        checkExpr(&inner)
+    /// Checks an optional expression in place; returns whether it changed.
+    private mutating func checkExpr(_ expr: inout Expr?) -> Bool {
+        guard var inner = expr, checkExpr(&inner) else { return false }
         expr = inner
+        return true
     }
 
-    private mutating func checkEffectParts(_ effect: inout Effect) {
-        // Each case takes its parts out with a `guard case` and lets go of the effect before
-        // they are changed: the box then no longer holds them, and the arrays in them are
-        // uniquely referenced (see ``checkExpr(_:)`` for why not with the `switch`).
+    /// Each case takes its parts out with a `guard case` (see ``checkExpr(_:)`` for why not
+    /// with the `switch`) and rebuilds the effect only if one of them changed: a `call` whose
+    /// callee was resolved, or what holds one.
+    private mutating func checkEffectParts(_ effect: inout Effect) -> Bool {
         switch effect {
         case .take:
-            guard case .take(var pattern, var condition, let location) = effect else { return }
-            effect = placeholderEffect
-            checkPattern(&pattern)
-            if var inner = condition {
-                condition = nil
-                checkWhereCondition(&inner)
+            guard case .take(var pattern, var condition, let location) = effect else { return false }
+            var changed = checkPattern(&pattern)
+            if var inner = condition, checkWhereCondition(&inner) {
                 condition = inner
+                changed = true
             }
+            guard changed else { return false }
             effect = .take(pattern, where: condition, location)
 
         case .put:
-            guard case .put(var first, var second, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&first)
-            checkExpr(&second)
+            guard case .put(var first, var second, let location) = effect else { return false }
+            let firstChanged = checkExpr(&first)
+            guard checkExpr(&second) || firstChanged else { return false }
             effect = .put(first, second, location)
 
         case .select:
-            guard case .select(var expr, let location) = effect else { return }
-            effect = placeholderEffect
+            guard case .select(var expr, let location) = effect else { return false }
             let saved = context
             context.stateReadable = true
-            checkExpr(&expr)
+            let changed = checkExpr(&expr)
             context = saved
+            guard changed else { return false }
             effect = .select(expr, location)
 
         case .call:
-            guard case .call(let callee, var arguments, let location) = effect else { return }
-            effect = placeholderEffect
+            guard case .call(let callee, var arguments, let location) = effect else { return false }
             let resolved = resolveCallee(callee, argumentCount: arguments.count)
-            for i in arguments.indices { checkExpr(&arguments[i]) }
+            let argumentsChanged = checkEach(&arguments)
+            guard argumentsChanged || !Self.isSame(resolved, callee) else { return false }
             effect = .call(resolved, arguments, location)
 
         case .fork:
-            guard case .fork(var body, let location) = effect else { return }
-            effect = placeholderEffect
-            checkTaskBody(&body)
+            guard case .fork(var body, let location) = effect, checkTaskBody(&body) else { return false }
             effect = .fork(body, location)
 
         case .spawn:
-            guard case .spawn(var body, let location) = effect else { return }
-            effect = placeholderEffect
-            checkTaskBody(&body)
+            guard case .spawn(var body, let location) = effect, checkTaskBody(&body) else { return false }
             effect = .spawn(body, location)
 
         case .join:
-            guard case .join(var expr, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&expr)
+            guard case .join(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .join(expr, location)
 
         case .cancel:
-            guard case .cancel(var expr, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&expr)
+            guard case .cancel(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .cancel(expr, location)
 
         case .delay:
-            guard case .delay(var expr, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&expr)
+            guard case .delay(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .delay(expr, location)
 
         case .race:
-            guard case .race(var entries, let location) = effect else { return }
-            effect = placeholderEffect
-            checkEntries(&entries, in: "race")
+            guard case .race(var entries, let location) = effect, checkEntries(&entries, in: "race") else {
+                return false
+            }
             effect = .race(entries, location)
 
         case .allRecord:
-            guard case .allRecord(var entries, let location) = effect else { return }
-            effect = placeholderEffect
-            checkEntries(&entries, in: "all")
+            guard case .allRecord(var entries, let location) = effect, checkEntries(&entries, in: "all") else {
+                return false
+            }
             effect = .allRecord(entries, location)
 
         case .allList:
-            guard case .allList(var effects, let location) = effect else { return }
-            effect = placeholderEffect
+            guard case .allList(var effects, let location) = effect else { return false }
+            var changed = false
             for i in effects.indices {
                 var inner = effects[i]
-                effects[i] = placeholderEffect
-                checkEffectParts(&inner)
-                effects[i] = inner
+                guard checkEffectParts(&inner) else { continue }
+                Self.replace(&effects, at: i, with: inner)
+                changed = true
             }
+            guard changed else { return false }
             effect = .allList(effects, location)
 
         case .allFor:
-            guard case .allFor(let variable, var list, var body, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&list)
+            guard case .allFor(var variable, var list, var body, let location) = effect else { return false }
+            let listChanged = checkExpr(&list)
             pushScope()
-            let resolved = declare(variable, isMutable: false)
-            checkEffectParts(&body)
+            let planned = variable.slot
+            declare(&variable, isMutable: false)
+            let bodyChanged = checkEffectParts(&body)
             popScope()
-            effect = .allFor(resolved, list, body, location)
+            guard listChanged || bodyChanged || variable.slot != planned else { return false }
+            effect = .allFor(variable, list, body, location)
 
         case .retry:
-            guard case .retry(var count, var wait, var body, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&count)
-            if var checked = wait {
-                wait = nil
-                checkWait(&checked)
+            guard case .retry(var count, var wait, var body, let location) = effect else { return false }
+            var changed = checkExpr(&count)
+            if var checked = wait, checkWait(&checked) {
                 wait = checked
+                changed = true
             }
-            checkEffectParts(&body)
+            guard checkEffectParts(&body) || changed else { return false }
             effect = .retry(count: count, wait: wait, body, location)
 
         case .channel:
-            guard case .channel(var buffer, let location) = effect else { return }
-            effect = placeholderEffect
-            checkExpr(&buffer)
+            guard case .channel(var buffer, let location) = effect, checkExpr(&buffer) else { return false }
             effect = .channel(buffer: buffer, location)
 
         case .actionChannel:
-            guard case .actionChannel(var pattern, var buffer, let location) = effect else { return }
-            effect = placeholderEffect
-            checkPattern(&pattern)
-            checkExpr(&buffer)
+            guard case .actionChannel(var pattern, var buffer, let location) = effect else { return false }
+            let patternChanged = checkPattern(&pattern)
+            guard checkExpr(&buffer) || patternChanged else { return false }
             effect = .actionChannel(pattern, buffer: buffer, location)
 
         case .watcher:
-            guard case .watcher(var watcher) = effect else { return }
-            effect = placeholderEffect
-            checkWatcher(&watcher)
+            guard case .watcher(var watcher) = effect, checkWatcher(&watcher) else { return false }
             effect = .watcher(watcher)
+        }
+        return true
+    }
+
+    /// Whether two callees are the same resolution (a resolved callee is never `.named`).
+    private static func isSame(_ a: Callee, _ b: Callee) -> Bool {
+        switch (a, b) {
+        case (.named(let x, _), .named(let y, _)), (.host(let x, _), .host(let y, _)): return x == y
+        case (.function(let x, _), .function(let y, _)): return x == y
+        default: return false
         }
     }
 
-    /// A pattern is a plain expression (or `*`), evaluated where it stands.
-    mutating func checkPattern(_ pattern: inout Pattern) {
-        guard case .expr(var expr) = pattern else { return }
-        pattern = .any(.unknown)
-        checkExpr(&expr)
+    /// A pattern is a plain expression (or `*`), evaluated where it stands; returns whether
+    /// it changed.
+    @discardableResult
+    mutating func checkPattern(_ pattern: inout Pattern) -> Bool {
+        guard case .expr(var expr) = pattern, checkExpr(&expr) else { return false }
         pattern = .expr(expr)
+        return true
     }
 
-    /// The condition of `take … where`, the one place `it` is valid.
-    private mutating func checkWhereCondition(_ condition: inout Expr) {
+    /// The condition of `take … where`, the one place `it` is valid; returns whether it changed.
+    private mutating func checkWhereCondition(_ condition: inout Expr) -> Bool {
         let saved = context
         defer { context = saved }
         context.itAllowed = true
-        checkExpr(&condition)
+        return checkExpr(&condition)
     }
 
     /// The entries of `race { }` or `all { }`: keys must differ, since the result is a record.
-    private mutating func checkEntries(_ entries: inout [EffectEntry], in what: String) {
+    /// Returns whether any changed.
+    private mutating func checkEntries(_ entries: inout [EffectEntry], in what: String) -> Bool {
         var seen: Set<String> = []
+        var changed = false
         for i in entries.indices {
             if !seen.insert(entries[i].key).inserted {
                 error("duplicate key '\(entries[i].key)' in \(what)", at: entries[i].effect.location)
             }
-            var inner = entries[i].effect
-            entries[i].effect = placeholderEffect
-            checkEffectParts(&inner)
-            entries[i].effect = inner
+            var entry = entries[i]
+            guard checkEffectParts(&entry.effect) else { continue }
+            Self.replace(&entries, at: i, with: entry)
+            changed = true
         }
+        return changed
     }
 
     /// What `fork` or `spawn` runs: a callee, or a block that is a task body of its own.
-    private mutating func checkTaskBody(_ body: inout TaskBody) {
+    /// Returns whether it changed.
+    private mutating func checkTaskBody(_ body: inout TaskBody) -> Bool {
         switch body {
         case .call:
-            guard case .call(let callee, var arguments) = body else { return }
-            body = .call(callee, [])
+            guard case .call(let callee, var arguments) = body else { return false }
             let resolved = resolveCallee(callee, argumentCount: arguments.count)
-            for i in arguments.indices { checkExpr(&arguments[i]) }
+            let argumentsChanged = checkEach(&arguments)
+            guard argumentsChanged || !Self.isSame(resolved, callee) else { return false }
             body = .call(resolved, arguments)
         case .block:
-            guard case .block(var block) = body else { return }
-            body = .call(.named("", .unknown), [])
+            guard case .block(var block) = body else { return false }
             let saved = context
             defer { context = saved }
             enterTaskBody(.fork)
-            checkBlock(&block)
+            guard checkBlock(&block) else { return false }
             body = .block(block)
         }
+        return true
     }
 
-    /// The wait of `retry`, in place.
-    private mutating func checkWait(_ wait: inout RetryWait) {
+    /// The wait of `retry`, in place; returns whether it changed.
+    private mutating func checkWait(_ wait: inout RetryWait) -> Bool {
         switch wait {
         case .delay:
-            guard case .delay(var expr) = wait else { return }
-            wait = .delay(.cancelled(expr.location))
-            checkExpr(&expr)
+            guard case .delay(var expr) = wait, checkExpr(&expr) else { return false }
             wait = .delay(expr)
         case .backoff:
-            guard case .backoff(var expr) = wait else { return }
-            wait = .backoff(.cancelled(expr.location))
-            checkExpr(&expr)
+            guard case .backoff(var expr) = wait, checkExpr(&expr) else { return false }
             wait = .backoff(expr)
         }
+        return true
     }
 
     /// A watcher: its duration and pattern are evaluated in the enclosing scope; its binding
-    /// is visible only in its body, which is a task body of its own.
-    private mutating func checkWatcher(_ watcher: inout Watcher) {
-        checkExpr(&watcher.duration)
-        checkPattern(&watcher.pattern)
+    /// is visible only in its body, which is a task body of its own. Returns whether it changed.
+    private mutating func checkWatcher(_ watcher: inout Watcher) -> Bool {
+        var changed = checkExpr(&watcher.duration)
+        if checkPattern(&watcher.pattern) { changed = true }
         let saved = context
         defer { context = saved }
         enterTaskBody(.watcher)
         pushScope()
         defer { popScope() }
-        watcher.binding = declare(watcher.binding, isMutable: false)
-        checkBlock(&watcher.body)
+        let planned = watcher.binding.slot
+        declare(&watcher.binding, isMutable: false)
+        if watcher.binding.slot != planned { changed = true }
+        if checkBlock(&watcher.body) { changed = true }
+        return changed
     }
 
     /// Resolves what `call`, `fork` or `spawn` names: a program function (whose arity must

@@ -1,110 +1,138 @@
 import SagaCore
 
 extension Checker {
-    /// Checks an expression and resolves its variables to slots, in place.
+    /// Checks an expression and resolves its variables to slots, in place; returns whether
+    /// it changed.
     ///
-    /// In place, so that a list's elements or a call's arguments are resolved in the array
-    /// the parser made instead of a copy: rebuilding every array of the tree was a fifth of
-    /// the allocations of parse + check (callgrind, `sagabench parse-check`). A node's parts
-    /// are taken out and the node set to a placeholder first, so that the arrays and nodes
-    /// it holds are uniquely referenced while they are changed.
-    ///
-    /// The parts are taken out by a `guard case` of their own, not by the `switch` that tells
-    /// the cases apart: the copy of the node a `switch` binds from lives until the end of the
-    /// case, so the node's box, and every array in it, stayed referenced and was copied on
-    /// the first change (callgrind: an array copy per list, record, call and block), whereas a
-    /// `guard case`'s copy ends with the statement.
-    mutating func checkExpr(_ expr: inout Expr) {
+    /// A node is rebuilt only when something in it changed: when the Frontend parses, each
+    /// variable already has the slot the checker gives it (Parser+Slots.swift), and the tree
+    /// is only read. Rebuilding every node around its resolved children was an allocation and
+    /// a free per node, a third of checking (callgrind, `sagabench parse-check`). Where a
+    /// variable did change (an AST parsed without planned slots, or built by hand), its
+    /// ancestors are rebuilt around the new node and share what did not change.
+    @discardableResult
+    mutating func checkExpr(_ expr: inout Expr) -> Bool {
         switch expr {
-        case .literal:
-            return
+        case .literal, .cancelled:
+            // `cancelled` is readable anywhere, as redux-saga's `cancelled()` is: false unless
+            // the task is being cancelled (which only finally blocks and compensations see).
+            return false
 
         case .interpolation:
-            guard case .interpolation(var parts, let location) = expr else { return }
-            expr = .cancelled(location)
+            guard case .interpolation(var parts, let location) = expr else { return false }
+            var changed = false
             for i in parts.indices {
-                guard case .expr(var inner) = parts[i] else { continue }
-                parts[i] = .text("")
-                checkExpr(&inner)
-                parts[i] = .expr(inner)
+                guard case .expr(var inner) = parts[i], checkExpr(&inner) else { continue }
+                Self.replace(&parts, at: i, with: .expr(inner))
+                changed = true
             }
-            expr = .interpolation(parts, location)
+            if changed { expr = .interpolation(parts, location) }
+            return changed
 
         case .list:
-            guard case .list(var elements, let location) = expr else { return }
-            expr = .cancelled(location)
-            for i in elements.indices { checkExpr(&elements[i]) }
+            guard case .list(var elements, let location) = expr else { return false }
+            guard checkEach(&elements) else { return false }
             expr = .list(elements, location)
+            return true
 
         case .record:
-            guard case .record(var fields, let location) = expr else { return }
-            expr = .cancelled(location)
-            for i in fields.indices { checkExpr(&fields[i].value) }
-            expr = .record(fields, location)
+            guard case .record(var fields, let location) = expr else { return false }
+            var changed = false
+            for i in fields.indices {
+                var field = fields[i]
+                guard checkExpr(&field.value) else { continue }
+                Self.replace(&fields, at: i, with: field)
+                changed = true
+            }
+            if changed { expr = .record(fields, location) }
+            return changed
 
-        case .variable(let variable):
-            expr = .variable(resolveVariable(variable))
+        case .variable:
+            guard case .variable(var variable) = expr else { return false }
+            let planned = variable.slot
+            resolveVariable(&variable)
+            guard variable.slot != planned else { return false }
+            expr = .variable(variable)
+            return true
 
         case .state(let location):
             if !context.stateReadable, !context.inReducer {
                 error("'state' can only be read inside select or a reducer", at: location)
             }
-
-        case .cancelled:
-            // Readable anywhere, as redux-saga's `cancelled()` is: false unless the task is
-            // being cancelled (which only finally blocks and compensations get to see).
-            return
+            return false
 
         case .it(let location):
             if !context.itAllowed {
                 error("'it' can only be used in the condition of 'take … where'", at: location)
             }
+            return false
 
         case .member:
-            guard case .member(var base, let name, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&base)
+            guard case .member(var base, let name, let location) = expr, checkExpr(&base) else { return false }
             expr = .member(base, name, location)
+            return true
 
         case .index:
-            guard case .index(var base, var index, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&base)
-            checkExpr(&index)
+            guard case .index(var base, var index, let location) = expr else { return false }
+            let baseChanged = checkExpr(&base)
+            guard checkExpr(&index) || baseChanged else { return false }
             expr = .index(base, index, location)
+            return true
 
         case .unary:
-            guard case .unary(let op, var operand, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&operand)
+            guard case .unary(let op, var operand, let location) = expr, checkExpr(&operand) else { return false }
             expr = .unary(op, operand, location)
+            return true
 
         case .binary:
-            guard case .binary(let op, var left, var right, let location) = expr else { return }
-            expr = .cancelled(location)
-            checkExpr(&left)
-            checkExpr(&right)
+            guard case .binary(let op, var left, var right, let location) = expr else { return false }
+            let leftChanged = checkExpr(&left)
+            guard checkExpr(&right) || leftChanged else { return false }
             expr = .binary(op, left, right, location)
+            return true
 
         case .builtin:
-            guard case .builtin(let name, var arguments, let location) = expr else { return }
-            expr = .cancelled(location)
+            guard case .builtin(let name, var arguments, let location) = expr else { return false }
             checkBuiltin(name, argumentCount: arguments.count, at: location)
-            for i in arguments.indices { checkExpr(&arguments[i]) }
+            guard checkEach(&arguments) else { return false }
             expr = .builtin(name, arguments, location)
+            return true
         }
     }
 
+    /// Writes `element` at `index` of `list`, for the checks that write back only what
+    /// changed.
+    ///
+    /// Out of line: with the write inline in a loop that reads the list, the optimizer makes
+    /// the list unique before the loop (copying it when the tree still shares it) whether or
+    /// not anything is written (callgrind, `sagabench parse-check`: a copy of every block
+    /// and list checked).
+    @inline(never)
+    static func replace<Element>(_ list: inout [Element], at index: Int, with element: Element) {
+        list[index] = element
+    }
+
+    /// Checks each expression of a list in place; returns whether any changed. The list is
+    /// written (and so copied, if shared) only where one did.
+    mutating func checkEach(_ list: inout [Expr]) -> Bool {
+        var changed = false
+        for i in list.indices {
+            var element = list[i]
+            guard checkExpr(&element) else { continue }
+            Self.replace(&list, at: i, with: element)
+            changed = true
+        }
+        return changed
+    }
+
     /// Resolves a variable read to the slot of its innermost visible declaration.
-    private mutating func resolveVariable(_ variable: Variable) -> Variable {
-        var resolved = variable
-        if let entry = use(variable.name) {
-            resolved.slot = entry.slot
+    private mutating func resolveVariable(_ variable: inout Variable) {
+        if let entry = use(variable) {
+            variable.slot = entry.slot
         } else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
         }
-        return resolved
     }
 
     /// A built-in call must name a built-in and give it as many arguments as it takes. A saga

@@ -1,20 +1,29 @@
 import SagaCore
 
 extension Checker {
-    /// Checks a block in a scope of its own, in place (see ``checkExpr(_:)``).
-    mutating func checkBlock(_ block: inout Block) {
+    /// Checks a block in a scope of its own, in place; returns whether it changed (see
+    /// ``checkExpr(_:)``: a statement is written back only where it changed, so a block
+    /// shared with the tree it came from is copied only then).
+    @discardableResult
+    mutating func checkBlock(_ block: inout Block) -> Bool {
         pushScope()
         defer { popScope() }
         var unreachableAfter: String?
         var warned = false
+        var changed = false
         for i in block.statements.indices {
             if let keyword = unreachableAfter, !warned {
                 warning("code after '\(keyword)' will never be executed", at: block.statements[i].location)
                 warned = true
             }
-            checkStmt(&block.statements[i])
-            if unreachableAfter == nil { unreachableAfter = Self.jumpKeyword(block.statements[i]) }
+            var statement = block.statements[i]
+            if checkStmt(&statement) {
+                Self.replace(&block.statements, at: i, with: statement)
+                changed = true
+            }
+            if unreachableAfter == nil { unreachableAfter = Self.jumpKeyword(statement) }
         }
+        return changed
     }
 
     /// The keyword of a statement that always leaves its block, if it is one.
@@ -28,147 +37,155 @@ extension Checker {
         }
     }
 
-    /// Checks one statement, in place; its parts are taken out while they are checked (the
-    /// statement is a `break` meanwhile), so that the arrays in it are uniquely referenced
-    /// (and taken out by a `guard case`, for the reason given at ``checkExpr(_:)``).
-    mutating func checkStmt(_ statement: inout Stmt) {
+    /// Checks one statement; returns whether it changed, and only then rebuilds it (see
+    /// ``checkExpr(_:)``). Its parts are taken out by a `guard case`, whose copy ends with
+    /// the statement, rather than bound by the `switch`, whose copy would live to the end of
+    /// the case.
+    @discardableResult
+    mutating func checkStmt(_ statement: inout Stmt) -> Bool {
         switch statement {
         case .declare:
-            guard case .declare(let variable, let isMutable, var rhs, let location) = statement else { return }
-            statement = .break(location)
-            checkRhs(&rhs)
+            guard case .declare(var variable, let isMutable, var rhs, let location) = statement else { return false }
+            let rhsChanged = checkRhs(&rhs)
             var plain = false
             if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
-            let resolved = declare(variable, isMutable: isMutable, warnsIfUnused: plain)
-            statement = .declare(resolved, isMutable: isMutable, rhs, location)
+            let planned = variable.slot
+            declare(&variable, isMutable: isMutable, warnsIfUnused: plain)
+            guard rhsChanged || variable.slot != planned else { return false }
+            statement = .declare(variable, isMutable: isMutable, rhs, location)
+            return true
 
         case .assign:
-            guard case .assign(var target, var rhs, let location) = statement else { return }
-            statement = .break(location)
-            checkRhs(&rhs)
-            checkLValue(&target)
+            guard case .assign(var target, var rhs, let location) = statement else { return false }
+            let rhsChanged = checkRhs(&rhs)
+            guard checkLValue(&target) || rhsChanged else { return false }
             statement = .assign(target, rhs, location)
+            return true
 
         case .effect:
-            guard case .effect(var effect, let location) = statement else { return }
-            statement = .break(location)
-            checkEffect(&effect)
+            guard case .effect(var effect, let location) = statement, checkEffect(&effect) else { return false }
             statement = .effect(effect, location)
+            return true
 
         case .log:
-            guard case .log(var expr, let location) = statement else { return }
-            statement = .break(location)
+            guard case .log(var expr, let location) = statement else { return false }
             forbidInReducer("'log'", at: location)
-            checkExpr(&expr)
+            guard checkExpr(&expr) else { return false }
             statement = .log(expr, location)
+            return true
 
         case .throw:
-            guard case .throw(var expr, let location) = statement else { return }
-            statement = .break(location)
+            guard case .throw(var expr, let location) = statement else { return false }
             forbidInReducer("'throw'", at: location)
-            checkExpr(&expr)
+            guard checkExpr(&expr) else { return false }
             statement = .throw(expr, location)
+            return true
 
         case .if:
-            guard case .if(var arms, var elseBlock, let location) = statement else { return }
-            statement = .break(location)
+            guard case .if(var arms, var elseBlock, let location) = statement else { return false }
+            var changed = false
             for i in arms.indices {
-                checkExpr(&arms[i].condition)
-                checkBlock(&arms[i].body)
+                var arm = arms[i]
+                let conditionChanged = checkExpr(&arm.condition)
+                guard checkBlock(&arm.body) || conditionChanged else { continue }
+                Self.replace(&arms, at: i, with: arm)
+                changed = true
             }
-            if var block = elseBlock {
-                elseBlock = nil
-                checkBlock(&block)
+            if var block = elseBlock, checkBlock(&block) {
                 elseBlock = block
+                changed = true
             }
+            guard changed else { return false }
             statement = .if(arms, else: elseBlock, location)
+            return true
 
         case .while:
-            guard case .while(var condition, var body, let location) = statement else { return }
-            statement = .break(location)
-            checkExpr(&condition)
-            checkLoopBody(&body)
+            guard case .while(var condition, var body, let location) = statement else { return false }
+            let conditionChanged = checkExpr(&condition)
+            guard checkLoopBody(&body) || conditionChanged else { return false }
             statement = .while(condition, body, location)
+            return true
 
         case .loop:
-            guard case .loop(var body, let location) = statement else { return }
-            statement = .break(location)
-            checkLoopBody(&body)
+            guard case .loop(var body, let location) = statement, checkLoopBody(&body) else { return false }
             statement = .loop(body, location)
+            return true
 
         case .for:
-            guard case .for(let variable, var sequence, var body, let location) = statement else { return }
-            statement = .break(location)
-            checkExpr(&sequence)
+            guard case .for(var variable, var sequence, var body, let location) = statement else { return false }
+            let sequenceChanged = checkExpr(&sequence)
             pushScope()
-            let resolved = declare(variable, isMutable: false)
-            checkLoopBody(&body)
+            let planned = variable.slot
+            declare(&variable, isMutable: false)
+            let bodyChanged = checkLoopBody(&body)
             popScope()
-            statement = .for(resolved, sequence, body, location)
+            guard sequenceChanged || bodyChanged || variable.slot != planned else { return false }
+            statement = .for(variable, sequence, body, location)
+            return true
 
         case .break(let location):
             checkJump("break", at: location)
+            return false
 
         case .continue(let location):
             checkJump("continue", at: location)
+            return false
 
         case .return:
-            guard case .return(var value, let location) = statement else { return }
-            statement = .break(location)
+            guard case .return(var value, let location) = statement else { return false }
             if context.inReducer, let value {
                 error("a reducer cannot return a value; assign to 'state' instead", at: value.location)
             }
-            if var expr = value {
-                value = nil
-                checkExpr(&expr)
-                value = expr
-            }
+            guard var expr = value, checkExpr(&expr) else { return false }
+            value = expr
             statement = .return(value, location)
+            return true
 
         case .try:
-            guard case .try(var body, var catchClause, var finallyBlock, let location) = statement else { return }
-            statement = .break(location)
-            checkTry(&body, &catchClause, &finallyBlock)
+            guard case .try(var body, var catchClause, var finallyBlock, let location) = statement else {
+                return false
+            }
+            guard checkTry(&body, &catchClause, &finallyBlock) else { return false }
             statement = .try(body, catch: catchClause, finally: finallyBlock, location)
+            return true
 
         case .transaction:
-            guard case .transaction(var body, let location) = statement else { return }
-            statement = .break(location)
+            guard case .transaction(var body, let location) = statement else { return false }
             forbidInReducer("'transaction'", at: location)
             let saved = context
             context.inTransaction = true
-            checkBlock(&body)
+            let changed = checkBlock(&body)
             context = saved
+            guard changed else { return false }
             statement = .transaction(body, location)
+            return true
 
         case .compensate:
-            guard case .compensate(var body, let location) = statement else { return }
-            statement = .break(location)
+            guard case .compensate(var body, let location) = statement else { return false }
             if !forbidInReducer("'compensate'", at: location), !context.inTransaction {
                 error("compensate must be inside a transaction", at: location)
             }
             let saved = context
             enterTaskBody(.compensate)
-            checkBlock(&body)
+            let changed = checkBlock(&body)
             context = saved
+            guard changed else { return false }
             statement = .compensate(body, location)
+            return true
         }
     }
 
-    /// Checks the right-hand side of `let`, `var` or an assignment.
-    mutating func checkRhs(_ rhs: inout Rhs) {
+    /// Checks the right-hand side of `let`, `var` or an assignment; returns whether it changed.
+    mutating func checkRhs(_ rhs: inout Rhs) -> Bool {
         switch rhs {
         case .expr:
-            guard case .expr(var expr) = rhs else { return }
-            rhs = .expr(.cancelled(expr.location))
-            checkExpr(&expr)
+            guard case .expr(var expr) = rhs, checkExpr(&expr) else { return false }
             rhs = .expr(expr)
         case .effect:
-            guard case .effect(var effect) = rhs else { return }
-            rhs = .effect(placeholderEffect)
-            checkEffect(&effect)
+            guard case .effect(var effect) = rhs, checkEffect(&effect) else { return false }
             rhs = .effect(effect)
         }
+        return true
     }
 
     /// Reports `what` if it appears in a reducer. Returns whether it did.
@@ -180,11 +197,11 @@ extension Checker {
     }
 
     /// The body of `while`, `loop` or `for`, where `break` and `continue` are valid.
-    private mutating func checkLoopBody(_ body: inout Block) {
+    private mutating func checkLoopBody(_ body: inout Block) -> Bool {
         let saved = context
         defer { context = saved }
         context.inLoop = true
-        checkBlock(&body)
+        return checkBlock(&body)
     }
 
     /// `break` and `continue` need a loop in the same task body.
@@ -200,31 +217,42 @@ extension Checker {
     }
 
     /// `try`/`catch`/`finally`: the catch binding is visible in its block only.
+    /// Returns whether any part changed.
     private mutating func checkTry(
         _ body: inout Block, _ catchClause: inout CatchClause?, _ finallyBlock: inout Block?
-    ) {
-        checkBlock(&body)
+    ) -> Bool {
+        var changed = checkBlock(&body)
         if var clause = catchClause {
-            catchClause = nil
             pushScope()
-            clause.binding = declare(clause.binding, isMutable: false)
-            checkBlock(&clause.body)
+            let planned = clause.binding.slot
+            declare(&clause.binding, isMutable: false)
+            let bodyChanged = checkBlock(&clause.body)
             popScope()
-            catchClause = clause
+            if bodyChanged || clause.binding.slot != planned {
+                catchClause = clause
+                changed = true
+            }
         }
-        if var block = finallyBlock {
-            finallyBlock = nil
-            checkBlock(&block)
+        if var block = finallyBlock, checkBlock(&block) {
             finallyBlock = block
+            changed = true
         }
+        return changed
     }
 
     /// Checks an assignment target: the variable must exist, be mutable and belong to the
     /// current task body; `state` may be assigned in a reducer only.
-    private mutating func checkLValue(_ target: inout LValue) {
+    /// Returns whether it changed.
+    private mutating func checkLValue(_ target: inout LValue) -> Bool {
+        var changed = false
         switch target.root {
         case .variable(let variable):
-            target.root = .variable(checkAssignedVariable(variable))
+            var resolved = variable
+            checkAssignedVariable(&resolved)
+            if resolved.slot != variable.slot {
+                target.root = .variable(resolved)
+                changed = true
+            }
         case .state(let location):
             if !context.inReducer {
                 error("cannot assign to 'state' outside a reducer; dispatch an action with put instead", at: location)
@@ -235,23 +263,22 @@ extension Checker {
             }
         }
         for i in target.path.indices {
-            guard case .index(var expr) = target.path[i] else { continue }
-            target.path[i] = .member("")
-            checkExpr(&expr)
-            target.path[i] = .index(expr)
+            guard case .index(var expr) = target.path[i], checkExpr(&expr) else { continue }
+            Self.replace(&target.path, at: i, with: .index(expr))
+            changed = true
         }
+        return changed
     }
 
     /// Resolves the variable an assignment writes, reporting why it cannot be written.
-    private mutating func checkAssignedVariable(_ variable: Variable) -> Variable {
-        var resolved = variable
-        guard let entry = use(variable.name) else {
+    private mutating func checkAssignedVariable(_ variable: inout Variable) {
+        guard let entry = use(variable) else {
             let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
             let advice = hint.isEmpty ? "; declare it with 'var \(variable.name) = …'" : hint
             error("cannot assign to undeclared variable '\(variable.name)'\(advice)", at: variable.location)
-            return resolved
+            return
         }
-        resolved.slot = entry.slot
+        variable.slot = entry.slot
         if !entry.isMutable {
             error(
                 "cannot assign to '\(variable.name)': it is a let constant", at: variable.location,
@@ -259,7 +286,6 @@ extension Checker {
         } else if entry.taskDepth < context.taskDepth {
             error(capturedMessage(variable.name), at: variable.location)
         }
-        return resolved
     }
 
     /// Why a block that runs with a copy of the frame cannot assign an outer variable.

@@ -46,14 +46,12 @@ struct Checker {
     var functions: [FunctionInfo] = []
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
-    /// What an effect being checked in place is meanwhile: one shared value, since every
-    /// case of ``Effect`` is boxed and a placeholder of its own would be an allocation.
-    /// Not a `static let`: a global holding an enum box keeps it for the life of the process
-    /// behind a tagged pointer, which LeakSanitizer reports as a leak.
-    let placeholderEffect = Effect.select(nil, .unknown)
 
     /// The scopes of the declaration being checked, innermost last.
     var scopes = ScopeStack()
+    /// The numbers of variable names: the parser's, which the Frontend hands over, and more
+    /// for a variable that came without one (an AST built by hand).
+    var names = NameInterner()
     /// The next fresh slot of the declaration being checked.
     var nextSlot = 0
     /// What the constructs around the node being checked allow.
@@ -116,42 +114,49 @@ struct Checker {
     mutating func popScope() {
         guard scopes.depth > 1 else { return }
         for entry in scopes.popUnused() {
-            warning(
-                "variable '\(entry.name)' was never used; remove it, or name it '_\(entry.name)'",
-                at: entry.location)
+            let name = names.name(entry.nameID)
+            warning("variable '\(name)' was never used; remove it, or name it '_\(name)'", at: entry.location)
         }
     }
 
-    /// Declares `variable` in the innermost scope with a fresh slot, and returns it resolved.
+    /// Declares `variable` in the innermost scope with a fresh slot, which it is given.
     ///
     /// A name already declared in the same scope is reported; the new declaration still gets
-    /// its own slot so that later uses resolve somewhere.
-    mutating func declare(_ variable: Variable, isMutable: Bool, warnsIfUnused: Bool = false) -> Variable {
-        var resolved = variable
-        resolved.slot = nextSlot
+    /// its own slot so that later uses resolve somewhere. (Resolved in place, not returned as a
+    /// resolved copy: each copy of a variable retains its name.)
+    mutating func declare(_ variable: inout Variable, isMutable: Bool, warnsIfUnused: Bool = false) {
+        variable.slot = nextSlot
         nextSlot += 1
-        guard scopes.depth > 0 else { return resolved }
-        if let previous = scopes.declaredInInnermostScope(variable.name) {
+        guard scopes.depth > 0 else { return }
+        let id = nameID(of: variable)
+        if let previous = scopes.declaredInInnermostScope(id) {
             error(
                 "invalid redeclaration of '\(variable.name)'", at: variable.location,
                 note: ("'\(variable.name)' previously declared here", previous.location))
         }
         scopes.declare(
             ScopeStack.Entry(
-                name: variable.name, slot: resolved.slot, isMutable: isMutable, taskDepth: context.taskDepth,
-                location: variable.location, warnsIfUnused: warnsIfUnused))
-        return resolved
+                nameID: id, slot: variable.slot, isMutable: isMutable,
+                taskDepth: context.taskDepth, location: variable.location, warnsIfUnused: warnsIfUnused))
     }
 
-    /// The innermost visible declaration of `name`, marked as used.
-    mutating func use(_ name: String) -> ScopeStack.Entry? {
-        guard let index = scopes.lookup(name) else { return nil }
+    /// The innermost visible declaration of `variable`'s name, marked as used.
+    mutating func use(_ variable: Variable) -> ScopeStack.Entry? {
+        guard let index = scopes.lookup(nameID(of: variable)) else { return nil }
         scopes.markUsed(index)
         return scopes.entries[index]
     }
 
+    /// The number of `variable`'s name: the parser's, while it still numbers that name, or
+    /// one from ``names``.
+    mutating func nameID(of variable: Variable) -> Int32 {
+        let id = variable.nameID
+        if id >= 0, Int(id) < names.count, names.name(id) == variable.name { return id }
+        return names.intern(variable.name)
+    }
+
     /// Every variable name visible here, for suggestions.
-    var namesInScope: Set<String> { scopes.names }
+    var namesInScope: Set<String> { Set(scopes.visibleNameIDs.map { names.name($0) }) }
 
     /// Enters the body of a `fork`/`spawn` block, a watcher or a `compensate` block: a task
     /// body of its own that runs with a copy of the frame, so loops and transactions outside it

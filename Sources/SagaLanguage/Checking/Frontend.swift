@@ -64,6 +64,7 @@ public struct Frontend: Sendable {
         var program: Program?
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = Checker(hostFunctions: hostFunctions)
+            checker.names = loader.takeNames()
             // Taken from the loader, so that the checker holds the only reference to the tree.
             program = checker.check(units: loader.takeUnits(), files: loader.files)
             diagnostics += checker.diagnostics

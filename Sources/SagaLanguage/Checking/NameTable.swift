@@ -1,5 +1,5 @@
-/// A hash table from names to integers, for the checker's look-ups of variables and
-/// functions.
+/// A hash table from names to integers, for the checker's look-ups of the program's functions
+/// and sagas (variables are found by number: see ``ScopeStack``).
 ///
 /// A `[String: Int]` hashes every key with SipHash, seeded per process: for the short names
 /// of a program that was most of a look-up (a tenth of checking, callgrind, `sagabench

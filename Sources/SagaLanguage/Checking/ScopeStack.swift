@@ -4,14 +4,18 @@ import SagaCore
 /// then one scope per enclosing block, innermost last.
 ///
 /// One table maps each name to its innermost declaration, and each declaration remembers the
-/// one it hides, so finding a name is one hash however deeply blocks nest. (A dictionary per
+/// one it hides, so finding a name is one look-up however deeply blocks nest. (A dictionary per
 /// block, searched from the innermost out and then again to mark the use, was a fifth of
-/// checking: callgrind, `sagabench parse-check`.) The table is a ``NameTable``, whose hash is
-/// cheaper than a `Dictionary`'s; a name no longer visible stays in it with -1.
+/// checking: callgrind, `sagabench parse-check`.) Names are found by their number (see
+/// ``NameInterner``), in an array, rather than hashed at each declaration, use and scope end.
 struct ScopeStack {
     /// What the checker knows about a declared variable.
+    ///
+    /// Its name is kept as a number only: with no `String` in it, an entry is copied as plain
+    /// bytes, not by an outlined copy that retains the name (callgrind, `sagabench parse-check`).
     struct Entry {
-        var name: String
+        /// The name's number in the checker's ``NameInterner``.
+        var nameID: Int32
         /// The frame slot the variable was given.
         var slot: Int
         /// `var` (and function parameters) are mutable; `let` and every binding (`as a`,
@@ -29,15 +33,12 @@ struct ScopeStack {
         var warnsIfUnused = false
         /// The entry of the same name this one hides, or -1.
         var hides = -1
-        /// The name's ``NameTable/hash(_:)``, kept so that closing the scope need not hash it
-        /// again.
-        var hash: UInt64 = 0
     }
 
     /// Every visible declaration, in the order declared.
     private(set) var entries: [Entry] = []
-    /// Each name's innermost visible entry, or -1 once no declaration of it is visible.
-    private var innermost = NameTable()
+    /// By name number, the innermost visible entry of that name, or -1 when none is visible.
+    private var innermost: [Int] = []
     /// Where each open scope's entries start in ``entries``.
     private var starts: [Int] = []
 
@@ -46,9 +47,12 @@ struct ScopeStack {
 
     /// Forgets everything and opens the one scope of a new declaration.
     mutating func reset() {
-        entries.removeAll(keepingCapacity: true)
-        innermost.removeAll()
-        starts.removeAll(keepingCapacity: true)
+        // Only names of entries still open can have a visible entry: the others were put
+        // back to what they hid when their scope closed. Emptied by popping, not by
+        // `removeAll(keepingCapacity:)`, whose generic range replacement cost more than the
+        // few entries left (callgrind, `sagabench parse-check`).
+        while let entry = entries.popLast() { innermost[Int(entry.nameID)] = -1 }
+        while starts.popLast() != nil {}
         starts.append(0)
     }
 
@@ -60,41 +64,52 @@ struct ScopeStack {
     /// Closes the innermost scope and returns those of its entries that warn if unused and
     /// were never used, in the order they were declared; of a name declared twice in it (an
     /// error already reported), only the later declaration is returned.
-    ///
-    /// Only those entries are looked up again, not every entry of the scope: most variables
-    /// are used (callgrind, `sagabench parse-check`).
     mutating func popUnused() -> [Entry] {
         guard let start = starts.popLast() else { return [] }
         var unused: [Entry] = []
         for index in start..<entries.count where entries[index].warnsIfUnused && !entries[index].used {
-            if innermost.value(for: entries[index].name, hash: entries[index].hash) == index {
+            if innermost[Int(entries[index].nameID)] == index {
                 unused.append(entries[index])
             }
         }
         while entries.count > start, let entry = entries.popLast() {
-            innermost.set(entry.hides, for: entry.name, hash: entry.hash)
+            innermost[Int(entry.nameID)] = entry.hides
         }
         return unused
     }
 
-    /// The index in ``entries`` of the innermost visible declaration of `name`.
-    func lookup(_ name: String) -> Int? {
-        guard let index = innermost.value(for: name), index >= 0 else { return nil }
-        return index
+    /// Closes the innermost scope, if one is open, without looking for unused entries.
+    mutating func pop() {
+        guard let start = starts.popLast() else { return }
+        while entries.count > start, let entry = entries.popLast() {
+            innermost[Int(entry.nameID)] = entry.hides
+        }
     }
 
-    /// The declaration of `name` in the innermost scope, if it has one.
-    func declaredInInnermostScope(_ name: String) -> Entry? {
-        guard let index = lookup(name), let start = starts.last, index >= start else { return nil }
+    /// The index in ``entries`` of the innermost visible declaration of the name numbered `id`.
+    func lookup(_ id: Int32) -> Int? {
+        guard id >= 0, Int(id) < innermost.count else { return nil }
+        let index = innermost[Int(id)]
+        return index >= 0 ? index : nil
+    }
+
+    /// The declaration of the name numbered `id` in the innermost scope, if it has one.
+    func declaredInInnermostScope(_ id: Int32) -> Entry? {
+        guard let index = lookup(id), let start = starts.last, index >= start else { return nil }
         return entries[index]
     }
 
-    /// Declares `entry` in the innermost scope; it hides any visible declaration of its name.
+    /// Declares `entry` (whose ``Entry/nameID`` is not negative) in the innermost scope; it
+    /// hides any visible declaration of its name.
     mutating func declare(_ entry: Entry) {
+        let id = Int(entry.nameID)
+        guard id >= 0 else { return }
+        if id >= innermost.count {
+            innermost.append(contentsOf: repeatElement(-1, count: id + 1 - innermost.count))
+        }
         var entry = entry
-        entry.hash = NameTable.hash(entry.name)
-        entry.hides = innermost.value(for: entry.name, hash: entry.hash) ?? -1
-        innermost.set(entries.count, for: entry.name, hash: entry.hash)
+        entry.hides = innermost[id]
+        innermost[id] = entries.count
         entries.append(entry)
     }
 
@@ -103,10 +118,8 @@ struct ScopeStack {
         entries[index].used = true
     }
 
-    /// Every visible name, for suggestions.
-    var names: Set<String> {
-        var names: Set<String> = []
-        innermost.forEach { name, index in if index >= 0 { names.insert(name) } }
-        return names
+    /// The number of every visible name, for suggestions.
+    var visibleNameIDs: [Int32] {
+        entries.indices.filter { innermost[Int(entries[$0].nameID)] == $0 }.map { entries[$0].nameID }
     }
 }

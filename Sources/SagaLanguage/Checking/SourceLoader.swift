@@ -21,6 +21,8 @@ struct SourceLoader {
     private(set) var diagnostics: [Diagnostic] = []
     /// Paths that could not be read, each once.
     private(set) var unreadableFiles: [String] = []
+    /// The identifiers of every file parsed, numbered once for the whole program.
+    private var names = NameInterner()
 
     /// Identity keys of files already read (or being read).
     private var readKeys: Set<String> = []
@@ -55,6 +57,14 @@ struct SourceLoader {
         return taken
     }
 
+    /// The numbered identifiers of the files parsed, which the loader no longer holds (the
+    /// checker numbers more names in them only if a variable came without a number).
+    mutating func takeNames() -> NameInterner {
+        var taken = NameInterner()
+        swap(&taken, &names)
+        return taken
+    }
+
     /// Parses `source` as the root file at `path`, and reads what it imports from disk.
     mutating func load(source: String, path: String) {
         files.append(SourceFile(path: path, text: source))
@@ -68,7 +78,7 @@ struct SourceLoader {
         readKeys.insert(key)
         chain.append((key, file.path))
         defer { chain.removeLast() }
-        let (unit, parseDiagnostics) = Parser.parse(file, fileIndex: index)
+        let (unit, parseDiagnostics) = Parser.parse(file, fileIndex: index, names: &names, plansSlots: true)
         diagnostics += parseDiagnostics
         for case .import(let relative, let location) in unit.declarations {
             follow(import: relative, from: file.path, at: location)

@@ -57,25 +57,102 @@ extension TokenKind {
 
     /// The keyword spelled by `count` bytes at `start`, or `nil` for an identifier.
     ///
-    /// - Complexity: O(1): a switch on the first byte, then at most seven short compares.
+    /// A switch on the first byte, then a compare of the rest with each keyword of that
+    /// letter and length, written out: looking them up in ``keywordTable`` (a global array of
+    /// arrays) cost more than the compares (callgrind, `sagabench parse-check`). The table
+    /// stays the list of record, and a test checks that the two agree.
+    ///
+    /// - Complexity: O(1): at most seven short compares.
     static func keyword(in bytes: UnsafeBufferPointer<UInt8>, start: Int, count: Int) -> TokenKind? {
-        let first = bytes[start]
-        guard first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") else { return nil }
-        let candidates = keywordTable[Int(first - UInt8(ascii: "a"))]
-        for (word, kind) in candidates where word.utf8CodeUnitCount == count {
-            var same = true
+        /// Whether the bytes are `word` (whose first byte is known to match).
+        @inline(__always)
+        func isWord(_ word: StaticString) -> Bool {
+            guard word.utf8CodeUnitCount == count else { return false }
             let spelled = word.utf8Start
             var i = 1
             while i < count {
-                if spelled[i] != bytes[start + i] {
-                    same = false
-                    break
-                }
+                if spelled[i] != bytes[start + i] { return false }
                 i += 1
             }
-            if same { return kind }
+            return true
+        }
+        switch bytes[start] {
+        case UInt8(ascii: "a"):
+            if isWord("all") { return .kwAll }
+            if isWord("as") { return .kwAs }
+            if isWord("actionChannel") { return .kwActionChannel }
+        case UInt8(ascii: "b"):
+            if isWord("break") { return .kwBreak }
+            if isWord("backoff") { return .kwBackoff }
+            if isWord("buffer") { return .kwBuffer }
+        case UInt8(ascii: "c"):
+            if isWord("call") { return .kwCall }
+            if isWord("catch") { return .kwCatch }
+            if isWord("cancel") { return .kwCancel }
+            if isWord("channel") { return .kwChannel }
+            if isWord("continue") { return .kwContinue }
+            if isWord("cancelled") { return .kwCancelled }
+            if isWord("compensate") { return .kwCompensate }
+        case UInt8(ascii: "d"):
+            if isWord("delay") { return .kwDelay }
+            if isWord("debounce") { return .kwDebounce }
+        case UInt8(ascii: "e"):
+            if isWord("else") { return .kwElse }
+            if isWord("every") { return .kwEvery }
+        case UInt8(ascii: "f"):
+            if isWord("for") { return .kwFor }
+            if isWord("func") { return .kwFunc }
+            if isWord("fork") { return .kwFork }
+            if isWord("false") { return .kwFalse }
+            if isWord("finally") { return .kwFinally }
+        case UInt8(ascii: "i"):
+            if isWord("if") { return .kwIf }
+            if isWord("in") { return .kwIn }
+            if isWord("it") { return .kwIt }
+            if isWord("import") { return .kwImport }
+        case UInt8(ascii: "j"):
+            if isWord("join") { return .kwJoin }
+        case UInt8(ascii: "l"):
+            if isWord("let") { return .kwLet }
+            if isWord("log") { return .kwLog }
+            if isWord("loop") { return .kwLoop }
+            if isWord("latest") { return .kwLatest }
+            if isWord("leading") { return .kwLeading }
+        case UInt8(ascii: "n"):
+            if isWord("null") { return .kwNull }
+        case UInt8(ascii: "p"):
+            if isWord("put") { return .kwPut }
+        case UInt8(ascii: "r"):
+            if isWord("race") { return .kwRace }
+            if isWord("retry") { return .kwRetry }
+            if isWord("reduce") { return .kwReduce }
+            if isWord("return") { return .kwReturn }
+        case UInt8(ascii: "s"):
+            if isWord("saga") { return .kwSaga }
+            if isWord("state") { return .kwState }
+            if isWord("spawn") { return .kwSpawn }
+            if isWord("select") { return .kwSelect }
+        case UInt8(ascii: "t"):
+            if isWord("try") { return .kwTry }
+            if isWord("take") { return .kwTake }
+            if isWord("true") { return .kwTrue }
+            if isWord("throw") { return .kwThrow }
+            if isWord("throttle") { return .kwThrottle }
+            if isWord("transaction") { return .kwTransaction }
+        case UInt8(ascii: "v"):
+            if isWord("var") { return .kwVar }
+        case UInt8(ascii: "w"):
+            if isWord("while") { return .kwWhile }
+            if isWord("where") { return .kwWhere }
+        default:
+            break
         }
         return nil
+    }
+
+    /// Every keyword with its spelling, from the table of record.
+    static var keywords: [(String, TokenKind)] {
+        keywordTable.flatMap { $0.map { ($0.0.description, $0.1) } }
     }
 }
 

@@ -35,22 +35,27 @@ extension Parser {
             return .import(text(path), at)
         case .kwState:
             advance()
+            planTopLevel()
             guard kind == .leftBrace else { throw fail("expected '{' after 'state'") }
             return .state(try parseRecord(), at)
         case .kwReduce:
             advance()
+            planTopLevel()
             let pattern = try parsePattern(after: "'reduce'")
             try expect(.kwAs, "expected 'as' after reducer pattern")
-            let binding = try expectVariable("expected a name for the action after 'as'")
+            var binding = try expectVariable("expected a name for the action after 'as'")
+            planDeclaration(of: &binding)
             let body = try parseBlock(after: "reducer binding")
             return .reducer(ReducerDecl(pattern: pattern, binding: binding, body: body, location: at))
         case .kwSaga:
             advance()
+            planTopLevel()
             let name = try expectName("expected saga name after 'saga'")
             let body = try parseBlock(after: "saga name")
             return .saga(SagaDecl(name: text(name), body: body, location: at))
         case .kwFunc:
             advance()
+            planTopLevel()
             let first = try expectName("expected function name after 'func'")
             let name = try parseDottedRest(of: text(first))
             try expect(.leftParen, "expected '(' after function name")
@@ -58,7 +63,9 @@ extension Parser {
             var parameters: [Variable] = []
             parameters.reserveCapacity(4)
             while kind != .rightParen {
-                parameters.append(try expectVariable("expected a parameter name"))
+                var parameter = try expectVariable("expected a parameter name")
+                planParameter(&parameter)
+                parameters.append(parameter)
                 if !match(.comma) {
                     guard kind == .rightParen else {
                         throw fail("expected ',' or ')' in parameter list, found \(found)")
@@ -91,6 +98,6 @@ extension Parser {
     /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
     mutating func expectVariable(_ message: @autoclosure () -> String) throws -> Variable {
         let token = try expectName(message())
-        return Variable(name: text(token), location: location(token))
+        return variable(token, at: location(token))
     }
 }

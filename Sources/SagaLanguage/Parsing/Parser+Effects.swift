@@ -100,14 +100,17 @@ extension Parser {
             return .allList(effects, at)
         case .kwFor:
             advance()
-            let variable = try expectVariable("expected a variable after 'all for'")
+            var variable = try expectVariable("expected a variable after 'all for'")
             try expect(.kwIn, "expected 'in' after the variable of 'all for'")
             let list = try parseExpression()
+            planScopeOpen()
+            planDeclaration(of: &variable)
             try enterNesting()
             if kind == .newline, nextKind == .leftBrace { step() }
             try expect(.leftBrace, "expected '{' after the list of 'all for'")
             let saved = ignoreNewlines(true)
             let effect = try parseAnyEffect()
+            planScopeClose()
             ignoresNewlines = saved
             if kind == .newline, nextKind == .rightBrace { step() }
             try expect(.rightBrace, "expected '}' after the effect of 'all for'")
@@ -182,8 +185,11 @@ extension Parser {
         }
         let pattern = try parsePattern(after: "'\(keyword.kind.text)'")
         try expect(.kwAs, "expected 'as' after the pattern of '\(keyword.kind.text)'")
-        let binding = try expectVariable("expected a name for the action after 'as'")
+        var binding = try expectVariable("expected a name for the action after 'as'")
+        planScopeOpen()
+        planDeclaration(of: &binding)
         let body = try parseBlock(after: "watcher binding")
+        planScopeClose()
         return Watcher(
             kind: watcherKind, duration: duration, pattern: pattern, binding: binding, body: body,
             location: location(keyword))

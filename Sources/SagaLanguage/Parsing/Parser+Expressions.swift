@@ -79,8 +79,9 @@ extension Parser {
                 guard kind == .identifier || kind.isKeyword else {
                     throw fail("expected a member name after '.', found \(found)")
                 }
-                let name = advance()
-                expr = .member(expr, name.kind == .identifier ? text(name) : name.kind.text, expr.location)
+                let member = advance()
+                let name = member.kind == .identifier ? self.name(member) : member.kind.text
+                expr = .member(expr, name, expr.location)
             case .leftBracket where isDirectlyAfterPrevious:
                 links += 1
                 try enterNesting()
@@ -131,9 +132,12 @@ extension Parser {
         case .identifier:
             advance()
             if kind == .leftParen, isDirectlyAfterPrevious {
-                return .builtin(text(token), try parseArguments(), at)
+                let name = self.name(token)
+                return .builtin(name, try parseArguments(), at)
             }
-            return .variable(Variable(name: text(token), location: at))
+            var use = variable(token, at: at)
+            planUse(of: &use)
+            return .variable(use)
         case .leftParen:
             try enterNesting()
             advance()
@@ -231,7 +235,10 @@ extension Parser {
     /// A key of a record, `race` or `all`: a name (keywords too: `{where: …}`) or a plain string.
     mutating func parseKey(in what: String) throws -> String {
         switch kind {
-        case .identifier, .string:
+        case .identifier:
+            let key = advance()
+            return name(key)
+        case .string:
             let key = advance()
             return text(key)
         case .stringHead:

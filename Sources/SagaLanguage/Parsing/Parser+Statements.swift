@@ -15,6 +15,7 @@ extension Parser {
         try enterNesting()
         let height = openBrackets.count
         let open = advance()
+        planScopeOpen()
         let saved = ignoreNewlines(false)
         // Room for a few from the start: growing from empty reallocated a block's list two or
         // three times (callgrind, parse-check).
@@ -47,6 +48,7 @@ extension Parser {
         if kind == .rightBrace { advance() }
         if openBrackets.count > height { openBrackets.removeLast(openBrackets.count - height) }
         depth -= 1
+        planScopeClose()
         return Block(statements: statements, location: location(open))
     }
 
@@ -57,9 +59,11 @@ extension Parser {
         case .kwLet, .kwVar:
             advance()
             let isVar = first.kind == .kwVar
-            let name = try expectVariable("expected a variable name after '\(first.kind.text)'")
+            var name = try expectVariable("expected a variable name after '\(first.kind.text)'")
             try expect(.assign, "expected '=' after variable name")
-            return .declare(name, isMutable: isVar, try parseRhs(), at)
+            let rhs = try parseRhs()
+            planDeclaration(of: &name)
+            return .declare(name, isMutable: isVar, rhs, at)
         case .kwLog:
             advance()
             return .log(try parseExpression(), at)
@@ -77,10 +81,14 @@ extension Parser {
             return .loop(try parseBlock(after: "'loop'"), at)
         case .kwFor:
             advance()
-            let variable = try expectVariable("expected a loop variable after 'for'")
+            var variable = try expectVariable("expected a loop variable after 'for'")
             try expect(.kwIn, "expected 'in' after loop variable")
             let sequence = try parseExpression()
-            return .for(variable, sequence, try parseBlock(after: "for sequence"), at)
+            planScopeOpen()
+            planDeclaration(of: &variable)
+            let body = try parseBlock(after: "for sequence")
+            planScopeClose()
+            return .for(variable, sequence, body, at)
         case .kwBreak:
             advance()
             return .break(at)
@@ -211,8 +219,11 @@ extension Parser {
         var catchClause: CatchClause?
         var finallyBlock: Block?
         if matchAcrossNewline(.kwCatch) {
-            let binding = try expectVariable("expected a name for the error after 'catch'")
+            var binding = try expectVariable("expected a name for the error after 'catch'")
+            planScopeOpen()
+            planDeclaration(of: &binding)
             catchClause = CatchClause(binding: binding, body: try parseBlock(after: "catch binding"))
+            planScopeClose()
         }
         if matchAcrossNewline(.kwFinally) {
             finallyBlock = try parseBlock(after: "'finally'")

@@ -38,6 +38,15 @@ public struct Parser {
     /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
     /// know which closers to skip.
     var openBrackets: [(isBrace: Bool, line: Int32)] = []
+    /// The identifiers met so far, each made into a `String` once (see ``NameInterner``).
+    var names = NameInterner()
+    /// Whether variables get the slots the checker will give them (Parser+Slots.swift), or
+    /// keep -1 as documented for ``parse(_:fileIndex:)``.
+    var plansSlots = false
+    /// The variables visible where the parser is, for planning slots.
+    var plannedScopes = ScopeStack()
+    /// The next slot of the top-level declaration being parsed, for planning slots.
+    var nextPlannedSlot = 0
 
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
@@ -54,10 +63,29 @@ public struct Parser {
     /// - Returns: the declarations that parsed, and every lexical and syntax error, in
     ///   source order. The unit is usable (if incomplete) even when there are errors.
     public static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
+        var names = NameInterner()
+        return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false)
+    }
+
+    /// Parses one source file, numbering its identifiers in `names`, which the other files of
+    /// the program share (see ``NameInterner``).
+    ///
+    /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
+    ///   (the checker then leaves the expressions whose variables are right as they are,
+    ///   instead of rebuilding each node around a resolved copy: callgrind, `sagabench
+    ///   parse-check`), rather than -1.
+    static func parse(
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
+    ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { bytes in
             var parser = Parser(lexer: Lexer(bytes: bytes, file: fileIndex), file: fileIndex)
+            parser.plansSlots = plansSlots
+            // Swapped in and out, not copied: a copy would share the interner's arrays, which
+            // the first new name would then copy whole.
+            swap(&parser.names, &names)
             let declarations = parser.parseDeclarations()
+            swap(&parser.names, &names)
             let all = parser.lexer.diagnostics + parser.diagnostics
             let sorted = all.enumerated().sorted { a, b in
                 let l = a.element.location
@@ -109,6 +137,29 @@ public struct Parser {
     /// The name of an identifier or the text of a string segment; empty for the others.
     func text(_ token: CompactToken) -> String {
         lexer.text(of: token)
+    }
+
+    /// The number of an identifier's name (see ``NameInterner``).
+    mutating func nameID(_ token: CompactToken) -> Int32 {
+        let bytes = lexer.bytes
+        let start = min(max(token.value, 0), bytes.count)
+        let end = min(max(start + token.count, start), bytes.count)
+        return names.intern(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    /// The name of an identifier, made once per distinct name rather than decoded from the
+    /// source at each occurrence (as ``text(_:)`` does): for the names that recur, of
+    /// variables, members, keys and built-ins. (A function's or saga's name, often met only
+    /// once or twice, costs less made from the source.)
+    mutating func name(_ token: CompactToken) -> String {
+        let id = nameID(token)
+        return names.name(id)
+    }
+
+    /// A use or declaration of the variable an identifier names, at `location`.
+    mutating func variable(_ token: CompactToken, at location: SourceLocation) -> Variable {
+        let id = nameID(token)
+        return Variable(name: names.name(id), nameID: id, location: location)
     }
 
     /// How a diagnostic names a token: `'foo'` for an identifier, `'{'`, `newline`, …
