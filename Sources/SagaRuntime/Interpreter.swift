@@ -162,14 +162,6 @@ public final class Interpreter {
     @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
     @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
-    /// How the store's saga middleware reaches this interpreter, when the store is its own:
-    /// emptied when the interpreter goes, since an app may keep the store (``store``) and
-    /// dispatch to it after.
-    var storeHook: InterpreterBox?
-
-    deinit {
-        storeHook?.clear()
-    }
 
     /// Creates an interpreter for a program.
     ///
@@ -210,10 +202,9 @@ public final class Interpreter {
             store: Store(
                 initialState: initial,
                 reducer: { state, action in reducers.reduce(&state, action) },
-                middleware: [sagaMiddleware] + middleware))
+                middleware: [sagaMiddleware] + middleware),
+            box: box)
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
-        box.set(self)
-        storeHook = box
     }
 
     /// Creates an interpreter whose sagas run over another store, through `binding` (an
@@ -300,38 +291,33 @@ struct Taker {
     var condition: Expr?
 }
 
-/// Lets the store's middleware reach the interpreter without keeping it alive.
+/// How a store's saga middleware reaches an interpreter, set only while the interpreter runs
+/// (``SagaStoreBinding/runStarted(_:)`` to ``SagaStoreBinding/runEnded(_:)``, both on the run's
+/// actor, where the store dispatches too): then `run()` keeps the interpreter alive, and once it
+/// has ended the interpreter may go away on any thread without the store reaching for it.
 ///
-/// Not a weak reference: a weak reference cost two atomic loads per action, and an object
-/// that is weakly referenced has its reference counts moved to a side table, which made every
-/// retain and release of the interpreter, anywhere, several times dearer (callgrind,
-/// take-put-embedded). The interpreter empties the box as it goes (see `deinit`); it is not
-/// `Sendable`, so that cannot happen on another thread while the box is read. An app may keep
-/// the store after the interpreter is gone: the middleware then passes actions on to the
-/// reducer and nothing else.
+/// Not a weak reference: an object that is weakly referenced has its reference counts moved to
+/// a side table, which made every retain and release of the interpreter, anywhere, several
+/// times dearer (callgrind, take-put-embedded). Outside a run the middleware passes actions on
+/// to the reducer and nothing else; an app may keep the store after the interpreter is gone.
 final class InterpreterBox {
     private var reference: Unmanaged<Interpreter>?
 
-    /// Points the box at `interpreter`.
+    /// Points the box at `interpreter`, as its run starts.
     func set(_ interpreter: Interpreter) {
         reference = .passUnretained(interpreter)
     }
 
-    /// Empties the box: the interpreter is going away.
+    /// Empties the box, as the run ends.
     func clear() {
         reference = nil
     }
 
-    /// Whether the interpreter is gone (or the box was never set).
-    var isEmpty: Bool { reference == nil }
-
-    /// The interpreter, held strongly by the caller for as long as it uses it: what an app's
-    /// store calls may let go of the interpreter meanwhile.
+    /// The running interpreter, if any, held strongly by the caller for as long as it uses it.
     var interpreter: Interpreter? { reference?.takeUnretainedValue() }
 
-    /// Runs `body` with the interpreter, if the box has been set, without retaining it (two
-    /// retains and releases per action, callgrind). Only for the interpreter's own store,
-    /// which the interpreter owns, so nothing `body` calls can let go of the interpreter.
+    /// Runs `body` with the running interpreter, if any, without retaining it (two retains and
+    /// releases per action, callgrind): its `run()` holds it meanwhile.
     @inline(__always)
     func with(_ body: (Interpreter) -> Void) {
         reference?._withUnsafeGuaranteedRef(body)

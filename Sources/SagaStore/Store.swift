@@ -36,9 +36,8 @@ public final class Store<State, Action> {
     @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<Action>()
     @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// Called each time a dispatch has processed its queue and the store is idle again.
-    @exclusivity(unchecked) @usableFromInline var idleObservers: [() -> Void] = []
-    /// Called as the store goes away.
-    private var goneObservers: [() -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var idleObservers: [(token: Int, call: () -> Void)] = []
+    private var nextIdleObserverID = 0
 
     /// Creates a store.
     ///
@@ -50,10 +49,6 @@ public final class Store<State, Action> {
         self.storedState = initialState
         self.reducer = reducer
         self.middlewares = middleware
-    }
-
-    deinit {
-        for observer in goneObservers { observer() }
     }
 
     /// Dispatches an action: runs it through the middleware chain and the reducer now, or,
@@ -77,21 +72,25 @@ public final class Store<State, Action> {
         }
         isProcessing = false
         if !idleObservers.isEmpty {
-            for observer in idleObservers { observer() }
+            for observer in idleObservers { observer.call() }
         }
     }
 
     /// Calls `observer` each time a `dispatch` has processed every action it queued, before
     /// `dispatch` returns. The saga middleware uses it to resume the sagas an app's own
     /// dispatch woke, within that dispatch, as redux-saga does; an observer may dispatch.
-    public func whenIdle(_ observer: @escaping () -> Void) {
-        idleObservers.append(observer)
+    ///
+    /// - Returns: a token for ``removeIdleObserver(_:)``.
+    @discardableResult
+    public func whenIdle(_ observer: @escaping () -> Void) -> Int {
+        nextIdleObserverID += 1
+        idleObservers.append((nextIdleObserverID, observer))
+        return nextIdleObserverID
     }
 
-    /// Calls `observer` as the store goes away, on the thread that lets go of it last (the
-    /// store's own: it is confined to one). A ``StoreLink`` lets go of the store there.
-    func whenGone(_ observer: @escaping () -> Void) {
-        goneObservers.append(observer)
+    /// Stops calling the observer `whenIdle` returned `token` for.
+    public func removeIdleObserver(_ token: Int) {
+        idleObservers.removeAll { $0.token == token }
     }
 
     /// Applies the reducer and notifies subscribers: the innermost step of the chain.

@@ -184,9 +184,7 @@ struct BoomError: Error, CustomStringConvertible {
     }
 
     /// An app that keeps its task middleware keeps its tasks running after the store has gone:
-    /// they then read nothing and dispatch into nothing. (The tasks reach the store through a
-    /// link the store empties as it goes; one left full would be a use after free, which the
-    /// address sanitizer's run of the tests reports.)
+    /// they then read nothing and dispatch into nothing.
     @Test func tasksOfAMiddlewareTheAppKeepsOutliveTheStoreQuietly() {
         let thread = ManualStoreThread()
         let clock = VirtualTaskClock()

@@ -14,4 +14,17 @@ public protocol SagaStoreBinding: AnyObject {
     /// Whether actions may arrive from outside the interpreter (an app's own dispatches):
     /// then the interpreter keeps running until it is stopped, and END never comes.
     var acceptsOutsideActions: Bool { get }
+    /// Called on the run's actor as `interpreter` starts ``Interpreter/run(input:isolation:)``:
+    /// from now until ``runEnded(_:)``, the store's actions reach it.
+    func runStarted(_ interpreter: Interpreter)
+    /// Called on the run's actor as the run ends: the store's actions no longer reach the
+    /// interpreter, which may then go away on any thread.
+    func runEnded(_ interpreter: Interpreter)
+}
+
+extension SagaStoreBinding {
+    /// Nothing to do by default.
+    public func runStarted(_ interpreter: Interpreter) {}
+    /// Nothing to do by default.
+    public func runEnded(_ interpreter: Interpreter) {}
 }

@@ -22,6 +22,9 @@ extension Interpreter {
     /// ``stop()``. It runs in the caller's isolation: call it from the actor that owns the store
     /// (the main actor, for a UI store), and the sagas run there too.
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
+        // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
+        binding.runStarted(self)
+        defer { binding.runEnded(self) }
         reducers.clock = clock
         for saga in program.sagas {
             let task = newTask(

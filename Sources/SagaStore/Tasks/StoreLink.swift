@@ -1,35 +1,33 @@
-/// What task work holds of the store: a reference the store empties as it goes (a task
-/// outliving its store dispatches into nothing) and the error callback.
+/// What task work holds of the store: a weak reference (a task outliving its store dispatches
+/// into nothing) and the error callback.
 ///
-/// Not a weak reference: an object that is weakly referenced has its reference counts moved to
-/// a side table, which made every retain and release of the store, on every dispatch, several
-/// times dearer for an app with a task middleware (callgrind, store-dispatch-tasks).
+/// Weak, although that moves the store's reference counts to a side table, which makes each
+/// retain of the store dearer (store-dispatch-tasks: 519 instructions per dispatch through a
+/// reference the store cleared in its `deinit`, 655 through this one): the store may go away
+/// on another thread than its own (an app model's `deinit` runs where its last reference is
+/// dropped) while a task's hop reads the link, and only a weak load is safe against that.
 ///
 /// Unchecked `Sendable`: it crosses to the tasks' threads, but its contents are touched only
-/// inside ``StoreThread/post(_:)`` and ``StoreThread/run(_:)``, on the store's thread, where
-/// the store also goes away (it is confined to that thread).
+/// inside ``StoreThread/post(_:)`` and ``StoreThread/run(_:)``, on the store's thread.
 @usableFromInline
 final class StoreLink<State, Action>: @unchecked Sendable {
-    private var store: Unmanaged<Store<State, Action>>?
+    private weak var store: Store<State, Action>?
     private let onError: (TaskID, any Error) -> Void
 
     @usableFromInline
     init(store: Store<State, Action>, onError: @escaping (TaskID, any Error) -> Void) {
-        self.store = .passUnretained(store)
+        self.store = store
         self.onError = onError
-        store.whenGone { [self] in self.store = nil }
     }
 
     /// Dispatches into the store, if it still exists. Store's thread only.
     func dispatch(_ action: Action) {
-        // Held strongly for the dispatch: what the store calls may let go of it.
-        store?.takeUnretainedValue().dispatch(action)
+        store?.dispatch(action)
     }
 
     /// Reads the state through `select`, or `nil` when the store is gone. Store's thread only.
     func read<T>(_ select: (State) -> T) -> T? {
-        guard let store = store?.takeUnretainedValue() else { return nil }
-        return select(store.state)
+        store.map { select($0.state) }
     }
 
     /// Reports a failed task. Store's thread only.
