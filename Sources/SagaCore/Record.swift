@@ -207,11 +207,19 @@ public struct Record: Sendable {
         }
     }
 
-    /// The string value of `key`, or `nil` if it is absent or not a string: read in place,
-    /// where the subscript copies the whole value out and destroys it again. An action's
-    /// `type` is read this way several times per dispatch (callgrind, every-select-put).
+    /// The string value of `key`, read in place.
+    ///
+    /// ```swift
+    /// let action: Record = ["type": "add", "by": 2]
+    /// action.string(forKey: "type")  // "add"
+    /// action.string(forKey: "by")    // nil: not a string
+    /// ```
+    ///
+    /// - Returns: the string, or `nil` if the key is absent or holds something else.
     @inlinable
     public func string(forKey key: String) -> String? {
+        // The subscript copies the whole value out and destroys it again; an action's `type`
+        // is read several times per dispatch (callgrind, every-select-put).
         if entries.count <= 8 {
             for i in entries.indices where Record.sameKey(entries[i].key, key) {
                 if case .string(let s) = entries[i].value { return s }

@@ -25,6 +25,20 @@ import Testing
         #expect(run.status == .success)
     }
 
+    /// A site's action is made once: the second `put` gets the first one's record, not a copy.
+    @Test func aSitesActionIsMadeOnce() {
+        var actions = ConstantActions()
+        func storage(_ action: Value?) -> UnsafeRawPointer? {
+            guard case .record(let r)? = action else { return nil }
+            return r.entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        }
+        let fields = [RecordField(key: "by", value: .literal(.int(1), SourceLocation(file: 0, line: 1, column: 1)))]
+        let first = actions.action(type: "add", fields: fields)
+        #expect(first == ["type": "add", "by": 1])
+        #expect(storage(actions.action(type: "add", fields: fields)) == storage(first))
+        #expect(storage(actions.action(type: "tick")) == storage(actions.action(type: "tick")))
+    }
+
     /// Sites are told apart by where their fields are; two arrays can be at one place (every
     /// empty array literal shares one), so the type is compared too. A site that finds the
     /// place taken gets `nil`, and its `put` builds the action itself.

@@ -6,8 +6,10 @@ import SagaLanguage
 /// again, at each `put`. The record's entries were an allocation and a free per action, about
 /// a fifteenth of a take and put (callgrind, take-put-loop).
 struct ConstantActions {
-    /// The most put sites with a payload remembered: a program has as many as it has `put`
-    /// statements; the bound only keeps a pathological case from holding memory.
+    /// The most `put "t" {…}` sites, and the most `put "t"` types, remembered beyond the first
+    /// few of each: a program has as many sites as it has `put` statements, but a saga written
+    /// in Swift that puts types it makes at run time (`put("t\(n)")` in a `race`) reaches the
+    /// type-only path with each; the bound keeps either from holding memory without end.
     static let maxSites = 4096
 
     /// A `put "t" {…}` site: its fields (kept, so that no other array can take their address
