@@ -36,7 +36,10 @@ import Testing
         let first = actions.action(type: "add", fields: fields)
         #expect(first == ["type": "add", "by": 1])
         #expect(storage(actions.action(type: "add", fields: fields)) == storage(first))
-        #expect(storage(actions.action(type: "tick")) == storage(actions.action(type: "tick")))
+        // Both kept: a record freed before the next is made could be made at the same place.
+        let tick = actions.action(type: "tick")
+        let again = actions.action(type: "tick")
+        #expect(storage(tick) == storage(again))
     }
 
     /// Sites are told apart by where their fields are; two arrays can be at one place (every
