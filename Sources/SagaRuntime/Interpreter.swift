@@ -291,15 +291,16 @@ struct Taker {
     var condition: Expr?
 }
 
-/// How a store's saga middleware reaches an interpreter, set only while the interpreter runs
-/// (``SagaStoreBinding/runStarted(_:)`` to ``SagaStoreBinding/runEnded(_:)``, both on the run's
-/// actor, where the store dispatches too): then `run()` keeps the interpreter alive, and once it
-/// has ended the interpreter may go away on any thread without the store reaching for it.
+/// How the saga middleware of an interpreter's own store (``Interpreter/store``) reaches it,
+/// set only while it runs (``SagaStoreBinding/runStarted(_:)`` to
+/// ``SagaStoreBinding/runEnded(_:)``, both on the run's actor, where the store dispatches too):
+/// then `run()` keeps the interpreter alive, and once it has ended the interpreter may go away
+/// on any thread without the store reaching for it. Outside a run the middleware passes actions
+/// on to the reducer and nothing else; an app may keep the store after the interpreter is gone.
+/// (Over an app's store, ``RunningInterpreters`` plays this part.)
 ///
 /// Not a weak reference: an object that is weakly referenced has its reference counts moved to
-/// a side table, which made every retain and release of the interpreter, anywhere, several
-/// times dearer (callgrind, take-put-embedded). Outside a run the middleware passes actions on
-/// to the reducer and nothing else; an app may keep the store after the interpreter is gone.
+/// a side table, which makes every retain and release of it, anywhere, several times dearer.
 final class InterpreterBox {
     private var reference: Unmanaged<Interpreter>?
 
@@ -312,9 +313,6 @@ final class InterpreterBox {
     func clear() {
         reference = nil
     }
-
-    /// The running interpreter, if any, held strongly by the caller for as long as it uses it.
-    var interpreter: Interpreter? { reference?.takeUnretainedValue() }
 
     /// Runs `body` with the running interpreter, if any, without retaining it (two retains and
     /// releases per action, callgrind): its `run()` holds it meanwhile.
