@@ -84,6 +84,33 @@ import Testing
         store.dispatch(.add(1))
         #expect(states == [1, 2])
     }
+
+    /// Idle observers run once per outermost dispatch, after everything it queued, in the order
+    /// they were added; a removed one no longer runs.
+    @Test func idleObserversRunOncePerDispatchUntilRemoved() {
+        var log: [String] = []
+        // `echo` dispatches an `add` while the store is busy: queued, and processed before the
+        // store is idle.
+        let echo = Middleware<Int, Action> { api, next in
+            { action in
+                next(action)
+                if case .echo(let n) = action { api.dispatch(.add(n)) }
+            }
+        }
+        let store = Store<Int, Action>(
+            initialState: 0,
+            reducer: { state, action in if case .add(let n) = action { state += n } },
+            middleware: [echo])
+        // Unowned: the store keeps its observers, which must not keep it.
+        let first = store.whenIdle { [unowned store] in log.append("first \(store.state)") }
+        store.whenIdle { [unowned store] in log.append("second \(store.state)") }
+        store.dispatch(.echo(2))
+        #expect(log == ["first 2", "second 2"])
+
+        store.removeIdleObserver(first)
+        store.dispatch(.add(1))
+        #expect(log == ["first 2", "second 2", "second 3"])
+    }
 }
 
 @Suite struct RingBufferTests {
