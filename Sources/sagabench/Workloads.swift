@@ -43,6 +43,16 @@ func runProgram(_ source: String, inputLines: Int, line: String = "") throws -> 
     return seconds
 }
 
+/// Dispatches `n` actions to a store with an adding reducer, `middleware` and one subscriber.
+func storeDispatch(_ n: Int, through middleware: Middleware<Int, Int>) throws -> Measurement {
+    let store = Store(initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [middleware])
+    var seen = 0
+    store.subscribe { _ in seen &+= 1 }
+    let seconds = time { for _ in 0..<n { store.dispatch(1) } }
+    guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
+    return Measurement(count: n, seconds: seconds, unit: "actions")
+}
+
 /// The program of every-select-put (and of its `sagarun` twin, `sagarun-every-select-put`).
 let everySelectPutSource = """
     state { count: 0 }
@@ -92,13 +102,7 @@ let workloads: [Workload] = [
         name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",
         defaultCount: 10_000_000
     ) { n in
-        let passThrough = Middleware<Int, Int> { _, next in { action in next(action) } }
-        let store = Store(initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [passThrough])
-        var seen = 0
-        store.subscribe { _ in seen &+= 1 }
-        let seconds = time { for _ in 0..<n { store.dispatch(1) } }
-        guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
-        return Measurement(count: n, seconds: seconds, unit: "actions")
+        try storeDispatch(n, through: Middleware<Int, Int> { _, next in { action in next(action) } })
     },
     Workload(
         name: "store-dispatch-tasks",
@@ -106,13 +110,7 @@ let workloads: [Workload] = [
         defaultCount: 10_000_000
     ) { n in
         let tasks = TaskMiddleware<Int, Int>(thread: ManualStoreThread()) { _ in nil }
-        let store = Store(
-            initialState: 0, reducer: { (s: inout Int, a: Int) in s &+= a }, middleware: [tasks.makeMiddleware()])
-        var seen = 0
-        store.subscribe { _ in seen &+= 1 }
-        let seconds = time { for _ in 0..<n { store.dispatch(1) } }
-        guard store.state == n, seen == n else { throw BenchError.failed("store lost actions") }
-        return Measurement(count: n, seconds: seconds, unit: "actions")
+        return try storeDispatch(n, through: tasks.makeMiddleware())
     },
     Workload(name: "call", summary: "`call` of a saga function in a loop", defaultCount: 10_000_000) { n in
         let source = """
