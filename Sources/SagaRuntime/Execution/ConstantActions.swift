@@ -40,7 +40,7 @@ struct ConstantActions {
     mutating func action(type: String) -> Value {
         for i in firstTypes.indices where Record.sameKey(firstTypes[i].key, type) { return firstTypes[i].value }
         if let action = moreTypes[type] { return action }
-        let action = Value.record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
+        let action = ConstantActions.typeOnly(type)
         if firstTypes.count < ConstantActions.firstCount {
             firstTypes.append(Record.Entry(key: type, value: action))
         } else if moreTypes.count < ConstantActions.maxSites {
@@ -71,6 +71,11 @@ struct ConstantActions {
             moreSites[address] = site
         }
         return action
+    }
+
+    /// The action of `put type`, as `put` builds it.
+    static func typeOnly(_ type: String) -> Value {
+        .record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
     }
 
     /// The action, as `put` would build it, if its payload is all literals.

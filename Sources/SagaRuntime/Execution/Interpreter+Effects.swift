@@ -229,7 +229,7 @@ extension Interpreter {
         } else {
             switch a {
             case .string(let type):
-                action = .record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
+                action = ConstantActions.typeOnly(type)
             case .record(let r):
                 guard case .string? = r["type"] else {
                     throw SagaError.typeError("an action must be a record with a string 'type'")
