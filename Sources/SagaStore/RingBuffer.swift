@@ -35,8 +35,7 @@ public struct RingBuffer<Element> {
     /// Removes and returns the front element, or `nil` when empty.
     @inlinable public mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
+        let element = storage[head].take()
         head += 1
         if head == storage.count { head = 0 }
         storedCount -= 1
@@ -48,8 +47,7 @@ public struct RingBuffer<Element> {
         guard count > 0 else { return nil }
         var index = head + count - 1
         if index >= storage.count { index -= storage.count }
-        let element = storage[index]
-        storage[index] = nil
+        let element = storage[index].take()
         storedCount -= 1
         return element
     }
