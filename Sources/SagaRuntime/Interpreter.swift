@@ -289,6 +289,12 @@ struct Taker {
     var token: Int
     var pattern: ActionPattern
     var condition: Expr?
+
+    /// Whether it has no `where` condition.
+    var isUnconditional: Bool {
+        if case .none = condition { return true }
+        return false
+    }
 }
 
 /// How the saga middleware of an interpreter's own store (``Interpreter/store``) reaches it,

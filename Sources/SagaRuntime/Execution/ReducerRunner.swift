@@ -79,11 +79,15 @@ final class ReducerRunner {
         // cost every action paid for every reducer (callgrind).
         let type = program.reducers.isEmpty ? nil : ActionPattern.type(of: action)
         for i in program.reducers.indices {
-            guard let pattern = patterns[i] else {
+            // Matched where the pattern is: binding it copied it (and destroyed the copy), an
+            // outlined call each way per reducer per action (callgrind, every-select-put).
+            switch patterns[i]?.matches(actionType: type) {
+            case true?: break
+            case false?: continue
+            case nil:
                 output.error(report(i, "its pattern is not a string or a list of patterns"))
                 continue
             }
-            guard pattern.matches(actionType: type) else { continue }
             // One variables array, reused: reducers run one at a time and never capture it.
             var env = scratch
             scratch = []

@@ -224,7 +224,11 @@ extension Interpreter {
             let task = takers[i].task
             var stays = false
             if task.token == takers[i].token, case .take = task.wait {
-                if takers[i].pattern.matches(actionType: type), conditionHolds(takers[i], action) {
+                // Read in place: passing the taker on copied it (a retain and a release of
+                // each of its parts), which only a `where` condition needs.
+                if takers[i].pattern.matches(actionType: type),
+                    takers[i].isUnconditional || conditionHolds(takers[i], action)
+                {
                     wake(task, .value(action))
                 } else {
                     stays = true
