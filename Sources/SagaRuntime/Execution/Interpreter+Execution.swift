@@ -153,11 +153,17 @@ extension Interpreter {
                 }
                 continue
             }
-            guard let top = task.frames.last else {
+            guard let last = task.frames.indices.last else {
                 bodyEnded(task, .normal)
                 return
             }
-            switch top {
+            // The body of a `loop` ran to its end and is still the current block: it starts
+            // again, without copying the frame or setting the block (callgrind, take-put-loop).
+            if task.frames[last].isLoop(over: task.code) {
+                task.pc = 0
+                continue
+            }
+            switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()
                 task.code = stmts

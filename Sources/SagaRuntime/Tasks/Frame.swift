@@ -96,3 +96,21 @@ enum Completion {
     /// END: a blocked `take` ends as if by `return`.
     case end
 }
+
+extension Frame {
+    /// Whether this is a `loop` whose body is `code` (the same array, not merely equal ones).
+    ///
+    /// Inlined, so that the frame is looked at where it is in the frames array: a call copied
+    /// it (a retain and a release of its body) per turn of the loop.
+    @inline(__always)
+    func isLoop(over code: [Stmt]) -> Bool {
+        guard case .loop(let body) = self else { return false }
+        return Self.same(body, code)
+    }
+
+    /// Whether two blocks are one array (its storage, not its elements, compared).
+    @inline(__always)
+    private static func same(_ a: [Stmt], _ b: [Stmt]) -> Bool {
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+    }
+}
