@@ -6,33 +6,29 @@ extension Interpreter {
     func executeStatement(_ stmt: Stmt, _ task: SagaTask) -> Step {
         do throws(SagaError) {
             switch stmt {
-            case .declare(let v, _, let rhs, _):
-                switch rhs {
-                case .expr(let e):
-                    task.env[v.slot] = try evaluator(task).eval(e, task.env)
-                case .effect(let effect):
+            // The right-hand side is matched in the same pattern: binding it first copied it
+            // and then its payload (callgrind, call).
+            case .declare(let v, _, .expr(let e), _):
+                task.env[v.slot] = try evaluator(task).eval(e, task.env)
+            case .declare(let v, _, .effect(let effect), _):
+                task.target = .slot(v.slot)
+                return try runEffect(effect, task)
+            case .assign(let lv, .expr(let e), _):
+                let value = try evaluator(task).eval(e, task.env)
+                // `x = …`, the common case, needs no path and no boxed target.
+                if lv.path.isEmpty, case .variable(let v) = lv.root {
+                    task.env[v.slot] = value
+                    return .next
+                }
+                task.target = .lvalue(lv)
+                try storeResult(value, task)
+            case .assign(let lv, .effect(let effect), _):
+                if lv.path.isEmpty, case .variable(let v) = lv.root {
                     task.target = .slot(v.slot)
-                    return try runEffect(effect, task)
-                }
-            case .assign(let lv, let rhs, _):
-                switch rhs {
-                case .expr(let e):
-                    let value = try evaluator(task).eval(e, task.env)
-                    // `x = …`, the common case, needs no path and no boxed target.
-                    if lv.path.isEmpty, case .variable(let v) = lv.root {
-                        task.env[v.slot] = value
-                        return .next
-                    }
+                } else {
                     task.target = .lvalue(lv)
-                    try storeResult(value, task)
-                case .effect(let effect):
-                    if lv.path.isEmpty, case .variable(let v) = lv.root {
-                        task.target = .slot(v.slot)
-                    } else {
-                        task.target = .lvalue(lv)
-                    }
-                    return try runEffect(effect, task)
                 }
+                return try runEffect(effect, task)
             case .effect(let effect, _):
                 task.target = .discard
                 return try runEffect(effect, task)
