@@ -54,16 +54,33 @@ func storeDispatch(_ n: Int, through middleware: Middleware<Int, Int>) throws ->
 }
 
 /// The program of every-select-put (and of its `sagarun` twin, `sagarun-every-select-put`).
-let everySelectPutSource = """
+let everySelectPutSource = selectPutSource(watcher: "every")
+
+/// One `watcher` (`every`, `latest`, `leading`) doing `select` + `put` per `request` action.
+func selectPutSource(watcher: String) -> String {
+    """
     state { count: 0 }
     reduce "add" as a { state.count = state.count + a.by }
     saga main {
-      every "request" as r {
+      \(watcher) "request" as r {
         let c = select state.count
         put "add" { by: 1 }
       }
     }
     """
+}
+
+/// every-select-put with another watcher: redux-saga's `takeLatest` and `takeLeading` rows.
+func watcherSelectPut(_ watcher: String, like redux: String) -> Workload {
+    Workload(
+        name: "\(watcher)-select-put",
+        summary: "one `\(watcher)` watcher (\(redux)) doing select + put per outside action",
+        defaultCount: 1_000_000
+    ) { n in
+        let seconds = try runProgram(selectPutSource(watcher: watcher), inputLines: n, line: #"{"type":"request"}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    }
+}
 
 let workloads: [Workload] = [
     Workload(
@@ -73,6 +90,8 @@ let workloads: [Workload] = [
         let seconds = try runProgram(everySelectPutSource, inputLines: n, line: #"{"type":"request"}"#)
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    watcherSelectPut("latest", like: "takeLatest"),
+    watcherSelectPut("leading", like: "takeLeading"),
     Workload(
         name: "wide-state", summary: "a reducer updating one field of a 1,000-field state per outside action",
         defaultCount: 1_000_000
