@@ -21,6 +21,9 @@ extension Interpreter {
         case .join(let state):
             name = "join"
             args["tasks"] = .list(state.tasks.map { .int($0.id) })
+        case .joinOne(let t):
+            name = "join"
+            args["tasks"] = .list([.int(t.id)])
         case .timer: name = "delay"
         case .host: name = "call"
         }

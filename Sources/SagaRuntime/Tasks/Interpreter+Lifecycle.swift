@@ -111,7 +111,7 @@ extension Interpreter {
         case .host(let id):
             hostCalls.cancel(id)
             return []
-        case .none, .take, .channel, .put, .join, .timer:
+        case .none, .take, .channel, .put, .join, .joinOne, .timer:
             return []
         }
     }
@@ -138,7 +138,16 @@ extension Interpreter {
 
     /// A task that `joiner` waits for has ended.
     private func joinedTaskEnded(_ joiner: SagaTask, _ token: Int) {
-        guard joiner.token == token, case .join(let state) = joiner.wait else { return }
+        guard joiner.token == token else { return }
+        if case .joinOne(let t) = joiner.wait {
+            switch t.outcome {
+            case .failed(let f)?: wake(joiner, .error(f))
+            case .cancelled?: wakeups.append(contentsOf: cancelWork(joiner))
+            default: wake(joiner, .value(t.result))
+            }
+            return
+        }
+        guard case .join(let state) = joiner.wait else { return }
         for t in state.tasks where t.isDone {
             switch t.outcome {
             case .failed(let f)?:

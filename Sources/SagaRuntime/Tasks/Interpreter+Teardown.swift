@@ -32,6 +32,7 @@ extension Interpreter {
             case .task(let owned): pending.append(owned)
             case .combinator(let c): pending += c.entries + [c.owner]
             case .join(let state): pending += state.tasks
+            case .joinOne(let t): pending.append(t)
             case .channel(let channel): channels.append(channel)
             case .none, .take, .put, .timer, .host: break
             }

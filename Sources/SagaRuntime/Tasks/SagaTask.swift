@@ -312,6 +312,8 @@ enum Wait {
     case combinator(Combinator)
     /// `join` of these tasks (results gathered in order).
     case join(JoinState)
+    /// `join` of one task.
+    case joinOne(SagaTask)
     /// A `delay`: the timer's sequence number.
     case timer(Int)
     /// A host function call in flight.
