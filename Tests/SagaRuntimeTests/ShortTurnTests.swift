@@ -4,7 +4,7 @@ import SagaRuntime
 import Testing
 
 /// The interpreter's short cuts must not show: a `put` processed on the spot
-/// (`dispatchAtOnce`) and an `every` watcher's short turns (`runEveryWatcher`, `retake`) do
+/// (`dispatchAtOnce`) and an `every` watcher's short turns (`runShortTurn`, `retake`) do
 /// what the dispatch queue and the watcher's own statements would have done, in the same
 /// order. A run-step limit turns both off, so each program here runs twice, with and without
 /// one that is never reached, and the two runs must agree on everything: transcript, errors,

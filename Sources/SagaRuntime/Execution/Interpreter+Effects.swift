@@ -112,7 +112,7 @@ extension Interpreter {
             let child = newTask(
                 name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
                 parent: task, env: env, body: body)
-            child.everyWatcher = EveryWatcher.make(for: watcher)
+            child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher)
             task.adopt(child)
             if tracer != nil { traceStart(child, from: task) }
             wakeups.append(.run(child, child.token))

@@ -31,15 +31,15 @@ extension Interpreter {
         case .start:
             break
         case .retake:
-            guard let watcher = task.everyWatcher else {
+            guard let watcher = task.shortTurnWatcher else {
                 assertionFailure("a task without a watcher's data took a watcher's turn")
                 return
             }
             retake(task, watcher)
             return
         case .value(let value):
-            if task.isEveryWatcher, let watcher = task.everyWatcher, watchersRunShort,
-                runEveryWatcher(task, watcher, value)
+            if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
+                runShortTurn(task, watcher, value)
             {
                 return
             }

@@ -91,9 +91,9 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
-    /// Whether ``everyWatcher`` is set: a byte of the task read on every resumption, rather
+    /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
-    @exclusivity(unchecked) private(set) var isEveryWatcher = false
+    @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
 
     /// Where the value of the effect it is blocked on goes.
     @exclusivity(unchecked) var target: ResultTarget = .discard
@@ -135,11 +135,11 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// For an `every` watcher with a literal pattern: what its short turns need.
-    var everyWatcher: EveryWatcher? {
-        get { extras?.everyWatcher }
+    var shortTurnWatcher: ShortTurnWatcher? {
+        get { extras?.shortTurnWatcher }
         set {
-            if newValue != nil || extras != nil { extrasForWriting.everyWatcher = newValue }
-            isEveryWatcher = newValue != nil
+            if newValue != nil || extras != nil { extrasForWriting.shortTurnWatcher = newValue }
+            isShortTurnWatcher = newValue != nil
         }
     }
 
@@ -186,7 +186,7 @@ final class SagaTask: @unchecked Sendable {
         code = []
         frames = []
         extras = nil
-        isEveryWatcher = false
+        isShortTurnWatcher = false
         outcome = nil
         failure = nil
     }
@@ -263,7 +263,7 @@ final class TaskExtras {
     @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
     @exclusivity(unchecked) var native: NativeState?
     @exclusivity(unchecked) var stepsBeforeYield = 0
-    @exclusivity(unchecked) var everyWatcher: EveryWatcher?
+    @exclusivity(unchecked) var shortTurnWatcher: ShortTurnWatcher?
 }
 
 /// How a finished task ended.

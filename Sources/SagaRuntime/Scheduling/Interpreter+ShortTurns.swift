@@ -23,7 +23,7 @@ extension Interpreter {
     ///
     /// - Returns: `false` if the task is better run as it stands (the fork would fail: too many
     ///   tasks), having done nothing; the caller then resumes it with the action as usual.
-    func runEveryWatcher(_ task: SagaTask, _ watcher: EveryWatcher, _ action: Value) -> Bool {
+    func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: Value) -> Bool {
         guard liveTasks < options.maxTasks else { return false }
         task.env[watcher.bindingSlot] = action
         task.target = .discard
@@ -39,7 +39,7 @@ extension Interpreter {
     }
 
     /// The second turn: back at the top of its loop, the watcher blocks on its `take` again.
-    func retake(_ task: SagaTask, _ watcher: EveryWatcher) {
+    func retake(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
         takers.append(Taker(task: task, token: task.token, pattern: watcher.pattern, condition: nil))

@@ -2,12 +2,12 @@ import SagaCore
 import SagaLanguage
 
 /// What an `every` watcher task needs for its short turn (see
-/// ``Interpreter/runEveryWatcher(_:_:_:)``): its pattern, evaluated once, where its loop
+/// ``Interpreter/runShortTurn(_:_:_:)``): its pattern, evaluated once, where its loop
 /// binds each action, and the body it forks.
 ///
 /// Only a watcher whose pattern is a literal (or `*`) has one: its `take` then matches the
 /// same actions every time, so the pattern need not be evaluated again.
-final class EveryWatcher {
+final class ShortTurnWatcher {
     let pattern: ActionPattern
     /// The slot of the variable bound to each action.
     let bindingSlot: Int
@@ -23,7 +23,7 @@ final class EveryWatcher {
 
     /// The short turn's data for `watcher`, or `nil` if it is not an `every` watcher with a
     /// literal pattern.
-    static func make(for watcher: Watcher) -> EveryWatcher? {
+    static func make(for watcher: Watcher) -> ShortTurnWatcher? {
         guard watcher.kind == .every else { return nil }
         let pattern: ActionPattern
         switch watcher.pattern {
@@ -35,7 +35,7 @@ final class EveryWatcher {
         case .expr:
             return nil
         }
-        return EveryWatcher(
+        return ShortTurnWatcher(
             pattern: pattern, bindingSlot: watcher.binding.slot, body: watcher.body, location: watcher.location)
     }
 }
