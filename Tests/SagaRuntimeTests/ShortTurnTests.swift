@@ -4,7 +4,7 @@ import SagaRuntime
 import Testing
 
 /// The interpreter's short cuts must not show: a `put` processed on the spot
-/// (`dispatchAtOnce`) and an `every` watcher's short turns (`runShortTurn`, `retake`) do
+/// (`dispatchAtOnce`) and an `every` or `latest` watcher's short turns (`runShortTurn`, `retake`) do
 /// what the dispatch queue and the watcher's own statements would have done, in the same
 /// order. A run-step limit turns both off, so each program here runs twice, with and without
 /// one that is never reached, and the two runs must agree on everything: transcript, errors,
@@ -88,6 +88,67 @@ import Testing
               every "finished" as f { log "finished \\(f.n)" }
             }
             """, input: Self.actions("job", 3))
+    }
+
+    @Test func latestBodiesThatEndBeforeTheNextActionAndOnesThatDoNot() async {
+        // Actions 1-3 come at once (each cancels the one before); 4 and 5 come after the
+        // last body has ended, when the short turn is taken.
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              latest "a" as a {
+                try {
+                  log "start \\(a.n)"
+                  if a.n <= 3 { delay 10 }
+                  log "end \\(a.n) at \\(now())"
+                } finally { if cancelled { log "cancelled \\(a.n)" } }
+              }
+            }
+            saga feeder {
+              put "a" { n: 1 }; put "a" { n: 2 }; put "a" { n: 3 }
+              delay 20
+              put "a" { n: 4 }; put "a" { n: 5 }
+              put "later" { n: 6 }
+            }
+            saga later { every "later" as l { delay 1; put "a" { n: 7 } } }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.lines.contains("cancelled 1"))
+        #expect(outcome.lines.contains("end 5 at 20"))
+        #expect(outcome.lines.contains("end 7 at 21"))
+    }
+
+    @Test func aLatestBodyBeingCancelledAlreadyIsNotCancelledAgain() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              let w = fork {
+                latest "a" as a {
+                  try { log "body \\(a.n)"; take "never" } finally { log "finally \\(a.n) \\(cancelled)"; if a.n < 10 { put "a" { n: a.n + 10 } } }
+                }
+              }
+              delay 1
+              put "a" { n: 1 }
+              put "a" { n: 2 }
+              delay 1
+              cancel w
+              log "watcher cancelled"
+            }
+            """)
+    }
+
+    @Test func latestBodiesThatFailOrSeeTheLastHandle() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              try {
+                latest "a" as a { log "ok \\(a.n)"; if a.n == 3 { throw "boom \\(a.n)" } }
+              } finally {
+                log "finally"
+              }
+            }
+            saga other { latest "a" as a { delay a.n; log "other \\(a.n) at \\(now())" } }
+            """, input: Self.actions("a", 4))
+        #expect(outcome.status == .sagaFailed)
     }
 
     @Test func aWatcherCancelledWhileItsChildRuns() async {

@@ -4,8 +4,8 @@ import Testing
 
 @testable import SagaRuntime
 
-/// Which watchers take short turns: an `every` whose pattern is a literal (the common
-/// `every "type" as a`), and no other. The others run their written-out loop.
+/// Which watchers take short turns: an `every` or a `latest` whose pattern is a literal (the
+/// common `every "type" as a`), and no other. The others run their written-out loop.
 @Suite struct ShortTurnWatcherTests {
     private func watcher(_ kind: Watcher.Kind, _ pattern: Pattern) -> Watcher {
         Watcher(
@@ -16,22 +16,37 @@ import Testing
 
     private func literal(_ value: Value) -> Pattern { .expr(.literal(value, .unknown)) }
 
+    /// `ShortTurnWatcher.make` for a watcher started where the frame has 7 variables.
+    private func make(hidden watcher: Watcher) -> ShortTurnWatcher? {
+        ShortTurnWatcher.make(for: watcher, hiddenSlot: 7)
+    }
+
     @Test func anEveryWithALiteralPatternTakesShortTurns() {
-        let made = ShortTurnWatcher.make(for: watcher(.every, literal("user/*")))
+        let made = make(hidden: watcher(.every, literal("user/*")))
         #expect(made?.bindingSlot == 3)
         #expect(made?.pattern.matches(type: "user/loaded") == true)
         #expect(made?.pattern.matches(type: "other") == false)
-        #expect(ShortTurnWatcher.make(for: watcher(.every, .any(.unknown))) != nil)
+        #expect(make(hidden: watcher(.every, .any(.unknown))) != nil)
+        #expect(made?.lastSlot == nil)
+    }
+
+    @Test func aLatestWithALiteralPatternTakesShortTurnsKeepingItsLastBodyPastTheFrame() {
+        let made = make(hidden: watcher(.latest, literal("search")))
+        #expect(made?.bindingSlot == 3)
+        #expect(made?.lastSlot == 7)
+        #expect(made?.pattern.matches(type: "search") == true)
     }
 
     @Test func otherPatternsAndWatchersDoNot() {
         let variable = Pattern.expr(.variable(Variable(name: "p", slot: 0, location: .unknown)))
         let list = Pattern.expr(.list([.literal("a", .unknown)], .unknown))
-        #expect(ShortTurnWatcher.make(for: watcher(.every, variable)) == nil)
-        #expect(ShortTurnWatcher.make(for: watcher(.every, list)) == nil)
+        #expect(make(hidden: watcher(.every, variable)) == nil)
+        #expect(make(hidden: watcher(.every, list)) == nil)
         // A literal that is not a pattern fails where the written-out `take` reports it.
-        #expect(ShortTurnWatcher.make(for: watcher(.every, literal(5))) == nil)
-        #expect(ShortTurnWatcher.make(for: watcher(.latest, literal("a"))) == nil)
-        #expect(ShortTurnWatcher.make(for: watcher(.leading, literal("a"))) == nil)
+        #expect(make(hidden: watcher(.every, literal(5))) == nil)
+        #expect(make(hidden: watcher(.latest, variable)) == nil)
+        #expect(make(hidden: watcher(.leading, literal("a"))) == nil)
+        #expect(make(hidden: watcher(.throttle, literal("a"))) == nil)
+        #expect(make(hidden: watcher(.debounce, literal("a"))) == nil)
     }
 }

@@ -112,7 +112,7 @@ extension Interpreter {
             let child = newTask(
                 name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
                 parent: task, env: env, body: body)
-            child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher)
+            child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher, hiddenSlot: task.env.count)
             task.adopt(child)
             if tracer != nil { traceStart(child, from: task) }
             wakeups.append(.run(child, child.token))

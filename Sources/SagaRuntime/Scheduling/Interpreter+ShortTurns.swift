@@ -8,6 +8,12 @@ import SagaLanguage
 /// two turns do only what those statements would have done, in the same order, so nothing
 /// another task or the transcript can see differs.
 ///
+/// A `latest` watcher's loop also cancels the body it started last and keeps the new one's
+/// handle: `loop { let a = take P; if last != null { cancel last }; last = fork { B } }`. Its
+/// short turn is taken only while cancelling would do nothing (that body has ended, or is
+/// being cancelled already), as it does when actions come slower than its body ends;
+/// otherwise the cancel has work to run before the fork, and the statements run as written.
+///
 /// Not under a trace (which shows the watcher's statements), a run-step limit (which counts
 /// them) or a yield budget (`--yield-after`: a small one sends the watcher to the back of the
 /// run order between its statements, and other work runs before it takes again).
@@ -25,17 +31,35 @@ extension Interpreter {
     ///   tasks), having done nothing; the caller then resumes it with the action as usual.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: Value) -> Bool {
         guard liveTasks < options.maxTasks else { return false }
+        if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
         task.env[watcher.bindingSlot] = action
         task.target = .discard
+        // The body sees the variables as the `fork` statement would: `last` still the old one.
         let child = newTask(
             name: "fork block", location: watcher.location, kind: .attached, parent: task, env: task.env,
             body: watcher.body)
         task.adopt(child)
         wakeups.append(.run(child, child.token))
+        if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         task.token &+= 1
         task.resumption = .retake
         wakeups.append(.run(task, task.token))
         return true
+    }
+
+    /// Whether `latest`'s `if last != null { cancel last }` would do nothing: no body started
+    /// yet, or the last one has ended or is being cancelled (see ``cancelWork(_:)``).
+    private func cancelDoesNothing(_ task: SagaTask, _ lastSlot: Int) -> Bool {
+        guard lastSlot < task.env.count else { return false }
+        switch task.env[lastSlot] {
+        case .null:
+            return true
+        case .handle(let h):
+            guard let last = h.object as? SagaTask, last !== task else { return false }
+            return last.isDone || last.isCancelling
+        default:
+            return false
+        }
     }
 
     /// The second turn: back at the top of its loop, the watcher blocks on its `take` again.
