@@ -216,7 +216,7 @@ public struct Record: Sendable {
     /// ```
     ///
     /// - Returns: the string, or `nil` if the key is absent or holds something else.
-    @inlinable
+    @inlinable @inline(__always)
     public func string(forKey key: String) -> String? {
         // The subscript copies the whole value out and destroys it again; an action's `type`
         // is read several times per dispatch (callgrind, every-select-put).
