@@ -47,6 +47,11 @@ public struct Parser {
     var plannedScopes = ScopeStack()
     /// The next slot of the top-level declaration being parsed, for planning slots.
     var nextPlannedSlot = 0
+    /// For planning callees: by name number, the index among this file's functions of the
+    /// first function of that (undotted) name parsed so far, or -1.
+    var plannedFunctions: [Int32] = []
+    /// How many function declarations of this file have been parsed, for planning callees.
+    var functionsParsed: Int32 = 0
 
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
@@ -73,7 +78,9 @@ public struct Parser {
     /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
     ///   (the checker then leaves the expressions whose variables are right as they are,
     ///   instead of rebuilding each node around a resolved copy: callgrind, `sagabench
-    ///   parse-check`), rather than -1.
+    ///   parse-check`), rather than -1; and whether a call of a function declared earlier in
+    ///   the file names it by its index among the file's functions (see
+    ///   ``SourceUnit/calleesArePlanned``), rather than by name.
     static func parse(
         _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
@@ -94,7 +101,9 @@ public struct Parser {
                 if l.column != r.column { return l.column < r.column }
                 return a.offset < b.offset
             }.map(\.element)
-            return (SourceUnit(file: fileIndex, declarations: declarations), sorted)
+            var unit = SourceUnit(file: fileIndex, declarations: declarations)
+            unit.calleesArePlanned = plansSlots
+            return (unit, sorted)
         }
     }
 
