@@ -37,7 +37,7 @@ public struct Parser {
     var depth = 0
     /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
     /// know which closers to skip.
-    var openBrackets: [(isBrace: Bool, line: Int32)] = []
+    let openBrackets = BracketStack()
     /// The identifiers met so far, each made into a `String` once (see ``NameInterner``).
     var names = NameInterner()
     /// Whether variables get the slots the checker will give them (Parser+Slots.swift), or
@@ -198,9 +198,9 @@ public struct Parser {
         if token.kind != .eof {
             previous = token
             switch token.kind {
-            case .leftBrace: openBrackets.append((true, token.line))
-            case .leftParen, .leftBracket: openBrackets.append((false, token.line))
-            case .rightBrace, .rightParen, .rightBracket: if !openBrackets.isEmpty { openBrackets.removeLast() }
+            case .leftBrace: openBrackets.push(isBrace: true, line: token.line)
+            case .leftParen, .leftBracket: openBrackets.push(isBrace: false, line: token.line)
+            case .rightBrace, .rightParen, .rightBracket: openBrackets.pop()
             default: break
             }
             pos += 1
