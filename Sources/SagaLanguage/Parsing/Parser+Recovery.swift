@@ -89,9 +89,11 @@ extension Parser {
     }
 
     /// `true` when the lexer reported an error earlier on the current token's line (an
-    /// unterminated string, say): whatever goes wrong after it is the same mistake.
+    /// unterminated string, say): whatever goes wrong after it is the same mistake. (The
+    /// lexer's last error as of the token three ahead, whatever it has lexed since: the
+    /// parser once asked for tokens that far ahead only, and its messages keep that rule.)
     var followsLexicalError: Bool {
-        guard let last = lexer.diagnostics.last?.location else { return false }
+        guard let last = lexer.lastDiagnostic(before: pos + 4)?.location else { return false }
         let token = current
         return last.line == token.line && last.column <= token.column
     }

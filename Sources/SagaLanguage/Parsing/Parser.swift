@@ -19,10 +19,9 @@ public struct Parser {
     static let maxDepth = 256
 
     var lexer: Lexer
-    /// Tokens `lexed - TokenWindow.size ..< lexed`: the current token, one behind and a few
+    /// The lexer's tokens (``Lexer/tokens``): the current token, one behind, and those lexed
     /// ahead.
     let window: TokenWindow
-    var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
     /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
@@ -56,7 +55,7 @@ public struct Parser {
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
         self.file = file
-        window = TokenWindow(filledWith: CompactToken(kind: .newline, line: 0, column: 0))
+        window = lexer.tokens
         fill()
     }
 
@@ -112,11 +111,13 @@ public struct Parser {
     /// Lexes far enough that the current token and three after it are in the window.
     @inline(__always)
     mutating func fill() {
-        while lexed <= pos + 3 {
-            window[lexed] = lexer.next()
-            lexed += 1
-        }
+        if lexer.produced <= pos + 3 { lexAhead() }
         current = window[pos]
+    }
+
+    /// Fills the window ahead of the current token, keeping the one behind it.
+    mutating func lexAhead() {
+        lexer.lex(until: pos - 1 + TokenWindow.initialCapacity, keepingFrom: pos - 1)
     }
 
     /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
