@@ -78,6 +78,25 @@ import Testing
         #expect(ParseFixture.errors("saga s {\n  log \"a \\(x\n}") == ["2:7: unterminated string literal"])
     }
 
+    @Test func aLexicalErrorReportedFarAheadDoesNotHideAnEarlierMistake() {
+        // The lexer reports the unterminated string (at its start) only at the line break, far
+        // ahead of the parser's mistake: the parser, which lexes many tokens ahead, still
+        // reports its own, as when it lexed three tokens ahead and had not seen the other.
+        #expect(
+            ParseFixture.errors("saga s {\n  log \"a\\(x + + y z w\n}") == [
+                "2:7: unterminated string literal", "2:15: expected expression after '+', found '+'",
+            ])
+        // One within three tokens is seen, and the parser keeps quiet.
+        #expect(ParseFixture.errors("saga s {\n  log \"a\\(x + + y\n}") == ["2:7: unterminated string literal"])
+        // Hundreds of interpolations closed by one line break: more tokens in one step than the
+        // parser's window held at first.
+        let open = String(repeating: #""\("#, count: 300)
+        #expect(
+            ParseFixture.errors("saga s {\n  log \(open)\n}") == [
+                "2:7: unterminated string literal", "2:775: nesting too deep",
+            ])
+    }
+
     @Test func deepNestingIsAnErrorNotACrash() {
         let depth = 10_000
         let parens = String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth)

@@ -61,6 +61,11 @@ public struct FunctionDecl: Sendable {
 public struct SourceUnit: Sendable {
     public var file: Int32
     public var declarations: [Declaration]
+    /// Whether a ``Callee/function(_:_:)`` in this unit is the parser's plan rather than a
+    /// resolution: the index of a function among this file's own function declarations,
+    /// which the checker turns back into that function's name and resolves as such. (Only the
+    /// Frontend's parse plans callees; see `Parser+Slots.swift`.)
+    var calleesArePlanned = false
     public init(file: Int32, declarations: [Declaration]) {
         self.file = file
         self.declarations = declarations

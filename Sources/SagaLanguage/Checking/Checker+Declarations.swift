@@ -15,7 +15,12 @@ extension Checker {
         // list: reversing moved every declaration, and so did appending the first unit's list
         // rather than taking it whole; callgrind, `sagabench parse-check`.)
         var declarations: [Declaration] = []
+        // Where each unit's declarations end in the merged list, and whether its callees are
+        // planned (see ``plannedCalleeOffset``).
+        var unitEnds: [(end: Int, calleesArePlanned: Bool)] = []
+        unitEnds.reserveCapacity(units.count)
         for i in units.indices {
+            unitEnds.append((declarations.count + units[i].declarations.count, units[i].calleesArePlanned))
             if declarations.isEmpty {
                 swap(&declarations, &units[i].declarations)
             } else {
@@ -37,7 +42,15 @@ extension Checker {
         sagas.reserveCapacity(sagaCount)
         var functionDecls: [FunctionDecl] = []
         functionDecls.reserveCapacity(functions.count)
+        var unit = -1
+        var unitEnd = 0
         for index in declarations.indices {
+            while index == unitEnd, unit + 1 < unitEnds.count {
+                // A new unit: its planned callees count from its first function.
+                unit += 1
+                unitEnd = unitEnds[unit].end
+                plannedCalleeOffset = unitEnds[unit].calleesArePlanned ? functionDecls.count : nil
+            }
             var declaration = Declaration.import("", .unknown)
             swap(&declaration, &declarations[index])
             switch declaration {

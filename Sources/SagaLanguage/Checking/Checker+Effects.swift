@@ -239,8 +239,23 @@ extension Checker {
 
     /// Resolves what `call`, `fork` or `spawn` names: a program function (whose arity must
     /// match) or a host function.
+    ///
+    /// A callee the parser planned (``SourceUnit/calleesArePlanned``) is resolved as the name
+    /// of the function it planned; it stays as it is when that is what the name resolves to.
     mutating func resolveCallee(_ callee: Callee, argumentCount: Int) -> Callee {
-        guard case .named(let name, let location) = callee else { return callee }
+        let name: String
+        let location: SourceLocation
+        switch callee {
+        case .named(let named, let at):
+            name = named
+            location = at
+        case .function(let planned, let at):
+            guard let offset = plannedCalleeOffset, functions.indices.contains(offset + planned) else { return callee }
+            name = functions[offset + planned].name
+            location = at
+        case .host:
+            return callee
+        }
         if let index = functionIndex(of: name), index < functions.count {
             let function = functions[index]
             if function.arity != argumentCount {

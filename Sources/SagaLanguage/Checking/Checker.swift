@@ -44,6 +44,9 @@ struct Checker {
     var declaredNames: [DeclaredName] = []
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
+    /// When the unit being checked has its callees planned (``SourceUnit/calleesArePlanned``),
+    /// the index in ``functions`` of its first function, which its planned indices count from.
+    var plannedCalleeOffset: Int?
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
 

@@ -12,7 +12,8 @@ import SagaCore
 /// records, after an operator or a comma), because only it knows whether a `{` opens a
 /// record or a block.
 ///
-/// Tokens are produced on demand by ``next()``, so a large file never holds its whole
+/// Tokens are produced on demand, many at a time, into a ring the parser reads
+/// (``lex(until:keepingFrom:)``, ``TokenWindow``), so a large file never holds its whole
 /// token stream in memory.
 struct Lexer {
     /// An interpolation `\(` that is still open: how many `(` it has inside, and where its
@@ -31,17 +32,25 @@ struct Lexer {
     var lineStart = 0
     /// UTF-8 continuation bytes seen on the current line, so columns count scalars.
     var continuationBytes = 0
-    /// The first token of the last scan step, if not yet handed out. Most steps produce one
-    /// token, which then never goes through the ``pending`` array (an append and a removal
-    /// per token, each with a uniqueness check: callgrind, `sagabench parse-check`).
-    var ready = CompactToken(kind: .eof, line: 0, column: 0)
-    var hasReady = false
-    /// The further tokens of the last scan step, not yet handed out.
-    var pending: [CompactToken] = []
+    /// The tokens produced, by absolute index; those from ``keepFrom`` on are kept.
+    let tokens = TokenWindow(filledWith: CompactToken(kind: .newline, line: 0, column: 0))
+    /// How many tokens have been produced.
+    var produced = 0
+    /// The first token the reader still needs: a token that would overwrite it grows the ring.
+    var keepFrom = 0
+    /// Scanning stops once this many tokens have been produced.
+    var target = 0
+    /// How many tokens had been produced when the current scan step began: a step ends with
+    /// the first token it produces, and the diagnostics it reports are dated by it (see
+    /// ``lastDiagnostic(before:)``).
+    var stepStart = 0
+    /// ``stepStart`` of the step that reported each of ``diagnostics``.
+    var diagnosticSteps: [Int] = []
+    /// How many tokens ``next()`` has handed out.
+    var handedOut = 0
     /// The decoded text of every string segment scanned, which its token refers to by index.
     /// (Identifiers need no entry: their text is in ``bytes``.)
     var strings: [String] = []
-    var pendingHead = 0
     /// The kind of the last token produced, to collapse runs of newlines.
     var lastKind: TokenKind?
     /// Set once the EOF token has been produced.
@@ -54,41 +63,13 @@ struct Lexer {
     init(bytes: UnsafeBufferPointer<UInt8>, file: Int32) {
         self.bytes = bytes
         self.file = file
-        pending.reserveCapacity(8)
-    }
-
-    /// The next token; after the end, EOF again and again.
-    mutating func next() -> CompactToken {
-        if hasReady {
-            hasReady = false
-            return ready
-        }
-        if pendingHead < pending.count {
-            let token = pending[pendingHead]
-            pendingHead += 1
-            return token
-        }
-        if !pending.isEmpty {
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
-        }
-        if finished {
-            return CompactToken(kind: .eof, line: line, column: column(at: pos))
-        }
-        // A scan step always produces a token (at the end, the EOF).
-        scan()
-        hasReady = false
-        return ready
     }
 
     @inline(__always)
     mutating func push(_ token: CompactToken) {
-        if hasReady {
-            pending.append(token)
-        } else {
-            ready = token
-            hasReady = true
-        }
+        if produced - keepFrom >= tokens.capacity { tokens.grow(keeping: keepFrom..<produced) }
+        tokens[produced] = token
+        produced += 1
         lastKind = token.kind
     }
 
@@ -100,6 +81,7 @@ struct Lexer {
 
     mutating func error(_ message: String, line: Int32, column: Int32) {
         diagnostics.append(.error(message, at: SourceLocation(file: file, line: line, column: column)))
+        diagnosticSteps.append(stepStart)
     }
 
     @inline(__always)
@@ -138,9 +120,10 @@ struct Lexer {
         return i < bytes.count ? bytes[i] : 0
     }
 
-    /// Scans until at least one token is pending, or to the end of the file.
+    /// Scans until ``target`` tokens have been produced, or to the end of the file.
     mutating func scan() {
         while pos < bytes.count {
+            stepStart = produced
             let b = bytes[pos]
             switch b {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
@@ -169,8 +152,9 @@ struct Lexer {
             default:
                 scanPunctuation(b)
             }
-            if hasReady { return }
+            if produced >= target { return }
         }
+        stepStart = produced
         closeInterpolations()
         emitNewline(at: pos)
         emit(.eof, at: pos)

@@ -75,6 +75,7 @@ extension Parser {
             ignoresNewlines = saved
             advance()
             let body = try parseBlock(after: "function parameters")
+            planFunction(named: first, isDotted: name.utf8.count != first.count)
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
             if kind == .identifier,

@@ -144,6 +144,9 @@ extension Parser {
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
     mutating func parseCallee(after keyword: @autoclosure () -> String) throws -> (Callee, [Expr]) {
         let first = try expectName("expected a function name or '{' after '\(keyword())'")
+        if kind == .leftParen, let planned = plannedCallee(first) {
+            return (planned, try parseArguments())
+        }
         let name = try parseDottedRest(of: text(first))
         guard kind == .leftParen else {
             throw fail("expected '(' after function name '\(name)', found \(found)")

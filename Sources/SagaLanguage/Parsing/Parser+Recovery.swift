@@ -48,16 +48,10 @@ extension Parser {
     ///
     /// - Parameter height: how many brackets were open when the statement began.
     mutating func synchronizeStatement(openBefore height: Int) {
-        var braces = 0
-        var brackets = 0
         // After a lexical error the rest of the line is unreliable: close nothing.
         let errorLine = kind == .error || followsLexicalError ? -1 : current.line
-        if openBrackets.count > height {
-            for bracket in openBrackets[height...] where bracket.line == errorLine {
-                if bracket.isBrace { braces += 1 } else { brackets += 1 }
-            }
-            openBrackets.removeLast(openBrackets.count - height)
-        }
+        var (braces, brackets) = openBrackets.open(above: height, onLine: errorLine)
+        openBrackets.truncate(to: height)
         var first = true
         while true {
             switch kind {
@@ -86,7 +80,7 @@ extension Parser {
 
     /// Skips to the next declaration keyword at the start of a line.
     mutating func synchronizeDeclaration(startedAt start: Int) {
-        openBrackets.removeAll()
+        openBrackets.truncate(to: 0)
         if pos == start { step() }
         while kind != .eof {
             if isAtLineStart, isAtDeclarationKeyword { return }
@@ -95,9 +89,11 @@ extension Parser {
     }
 
     /// `true` when the lexer reported an error earlier on the current token's line (an
-    /// unterminated string, say): whatever goes wrong after it is the same mistake.
+    /// unterminated string, say): whatever goes wrong after it is the same mistake. (The
+    /// lexer's last error as of the token three ahead, whatever it has lexed since: the
+    /// parser once asked for tokens that far ahead only, and its messages keep that rule.)
     var followsLexicalError: Bool {
-        guard let last = lexer.diagnostics.last?.location else { return false }
+        guard let last = lexer.lastDiagnostic(before: pos + 4)?.location else { return false }
         let token = current
         return last.line == token.line && last.column <= token.column
     }

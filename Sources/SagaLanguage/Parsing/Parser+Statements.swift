@@ -46,7 +46,7 @@ extension Parser {
         }
         ignoresNewlines = saved
         if kind == .rightBrace { advance() }
-        if openBrackets.count > height { openBrackets.removeLast(openBrackets.count - height) }
+        openBrackets.truncate(to: height)
         depth -= 1
         planScopeClose()
         return Block(statements: statements, location: location(open))

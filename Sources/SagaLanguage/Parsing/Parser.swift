@@ -19,10 +19,9 @@ public struct Parser {
     static let maxDepth = 256
 
     var lexer: Lexer
-    /// Tokens `lexed - TokenWindow.size ..< lexed`: the current token, one behind and a few
+    /// The lexer's tokens (``Lexer/tokens``): the current token, one behind, and those lexed
     /// ahead.
     let window: TokenWindow
-    var lexed = 0
     /// Absolute index of the current token.
     var pos = 0
     /// The last token consumed by ``advance()`` (for "after 'x'" and same-line rules).
@@ -37,7 +36,7 @@ public struct Parser {
     var depth = 0
     /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
     /// know which closers to skip.
-    var openBrackets: [(isBrace: Bool, line: Int32)] = []
+    let openBrackets = BracketStack()
     /// The identifiers met so far, each made into a `String` once (see ``NameInterner``).
     var names = NameInterner()
     /// Whether variables get the slots the checker will give them (Parser+Slots.swift), or
@@ -47,11 +46,16 @@ public struct Parser {
     var plannedScopes = ScopeStack()
     /// The next slot of the top-level declaration being parsed, for planning slots.
     var nextPlannedSlot = 0
+    /// For planning callees: by name number, the index among this file's functions of the
+    /// first function of that (undotted) name parsed so far, or -1.
+    var plannedFunctions: [Int32] = []
+    /// How many function declarations of this file have been parsed, for planning callees.
+    var functionsParsed: Int32 = 0
 
     init(lexer: Lexer, file: Int32) {
         self.lexer = lexer
         self.file = file
-        window = TokenWindow(filledWith: CompactToken(kind: .newline, line: 0, column: 0))
+        window = lexer.tokens
         fill()
     }
 
@@ -73,7 +77,9 @@ public struct Parser {
     /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
     ///   (the checker then leaves the expressions whose variables are right as they are,
     ///   instead of rebuilding each node around a resolved copy: callgrind, `sagabench
-    ///   parse-check`), rather than -1.
+    ///   parse-check`), rather than -1; and whether a call of a function declared earlier in
+    ///   the file names it by its index among the file's functions (see
+    ///   ``SourceUnit/calleesArePlanned``), rather than by name.
     static func parse(
         _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
@@ -94,7 +100,9 @@ public struct Parser {
                 if l.column != r.column { return l.column < r.column }
                 return a.offset < b.offset
             }.map(\.element)
-            return (SourceUnit(file: fileIndex, declarations: declarations), sorted)
+            var unit = SourceUnit(file: fileIndex, declarations: declarations)
+            unit.calleesArePlanned = plansSlots
+            return (unit, sorted)
         }
     }
 
@@ -103,11 +111,18 @@ public struct Parser {
     /// Lexes far enough that the current token and three after it are in the window.
     @inline(__always)
     mutating func fill() {
-        while lexed <= pos + 3 {
-            window[lexed] = lexer.next()
-            lexed += 1
-        }
+        if lexer.produced <= pos + 3 { lexAhead() }
         current = window[pos]
+    }
+
+    /// Fills the window ahead of the current token, keeping the one behind it.
+    ///
+    /// Never inlined: once in every hundred tokens or so, it made each inlined ``advance()``,
+    /// and so every parsing function, bigger and slower on the path taken at every token
+    /// (callgrind, `sagabench parse-check`: 345 → 334 instructions per byte).
+    @inline(never)
+    mutating func lexAhead() {
+        lexer.lex(until: pos - 1 + TokenWindow.initialCapacity, keepingFrom: pos - 1)
     }
 
     /// The token at absolute index `index` (at most one behind, three ahead of `pos`).
@@ -189,9 +204,9 @@ public struct Parser {
         if token.kind != .eof {
             previous = token
             switch token.kind {
-            case .leftBrace: openBrackets.append((true, token.line))
-            case .leftParen, .leftBracket: openBrackets.append((false, token.line))
-            case .rightBrace, .rightParen, .rightBracket: if !openBrackets.isEmpty { openBrackets.removeLast() }
+            case .leftBrace: openBrackets.push(isBrace: true, line: token.line)
+            case .leftParen, .leftBracket: openBrackets.push(isBrace: false, line: token.line)
+            case .rightBrace, .rightParen, .rightBracket: openBrackets.pop()
             default: break
             }
             pos += 1
