@@ -12,27 +12,15 @@ import Testing
 struct CalleePlanningTests {
     /// Every callee node of a JSON tree: its place, kind and index or name, sorted.
     static func callees(_ value: Value) -> [String] {
-        var found: [String] = []
-        func walk(_ value: Value) {
-            switch value {
-            case .list(let items):
-                items.forEach(walk)
-            case .record(let record):
-                if case .string(let kind)? = record["kind"], ["named", "function", "host"].contains(kind),
-                    case .int(let line)? = record["line"], case .int(let column)? = record["column"]
-                {
-                    var what = ""
-                    if case .int(let index)? = record["index"] { what = "\(index)" }
-                    if case .string(let name)? = record["name"] { what = name }
-                    found.append("\(line):\(column) \(kind) \(what)")
-                }
-                for key in record.keys { record[key].map(walk) }
-            default:
-                break
-            }
+        astNodes(value) { record in
+            guard case .string(let kind)? = record["kind"], ["named", "function", "host"].contains(kind),
+                case .int(let line)? = record["line"], case .int(let column)? = record["column"]
+            else { return nil }
+            var what = ""
+            if case .int(let index)? = record["index"] { what = "\(index)" }
+            if case .string(let name)? = record["name"] { what = name }
+            return "\(line):\(column) \(kind) \(what)"
         }
-        walk(value)
-        return found.sorted()
     }
 
     /// Compiles `files` (by name; `main.saga` is the root) twice: parsed as the Frontend

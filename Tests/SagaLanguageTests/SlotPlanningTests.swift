@@ -14,25 +14,13 @@ struct SlotPlanningTests {
 
     /// Every variable node of a JSON tree: its place, name and slot, sorted.
     static func variables(_ value: Value) -> [String] {
-        var found: [String] = []
-        func walk(_ value: Value) {
-            switch value {
-            case .list(let items):
-                items.forEach(walk)
-            case .record(let record):
-                if record["kind"] == .string("variable"), case .int(let line)? = record["line"],
-                    case .int(let column)? = record["column"], case .string(let name)? = record["name"],
-                    case .int(let slot)? = record["slot"]
-                {
-                    found.append("\(line):\(column) \(name) \(slot)")
-                }
-                for key in record.keys { record[key].map(walk) }
-            default:
-                break
-            }
+        astNodes(value) { record in
+            guard record["kind"] == .string("variable"), case .int(let line)? = record["line"],
+                case .int(let column)? = record["column"], case .string(let name)? = record["name"],
+                case .int(let slot)? = record["slot"]
+            else { return nil }
+            return "\(line):\(column) \(name) \(slot)"
         }
-        walk(value)
-        return found.sorted()
     }
 
     /// The variables of `path`'s program as parsed and as checked, or `nil` if it does not
