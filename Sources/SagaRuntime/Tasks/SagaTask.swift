@@ -134,7 +134,7 @@ final class SagaTask: @unchecked Sendable {
         set { if newValue != nil || extras != nil { extrasForWriting.native = newValue } }
     }
 
-    /// For an `every` watcher with a literal pattern: what its short turns need.
+    /// For an `every` or `latest` watcher with a literal pattern: what its short turns need.
     var shortTurnWatcher: ShortTurnWatcher? {
         get { extras?.shortTurnWatcher }
         set {
@@ -356,7 +356,7 @@ enum Resumption {
     case error(Failure)
     /// Leave the body abruptly (cancellation, abort, END).
     case unwind(Completion)
-    /// An `every` watcher's second short turn: block on its `take` again (see
+    /// A watcher's second short turn: block on its `take` again (see
     /// ``Interpreter/retake(_:_:)``).
     case retake
 }
