@@ -310,13 +310,7 @@ extension Interpreter {
         }
         if tasks.contains(where: { $0 === task }) { throw SagaError.typeError("a task cannot join itself") }
         for t in tasks where t.isDone {
-            switch t.outcome {
-            case .failed(let f)?: return .completion(.throwError(f))
-            case .cancelled?:
-                task.isCancelling = true
-                return .completion(.cancel)
-            default: continue
-            }
+            if let ended = failedOrCancelledJoin(t, task) { return ended }
         }
         let pending = tasks.filter { !$0.isDone }
         if pending.isEmpty { return .value(Interpreter.joinResult(tasks, isList: isList)) }
@@ -332,18 +326,22 @@ extension Interpreter {
     /// general form were five allocations per join (callgrind, leading-select-put).
     private func joinOne(_ t: SagaTask, _ task: SagaTask) throws(SagaError) -> EffectResult {
         if t === task { throw SagaError.typeError("a task cannot join itself") }
-        if t.isDone {
-            switch t.outcome {
-            case .failed(let f)?: return .completion(.throwError(f))
-            case .cancelled?:
-                task.isCancelling = true
-                return .completion(.cancel)
-            default: return .value(t.result)
-            }
-        }
+        if t.isDone { return failedOrCancelledJoin(t, task) ?? .value(t.result) }
         block(task, on: .joinOne(t))
         t.addJoiner(task, token: task.token)
         return .suspended
+    }
+
+    /// What `task` joining `t`, which has ended, does at once if `t` did not end with a value:
+    /// `t`'s failure is thrown, and a cancelled `t` cancels the joiner. `nil` for a value.
+    private func failedOrCancelledJoin(_ t: SagaTask, _ task: SagaTask) -> EffectResult? {
+        switch t.outcome {
+        case .failed(let f)?: return .completion(.throwError(f))
+        case .cancelled?:
+            task.isCancelling = true
+            return .completion(.cancel)
+        default: return nil
+        }
     }
 
     /// `race` and `all`: each entry runs as an owned task, started in order.

@@ -140,29 +140,27 @@ extension Interpreter {
     private func joinedTaskEnded(_ joiner: SagaTask, _ token: Int) {
         guard joiner.token == token else { return }
         if case .joinOne(let t) = joiner.wait {
-            switch t.outcome {
-            case .failed(let f)?: wake(joiner, .error(f))
-            case .cancelled?: wakeups.append(contentsOf: cancelWork(joiner))
-            default: wake(joiner, .value(t.result))
-            }
+            if !endedJoinWithoutValue(t, joiner) { wake(joiner, .value(t.result)) }
             return
         }
         guard case .join(let state) = joiner.wait else { return }
         for t in state.tasks where t.isDone {
-            switch t.outcome {
-            case .failed(let f)?:
-                wake(joiner, .error(f))
-                return
-            case .cancelled?:
-                wakeups.append(contentsOf: cancelWork(joiner))
-                return
-            default:
-                continue
-            }
+            if endedJoinWithoutValue(t, joiner) { return }
         }
         state.remaining -= 1
         guard state.tasks.allSatisfy(\.isDone) else { return }
         wake(joiner, .value(Interpreter.joinResult(state.tasks, isList: state.isList)))
+    }
+
+    /// If `t` failed or was cancelled, ends `joiner`'s wait as joining it does at once: the
+    /// failure is thrown in the joiner, a cancellation cancels it. `false` if `t` has a value.
+    private func endedJoinWithoutValue(_ t: SagaTask, _ joiner: SagaTask) -> Bool {
+        switch t.outcome {
+        case .failed(let f)?: wake(joiner, .error(f))
+        case .cancelled?: wakeups.append(contentsOf: cancelWork(joiner))
+        default: return false
+        }
+        return true
     }
 
     /// The value of a finished join.
