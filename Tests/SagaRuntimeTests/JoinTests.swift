@@ -4,10 +4,12 @@ import SagaRuntime
 import Testing
 
 /// `join t` waits on its one task without the state `join [t1, t2]` keeps (see the
-/// interpreter's `joinOne`). It must give what the list form gives for a list of one, in every
-/// state the task can be in when it is joined and when it ends: each program here runs once
-/// with `join t` and once with `join [t]` (its only result taken out), and both runs must
-/// print, fail and end alike.
+/// interpreter's `joinOne`). It must give what the list form gives for a list of one, whatever
+/// state the task is in when it is joined and how it ends: each program here runs once with
+/// `join t` and once with `join [t]` (its only result taken out), and both runs must print,
+/// fail and end alike. Where a program's lines are given too, they are those of the
+/// interpreter before `joinOne` (6eba8f9), since both forms share what a failed or cancelled
+/// task does to its joiner.
 @Suite struct JoinTests {
     /// The two variants of `template`: `JOIN(x)` stands for a join of the task `x` whose
     /// result goes into `r`.
@@ -113,5 +115,37 @@ import Testing
             }
             """)
         #expect(lines == ["waiter cancelled: true", "work ended at 20"])
+    }
+
+    @Test func aTaskBeingCancelledCancelsItsJoinerWhenItsFinallyEnds() async {
+        let lines = await expectSameRun(
+            """
+            func slow() {
+              try { delay 100; return 1 } finally {
+                if cancelled { log "slow cancelled at \\(now())"; delay 5; log "slow finally done at \\(now())" }
+              }
+            }
+            saga main {
+              let t = spawn slow()
+              fork { delay 2; cancel t }
+              delay 3
+              try { JOIN(t); log "not reached \\(r)" } finally { log "joiner cancelled: \\(cancelled) at \\(now())" }
+            }
+            """)
+        #expect(lines == ["slow cancelled at 2", "slow finally done at 7", "joiner cancelled: true at 7"])
+    }
+
+    @Test func aTaskWhoseBodyHasEndedIsJoinedWhenItsChildrenEnd() async {
+        let lines = await expectSameRun(
+            """
+            func parent() { fork { delay 10; log "grandchild done at \\(now())" }; log "parent ends at \\(now())"; return "p" }
+            saga main {
+              let t = spawn parent()
+              delay 1
+              JOIN(t)
+              log "joined \\(r) at \\(now())"
+            }
+            """)
+        #expect(lines == ["parent ends at 0", "grandchild done at 10", "joined p at 10"])
     }
 }

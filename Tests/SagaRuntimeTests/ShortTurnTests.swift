@@ -118,25 +118,51 @@ import Testing
     }
 
     @Test func aLatestBodyBeingCancelledAlreadyIsNotCancelledAgain() async {
-        await expectSameBothWays(
+        // Each body cancels itself and is still in its finally when the next action comes:
+        // the watcher takes its short turn, as cancelling would do nothing.
+        let outcome = await expectSameBothWays(
             """
             saga main {
-              let w = fork {
-                latest "a" as a {
-                  try { log "body \\(a.n)"; take "never" } finally { log "finally \\(a.n) \\(cancelled)"; if a.n < 10 { put "a" { n: a.n + 10 } } }
+              latest "go" as a {
+                try { log "body \\(a.n)"; cancel } finally {
+                  log "finally \\(a.n) \\(cancelled) at \\(now())"; delay 5; log "finally \\(a.n) done at \\(now())"
                 }
               }
-              delay 1
-              put "a" { n: 1 }
-              put "a" { n: 2 }
-              delay 1
-              cancel w
-              log "watcher cancelled"
             }
+            saga feeder { delay 1; put "go" { n: 1 }; delay 2; put "go" { n: 2 }; delay 10; put "go" { n: 3 } }
             """)
+        #expect(
+            outcome.lines == [
+                "body 1", "finally 1 true at 1", "body 2", "finally 2 true at 3", "finally 1 done at 6",
+                "finally 2 done at 8", "body 3", "finally 3 true at 13", "finally 3 done at 18",
+            ])
     }
 
-    @Test func latestBodiesThatFailOrSeeTheLastHandle() async {
+    @Test func aLatestBodyThatEndedWithChildrenStillRunningIsCancelled() async {
+        // The last body has ended but its child runs: cancelling it cancels the child, so the
+        // watcher runs its statements (no short turn) and the child is cancelled.
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              latest "go" as a {
+                fork {
+                  try { delay 10; log "child \\(a.n) done at \\(now())" } finally {
+                    if cancelled { log "child \\(a.n) cancelled at \\(now())" }
+                  }
+                }
+                log "body \\(a.n) ends"
+              }
+            }
+            saga feeder { delay 1; put "go" { n: 1 }; delay 2; put "go" { n: 2 }; delay 20; put "go" { n: 3 } }
+            """)
+        #expect(
+            outcome.lines == [
+                "body 1 ends", "child 1 cancelled at 3", "body 2 ends", "child 2 done at 13", "body 3 ends",
+                "child 3 done at 33",
+            ])
+    }
+
+    @Test func latestBodiesThatFail() async {
         let outcome = await expectSameBothWays(
             """
             saga main {

@@ -28,7 +28,8 @@ extension Interpreter {
     /// ready to take again right after it.
     ///
     /// - Returns: `false` if the task is better run as it stands (the fork would fail: too many
-    ///   tasks), having done nothing; the caller then resumes it with the action as usual.
+    ///   tasks; or, for `latest`, cancelling its last body would do something), having done
+    ///   nothing; the caller then resumes it with the action as usual.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: Value) -> Bool {
         guard liveTasks < options.maxTasks else { return false }
         if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
