@@ -1,3 +1,5 @@
+import SagaCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,6 +25,21 @@ enum PersistenceActionKind: CaseIterable {
     case delete
     case deleted
     case deleteFailed
+
+    /// Whether `action` may be a persistence action: a record whose `type` is a string longer
+    /// than `persistence/`. Most actions are not, and are let through here, reading the type
+    /// where it lies: taking it out of the record first copied the record and the string and
+    /// destroyed them again, in the middleware and in the reducer (about 600 instructions per
+    /// every-select-put action through `sagarun run --memory`, callgrind).
+    @inline(__always)
+    static func mayBe(_ action: Value) -> Bool {
+        guard case .record(let r) = action else { return false }
+        for i in r.entries.indices where Record.sameKey(r.entries[i].key, "type") {
+            guard case .string(let s) = r.entries[i].value else { return false }
+            return s.utf8.count > prefixLength
+        }
+        return false
+    }
 
     /// The kind whose type `type` is, or nil for any other action.
     init?(type: String) {

@@ -5,7 +5,7 @@ import SagaCore
 /// with its first persistence action; `state.persistence` with the first of all.
 enum PersistenceReducer {
     static func reduce(_ state: inout Value, _ action: Value) {
-        guard case .record(let a) = action, let type = a.string(forKey: "type"),
+        guard PersistenceActionKind.mayBe(action), case .record(let a) = action, let type = a.string(forKey: "type"),
             let kind = PersistenceActionKind(type: type),
             case .string(let entity)? = a["entity"], !entity.isEmpty, case .record(var root) = state
         else { return }

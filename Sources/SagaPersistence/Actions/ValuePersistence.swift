@@ -40,7 +40,7 @@ public final class ValuePersistence: @unchecked Sendable {
     }
 
     private func start(_ action: Value) {
-        guard case .record(let r) = action, let type = r.string(forKey: "type"),
+        guard PersistenceActionKind.mayBe(action), case .record(let r) = action, let type = r.string(forKey: "type"),
             let kind = PersistenceActionKind(type: type)
         else { return }
         let operation: PersistenceOperation
