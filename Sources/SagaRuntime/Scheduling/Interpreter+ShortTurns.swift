@@ -37,8 +37,8 @@ extension Interpreter {
         task.target = .discard
         // The body sees the variables as the `fork` statement would: `last` still the old one.
         let child = newTask(
-            name: "fork block", location: watcher.location, kind: .attached, parent: task, env: task.env,
-            body: watcher.body)
+            name: "fork block", location: watcher.location, kind: .attached, parent: task,
+            env: watcher.bodyVariables(copying: task.env), body: watcher.body)
         task.adopt(child)
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }

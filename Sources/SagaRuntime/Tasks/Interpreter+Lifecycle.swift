@@ -31,7 +31,11 @@ extension Interpreter {
     private func finish(_ task: SagaTask) {
         task.phase = .done
         liveTasks -= 1
-        task.env = []
+        if let parent = task.parent, parent.isShortTurnWatcher, let watcher = parent.shortTurnWatcher {
+            watcher.keepVariables(&task.env)
+        } else {
+            task.env = []
+        }
         let outcome: Outcome
         if let f = task.failure {
             outcome = .failed(f)

@@ -16,6 +16,12 @@ final class ShortTurnWatcher {
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
     /// last (see ``Desugar/watcher(_:env:)``); `nil` for `every`.
     let lastSlot: Int?
+    /// The variables array of a body that has ended, emptied, for the next body to fill: each
+    /// body's variables were the watcher's array, shared until the body's first assignment
+    /// copied it into a new one, freed when the body ended (a sixteenth of every-select-put's
+    /// instructions with the allocation and the freeing, callgrind). Unchecked for
+    /// exclusivity, as the tasks' fields are: only the interpreter's thread reaches it.
+    @exclusivity(unchecked) private var spareVariables: [Value] = []
 
     init(pattern: ActionPattern, bindingSlot: Int, body: Block, location: SourceLocation, lastSlot: Int? = nil) {
         self.pattern = pattern
@@ -23,6 +29,27 @@ final class ShortTurnWatcher {
         self.body = body
         self.location = location
         self.lastSlot = lastSlot
+    }
+
+    /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
+    /// storage of an ended body's where one was kept.
+    func bodyVariables(copying env: [Value]) -> [Value] {
+        var variables: [Value] = []
+        swap(&variables, &spareVariables)
+        variables.append(contentsOf: env)
+        return variables
+    }
+
+    /// Keeps the variables of a body that has ended for the next one, emptied at once, so
+    /// that what they held is let go when the body ends, as before. `env` is left empty.
+    func keepVariables(_ env: inout [Value]) {
+        guard spareVariables.capacity == 0 else {
+            env = []
+            return
+        }
+        swap(&env, &spareVariables)
+        // One by one: `removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`.
+        while spareVariables.popLast() != nil {}
     }
 
     /// The short turn's data for `watcher`, or `nil` if it is not an `every` or `latest`
