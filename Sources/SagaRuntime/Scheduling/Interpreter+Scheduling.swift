@@ -204,6 +204,9 @@ extension Interpreter {
     /// that begin to wait from now on do not see this action.
     func actionReduced(_ action: Value) {
         if !processingOwnEntry { outsideActionArrived() }
+        // No type to read when nothing waits for an action: a saga's `put` often reaches no
+        // taker, its own watcher being between its turns (callgrind, every-select-put).
+        if actionChannels.isEmpty, takers.isEmpty { return }
         let type = ActionPattern.type(of: action)
         for channel in actionChannels where channel.pattern?.matches(actionType: type) == true {
             if !channelPut(channel, action), !channel.reportedOverflow {
