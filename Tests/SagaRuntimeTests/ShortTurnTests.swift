@@ -4,7 +4,7 @@ import SagaRuntime
 import Testing
 
 /// The interpreter's short cuts must not show: a `put` processed on the spot
-/// (`dispatchAtOnce`) and an `every` or `latest` watcher's short turns (`runShortTurn`, `retake`) do
+/// (`dispatchAtOnce`) and an `every`, `latest` or `leading` watcher's short turns (`runShortTurn`, `retake`) do
 /// what the dispatch queue and the watcher's own statements would have done, in the same
 /// order. A run-step limit turns both off, so each program here runs twice, with and without
 /// one that is never reached, and the two runs must agree on everything: transcript, errors,
@@ -175,6 +175,73 @@ import Testing
             saga other { latest "a" as a { delay a.n; log "other \\(a.n) at \\(now())" } }
             """, input: Self.actions("a", 4))
         #expect(outcome.status == .sagaFailed)
+    }
+
+    @Test func leadingBodiesThatEndAtOnceAndOnesThatWait() async {
+        // Bodies 1 and 3 end before the next action; 2 waits, so the actions that come
+        // meanwhile are dropped; the body's own put is seen by another watcher.
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              leading "a" as a {
+                log "start \\(a.n) at \\(now())"
+                if a.n == 2 { delay 10 }
+                put "done" { n: a.n }
+              }
+              every "done" as d { log "done \\(d.n) at \\(now())" }
+            }
+            saga feeder {
+              put "a" { n: 1 }; put "a" { n: 2 }; delay 1; put "a" { n: 3 }; put "a" { n: 4 }
+              delay 20; put "a" { n: 5 }; put "a" { n: 6 }
+            }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.lines.contains("start 2 at 0"))
+        #expect(!outcome.lines.contains { $0.hasPrefix("start 3") })
+        #expect(outcome.lines.contains("done 2 at 10"))
+        #expect(outcome.lines.contains("start 5 at 21"))
+    }
+
+    @Test func aLeadingBodyTakingWhatItsWatcherTakes() async {
+        // The body waits for the next "a": the watcher, joining it, does not take that one.
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              leading "a" as a { let b = take "a"; log "pair \\(a.n) \\(b.n)" }
+            }
+            """, input: Self.actions("a", 5))
+        #expect(outcome.lines == ["pair 1 2", "pair 3 4"])
+    }
+
+    @Test func leadingBodiesThatFailOrCancelThemselves() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              try {
+                leading "a" as a {
+                  try { log "body \\(a.n)"; if a.n == 2 { cancel } } finally { if cancelled { log "cancelled \\(a.n)" } }
+                }
+              } finally {
+                log "watcher ends, cancelled \\(cancelled)"
+              }
+            }
+            saga other {
+              try { leading "a" as a { if a.n == 3 { throw "boom \\(a.n)" }; log "other \\(a.n)" } } finally { log "other ends" }
+            }
+            """, input: Self.actions("a", 4))
+        #expect(outcome.lines.contains("cancelled 2"))
+        #expect(outcome.status == .sagaFailed)
+    }
+
+    @Test func aLeadingWatcherCancelledWhileItsBodyRuns() async {
+        await expectSameBothWays(
+            """
+            saga main {
+              let w = fork { leading "a" as a { log "body \\(a.n)"; put "stop"; delay 5; log "never" } }
+              take "stop"
+              cancel w
+              log "cancelled at \\(now())"
+            }
+            """, input: Self.actions("a", 3))
     }
 
     @Test func aWatcherCancelledWhileItsChildRuns() async {

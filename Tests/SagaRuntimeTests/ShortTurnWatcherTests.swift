@@ -4,8 +4,8 @@ import Testing
 
 @testable import SagaRuntime
 
-/// Which watchers take short turns: an `every` or a `latest` whose pattern is a literal (the
-/// common `every "type" as a`), and no other. The others run their written-out loop.
+/// Which watchers take short turns: an `every`, a `latest` or a `leading` whose pattern is a
+/// literal (the common `every "type" as a`), and no other. The others run their written-out loop.
 @Suite struct ShortTurnWatcherTests {
     private func watcher(_ kind: Watcher.Kind, _ pattern: Pattern) -> Watcher {
         Watcher(
@@ -37,6 +37,14 @@ import Testing
         #expect(made?.pattern.matches(type: "search") == true)
     }
 
+    @Test func aLeadingWithALiteralPatternTakesShortTurnsJoiningItsBodyPastTheFrame() {
+        let made = make(hidden: watcher(.leading, literal("save")))
+        #expect(made?.bindingSlot == 3)
+        #expect(made?.joinSlot == 7)
+        #expect(made?.lastSlot == nil)
+        #expect(made?.pattern.matches(type: "save") == true)
+    }
+
     @Test func otherPatternsAndWatchersDoNot() {
         let variable = Pattern.expr(.variable(Variable(name: "p", slot: 0, location: .unknown)))
         let list = Pattern.expr(.list([.literal("a", .unknown)], .unknown))
@@ -45,7 +53,7 @@ import Testing
         // A literal that is not a pattern fails where the written-out `take` reports it.
         #expect(make(hidden: watcher(.every, literal(5))) == nil)
         #expect(make(hidden: watcher(.latest, variable)) == nil)
-        #expect(make(hidden: watcher(.leading, literal("a"))) == nil)
+        #expect(make(hidden: watcher(.leading, variable)) == nil)
         #expect(make(hidden: watcher(.throttle, literal("a"))) == nil)
         #expect(make(hidden: watcher(.debounce, literal("a"))) == nil)
     }

@@ -7,7 +7,7 @@ import SagaRuntime
 /// --print-state` makes it, with budgets small enough for thousands of runs a second.
 ///
 /// A program that ends within the run-step budget runs a second time without it: the
-/// interpreter's short cuts (a `put` processed on the spot, an `every` watcher's short turns)
+/// interpreter's short cuts (a `put` processed on the spot, a watcher's short turns)
 /// are off under a run-step budget and on without one, and must not change what a program
 /// does. The two runs must print the same transcript and errors and end the same way.
 enum FuzzRun {

@@ -75,6 +75,11 @@ enum Desugar {
         return (Block(statements: statements, location: loc), env + [.int(0), .null, .null, .null])
     }
 
+    /// The index of `join t` in a `leading` watcher's loop: `take` is at 0, the `fork` at 1.
+    /// A task blocked on the `take` stands at the next index (1), one about to join at 2, one
+    /// blocked on the join at 3 (see ``Interpreter/runShortTurn(_:_:_:)``).
+    static let leadingJoin = 2
+
     /// A watcher as the loop the contract's table gives for it.
     static func watcher(_ w: Watcher, env: [Value]) -> (Block, [Value]) {
         let loc = w.location
@@ -101,6 +106,7 @@ enum Desugar {
             return (Block(statements: [loop([takeAction, cancelLast, forkLast])], location: loc), env + [.null])
         case .leading:
             // loop { let a = take P; call B } — as fork and join, which waits the same way.
+            // The statements' places in the loop are ``leadingJoin``'s (short turns rely on them).
             let t = Variable(name: "task", slot: base, location: loc)
             let forkT = Stmt.declare(t, isMutable: false, .effect(.fork(.block(w.body), loc)), loc)
             let joinT = Stmt.effect(.join(.variable(t), loc), loc)

@@ -35,8 +35,8 @@ extension Interpreter {
                 assertionFailure("a task without a watcher's data took a watcher's turn")
                 return
             }
-            retake(task, watcher)
-            return
+            // Otherwise a `leading` watcher's `join` runs as written.
+            if retake(task, watcher) { return }
         case .value(let value):
             if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
                 runShortTurn(task, watcher, value)

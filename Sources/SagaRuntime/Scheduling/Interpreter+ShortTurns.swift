@@ -14,6 +14,13 @@ import SagaLanguage
 /// being cancelled already), as it does when actions come slower than its body ends;
 /// otherwise the cancel has work to run before the fork, and the statements run as written.
 ///
+/// A `leading` watcher's loop joins the body it started before it takes again:
+/// `loop { let a = take P; let task = fork { B }; join task }`. Its first turn is the `take`
+/// and the `fork`, as `every`'s; its second joins the body: it blocks on the join while the
+/// body runs, or takes again at once when the body has ended with a value; and when the body
+/// ends later, the join's wake-up takes it back to its `take`. A body that failed or was
+/// cancelled is joined by the `join` statement as written.
+///
 /// Not under a trace (which shows the watcher's statements), a run-step limit (which counts
 /// them) or a yield budget (`--yield-after`: a small one sends the watcher to the back of the
 /// run order between its statements, and other work runs before it takes again).
@@ -30,7 +37,15 @@ extension Interpreter {
     /// - Returns: `false` if the task is better run as it stands (the fork would fail: too many
     ///   tasks; or, for `latest`, cancelling its last body would do something), having done
     ///   nothing; the caller then resumes it with the action as usual.
+    ///
+    /// A `leading` watcher woken from its `join` (it stands past the `join` statement) by the
+    /// body's value goes back to its `take`, dropping the value as the statement does.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: Value) -> Bool {
+        if watcher.joinSlot != nil, task.pc > Desugar.leadingJoin {
+            task.pc = Desugar.leadingJoin - 1
+            takeAgain(task, watcher)
+            return true
+        }
         guard liveTasks < options.maxTasks else { return false }
         if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
         task.env[watcher.bindingSlot] = action
@@ -42,6 +57,10 @@ extension Interpreter {
         task.adopt(child)
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
+        if let joinSlot = watcher.joinSlot {
+            task.env[joinSlot] = child.handle
+            task.pc = Desugar.leadingJoin
+        }
         task.token &+= 1
         task.resumption = .retake
         wakeups.append(.run(task, task.token))
@@ -63,11 +82,60 @@ extension Interpreter {
         }
     }
 
-    /// The second turn: back at the top of its loop, the watcher blocks on its `take` again.
-    func retake(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+    /// The second turn: back at the top of its loop, the watcher blocks on its `take` again;
+    /// a `leading` watcher joins its body first (see ``joinBody(_:_:_:)``).
+    ///
+    /// - Returns: `false` if the task is to run its statements from where it stands (a
+    ///   `leading` watcher's `join`), having done nothing.
+    func retake(_ task: SagaTask, _ watcher: ShortTurnWatcher) -> Bool {
+        if let joinSlot = watcher.joinSlot { return joinBody(task, watcher, joinSlot) }
+        takeAgain(task, watcher)
+        return true
+    }
+
+    /// Blocks a watcher on its `take`, as the statement does.
+    private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
         takers.append(Taker(task: task, token: task.token, pattern: watcher.pattern, condition: nil))
+    }
+
+    /// `leading`'s second turn, its `join task`, as ``joinOne(_:_:)`` would do it: blocks on
+    /// the body while it runs; once it has ended with a value, the join has it at once and the
+    /// watcher takes again (unless other work is waiting: the statement would yield to it).
+    ///
+    /// - Returns: `false` if the `join` statement is better run as written (the body failed or
+    ///   was cancelled, or work is waiting), having done nothing.
+    private func joinBody(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ joinSlot: Int) -> Bool {
+        guard let body = joinedBody(task, joinSlot) else { return false }
+        if !body.isDone {
+            task.pc = Desugar.leadingJoin + 1
+            task.target = .discard
+            block(task, on: .joinOne(body))
+            body.addJoiner(task, token: task.token)
+            return true
+        }
+        guard case .value? = body.outcome, wakeups.isEmpty else { return false }
+        task.pc = Desugar.leadingJoin - 1
+        takeAgain(task, watcher)
+        return true
+    }
+
+    /// The body a `leading` watcher joins: its hidden `task` variable's task.
+    private func joinedBody(_ task: SagaTask, _ joinSlot: Int) -> SagaTask? {
+        guard joinSlot < task.env.count, case .handle(let h) = task.env[joinSlot] else { return nil }
+        return h.object as? SagaTask
+    }
+
+    /// Whether a watcher's second turn changes nothing another task could see: always, but
+    /// for a `leading` watcher whose body failed or was cancelled (its `join` then fails or
+    /// cancels the watcher).
+    private func retakeIsQuiet(_ task: SagaTask) -> Bool {
+        guard let joinSlot = task.shortTurnWatcher?.joinSlot else { return true }
+        guard let body = joinedBody(task, joinSlot) else { return false }
+        if !body.isDone { return true }
+        if case .value? = body.outcome { return true }
+        return false
     }
 
     /// Whether `work` is a watcher's second turn, or stale: either way it changes nothing
@@ -76,7 +144,7 @@ extension Interpreter {
     func isRetakeOrStale(_ work: Work) -> Bool {
         guard case .run(let task, let token) = work else { return false }
         guard task.token == token, !task.isDone else { return true }
-        if case .retake = task.resumption { return true }
+        if case .retake = task.resumption { return retakeIsQuiet(task) }
         return false
     }
 }

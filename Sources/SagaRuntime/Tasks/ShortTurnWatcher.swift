@@ -1,9 +1,10 @@
 import SagaCore
 import SagaLanguage
 
-/// What an `every` or `latest` watcher task needs for its short turn (see
+/// What an `every`, `latest` or `leading` watcher task needs for its short turns (see
 /// ``Interpreter/runShortTurn(_:_:_:)``): its pattern, evaluated once, where its loop
-/// binds each action, the body it forks, and for `latest`, where it keeps the last body.
+/// binds each action, the body it forks, and for `latest` and `leading`, where it keeps the
+/// body it started last.
 ///
 /// Only a watcher whose pattern is a literal (or `*`) has one: its `take` then matches the
 /// same actions every time, so the pattern need not be evaluated again.
@@ -16,6 +17,9 @@ final class ShortTurnWatcher {
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
     /// last (see ``Desugar/watcher(_:env:)``); `nil` for `every`.
     let lastSlot: Int?
+    /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
+    /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
+    let joinSlot: Int?
     /// The variables array of a body that has ended, emptied, for the next body to fill: each
     /// body's variables were the watcher's array, shared until the body's first assignment
     /// copied it into a new one, freed when the body ended (a sixteenth of every-select-put's
@@ -23,12 +27,16 @@ final class ShortTurnWatcher {
     /// exclusivity, as the tasks' fields are: only the interpreter's thread reaches it.
     @exclusivity(unchecked) private var spareVariables: [Value] = []
 
-    init(pattern: ActionPattern, bindingSlot: Int, body: Block, location: SourceLocation, lastSlot: Int? = nil) {
+    init(
+        pattern: ActionPattern, bindingSlot: Int, body: Block, location: SourceLocation, lastSlot: Int? = nil,
+        joinSlot: Int? = nil
+    ) {
         self.pattern = pattern
         self.bindingSlot = bindingSlot
         self.body = body
         self.location = location
         self.lastSlot = lastSlot
+        self.joinSlot = joinSlot
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
@@ -52,15 +60,18 @@ final class ShortTurnWatcher {
         while spareVariables.popLast() != nil {}
     }
 
-    /// The short turn's data for `watcher`, or `nil` if it is not an `every` or `latest`
-    /// watcher with a literal pattern. `hiddenSlot` is the first slot past the variables the
-    /// watcher copies, where ``Desugar/watcher(_:env:)`` puts `latest`'s `last`.
+    /// The short turn's data for `watcher`, or `nil` if it is not an `every`, `latest` or
+    /// `leading` watcher with a literal pattern. `hiddenSlot` is the first slot past the
+    /// variables the watcher copies, where ``Desugar/watcher(_:env:)`` puts `latest`'s `last`
+    /// and `leading`'s `task`.
     static func make(for watcher: Watcher, hiddenSlot: Int) -> ShortTurnWatcher? {
-        let lastSlot: Int?
+        var lastSlot: Int?
+        var joinSlot: Int?
         switch watcher.kind {
-        case .every: lastSlot = nil
+        case .every: break
         case .latest: lastSlot = hiddenSlot
-        case .leading, .throttle, .debounce: return nil
+        case .leading: joinSlot = hiddenSlot
+        case .throttle, .debounce: return nil
         }
         let pattern: ActionPattern
         switch watcher.pattern {
@@ -74,6 +85,6 @@ final class ShortTurnWatcher {
         }
         return ShortTurnWatcher(
             pattern: pattern, bindingSlot: watcher.binding.slot, body: watcher.body, location: watcher.location,
-            lastSlot: lastSlot)
+            lastSlot: lastSlot, joinSlot: joinSlot)
     }
 }
