@@ -118,6 +118,8 @@ public final class Interpreter {
     @exclusivity(unchecked) var takers: [Taker] = []
     /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
     @exclusivity(unchecked) var constantActions = ConstantActions()
+    /// The pattern of the last `take "type"` (see ``TakePatternMemo``).
+    @exclusivity(unchecked) var takePatterns = TakePatternMemo()
     @exclusivity(unchecked) var actionChannels: [Channel] = []
     /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
     @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []

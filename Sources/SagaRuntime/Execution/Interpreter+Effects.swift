@@ -169,7 +169,7 @@ extension Interpreter {
             actionPattern = .any
         case .expr(.literal(.string(let s), _)):
             // The usual `take "type"`: no evaluator and no value to look through.
-            actionPattern = ActionPattern(string: s)
+            actionPattern = takePatterns.pattern(for: s)
         case .expr(let e):
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel {
