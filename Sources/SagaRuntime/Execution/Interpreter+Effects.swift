@@ -327,9 +327,14 @@ extension Interpreter {
     private func joinOne(_ t: SagaTask, _ task: SagaTask) throws(SagaError) -> EffectResult {
         if t === task { throw SagaError.typeError("a task cannot join itself") }
         if t.isDone { return failedOrCancelledJoin(t, task) ?? .value(t.result) }
+        blockOnJoin(task, of: t)
+        return .suspended
+    }
+
+    /// Blocks `task` until `t`, which is running, ends.
+    func blockOnJoin(_ task: SagaTask, of t: SagaTask) {
         block(task, on: .joinOne(t))
         t.addJoiner(task, token: task.token)
-        return .suspended
     }
 
     /// What `task` joining `t`, which has ended, does at once if `t` did not end with a value:

@@ -109,10 +109,10 @@ extension Interpreter {
     private func joinBody(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ joinSlot: Int) -> Bool {
         guard let body = joinedBody(task, joinSlot) else { return false }
         if !body.isDone {
+            // Where the `join` statement leaves it: past the statement, its value dropped.
             task.pc = Desugar.leadingJoin + 1
             task.target = .discard
-            block(task, on: .joinOne(body))
-            body.addJoiner(task, token: task.token)
+            blockOnJoin(task, of: body)
             return true
         }
         guard case .value? = body.outcome, wakeups.isEmpty else { return false }
