@@ -178,8 +178,8 @@ import Testing
     }
 
     @Test func leadingBodiesThatEndAtOnceAndOnesThatWait() async {
-        // Bodies 1 and 3 end before the next action; 2 waits, so the actions that come
-        // meanwhile are dropped; the body's own put is seen by another watcher.
+        // Body 2 waits, so the actions that come meanwhile (3 and 4) are dropped; the others
+        // end at once. Each body's put is seen by another watcher.
         let outcome = await expectSameBothWays(
             """
             saga main {
@@ -218,14 +218,18 @@ import Testing
             saga main {
               try {
                 leading "a" as a {
-                  try { log "body \\(a.n)"; if a.n == 2 { cancel } } finally { if cancelled { log "cancelled \\(a.n)" } }
+                  try { log "body \\(a.n)"; if a.n == 2 { cancel } } finally {
+                    if cancelled { log "cancelled \\(a.n)" }
+                  }
                 }
               } finally {
                 log "watcher ends, cancelled \\(cancelled)"
               }
             }
             saga other {
-              try { leading "a" as a { if a.n == 3 { throw "boom \\(a.n)" }; log "other \\(a.n)" } } finally { log "other ends" }
+              try {
+                leading "a" as a { if a.n == 3 { throw "boom \\(a.n)" }; log "other \\(a.n)" }
+              } finally { log "other ends" }
             }
             """, input: Self.actions("a", 4))
         #expect(outcome.lines.contains("cancelled 2"))
@@ -233,7 +237,7 @@ import Testing
     }
 
     @Test func aLeadingWatcherCancelledWhileItsBodyRuns() async {
-        await expectSameBothWays(
+        let outcome = await expectSameBothWays(
             """
             saga main {
               let w = fork { leading "a" as a { log "body \\(a.n)"; put "stop"; delay 5; log "never" } }
@@ -242,6 +246,37 @@ import Testing
               log "cancelled at \\(now())"
             }
             """, input: Self.actions("a", 3))
+        #expect(outcome.lines == ["body 1", "cancelled at 0"])
+    }
+
+    /// The body's `put` into a channel wakes a task that cancels the watcher before its second
+    /// turn (joining the body) has run.
+    @Test func aLeadingWatcherCancelledBetweenItsTurns() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main {
+              let ch = channel
+              let w = fork {
+                leading "a" as a { log "body \\(a.n)"; put ch a.n; log "body \\(a.n) ends" }
+              }
+              let n = take ch
+              cancel w
+              log "cancelled after \\(n)"
+            }
+            """, input: Self.actions("a", 3))
+        #expect(outcome.lines == ["body 1", "cancelled after 1"])
+    }
+
+    /// Too many tasks for the fork of a later action, after a first body has ended: the
+    /// watcher's statements run from its `take` and its `fork` fails, both ways.
+    @Test func tooManyTasksForALeadingBodyFailsTheWatcherTheSameWay() async {
+        let outcome = await expectSameBothWays(
+            """
+            saga main { leading "a" as a { log "body \\(a.n)" } }
+            saga holder { take "b"; fork { take "never" }; log "holding" }
+            """, input: [#"{"type":"a","n":1}"#, #"{"type":"b"}"#, #"{"type":"a","n":2}"#], maxTasks: 4)
+        #expect(outcome.lines == ["body 1", "holding"])
+        #expect(outcome.errors.first?.contains("more than 4 tasks would be alive at once") == true)
     }
 
     @Test func aWatcherCancelledWhileItsChildRuns() async {

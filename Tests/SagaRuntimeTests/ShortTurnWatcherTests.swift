@@ -45,6 +45,52 @@ import Testing
         #expect(made?.pattern.matches(type: "save") == true)
     }
 
+    /// The short turns of `leading` stand the watcher at the places of its written-out loop's
+    /// statements: `take` at 0, the `fork` into the hidden slot at 1, `join` at
+    /// ``Desugar/leadingJoin``.
+    @Test func leadingsShortTurnsKnowWhereItsLoopJoins() throws {
+        let w = watcher(.leading, literal("save"))
+        let (block, env) = Desugar.watcher(w, env: Array(repeating: .null, count: 7))
+        #expect(env.count == 8)
+        guard case .loop(let loop, _)? = block.statements.first else {
+            Issue.record("not a loop: \(block.statements)")
+            return
+        }
+        let body = loop.statements
+        try #require(body.count == Desugar.leadingJoin + 1)
+        guard case .declare(let binding, _, .effect(.take), _) = body[0] else {
+            Issue.record("no take first: \(body[0])")
+            return
+        }
+        #expect(binding.slot == 3)
+        guard case .declare(let task, _, .effect(.fork), _) = body[Desugar.leadingJoin - 1] else {
+            Issue.record("no fork before the join: \(body[1])")
+            return
+        }
+        #expect(task.slot == make(hidden: w)?.joinSlot)
+        guard case .effect(.join(.variable(let joined), _), _) = body[Desugar.leadingJoin] else {
+            Issue.record("no join at leadingJoin: \(body[Desugar.leadingJoin])")
+            return
+        }
+        #expect(joined.slot == task.slot)
+    }
+
+    /// A body's variables: the watcher's, in the array of a body that ended before it, which
+    /// holds nothing of that body any more.
+    @Test func aBodysVariablesAreTheWatchersInTheArrayOfTheBodyBefore() {
+        let kept = ShortTurnWatcher(
+            pattern: .any, bindingSlot: 0, body: Block(statements: [], location: .unknown), location: .unknown)
+        var first = kept.bodyVariables(copying: [.int(1), .string("a")])
+        #expect(first == [.int(1), .string("a")])
+        first[1] = .string("changed by the body")
+        kept.keepVariables(&first)
+        #expect(first.isEmpty)
+        let second = kept.bodyVariables(copying: [.int(2), .string("b")])
+        #expect(second == [.int(2), .string("b")])
+        // The kept array was handed on: the next body gets a new one, with the same values.
+        #expect(kept.bodyVariables(copying: [.null]) == [.null])
+    }
+
     @Test func otherPatternsAndWatchersDoNot() {
         let variable = Pattern.expr(.variable(Variable(name: "p", slot: 0, location: .unknown)))
         let list = Pattern.expr(.list([.literal("a", .unknown)], .unknown))

@@ -14,7 +14,12 @@ import Testing
 
     @Test func givesWhatTheTextSpellsWhateverCameBefore() {
         var memo = TakePatternMemo()
-        let texts = ["ping", "ping", "*", "user/*", "user/*", "ping", "", "a*b", String(repeating: "long", count: 8)]
+        // Texts of the same length one after the other, too: "ping" then "pong", a glob then
+        // an exact type.
+        let texts = [
+            "ping", "ping", "pong", "*", "user/*", "user/*", "ping", "", "a*b", "aXb", "a*b",
+            String(repeating: "long", count: 8),
+        ]
         for text in texts {
             #expect(verdicts(memo.pattern(for: text)) == verdicts(ActionPattern(string: text)), "\(text)")
         }

@@ -135,8 +135,8 @@ extension Interpreter {
     /// would process it next anyway, that is when no action is queued, nothing is waiting in
     /// ``wakeups`` (work the putter caused runs first; today an effect that wakes a task makes
     /// its own task yield, so this holds at every `put`, and the check keeps it so), and the
-    /// only work ready is watchers going back to their `take` (which the run loop would do
-    /// first; see ``isRetakeOrStale(_:)``). Not under a trace (which shows the
+    /// only work ready is watchers' second turns, going back to their `take` or joining their
+    /// body (which the run loop would do first; see ``isRetakeOrStale(_:)``). Not under a trace (which shows the
     /// `put` blocking) or a run-step limit (which counts each dispatch as a step of the run
     /// loop).
     var canDispatchAtOnce: Bool {

@@ -115,6 +115,7 @@ extension Interpreter {
             blockOnJoin(task, of: body)
             return true
         }
+        // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, wakeups.isEmpty else { return false }
         task.pc = Desugar.leadingJoin - 1
         takeAgain(task, watcher)
@@ -129,7 +130,8 @@ extension Interpreter {
 
     /// Whether a watcher's second turn changes nothing another task could see: always, but
     /// for a `leading` watcher whose body failed or was cancelled (its `join` then fails or
-    /// cancels the watcher).
+    /// cancels the watcher). A body's failure aborts the watcher, which makes the turn stale
+    /// before it gets here; a body that cancelled itself can reach it.
     private func retakeIsQuiet(_ task: SagaTask) -> Bool {
         guard let joinSlot = task.shortTurnWatcher?.joinSlot else { return true }
         guard let body = joinedBody(task, joinSlot) else { return false }
@@ -138,9 +140,9 @@ extension Interpreter {
         return false
     }
 
-    /// Whether `work` is a watcher's second turn, or stale: either way it changes nothing
-    /// another task could see, so a `put` may be processed once it is done (see
-    /// ``dispatchAtOnce(_:putter:)``).
+    /// Whether `work` is stale, or a watcher's second turn that changes nothing another task
+    /// could see (see ``retakeIsQuiet(_:)``), so that a `put` may be processed once it is done
+    /// (see ``dispatchAtOnce(_:putter:)``).
     func isRetakeOrStale(_ work: Work) -> Bool {
         guard case .run(let task, let token) = work else { return false }
         guard task.token == token, !task.isDone else { return true }

@@ -31,7 +31,11 @@ extension Interpreter {
     private func finish(_ task: SagaTask) {
         task.phase = .done
         liveTasks -= 1
-        if let parent = task.parent, parent.isShortTurnWatcher, let watcher = parent.shortTurnWatcher {
+        // Not where watchers run their statements as written: a body their `fork` started still
+        // shares the watcher's array if it assigned nothing, and emptying it would copy it.
+        if let parent = task.parent, parent.isShortTurnWatcher, watchersRunShort,
+            let watcher = parent.shortTurnWatcher
+        {
             watcher.keepVariables(&task.env)
         } else {
             task.env = []

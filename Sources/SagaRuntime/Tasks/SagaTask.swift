@@ -134,7 +134,8 @@ final class SagaTask: @unchecked Sendable {
         set { if newValue != nil || extras != nil { extrasForWriting.native = newValue } }
     }
 
-    /// For an `every` or `latest` watcher with a literal pattern: what its short turns need.
+    /// For an `every`, `latest` or `leading` watcher with a literal pattern: what its short
+    /// turns need.
     var shortTurnWatcher: ShortTurnWatcher? {
         get { extras?.shortTurnWatcher }
         set {
@@ -356,7 +357,7 @@ enum Resumption {
     case error(Failure)
     /// Leave the body abruptly (cancellation, abort, END).
     case unwind(Completion)
-    /// A watcher's second short turn: block on its `take` again (see
-    /// ``Interpreter/retake(_:_:)``).
+    /// A watcher's second short turn: block on its `take` again, or for `leading`, join its
+    /// body first (see ``Interpreter/retake(_:_:)``).
     case retake
 }

@@ -15,7 +15,7 @@ final class ShortTurnWatcher {
     let body: Block
     let location: SourceLocation
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
-    /// last (see ``Desugar/watcher(_:env:)``); `nil` for `every`.
+    /// last (see ``Desugar/watcher(_:env:)``); `nil` for the others.
     let lastSlot: Int?
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
     /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
@@ -50,6 +50,9 @@ final class ShortTurnWatcher {
 
     /// Keeps the variables of a body that has ended for the next one, emptied at once, so
     /// that what they held is let go when the body ends, as before. `env` is left empty.
+    /// A body the watcher's `fork` statement started (`latest` while its last body runs) that
+    /// assigned nothing still shares the watcher's array, which is then copied to be emptied:
+    /// rare enough not to check for at every body's end.
     func keepVariables(_ env: inout [Value]) {
         guard spareVariables.capacity == 0 else {
             env = []
