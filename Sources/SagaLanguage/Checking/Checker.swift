@@ -51,7 +51,7 @@ struct Checker {
     var diagnostics: [Diagnostic] = []
 
     /// The scopes of the declaration being checked, innermost last.
-    var scopes = ScopeStack()
+    let scopes = ScopeStack()
     /// The numbers of variable names: the parser's, which the Frontend hands over, and more
     /// for a variable that came without one (an AST built by hand).
     var names = NameInterner()
@@ -147,7 +147,7 @@ struct Checker {
     mutating func use(_ variable: Variable) -> ScopeStack.Entry? {
         guard let index = scopes.lookup(nameID(of: variable)) else { return nil }
         scopes.markUsed(index)
-        return scopes.entries[index]
+        return scopes.entry(at: index)
     }
 
     /// The number of `variable`'s name: the parser's, while it still numbers that name, or

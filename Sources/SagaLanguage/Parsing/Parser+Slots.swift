@@ -55,7 +55,7 @@ extension Parser {
     /// (left at -1 when there is none; the checker reports it).
     mutating func planUse(of variable: inout Variable) {
         guard plansSlots, let index = plannedScopes.lookup(variable.nameID) else { return }
-        variable.slot = plannedScopes.entries[index].slot
+        variable.slot = plannedScopes.entry(at: index).slot
     }
 }
 

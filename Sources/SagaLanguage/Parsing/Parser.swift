@@ -43,7 +43,7 @@ public struct Parser {
     /// keep -1 as documented for ``parse(_:fileIndex:)``.
     var plansSlots = false
     /// The variables visible where the parser is, for planning slots.
-    var plannedScopes = ScopeStack()
+    let plannedScopes = ScopeStack()
     /// The next slot of the top-level declaration being parsed, for planning slots.
     var nextPlannedSlot = 0
     /// For planning callees: by name number, the index among this file's functions of the
