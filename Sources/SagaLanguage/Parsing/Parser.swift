@@ -262,11 +262,15 @@ public struct Parser {
     /// `true` when the current token is `join` directly followed by `(`: the built-in
     /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
     /// touching parenthesis tells them apart, as it does for every built-in call.
+    ///
+    /// Inlined: asked at every right-hand side of `let`, `var` and `=`, it was a call for
+    /// which the caller copied the whole parser (callgrind, `sagabench parse-check`).
+    @inline(__always)
     var isJoinCall: Bool {
         guard kind == .kwJoin else { return false }
-        let next = token(pos + 1)
+        let next = window[pos + 1]
         return next.kind == .leftParen && next.line == current.line
-            && Int(next.column) == Int(current.column) + TokenKind.kwJoin.text.utf8.count
+            && Int(next.column) == Int(current.column) + 4  // "join".utf8.count
     }
 
     /// `true` when the current token touches the one consumed last, with no space between:
