@@ -152,6 +152,7 @@ struct Checker {
 
     /// The number of `variable`'s name: the parser's, while it still numbers that name, or
     /// one from ``names``.
+    @inline(__always)
     mutating func nameID(of variable: Variable) -> Int32 {
         let id = variable.nameID
         if id >= 0, Int(id) < names.count, names.name(id) == variable.name { return id }
