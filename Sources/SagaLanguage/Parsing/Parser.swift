@@ -172,6 +172,7 @@ public struct Parser {
     }
 
     /// A use or declaration of the variable an identifier names, at `location`.
+    @inline(__always)
     mutating func variable(_ token: CompactToken, at location: SourceLocation) -> Variable {
         let id = nameID(token)
         return Variable(name: names.name(id), nameID: id, location: location)
