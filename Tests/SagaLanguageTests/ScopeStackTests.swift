@@ -38,10 +38,27 @@ struct ScopeStackTests {
         scopes.declare(entry(2, slot: 2))
         scopes.declare(entry(0, slot: 3, warns: true))
         if let used = scopes.lookup(1) { scopes.markUsed(used) }
+        #expect(scopes.innermostHasUnused)
         // Of `0` declared twice, only the later declaration is reported.
         #expect(scopes.popUnused().map(\.slot) == [3])
         #expect(scopes.count == 0)
         #expect(scopes.lookup(0) == nil)
+    }
+
+    @Test func aScopeWhoseWarningEntriesAreAllUsedHasNoneUnused() {
+        let scopes = ScopeStack()
+        scopes.reset()
+        scopes.declare(entry(0, slot: 0, warns: true))
+        scopes.push()
+        #expect(!scopes.innermostHasUnused)
+        scopes.declare(entry(1, slot: 1))
+        scopes.declare(entry(2, slot: 2, warns: true))
+        #expect(scopes.innermostHasUnused)
+        if let used = scopes.lookup(2) { scopes.markUsed(used) }
+        #expect(!scopes.innermostHasUnused)
+        #expect(scopes.popUnused().isEmpty)
+        // The declaration's own scope still holds the unused `0`.
+        #expect(scopes.innermostHasUnused)
     }
 
     @Test func resetForgetsEveryScopeAndName() {

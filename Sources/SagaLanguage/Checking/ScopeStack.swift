@@ -85,6 +85,7 @@ final class ScopeStack {
     }
 
     /// Opens a block's scope.
+    @inline(__always)
     func push() {
         if depth == startCapacity { starts = Self.grown(starts, count: depth, to: &startCapacity) }
         (starts + depth).initialize(to: count)
@@ -107,7 +108,20 @@ final class ScopeStack {
         return unused
     }
 
+    /// Whether the innermost scope has an entry that warns if unused and is not used (which
+    /// ``popUnused()`` would return, or one it hides).
+    var innermostHasUnused: Bool {
+        guard depth > 0 else { return false }
+        var index = starts[depth - 1]
+        while index < count {
+            if entries[index].warnsIfUnused && !entries[index].used { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Closes the innermost scope, if one is open, without looking for unused entries.
+    @inline(__always)
     func pop() {
         guard depth > 0 else { return }
         depth -= 1

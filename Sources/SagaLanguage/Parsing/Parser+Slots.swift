@@ -17,12 +17,14 @@ extension Parser {
 
     /// Opens a scope where the checker opens one: for a block, and around the binding of
     /// `for`, `catch`, a watcher and `all for`.
+    @inline(__always)
     mutating func planScopeOpen() {
         guard plansSlots else { return }
         plannedScopes.push()
     }
 
     /// Closes the scope ``planScopeOpen()`` opened.
+    @inline(__always)
     mutating func planScopeClose() {
         guard plansSlots else { return }
         plannedScopes.pop()
