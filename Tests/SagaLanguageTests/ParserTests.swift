@@ -190,6 +190,8 @@ enum ParseFixture {
         #expect(ParseFixture.body("let x = {\n a: 1,\n b:\n 2,\n}\nlog x") == "(let x (record (a 1) (b 2))) (log x)")
         #expect(ParseFixture.body("let x = max(\n1,\n2\n)") == "(let x (max 1 2))")
         #expect(ParseFixture.body("let x = (a\n + b)") == "(let x (+ a b))")
+        #expect(ParseFixture.body("let x = [a\n.b, 2\n* 3, c\n]") == "(let x [(. a b) (* 2 3) c])")
+        #expect(ParseFixture.body("let x = len(a\n.b\n)") == "(let x (len (. a b)))")
         // Outside brackets a newline ends the statement: `+ 2` alone is not an expression.
         #expect(ParseFixture.errors("saga s {\nlet x = 1\n+ 2\n}") == ["3:1: expected a statement, found '+'"])
     }

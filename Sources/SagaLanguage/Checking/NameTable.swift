@@ -9,9 +9,16 @@
 struct NameTable {
     /// Each slot's hash with its lowest bit set, or 0 for an empty slot.
     private var hashes: [UInt64]
-    private var names: [String]
-    private var values: [Int]
-    /// The slots in use, so that ``removeAll()`` costs what was put in, not the capacity.
+    /// Each used slot's index in ``names`` and ``values``.
+    private var entries: [Int32]
+    /// The names and their values, in the order first set: only these hold strings. (A name
+    /// per slot, the table's empty slots included, was a string to make and another to let go
+    /// of at each of them, twice the declarations of a program: callgrind, `sagabench
+    /// parse-check`.)
+    private var names: [String] = []
+    private var values: [Int] = []
+    /// The slot of each entry, so that ``removeAll()`` and growing cost what was put in, not
+    /// the capacity.
     private var occupied: [Int] = []
 
     /// Creates an empty table with room for `capacity` names before it grows.
@@ -19,12 +26,11 @@ struct NameTable {
         var size = 16
         while size < capacity * 2 { size *= 2 }
         hashes = Array(repeating: 0, count: size)
-        names = Array(repeating: "", count: size)
-        values = Array(repeating: 0, count: size)
+        entries = Array(repeating: 0, count: size)
     }
 
     /// How many names the table holds.
-    var count: Int { occupied.count }
+    var count: Int { names.count }
 
     /// The value stored for `name`, if any.
     func value(for name: String) -> Int? {
@@ -38,7 +44,10 @@ struct NameTable {
         while true {
             let stored = hashes[slot]
             if stored == 0 { return nil }
-            if stored == hash, names[slot] == name { return values[slot] }
+            if stored == hash {
+                let entry = Int(entries[slot])
+                if names[entry] == name { return values[entry] }
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -55,52 +64,50 @@ struct NameTable {
         while true {
             let stored = hashes[slot]
             if stored == 0 { break }
-            if stored == hash, names[slot] == name {
-                values[slot] = value
-                return
+            if stored == hash {
+                let entry = Int(entries[slot])
+                if names[entry] == name {
+                    values[entry] = value
+                    return
+                }
             }
             slot = (slot + 1) & mask
         }
         hashes[slot] = hash
-        names[slot] = name
-        values[slot] = value
+        entries[slot] = Int32(truncatingIfNeeded: names.count)
+        names.append(name)
+        values.append(value)
         occupied.append(slot)
         if occupied.count * 2 > hashes.count { grow() }
     }
 
     /// Empties the table, keeping its capacity.
     mutating func removeAll() {
-        for slot in occupied {
-            hashes[slot] = 0
-            names[slot] = ""
-        }
+        for slot in occupied { hashes[slot] = 0 }
         occupied.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with each name and its value, in no particular order.
     func forEach(_ body: (String, Int) -> Void) {
-        for slot in occupied { body(names[slot], values[slot]) }
+        for entry in names.indices { body(names[entry], values[entry]) }
     }
 
     /// Doubles the capacity and puts every name back.
     private mutating func grow() {
         let oldHashes = hashes
-        let oldNames = names
-        let oldValues = values
-        let oldOccupied = occupied
         let capacity = hashes.count * 2
         hashes = Array(repeating: 0, count: capacity)
-        names = Array(repeating: "", count: capacity)
-        values = Array(repeating: 0, count: capacity)
-        occupied.removeAll(keepingCapacity: true)
+        entries = Array(repeating: 0, count: capacity)
         let mask = capacity - 1
-        for old in oldOccupied {
-            var slot = Int(truncatingIfNeeded: oldHashes[old] >> 1) & mask
+        for entry in occupied.indices {
+            let hash = oldHashes[occupied[entry]]
+            var slot = Int(truncatingIfNeeded: hash >> 1) & mask
             while hashes[slot] != 0 { slot = (slot + 1) & mask }
-            hashes[slot] = oldHashes[old]
-            names[slot] = oldNames[old]
-            values[slot] = oldValues[old]
-            occupied.append(slot)
+            hashes[slot] = hash
+            entries[slot] = Int32(truncatingIfNeeded: entry)
+            occupied[entry] = slot
         }
     }
 

@@ -88,15 +88,25 @@ extension Parser {
     }
 
     /// An identifier token; a keyword in its place gets a message saying so.
+    ///
+    /// Inlined, its errors out of line, as ``expect(_:_:)`` is.
+    @inline(__always)
     mutating func expectName(_ message: @autoclosure () -> String) throws -> CompactToken {
         if kind == .identifier { return advance() }
+        throw failExpectingName(message())
+    }
+
+    /// The error when a name was expected: a keyword in its place is told so.
+    @inline(never)
+    mutating func failExpectingName(_ message: String) -> ParseError {
         if kind.isKeyword {
-            throw fail("'\(kind.text)' is a keyword and cannot be used as an identifier")
+            return fail("'\(kind.text)' is a keyword and cannot be used as an identifier")
         }
-        throw fail("\(message()), found \(found)")
+        return failExpecting(message)
     }
 
     /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
+    @inline(__always)
     mutating func expectVariable(_ message: @autoclosure () -> String) throws -> Variable {
         let token = try expectName(message())
         return variable(token, at: location(token))

@@ -17,12 +17,14 @@ extension Parser {
 
     /// Opens a scope where the checker opens one: for a block, and around the binding of
     /// `for`, `catch`, a watcher and `all for`.
+    @inline(__always)
     mutating func planScopeOpen() {
         guard plansSlots else { return }
         plannedScopes.push()
     }
 
     /// Closes the scope ``planScopeOpen()`` opened.
+    @inline(__always)
     mutating func planScopeClose() {
         guard plansSlots else { return }
         plannedScopes.pop()
@@ -52,10 +54,12 @@ extension Parser {
     }
 
     /// A variable read or assigned: the slot of the innermost visible declaration of its name
-    /// (left at -1 when there is none; the checker reports it).
+    /// (left at -1 when there is none; the checker reports it). Inlined, as reads are most of
+    /// the names parsed.
+    @inline(__always)
     mutating func planUse(of variable: inout Variable) {
         guard plansSlots, let index = plannedScopes.lookup(variable.nameID) else { return }
-        variable.slot = plannedScopes.entries[index].slot
+        variable.slot = plannedScopes.entry(at: index).slot
     }
 }
 

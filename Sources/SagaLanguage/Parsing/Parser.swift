@@ -43,7 +43,7 @@ public struct Parser {
     /// keep -1 as documented for ``parse(_:fileIndex:)``.
     var plansSlots = false
     /// The variables visible where the parser is, for planning slots.
-    var plannedScopes = ScopeStack()
+    let plannedScopes = ScopeStack()
     /// The next slot of the top-level declaration being parsed, for planning slots.
     var nextPlannedSlot = 0
     /// For planning callees: by name number, the index among this file's functions of the
@@ -172,6 +172,7 @@ public struct Parser {
     }
 
     /// A use or declaration of the variable an identifier names, at `location`.
+    @inline(__always)
     mutating func variable(_ token: CompactToken, at location: SourceLocation) -> Variable {
         let id = nameID(token)
         return Variable(name: names.name(id), nameID: id, location: location)
@@ -230,10 +231,21 @@ public struct Parser {
     }
 
     /// Consumes a token of `kind`, or reports `message` (and what was found) here.
+    ///
+    /// Inlined, its error out of line: a call of its own at each of the parser's many
+    /// expectations, which nearly always hold, cost more than the check (callgrind,
+    /// `sagabench parse-check`).
     @discardableResult
+    @inline(__always)
     mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> CompactToken {
-        guard self.kind == kind else { throw fail("\(message()), found \(found)") }
+        guard self.kind == kind else { throw failExpecting(message()) }
         return advance()
+    }
+
+    /// The error of an expectation that does not hold: `message`, and what was found instead.
+    @inline(never)
+    mutating func failExpecting(_ message: String) -> ParseError {
+        fail("\(message), found \(found)")
     }
 
     /// Consumes `kind` even when it starts the next line: `}` newline `else`.
@@ -262,11 +274,15 @@ public struct Parser {
     /// `true` when the current token is `join` directly followed by `(`: the built-in
     /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
     /// touching parenthesis tells them apart, as it does for every built-in call.
+    ///
+    /// Inlined: asked at every right-hand side of `let`, `var` and `=`, it was a call for
+    /// which the caller copied the whole parser (callgrind, `sagabench parse-check`).
+    @inline(__always)
     var isJoinCall: Bool {
         guard kind == .kwJoin else { return false }
-        let next = token(pos + 1)
+        let next = window[pos + 1]
         return next.kind == .leftParen && next.line == current.line
-            && Int(next.column) == Int(current.column) + TokenKind.kwJoin.text.utf8.count
+            && Int(next.column) == Int(current.column) + 4  // "join".utf8.count
     }
 
     /// `true` when the current token touches the one consumed last, with no space between:
