@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One benchmark: what it runs, and how to express its result.
 struct Workload: Sendable {
@@ -20,14 +21,46 @@ struct Measurement {
     var extra: [String: Double] = [:]
 
     var perSecond: Double { seconds > 0 ? Double(count) / seconds : 0 }
+    /// The process's CPU time in the measured region, when the workload's seconds are one
+    /// region's (see ``TimedRegion``).
+    var cpuSeconds: Double?
+    /// `count` per CPU second.
+    var perCPUSecond: Double? { cpuSeconds.flatMap { $0 > 0 ? Double(count) / $0 : nil } }
 }
 
 /// Wall-clock time of `body` in seconds.
 func time(_ body: () throws -> Void) rethrows -> Double {
+    let cpuStart = processCPUSeconds()
     let start = ContinuousClock.now
     try body()
     let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    TimedRegion.record(seconds: seconds, cpuSeconds: processCPUSeconds() - cpuStart)
+    return seconds
+}
+
+/// The wall and CPU time of the last region ``time(_:)`` or ``blockingTime(_:)`` measured.
+/// The CPU time (user and system, every thread of the process) is less disturbed than wall
+/// time by other work on a shared machine; a workload's result carries it when its seconds
+/// are that region's (see `main.swift`).
+enum TimedRegion {
+    private static let last = Mutex<(seconds: Double, cpuSeconds: Double)?>(nil)
+
+    static func record(seconds: Double, cpuSeconds: Double) {
+        last.withLock { $0 = (seconds, cpuSeconds) }
+    }
+
+    /// The CPU seconds of the last region, if it took `seconds` of wall time.
+    static func cpuSeconds(ifWall seconds: Double) -> Double? {
+        last.withLock { region in region.flatMap { $0.seconds == seconds ? $0.cpuSeconds : nil } }
+    }
+}
+
+/// The CPU time this process has used so far (user and system, every thread), in seconds.
+func processCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// The resident set size of this process, in bytes (Linux).
@@ -42,6 +75,7 @@ func residentBytes() -> Int {
 func blockingTime(_ body: @escaping () async -> Void) -> Double {
     let box = UncheckedBox(body)
     let done = DispatchSemaphore(value: 0)
+    let cpuStart = processCPUSeconds()
     let start = ContinuousClock.now
     Task.detached {
         await box.value()
@@ -49,7 +83,9 @@ func blockingTime(_ body: @escaping () async -> Void) -> Double {
     }
     done.wait()
     let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    TimedRegion.record(seconds: seconds, cpuSeconds: processCPUSeconds() - cpuStart)
+    return seconds
 }
 
 /// Carries a non-Sendable value into a task; the benchmark waits for that task, so only one

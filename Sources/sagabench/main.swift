@@ -39,14 +39,19 @@ var results: [[String: Any]] = []
 if !json {
     print(
         "workload".padding(toLength: nameWidth, withPad: " ", startingAt: 0),
-        "count".padding(toLength: 12, withPad: " ", startingAt: 0), "seconds   ", "per second")
+        "count".padding(toLength: 12, withPad: " ", startingAt: 0), "seconds   ", "cpu s     ", "per second")
 }
 for w in workloads where selected.isEmpty || selected.contains(w.name) {
     do {
-        let m = try w.run(countOverride ?? w.defaultCount)
+        var m = try w.run(countOverride ?? w.defaultCount)
+        m.cpuSeconds = TimedRegion.cpuSeconds(ifWall: m.seconds)
         var row: [String: Any] = [
             "workload": w.name, "count": m.count, "unit": m.unit, "seconds": m.seconds, "perSecond": m.perSecond,
         ]
+        if let cpu = m.cpuSeconds, let perCPU = m.perCPUSecond {
+            row["cpuSeconds"] = cpu
+            row["perCPUSecond"] = perCPU
+        }
         for (k, v) in m.extra { row[k] = v }
         results.append(row)
         if !json {
@@ -56,7 +61,8 @@ for w in workloads where selected.isEmpty || selected.contains(w.name) {
             print(
                 w.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0),
                 String(m.count).padding(toLength: 12, withPad: " ", startingAt: 0),
-                String(format: "%-9.3f", m.seconds), rate)
+                String(format: "%-9.3f", m.seconds), m.cpuSeconds.map { String(format: "%-9.3f", $0) } ?? "-        ",
+                rate)
             for (k, v) in m.extra.sorted(by: { $0.key < $1.key }) { print("    \(k): \(String(format: "%.0f", v))") }
         }
     } catch {
