@@ -52,6 +52,22 @@ import Testing
         #expect(lines == ["got 20 at 10"])
     }
 
+    /// The first task to join is kept apart from the others (no list for the usual one
+    /// joiner): all are still woken in the order they joined.
+    @Test func theTasksJoiningOneTaskAreWokenInTheOrderTheyJoined() async {
+        let lines = await expectSameRun(
+            """
+            func work() { delay 10; return 7 }
+            saga main {
+              let t = fork work()
+              fork { JOIN(t); log "first \\(r)" }
+              fork { JOIN(t); log "second \\(r)" }
+              fork { JOIN(t); log "third \\(r)" }
+            }
+            """)
+        #expect(lines == ["first 7", "second 7", "third 7"])
+    }
+
     @Test func aTaskThatHasEndedGivesItsResultAtOnce() async {
         let lines = await expectSameRun(
             """

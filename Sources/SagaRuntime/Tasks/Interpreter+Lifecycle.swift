@@ -50,8 +50,7 @@ extension Interpreter {
         }
         if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
-        let joiners = task.takeJoiners()
-        for joiner in joiners { joinedTaskEnded(joiner.task, joiner.token) }
+        task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
 
         switch task.kind {
         case .attached:

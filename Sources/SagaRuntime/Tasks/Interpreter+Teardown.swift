@@ -27,7 +27,8 @@ extension Interpreter {
         while let task = pending.popLast() {
             guard seen.insert(ObjectIdentifier(task)).inserted else { continue }
             if let parent = task.parent { pending.append(parent) }
-            pending += task.children + task.takeJoiners().map(\.task)
+            pending += task.children
+            task.takeJoiners { joiner, _ in pending.append(joiner) }
             switch task.wait {
             case .task(let owned): pending.append(owned)
             case .combinator(let c): pending += c.entries + [c.owner]
