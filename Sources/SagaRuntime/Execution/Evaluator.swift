@@ -105,11 +105,7 @@ struct Evaluator {
             default:
                 break
             }
-            let b = try eval(base, env)
-            guard let v = b.member(key) else {
-                throw SagaError.typeError("cannot read '.\(key)' of a \(b.kindName)")
-            }
-            return v
+            return try Self.member(key, of: try eval(base, env))
         case .index(let base, let index, _):
             return try subscriptValue(try eval(base, env), try eval(index, env))
         case .record(let fields, _):
@@ -176,13 +172,25 @@ struct Evaluator {
         return Record(unsortedEntries: entries)
     }
 
-    /// Evaluates a condition, which must be a bool.
-    func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
-        let v = try eval(expr, env)
+    /// `base.key`: null for a missing key or a null base; an error for any other base.
+    static func member(_ key: String, of base: Value) throws(SagaError) -> Value {
+        guard let v = base.member(key) else {
+            throw SagaError.typeError("cannot read '.\(key)' of a \(base.kindName)")
+        }
+        return v
+    }
+
+    /// What a condition's value means: it must be a bool.
+    static func truth(_ v: Value) throws(SagaError) -> Bool {
         guard case .bool(let b) = v else {
             throw SagaError.typeError("a condition must be a bool, got \(v.kindName)")
         }
         return b
+    }
+
+    /// Evaluates a condition, which must be a bool.
+    func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
+        try Self.truth(try eval(expr, env))
     }
 
     private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {
@@ -205,8 +213,13 @@ struct Evaluator {
         default:
             break
         }
-        let a = try eval(lhs, env)
-        let b = try eval(rhs, env)
+        return try apply(op, try eval(lhs, env), try eval(rhs, env))
+    }
+
+    /// `a op b` for an operator that evaluates both sides (not `&&`, `||`, `??`): what the
+    /// tree walk and a lowered reducer (``ReducerCode``) both use, so that they agree.
+    @inline(__always)
+    func apply(_ op: BinaryOperator, _ a: Value, _ b: Value) throws(SagaError) -> Value {
         if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
         switch op {
         case .add: return try checkLength(try Value.add(a, b))

@@ -16,7 +16,7 @@ final class ReducerRunner {
     /// does not: that assignment either happens whole or fails before changing anything.
     private let needsUndo: [Bool]
     /// Whether the running reducer logs what it changes.
-    @exclusivity(unchecked) private var logging = true
+    @exclusivity(unchecked) var logging = true
     /// The clock, for `now()` in a reducer; set by the interpreter. Strong: a clock holds
     /// nothing, so there is no cycle, and a weak load cost two atomic operations per reducer run.
     @exclusivity(unchecked) var clock: (any SchedulerClock)?
@@ -24,9 +24,19 @@ final class ReducerRunner {
     /// The variables array reducers reuse.
     @exclusivity(unchecked) private var scratch: [Value] = []
     /// What `state` reads in a reducer: the state as it stands before each statement.
-    private let scope = EvaluationScope()
+    let scope = EvaluationScope()
     /// What the running reducer changed in the state, to put back if it fails.
-    @exclusivity(unchecked) private var undo = StateUndoLog()
+    @exclusivity(unchecked) var undo = StateUndoLog()
+    /// Each reducer's body, lowered (see ``ReducerCode``).
+    private let codes: [ReducerCode]
+    /// Whether reducers run lowered, or by walking their statements (as they do under a
+    /// run-step limit, so that such a run is the reference the interpreter fuzzer compares
+    /// the lowered code against).
+    @exclusivity(unchecked) var runsLowered = true
+    /// The temporaries of lowered code: as many as the most any reducer needs, all `.null`
+    /// between runs.
+    private let temporaries: UnsafeMutablePointer<Value>
+    private let temporaryCount: Int
     /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
     @exclusivity(unchecked) private var stepsLeft = 0
     /// The limit of loop iterations in one reducer run.
@@ -44,6 +54,16 @@ final class ReducerRunner {
         self.extra = extra
         self.patterns = program.reducers.map { Self.compile($0.pattern) }
         self.needsUndo = program.reducers.map { !Self.isOneMemberAssignment($0.body.statements) }
+        let codes = program.reducers.map { ReducerCode(lowering: $0.body.statements, slotCount: max($0.slotCount, 1)) }
+        self.codes = codes
+        temporaryCount = max(codes.map(\.temporaryCount).max() ?? 0, 1)
+        temporaries = .allocate(capacity: temporaryCount)
+        temporaries.initialize(repeating: .null, count: temporaryCount)
+    }
+
+    deinit {
+        temporaries.deinitialize(count: temporaryCount)
+        temporaries.deallocate()
     }
 
     /// Whether `statements` is a single `state.key = EXPR`.
@@ -104,11 +124,16 @@ final class ReducerRunner {
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
             do {
-                _ = try run(
-                    program.reducers[i].body.statements, &state, &env,
-                    Evaluator(scope: scope, clock: clock, maxLength: maxLength))
+                let ev = Evaluator(scope: scope, clock: clock, maxLength: maxLength)
+                if runsLowered {
+                    try run(codes[i], &state, &env, temporaries, ev)
+                } else {
+                    _ = try run(program.reducers[i].body.statements, &state, &env, ev)
+                }
                 undo.commit()
             } catch {
+                // A failed instruction may leave a temporary it had not passed on yet.
+                for t in 0..<temporaryCount { temporaries[t] = .null }
                 undo.rollBack(&state)
                 output.error(report(i, error.message))
             }
@@ -122,7 +147,7 @@ final class ReducerRunner {
         return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
     }
 
-    private enum Flow {
+    enum Flow {
         case normal, breakLoop, continueLoop, returned
     }
 
@@ -137,7 +162,7 @@ final class ReducerRunner {
         return .normal
     }
 
-    private func execute(
+    func execute(
         _ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ ev: Evaluator
     ) throws(SagaError) -> Flow {
         scope.state = state

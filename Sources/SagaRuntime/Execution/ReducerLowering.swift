@@ -1,0 +1,136 @@
+import SagaCore
+import SagaLanguage
+
+/// Turns a reducer's statements into ``ReducerCode``: the statements and expressions it has
+/// instructions for become those, anything else one instruction that runs it as it is.
+struct ReducerLowering {
+    typealias Place = ReducerCode.Place
+    typealias Instruction = ReducerCode.Instruction
+
+    private(set) var instructions: [Instruction] = []
+    private(set) var keys: [String] = []
+    private(set) var constants: [Value] = []
+    private(set) var expressions: [Expr] = []
+    private(set) var statements: [Stmt] = []
+    /// How many temporaries the code uses at most.
+    private(set) var temporaryCount = 0
+
+    /// The number of the reducer's own variables: a slot outside them is left to the walker.
+    private let slotCount: Int
+    /// Temporaries in use while the current statement is lowered.
+    private var temporariesInUse = 0
+    /// Jumps to the end of the code (`return`, and `break` or `continue` outside a loop), set
+    /// once the end is known.
+    private var jumpsToEnd: [Int] = []
+
+    init(_ body: [Stmt], slotCount: Int) {
+        self.slotCount = slotCount
+        lower(body)
+        let end = Int32(instructions.count)
+        for i in jumpsToEnd { instructions[i] = .jump(to: end) }
+        jumpsToEnd = []
+    }
+
+    // MARK: Statements
+
+    private mutating func lower(_ body: [Stmt]) {
+        for stmt in body {
+            temporariesInUse = 0
+            lower(stmt)
+        }
+    }
+
+    private mutating func lower(_ stmt: Stmt) {
+        switch stmt {
+        case .declare(let v, _, .expr(let e), _) where isOwnSlot(v.slot):
+            lower(e, into: .slot(Int32(v.slot)))
+        case .assign(let lv, .expr(let e), _) where lv.path.isEmpty:
+            guard case .variable(let v) = lv.root, isOwnSlot(v.slot) else { return fallBack(stmt) }
+            lower(e, into: .slot(Int32(v.slot)))
+        case .assign(let lv, .expr(let e), _) where lv.path.count == 1:
+            guard case .state = lv.root, case .member(let key) = lv.path[0] else { return fallBack(stmt) }
+            let value = place(of: e)
+            instructions.append(.setStateMember(key: keyIndex(key), value))
+        case .if(let arms, let elseBlock, _):
+            var exits: [Int] = []
+            for arm in arms {
+                temporariesInUse = 0
+                let condition = place(of: arm.condition)
+                let test = instructions.count
+                instructions.append(.jumpUnless(condition, to: -1))
+                lower(arm.body.statements)
+                exits.append(instructions.count)
+                instructions.append(.jump(to: -1))
+                instructions[test] = .jumpUnless(condition, to: Int32(instructions.count))
+            }
+            if let elseBlock { lower(elseBlock.statements) }
+            let end = Int32(instructions.count)
+            for i in exits { instructions[i] = .jump(to: end) }
+        case .return, .break, .continue:
+            // A reducer's `return` ends it (its value is not used); a `break` or `continue`
+            // outside a loop ends it too, as the walker's statement list does. Loops are left
+            // to the walker whole, so no `break` here is inside one.
+            jumpsToEnd.append(instructions.count)
+            instructions.append(.jump(to: -1))
+        default:
+            fallBack(stmt)
+        }
+    }
+
+    private mutating func fallBack(_ stmt: Stmt) {
+        instructions.append(.statement(Int32(statements.count)))
+        statements.append(stmt)
+    }
+
+    private func isOwnSlot(_ slot: Int) -> Bool {
+        slot >= 0 && slot < slotCount
+    }
+
+    // MARK: Expressions
+
+    /// Where the value of `e` will be: a variable or a constant as they are, anything else
+    /// computed into a new temporary.
+    private mutating func place(of e: Expr) -> Place {
+        switch e {
+        case .literal(let v, _):
+            constants.append(v)
+            return .constant(Int32(constants.count - 1))
+        case .variable(let v) where isOwnSlot(v.slot):
+            return .slot(Int32(v.slot))
+        default:
+            let t = Place.temporary(Int32(temporariesInUse))
+            temporariesInUse += 1
+            temporaryCount = max(temporaryCount, temporariesInUse)
+            lower(e, into: t)
+            return t
+        }
+    }
+
+    /// Instructions that leave the value of `e` in `target`.
+    private mutating func lower(_ e: Expr, into target: Place) {
+        switch e {
+        case .literal:
+            instructions.append(.move(place(of: e), into: target))
+        case .variable(let v) where isOwnSlot(v.slot):
+            instructions.append(.move(.slot(Int32(v.slot)), into: target))
+        case .member(.state, let key, _):
+            instructions.append(.stateMember(key: keyIndex(key), into: target))
+        case .member(let base, let key, _):
+            let b = place(of: base)
+            instructions.append(.member(b, key: keyIndex(key), into: target))
+        case .binary(let op, let lhs, let rhs, _) where op != .and && op != .or && op != .coalesce:
+            let l = place(of: lhs)
+            let r = place(of: rhs)
+            instructions.append(.binary(op, l, r, into: target))
+        default:
+            instructions.append(.evaluate(Int32(expressions.count), into: target))
+            expressions.append(e)
+        }
+    }
+
+    private mutating func keyIndex(_ key: String) -> Int32 {
+        if let i = keys.firstIndex(where: { Record.sameKey($0, key) }) { return Int32(i) }
+        keys.append(key)
+        return Int32(keys.count - 1)
+    }
+}

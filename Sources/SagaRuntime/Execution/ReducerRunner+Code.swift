@@ -1,0 +1,68 @@
+import SagaCore
+import SagaLanguage
+
+extension ReducerRunner {
+    /// Runs a lowered reducer body (see ``ReducerCode``) over the state and the reducer's
+    /// variables; `temporaries` has room for the code's ``ReducerCode/temporaryCount``.
+    ///
+    /// What it does is what walking the body's statements does: the same values, errors and
+    /// undo log; the instructions it cannot express run through the walker and the evaluator.
+    func run(
+        _ code: ReducerCode, _ state: inout Value, _ env: inout [Value],
+        _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator
+    ) throws(SagaError) {
+        var pc = 0
+        let count = code.instructions.count
+        // Reads a place: a variable or a constant is copied, a temporary moved out (it is read
+        // once), so that none keeps a reference past its statement.
+        @inline(__always) func read(_ place: ReducerCode.Place) -> Value {
+            switch place {
+            case .slot(let s): return env[Int(s)]
+            case .constant(let k): return code.constants[Int(k)]
+            case .temporary(let t):
+                let value = (temporaries + Int(t)).move()
+                (temporaries + Int(t)).initialize(to: .null)
+                return value
+            }
+        }
+        @inline(__always) func write(_ value: consuming Value, _ place: ReducerCode.Place) {
+            switch place {
+            case .slot(let s): env[Int(s)] = value
+            // A temporary is `.null` until written (it is left so when read), so nothing is
+            // there to destroy: a plain assignment called the outlined destroy of a `Value`.
+            case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
+            case .constant: break
+            }
+        }
+        while pc < count {
+            let instruction = code.instructions[pc]
+            pc &+= 1
+            switch instruction {
+            case .move(let from, let to):
+                write(read(from), to)
+            case .stateMember(let key, let to):
+                write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+            case .member(let base, let key, let to):
+                write(try Evaluator.member(code.keys[Int(key)], of: read(base)), to)
+            case .binary(let op, let lhs, let rhs, let to):
+                let a = read(lhs)
+                write(try ev.apply(op, a, read(rhs)), to)
+            case .evaluate(let index, let to):
+                scope.state = state
+                defer { scope.state = nil }
+                write(try ev.eval(code.expressions[Int(index)], env), to)
+            case .setStateMember(let key, let from):
+                let value = read(from)
+                let name = code.keys[Int(key)]
+                if logging { undo.willAssign(state, through: name) }
+                try PathAssignment.setMember(&state, name, value)
+            case .jumpUnless(let condition, let target):
+                if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
+            case .jump(let target):
+                pc = Int(target)
+            case .statement(let index):
+                if case .returned = try execute(code.statements[Int(index)], &state, &env, ev) { return }
+            }
+        }
+    }
+}
