@@ -28,113 +28,44 @@ import Testing
         #expect(c.temporaryCount == 3)
         #expect(c.statements.isEmpty && c.expressions.isEmpty)
     }
-}
 
-/// The same reducers lowered and walked: a run-step limit (never reached here) makes the
-/// interpreter walk them, so each program runs both ways and the two runs must agree on
-/// everything: what they print, the errors reported, the status and the final state.
-@Suite struct LoweredReducerTests {
-    @discardableResult
-    private func expectSameBothWays(
-        _ source: String, input: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation
-    ) async -> ConfiguredRun {
-        let lowered = await runConfigured(source, input: input)
-        let walked = await runConfigured(source, input: input) { $0.maxRunSteps = Int.max / 2 }
-        #expect(lowered.status != nil, "does not compile", sourceLocation: sourceLocation)
-        #expect(lowered == walked, sourceLocation: sourceLocation)
-        return lowered
+    /// The lowered code itself, run without the interpreter: the field is updated, the action's
+    /// variable read, and no temporary keeps a value.
+    @Test func runningTheCodeUpdatesTheStateAndLeavesNoTemporary() throws {
+        let c = try code(#"reduce "add" as a { state.count = state.count + a.by * 2 }"#)
+        let program = try #require(Frontend().compile(source: #"reduce "x" as a { }"#, path: "t.saga").program)
+        let runner = ReducerRunner(program: program, output: BufferedOutput())
+        let temporaries = UnsafeMutablePointer<Value>.allocate(capacity: c.temporaryCount)
+        temporaries.initialize(repeating: .null, count: c.temporaryCount)
+        defer {
+            temporaries.deinitialize(count: c.temporaryCount)
+            temporaries.deallocate()
+        }
+        var state: Value = ["count": 1, "other": "kept"]
+        var env: [Value] = [["type": "add", "by": 20]]
+        try runner.run(c, &state, &env, temporaries, Evaluator(scope: runner.scope, clock: nil))
+        #expect(state == ["count": 41, "other": "kept"])
+        #expect((0..<c.temporaryCount).allSatisfy { temporaries[$0] == .null })
     }
 
-    @Test func reducersRunLoweredUnlessARunStepLimitIsSet() throws {
-        let program = try #require(Frontend().compile(source: #"reduce "a" as a { }"#, path: "t.saga").program)
+    /// A failure in the middle of an expression leaves a temporary written and not yet read: the
+    /// runner clears it, and the state is rolled back.
+    @Test func aFailedRunLeavesNoTemporaryBehind() throws {
+        let source = """
+            state { items: [1, 2] }
+            reduce "bad" as a { state.items = state.items + a.n.deep }
+            reduce "ok" as a { state.items = state.items + [a.n] }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
         let output = BufferedOutput()
-        #expect(Interpreter(program: program, options: .init(virtualTime: true), output: output).reducers.runsLowered)
-        var limited = Interpreter.Options(virtualTime: true)
-        limited.maxRunSteps = 1_000
-        #expect(!Interpreter(program: program, options: limited, output: output).reducers.runsLowered)
-    }
-
-    @Test func arithmeticMembersAndVariables() async {
-        let outcome = await expectSameBothWays(
-            """
-            state { count: 0, total: 0, last: null, name: "x", items: [] }
-            reduce "add" as a {
-              let d = a.by * 2
-              var e = d
-              e = e - 1
-              state.count = state.count + a.by
-              state.total = state.total + e
-              state.last = a
-              state.name = state.name + "!"
-              state.items = state.items + [a.by]
-              state.same = a.by == 2
-              state.order = state.count >= 3
-            }
-            """,
-            input: [#"{"type":"add","by":1}"#, #"{"type":"add","by":2}"#, #"{"type":"add","by":-4}"#])
-        #expect(
-            outcome.state.canonicalJSON
-                == #"{"count":-1,"items":[1,2,-4],"last":{"by":-4,"type":"add"},"name":"x!!!","order":false,"same":false,"total":-5}"#
-        )
-    }
-
-    @Test func conditionsReturnsAndWhatIsLeftToTheWalker() async {
-        let outcome = await expectSameBothWays(
-            """
-            state { seen: 0, log: [] }
-            reduce "n" as a {
-              if a.n > 10 {
-                state.size = "big"
-                return
-              } else if a.n == 5 {
-                state.size = "five"
-              } else {
-                state.size = "small"
-              }
-              state.seen = (state.seen ?? 0) + 1
-              if a.flag && a.n > 0 { state.both = true }
-              var i = 0
-              while i < a.n {
-                i = i + 1
-                if i == 3 { return }
-                state.i = i
-              }
-              for k in range(2) { state.k = k }
-              state.users[str(a.n)] = a.n
-              state.deep.er = len(state.log)
-              state.log = state.log + [a.n]
-            }
-            """,
-            input: [
-                #"{"type":"n","n":1,"flag":false}"#, #"{"type":"n","n":5,"flag":true}"#,
-                #"{"type":"n","n":2,"flag":false}"#, #"{"type":"n","n":12}"#,
-            ])
-        #expect(
-            outcome.state.canonicalJSON
-                == #"{"both":true,"deep":{"er":1},"i":2,"k":1,"log":[1,2],"seen":3,"size":"big","users":{"1":1,"2":2}}"#
-        )
-    }
-
-    @Test func aFailingReducerIsUndoneAndReportedTheSameWay() async {
-        let outcome = await expectSameBothWays(
-            """
-            state { count: 1, items: [1], before: 0 }
-            reduce "bad" as a {
-              state.before = state.before + 1
-              state.items = state.items + [a.n]
-              if a.n == 1 { state.x = state.items + a.n.deep }
-              if a.n == 2 { state.x = a.n * 9223372036854775807 }
-              if a.n == 3 { if a.n { state.x = 1 } }
-              if a.n == 4 { state.x = state.count.field }
-              if a.n == 5 { state.count.field = 1 }
-              state.after = a.n
-            }
-            reduce "*" as a { state.seen = (state.seen ?? 0) + 1 }
-            saga main { loop { let a = take "bad"; let s = select state; log "\\(a.n): \\(s)" } }
-            """,
-            input: (1...6).map { #"{"type":"bad","n":\#($0)}"# })
-        #expect(outcome.errors.count == 5)
-        #expect(outcome.state["before"] == .int(1) && outcome.state["after"] == .int(6))
-        #expect(outcome.state["seen"] == .int(6))
+        let runner = ReducerRunner(program: program, output: output)
+        var state: Value = ["items": [1, 2]]
+        runner.reduce(&state, ["type": "bad", "n": 3])
+        #expect(runner.temporariesAreNull)
+        #expect(output.errors.count == 1)
+        #expect(output.errors.first?.contains("cannot read '.deep' of a") == true)
+        runner.reduce(&state, ["type": "ok", "n": 3])
+        #expect(runner.temporariesAreNull)
+        #expect(state == ["items": [1, 2, 3]])
     }
 }

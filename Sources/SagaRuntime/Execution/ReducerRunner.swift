@@ -66,6 +66,12 @@ final class ReducerRunner {
         temporaries.deallocate()
     }
 
+    /// Whether every temporary of lowered code is `.null`, as it must be between runs (for tests:
+    /// one left holding a value would keep a reference, and be leaked when next written).
+    var temporariesAreNull: Bool {
+        (0..<temporaryCount).allSatisfy { if case .null = temporaries[$0] { true } else { false } }
+    }
+
     /// Whether `statements` is a single `state.key = EXPR`.
     private static func isOneMemberAssignment(_ statements: [Stmt]) -> Bool {
         guard statements.count == 1, case .assign(let lv, .expr, _) = statements[0], case .state = lv.root,
