@@ -246,4 +246,81 @@ import Testing
         #expect(outcome.errors.first?.contains("'.v'") == true)
         #expect(outcome.state.canonicalJSON == #"{"r":null,"x":0}"#)
     }
+
+    @Test func logicCoalescingNegationAndListLiterals() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { seen: null, flags: [], log: [] }
+            reduce "l" as a {
+              state.seen = (state.seen ?? 0) + 1
+              let both = a.x && a.y
+              let either = a.x || a.y
+              state.flags = [both, either, !both, -a.n, a.missing ?? "none", [a.n, [a.n]]]
+              var xs = [a.n]
+              xs = [xs, a.n ?? 0]
+              state.log = state.log + [xs]
+            }
+            reduce "bad" as a {
+              if a.n == 1 { state.e = a.n && true }
+              if a.n == 2 { state.e = true && a.n }
+              if a.n == 3 { state.e = !a.n }
+              if a.n == 4 { state.e = -a.s }
+              if a.n == 5 { state.e = false || a.s }
+              state.ok = [a.n, a.missing.deeper]
+            }
+            """,
+            input: [
+                #"{"type":"l","x":true,"y":false,"n":1}"#, #"{"type":"l","x":false,"y":true,"n":2}"#,
+                #"{"type":"l","x":false,"y":false,"n":3}"#,
+            ] + (1...6).map { #"{"type":"bad","n":\#($0),"s":"text"}"# })
+        #expect(outcome.errors.count == 5)
+        #expect(outcome.state["seen"] == .int(3))
+        #expect(outcome.state["ok"].canonicalJSON == "[6,null]")
+        #expect(outcome.state["flags"].canonicalJSON == #"[false,false,true,-3,"none",[3,[3]]]"#)
+    }
+
+    @Test func assignmentsThroughPaths() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { users: {}, todos: ["a", "b"], meta: null }
+            reduce "p" as a {
+              state.users[a.id] = { name: a.name }
+              state.users[a.id].visits = (state.users[a.id].visits ?? 0) + 1
+              state.meta.last = a.id
+              state.meta.count = (state.meta.count ?? 0) + 1
+              var r = { inner: {} }
+              r.inner.id = a.id
+              r.list = [1]
+              r.list[1] = a.name
+              state.r = r
+              if a.at != null { state.todos[a.at] = a.name }
+            }
+            """,
+            input: [
+                #"{"type":"p","id":"u1","name":"Ada","at":null}"#, #"{"type":"p","id":"u2","name":"Bob","at":2}"#,
+                #"{"type":"p","id":"u1","name":"Ada","at":0}"#, #"{"type":"p","id":"u3","name":"Cy","at":9}"#,
+                #"{"type":"p","id":7,"name":"Dee","at":null}"#,
+            ])
+        #expect(outcome.errors.count == 2)
+        #expect(
+            outcome.state.canonicalJSON
+                == #"{"meta":{"count":3,"last":"u1"},"r":{"inner":{"id":"u1"},"list":[1,"Ada"]},"todos":["Ada","b","Bob"],"#
+                + #""users":{"u1":{"name":"Ada","visits":1},"u2":{"name":"Bob","visits":1}}}"#)
+    }
+
+    @Test func indexReadsAndTheirErrors() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { list: [10, 20], map: { a: 1 }, text: "héllo" }
+            reduce "i" as a {
+              state.got = [state.list[a.i], state.map[a.k], state.text[a.i], null[a.i], state.list[a.i + 5]]
+            }
+            """,
+            input: [
+                #"{"type":"i","i":1,"k":"a"}"#, #"{"type":"i","i":"x","k":"a"}"#, #"{"type":"i","i":0,"k":1}"#,
+                #"{"type":"i","i":1.0,"k":"b"}"#,
+            ])
+        #expect(outcome.errors.count == 2)
+        #expect(outcome.state["got"].canonicalJSON == #"[20,null,"é",null,null]"#)
+    }
 }

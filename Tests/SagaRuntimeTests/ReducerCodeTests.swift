@@ -29,6 +29,32 @@ import Testing
         #expect(c.statements.isEmpty && c.expressions.isEmpty)
     }
 
+    /// Logic, `??`, `!`, `-`, list literals and paths are instructions too: nothing here is
+    /// left to the walker, and only the record literal to the evaluator.
+    @Test func theExampleSagasReducerShapesAreInstructions() throws {
+        let c = try code(
+            """
+            reduce "x" as a {
+              state.flags = [a.x && a.y, a.x || a.y, a.m ?? 1, !a.b, -a.n]
+              state.users[a.id].visits = (state.users[a.id].visits ?? 0) + 1
+              state.meta.last = a.type
+              var r = {}
+              r.list = [a.n]
+            }
+            """)
+        #expect(c.expressions.count == 1)
+        #expect(c.statements.isEmpty)
+        #expect(c.paths.count == 3)
+        let paths = c.instructions.filter {
+            switch $0 {
+            case .setStatePath, .setSlotPath: return true
+            default: return false
+            }
+        }
+        #expect(paths.count == 3)
+        #expect(c.keys.contains("visits") && c.keys.contains("last") && c.keys.contains("list"))
+    }
+
     /// The lowered code itself, run without the interpreter: the field is updated, the action's
     /// variable read, and no temporary keeps a value.
     @Test func runningTheCodeUpdatesTheStateAndLeavesNoTemporary() throws {

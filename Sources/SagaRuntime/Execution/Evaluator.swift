@@ -131,13 +131,7 @@ struct Evaluator {
             }
             return try checkLength(.string(s))
         case .unary(let op, let operand, _):
-            let v = try eval(operand, env)
-            switch op {
-            case .negate: return try Value.negate(v)
-            case .not:
-                guard case .bool(let b) = v else { throw SagaError.typeError("'!' needs a bool, got \(v.kindName)") }
-                return .bool(!b)
-            }
+            return try Self.apply(op, try eval(operand, env))
         case .builtin(let name, let args, _):
             guard let f = Builtin(rawValue: name) else { throw SagaError.typeError("unknown function '\(name)'") }
             var values: [Value] = []
@@ -172,6 +166,24 @@ struct Evaluator {
         return Record(unsortedEntries: entries)
     }
 
+    /// `op v`: what the tree walk and a lowered reducer both use.
+    static func apply(_ op: UnaryOperator, _ v: Value) throws(SagaError) -> Value {
+        switch op {
+        case .negate: return try Value.negate(v)
+        case .not:
+            guard case .bool(let b) = v else { throw SagaError.typeError("'!' needs a bool, got \(v.kindName)") }
+            return .bool(!b)
+        }
+    }
+
+    /// One side of `&&` or `||`, which must be a bool.
+    static func logicalOperand(_ op: BinaryOperator, _ v: Value) throws(SagaError) -> Bool {
+        guard case .bool(let b) = v else {
+            throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(v.kindName)")
+        }
+        return b
+    }
+
     /// `base.key`: null for a missing key or a null base; an error for any other base.
     static func member(_ key: String, of base: Value) throws(SagaError) -> Value {
         guard let v = base.member(key) else {
@@ -196,16 +208,9 @@ struct Evaluator {
     private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {
         switch op {
         case .and, .or:
-            let l = try eval(lhs, env)
-            guard case .bool(let a) = l else {
-                throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(l.kindName)")
-            }
+            let a = try Self.logicalOperand(op, try eval(lhs, env))
             if op == .and ? !a : a { return .bool(a) }
-            let r = try eval(rhs, env)
-            guard case .bool(let b) = r else {
-                throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(r.kindName)")
-            }
-            return .bool(b)
+            return .bool(try Self.logicalOperand(op, try eval(rhs, env)))
         case .coalesce:
             let l = try eval(lhs, env)
             if case .null = l { return try eval(rhs, env) }

@@ -30,6 +30,12 @@ final class ReducerCode {
         case constant(Int32)
     }
 
+    /// A step of an assignment's path: a key, or an index computed into a place.
+    enum PathStep: Equatable {
+        case member(key: Int32)
+        case index(Place)
+    }
+
     /// One step of a lowered reducer.
     enum Instruction: Equatable {
         /// `into = from`.
@@ -38,12 +44,32 @@ final class ReducerCode {
         case stateMember(key: Int32, into: Place)
         /// `into = base.key`.
         case member(Place, key: Int32, into: Place)
+        /// `into = base[index]`.
+        case index(Place, Place, into: Place)
         /// `into = lhs op rhs`, for an operator that evaluates both sides.
         case binary(BinaryOperator, Place, Place, into: Place)
+        /// `into = op value` (`-`, `!`).
+        case unary(UnaryOperator, Place, into: Place)
+        /// The left side of `&&` or `||`, which must be a bool: when it decides, `into` is it
+        /// and the code goes on at `decided`, past the right side.
+        case logical(BinaryOperator, Place, into: Place, decided: Int32)
+        /// The right side of `&&` or `||`, which must be a bool: `into` is it.
+        case logicalRight(BinaryOperator, Place, into: Place)
+        /// The left side of `??`: unless it is null, `into` is it and the code goes on at the
+        /// index, past the right side.
+        case unlessNull(Place, into: Place, to: Int32)
+        /// `into` (a temporary) becomes an empty list with room for `capacity` items.
+        case newList(capacity: Int32, into: Place)
+        /// Appends an item to the list a temporary holds (its depth checked, as a literal's is).
+        case append(Place, toList: Place)
         /// `into =` one of ``expressions``, by the ``Evaluator`` (with `state` in scope).
         case evaluate(Int32, into: Place)
         /// `state.key = value`, logged for undo when the reducer needs it.
         case setStateMember(key: Int32, Place)
+        /// `state` followed by one of ``paths`` `= value`, logged for undo.
+        case setStatePath(Int32, Place)
+        /// The variable in the slot followed by one of ``paths`` `= value`.
+        case setSlotPath(slot: Int32, Int32, Place)
         /// Goes on at the index unless the place holds `true` (anything but a bool fails).
         case jumpUnless(Place, to: Int32)
         /// Goes on at the index (the end of the code ends the reducer).
@@ -57,6 +83,7 @@ final class ReducerCode {
     let constants: [Value]
     let expressions: [Expr]
     let statements: [Stmt]
+    let paths: [[PathStep]]
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
 
@@ -68,6 +95,7 @@ final class ReducerCode {
         constants = lowered.constants
         expressions = lowered.expressions
         statements = lowered.statements
+        paths = lowered.paths
         temporaryCount = lowered.temporaryCount
     }
 }

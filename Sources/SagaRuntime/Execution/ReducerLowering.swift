@@ -12,6 +12,7 @@ struct ReducerLowering {
     private(set) var constants: [Value] = []
     private(set) var expressions: [Expr] = []
     private(set) var statements: [Stmt] = []
+    private(set) var paths: [[ReducerCode.PathStep]] = []
     /// How many temporaries the code uses at most.
     private(set) var temporaryCount = 0
 
@@ -47,10 +48,28 @@ struct ReducerLowering {
         case .assign(let lv, .expr(let e), _) where lv.path.isEmpty:
             guard case .variable(let v) = lv.root, isOwnSlot(v.slot) else { return fallBack(stmt) }
             lower(e, into: .slot(Int32(v.slot)))
-        case .assign(let lv, .expr(let e), _) where lv.path.count == 1:
-            guard case .state = lv.root, case .member(let key) = lv.path[0] else { return fallBack(stmt) }
+        case .assign(let lv, .expr(let e), _):
+            if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
+                let value = place(of: e)
+                instructions.append(.setStateMember(key: keyIndex(key), value))
+                return
+            }
+            if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return fallBack(stmt) }
+            // The value first, then the path's indexes, in order: as the walker evaluates them.
             let value = place(of: e)
-            instructions.append(.setStateMember(key: keyIndex(key), value))
+            var steps: [ReducerCode.PathStep] = []
+            for step in lv.path {
+                switch step {
+                case .member(let key): steps.append(.member(key: keyIndex(key)))
+                case .index(let index): steps.append(.index(place(of: index)))
+                }
+            }
+            let path = Int32(paths.count)
+            paths.append(steps)
+            switch lv.root {
+            case .state: instructions.append(.setStatePath(path, value))
+            case .variable(let v): instructions.append(.setSlotPath(slot: Int32(v.slot), path, value))
+            }
         case .if(let arms, let elseBlock, _):
             var exits: [Int] = []
             for arm in arms {
@@ -98,12 +117,17 @@ struct ReducerLowering {
         case .variable(let v) where isOwnSlot(v.slot):
             return .slot(Int32(v.slot))
         default:
-            let t = Place.temporary(Int32(temporariesInUse))
-            temporariesInUse += 1
-            temporaryCount = max(temporaryCount, temporariesInUse)
+            let t = newTemporary()
             lower(e, into: t)
             return t
         }
+    }
+
+    private mutating func newTemporary() -> Place {
+        let t = Place.temporary(Int32(temporariesInUse))
+        temporariesInUse += 1
+        temporaryCount = max(temporaryCount, temporariesInUse)
+        return t
     }
 
     /// Instructions that leave the value of `e` in `target`.
@@ -118,10 +142,37 @@ struct ReducerLowering {
         case .member(let base, let key, _):
             let b = place(of: base)
             instructions.append(.member(b, key: keyIndex(key), into: target))
-        case .binary(let op, let lhs, let rhs, _) where op != .and && op != .or && op != .coalesce:
+        case .index(let base, let index, _):
+            let b = place(of: base)
+            let i = place(of: index)
+            instructions.append(.index(b, i, into: target))
+        case .binary(let op, let lhs, let rhs, _) where op == .and || op == .or:
+            let l = place(of: lhs)
+            let test = instructions.count
+            instructions.append(.logical(op, l, into: target, decided: -1))
+            let r = place(of: rhs)
+            instructions.append(.logicalRight(op, r, into: target))
+            instructions[test] = .logical(op, l, into: target, decided: Int32(instructions.count))
+        case .binary(.coalesce, let lhs, let rhs, _):
+            let l = place(of: lhs)
+            let test = instructions.count
+            instructions.append(.unlessNull(l, into: target, to: -1))
+            lower(rhs, into: target)
+            instructions[test] = .unlessNull(l, into: target, to: Int32(instructions.count))
+        case .binary(let op, let lhs, let rhs, _):
             let l = place(of: lhs)
             let r = place(of: rhs)
             instructions.append(.binary(op, l, r, into: target))
+        case .unary(let op, let operand, _):
+            let v = place(of: operand)
+            instructions.append(.unary(op, v, into: target))
+        case .list(let items, _):
+            // Built in a temporary of its own, then moved: built in the target, `x = [x]`
+            // would read the list it is building.
+            let list = newTemporary()
+            instructions.append(.newList(capacity: Int32(items.count), into: list))
+            for item in items { instructions.append(.append(place(of: item), toList: list)) }
+            instructions.append(.move(list, into: target))
         default:
             instructions.append(.evaluate(Int32(expressions.count), into: target))
             expressions.append(e)

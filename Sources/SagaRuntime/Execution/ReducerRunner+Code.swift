@@ -47,6 +47,40 @@ extension ReducerRunner {
             case .binary(let op, let lhs, let rhs, let to):
                 let a = read(lhs)
                 write(try ev.apply(op, a, read(rhs)), to)
+            case .index(let base, let index, let to):
+                let b = read(base)
+                write(try ev.subscriptValue(b, read(index)), to)
+            case .unary(let op, let operand, let to):
+                write(try Evaluator.apply(op, read(operand)), to)
+            case .logical(let op, let lhs, let to, let decided):
+                let a = try Evaluator.logicalOperand(op, read(lhs))
+                if op == .and ? !a : a {
+                    write(.bool(a), to)
+                    pc = Int(decided)
+                }
+            case .logicalRight(let op, let rhs, let to):
+                write(.bool(try Evaluator.logicalOperand(op, read(rhs))), to)
+            case .unlessNull(let lhs, let to, let target):
+                let l = read(lhs)
+                if case .null = l { break }
+                write(l, to)
+                pc = Int(target)
+            case .newList(let capacity, let to):
+                var items: [Value] = []
+                items.reserveCapacity(Int(capacity))
+                write(.list(items), to)
+            case .append(let item, .temporary(let t)):
+                let value = read(item)
+                try Value.checkDepth(of: value)
+                // Moved out and back, so that the list is appended to in place.
+                guard case .list(var items) = (temporaries + Int(t)).move() else {
+                    (temporaries + Int(t)).initialize(to: .null)
+                    break
+                }
+                items.append(value)
+                (temporaries + Int(t)).initialize(to: .list(items))
+            case .append:
+                break
             case .evaluate(let index, let to):
                 scope.state = state
                 defer { scope.state = nil }
@@ -56,6 +90,19 @@ extension ReducerRunner {
                 let name = code.keys[Int(key)]
                 if logging { undo.willAssign(state, through: name) }
                 try PathAssignment.setMember(&state, name, value)
+            case .setStatePath(let path, let from):
+                let value = read(from)
+                let keys = pathKeys(code, code.paths[Int(path)], read)
+                // As the walker logs it: by the first key, when there is one to go by.
+                switch keys.first {
+                case .member(let key)?, .index(.string(let key))?: undo.willAssign(state, through: key)
+                default: undo.willAssign(state, through: nil)
+                }
+                try PathAssignment.set(&state, keys[...], value)
+            case .setSlotPath(let slot, let path, let from):
+                let value = read(from)
+                let keys = pathKeys(code, code.paths[Int(path)], read)
+                try PathAssignment.set(&env[Int(slot)], keys[...], value)
             case .jumpUnless(let condition, let target):
                 if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
             case .jump(let target):
@@ -64,5 +111,20 @@ extension ReducerRunner {
                 if case .returned = try execute(code.statements[Int(index)], &state, &env, ev) { return }
             }
         }
+    }
+
+    /// The keys of an assignment's path, its indexes read from their places in order.
+    private func pathKeys(
+        _ code: ReducerCode, _ steps: [ReducerCode.PathStep], _ read: (ReducerCode.Place) -> Value
+    ) -> [PathAssignment.Key] {
+        var keys: [PathAssignment.Key] = []
+        keys.reserveCapacity(steps.count)
+        for step in steps {
+            switch step {
+            case .member(let key): keys.append(.member(code.keys[Int(key)]))
+            case .index(let place): keys.append(.index(read(place)))
+            }
+        }
+        return keys
     }
 }
