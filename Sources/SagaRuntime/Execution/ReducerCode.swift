@@ -7,15 +7,16 @@ import SagaLanguage
 /// A reducer runs for every action it matches, and walking `state.count = state.count + a.by`
 /// as a tree cost about a thousand instructions: the boxed nodes loaded and retained one by
 /// one, the state copied into the evaluator's scope and out again around each statement
-/// (callgrind, every-select-put). Here the common statements (a `let`, an assignment to a
-/// variable or to `state.key`, an `if`) and expressions (literals, variables, `state.key`,
-/// `x.key`, the arithmetic and comparison operators) are instructions that hold no references;
-/// anything else (a loop, a deeper path, a built-in, `&&`) runs as before, through the
-/// statement walker or the ``Evaluator``, as one instruction. Both ways share the operators'
-/// code, so they give the same values and the same errors.
+/// (callgrind, every-select-put). Here what reducers are mostly made of (`let`, assignments
+/// to a variable, to `state.key` and through paths, `if`, `return`; literals, variables,
+/// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list literals)
+/// is instructions that hold no references; anything else (a loop, a built-in, a record
+/// literal, interpolation) runs as before, through the statement walker or the
+/// ``Evaluator``, as one instruction. Both ways share the operators' code, so they give the
+/// same values and the same errors.
 ///
-/// The instructions are plain data (numbers into ``keys``, ``constants``, ``expressions`` and
-/// ``statements``), so reading one copies a few bytes and retains nothing. A class: the
+/// The instructions are plain data (numbers into ``keys``, ``constants``, ``expressions``,
+/// ``statements`` and ``paths``), so reading one copies a few bytes and retains nothing. A class: the
 /// runner hands it on with one reference, where a struct of five arrays was copied for each
 /// run (five retains and five releases: a third of the lowered reducer's cost, callgrind).
 final class ReducerCode {
