@@ -323,4 +323,28 @@ import Testing
         #expect(outcome.errors.count == 2)
         #expect(outcome.state["got"].canonicalJSON == #"[20,null,"é",null,null]"#)
     }
+
+    @Test func recordLiterals() async {
+        let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+        let outcome = await expectSameBothWays(
+            """
+            state { users: {} }
+            reduce "r" as a {
+              state.users[a.id] = { name: a.name, "the id": a.id, name: a.name + "!", nested: { n: [a.id] } }
+              state.last = {}
+            }
+            reduce "deep" as a { state.deep = { a: { b: a.d }, c: a.n.q } }
+            reduce "bad" as a { state.bad = { a: 1, b: a.n.q } }
+            """,
+            input: [
+                #"{"type":"r","id":"u1","name":"Ada"}"#, #"{"type":"r","id":"u2","name":"Bob"}"#,
+                #"{"type":"deep","n":1,"d":\#(deep)}"#, #"{"type":"bad","n":1}"#,
+            ])
+        #expect(outcome.errors.count == 2)
+        #expect(outcome.errors.first?.contains("nest at most 512 levels") == true)
+        #expect(
+            outcome.state.canonicalJSON
+                == #"{"last":{},"users":{"u1":{"name":"Ada!","nested":{"n":["u1"]},"the id":"u1"},"#
+                + #""u2":{"name":"Bob!","nested":{"n":["u2"]},"the id":"u2"}}}"#)
+    }
 }

@@ -9,14 +9,14 @@ import SagaLanguage
 /// one, the state copied into the evaluator's scope and out again around each statement
 /// (callgrind, every-select-put). Here what reducers are mostly made of (`let`, assignments
 /// to a variable, to `state.key` and through paths, `if`, `return`; literals, variables,
-/// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list literals)
-/// is instructions that hold no references; anything else (a loop, a built-in, a record
-/// literal, interpolation) runs as before, through the statement walker or the
+/// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list and record
+/// literals) is instructions that hold no references; anything else (a loop, a built-in,
+/// interpolation) runs as before, through the statement walker or the
 /// ``Evaluator``, as one instruction. Both ways share the operators' code, so they give the
 /// same values and the same errors.
 ///
 /// The instructions are plain data (numbers into ``keys``, ``constants``, ``expressions``,
-/// ``statements`` and ``paths``), so reading one copies a few bytes and retains nothing. A class: the
+/// ``statements``, ``paths`` and ``records``), so reading one copies a few bytes and retains nothing. A class: the
 /// runner hands it on with one reference, where a struct of five arrays was copied for each
 /// run (five retains and five releases: a third of the lowered reducer's cost, callgrind).
 final class ReducerCode {
@@ -63,6 +63,11 @@ final class ReducerCode {
         case newList(capacity: Int32, into: Place)
         /// Appends an item to the list a temporary holds (its depth checked, as a literal's is).
         case append(Place, toList: Place)
+        /// Fails if the value in the place (left there) is nested too deeply for a record
+        /// literal's field, as the evaluator checks each field before the next is evaluated.
+        case checkDepth(Place)
+        /// `into =` a record literal: one of ``records``, its fields' values in their places.
+        case record(Int32, into: Place)
         /// `into =` one of ``expressions``, by the ``Evaluator`` (with `state` in scope).
         case evaluate(Int32, into: Place)
         /// `state.key = value`, logged for undo when the reducer needs it.
@@ -85,6 +90,8 @@ final class ReducerCode {
     let expressions: [Expr]
     let statements: [Stmt]
     let paths: [[PathStep]]
+    /// The record literals: each field's key and the place of its value, in source order.
+    let records: [[(key: Int32, value: Place)]]
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
 
@@ -97,6 +104,7 @@ final class ReducerCode {
         expressions = lowered.expressions
         statements = lowered.statements
         paths = lowered.paths
+        records = lowered.records
         temporaryCount = lowered.temporaryCount
     }
 }

@@ -13,6 +13,7 @@ struct ReducerLowering {
     private(set) var expressions: [Expr] = []
     private(set) var statements: [Stmt] = []
     private(set) var paths: [[ReducerCode.PathStep]] = []
+    private(set) var records: [[(key: Int32, value: Place)]] = []
     /// How many temporaries the code uses at most.
     private(set) var temporaryCount = 0
 
@@ -166,6 +167,15 @@ struct ReducerLowering {
         case .unary(let op, let operand, _):
             let v = place(of: operand)
             instructions.append(.unary(op, v, into: target))
+        case .record(let fields, _):
+            var entries: [(key: Int32, value: Place)] = []
+            for field in fields {
+                let value = place(of: field.value)
+                instructions.append(.checkDepth(value))
+                entries.append((keyIndex(field.key), value))
+            }
+            instructions.append(.record(Int32(records.count), into: target))
+            records.append(entries)
         case .list(let items, _):
             // Built in a temporary of its own, then moved: built in the target, `x = [x]`
             // would read the list it is building.

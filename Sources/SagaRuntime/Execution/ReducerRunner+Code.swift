@@ -81,6 +81,20 @@ extension ReducerRunner {
                 (temporaries + Int(t)).initialize(to: .list(items))
             case .append:
                 break
+            case .checkDepth(let place):
+                switch place {
+                case .slot(let s): try Value.checkDepth(of: env[Int(s)])
+                case .temporary(let t): try Value.checkDepth(of: temporaries[Int(t)])
+                case .constant(let k): try Value.checkDepth(of: code.constants[Int(k)])
+                }
+            case .record(let index, let to):
+                let fields = code.records[Int(index)]
+                var entries: [Record.Entry] = []
+                entries.reserveCapacity(fields.count)
+                for field in fields {
+                    entries.append(Record.Entry(key: code.keys[Int(field.key)], value: read(field.value)))
+                }
+                write(.record(Record(unsortedEntries: entries)), to)
             case .evaluate(let index, let to):
                 scope.state = state
                 defer { scope.state = nil }
