@@ -347,4 +347,78 @@ import Testing
                 == #"{"last":{},"users":{"u1":{"name":"Ada!","nested":{"n":["u1"]},"the id":"u1"},"#
                 + #""u2":{"name":"Bob!","nested":{"n":["u2"]},"the id":"u2"}}}"#)
     }
+
+    @Test func loopsWithBreakContinueAndReturn() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { todos: ["a", "b"], booked: ["x", "y", "z"], n: 0 }
+            reduce "todo/add" as a {
+              var seen = false
+              for t in state.todos {
+                if t == a.todo { seen = true }
+              }
+              if !seen { state.todos = state.todos + [a.todo] }
+            }
+            reduce "unbook" as a {
+              var keep = []
+              for x in state.booked {
+                if x == a.what { continue }
+                keep = keep + [x]
+              }
+              state.booked = keep
+            }
+            reduce "count" as a {
+              var i = 0
+              while true {
+                i = i + 1
+                if i > a.n { break }
+                for k in { p: 1, q: 2 } {
+                  if k == "q" { break }
+                  state.n = state.n + 1
+                }
+              }
+              loop {
+                i = i - 1
+                if i < 0 { return }
+                state.down = i
+              }
+            }
+            reduce "find" as a {
+              for x in state.booked {
+                for y in [1, 2] {
+                  if x == a.what && y == 2 {
+                    state.found = [x, y]
+                    return
+                  }
+                }
+              }
+              state.found = null
+            }
+            reduce "bad" as a { for x in a.n { state.x = x } }
+            """,
+            input: [
+                #"{"type":"todo/add","todo":"a"}"#, #"{"type":"todo/add","todo":"c"}"#,
+                #"{"type":"unbook","what":"y"}"#, #"{"type":"count","n":3}"#, #"{"type":"find","what":"z"}"#,
+                #"{"type":"find","what":"q"}"#, #"{"type":"find","what":"x"}"#, #"{"type":"bad","n":5}"#,
+            ])
+        #expect(outcome.errors.count == 1)
+        #expect(
+            outcome.state.canonicalJSON
+                == #"{"booked":["x","z"],"down":0,"found":["x",2],"n":3,"todos":["a","b","c"]}"#)
+    }
+
+    @Test func aReducerLoopingTooLongFailsTheSameWay() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { n: 0 }
+            reduce "spin" as a {
+              state.n = state.n + 1
+              while true { state.n = state.n + 1 }
+            }
+            reduce "each" as a { for i in range(a.n) { state.i = i } }
+            """,
+            input: [#"{"type":"spin"}"#, #"{"type":"each","n":40}"#, #"{"type":"each","n":60}"#], { $0.maxSteps = 50 })
+        #expect(outcome.errors.count == 2)
+        #expect(outcome.state.canonicalJSON == #"{"i":39,"n":0}"#)
+    }
 }

@@ -8,9 +8,10 @@ import SagaLanguage
 /// as a tree cost about a thousand instructions: the boxed nodes loaded and retained one by
 /// one, the state copied into the evaluator's scope and out again around each statement
 /// (callgrind, every-select-put). Here what reducers are mostly made of (`let`, assignments
-/// to a variable, to `state.key` and through paths, `if`, `return`; literals, variables,
+/// to a variable, to `state.key` and through paths, `if`, `while`, `loop`, `for`, `break`,
+/// `continue`, `return`; literals, variables,
 /// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list and record
-/// literals) is instructions that hold no references; anything else (a loop, a built-in,
+/// literals, loops) is instructions that hold no references; anything else (a built-in,
 /// interpolation) runs as before, through the statement walker or the
 /// ``Evaluator``, as one instruction. Both ways share the operators' code, so they give the
 /// same values and the same errors.
@@ -76,6 +77,19 @@ final class ReducerCode {
         case setStatePath(Int32, Place)
         /// The variable in the slot followed by one of ``paths`` `= value`.
         case setSlotPath(slot: Int32, Int32, Place)
+        /// Counts one turn of a loop (too many in one run is an endless loop).
+        case step
+        /// Starts a `for`: the items of the sequence (a list's, or a record's keys) go in the
+        /// temporary `items`, the index of the next one, 0, in the temporary after it.
+        case forStart(Place, items: Int32)
+        /// The next turn of a `for`: counts a step and sets the variable to the next item, or,
+        /// with none left, goes on at `exit`.
+        case forNext(items: Int32, slot: Int32, exit: Int32)
+        /// Sets a `for`'s two temporaries back to null.
+        case forEnd(items: Int32)
+        /// Sets every temporary back to null: the end of a code with a `for`, which a
+        /// `return` inside the loop reaches without passing the loop's end.
+        case clearTemporaries
         /// Goes on at the index unless the place holds `true` (anything but a bool fails).
         case jumpUnless(Place, to: Int32)
         /// Goes on at the index (the end of the code ends the reducer).

@@ -21,14 +21,28 @@ struct ReducerLowering {
     private let slotCount: Int
     /// Temporaries in use while the current statement is lowered.
     private var temporariesInUse = 0
+    /// The temporaries below this are the items and indexes of the `for` loops being lowered:
+    /// a statement's own temporaries start above them.
+    private var temporaryFloor = 0
+    /// Whether the code has a `for` (whose temporaries a `return` may leave set).
+    private var hasFor = false
     /// Jumps to the end of the code (`return`, and `break` or `continue` outside a loop), set
     /// once the end is known.
     private var jumpsToEnd: [Int] = []
+
+    /// A loop being lowered: where `continue` goes, and the `break`s to point at its end.
+    private struct Loop {
+        var continueAt: Int32
+        var breaks: [Int] = []
+    }
+
+    private var loops: [Loop] = []
 
     init(_ body: [Stmt], slotCount: Int) {
         self.slotCount = slotCount
         lower(body)
         let end = Int32(instructions.count)
+        if hasFor { instructions.append(.clearTemporaries) }
         for i in jumpsToEnd { instructions[i] = .jump(to: end) }
         jumpsToEnd = []
     }
@@ -37,7 +51,7 @@ struct ReducerLowering {
 
     private mutating func lower(_ body: [Stmt]) {
         for stmt in body {
-            temporariesInUse = 0
+            temporariesInUse = temporaryFloor
             lower(stmt)
         }
     }
@@ -74,7 +88,7 @@ struct ReducerLowering {
         case .if(let arms, let elseBlock, _):
             var exits: [Int] = []
             for arm in arms {
-                temporariesInUse = 0
+                temporariesInUse = temporaryFloor
                 let condition = place(of: arm.condition)
                 let test = instructions.count
                 instructions.append(.jumpUnless(condition, to: -1))
@@ -86,15 +100,65 @@ struct ReducerLowering {
             if let elseBlock { lower(elseBlock.statements) }
             let end = Int32(instructions.count)
             for i in exits { instructions[i] = .jump(to: end) }
-        case .return, .break, .continue:
-            // A reducer's `return` ends it (its value is not used); a `break` or `continue`
-            // outside a loop ends it too, as the walker's statement list does. Loops are left
-            // to the walker whole, so no `break` here is inside one.
-            jumpsToEnd.append(instructions.count)
+        case .while(let condition, let body, _):
+            // As the walker: a step, then the condition, at the top of each turn.
+            let head = Int32(instructions.count)
+            instructions.append(.step)
+            let c = place(of: condition)
+            let test = instructions.count
+            instructions.append(.jumpUnless(c, to: -1))
+            let end = lowerLoopBody(body.statements, continueAt: head)
+            instructions[test] = .jumpUnless(c, to: end)
+        case .loop(let body, _):
+            let head = Int32(instructions.count)
+            instructions.append(.step)
+            _ = lowerLoopBody(body.statements, continueAt: head)
+        case .for(let v, let sequence, let body, _) where isOwnSlot(v.slot):
+            let sequencePlace = place(of: sequence)
+            // Its two temporaries stay reserved while its body is lowered.
+            let items = Int32(temporaryFloor)
+            temporaryFloor += 2
+            temporaryCount = max(temporaryCount, temporaryFloor)
+            hasFor = true
+            instructions.append(.forStart(sequencePlace, items: items))
+            let head = Int32(instructions.count)
+            instructions.append(.forNext(items: items, slot: Int32(v.slot), exit: -1))
+            let end = lowerLoopBody(body.statements, continueAt: head)
+            instructions[Int(head)] = .forNext(items: items, slot: Int32(v.slot), exit: end)
+            instructions.append(.forEnd(items: items))
+            temporaryFloor -= 2
+        case .break:
+            guard !loops.isEmpty else { return jumpToEnd() }
+            loops[loops.count - 1].breaks.append(instructions.count)
             instructions.append(.jump(to: -1))
+        case .continue:
+            guard let loop = loops.last else { return jumpToEnd() }
+            instructions.append(.jump(to: loop.continueAt))
+        case .return:
+            // A reducer's `return` ends it (its value is not used).
+            jumpToEnd()
         default:
             fallBack(stmt)
         }
+    }
+
+    /// A loop's body and the jump back to `continueAt`, its head.
+    ///
+    /// - Returns: where the loop ends, where its `break`s go. (`break` or `continue` outside a
+    ///   loop ends the reducer, as the walker's statement list does.)
+    private mutating func lowerLoopBody(_ body: [Stmt], continueAt: Int32) -> Int32 {
+        loops.append(Loop(continueAt: continueAt))
+        lower(body)
+        instructions.append(.jump(to: continueAt))
+        let loop = loops.removeLast()
+        let exit = Int32(instructions.count)
+        for i in loop.breaks { instructions[i] = .jump(to: exit) }
+        return exit
+    }
+
+    private mutating func jumpToEnd() {
+        jumpsToEnd.append(instructions.count)
+        instructions.append(.jump(to: -1))
     }
 
     private mutating func fallBack(_ stmt: Stmt) {

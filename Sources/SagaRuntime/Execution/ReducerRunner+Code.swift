@@ -117,6 +117,27 @@ extension ReducerRunner {
                 let value = read(from)
                 let keys = pathKeys(code, code.paths[Int(path)], read)
                 try PathAssignment.set(&env[Int(slot)], keys[...], value)
+            case .step:
+                try step()
+            case .forStart(let sequence, let items):
+                let list = try Interpreter.iterationItems(read(sequence))
+                temporaries[Int(items)] = .list(list)
+                temporaries[Int(items) &+ 1] = .int(0)
+            case .forNext(let items, let slot, let exit):
+                guard case .list(let list) = temporaries[Int(items)], case .int(let i) = temporaries[Int(items) &+ 1],
+                    i < list.count
+                else {
+                    pc = Int(exit)
+                    break
+                }
+                try step()
+                env[Int(slot)] = list[i]
+                temporaries[Int(items) &+ 1] = .int(i &+ 1)
+            case .forEnd(let items):
+                temporaries[Int(items)] = .null
+                temporaries[Int(items) &+ 1] = .null
+            case .clearTemporaries:
+                for t in 0..<code.temporaryCount { temporaries[t] = .null }
             case .jumpUnless(let condition, let target):
                 if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
             case .jump(let target):

@@ -240,7 +240,7 @@ final class ReducerRunner {
     }
 
     /// Counts one loop iteration; too many in one reducer run is an endless loop.
-    private func step() throws(SagaError) {
+    func step() throws(SagaError) {
         stepsLeft -= 1
         if stepsLeft < 0 {
             throw SagaError(
