@@ -107,11 +107,7 @@ extension ReducerRunner {
             case .setStatePath(let path, let from):
                 let value = read(from)
                 let keys = pathKeys(code, code.paths[Int(path)], read)
-                // As the walker logs it: by the first key, when there is one to go by.
-                switch keys.first {
-                case .member(let key)?, .index(.string(let key))?: undo.willAssign(state, through: key)
-                default: undo.willAssign(state, through: nil)
-                }
+                undo.willAssign(state, through: keys)
                 try PathAssignment.set(&state, keys[...], value)
             case .setSlotPath(let slot, let path, let from):
                 let value = read(from)

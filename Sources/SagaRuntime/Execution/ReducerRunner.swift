@@ -193,10 +193,7 @@ final class ReducerRunner {
             scope.state = nil
             switch lv.root {
             case .state:
-                switch keys.first {
-                case .member(let key)?, .index(.string(let key))?: undo.willAssign(state, through: key)
-                default: undo.willAssign(state, through: nil)
-                }
+                undo.willAssign(state, through: keys)
                 try PathAssignment.set(&state, keys[...], value)
             case .variable(let v):
                 try PathAssignment.set(&env[v.slot], keys[...], value)

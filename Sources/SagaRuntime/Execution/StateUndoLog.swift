@@ -38,6 +38,16 @@ struct StateUndoLog {
         }
     }
 
+    /// Notes what an assignment to `state` through `keys` is about to change: the member its
+    /// first key names, if it names one (`state.key…`, `state["key"]…`), otherwise the whole
+    /// state.
+    mutating func willAssign(_ state: Value, through keys: [PathAssignment.Key]) {
+        switch keys.first {
+        case .member(let key)?, .index(.string(let key))?: willAssign(state, through: key)
+        default: willAssign(state, through: nil)
+        }
+    }
+
     /// The reducer finished: forget what it changed.
     mutating func commit() {
         // Popped one by one: `removeAll(keepingCapacity:)` went through the generic
