@@ -11,13 +11,13 @@ import SagaLanguage
 /// to a variable, to `state.key` and through paths, `if`, `while`, `loop`, `for`, `break`,
 /// `continue`, `return`; literals, variables,
 /// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list and record
-/// literals, built-ins, interpolation, loops) is instructions that hold no references;
-/// anything else (`state` or `it` read whole, an unknown function) runs as before, through the statement walker or the
+/// literals, loops) is instructions that hold no references; anything else (a built-in,
+/// interpolation) runs as before, through the statement walker or the
 /// ``Evaluator``, as one instruction. Both ways share the operators' code, so they give the
 /// same values and the same errors.
 ///
 /// The instructions are plain data (numbers into ``keys``, ``constants``, ``expressions``,
-/// ``statements``, ``paths``, ``records``, ``builtins`` and ``texts``), so reading one copies a few bytes and retains nothing. A class: the
+/// ``statements``, ``paths`` and ``records``), so reading one copies a few bytes and retains nothing. A class: the
 /// runner hands it on with one reference, where a struct of five arrays was copied for each
 /// run (five retains and five releases: a third of the lowered reducer's cost, callgrind).
 final class ReducerCode {
@@ -69,16 +69,6 @@ final class ReducerCode {
         case checkDepth(Place)
         /// `into =` a record literal: one of ``records``, its fields' values in their places.
         case record(Int32, into: Place)
-        /// `into =` one of ``builtins`` applied to its arguments' values, in their places.
-        case builtin(Int32, into: Place)
-        /// `into` (a temporary) becomes an empty string, to build an interpolation in.
-        case newText(into: Place)
-        /// Appends one of ``texts`` to the string a temporary holds.
-        case appendText(Int32, to: Place)
-        /// Appends a value as `log` shows it to the string a temporary holds.
-        case appendDisplay(Place, to: Place)
-        /// `into =` the string a temporary holds, once its length is checked.
-        case finishText(Place, into: Place)
         /// `into =` one of ``expressions``, by the ``Evaluator`` (with `state` in scope).
         case evaluate(Int32, into: Place)
         /// `state.key = value`, logged for undo when the reducer needs it.
@@ -116,10 +106,6 @@ final class ReducerCode {
     let paths: [[PathStep]]
     /// The record literals: each field's key and the place of its value, in source order.
     let records: [[(key: Int32, value: Place)]]
-    /// The built-in calls: the function and the places of its arguments.
-    let builtins: [(function: Builtin, arguments: [Place])]
-    /// The text parts of interpolations.
-    let texts: [String]
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
 
@@ -133,8 +119,6 @@ final class ReducerCode {
         statements = lowered.statements
         paths = lowered.paths
         records = lowered.records
-        builtins = lowered.builtins
-        texts = lowered.texts
         temporaryCount = lowered.temporaryCount
     }
 }

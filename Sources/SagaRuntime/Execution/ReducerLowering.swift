@@ -14,8 +14,6 @@ struct ReducerLowering {
     private(set) var statements: [Stmt] = []
     private(set) var paths: [[ReducerCode.PathStep]] = []
     private(set) var records: [[(key: Int32, value: Place)]] = []
-    private(set) var builtins: [(function: Builtin, arguments: [Place])] = []
-    private(set) var texts: [String] = []
     /// How many temporaries the code uses at most.
     private(set) var temporaryCount = 0
 
@@ -242,27 +240,6 @@ struct ReducerLowering {
             }
             instructions.append(.record(Int32(records.count), into: target))
             records.append(entries)
-        case .builtin(let name, let arguments, _):
-            // An unknown name fails before its arguments are computed: the evaluator says so.
-            guard let function = Builtin(rawValue: name) else { return evaluate(e, into: target) }
-            var places: [Place] = []
-            for argument in arguments { places.append(place(of: argument)) }
-            instructions.append(.builtin(Int32(builtins.count), into: target))
-            builtins.append((function, places))
-        case .interpolation(let parts, _):
-            // Built in a temporary of its own and checked part by part, as the evaluator does.
-            let text = newTemporary()
-            instructions.append(.newText(into: text))
-            for part in parts {
-                switch part {
-                case .text(let t):
-                    instructions.append(.appendText(Int32(texts.count), to: text))
-                    texts.append(t)
-                case .expr(let e):
-                    instructions.append(.appendDisplay(place(of: e), to: text))
-                }
-            }
-            instructions.append(.finishText(text, into: target))
         case .list(let items, _):
             // Built in a temporary of its own, then moved: built in the target, `x = [x]`
             // would read the list it is building.
@@ -271,14 +248,9 @@ struct ReducerLowering {
             for item in items { instructions.append(.append(place(of: item), toList: list)) }
             instructions.append(.move(list, into: target))
         default:
-            evaluate(e, into: target)
+            instructions.append(.evaluate(Int32(expressions.count), into: target))
+            expressions.append(e)
         }
-    }
-
-    /// One instruction that has the ``Evaluator`` compute `e`.
-    private mutating func evaluate(_ e: Expr, into target: Place) {
-        instructions.append(.evaluate(Int32(expressions.count), into: target))
-        expressions.append(e)
     }
 
     private mutating func keyIndex(_ key: String) -> Int32 {

@@ -81,23 +81,6 @@ extension ReducerRunner {
                 (temporaries + Int(t)).initialize(to: .list(items))
             case .append:
                 break
-            case .builtin(let index, let to):
-                let call = code.builtins[Int(index)]
-                var values: [Value] = []
-                values.reserveCapacity(call.arguments.count)
-                for argument in call.arguments { values.append(read(argument)) }
-                write(try ev.checkLength(try call.function.apply(values, now: ev.now)), to)
-            case .newText(let to):
-                write(.string(""), to)
-            case .appendText(let index, .temporary(let t)):
-                try appendText(to: temporaries + Int(t)) { $0 += code.texts[Int(index)] }
-            case .appendDisplay(let part, .temporary(let t)):
-                let value = read(part)
-                try appendText(to: temporaries + Int(t)) { value.writeDisplay(into: &$0) }
-            case .appendText, .appendDisplay:
-                break
-            case .finishText(let text, let to):
-                write(try ev.checkLength(read(text)), to)
             case .checkDepth(let place):
                 switch place {
                 case .slot(let s): try Value.checkDepth(of: env[Int(s)])
@@ -174,20 +157,5 @@ extension ReducerRunner {
             }
         }
         return keys
-    }
-
-    /// Appends to the string a temporary holds, in place (moved out and back), then checks
-    /// its length, as the evaluator does after each part of an interpolation.
-    private func appendText(
-        to temporary: UnsafeMutablePointer<Value>, _ append: (inout String) -> Void
-    ) throws(SagaError) {
-        guard case .string(var text) = temporary.move() else {
-            temporary.initialize(to: .null)
-            return
-        }
-        append(&text)
-        let count = text.utf8.count
-        temporary.initialize(to: .string(text))
-        try Value.checkTextLength(count)
     }
 }
