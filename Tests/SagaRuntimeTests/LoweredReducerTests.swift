@@ -421,4 +421,31 @@ import Testing
         #expect(outcome.errors.count == 2)
         #expect(outcome.state.canonicalJSON == #"{"i":39,"n":0}"#)
     }
+
+    @Test func builtInsAndInterpolation() async {
+        let outcome = await expectSameBothWays(
+            """
+            state { items: [3, 1, 2], names: { b: 1, a: 2 } }
+            reduce "b" as a {
+              state.n = len(state.items) + len(keys(state.names))
+              state.top = max(min(a.n, 10), 0)
+              state.label = "item \\(a.n) of \\(len(state.items)): \\(state.names) \\(str(a.n) + "!")"
+              state.at = now()
+              state.parts = split(join(["x", str(a.n)], "-"), "-")
+            }
+            reduce "bad" as a {
+              if a.n == 1 { state.e = len(a.n) }
+              if a.n == 2 { state.e = "\\(a.n.q) never" }
+              state.long = "\\(a.s)\\(a.s)"
+            }
+            """,
+            input: [
+                #"{"type":"b","n":4}"#, #"{"at":7,"action":{"type":"b","n":40}}"#, #"{"type":"bad","n":1,"s":"ab"}"#,
+                #"{"type":"bad","n":2,"s":"ab"}"#, #"{"type":"bad","n":3,"s":"\#(String(repeating: "x", count: 21))"}"#,
+                #"{"type":"bad","n":4,"s":"ab"}"#,
+            ], { $0.maxLength = 40 })
+        #expect(outcome.errors.count == 3)
+        #expect(outcome.state["n"] == .int(5) && outcome.state["top"] == .int(10) && outcome.state["at"] == .int(7))
+        #expect(outcome.state["long"] == .string("abab"))
+    }
 }
