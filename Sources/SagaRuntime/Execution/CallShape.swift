@@ -22,24 +22,27 @@ final class CallShape {
     let kind: Kind
     /// The function's statements (for `inline`, and `value` when its expression fails).
     let body: [Stmt]
-    /// The returned expression of a `value` function (`nil`: a bare `return`).
-    let value: Expr?
+    /// The returned expression of a `value` function (a bare `return` returns a `null`
+    /// literal). Not optional: reading an optional expression out of the shape took an
+    /// outlined copy and destroy that switched over its cases (callgrind, `call`).
+    let value: Expr
 
     /// The shape of calls of `function`.
     init(_ function: FunctionDecl) {
         let statements = function.body.statements
         body = statements
+        let none = Expr.literal(.null, function.body.location)
         guard InlineCalls.canInline(function) else {
             kind = .task
-            value = nil
+            value = none
             return
         }
-        if statements.count == 1, case .return(let e, _) = statements[0] {
+        if statements.count == 1, case .return(let e, let loc) = statements[0] {
             kind = .value
-            value = e
+            value = e ?? .literal(.null, loc)
         } else {
             kind = .inline
-            value = nil
+            value = none
         }
     }
 }

@@ -202,7 +202,14 @@ struct Evaluator {
 
     /// Evaluates a condition, which must be a bool.
     func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
-        try Self.truth(try eval(expr, env))
+        // A comparison of integer variables and literals (`i < n`), a loop's usual condition,
+        // without the calls through `evalNode` and `binary` (callgrind, `call`).
+        if case .binary(let op, let lhs, let rhs, _) = expr, let x = Self.integer(lhs, env),
+            let y = Self.integer(rhs, env), case .bool(let result)? = Self.integerBinary(op, x, y)
+        {
+            return result
+        }
+        return try Self.truth(try eval(expr, env))
     }
 
     private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {
@@ -218,12 +225,32 @@ struct Evaluator {
         default:
             break
         }
+        // Two integer variables or literals (`i < n`, `i + 1`) are read where they are: taken
+        // out as values first, each was an outlined copy of a `Value` (callgrind, `call`).
+        if let x = Self.integer(lhs, env), let y = Self.integer(rhs, env), let result = Self.integerBinary(op, x, y) {
+            return result
+        }
         let a = try eval(lhs, env)
         let b = try eval(rhs, env)
         // The integer case here, as in `apply`: through a call to `apply`, `call` ran 137
         // more instructions per iteration (callgrind).
         if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
         return try applyOperator(op, a, b)
+    }
+
+    /// The integer that `e` is, if it is an integer literal or a variable holding an integer;
+    /// `nil` for anything else (which ``eval(_:_:)`` then evaluates).
+    @inline(__always)
+    private static func integer(_ e: Expr, _ env: [Value]) -> Int? {
+        switch e {
+        case .literal(.int(let x), _):
+            return x
+        case .variable(let v) where v.slot >= 0 && v.slot < env.count:
+            if case .int(let x) = env[v.slot] { return x }
+            return nil
+        default:
+            return nil
+        }
     }
 
     /// `a op b` for an operator that evaluates both sides (not `&&`, `||`, `??`): what a

@@ -77,8 +77,7 @@ extension Interpreter {
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
     /// it fails (the expression is then evaluated again, inline). The step of its `return` is
     /// counted where the statement ends (see ``Step/called``).
-    private func valueCall(_ index: Int, _ e: Expr?, _ args: [Value], _ task: SagaTask) -> Value? {
-        guard let e else { return .null }
+    private func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
         do {
             return try evaluator(task).eval(e, frame(index, args))
         } catch {

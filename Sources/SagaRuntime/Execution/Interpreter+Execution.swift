@@ -163,6 +163,22 @@ extension Interpreter {
                 task.pc = 0
                 continue
             }
+            // The same for a `while` whose body is the current block: only its condition is
+            // taken from the frame (a copy of the whole frame retained and released the body
+            // too, and setting the block again did the same; callgrind, `call`).
+            if task.frames[last].isWhileLoop(over: task.code), case .whileLoop(let condition, _) = task.frames[last] {
+                do {
+                    if try evaluator(task).condition(condition, task.env) {
+                        task.pc = 0
+                    } else {
+                        task.frames.removeLast()
+                    }
+                } catch {
+                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
+                    else { return }
+                }
+                continue
+            }
             switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()

