@@ -25,11 +25,17 @@ extension Interpreter {
         switch effect {
         case .take(let pattern, let condition, _):
             return try take(pattern, condition, task)
-        case .put(let first, let second, _):
+        // `put` and `select` match their optional expressions as present or absent: bound as
+        // optionals, each was an outlined copy and destroy that switched over the expression's
+        // cases (callgrind, every-select-put).
+        case .put(let first, nil, _):
+            return try put(first, nil, task)
+        case .put(let first, let second?, _):
             return try put(first, second, task)
-        case .select(let expr, _):
+        case .select(nil, _):
+            return .value(binding.stateValue)
+        case .select(let expr?, _):
             let state = binding.stateValue
-            guard let expr else { return .value(state) }
             scope.state = state
             defer { scope.state = nil }
             let ev = Evaluator(
@@ -192,9 +198,14 @@ extension Interpreter {
     private func put(_ first: Expr, _ second: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
         // `put "t"` and `put "t" {k: literal, …}`: the action made the first time, shared.
         if case .literal(.string(let type), _) = first {
-            guard let payload = second else { return dispatch(constantActions.action(type: type), from: task) }
-            if case .record(let fields, _) = payload, let action = constantActions.action(type: type, fields: fields) {
-                return dispatch(action, from: task)
+            // Matched in place: `guard let payload = second` copied the optional expression.
+            switch second {
+            case nil:
+                return dispatch(constantActions.action(type: type), from: task)
+            case .record(let fields, _)?:
+                if let action = constantActions.action(type: type, fields: fields) { return dispatch(action, from: task) }
+            default:
+                break
             }
         }
         let ev = evaluator(task)
