@@ -203,7 +203,9 @@ extension Interpreter {
             case nil:
                 return dispatch(constantActions.action(type: type), from: task)
             case .record(let fields, _)?:
-                if let action = constantActions.action(type: type, fields: fields) { return dispatch(action, from: task) }
+                if let action = constantActions.action(type: type, fields: fields) {
+                    return dispatch(action, from: task)
+                }
             default:
                 break
             }
