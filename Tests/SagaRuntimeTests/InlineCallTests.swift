@@ -77,9 +77,11 @@ import Testing
             FIN}
             saga main {
               var total = 0
+              var last = 0
               for i in range(4) {
                 let t = call twice(i)
                 total = total + t
+                last = call twice(last + 1)
                 let n = call nothing()
                 log "nothing: \\(n)"
                 try {
@@ -89,8 +91,8 @@ import Testing
                   log "never: \\(v)"
                 } catch e { log "caught \\(e.message)" }
               }
-              log "total \\(total)"
-              call deep({n: 1})
+              log "total \\(total) last \\(last)"
+              last = call deep({n: 2})
             }
             """)
     }
@@ -175,5 +177,39 @@ import Testing
         #expect(reports[0] == reports[1])
         #expect(reports[0].contains("calls nest more than 1000 deep"))
         #expect(reports[0].split(separator: "\n").count <= 67)
+    }
+
+    /// Injected failures number every call, whichever way it runs: a value function's call
+    /// into a variable (`let x = call f()`, `x = call f()`) counts once, as a task's does.
+    @Test func injectedFailuresCountValueCallsAlike() async {
+        let template = """
+            func twice(x) {TRY
+              return x * 2
+            FIN}
+            func deep(o) {TRY
+              return o.n.m
+            FIN}
+            saga main {
+              var a = 1
+              for i in range(3) {
+                let b = call twice(a)
+                a = call twice(b)
+                try { a = call deep({n: a}) } catch e { log "caught \\(e.kind)" }
+                call twice(i)
+                log "a \\(a)"
+              }
+            }
+            """
+        let (inline, asTasks) = variants(template)
+        for failing in 0..<12 {
+            var outcomes: [ConfiguredRun] = []
+            for source in [inline, asTasks] {
+                outcomes.append(await runConfigured(source) { $0.failingCall = failing })
+            }
+            #expect(outcomes[0] == outcomes[1], "failing call \(failing)")
+            let report = outcomes[0].errors.joined() + outcomes[0].lines.joined()
+            #expect(
+                report.contains("InjectedFailure") || report.contains("injected failure"), "failing call \(failing)")
+        }
     }
 }

@@ -11,6 +11,13 @@ extension Interpreter {
         _ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> EffectResult {
         try countCall(callee, at: loc)
+        return try callCounted(callee, args, task, loc)
+    }
+
+    /// `call`, once counted (see ``countCall(_:at:)``).
+    func callCounted(
+        _ callee: Callee, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation
+    ) throws(SagaError) -> EffectResult {
         switch callee {
         case .function(let index, _):
             guard task.callDepth < options.maxCallDepth else {
@@ -72,6 +79,33 @@ extension Interpreter {
         task.target = .discard
         task.code = body
         task.callDepth += 1
+    }
+
+    /// `let x = call f(…)` or `x = call f(…)` of a function whose body is `return EXPR`,
+    /// where the statement is: the value goes straight into the slot, without the effect's
+    /// way through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target (callgrind,
+    /// `call`). Not traced (a traced run takes the effect's way); any other function goes on
+    /// as ``call(_:_:_:_:)`` would, the call counted once.
+    func callIntoSlot(
+        _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
+    ) throws(SagaError) -> Step {
+        let args = try evaluate(argExprs, task)
+        let callee = Callee.function(index, loc)
+        try countCall(callee, at: loc)
+        guard task.native == nil, task.callDepth < options.maxCallDepth, index >= 0, index < callShapes.count,
+            callShapes[index].kind == .value
+        else {
+            task.target = .slot(slot)
+            return try runEffectResult(try callCounted(callee, args, task, loc), task)
+        }
+        if let value = valueCall(index, callShapes[index].value, args, task) {
+            task.env[slot] = value
+            return .called
+        }
+        // It failed: run it inline, where the error gets the function's frame (as `call` does).
+        task.target = .slot(slot)
+        enterInline(index, callShapes[index].body, args, task, loc)
+        return .entered
     }
 
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating

@@ -10,6 +10,8 @@ extension Interpreter {
             // and then its payload (callgrind, call).
             case .declare(let v, _, .expr(let e), _):
                 task.env[v.slot] = try evaluator(task).eval(e, task.env)
+            case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _) where tracer == nil:
+                return try callIntoSlot(v.slot, index, args, task, loc)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
                 return try runEffect(effect, task)
@@ -27,6 +29,9 @@ extension Interpreter {
                 try storeResult(value, task)
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
+                    if tracer == nil, case .call(.function(let index, _), let args, let loc) = effect {
+                        return try callIntoSlot(v.slot, index, args, task, loc)
+                    }
                     task.target = .slot(v.slot)
                 } else {
                     task.target = .lvalue(lv)
@@ -106,7 +111,12 @@ extension Interpreter {
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
         if tracer != nil { tracedEffects[task.id] = "\(describe(effect.location)) \(ASTDump.render(effect))" }
-        switch try perform(effect, task) {
+        return try runEffectResult(try perform(effect, task), task)
+    }
+
+    /// What a statement does with what its effect did.
+    func runEffectResult(_ result: EffectResult, _ task: SagaTask) throws(SagaError) -> Step {
+        switch result {
         case .value(let value):
             try storeResult(value, task)
             if !wakeups.isEmpty {
