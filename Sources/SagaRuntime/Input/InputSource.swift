@@ -11,6 +11,8 @@ public final class InputSource: @unchecked Sendable {
     // retained and released it on every line.
     /// The file read, or `nil` for lines given.
     private let reader: LineReader?
+    /// The actions of `{"type":"T"}` lines, made once per type (see ``TypeOnlyLines``).
+    private var typeOnly = TypeOnlyLines()
     /// The file to close at its end, or -1 (standard input, lines given, or already closed).
     private var fdToClose: Int32
     /// The lines given, and the index of the next.
@@ -60,6 +62,7 @@ public final class InputSource: @unchecked Sendable {
                 throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
             }
             if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            if let action = typeOnly.action(bytes) { return InputLine(action: action, at: nil) }
             if let action = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return action }
         }
         if fdToClose >= 0 {
@@ -77,7 +80,12 @@ public final class InputSource: @unchecked Sendable {
             lineNumber += 1
             let number = lineNumber
             let parsed = bytes.withUnsafeBufferPointer { buffer in
-                Result { () throws(InputError) -> InputLine? in try InputLine.parse(unlessBlank: buffer, line: number) }
+                if let action = typeOnly.action(buffer) {
+                    return Result<InputLine?, InputError>.success(InputLine(action: action, at: nil))
+                }
+                return Result { () throws(InputError) -> InputLine? in
+                    try InputLine.parse(unlessBlank: buffer, line: number)
+                }
             }
             if let action = try parsed.get() { return action }
         }
