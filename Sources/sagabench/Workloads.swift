@@ -90,6 +90,16 @@ let workloads: [Workload] = [
         let seconds = try runProgram(everySelectPutSource, inputLines: n, line: #"{"type":"request"}"#)
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    Workload(
+        name: "every-select-put-payload",
+        summary: "every-select-put with a payload in each input line (read by the JSON reader)",
+        defaultCount: 1_000_000
+    ) { n in
+        // The lines of every-select-put are `{"type":"request"}`, which skip the JSON reader
+        // (`TypeOnlyLines`); this row keeps the cost of a line that does not in view.
+        let seconds = try runProgram(everySelectPutSource, inputLines: n, line: #"{"type":"request","n":1}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
     watcherSelectPut("latest", like: "takeLatest"),
     watcherSelectPut("leading", like: "takeLeading"),
     Workload(
