@@ -35,12 +35,7 @@ extension Interpreter {
         case .select(nil, _):
             return .value(binding.stateValue)
         case .select(let expr?, _):
-            let state = binding.stateValue
-            scope.state = state
-            defer { scope.state = nil }
-            let ev = Evaluator(
-                scope: scope, cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
-            return .value(try ev.eval(expr, task.env))
+            return .value(try select(expr, task))
         case .call(let callee, let args, let loc):
             return try call(callee, try evaluate(args, task), task, loc)
         case .fork(let body, let loc):
@@ -124,6 +119,15 @@ extension Interpreter {
             wakeups.append(.run(child, child.token))
             return .value(child.handle)
         }
+    }
+
+    /// `select EXPR`: the expression over the store's state as it is now.
+    func select(_ expr: Expr, _ task: SagaTask) throws(SagaError) -> Value {
+        scope.state = binding.stateValue
+        defer { scope.state = nil }
+        let ev = Evaluator(
+            scope: scope, cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
+        return try ev.eval(expr, task.env)
     }
 
     func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {

@@ -12,6 +12,12 @@ extension Interpreter {
                 task.env[v.slot] = try evaluator(task).eval(e, task.env)
             case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _) where tracer == nil:
                 return try callIntoSlot(v.slot, index, args, task, loc)
+            case .declare(let v, _, .effect(.select(let e?, _)), _) where tracer == nil:
+                // `let x = select EXPR` where the statement is, as `let x = call f()` below:
+                // the value straight into the slot, then what any effect's value does.
+                let slot = v.slot
+                task.env[slot] = try select(e, task)
+                return yieldIfWoken(task)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
                 return try runEffect(effect, task)
@@ -121,11 +127,7 @@ extension Interpreter {
         switch result {
         case .value(let value):
             try storeResult(value, task)
-            if !wakeups.isEmpty {
-                yieldTask(task)
-                return .suspended
-            }
-            return .next
+            return yieldIfWoken(task)
         case .suspended:
             return .suspended
         case .completion(let c):
@@ -141,6 +143,15 @@ extension Interpreter {
             try storeResult(action, task)
             return .resumed
         }
+    }
+
+    /// After an effect that completed at once: if it woke other tasks, this one yields to
+    /// them first.
+    @inline(__always)
+    func yieldIfWoken(_ task: SagaTask) -> Step {
+        if wakeups.isEmpty { return .next }
+        yieldTask(task)
+        return .suspended
     }
 
     /// Lets the work this task caused run first; the task goes on right after it.

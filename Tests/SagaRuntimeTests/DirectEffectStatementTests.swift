@@ -1,0 +1,61 @@
+import Foundation
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// `let x = select EXPR`, and `let x = call f(…)` or `x = call f(…)` of a function whose body
+/// is one `return`, run where the statement is, without the effect's usual way through the
+/// interpreter (`Interpreter+Statements.swift`). A traced run takes the usual way, so the two
+/// runs of each program here must print, fail and end alike.
+@Suite struct DirectEffectStatementTests {
+    private func run(_ source: String, traced: Bool) async -> ConfiguredRun? {
+        guard let program = Frontend().compile(source: source, path: "test.saga").program else {
+            Issue.record("does not compile")
+            return nil
+        }
+        let output = BufferedOutput()
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
+        let tracePath = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: tracePath) }
+        if traced {
+            interpreter.tracer = ChromeTrace(path: tracePath)
+            #expect(interpreter.tracer != nil)
+        }
+        let status = await interpreter.run()
+        interpreter.tracer?.close()
+        return ConfiguredRun(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
+    }
+
+    @Test func selectsAndCallsIntoVariablesRunAlikeTracedOrNot() async {
+        let source = """
+            state { n: 0, items: [1, 2] }
+            reduce "add" as a { state.n = state.n + a.by }
+            func twice(x) { return x * 2 }
+            func deep(o) { return o.a.b }
+            saga main {
+              let a = select state.n
+              put "add" { by: 5 }
+              let b = select state.n
+              var c = call twice(b)
+              c = call twice(c)
+              log [a, b, c]
+              fork { let s = select state.items; log s; put "add" { by: 1 } }
+              let d = select state.n
+              log d
+              try { let e = select state.items.nope } catch err { log "caught \\(err.message)" }
+              try { c = call deep({a: 1}) } catch err { log "caught \\(err.message), c is \\(c)" }
+              let f = select state.n.deeper
+              log "not reached"
+            }
+            """
+        guard let plain = await run(source, traced: false), let traced = await run(source, traced: true) else { return }
+        #expect(plain == traced)
+        #expect(
+            plain.lines == [
+                "[0,5,20]", "[1,2]", "5", "caught cannot read '.nope' of a list",
+                "caught cannot read '.b' of a number, c is 20",
+            ])
+        #expect(plain.errors.first?.contains("at saga main (test.saga:17:3)") == true)
+    }
+}
