@@ -58,4 +58,26 @@ import Testing
             ])
         #expect(plain.errors.first?.contains("at saga main (test.saga:17:3)") == true)
     }
+
+    /// `select state.key` reads the field without the evaluator: a missing key is null, and a
+    /// state that is not a record fails as the evaluator fails.
+    @Test func selectingAFieldOfTheStateReadsAsTheEvaluatorReads() async {
+        let source = """
+            state { n: 1 }
+            reduce "zap" as a { state = 5 }
+            saga main {
+              let n = select state.n
+              let missing = select state.missing
+              let whole = select state
+              log [n, missing, whole]
+              put "zap"
+              try { let x = select state.n } catch e { log "caught \\(e.message)" }
+              let y = select state
+              log y
+            }
+            """
+        guard let plain = await run(source, traced: false), let traced = await run(source, traced: true) else { return }
+        #expect(plain == traced)
+        #expect(plain.lines == [#"[1,null,{"n":1}]"#, "caught cannot read '.n' of a number", "5"])
+    }
 }
