@@ -36,6 +36,13 @@ import Testing
         #expect(word == TypeOnlyLines.head)
     }
 
+    @Test func aLongTypeGoesToTheReader() {
+        var lines = TypeOnlyLines()
+        let longest = String(repeating: "t", count: TypeOnlyLines.maxTypeBytes)
+        #expect(fastAction("{\"type\":\"\(longest)\"}", &lines) != nil)
+        #expect(fastAction("{\"type\":\"\(longest)x\"}", &lines) == nil)
+    }
+
     @Test func atMostSixteenTypesAreRemembered() {
         var lines = TypeOnlyLines()
         for n in 0..<TypeOnlyLines.maxTypes { #expect(fastAction(#"{"type":"t\#(n)"}"#, &lines) != nil) }

@@ -7,12 +7,14 @@ import SagaCore
 /// about 700 of take-put-loop's 4,700 instructions per action (callgrind).
 ///
 /// Only that spelling is recognised (no spaces, `type` alone, `T` of printable ASCII other
-/// than `"` and `\`); any other line, and any type past the first ``maxTypes``, is read by
-/// the JSON reader as before, which gives the same value.
+/// than `"` and `\`, at most ``maxTypeBytes`` long); any other line, and any type past the
+/// first ``maxTypes``, is read by the JSON reader as before, which gives the same value.
 struct TypeOnlyLines {
     /// The most types remembered: a stream of many distinct types must not grow this without
     /// end, nor make each line look through a long list.
     static let maxTypes = 16
+    /// The longest type remembered, in bytes: what is kept stays small whatever the input.
+    static let maxTypeBytes = 64
 
     private struct Known {
         let type: [UInt8]
@@ -34,6 +36,7 @@ struct TypeOnlyLines {
         guard UnsafeRawPointer(base).loadUnaligned(as: UInt64.self) == Self.head.littleEndian,
             base[8] == UInt8(ascii: "\""), base[end] == UInt8(ascii: "\""), base[end + 1] == UInt8(ascii: "}")
         else { return nil }
+        guard end - head <= Self.maxTypeBytes else { return nil }
         let type = UnsafeBufferPointer(start: base + head, count: end - head)
         for byte in type where byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
             return nil
