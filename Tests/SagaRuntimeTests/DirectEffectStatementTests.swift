@@ -9,13 +9,17 @@ import Testing
 /// interpreter (`Interpreter+Statements.swift`). A traced run takes the usual way, so the two
 /// runs of each program here must print, fail and end alike.
 @Suite struct DirectEffectStatementTests {
-    private func run(_ source: String, traced: Bool) async -> ConfiguredRun? {
+    private func run(
+        _ source: String, traced: Bool, _ configure: (inout Interpreter.Options) -> Void = { _ in }
+    ) async -> ConfiguredRun? {
         guard let program = Frontend().compile(source: source, path: "test.saga").program else {
             Issue.record("does not compile")
             return nil
         }
         let output = BufferedOutput()
-        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
+        var options = Interpreter.Options(virtualTime: true)
+        configure(&options)
+        let interpreter = Interpreter(program: program, options: options, output: output)
         let tracePath = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID()).json").path
         defer { try? FileManager.default.removeItem(atPath: tracePath) }
         if traced {
@@ -79,5 +83,38 @@ import Testing
         guard let plain = await run(source, traced: false), let traced = await run(source, traced: true) else { return }
         #expect(plain == traced)
         #expect(plain.lines == [#"[1,null,{"n":1}]"#, "caught cannot read '.n' of a number", "5"])
+    }
+
+    /// The direct statements count their steps as the general way does: under a step limit
+    /// and with tasks yielding every few steps, traced and plain runs agree.
+    @Test func stepsCountAlikeUnderLimitsAndYields() async {
+        let source = """
+            state { n: 0 }
+            reduce "add" as a { state.n = state.n + a.by }
+            func twice(x) { return x * 2 }
+            saga a {
+              var i = 0
+              try {
+                while i < 100 { let s = select state.n; i = call twice(i + 1); put "add" { by: 1 }; log "a \\(i) \\(s)" }
+              } catch e { log "a stopped: \\(e.kind) at \\(i)" }
+            }
+            saga b {
+              var j = 0
+              try { while true { j = call twice(j + 1); let s = select state.n } } catch e { log "b stopped: \\(e.kind)" }
+            }
+            """
+        for configure in [
+            { (o: inout Interpreter.Options) in o.maxSteps = 7 },
+            { (o: inout Interpreter.Options) in
+                o.yieldAfterSteps = 2
+                o.maxSteps = 40
+            },
+        ] {
+            guard let plain = await run(source, traced: false, configure),
+                let traced = await run(source, traced: true, configure)
+            else { return }
+            #expect(plain == traced)
+            #expect(plain.lines.contains { $0.hasPrefix("b stopped: ") })
+        }
     }
 }

@@ -212,4 +212,51 @@ import Testing
                 report.contains("InjectedFailure") || report.contains("injected failure"), "failing call \(failing)")
         }
     }
+
+    /// A value function called past the call-depth limit fails as any call does there, and a
+    /// call whose argument fails takes no number from failure injection.
+    @Test func valueCallsAtTheDepthLimitAndWithFailingArguments() async {
+        let deep = """
+            func leaf() {TRY
+              return 1
+            FIN}
+            func down(n) {TRY
+              if n > 2 { let r = call leaf(); return r }
+              var r = 0
+              r = call down(n + 1)
+              return r
+            FIN}
+            saga main { try { let x = call down(0); log x } catch e { log e.message } }
+            """
+        let failing = """
+            func twice(x) {TRY
+              return x * 2
+            FIN}
+            saga main {
+              try { let x = call twice(1 / "a") } catch e { log "argument: \\(e.message)" }
+              let y = call twice(2)
+              log y
+            }
+            """
+        for (template, configure) in [
+            (deep, { (o: inout Interpreter.Options) in o.maxCallDepth = 3 }),
+            // 4: the call of `leaf`, a value function, is the one past the limit.
+            (deep, { (o: inout Interpreter.Options) in o.maxCallDepth = 4 }),
+            (deep, { (o: inout Interpreter.Options) in o.maxCallDepth = 5 }),
+            (failing, { (o: inout Interpreter.Options) in o.failingCall = 0 }),
+        ] {
+            let (inline, asTasks) = variants(template)
+            let a = await runConfigured(inline, configure)
+            let b = await runConfigured(asTasks, configure)
+            #expect(a == b)
+        }
+        let (inline, _) = variants(deep)
+        let tooDeep = await runConfigured(inline) { $0.maxCallDepth = 3 }
+        #expect(tooDeep.lines.first?.contains("calls nest more than 3") == true)
+        #expect(await runConfigured(inline) { $0.maxCallDepth = 5 }.lines == ["1"])
+        let (failingInline, _) = variants(failing)
+        let run = await runConfigured(failingInline) { $0.failingCall = 0 }
+        #expect(run.lines.first?.hasPrefix("argument: ") == true)
+        #expect(run.errors.joined().contains("injected failure of call #1 (twice"))
+    }
 }

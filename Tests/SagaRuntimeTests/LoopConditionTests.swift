@@ -85,4 +85,72 @@ import Testing
         // An integer sum is not a condition, short cut or not.
         #expect(run.errors.first?.contains("a condition must be a bool, got number") == true)
     }
+
+    /// Each turn of a `while` is a step, whether its condition is read from the loop's frame
+    /// in place or not: the step limit stops these loops at the same turn as before the short
+    /// cut (the figures are the session-start build's, 15ccf9d).
+    @Test func aWhileLoopsTurnsCountAsSteps() async {
+        let run = await runConfigured(
+            """
+            saga main {
+              var i = 0
+              try { while i < 1000000 { i = i + 1 } } catch e { log "\\(e.kind) at i=\\(i)" }
+              var j = 0
+              try { while true { j = j + 1 } } catch e { log "\\(e.kind) at j=\\(j)" }
+              var k = 0
+              try { while k < 1000000 { k = k + 1; if k % 2 == 0 { continue } } } catch e { log "\\(e.kind) at k=\\(k)" }
+            }
+            """
+        ) { $0.maxSteps = 50 }
+        #expect(run.lines == ["RangeError at i=23", "RangeError at j=22", "RangeError at k=13"])
+    }
+
+    /// With `--yield-after`, two sagas' loops take turns at the same places as before.
+    @Test func loopsYieldAtTheSamePlaces() async {
+        let run = await runConfigured(
+            """
+            saga a {
+              var i = 0
+              while i < 6 { i = i + 1; log "a \\(i)" }
+            }
+            saga b {
+              var i = 0
+              while i < 6 { i = i + 1; log "b \\(i)" }
+            }
+            """
+        ) { $0.yieldAfterSteps = 5 }
+        #expect(run.lines == ["a 1", "b 1", "a 2", "b 2", "a 3", "a 4", "b 3", "b 4", "a 5", "a 6", "b 5", "b 6"])
+    }
+
+    /// Two frames of one recursive function share its loop's body array: each must test its
+    /// own loop's condition over its own variables.
+    @Test func aLoopInARecursiveInlineFunctionTurnsOnItsOwn() async {
+        let run = await runSaga(
+            """
+            func f(n) { var i = 0; while i < 2 { i = i + 1; if n > 0 { let r = call f(n - 1) } }; log n }
+            saga main { call f(2) }
+            """)
+        #expect(run.lines == ["0", "0", "1", "0", "0", "1", "2"])
+    }
+
+    /// Division by zero is not an integer short cut: it fails as a value and as a condition.
+    @Test func divisionByZeroFailsInValuesAndConditions() async {
+        let run = await runSaga(
+            """
+            saga main {
+              var a = 7
+              var b = 0
+              try { log a / b } catch e { log "div: \\(e.kind) \\(e.message)" }
+              try { log a % b } catch e { log "rem: \\(e.kind) \\(e.message)" }
+              try { if a / b > 1 { log "never" } } catch e { log "if: \\(e.message)" }
+              try { while a % b < 1 { log "never" } } catch e { log "while: \\(e.message)" }
+              log [a / 2, a % 2, -7 / 2, -7 % 2]
+            }
+            """)
+        #expect(
+            run.lines == [
+                "div: ArithmeticError division by zero", "rem: ArithmeticError division by zero",
+                "if: division by zero", "while: division by zero", "[3.5,1,-3.5,-1]",
+            ])
+    }
 }

@@ -1,4 +1,5 @@
 import SagaCore
+import SagaLanguage
 import Testing
 
 @testable import SagaRuntime
@@ -72,5 +73,31 @@ import Testing
             ])
         #expect(run.state.member("seen")?.canonicalJSON == #"["ping","ping","pong","ping","a b","late","pong"]"#)
         #expect(run.errors == [])
+    }
+
+    /// Past the sixteen types remembered, lines go to the reader; an escaped type equals its
+    /// plain spelling; DEL (0x7F) is not taken as printable. Every action prints the same.
+    @Test func manyTypesEscapesAndTheEdgeOfPrintableRunAlike() async {
+        var input = (0..<20).map { #"{"type":"t\#($0)"}"# }
+        input += [#"{"type":"\u0061"}"#, #"{"type":"a"}"#, "{\"type\":\"x\u{7F}\"}", #"{"type":"t3"}"#]
+        let source = """
+            state { seen: 0 }
+            reduce "*" as a { state.seen = state.seen + 1 }
+            saga main { every "a" as a { log "a: \\(a == {type: "a"})" } }
+            """
+        guard let program = Frontend().compile(source: source, path: "test.saga").program else {
+            Issue.record("does not compile")
+            return
+        }
+        let output = BufferedOutput()
+        let interpreter = Interpreter(
+            program: program, options: .init(virtualTime: true, printActions: true), output: output)
+        _ = await interpreter.run(input: InputSource(lines: input))
+        let actions = output.lines.filter { !$0.hasPrefix("a: ") }
+        let expected = input.map { line in (try? JSONReader.parse(line))?.canonicalJSON ?? "?" }
+        #expect(actions.count == expected.count)
+        for (printed, want) in zip(actions, expected) { #expect(printed.hasSuffix(want), "\(printed)") }
+        #expect(output.lines.filter { $0.hasPrefix("a: ") } == ["a: true", "a: true"])
+        #expect(interpreter.state.member("seen") == .int(24))
     }
 }
