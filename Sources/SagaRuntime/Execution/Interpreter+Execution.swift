@@ -167,16 +167,7 @@ extension Interpreter {
             // taken from the frame (a copy of the whole frame retained and released the body
             // too, and setting the block again did the same; callgrind, `call`).
             if task.frames[last].isWhileLoop(over: task.code), case .whileLoop(let condition, _) = task.frames[last] {
-                do {
-                    if try evaluator(task).condition(condition, task.env) {
-                        task.pc = 0
-                    } else {
-                        task.frames.removeLast()
-                    }
-                } catch {
-                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
-                    else { return }
-                }
+                guard whileTurn(task, condition, body: nil) else { return }
                 continue
             }
             switch task.frames[last] {
@@ -185,17 +176,7 @@ extension Interpreter {
                 task.code = stmts
                 task.pc = index
             case .whileLoop(let condition, let body):
-                do {
-                    if try evaluator(task).condition(condition, task.env) {
-                        task.code = body
-                        task.pc = 0
-                    } else {
-                        task.frames.removeLast()
-                    }
-                } catch {
-                    guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
-                    else { return }
-                }
+                guard whileTurn(task, condition, body: body) else { return }
             case .loop(let body):
                 task.code = body
                 task.pc = 0
@@ -236,6 +217,26 @@ extension Interpreter {
                 return
             }
         }
+    }
+
+    /// A turn of the `while` loop on top of the frames: its condition decides whether its body
+    /// (`body`, or the current block when `nil`: it is the body already) runs again, or the
+    /// loop ends. A condition that fails is reported at it.
+    ///
+    /// - Returns: `true` if the task goes on; `false` if its body ended (nothing caught that).
+    @inline(__always)
+    private func whileTurn(_ task: SagaTask, _ condition: Expr, body: [Stmt]?) -> Bool {
+        do {
+            if try evaluator(task).condition(condition, task.env) {
+                if let body { task.code = body }
+                task.pc = 0
+            } else {
+                task.frames.removeLast()
+            }
+        } catch {
+            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
+        }
+        return true
     }
 
     /// Runs one compensation as an owned task; its owner resumes when it ends, whatever happened.
