@@ -206,14 +206,22 @@ struct Evaluator {
 
     /// Evaluates a condition, which must be a bool.
     func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
-        // A comparison of integer variables and literals (`i < n`), a loop's usual condition,
-        // without the calls through `evalNode` and `binary` (callgrind, `call`).
-        if case .binary(let op, let lhs, let rhs, _) = expr, let x = Self.integer(lhs, env),
-            let y = Self.integer(rhs, env), case .bool(let result)? = Self.integerBinary(op, x, y)
+        if let result = Self.integerCondition(expr, env) { return result }
+        return try Self.truth(try eval(expr, env))
+    }
+
+    /// A condition that compares two integer variables or literals (`i < n`, a loop's usual
+    /// condition), worked out without the calls through `evalNode` and `binary`, nor an
+    /// evaluator (callgrind, `call`); `nil` for any other condition, which ``condition(_:_:)``
+    /// evaluates.
+    @inline(__always)
+    static func integerCondition(_ expr: Expr, _ env: [Value]) -> Bool? {
+        if case .binary(let op, let lhs, let rhs, _) = expr, let x = integer(lhs, env), let y = integer(rhs, env),
+            case .bool(let result)? = integerBinary(op, x, y)
         {
             return result
         }
-        return try Self.truth(try eval(expr, env))
+        return nil
     }
 
     private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {

@@ -227,7 +227,14 @@ extension Interpreter {
     @inline(__always)
     private func whileTurn(_ task: SagaTask, _ condition: Expr, body: [Stmt]?) -> Bool {
         do {
-            if try evaluator(task).condition(condition, task.env) {
+            // A comparison of two integers needs no evaluator (see `Evaluator.integerCondition`).
+            let holds: Bool
+            if let result = Evaluator.integerCondition(condition, task.env) {
+                holds = result
+            } else {
+                holds = try evaluator(task).condition(condition, task.env)
+            }
+            if holds {
                 if let body { task.code = body }
                 task.pc = 0
             } else {
