@@ -153,4 +153,42 @@ import Testing
                 "if: division by zero", "while: division by zero", "[3.5,1,-3.5,-1]",
             ])
     }
+
+    /// `x = a op b` of two integers is worked out with no evaluator; every operator it does not
+    /// handle (division, `??`, `&&`) and every non-integer goes the usual way, with its error.
+    @Test func integerAssignmentsGiveWhatTheEvaluatorGives() async {
+        let run = await runSaga(
+            """
+            saga main {
+              var a = 7
+              var b = 3
+              var x = 0
+              x = a + b
+              log x
+              x = a - b
+              log x
+              x = a * b
+              log x
+              x = a / b
+              log x
+              x = a % b
+              log x
+              x = a < b
+              log x
+              x = a == 7
+              log x
+              x = b ?? 1
+              log x
+              try { x = a && b } catch e { log "and: \\(e.message), x is \\(x)" }
+              x = 2.5
+              x = x + 1
+              log x
+            }
+            """)
+        #expect(
+            run.lines == [
+                "10", "4", "21", "2.3333333333333335", "1", "false", "true", "3",
+                "and: '&&' needs bools, got number, x is 3", "3.5",
+            ])
+    }
 }

@@ -210,6 +210,16 @@ struct Evaluator {
         return try Self.truth(try eval(expr, env))
     }
 
+    /// `a op b` of two integer variables or literals (`i + 1`), worked out with no evaluator
+    /// (as ``integerCondition(_:_:)``); `nil` for anything else, an overflow included.
+    @inline(__always)
+    static func integerValue(_ expr: Expr, _ env: [Value]) -> Value? {
+        if case .binary(let op, let lhs, let rhs, _) = expr, let x = integer(lhs, env), let y = integer(rhs, env) {
+            return integerBinary(op, x, y)
+        }
+        return nil
+    }
+
     /// A condition that compares two integer variables or literals (`i < n`, a loop's usual
     /// condition), worked out without the calls through `evalNode` and `binary`, nor an
     /// evaluator (callgrind, `call`); `nil` for any other condition, which ``condition(_:_:)``
