@@ -4,8 +4,11 @@ import SagaCore
 /// `{request, persist, delete}`, each a `{status: …}` record. The slice of an entity appears
 /// with its first persistence action; `state.persistence` with the first of all.
 enum PersistenceReducer {
+    /// Applies `action` to `state.persistence`. Its caller (`ValuePersistence.reduce`) has let
+    /// through, with `PersistenceActionKind.mayBe`, only actions that may be persistence actions;
+    /// any other is still left alone here, by its type.
     static func reduce(_ state: inout Value, _ action: Value) {
-        guard PersistenceActionKind.mayBe(action), case .record(let a) = action, let type = a.string(forKey: "type"),
+        guard case .record(let a) = action, let type = a.string(forKey: "type"),
             let kind = PersistenceActionKind(type: type),
             case .string(let entity)? = a["entity"], !entity.isEmpty, case .record(var root) = state
         else { return }

@@ -226,11 +226,7 @@ struct Evaluator {
     /// evaluates.
     @inline(__always)
     static func integerCondition(_ expr: Expr, _ env: [Value]) -> Bool? {
-        if case .binary(let op, let lhs, let rhs, _) = expr, let x = integer(lhs, env), let y = integer(rhs, env),
-            case .bool(let result)? = integerBinary(op, x, y)
-        {
-            return result
-        }
+        if case .bool(let result)? = integerValue(expr, env) { return result }
         return nil
     }
 
