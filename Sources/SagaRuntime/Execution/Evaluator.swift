@@ -301,7 +301,7 @@ struct Evaluator {
     /// operators must decide (an overflow's error, a division): the common loop counter and
     /// comparison without a call into them and its checks (callgrind, the `call` workload).
     @inline(__always)
-    private static func integerBinary(_ op: BinaryOperator, _ x: Int, _ y: Int) -> Value? {
+    static func integerBinary(_ op: BinaryOperator, _ x: Int, _ y: Int) -> Value? {
         switch op {
         case .add:
             let (r, overflow) = x.addingReportingOverflow(y)

@@ -111,9 +111,15 @@ extension Interpreter {
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
     /// it fails (the expression is then evaluated again, inline). The step of its `return` is
     /// counted where the statement ends (see ``Step/called``).
-    private func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
+    func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
+        valueCall(index, e, args, evaluator(task))
+    }
+
+    /// ``valueCall(_:_:_:_:)`` with the caller's evaluator (a lowered loop makes one for all
+    /// its turns: each made anew retained and released the clock).
+    func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ ev: Evaluator) -> Value? {
         do {
-            return try evaluator(task).eval(e, frame(index, args))
+            return try ev.eval(e, frame(index, args))
         } catch {
             return nil
         }

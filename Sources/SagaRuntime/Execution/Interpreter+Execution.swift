@@ -170,6 +170,11 @@ extension Interpreter {
                 guard whileTurn(task, condition, body: nil) else { return }
                 continue
             }
+            // A lowered loop takes as many turns as it can at once (see `LoweredLoop`).
+            if case .loweredWhile(let loop) = task.frames[last] {
+                guard runLoweredLoop(loop, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else { return }
+                continue
+            }
             switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()
@@ -177,6 +182,8 @@ extension Interpreter {
                 task.pc = index
             case .whileLoop(let condition, let body):
                 guard whileTurn(task, condition, body: body) else { return }
+            case .loweredWhile:
+                break  // Taken above.
             case .loop(let body):
                 task.code = body
                 task.pc = 0
@@ -225,7 +232,7 @@ extension Interpreter {
     ///
     /// - Returns: `true` if the task goes on; `false` if its body ended (nothing caught that).
     @inline(__always)
-    private func whileTurn(_ task: SagaTask, _ condition: Expr, body: [Stmt]?) -> Bool {
+    func whileTurn(_ task: SagaTask, _ condition: Expr, body: [Stmt]?) -> Bool {
         do {
             // A comparison of two integers needs no evaluator (see `Evaluator.integerCondition`).
             let holds: Bool
@@ -280,7 +287,7 @@ extension Interpreter {
             switch top {
             case .block, .finallyBody, .compensating:
                 continue
-            case .whileLoop, .loop, .forLoop:
+            case .whileLoop, .loweredWhile, .loop, .forLoop:
                 switch completion {
                 case .breakLoop: return true
                 case .continueLoop:

@@ -68,7 +68,11 @@ extension Interpreter {
                 if let elseBlock { task.enter(elseBlock.statements) }
             case .while(let condition, let body, _):
                 task.suspendCurrentBlock()
-                task.frames.append(.whileLoop(condition, body.statements))
+                if let loop = loweredLoop(condition, body.statements) {
+                    task.frames.append(.loweredWhile(loop))
+                } else {
+                    task.frames.append(.whileLoop(condition, body.statements))
+                }
             case .loop(let body, _):
                 task.suspendCurrentBlock()
                 task.frames.append(.loop(body.statements))

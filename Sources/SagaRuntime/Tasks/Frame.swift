@@ -13,6 +13,8 @@ enum Frame {
     case block([Stmt], Int)
     /// A `while` loop, re-testing its condition each time it is on top.
     case whileLoop(Expr, [Stmt])
+    /// A `while` loop that runs lowered (see ``LoweredLoop``); as ``whileLoop`` otherwise.
+    case loweredWhile(LoweredLoop)
     /// A `loop`.
     case loop([Stmt])
     /// A `for`: the items and the index of the next one.
@@ -118,7 +120,7 @@ extension Frame {
 
     /// Whether two blocks are one array (its storage, not its elements, compared).
     @inline(__always)
-    private static func same(_ a: [Stmt], _ b: [Stmt]) -> Bool {
+    static func same(_ a: [Stmt], _ b: [Stmt]) -> Bool {
         a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 }

@@ -1,0 +1,126 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// The lowered form of a `while` loop about to be entered, or `nil` if it has none. Not
+    /// in traced runs (a trace describes each call as an effect) nor under a run-step budget
+    /// (as the other short cuts: see ``Options/maxRunSteps``).
+    func loweredLoop(_ condition: Expr, _ body: [Stmt]) -> LoweredLoop? {
+        guard tracer == nil, options.maxRunSteps == nil,
+            let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
+        else { return nil }
+        if let entry = loweredLoops[key] { return entry.loop }
+        let loop = LoweredLoop.lower(condition: condition, body: body, shapes: callShapes)
+        loweredLoops[key] = (body, loop)
+        return loop
+    }
+
+    /// Runs turns of a lowered `while` loop (on top of the task's frames) for as long as each
+    /// of its steps can be taken here; anything else is left to the step loop, with the task
+    /// where the tree walk would have it. Called where the step loop takes a turn of the
+    /// loop, whose step it has counted; `steps`, `yieldAfter` and `ran` are the step loop's.
+    ///
+    /// - Returns: `true` if the task goes on; `false` if its body ended (a condition failed
+    ///   and nothing caught that).
+    func runLoweredLoop(
+        _ loop: LoweredLoop, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int, ran: inout Int
+    ) -> Bool {
+        let maxSteps = options.maxSteps
+        let count = loop.steps.count
+        let ev = evaluator(task)
+        while true {
+            // The turn: the condition; if it fails, the walk's turn reports it.
+            let holds: Bool
+            if let test = loop.test, case .bool(let b)? = test.value(task.env) {
+                holds = b
+            } else {
+                do {
+                    holds = try ev.condition(loop.condition, task.env)
+                } catch {
+                    return whileTurn(task, loop.condition, body: loop.body)
+                }
+            }
+            guard holds else {
+                // The current block (the body, or the empty block before the first turn) is done.
+                task.pc = task.code.count
+                task.frames.removeLast()
+                return true
+            }
+            if !Frame.same(task.code, loop.body) { task.code = loop.body }
+            var index = 0
+            while index < count {
+                // What the step loop does before a statement: a yield or the step limit due
+                // is left to it.
+                let next = steps &+ 1
+                if next > yieldAfter || next > maxSteps {
+                    task.pc = index
+                    return true
+                }
+                let step = loop.steps[index]
+                switch step.kind {
+                case .store:
+                    guard let value = step.integer?.value(task.env) ?? storedValue(loop, index, ev, task) else {
+                        task.pc = index
+                        return true
+                    }
+                    task.env[step.slot] = value
+                    steps = next
+                    ran &+= 1
+                case .call:
+                    guard let value = calledValue(loop, index, step.function, hasArguments: step.hasArguments, ev, task)
+                    else {
+                        task.pc = index
+                        return true
+                    }
+                    callsMade &+= 1
+                    task.env[step.slot] = value
+                    // As the step loop counts a call by value (see `Step.called`): the
+                    // statement's step and its `return`'s, after which steps count again.
+                    steps = 1
+                    ran &+= 2
+                    yieldAfter = options.yieldAfterSteps ?? Int.max
+                }
+                index &+= 1
+            }
+            // The next turn is a step of its own.
+            let next = steps &+ 1
+            if next > yieldAfter || next > maxSteps {
+                task.pc = count
+                return true
+            }
+            steps = next
+            ran &+= 1
+        }
+    }
+
+    /// The value of statement `index`'s expression, or `nil` if it fails (the statement is
+    /// then run by the tree walk, which reports the error).
+    private func storedValue(_ loop: LoweredLoop, _ index: Int, _ ev: Evaluator, _ task: SagaTask) -> Value? {
+        do {
+            return try ev.eval(loop.expressions[index], task.env)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The value of statement `index`'s call of `function`, a one-`return` function, or `nil`
+    /// if the call cannot be made here (see ``callIntoSlot(_:_:_:_:_:)``, which then makes it):
+    /// the call would fail (injected), exceeds the call depth, is made by a native saga, or
+    /// its arguments or value fail.
+    private func calledValue(
+        _ loop: LoweredLoop, _ index: Int, _ function: Int, hasArguments: Bool, _ ev: Evaluator, _ task: SagaTask
+    ) -> Value? {
+        guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth else {
+            return nil
+        }
+        var args: [Value] = []
+        if hasArguments {
+            do {
+                args = try evaluate(loop.arguments[index], task)
+            } catch {
+                return nil
+            }
+        }
+        return valueCall(function, loop.expressions[index], args, ev)
+    }
+}

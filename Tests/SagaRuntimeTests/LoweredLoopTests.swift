@@ -1,0 +1,190 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// A `while` loop whose body only stores values (expressions, calls of one-`return`
+/// functions) runs lowered (`LoweredLoop`). Each program here runs twice: lowered, and walked
+/// (a run-step budget turns the short cuts off); both runs must print, fail, count steps and
+/// calls, and yield alike.
+@Suite struct LoweredLoopTests {
+    /// The program's run lowered, after checking that the walked run is the same.
+    private func bothWays(
+        _ source: String, _ configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
+    ) async -> ConfiguredRun {
+        let lowered = await runConfigured(source, configure)
+        let walked = await runConfigured(source) {
+            configure(&$0)
+            $0.maxRunSteps = Int.max
+        }
+        #expect(lowered == walked)
+        return lowered
+    }
+
+    @Test func computesWhatTheWalkComputes() async {
+        let run = await bothWays(
+            """
+            func one() { return 1 }
+            func twice(x) { return x * 2 }
+            func label(n) { return "n\\(n)" }
+            saga main {
+              var i = 0
+              var total = 0
+              var half = 0.0
+              var text = ""
+              var running = true
+              while i < 5 { let x = call one(); i = i + x; total = call twice(total + i); half = half + 0.5 }
+              log "\\(i) \\(total) \\(half)"
+              var k = 0
+              while running { k = k + 1; text = call label(k); running = k < 3 }
+              log "\\(k) \\(text)"
+              var rows = 0
+              var cells = 0
+              while rows < 3 {
+                rows = rows + 1
+                var c = 0
+                while c < rows { c = c + 1; cells = cells + c }
+              }
+              log cells
+              var big = 9223372036854775800
+              try { while true { big = big + 1 } } catch e { log "\\(e.kind) \\(e.message) at \\(big)" }
+            }
+            """)
+        #expect(
+            run.lines == [
+                "5 114 2.5", "3 n3", "10", "ArithmeticError integer overflow at 9223372036854775807",
+            ])
+        #expect(run.errors == [])
+    }
+
+    /// A condition that fails on a later turn fails at the condition; a called function whose
+    /// value fails runs inline, so that the trace names it.
+    @Test func failuresAreReportedWhereTheWalkReportsThem() async {
+        let condition = await bothWays(
+            """
+            saga main {
+              var i = 0
+              var limit = 2
+              let limits = [2, "two"]
+              while i < limit { i = i + 1; limit = limits[i] }
+              log "not reached"
+            }
+            """)
+        #expect(condition.lines == [])
+        #expect(condition.errors.first?.contains("cannot compare number and string") == true)
+        #expect(condition.errors.joined().contains("test.saga:5:9"))
+
+        let call = await bothWays(
+            """
+            func inverse(x) { return 10 / x }
+            saga main {
+              var i = 3
+              var sum = 0
+              while i > -1 { i = i - 1; sum = call inverse(i) }
+            }
+            """)
+        #expect(call.errors.first?.contains("division by zero") == true)
+        #expect(call.errors.joined().contains("func inverse"))
+    }
+
+    /// Each turn and each statement is a step; a call by value counts as an effect, after
+    /// which steps count again: the step limit stops a loop at the same place.
+    @Test func theStepLimitStopsALoopWhereTheWalkDoes() async {
+        let run = await bothWays(
+            """
+            func one() { return 1 }
+            saga main {
+              var i = 0
+              try { while true { i = i + 1 } } catch e { log "\\(e.kind) at i=\\(i)" }
+              var j = 0
+              var k = 0
+              try { while k < 20 { j = j + 1; k = k + 1 } } catch e { log "\\(e.kind) at j=\\(j)" }
+              log "k=\\(k)"
+              var calls = 0
+              while calls < 100 { let x = call one(); calls = calls + x; j = j + 1; j = j - 1 }
+              log "calls=\\(calls)"
+            }
+            """
+        ) { $0.maxSteps = 30 }
+        #expect(run.lines == ["RangeError at i=13", "RangeError at j=8", "k=8", "calls=100"])
+    }
+
+    /// With `--yield-after`, sagas whose loops run lowered take turns at the same places.
+    @Test func loopsYieldWhereTheWalkYields() async {
+        let run = await bothWays(
+            """
+            saga a {
+              var i = 0
+              while i < 7 { i = i + 1 }
+              log "a"
+            }
+            saga b {
+              var i = 0
+              var j = 0
+              while i < 3 { i = i + 1; j = j + i }
+              log "b \\(j)"
+            }
+            saga c {
+              log "c"
+            }
+            """
+        ) { $0.yieldAfterSteps = 4 }
+        #expect(run.lines == ["c", "b 6", "a"])
+    }
+
+    /// Injected failures number a lowered loop's calls as the walk numbers them; past the call
+    /// depth limit, a call by value is left to the walk.
+    @Test func callsAreNumberedAndLimitedAsWalked() async {
+        let source = """
+            func one() { return 1 }
+            func deep(n) {
+              var i = 0
+              var got = 0
+              while i < 2 { i = i + 1; got = call one() }
+              if n > 0 { call deep(n - 1) }
+              return got
+            }
+            saga main {
+              var i = 0
+              var total = 0
+              try {
+                while i < 10 { let x = call one(); total = total + x; i = i + 1 }
+              } catch e { log "\\(e.kind) after \\(total)" }
+              let d = call deep(3)
+              log "deep \\(d)"
+            }
+            """
+        let injected = await bothWays(source) { $0.failingCall = 4 }
+        #expect(injected.lines == ["InjectedFailure after 4", "deep 1"])
+        let limited = await bothWays(source) { $0.maxCallDepth = 2 }
+        #expect(limited.lines == [])
+        #expect(limited.errors.first?.contains("calls nest more than 2 deep") == true)
+        #expect(limited.errors.joined().contains("at func deep (test.saga:5:28)"))
+    }
+
+    /// What is lowered: stores of expressions and calls of one-`return` functions into
+    /// variables, and nothing else.
+    @Test func onlyLoopsThatComputeAreLowered() {
+        func lowered(_ body: String) -> Bool? {
+            let source = """
+                func one() { return 1 }
+                func two() { let a = 1; return a + 1 }
+                saga main { var i = 0; var r = {a: 1}; while i < 3 { \(body) } }
+                """
+            guard let program = Frontend().compile(source: source, path: "t.saga").program,
+                case .while(let condition, let block, _)? = program.sagas.first?.body.statements.last
+            else { return nil }
+            let shapes = program.functions.map(CallShape.init)
+            return LoweredLoop.lower(condition: condition, body: block.statements, shapes: shapes) != nil
+        }
+        #expect(lowered("i = i + 1") == true)
+        #expect(lowered("let x = call one(); i = i + x") == true)
+        #expect(lowered("let s = \"\\(i)\"; i = len(s) + i") == true)
+        #expect(lowered("i = call two()") == false)
+        #expect(lowered("r.a = i; i = i + 1") == false)
+        #expect(lowered("i = i + 1; log i") == false)
+        #expect(lowered("i = i + 1; if i > 1 { break }") == false)
+        #expect(lowered("let a = select state; i = i + 1") == false)
+    }
+}
