@@ -28,6 +28,9 @@ extension Interpreter {
         let maxSteps = options.maxSteps
         let count = loop.steps.count
         let ev = evaluator(task)
+        // The body becomes the current block at the first turn that runs it (before the
+        // first turn, the current block is the empty one the loop's statement left).
+        var bodyIsCurrent = Frame.same(task.code, loop.body)
         while true {
             // The turn: the condition; if it fails, the walk's turn reports it.
             let holds: Bool
@@ -46,7 +49,10 @@ extension Interpreter {
                 task.frames.removeLast()
                 return true
             }
-            if !Frame.same(task.code, loop.body) { task.code = loop.body }
+            if !bodyIsCurrent {
+                task.code = loop.body
+                bodyIsCurrent = true
+            }
             var index = 0
             while index < count {
                 // What the step loop does before a statement: a yield or the step limit due
