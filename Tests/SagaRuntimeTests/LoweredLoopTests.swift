@@ -131,6 +131,18 @@ import Testing
             """
         ) { $0.yieldAfterSteps = 4 }
         #expect(run.lines == ["c", "b 6", "a"])
+
+        // Steps drift if a turn's step is counted at the wrong place: over many yields, the
+        // sagas would finish in another order.
+        let many = await bothWays(
+            """
+            saga a { var i = 0; while i < 30 { i = i + 1 }; log "a" }
+            saga b { var i = 0; while i < 29 { i = i + 1 }; log "b" }
+            saga c { var i = 0; for n in range(29) { i = i + n }; log "c" }
+            saga d { var i = 0; while i < 20 { i = i + 1; i = i + 0; i = i + 0 }; log "d" }
+            """
+        ) { $0.yieldAfterSteps = 3 }
+        #expect(many.lines == ["b", "c", "a", "d"])
     }
 
     /// Injected failures number a lowered loop's calls as the walk numbers them; past the call
@@ -161,6 +173,47 @@ import Testing
         #expect(limited.lines == [])
         #expect(limited.errors.first?.contains("calls nest more than 2 deep") == true)
         #expect(limited.errors.joined().contains("at func deep (test.saga:5:28)"))
+    }
+
+    /// A `for` loop's body runs lowered in the same way, each turn taking the next item.
+    @Test func forLoopsComputeStopAndYieldAsWalked() async {
+        let values = await bothWays(
+            """
+            func price(item) { return item.qty * item.price }
+            saga main {
+              var total = 0
+              var names = ""
+              for item in [{qty: 2, price: 3}, {qty: 1, price: 10}] { let p = call price(item); total = total + p }
+              for key in {b: 1, a: 2} { names = names + key }
+              log "\\(total) \\(names)"
+              var last = 0
+              try {
+                for n in [1, 2, "three", 4] { last = n; total = total + n }
+              } catch e { log "\\(e.message) after \\(last)" }
+              var count = 0
+              for i in range(1000) { count = count + i }
+              log count
+            }
+            """)
+        #expect(values.lines == ["16 ab", "cannot add number and string after three", "499500"])
+
+        let limited = await bothWays(
+            """
+            saga main {
+              var count = 0
+              try { for i in range(1000) { count = count + 1; count = count + 0 } } catch e { log "\\(e.kind) at \\(count)" }
+            }
+            """
+        ) { $0.maxSteps = 40 }
+        #expect(limited.lines == ["RangeError at 12"])
+
+        let yielding = await bothWays(
+            """
+            saga a { var s = 0; for i in range(9) { s = s + i }; log "a \\(s)" }
+            saga b { var s = 0; for i in range(2) { s = s + i }; log "b \\(s)" }
+            """
+        ) { $0.yieldAfterSteps = 5 }
+        #expect(yielding.lines == ["b 1", "a 36"])
     }
 
     /// What is lowered: stores of expressions and calls of one-`return` functions into

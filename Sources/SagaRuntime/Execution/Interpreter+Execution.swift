@@ -188,7 +188,9 @@ extension Interpreter {
                 task.code = body
                 task.pc = 0
             case .forLoop(let state):
-                if state.index < state.items.count {
+                if let lowered = state.lowered {
+                    runLoweredFor(state, lowered, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
+                } else if state.index < state.items.count {
                     task.env[state.slot] = state.items[state.index]
                     state.index += 1
                     task.code = state.body

@@ -2,13 +2,15 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The lowered form of a `while` loop about to be entered, or `nil` if it has none. Not
-    /// in traced runs (a trace describes each call as an effect) nor under a run-step budget
-    /// (as the other short cuts: see ``Options/maxRunSteps``).
-    func loweredLoop(_ condition: Expr, _ body: [Stmt]) -> LoweredLoop? {
+    /// The lowered form of a `while` loop (with its condition) or a `for` loop (`nil`) about
+    /// to be entered, or `nil` if it has none. Not in traced runs (a trace describes each call
+    /// as an effect) nor under a run-step budget (as the other short cuts: see
+    /// ``Options/maxRunSteps``).
+    func loweredLoop(_ condition: Expr?, _ body: [Stmt]) -> LoweredLoop? {
         guard tracer == nil, options.maxRunSteps == nil,
             let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
+        // A body is one loop's: the same storage is never the body of a `while` and a `for`.
         if let entry = loweredLoops[key] { return entry.loop }
         let loop = LoweredLoop.lower(condition: condition, body: body, shapes: callShapes)
         loweredLoops[key] = (body, loop)
@@ -25,8 +27,10 @@ extension Interpreter {
     func runLoweredLoop(
         _ loop: LoweredLoop, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int, ran: inout Int
     ) -> Bool {
-        let maxSteps = options.maxSteps
-        let count = loop.steps.count
+        guard let condition = loop.condition else {
+            assertionFailure("a `for` loop's body on a `while` loop's frame")
+            return true
+        }
         let ev = evaluator(task)
         // The body becomes the current block at the first turn that runs it (before the
         // first turn, the current block is the empty one the loop's statement left).
@@ -38,9 +42,9 @@ extension Interpreter {
                 holds = b
             } else {
                 do {
-                    holds = try ev.condition(loop.condition, task.env)
+                    holds = try ev.condition(condition, task.env)
                 } catch {
-                    return whileTurn(task, loop.condition, body: loop.body)
+                    return whileTurn(task, condition, body: loop.body)
                 }
             }
             guard holds else {
@@ -53,50 +57,90 @@ extension Interpreter {
                 task.code = loop.body
                 bodyIsCurrent = true
             }
-            var index = 0
-            while index < count {
-                // What the step loop does before a statement: a yield or the step limit due
-                // is left to it.
-                let next = steps &+ 1
-                if next > yieldAfter || next > maxSteps {
-                    task.pc = index
-                    return true
-                }
-                let step = loop.steps[index]
-                switch step.kind {
-                case .store:
-                    guard let value = step.integer?.value(task.env) ?? storedValue(loop, index, ev, task) else {
-                        task.pc = index
-                        return true
-                    }
-                    task.env[step.slot] = value
-                    steps = next
-                    ran &+= 1
-                case .call:
-                    guard let value = calledValue(loop, index, step.function, hasArguments: step.hasArguments, ev, task)
-                    else {
-                        task.pc = index
-                        return true
-                    }
-                    callsMade &+= 1
-                    task.env[step.slot] = value
-                    // As the step loop counts a call by value (see `Step.called`): the
-                    // statement's step and its `return`'s, after which steps count again.
-                    steps = 1
-                    ran &+= 2
-                    yieldAfter = options.yieldAfterSteps ?? Int.max
-                }
-                index &+= 1
-            }
-            // The next turn is a step of its own.
-            let next = steps &+ 1
-            if next > yieldAfter || next > maxSteps {
-                task.pc = count
+            guard runLoweredBody(loop, ev, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else {
                 return true
             }
-            steps = next
-            ran &+= 1
         }
+    }
+
+    /// ``runLoweredLoop(_:_:steps:yieldAfter:ran:)`` for a `for` loop, whose items and next
+    /// index are `state`'s.
+    func runLoweredFor(
+        _ state: ForLoop, _ loop: LoweredLoop, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int,
+        ran: inout Int
+    ) {
+        let ev = evaluator(task)
+        var bodyIsCurrent = Frame.same(task.code, loop.body)
+        while state.index < state.items.count {
+            // The turn, as the walk takes it: the next item into the loop's variable.
+            task.env[state.slot] = state.items[state.index]
+            state.index += 1
+            if !bodyIsCurrent {
+                task.code = loop.body
+                bodyIsCurrent = true
+            }
+            guard runLoweredBody(loop, ev, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else { return }
+        }
+        task.pc = task.code.count
+        task.frames.removeLast()
+    }
+
+    /// Runs a lowered loop's body, the current block, from its start, and counts the step of
+    /// the loop's next turn.
+    ///
+    /// - Returns: `true` if it did; `false` if it left the rest to the walk (the task's `pc`
+    ///   is then the statement to run next, or the body's end for the turn).
+    @inline(__always)
+    private func runLoweredBody(
+        _ loop: LoweredLoop, _ ev: Evaluator, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int,
+        ran: inout Int
+    ) -> Bool {
+        let maxSteps = options.maxSteps
+        let count = loop.steps.count
+        var index = 0
+        while index < count {
+            // What the step loop does before a statement: a yield or the step limit due is
+            // left to it.
+            let next = steps &+ 1
+            if next > yieldAfter || next > maxSteps {
+                task.pc = index
+                return false
+            }
+            let step = loop.steps[index]
+            switch step.kind {
+            case .store:
+                guard let value = step.integer?.value(task.env) ?? storedValue(loop, index, ev, task) else {
+                    task.pc = index
+                    return false
+                }
+                task.env[step.slot] = value
+                steps = next
+                ran &+= 1
+            case .call:
+                guard let value = calledValue(loop, index, step.function, hasArguments: step.hasArguments, ev, task)
+                else {
+                    task.pc = index
+                    return false
+                }
+                callsMade &+= 1
+                task.env[step.slot] = value
+                // As the step loop counts a call by value (see `Step.called`): the
+                // statement's step and its `return`'s, after which steps count again.
+                steps = 1
+                ran &+= 2
+                yieldAfter = options.yieldAfterSteps ?? Int.max
+            }
+            index &+= 1
+        }
+        // The next turn is a step of its own.
+        let next = steps &+ 1
+        if next > yieldAfter || next > maxSteps {
+            task.pc = count
+            return false
+        }
+        steps = next
+        ran &+= 1
+        return true
     }
 
     /// The value of statement `index`'s expression, or `nil` if it fails (the statement is

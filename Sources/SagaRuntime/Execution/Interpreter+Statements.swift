@@ -79,7 +79,9 @@ extension Interpreter {
             case .for(let v, let sequence, let body, _):
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
                 task.suspendCurrentBlock()
-                task.frames.append(.forLoop(ForLoop(slot: v.slot, items: items, body: body.statements)))
+                let lowered = loweredLoop(nil, body.statements)
+                task.frames.append(
+                    .forLoop(ForLoop(slot: v.slot, items: items, body: body.statements, lowered: lowered)))
             case .break:
                 return .completion(.breakLoop)
             case .continue:

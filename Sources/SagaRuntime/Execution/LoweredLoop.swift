@@ -1,11 +1,13 @@
 import SagaCore
 import SagaLanguage
 
-/// A `while` loop whose body only computes: each statement stores an expression's value, or
-/// the value of a call of a one-`return` function (see ``CallShape``), in a variable. Such a
-/// loop is run by ``Interpreter/runLoweredLoop(_:_:steps:yieldAfter:ran:)`` from a table of
-/// plain steps, without the tree walk's statement switch, frames and reference counting:
-/// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked.
+/// A `while` or `for` loop whose body only computes: each statement stores an expression's
+/// value, or the value of a call of a one-`return` function (see ``CallShape``), in a
+/// variable. Such a loop is run by ``Interpreter/runLoweredLoop(_:_:steps:yieldAfter:ran:)``
+/// and ``Interpreter/runLoweredFor(_:_:_:steps:yieldAfter:ran:)`` from a table of plain
+/// steps, without the tree walk's statement switch, frames and reference counting:
+/// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
+/// lowered (callgrind, `call`).
 ///
 /// Nothing a lowered step does can be seen before it succeeds: expressions have no effects,
 /// and a step that would fail (an error, a call that must run inline or as a task, an
@@ -34,8 +36,8 @@ final class LoweredLoop {
         var integer: IntegerOperation?
     }
 
-    /// The loop's condition, as written.
-    let condition: Expr
+    /// A `while` loop's condition, as written (`nil` for a `for` loop).
+    let condition: Expr?
     /// The condition, when it is `a op b` of integer variables or literals.
     let test: IntegerOperation?
     /// The body, as written: the block the tree walk runs when a step is left to it.
@@ -48,9 +50,9 @@ final class LoweredLoop {
     /// Per statement: a call's arguments (read only when it has some).
     let arguments: [[Expr]]
 
-    private init(condition: Expr, body: [Stmt], steps: [Step], expressions: [Expr], arguments: [[Expr]]) {
+    private init(condition: Expr?, body: [Stmt], steps: [Step], expressions: [Expr], arguments: [[Expr]]) {
         self.condition = condition
-        self.test = IntegerOperation(condition)
+        self.test = condition.flatMap(IntegerOperation.init)
         self.body = body
         self.steps = steps
         self.expressions = expressions
@@ -60,8 +62,10 @@ final class LoweredLoop {
     /// The loop lowered, or `nil` if its body has a statement other than those above (or
     /// none at all).
     ///
-    /// - Parameter shapes: how each of the program's functions is called.
-    static func lower(condition: Expr, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
+    /// - Parameters:
+    ///   - condition: a `while` loop's condition; `nil` for a `for` loop.
+    ///   - shapes: how each of the program's functions is called.
+    static func lower(condition: Expr?, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
         guard !body.isEmpty else { return nil }
         var steps: [Step] = []
         var expressions: [Expr] = []
@@ -97,57 +101,5 @@ final class LoweredLoop {
         }
         return LoweredLoop(
             condition: condition, body: body, steps: steps, expressions: expressions, arguments: arguments)
-    }
-}
-
-/// `a op b` where each side is an integer literal or a variable, worked out with no
-/// evaluator when both sides hold integers and the operator needs nothing else (see
-/// ``Evaluator/integerBinary(_:_:_:)``).
-struct IntegerOperation {
-    /// A side: a variable's slot, or a literal.
-    enum Operand {
-        case slot(Int)
-        case literal(Int)
-    }
-
-    let op: BinaryOperator
-    let lhs: Operand
-    let rhs: Operand
-
-    /// `nil` unless `expr` has that shape.
-    init?(_ expr: Expr) {
-        guard case .binary(let op, let l, let r, _) = expr, let lhs = Self.operand(l), let rhs = Self.operand(r) else {
-            return nil
-        }
-        self.op = op
-        self.lhs = lhs
-        self.rhs = rhs
-    }
-
-    private static func operand(_ e: Expr) -> Operand? {
-        switch e {
-        case .literal(.int(let x), _): return .literal(x)
-        case .variable(let v) where v.slot >= 0: return .slot(v.slot)
-        default: return nil
-        }
-    }
-
-    /// The value, or `nil` when a side is not an integer or the operator must be left to the
-    /// evaluator (an overflow, a division, `&&`, `||`, `??`).
-    @inline(__always)
-    func value(_ env: [Value]) -> Value? {
-        guard let x = Self.integer(lhs, env), let y = Self.integer(rhs, env) else { return nil }
-        return Evaluator.integerBinary(op, x, y)
-    }
-
-    @inline(__always)
-    private static func integer(_ operand: Operand, _ env: [Value]) -> Int? {
-        switch operand {
-        case .literal(let x):
-            return x
-        case .slot(let slot):
-            guard slot < env.count, case .int(let x) = env[slot] else { return nil }
-            return x
-        }
     }
 }

@@ -40,11 +40,14 @@ final class ForLoop {
     let items: [Value]
     var index = 0
     let body: [Stmt]
+    /// The body lowered (see ``LoweredLoop``), if it can be.
+    let lowered: LoweredLoop?
 
-    init(slot: Int, items: [Value], body: [Stmt]) {
+    init(slot: Int, items: [Value], body: [Stmt], lowered: LoweredLoop?) {
         self.slot = slot
         self.items = items
         self.body = body
+        self.lowered = lowered
     }
 }
 
