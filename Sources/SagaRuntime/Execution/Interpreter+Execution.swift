@@ -172,7 +172,9 @@ extension Interpreter {
             }
             // A lowered loop takes as many turns as it can at once (see `LoweredLoop`).
             if case .loweredWhile(let loop) = task.frames[last] {
-                guard runLoweredLoop(loop, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else { return }
+                guard runLoweredLoop(loop, over: nil, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else {
+                    return
+                }
                 continue
             }
             switch task.frames[last] {
@@ -189,7 +191,8 @@ extension Interpreter {
                 task.pc = 0
             case .forLoop(let state):
                 if let lowered = state.lowered {
-                    runLoweredFor(state, lowered, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
+                    // A `for` loop's turns never fail: this always goes on.
+                    _ = runLoweredLoop(lowered, over: state, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
                 } else if state.index < state.items.count {
                     task.env[state.slot] = state.items[state.index]
                     state.index += 1

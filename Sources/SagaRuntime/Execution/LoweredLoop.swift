@@ -3,9 +3,8 @@ import SagaLanguage
 
 /// A `while` or `for` loop whose body only computes: each statement stores an expression's
 /// value, or the value of a call of a one-`return` function (see ``CallShape``), in a
-/// variable. Such a loop is run by ``Interpreter/runLoweredLoop(_:_:steps:yieldAfter:ran:)``
-/// and ``Interpreter/runLoweredFor(_:_:_:steps:yieldAfter:ran:)`` from a table of plain
-/// steps, without the tree walk's statement switch, frames and reference counting:
+/// variable. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
+/// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
 /// lowered (callgrind, `call`).
 ///
