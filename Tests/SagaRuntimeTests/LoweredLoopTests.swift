@@ -4,10 +4,10 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A `while` loop whose body only stores values (expressions, calls of one-`return`
-/// functions) runs lowered (`LoweredLoop`). Each program here runs twice: lowered, and walked
-/// (a run-step budget turns the short cuts off); both runs must print, fail, count steps and
-/// calls, and yield alike.
+/// A `while` or `for` loop whose body only stores values (expressions, calls of one-`return`
+/// functions), or branches on `if`s whose arms do only that, runs lowered (`LoweredLoop`).
+/// Each program here runs twice: lowered, and walked (a run-step budget turns the short cuts
+/// off); both runs must print, fail, count steps and calls, and yield alike.
 @Suite struct LoweredLoopTests {
     /// The program's run lowered, after checking that the walked run is the same.
     private func bothWays(
@@ -216,6 +216,75 @@ import Testing
         #expect(yielding.lines == ["b 1", "a 36"])
     }
 
+    /// An `if` whose arms only store runs lowered too: the `if` is a step, and so is leaving
+    /// an arm, except where the `if` ends the body (the loop's next turn follows at once).
+    @Test func ifsInLoopsBranchCountAndFailAsWalked() async {
+        let source = """
+            func half(x) { return x / 2 }
+            saga main {
+              var evens = 0
+              var odds = 0
+              var big = 0
+              var other = ""
+              for n in range(12) {
+                if n % 2 == 0 { evens = evens + 1; let h = call half(n); big = big + h } else if n > 8 { big = big + 100 } else { odds = odds + 1 }
+                other = other + "."
+              }
+              log "\\(evens) \\(odds) \\(big) \\(len(other))"
+              var i = 0
+              var last = ""
+              while i < 7 {
+                i = i + 1
+                if i < 3 { last = "low" } else if i < 5 { last = "mid" } else { last = "high" }
+              }
+              log "\\(i) \\(last)"
+              var j = 0
+              var empty = 0
+              while j < 4 { j = j + 1; if j == 2 { } else { empty = empty + 1 }; empty = empty + 0 }
+              log "\\(j) \\(empty)"
+              let items = [1, 2, "three", 4]
+              var k = 0
+              var sum = 0
+              try {
+                while k < 4 { if k > 1 { sum = sum + items[k] } else { sum = sum + 1 }; k = k + 1 }
+              } catch e { log "\\(e.message) at k = \\(k), sum = \\(sum)" }
+              var m = 0
+              try {
+                while m < 4 { m = m + 1; if m < 2 { m = m + 0 } else if items[m] > 0 { m = m + 0 } }
+              } catch e { log "condition: \\(e.message) at m = \\(m)" }
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(
+            plain.lines == [
+                "6 4 215 12", "7 high", "4 3", "cannot add number and string at k = 2, sum = 2",
+                "condition: cannot compare number and string at m = 2",
+            ])
+        // Step limits and yields that fall inside arms, at their ends and at the `if`s.
+        for limit in [9, 10, 11, 12, 13] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        let yielding = await bothWays(
+            """
+            saga a { var s = 0; for n in range(9) { if n % 3 == 0 { s = s + n } else { s = s + 1; s = s - 1 } }; log "a \\(s)" }
+            saga b { var s = 0; var i = 0; while i < 6 { i = i + 1; if i > 2 { s = s + i }; s = s + 0 }; log "b \\(s)" }
+            saga c { var s = 0; for n in range(7) { if n > 3 { s = s + 1 } }; log "c \\(s)" }
+            """
+        ) { $0.yieldAfterSteps = 3 }
+        #expect(yielding.lines.sorted() == ["a 9", "b 18", "c 3"])
+        // Yields that fall inside an arm: the rest of the body still runs after it.
+        for budget in [2, 3, 4, 5] {
+            let inArms = await bothWays(
+                """
+                saga a { var s = 0; var t = 0; for n in range(9) { if n % 2 == 0 { s = s + n; s = s + 1 }; t = t + 1 }; log "a \\(s) \\(t)" }
+                saga b { var t = 0; var i = 0; while i < 5 { i = i + 1; if i > 1 { t = t + 1; t = t + 1 } else { t = t - 1 }; t = t + 10 }; log "b \\(t)" }
+                """
+            ) { $0.yieldAfterSteps = budget }
+            #expect(inArms.lines.sorted() == ["a 25 9", "b 57"])
+        }
+    }
+
     /// What is lowered: stores of expressions and calls of one-`return` functions into
     /// variables, and nothing else.
     @Test func onlyLoopsThatComputeAreLowered() {
@@ -238,6 +307,9 @@ import Testing
         #expect(lowered("r.a = i; i = i + 1") == false)
         #expect(lowered("i = i + 1; log i") == false)
         #expect(lowered("i = i + 1; if i > 1 { break }") == false)
+        #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
+        #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == false)
+        #expect(lowered("if i > 1 { log i }; i = i + 1") == false)
         #expect(lowered("let a = select state; i = i + 1") == false)
     }
 }

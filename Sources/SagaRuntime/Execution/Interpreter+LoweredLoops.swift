@@ -71,32 +71,37 @@ extension Interpreter {
                 task.code = loop.body
                 bodyIsCurrent = true
             }
-            // The body's statements.
+            // The body's steps.
             var index = 0
             while index < count {
+                let step = loop.steps[index]
+                if step.kind == .armEnd && !step.countsStep {
+                    index = step.next
+                    continue
+                }
                 // What the step loop does before a statement: a yield or the step limit due
                 // is left to it.
                 let next = steps &+ 1
                 if next > yieldAfter || next > maxSteps {
-                    task.pc = index
+                    leave(loop, at: step, task)
                     return true
                 }
-                let step = loop.steps[index]
                 switch step.kind {
                 case .store:
                     guard let value = step.integer?.value(task.env) ?? storedValue(loop, index, ev, task) else {
-                        task.pc = index
+                        leave(loop, at: step, task)
                         return true
                     }
                     task.env[step.slot] = value
                     steps = next
                     ran &+= 1
+                    index &+= 1
                 case .call:
                     guard
                         let value = calledValue(
                             loop, index, step.function, hasArguments: step.hasArguments, ev, task)
                     else {
-                        task.pc = index
+                        leave(loop, at: step, task)
                         return true
                     }
                     callsMade &+= 1
@@ -106,18 +111,62 @@ extension Interpreter {
                     steps = 1
                     ran &+= 2
                     yieldAfter = options.yieldAfterSteps ?? Int.max
+                    index &+= 1
+                case .branch:
+                    guard let target = branchTarget(loop, step, ev, task) else {
+                        leave(loop, at: step, task)
+                        return true
+                    }
+                    steps = next
+                    ran &+= 1
+                    index = target
+                case .armEnd:
+                    steps = next
+                    ran &+= 1
+                    index = step.next
                 }
-                index &+= 1
             }
             // The next turn is a step of its own.
             let next = steps &+ 1
             if next > yieldAfter || next > maxSteps {
-                task.pc = count
+                task.pc = loop.body.count
                 return true
             }
             steps = next
             ran &+= 1
         }
+    }
+
+    /// Leaves the rest of the loop's turn to the walk, from `step`: the task is set as the
+    /// walk has it there. In an arm, that is the arm's block, with the rest of the body
+    /// saved under it (as `SagaTask.enter(_:)` saves it, unless the `if` ends the body).
+    private func leave(_ loop: LoweredLoop, at step: LoweredLoop.Step, _ task: SagaTask) {
+        if step.arm >= 0 {
+            if step.ifIndex + 1 < loop.body.count { task.frames.append(.block(loop.body, step.ifIndex + 1)) }
+            task.code = loop.arms[step.arm]
+        }
+        task.pc = step.pc
+    }
+
+    /// Where an `if` goes: its first arm whose condition holds, or past the `if` (its `else`);
+    /// `nil` if a condition fails (the walk then runs the `if` and reports it).
+    private func branchTarget(_ loop: LoweredLoop, _ step: LoweredLoop.Step, _ ev: Evaluator, _ task: SagaTask) -> Int?
+    {
+        for t in step.tests {
+            let test = loop.tests[t]
+            let holds: Bool
+            if let integer = test.integer, case .bool(let b)? = integer.value(task.env) {
+                holds = b
+            } else {
+                do {
+                    holds = try ev.condition(loop.conditions[test.condition], task.env)
+                } catch {
+                    return nil
+                }
+            }
+            if holds { return test.target }
+        }
+        return step.next
     }
 
     /// The value of statement `index`'s expression, or `nil` if it fails (the statement is

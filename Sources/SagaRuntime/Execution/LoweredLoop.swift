@@ -3,7 +3,7 @@ import SagaLanguage
 
 /// A `while` or `for` loop whose body only computes: each statement stores an expression's
 /// value, or the value of a call of a one-`return` function (see ``CallShape``), in a
-/// variable. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
+/// variable, or is an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
 /// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
 /// lowered (callgrind, `call`).
@@ -14,25 +14,55 @@ import SagaLanguage
 /// that statement as it always does. A lowered loop therefore runs exactly as the walked one:
 /// the same values, errors, steps, call numbers and yields.
 final class LoweredLoop {
-    /// What one statement of the body does.
+    /// What one step does.
     enum Kind: UInt8 {
         /// `let x = EXPR`, `var x = EXPR` or `x = EXPR`: the expression's value into `slot`.
         case store
         /// `let x = call f(…)` or `x = call f(…)` of a one-`return` function: its value into `slot`.
         case call
+        /// An `if`: the first of its ``LoweredLoop/tests`` that holds sends the loop to its
+        /// arm; if none does, to ``Step/next`` (the `else` arm, or past the `if`).
+        case branch
+        /// The end of an `if`'s arm: on to ``Step/next``, past the `if`. A step of its own
+        /// (``Step/countsStep``) where the walk leaves the arm's block to go on in the body;
+        /// none where the `if` ends the body, whose end is the loop's next turn.
+        case armEnd
     }
 
-    /// One statement of the body, as plain data: read without a retain.
+    /// One step, as plain data: read without a retain.
     struct Step {
         var kind: Kind
-        /// The variable written.
-        var slot: Int
+        /// The variable written (``Kind/store``, ``Kind/call``).
+        var slot = -1
         /// The called function (``Kind/call``).
-        var function: Int
+        var function = -1
         /// Whether the call has arguments (so that a call without any reads no list).
-        var hasArguments: Bool
-        /// The expression, when it is `a op b` of integer variables or literals.
+        var hasArguments = false
+        /// The stored expression, when it is `a op b` of integer variables or literals.
         var integer: IntegerOperation?
+        /// Where the walk has this step: its statement's index in its block (the body, or an
+        /// arm: ``arm``); an arm's length for ``Kind/armEnd``.
+        var pc: Int
+        /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
+        var arm = -1
+        /// The index in the body of the `if` whose arm this step is in.
+        var ifIndex = -1
+        /// ``Kind/branch``: the range of its tests in ``LoweredLoop/tests``.
+        var tests = 0..<0
+        /// ``Kind/branch``: the step when no test holds; ``Kind/armEnd``: the step past the `if`.
+        var next = -1
+        /// ``Kind/armEnd``: whether leaving the arm is a step (see there).
+        var countsStep = false
+    }
+
+    /// An arm's condition, as plain data.
+    struct Test {
+        /// The condition, when it is `a op b` of integer variables or literals.
+        var integer: IntegerOperation?
+        /// The condition's index in ``LoweredLoop/conditions``.
+        var condition: Int
+        /// The arm's first step.
+        var target: Int
     }
 
     /// A `while` loop's condition, as written (`nil` for a `for` loop).
@@ -41,21 +71,29 @@ final class LoweredLoop {
     let test: IntegerOperation?
     /// The body, as written: the block the tree walk runs when a step is left to it.
     let body: [Stmt]
-    /// One step per statement of the body.
+    /// The `if` arms' blocks, as written, for a step left to the walk inside one.
+    let arms: [[Stmt]]
+    /// The steps: the body's statements in order, each `if` followed by its arms' steps.
     let steps: [Step]
-    /// Per statement: the stored expression (``Kind/store``; read only when it is not an
-    /// integer operation), or the called function's returned expression (``Kind/call``).
+    /// The `if` arms' conditions.
+    let tests: [Test]
+    let conditions: [Expr]
+    /// Per step: the stored expression (``Kind/store``; read only when it is not an integer
+    /// operation), or the called function's returned expression (``Kind/call``).
     let expressions: [Expr]
-    /// Per statement: a call's arguments (read only when it has some).
+    /// Per step: a call's arguments (read only when it has some).
     let arguments: [[Expr]]
 
-    private init(condition: Expr?, body: [Stmt], steps: [Step], expressions: [Expr], arguments: [[Expr]]) {
+    init(condition: Expr?, body: [Stmt], lowered: LoweredLoopBuilder) {
         self.condition = condition
         self.test = condition.flatMap(IntegerOperation.init)
         self.body = body
-        self.steps = steps
-        self.expressions = expressions
-        self.arguments = arguments
+        self.arms = lowered.arms
+        self.steps = lowered.steps
+        self.tests = lowered.tests
+        self.conditions = lowered.conditions
+        self.expressions = lowered.expressions
+        self.arguments = lowered.arguments
     }
 
     /// The loop lowered, or `nil` if its body has a statement other than those above (or
@@ -66,39 +104,10 @@ final class LoweredLoop {
     ///   - shapes: how each of the program's functions is called.
     static func lower(condition: Expr?, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
         guard !body.isEmpty else { return nil }
-        var steps: [Step] = []
-        var expressions: [Expr] = []
-        var arguments: [[Expr]] = []
-        steps.reserveCapacity(body.count)
-        for stmt in body {
-            let slot: Int
-            let rhs: Rhs
-            switch stmt {
-            case .declare(let v, _, let r, _):
-                (slot, rhs) = (v.slot, r)
-            case .assign(let lv, let r, _):
-                guard lv.path.isEmpty, case .variable(let v) = lv.root else { return nil }
-                (slot, rhs) = (v.slot, r)
-            default:
-                return nil
-            }
-            guard slot >= 0 else { return nil }
-            switch rhs {
-            case .expr(let e):
-                steps.append(
-                    Step(kind: .store, slot: slot, function: -1, hasArguments: false, integer: IntegerOperation(e)))
-                expressions.append(e)
-                arguments.append([])
-            case .effect(.call(.function(let index, _), let args, _)):
-                guard index >= 0, index < shapes.count, shapes[index].kind == .value else { return nil }
-                steps.append(Step(kind: .call, slot: slot, function: index, hasArguments: !args.isEmpty, integer: nil))
-                expressions.append(shapes[index].value)
-                arguments.append(args)
-            case .effect:
-                return nil
-            }
+        var builder = LoweredLoopBuilder(shapes: shapes)
+        for (index, stmt) in body.enumerated() {
+            guard builder.add(stmt, at: index, lastInBody: index == body.count - 1) else { return nil }
         }
-        return LoweredLoop(
-            condition: condition, body: body, steps: steps, expressions: expressions, arguments: arguments)
+        return LoweredLoop(condition: condition, body: body, lowered: builder)
     }
 }
