@@ -76,7 +76,7 @@ extension Interpreter {
             while index < count {
                 let step = loop.steps[index]
                 if step.kind == .armEnd && !step.countsStep {
-                    index = step.next
+                    index = Int(step.next)
                     continue
                 }
                 // What the step loop does before a statement: a yield or the step limit due
@@ -88,24 +88,24 @@ extension Interpreter {
                 }
                 switch step.kind {
                 case .store:
-                    guard let value = step.integer?.value(task.env) ?? storedValue(loop, index, ev, task) else {
+                    guard let value = loop.integers[index]?.value(task.env) ?? storedValue(loop, index, ev, task) else {
                         leave(loop, at: step, task)
                         return true
                     }
-                    task.env[step.slot] = value
+                    task.env[Int(step.slot)] = value
                     steps = next
                     ran &+= 1
                     index &+= 1
                 case .call:
                     guard
                         let value = calledValue(
-                            loop, index, step.function, hasArguments: step.hasArguments, ev, task)
+                            loop, index, Int(step.function), hasArguments: step.hasArguments, ev, task)
                     else {
                         leave(loop, at: step, task)
                         return true
                     }
                     callsMade &+= 1
-                    task.env[step.slot] = value
+                    task.env[Int(step.slot)] = value
                     // As the step loop counts a call by value (see `Step.called`): the
                     // statement's step and its `return`'s, after which steps count again.
                     steps = 1
@@ -123,7 +123,7 @@ extension Interpreter {
                 case .armEnd:
                     steps = next
                     ran &+= 1
-                    index = step.next
+                    index = Int(step.next)
                 }
             }
             // The next turn is a step of its own.
@@ -142,17 +142,18 @@ extension Interpreter {
     /// saved under it (as `SagaTask.enter(_:)` saves it, unless the `if` ends the body).
     private func leave(_ loop: LoweredLoop, at step: LoweredLoop.Step, _ task: SagaTask) {
         if step.arm >= 0 {
-            if step.ifIndex + 1 < loop.body.count { task.frames.append(.block(loop.body, step.ifIndex + 1)) }
-            task.code = loop.arms[step.arm]
+            let rest = Int(step.ifIndex) + 1
+            if rest < loop.body.count { task.frames.append(.block(loop.body, rest)) }
+            task.code = loop.arms[Int(step.arm)]
         }
-        task.pc = step.pc
+        task.pc = Int(step.pc)
     }
 
     /// Where an `if` goes: its first arm whose condition holds, or past the `if` (its `else`);
     /// `nil` if a condition fails (the walk then runs the `if` and reports it).
     private func branchTarget(_ loop: LoweredLoop, _ step: LoweredLoop.Step, _ ev: Evaluator, _ task: SagaTask) -> Int?
     {
-        for t in step.tests {
+        for t in Int(step.testsStart)..<Int(step.testsEnd) {
             let test = loop.tests[t]
             let holds: Bool
             if let integer = test.integer, case .bool(let b)? = integer.value(task.env) {
@@ -166,7 +167,7 @@ extension Interpreter {
             }
             if holds { return test.target }
         }
-        return step.next
+        return Int(step.next)
     }
 
     /// The value of statement `index`'s expression, or `nil` if it fails (the statement is

@@ -29,30 +29,31 @@ final class LoweredLoop {
         case armEnd
     }
 
-    /// One step, as plain data: read without a retain.
+    /// One step, as plain data: read without a retain, and small (indices as 32 bits, the
+    /// integer operations in a table of their own): with every field a word and the
+    /// operation inline, copying a step out of the table cost `call` 40 instructions a turn.
     struct Step {
         var kind: Kind
-        /// The variable written (``Kind/store``, ``Kind/call``).
-        var slot = -1
-        /// The called function (``Kind/call``).
-        var function = -1
         /// Whether the call has arguments (so that a call without any reads no list).
         var hasArguments = false
-        /// The stored expression, when it is `a op b` of integer variables or literals.
-        var integer: IntegerOperation?
-        /// Where the walk has this step: its statement's index in its block (the body, or an
-        /// arm: ``arm``); an arm's length for ``Kind/armEnd``.
-        var pc: Int
-        /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
-        var arm = -1
-        /// The index in the body of the `if` whose arm this step is in.
-        var ifIndex = -1
-        /// ``Kind/branch``: the range of its tests in ``LoweredLoop/tests``.
-        var tests = 0..<0
-        /// ``Kind/branch``: the step when no test holds; ``Kind/armEnd``: the step past the `if`.
-        var next = -1
         /// ``Kind/armEnd``: whether leaving the arm is a step (see there).
         var countsStep = false
+        /// The variable written (``Kind/store``, ``Kind/call``).
+        var slot: Int32 = -1
+        /// The called function (``Kind/call``).
+        var function: Int32 = -1
+        /// Where the walk has this step: its statement's index in its block (the body, or an
+        /// arm: ``arm``); an arm's length for ``Kind/armEnd``.
+        var pc: Int32
+        /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
+        var arm: Int32 = -1
+        /// The index in the body of the `if` whose arm this step is in.
+        var ifIndex: Int32 = -1
+        /// ``Kind/branch``: its tests in ``LoweredLoop/tests``, from here to ``testsEnd``.
+        var testsStart: Int32 = 0
+        var testsEnd: Int32 = 0
+        /// ``Kind/branch``: the step when no test holds; ``Kind/armEnd``: the step past the `if`.
+        var next: Int32 = -1
     }
 
     /// An arm's condition, as plain data.
@@ -78,6 +79,8 @@ final class LoweredLoop {
     /// The `if` arms' conditions.
     let tests: [Test]
     let conditions: [Expr]
+    /// Per step: the stored expression, when it is `a op b` of integer variables or literals.
+    let integers: [IntegerOperation?]
     /// Per step: the stored expression (``Kind/store``; read only when it is not an integer
     /// operation), or the called function's returned expression (``Kind/call``).
     let expressions: [Expr]
@@ -92,6 +95,7 @@ final class LoweredLoop {
         self.steps = lowered.steps
         self.tests = lowered.tests
         self.conditions = lowered.conditions
+        self.integers = lowered.integers
         self.expressions = lowered.expressions
         self.arguments = lowered.arguments
     }

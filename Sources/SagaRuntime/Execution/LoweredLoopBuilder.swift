@@ -8,6 +8,7 @@ struct LoweredLoopBuilder {
     private(set) var steps: [LoweredLoop.Step] = []
     private(set) var tests: [LoweredLoop.Test] = []
     private(set) var conditions: [Expr] = []
+    private(set) var integers: [IntegerOperation?] = []
     private(set) var expressions: [Expr] = []
     private(set) var arguments: [[Expr]] = []
 
@@ -20,11 +21,13 @@ struct LoweredLoopBuilder {
     ///
     /// - Returns: `false` if the statement cannot be lowered.
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
+        // Indices are kept in 32 bits: a body or arm longer than that is left to the walk.
+        guard let index32 = Int32(exactly: index) else { return false }
         guard case .if(let conditionals, let elseBlock, _) = stmt else {
-            return addStore(stmt, pc: index, arm: -1, ifIndex: -1)
+            return addStore(stmt, pc: index32, arm: -1, ifIndex: -1)
         }
         let branch = steps.count
-        steps.append(LoweredLoop.Step(kind: .branch, pc: index))
+        steps.append(LoweredLoop.Step(kind: .branch, pc: index32))
         var armEnds: [Int] = []
         let firstTest = tests.count
         for conditional in conditionals {
@@ -32,19 +35,26 @@ struct LoweredLoopBuilder {
                 LoweredLoop.Test(
                     integer: IntegerOperation(conditional.condition), condition: conditions.count, target: steps.count))
             conditions.append(conditional.condition)
-            guard let end = addArm(conditional.body.statements, ifIndex: index, lastInBody: lastInBody) else {
+            guard let end = addArm(conditional.body.statements, ifIndex: index32, lastInBody: lastInBody) else {
                 return false
             }
             armEnds.append(end)
         }
-        steps[branch].tests = firstTest..<tests.count
+        guard let testsStart = Int32(exactly: firstTest), let testsEnd = Int32(exactly: tests.count) else {
+            return false
+        }
+        steps[branch].testsStart = testsStart
+        steps[branch].testsEnd = testsEnd
         if let elseBlock {
-            steps[branch].next = steps.count
-            guard let end = addArm(elseBlock.statements, ifIndex: index, lastInBody: lastInBody) else { return false }
+            guard let elseStart = Int32(exactly: steps.count) else { return false }
+            steps[branch].next = elseStart
+            guard let end = addArm(elseBlock.statements, ifIndex: index32, lastInBody: lastInBody) else {
+                return false
+            }
             armEnds.append(end)
         }
         // Past the `if`: where no arm's condition holds (without an `else`), and where each arm ends.
-        let past = steps.count
+        guard let past = Int32(exactly: steps.count) else { return false }
         if elseBlock == nil { steps[branch].next = past }
         for end in armEnds { steps[end].next = past }
         return true
@@ -53,21 +63,21 @@ struct LoweredLoopBuilder {
     /// Adds an arm's statements and its end.
     ///
     /// - Returns: the index of the arm's end step; `nil` if a statement cannot be lowered.
-    private mutating func addArm(_ statements: [Stmt], ifIndex: Int, lastInBody: Bool) -> Int? {
-        let arm = arms.count
+    private mutating func addArm(_ statements: [Stmt], ifIndex: Int32, lastInBody: Bool) -> Int? {
+        guard let arm = Int32(exactly: arms.count), let length = Int32(exactly: statements.count) else { return nil }
         arms.append(statements)
-        for (pc, stmt) in statements.enumerated() {
+        for (pc, stmt) in zip(0..<length, statements) {
             guard addStore(stmt, pc: pc, arm: arm, ifIndex: ifIndex) else { return nil }
         }
         steps.append(
-            LoweredLoop.Step(kind: .armEnd, pc: statements.count, arm: arm, ifIndex: ifIndex, countsStep: !lastInBody))
+            LoweredLoop.Step(kind: .armEnd, countsStep: !lastInBody, pc: length, arm: arm, ifIndex: ifIndex))
         return steps.count - 1
     }
 
     /// Adds `let x = …` or `x = …` of an expression or of a call by value.
     ///
     /// - Returns: `false` if the statement is anything else.
-    private mutating func addStore(_ stmt: Stmt, pc: Int, arm: Int, ifIndex: Int) -> Bool {
+    private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32, ifIndex: Int32) -> Bool {
         let slot: Int
         let rhs: Rhs
         switch stmt {
@@ -79,26 +89,28 @@ struct LoweredLoopBuilder {
         default:
             return false
         }
-        guard slot >= 0 else { return false }
-        // Steps, expressions and arguments keep one index: a branch or an arm's end has
-        // neither expression nor arguments.
+        guard slot >= 0, let slot32 = Int32(exactly: slot) else { return false }
+        // Steps, integer operations, expressions and arguments keep one index: a branch or an
+        // arm's end has none of them.
         while expressions.count < steps.count {
+            integers.append(nil)
             expressions.append(.literal(.null, stmt.location))
             arguments.append([])
         }
         switch rhs {
         case .expr(let e):
-            steps.append(
-                LoweredLoop.Step(
-                    kind: .store, slot: slot, integer: IntegerOperation(e), pc: pc, arm: arm, ifIndex: ifIndex))
+            steps.append(LoweredLoop.Step(kind: .store, slot: slot32, pc: pc, arm: arm, ifIndex: ifIndex))
+            integers.append(IntegerOperation(e))
             expressions.append(e)
             arguments.append([])
         case .effect(.call(.function(let index, _), let args, _)):
-            guard index >= 0, index < shapes.count, shapes[index].kind == .value else { return false }
+            guard index >= 0, index < shapes.count, shapes[index].kind == .value, let function = Int32(exactly: index)
+            else { return false }
             steps.append(
                 LoweredLoop.Step(
-                    kind: .call, slot: slot, function: index, hasArguments: !args.isEmpty, pc: pc, arm: arm,
+                    kind: .call, hasArguments: !args.isEmpty, slot: slot32, function: function, pc: pc, arm: arm,
                     ifIndex: ifIndex))
+            integers.append(nil)
             expressions.append(shapes[index].value)
             arguments.append(args)
         case .effect:
