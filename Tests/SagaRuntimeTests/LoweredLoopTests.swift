@@ -285,6 +285,52 @@ import Testing
         }
     }
 
+    /// `break` and `continue` (in the body or an arm), and `loop`, which runs lowered as
+    /// `while true`: the same values, steps and yields as walked.
+    @Test func breakContinueAndLoopRunAsWalked() async {
+        let source = """
+            saga main {
+              let xs = [1, 5, 2, 8, 3]
+              var found = -1
+              var looked = 0
+              for x in xs { looked = looked + 1; if x > 4 { found = x; break } }
+              log "found \\(found) after \\(looked)"
+              var i = 0
+              loop { i = i + 1; if i >= 5 { break } }
+              log "loop \\(i)"
+              var s = 0
+              for n in range(10) { if n % 3 == 0 { continue }; s = s + n }
+              log "skipped \\(s)"
+              var j = 0
+              var odd = 0
+              while true {
+                j = j + 1
+                if j > 9 { break } else if j % 2 == 0 { continue }
+                odd = odd + 1
+              }
+              log "odd \\(odd) of \\(j)"
+              var k = 0
+              loop { k = k + 1; if k < 3 { continue }; break }
+              log "k \\(k)"
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(plain.lines == ["found 5 after 2", "loop 5", "skipped 27", "odd 5 of 10", "k 3"])
+        for limit in [5, 6, 7, 8, 9, 10, 11] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        for budget in [2, 3, 4, 5] {
+            let yielding = await bothWays(
+                """
+                saga a { var i = 0; var t = 0; loop { i = i + 1; if i % 2 == 0 { continue }; t = t + 1; if i > 8 { break } }; log "a \\(t)" }
+                saga b { var t = 0; for n in range(6) { if n == 4 { break }; t = t + n }; log "b \\(t)" }
+                """
+            ) { $0.yieldAfterSteps = budget }
+            #expect(yielding.lines.sorted() == ["a 5", "b 6"])
+        }
+    }
+
     /// What is lowered: stores of expressions and calls of one-`return` functions into
     /// variables, and nothing else.
     @Test func onlyLoopsThatComputeAreLowered() {
@@ -306,7 +352,8 @@ import Testing
         #expect(lowered("i = call two()") == false)
         #expect(lowered("r.a = i; i = i + 1") == false)
         #expect(lowered("i = i + 1; log i") == false)
-        #expect(lowered("i = i + 1; if i > 1 { break }") == false)
+        #expect(lowered("i = i + 1; if i > 1 { break } else { continue }") == true)
+        #expect(lowered("i = i + 1; if i > 1 { return }") == false)
         #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
         #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == false)
         #expect(lowered("if i > 1 { log i }; i = i + 1") == false)

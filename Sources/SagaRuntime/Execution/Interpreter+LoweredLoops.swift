@@ -2,17 +2,18 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The lowered form of a `while` loop (with its condition) or a `for` loop (`nil`) about
-    /// to be entered, or `nil` if it has none. Not in traced runs (a trace describes each call
+    /// The lowered form of a `while` loop (with its condition; `loop` with a `true` literal)
+    /// or a `for` loop (`nil`) about to be entered, or `nil` if it has none. The condition is
+    /// made only the first time. Not in traced runs (a trace describes each call
     /// as an effect) nor under a run-step budget (as the other short cuts: see
     /// ``Options/maxRunSteps``).
-    func loweredLoop(_ condition: Expr?, _ body: [Stmt]) -> LoweredLoop? {
+    func loweredLoop(_ condition: @autoclosure () -> Expr?, _ body: [Stmt]) -> LoweredLoop? {
         guard tracer == nil, options.maxRunSteps == nil,
             let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
         // A body is one loop's: the same storage is never the body of a `while` and a `for`.
         if let entry = loweredLoops[key] { return entry.loop }
-        let loop = LoweredLoop.lower(condition: condition, body: body, shapes: callShapes)
+        let loop = LoweredLoop.lower(condition: condition(), body: body, shapes: callShapes)
         loweredLoops[key] = (body, loop)
         return loop
     }
@@ -124,6 +125,19 @@ extension Interpreter {
                     steps = next
                     ran &+= 1
                     index = Int(step.next)
+                case .breakLoop:
+                    // As the walk unwinds a `break`, in the same step: the current block and
+                    // the loop are left (an arm's block is not on the frames here).
+                    steps = next
+                    ran &+= 1
+                    task.abandonCurrentBlock()
+                    task.frames.removeLast()
+                    return true
+                case .continueLoop:
+                    // On to the turn, a step of its own, as below.
+                    steps = next
+                    ran &+= 1
+                    index = count
                 }
             }
             // The next turn is a step of its own.

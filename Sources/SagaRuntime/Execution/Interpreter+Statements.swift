@@ -73,9 +73,14 @@ extension Interpreter {
                 } else {
                     task.frames.append(.whileLoop(condition, body.statements))
                 }
-            case .loop(let body, _):
+            case .loop(let body, let loc):
                 task.suspendCurrentBlock()
-                task.frames.append(.loop(body.statements))
+                // Lowered, `loop` is `while true`, whose turns are the same steps.
+                if let loop = loweredLoop(.literal(.bool(true), loc), body.statements) {
+                    task.frames.append(.loweredWhile(loop))
+                } else {
+                    task.frames.append(.loop(body.statements))
+                }
             case .for(let v, let sequence, let body, _):
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
                 task.suspendCurrentBlock()

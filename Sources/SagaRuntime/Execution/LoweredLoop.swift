@@ -1,9 +1,9 @@
 import SagaCore
 import SagaLanguage
 
-/// A `while` or `for` loop whose body only computes: each statement stores an expression's
-/// value, or the value of a call of a one-`return` function (see ``CallShape``), in a
-/// variable, or is an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
+/// A `while`, `for` or `loop` loop whose body only computes: each statement stores an
+/// expression's value, or the value of a call of a one-`return` function (see ``CallShape``),
+/// in a variable, or is `break`, `continue`, or an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
 /// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
 /// lowered (callgrind, `call`).
@@ -27,6 +27,10 @@ final class LoweredLoop {
         /// (``Step/countsStep``) where the walk leaves the arm's block to go on in the body;
         /// none where the `if` ends the body, whose end is the loop's next turn.
         case armEnd
+        /// `break`: leaves the loop.
+        case breakLoop
+        /// `continue`: on to the loop's next turn.
+        case continueLoop
     }
 
     /// One step, as plain data: read without a retain, and small (indices as 32 bits, the
@@ -66,7 +70,8 @@ final class LoweredLoop {
         var target: Int
     }
 
-    /// A `while` loop's condition, as written (`nil` for a `for` loop).
+    /// A `while` loop's condition, as written (a `true` literal for `loop`; `nil` for a `for`
+    /// loop).
     let condition: Expr?
     /// The condition, when it is `a op b` of integer variables or literals.
     let test: IntegerOperation?

@@ -17,7 +17,8 @@ struct LoweredLoopBuilder {
         self.shapes = shapes
     }
 
-    /// Adds the body's statement at `index`: a store, or an `if` whose arms only store.
+    /// Adds the body's statement at `index`: a store, `break`, `continue`, or an `if` whose
+    /// arms have only those.
     ///
     /// - Returns: `false` if the statement cannot be lowered.
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
@@ -74,13 +75,20 @@ struct LoweredLoopBuilder {
         return steps.count - 1
     }
 
-    /// Adds `let x = …` or `x = …` of an expression or of a call by value.
+    /// Adds `let x = …` or `x = …` of an expression or of a call by value, `break` or
+    /// `continue`.
     ///
     /// - Returns: `false` if the statement is anything else.
     private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32, ifIndex: Int32) -> Bool {
         let slot: Int
         let rhs: Rhs
         switch stmt {
+        case .break:
+            steps.append(LoweredLoop.Step(kind: .breakLoop, pc: pc, arm: arm, ifIndex: ifIndex))
+            return true
+        case .continue:
+            steps.append(LoweredLoop.Step(kind: .continueLoop, pc: pc, arm: arm, ifIndex: ifIndex))
+            return true
         case .declare(let v, _, let r, _):
             (slot, rhs) = (v.slot, r)
         case .assign(let lv, let r, _):
