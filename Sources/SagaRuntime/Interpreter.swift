@@ -97,10 +97,12 @@ public final class Interpreter {
     let frameSizes: [Int]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
-    /// Each `while` loop's lowered form (see ``LoweredLoop``), by its body's storage: made
-    /// when the loop is first entered. An entry keeps the body, so that its storage cannot be
-    /// freed and reused by another body while the entry is there.
-    @exclusivity(unchecked) var loweredLoops: [UnsafeRawPointer: (body: [Stmt], loop: LoweredLoop?)] = [:]
+    /// The lowered form of each `while`, `for` and `loop` loop that has one (see
+    /// ``LoweredLoop``), by its body's storage: made when the loop is first entered. The
+    /// entry keeps the body, so that its storage cannot be freed and reused by another body
+    /// while the entry is there. Only loops that lower have one (see
+    /// ``loweredLoop(_:_:)``).
+    @exclusivity(unchecked) var loweredLoops: [UnsafeRawPointer: LoweredLoop] = [:]
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.

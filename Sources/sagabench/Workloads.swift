@@ -153,6 +153,27 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "calls")
     },
     Workload(
+        name: "call-args", summary: "`call` of a saga function with arguments, in a loop with an `if`",
+        defaultCount: 10_000_000
+    ) { n in
+        // `call` with arguments and a branch: the frame made of the arguments and the lowered
+        // loop's `if` stay in view (the `call` row's function takes none).
+        let source = """
+            func add(a, b) { return a + b }
+            saga main {
+              var i = 0
+              var odd = 0
+              while i < \(n) {
+                i = call add(i, 1)
+                if i % 2 == 1 { odd = odd + 1 }
+              }
+              if odd != \(n - n / 2) { throw "wrong count: \\(odd)" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0)
+        return Measurement(count: n, seconds: seconds, unit: "calls")
+    },
+    Workload(
         name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all",
         defaultCount: 1_000_000
     ) { n in

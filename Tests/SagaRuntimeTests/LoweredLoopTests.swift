@@ -331,6 +331,115 @@ import Testing
         }
     }
 
+    /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
+    /// in a called function (the trace names it), a string past `--max-length`, and a condition
+    /// that fails at once inside `try`/`finally`.
+    @Test func edgesAndFailuresAsWalked() async {
+        let source = """
+            func one() { return 1 }
+            func inverse(x) { return 10 / x }
+            func countdown(n) {
+              var i = n
+              var r = 0
+              while i > -1 { i = i - 1; if i < 5 { r = call inverse(i) } }
+              return r
+            }
+            saga main {
+              var i = 0
+              while false { i = i + 1 }
+              for x in [] { i = i + 1 }
+              for k in {b: 1, a: 2, c: 3} { i = i + 1; if k == "b" { break } }
+              var e = 0
+              while e < 3 { e = e + 1; if e == 2 { } else { } }
+              var c = 0
+              loop { c = c + 1; if c > 3 { break }; continue }
+              log "\\(i) \\(e) \\(c)"
+              var calls = 0
+              var n = 0
+              try {
+                while n < 6 { n = n + 1; if n > 2 { let x = call one(); calls = calls + x }; calls = calls + 0 }
+              } catch err { log "\\(err.kind) at n = \\(n), calls = \\(calls)" }
+              var text = "ab"
+              try { while true { text = text + text } } catch err { log "\\(err.kind): \\(len(text))" }
+              var limit = "none"
+              try { while 0 < limit { limit = 1 } } catch err { log "first turn: \\(err.message)" } finally { log "finally" }
+              let r = call countdown(7)
+              log "not reached \\(r)"
+            }
+            """
+        let plain = await bothWays(source) { $0.maxLength = 100 }
+        #expect(
+            plain.lines == [
+                "2 3 4", "RangeError: 64", "first turn: cannot compare number and string", "finally",
+            ])
+        #expect(plain.errors.first?.contains("division by zero") == true)
+        #expect(plain.errors.joined().contains("at func inverse"))
+        #expect(plain.errors.joined().contains("called by func countdown"))
+        for failing in [0, 2, 3, 5, 7] {
+            let injected = await bothWays(source) {
+                $0.maxLength = 100
+                $0.failingCall = failing
+            }
+            #expect(injected.lines.count >= 3)
+        }
+        let shallow = await bothWays(source) {
+            $0.maxLength = 100
+            $0.maxCallDepth = 1
+        }
+        #expect(shallow.errors.first?.contains("calls nest more than 1 deep") == true)
+    }
+
+    /// A task cancelled while it has yielded inside a lowered loop's arm runs its `finally`
+    /// with the loop's variables as the walk leaves them.
+    @Test func cancelledWhileYieldedInALoopAsWalked() async {
+        for budget in [3, 4, 5, 7] {
+            let run = await bothWays(
+                """
+                func spin() {
+                  var i = 0
+                  try {
+                    while i < 1000 { i = i + 1; if i % 2 == 0 { i = i + 0; i = i + 0 }; i = i + 0 }
+                  } finally { log "spin at \\(i), cancelled \\(cancelled)" }
+                }
+                saga main {
+                  let t = fork spin()
+                  var j = 0
+                  while j < 4 { j = j + 1 }
+                  cancel t
+                  log "main done"
+                }
+                """
+            ) { $0.yieldAfterSteps = budget }
+            #expect(run.lines.count == 2)
+            #expect(run.lines.contains("main done"))
+            #expect(run.lines.first { $0.hasPrefix("spin at") }?.hasSuffix("cancelled true") == true)
+        }
+    }
+
+    /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
+    /// that has one, and none for loops with effects, however many of those desugaring makes.
+    @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
+        let source = """
+            func load() { return 1 }
+            saga main {
+              var i = 0
+              while i < 3 { i = i + 1 }
+              for n in range(40) {
+                let r = retry 2 call load()
+                i = i + r
+              }
+              loop { let a = take "stop"; break }
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
+        let status = await interpreter.run(input: InputSource(lines: [#"{"type":"stop"}"#]))
+        #expect(status == .success)
+        // The `while` loop only: not the `for` (it has a `retry`), not the 40 `retry` loops,
+        // not the `loop` (it takes).
+        #expect(interpreter.loweredLoops.count == 1)
+    }
+
     /// What is lowered: stores of expressions and calls of one-`return` functions into
     /// variables, and nothing else.
     @Test func onlyLoopsThatComputeAreLowered() {

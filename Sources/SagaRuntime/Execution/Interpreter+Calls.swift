@@ -162,11 +162,13 @@ extension Interpreter {
     }
 
     /// The variables of a call of function `index`: its arguments in the first slots, then
-    /// nulls (no array at all for a function with no variables).
+    /// nulls (no array at all for a function with no variables; the arguments' own array
+    /// when they are all its variables, as in `func add(a, b) { return a + b }`).
     @inline(__always)
     private func frame(_ index: Int, _ args: [Value]) -> [Value] {
         let size = frameSizes[index]
         guard size > 0 else { return [] }
+        if args.count == size { return args }
         return filledFrame(size, args)
     }
 

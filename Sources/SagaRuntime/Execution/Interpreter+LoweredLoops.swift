@@ -11,12 +11,24 @@ extension Interpreter {
         guard tracer == nil, options.maxRunSteps == nil,
             let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
-        // A body is one loop's: the same storage is never the body of a `while` and a `for`.
-        if let entry = loweredLoops[key] { return entry.loop }
-        let loop = LoweredLoop.lower(condition: condition(), body: body, shapes: callShapes)
-        loweredLoops[key] = (body, loop)
+        if let loop = loweredLoops[key] {
+            // A body is one loop's: the parser makes each block anew, so the same storage is
+            // never the body of a `while` and a `for` (nor of two `while` loops).
+            assert((loop.condition == nil) == (condition() == nil), "one body shared by two kinds of loop")
+            return loop
+        }
+        // A loop that does not lower is not remembered: it is found at once (see
+        // `LoweredLoopBuilder.canLower`), and the loops that desugaring makes at run time, one
+        // for each watcher started and each `retry` (`Desugar`), never lower and would fill the
+        // table. A loop that lowers is one of the program's own, so the table stays as small as
+        // the program; past `maximumLoweredLoops` entries, a loop is lowered again each time.
+        guard let loop = LoweredLoop.lower(condition: condition(), body: body, shapes: callShapes) else { return nil }
+        if loweredLoops.count < Self.maximumLoweredLoops { loweredLoops[key] = loop }
         return loop
     }
+
+    /// The most loops whose lowered form is kept (see ``loweredLoop(_:_:)``).
+    static let maximumLoweredLoops = 4096
 
     /// Runs turns of a lowered loop (on top of the task's frames) for as long as each of its
     /// steps can be taken here; anything else is left to the step loop, with the task where

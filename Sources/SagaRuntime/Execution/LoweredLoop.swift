@@ -112,7 +112,7 @@ final class LoweredLoop {
     ///   - condition: a `while` loop's condition; `nil` for a `for` loop.
     ///   - shapes: how each of the program's functions is called.
     static func lower(condition: Expr?, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
-        guard !body.isEmpty else { return nil }
+        guard !body.isEmpty, LoweredLoopBuilder.canLower(body, shapes: shapes) else { return nil }
         var builder = LoweredLoopBuilder(shapes: shapes)
         for (index, stmt) in body.enumerated() {
             guard builder.add(stmt, at: index, lastInBody: index == body.count - 1) else { return nil }

@@ -75,13 +75,57 @@ struct LoweredLoopBuilder {
         return steps.count - 1
     }
 
+    /// Whether a body can be lowered, found without making any table: most loops with effects
+    /// fail at their first statement, at no cost worth remembering.
+    static func canLower(_ body: [Stmt], shapes: [CallShape]) -> Bool {
+        body.allSatisfy { stmt in
+            guard case .if(let conditionals, let elseBlock, _) = stmt else { return isSimple(stmt, shapes) }
+            return conditionals.allSatisfy { $0.body.statements.allSatisfy { isSimple($0, shapes) } }
+                && (elseBlock?.statements.allSatisfy { isSimple($0, shapes) } ?? true)
+        }
+    }
+
+    /// A store (see ``store(_:_:)``), `break` or `continue`.
+    private static func isSimple(_ stmt: Stmt, _ shapes: [CallShape]) -> Bool {
+        switch stmt {
+        case .break, .continue: return true
+        default: return store(stmt, shapes) != nil
+        }
+    }
+
+    /// The variable and the right-hand side of `let x = …`, `var x = …` or `x = …` of an
+    /// expression or of a call by value; `nil` for any other statement.
+    private static func store(_ stmt: Stmt, _ shapes: [CallShape]) -> (slot: Int32, rhs: Rhs)? {
+        let slot: Int
+        let rhs: Rhs
+        switch stmt {
+        case .declare(let v, _, let r, _):
+            (slot, rhs) = (v.slot, r)
+        case .assign(let lv, let r, _):
+            guard lv.path.isEmpty, case .variable(let v) = lv.root else { return nil }
+            (slot, rhs) = (v.slot, r)
+        default:
+            return nil
+        }
+        guard slot >= 0, let slot32 = Int32(exactly: slot) else { return nil }
+        switch rhs {
+        case .expr:
+            return (slot32, rhs)
+        case .effect(.call(.function(let index, _), _, _)):
+            guard index >= 0, index < shapes.count, shapes[index].kind == .value, Int32(exactly: index) != nil else {
+                return nil
+            }
+            return (slot32, rhs)
+        case .effect:
+            return nil
+        }
+    }
+
     /// Adds `let x = …` or `x = …` of an expression or of a call by value, `break` or
     /// `continue`.
     ///
     /// - Returns: `false` if the statement is anything else.
     private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32, ifIndex: Int32) -> Bool {
-        let slot: Int
-        let rhs: Rhs
         switch stmt {
         case .break:
             steps.append(LoweredLoop.Step(kind: .breakLoop, pc: pc, arm: arm, ifIndex: ifIndex))
@@ -89,15 +133,10 @@ struct LoweredLoopBuilder {
         case .continue:
             steps.append(LoweredLoop.Step(kind: .continueLoop, pc: pc, arm: arm, ifIndex: ifIndex))
             return true
-        case .declare(let v, _, let r, _):
-            (slot, rhs) = (v.slot, r)
-        case .assign(let lv, let r, _):
-            guard lv.path.isEmpty, case .variable(let v) = lv.root else { return false }
-            (slot, rhs) = (v.slot, r)
         default:
-            return false
+            break
         }
-        guard slot >= 0, let slot32 = Int32(exactly: slot) else { return false }
+        guard let (slot32, rhs) = Self.store(stmt, shapes) else { return false }
         // Steps, integer operations, expressions and arguments keep one index: a branch or an
         // arm's end has none of them.
         while expressions.count < steps.count {
@@ -112,8 +151,8 @@ struct LoweredLoopBuilder {
             expressions.append(e)
             arguments.append([])
         case .effect(.call(.function(let index, _), let args, _)):
-            guard index >= 0, index < shapes.count, shapes[index].kind == .value, let function = Int32(exactly: index)
-            else { return false }
+            // Checked by `store`: a function called by value, whose index fits.
+            guard let function = Int32(exactly: index) else { return false }
             steps.append(
                 LoweredLoop.Step(
                     kind: .call, hasArguments: !args.isEmpty, slot: slot32, function: function, pc: pc, arm: arm,
