@@ -134,6 +134,7 @@ import Testing
     }
 
     /// Division by zero is not an integer short cut: it fails as a value and as a condition.
+    /// An integer remainder is one, with `Value.remainder`'s values (by -1, of `Int.min`).
     @Test func divisionByZeroFailsInValuesAndConditions() async {
         let run = await runSaga(
             """
@@ -145,12 +146,21 @@ import Testing
               try { if a / b > 1 { log "never" } } catch e { log "if: \\(e.message)" }
               try { while a % b < 1 { log "never" } } catch e { log "while: \\(e.message)" }
               log [a / 2, a % 2, -7 / 2, -7 % 2]
+              var min = -9223372036854775807 - 1
+              var m1 = -1
+              var neg = -7
+              var two = 2
+              log [min % m1, a % m1, neg % two, a % neg, 7.5 % two]
+              var i = 0
+              var r = 0
+              while i < 3 { i = i + 1; r = min % m1 + neg % i }
+              log r
             }
             """)
         #expect(
             run.lines == [
                 "div: ArithmeticError division by zero", "rem: ArithmeticError division by zero",
-                "if: division by zero", "while: division by zero", "[3.5,1,-3.5,-1]",
+                "if: division by zero", "while: division by zero", "[3.5,1,-3.5,-1]", "[0,0,-1,0,1.5]", "-1",
             ])
     }
 

@@ -298,7 +298,7 @@ struct Evaluator {
     }
 
     /// `x op y` on two integers, as `Value`'s operators give it, or `nil` for what those
-    /// operators must decide (an overflow's error, a division): the common loop counter and
+    /// operators must decide (an overflow's error, a division, a remainder by zero): the common loop counter and
     /// comparison without a call into them and its checks (callgrind, the `call` workload).
     @inline(__always)
     static func integerBinary(_ op: BinaryOperator, _ x: Int, _ y: Int) -> Value? {
@@ -318,7 +318,12 @@ struct Evaluator {
         case .lessEqual: return .bool(x <= y)
         case .greater: return .bool(x > y)
         case .greaterEqual: return .bool(x >= y)
-        case .divide, .remainder, .and, .or, .coalesce: return nil
+        case .remainder:
+            // As `Value.remainder`: by zero is an error (left to it); by -1, 0 (`Int.min % -1`
+            // overflows in hardware).
+            if y == 0 { return nil }
+            return .int(y == -1 ? 0 : x % y)
+        case .divide, .and, .or, .coalesce: return nil
         }
     }
 

@@ -139,10 +139,9 @@ extension Interpreter {
         // generic reallocation path), and no evaluator.
         if args.isEmpty { return [] }
         let ev = evaluator(task)
-        var values: [Value] = []
-        values.reserveCapacity(args.count)
-        for a in args { values.append(try ev.eval(a, task.env)) }
-        return values
+        // `map` makes the array at its size at once; `reserveCapacity` on an empty array took
+        // the generic reallocation path (callgrind, call-args).
+        return try args.map { (a) throws(SagaError) -> Value in try ev.eval(a, task.env) }
     }
 
     private func evaluatePattern(_ pattern: Pattern, _ task: SagaTask) throws(SagaError) -> ActionPattern {
