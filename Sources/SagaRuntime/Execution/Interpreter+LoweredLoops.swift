@@ -152,7 +152,10 @@ extension Interpreter {
                     index = count
                 }
             }
-            // The next turn is a step of its own.
+            // The next turn is a step of its own. Left to the step loop, the task stands at
+            // the body's end. (After a `continue`, or an arm of an `if` that ends the body, the
+            // walk has an emptied block or the arm's there instead: either way a block that is
+            // done, which is all the step loop reads before it takes the turn.)
             let next = steps &+ 1
             if next > yieldAfter || next > maxSteps {
                 task.pc = loop.body.count
