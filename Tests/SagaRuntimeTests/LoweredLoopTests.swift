@@ -416,6 +416,48 @@ import Testing
         }
     }
 
+    /// `return` in a lowered loop leaves the function (through its `finally`) or the saga,
+    /// in the same step, as walked.
+    @Test func returnLeavesAsWalked() async {
+        let source = """
+            func find(xs, wanted) {
+              for x in xs { if x.id == wanted { return x.name } }
+              return "none"
+            }
+            func firstSquareOver(n) {
+              var i = 0
+              try {
+                while true { i = i + 1; if i * i > n { return i } }
+              } finally { log "searched to \\(i)" }
+            }
+            func bare() { var i = 0; loop { i = i + 1; if i > 2 { return } } }
+            func failing(xs) { for x in xs { return x.a.b } }
+            saga main {
+              let xs = [{id: 1, name: "one"}, {id: 2, name: "two"}]
+              let a = call find(xs, 2)
+              let b = call find(xs, 3)
+              let c = call firstSquareOver(50)
+              let d = call bare()
+              log "\\(a) \\(b) \\(c) \\(d)"
+              try { let e = call failing([1]) } catch err { log "failing: \\(err.message)" }
+              var k = 0
+              while k < 10 { k = k + 1; if k == 4 { return } }
+              log "not reached"
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(plain.lines == ["searched to 8", "two none 8 null", "failing: cannot read '.a' of a number"])
+        #expect(plain.errors == [])
+        for limit in [4, 5, 6, 7, 9] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        for budget in [2, 3, 5] {
+            let yielding = await bothWays(source) { $0.yieldAfterSteps = budget }
+            #expect(yielding.lines == plain.lines)
+        }
+    }
+
     /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
     /// that has one, and none for loops with effects, however many of those desugaring makes.
     @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
@@ -462,7 +504,8 @@ import Testing
         #expect(lowered("r.a = i; i = i + 1") == false)
         #expect(lowered("i = i + 1; log i") == false)
         #expect(lowered("i = i + 1; if i > 1 { break } else { continue }") == true)
-        #expect(lowered("i = i + 1; if i > 1 { return }") == false)
+        #expect(lowered("i = i + 1; if i > 1 { return i }") == true)
+        #expect(lowered("i = i + 1; if i > 1 { throw \"x\" }") == false)
         #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
         #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == false)
         #expect(lowered("if i > 1 { log i }; i = i + 1") == false)

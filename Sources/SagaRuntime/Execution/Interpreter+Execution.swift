@@ -191,8 +191,8 @@ extension Interpreter {
                 task.pc = 0
             case .forLoop(let state):
                 if let lowered = state.lowered {
-                    // A `for` loop's turns never fail: this always goes on.
-                    _ = runLoweredLoop(lowered, over: state, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
+                    guard runLoweredLoop(lowered, over: state, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
+                    else { return }
                 } else if state.index < state.items.count {
                     task.env[state.slot] = state.items[state.index]
                     state.index += 1

@@ -41,7 +41,7 @@ extension Interpreter {
     ///
     /// - Parameter state: a `for` loop's items and next index; `nil` for a `while` loop.
     /// - Returns: `true` if the task goes on; `false` if its body ended (a condition failed
-    ///   and nothing caught that).
+    ///   and nothing caught that, or a `return` left it).
     func runLoweredLoop(
         _ loop: LoweredLoop, over state: ForLoop?, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int,
         ran: inout Int
@@ -150,6 +150,16 @@ extension Interpreter {
                     steps = next
                     ran &+= 1
                     index = count
+                case .returnValue:
+                    // The walk's way from here, in the same step: unwinding to the caller (or
+                    // the body's end) through the frames, whose `finally` blocks run.
+                    guard let value = storedValue(loop, index, ev, task) else {
+                        leave(loop, at: step, task)
+                        return true
+                    }
+                    steps = next
+                    ran &+= 1
+                    return unwind(task, .returnValue(value))
                 }
             }
             // The next turn is a step of its own. Left to the step loop, the task stands at

@@ -3,7 +3,7 @@ import SagaLanguage
 
 /// A `while`, `for` or `loop` loop whose body only computes: each statement stores an
 /// expression's value, or the value of a call of a one-`return` function (see ``CallShape``),
-/// in a variable, or is `break`, `continue`, or an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
+/// in a variable, or is `break`, `continue`, `return`, or an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
 /// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
 /// lowered (callgrind, `call`).
@@ -31,6 +31,8 @@ final class LoweredLoop {
         case breakLoop
         /// `continue`: on to the loop's next turn.
         case continueLoop
+        /// `return` (its value the step's expression): leaves the function or saga.
+        case returnValue
     }
 
     /// One step, as plain data: read without a retain, and small (indices as 32 bits, the
@@ -87,7 +89,8 @@ final class LoweredLoop {
     /// Per step: the stored expression, when it is `a op b` of integer variables or literals.
     let integers: [IntegerOperation?]
     /// Per step: the stored expression (``Kind/store``; read only when it is not an integer
-    /// operation), or the called function's returned expression (``Kind/call``).
+    /// operation), the called function's returned expression (``Kind/call``), or the returned
+    /// one (``Kind/returnValue``; a `null` literal for a bare `return`).
     let expressions: [Expr]
     /// Per step: a call's arguments (read only when it has some).
     let arguments: [[Expr]]

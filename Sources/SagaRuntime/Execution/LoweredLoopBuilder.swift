@@ -17,8 +17,8 @@ struct LoweredLoopBuilder {
         self.shapes = shapes
     }
 
-    /// Adds the body's statement at `index`: a store, `break`, `continue`, or an `if` whose
-    /// arms have only those.
+    /// Adds the body's statement at `index`: a store, `break`, `continue`, `return`, or an
+    /// `if` whose arms have only those.
     ///
     /// - Returns: `false` if the statement cannot be lowered.
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
@@ -85,10 +85,10 @@ struct LoweredLoopBuilder {
         }
     }
 
-    /// A store (see ``store(_:_:)``), `break` or `continue`.
+    /// A store (see ``store(_:_:)``), `break`, `continue` or `return`.
     private static func isSimple(_ stmt: Stmt, _ shapes: [CallShape]) -> Bool {
         switch stmt {
-        case .break, .continue: return true
+        case .break, .continue, .return: return true
         default: return store(stmt, shapes) != nil
         }
     }
@@ -121,8 +121,19 @@ struct LoweredLoopBuilder {
         }
     }
 
-    /// Adds `let x = …` or `x = …` of an expression or of a call by value, `break` or
-    /// `continue`.
+    /// Steps, integer operations, expressions and arguments keep one index: a branch, an arm's
+    /// end, `break` and `continue` have none of the others, which get a filler each before
+    /// the next step that has them.
+    private mutating func padTables(_ stmt: Stmt) {
+        while expressions.count < steps.count {
+            integers.append(nil)
+            expressions.append(.literal(.null, stmt.location))
+            arguments.append([])
+        }
+    }
+
+    /// Adds `let x = …` or `x = …` of an expression or of a call by value, `break`,
+    /// `continue` or `return`.
     ///
     /// - Returns: `false` if the statement is anything else.
     private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32, ifIndex: Int32) -> Bool {
@@ -133,17 +144,18 @@ struct LoweredLoopBuilder {
         case .continue:
             steps.append(LoweredLoop.Step(kind: .continueLoop, pc: pc, arm: arm, ifIndex: ifIndex))
             return true
+        case .return(let e, let loc):
+            padTables(stmt)
+            steps.append(LoweredLoop.Step(kind: .returnValue, pc: pc, arm: arm, ifIndex: ifIndex))
+            integers.append(nil)
+            expressions.append(e ?? .literal(.null, loc))
+            arguments.append([])
+            return true
         default:
             break
         }
         guard let (slot32, rhs) = Self.store(stmt, shapes) else { return false }
-        // Steps, integer operations, expressions and arguments keep one index: a branch or an
-        // arm's end has none of them.
-        while expressions.count < steps.count {
-            integers.append(nil)
-            expressions.append(.literal(.null, stmt.location))
-            arguments.append([])
-        }
+        padTables(stmt)
         switch rhs {
         case .expr(let e):
             steps.append(LoweredLoop.Step(kind: .store, slot: slot32, pc: pc, arm: arm, ifIndex: ifIndex))
