@@ -13,7 +13,8 @@ enum Frame {
     case block([Stmt], Int)
     /// A `while` loop, re-testing its condition each time it is on top.
     case whileLoop(Expr, [Stmt])
-    /// A `while` loop that runs lowered (see ``LoweredLoop``); as ``whileLoop`` otherwise.
+    /// A `while` loop, or a `loop` (as `while true`), that runs lowered (see ``LoweredLoop``);
+    /// as ``whileLoop`` otherwise.
     case loweredWhile(LoweredLoop)
     /// A `loop`.
     case loop([Stmt])
