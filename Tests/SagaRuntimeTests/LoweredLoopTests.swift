@@ -458,6 +458,56 @@ import Testing
         }
     }
 
+    /// `if`s nested in arms: each enclosing block's rest is saved under the arm the walk is
+    /// left in, and leaving arms that end their blocks is one step.
+    @Test func nestedIfsAsWalked() async {
+        let source = """
+            saga main {
+              var a = 0
+              var b = 0
+              var c = 0
+              for n in range(24) {
+                if n % 2 == 0 {
+                  if n % 3 == 0 { a = a + 1 } else if n % 4 == 0 { b = b + 1; if n > 10 { c = c + 100 } }
+                  c = c + 1
+                } else {
+                  if n > 20 { if n == 23 { break }; c = c + 10 }
+                }
+              }
+              log "\\(a) \\(b) \\(c)"
+              var i = 0
+              var t = 0
+              while i < 9 { i = i + 1; if i > 2 { if i < 7 { t = t + i } else { if i == 8 { continue }; t = t - 1 } } }
+              log "\\(i) \\(t)"
+              var h = 1
+              var m = 0
+              while m < 6 {
+                m = m + 1
+                if m > 1 {
+                  if m % 2 == 0 { h = h + 1; h = h + 0 }
+                  h = h * 2
+                }
+                h = h - 1
+              }
+              log "h \\(h)"
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
+        for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        for budget in [2, 3, 4, 5, 6] {
+            let yielding = await bothWays(
+                source + "\nsaga other { var k = 0; while k < 30 { k = k + 1 }; log \"other\" }"
+            ) {
+                $0.yieldAfterSteps = budget
+            }
+            #expect(yielding.lines.sorted() == ["4 4 222", "9 16", "h 11", "other"])
+        }
+    }
+
     /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
     /// that has one, and none for loops with effects, however many of those desugaring makes.
     @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
@@ -507,7 +557,9 @@ import Testing
         #expect(lowered("i = i + 1; if i > 1 { return i }") == true)
         #expect(lowered("i = i + 1; if i > 1 { throw \"x\" }") == false)
         #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
-        #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == false)
+        #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == true)
+        let deep = String(repeating: "if i > 0 { ", count: 9) + "i = 3" + String(repeating: " }", count: 9)
+        #expect(lowered(deep + "; i = i + 1") == false)
         #expect(lowered("if i > 1 { log i }; i = i + 1") == false)
         #expect(lowered("let a = select state; i = i + 1") == false)
     }

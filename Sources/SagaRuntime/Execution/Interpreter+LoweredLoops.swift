@@ -177,12 +177,20 @@ extension Interpreter {
     }
 
     /// Leaves the rest of the loop's turn to the walk, from `step`: the task is set as the
-    /// walk has it there. In an arm, that is the arm's block, with the rest of the body
-    /// saved under it (as `SagaTask.enter(_:)` saves it, unless the `if` ends the body).
+    /// walk has it there. In an arm, that is the arm's block, with the rest of each enclosing
+    /// block saved under it, outermost first (as `SagaTask.enter(_:)` saves it, unless the
+    /// `if` ends its block).
     private func leave(_ loop: LoweredLoop, at step: LoweredLoop.Step, _ task: SagaTask) {
         if step.arm >= 0 {
-            let rest = Int(step.ifIndex) + 1
-            if rest < loop.body.count { task.frames.append(.block(loop.body, rest)) }
+            let saved = task.frames.count
+            var arm = Int(step.arm)
+            while arm >= 0 {
+                let parent = loop.armParents[arm]
+                let block = parent.arm < 0 ? loop.body : loop.arms[Int(parent.arm)]
+                let rest = Int(parent.ifIndex) + 1
+                if rest < block.count { task.frames.insert(.block(block, rest), at: saved) }
+                arm = Int(parent.arm)
+            }
             task.code = loop.arms[Int(step.arm)]
         }
         task.pc = Int(step.pc)

@@ -3,7 +3,8 @@ import SagaLanguage
 
 /// A `while`, `for` or `loop` loop whose body only computes: each statement stores an
 /// expression's value, or the value of a call of a one-`return` function (see ``CallShape``),
-/// in a variable, or is `break`, `continue`, `return`, or an `if` whose arms do only that. Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
+/// in a variable, or is `break`, `continue`, `return`, or an `if` whose arms do only that (or
+/// hold such `if`s in turn). Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
 /// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
 /// lowered (callgrind, `call`).
@@ -53,13 +54,17 @@ final class LoweredLoop {
         var pc: Int32
         /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
         var arm: Int32 = -1
-        /// The index in the body of the `if` whose arm this step is in.
-        var ifIndex: Int32 = -1
         /// ``Kind/branch``: its tests in ``LoweredLoop/tests``, from here to ``testsEnd``.
         var testsStart: Int32 = 0
         var testsEnd: Int32 = 0
         /// ``Kind/branch``: the step when no test holds; ``Kind/armEnd``: the step past the `if`.
         var next: Int32 = -1
+    }
+
+    /// Where an arm's `if` is: in the body (`arm` -1) or in another arm, at `ifIndex`.
+    struct ArmParent {
+        var arm: Int32
+        var ifIndex: Int32
     }
 
     /// An arm's condition, as plain data.
@@ -81,6 +86,8 @@ final class LoweredLoop {
     let body: [Stmt]
     /// The `if` arms' blocks, as written, for a step left to the walk inside one.
     let arms: [[Stmt]]
+    /// Per arm: where its `if` is.
+    let armParents: [ArmParent]
     /// The steps: the body's statements in order, each `if` followed by its arms' steps.
     let steps: [Step]
     /// The `if` arms' conditions.
@@ -100,6 +107,7 @@ final class LoweredLoop {
         self.test = condition.flatMap(IntegerOperation.init)
         self.body = body
         self.arms = lowered.arms
+        self.armParents = lowered.armParents
         self.steps = lowered.steps
         self.tests = lowered.tests
         self.conditions = lowered.conditions

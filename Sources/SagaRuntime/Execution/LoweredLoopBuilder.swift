@@ -5,6 +5,7 @@ import SagaLanguage
 struct LoweredLoopBuilder {
     private let shapes: [CallShape]
     private(set) var arms: [[Stmt]] = []
+    private(set) var armParents: [LoweredLoop.ArmParent] = []
     private(set) var steps: [LoweredLoop.Step] = []
     private(set) var tests: [LoweredLoop.Test] = []
     private(set) var conditions: [Expr] = []
@@ -18,29 +19,37 @@ struct LoweredLoopBuilder {
     }
 
     /// Adds the body's statement at `index`: a store, `break`, `continue`, `return`, or an
-    /// `if` whose arms have only those.
+    /// `if` whose arms have only those (and `if`s nested in them, up to ``maximumDepth``).
     ///
     /// - Returns: `false` if the statement cannot be lowered.
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
         // Indices are kept in 32 bits: a body or arm longer than that is left to the walk.
         guard let index32 = Int32(exactly: index) else { return false }
+        return addStatement(stmt, pc: index32, arm: -1, lastInBlock: lastInBody)
+    }
+
+    /// Adds the statement at `pc` of the body (`arm` -1) or of an arm.
+    private mutating func addStatement(_ stmt: Stmt, pc: Int32, arm: Int32, lastInBlock: Bool) -> Bool {
         guard case .if(let conditionals, let elseBlock, _) = stmt else {
-            return addStore(stmt, pc: index32, arm: -1, ifIndex: -1)
+            return addStore(stmt, pc: pc, arm: arm)
         }
         let branch = steps.count
-        steps.append(LoweredLoop.Step(kind: .branch, pc: index32))
+        steps.append(LoweredLoop.Step(kind: .branch, pc: pc, arm: arm))
         var armEnds: [Int] = []
-        let firstTest = tests.count
+        // This `if`'s tests go into the table together, after its arms: the `if`s nested in
+        // those add theirs first.
+        var ownTests: [LoweredLoop.Test] = []
         for conditional in conditionals {
-            tests.append(
+            ownTests.append(
                 LoweredLoop.Test(
                     integer: IntegerOperation(conditional.condition), condition: conditions.count, target: steps.count))
             conditions.append(conditional.condition)
-            guard let end = addArm(conditional.body.statements, ifIndex: index32, lastInBody: lastInBody) else {
-                return false
-            }
+            guard let end = addArm(conditional.body.statements, parent: arm, ifIndex: pc, lastInBlock: lastInBlock)
+            else { return false }
             armEnds.append(end)
         }
+        let firstTest = tests.count
+        tests.append(contentsOf: ownTests)
         guard let testsStart = Int32(exactly: firstTest), let testsEnd = Int32(exactly: tests.count) else {
             return false
         }
@@ -49,7 +58,7 @@ struct LoweredLoopBuilder {
         if let elseBlock {
             guard let elseStart = Int32(exactly: steps.count) else { return false }
             steps[branch].next = elseStart
-            guard let end = addArm(elseBlock.statements, ifIndex: index32, lastInBody: lastInBody) else {
+            guard let end = addArm(elseBlock.statements, parent: arm, ifIndex: pc, lastInBlock: lastInBlock) else {
                 return false
             }
             armEnds.append(end)
@@ -63,25 +72,33 @@ struct LoweredLoopBuilder {
 
     /// Adds an arm's statements and its end.
     ///
+    /// - Parameters:
+    ///   - parent: the arm the `if` is in (-1: the body); `ifIndex`, the `if`'s index there.
+    ///   - lastInBlock: whether the `if` ends that block (then leaving the arm is no step).
     /// - Returns: the index of the arm's end step; `nil` if a statement cannot be lowered.
-    private mutating func addArm(_ statements: [Stmt], ifIndex: Int32, lastInBody: Bool) -> Int? {
+    private mutating func addArm(_ statements: [Stmt], parent: Int32, ifIndex: Int32, lastInBlock: Bool) -> Int? {
         guard let arm = Int32(exactly: arms.count), let length = Int32(exactly: statements.count) else { return nil }
         arms.append(statements)
+        armParents.append(LoweredLoop.ArmParent(arm: parent, ifIndex: ifIndex))
         for (pc, stmt) in zip(0..<length, statements) {
-            guard addStore(stmt, pc: pc, arm: arm, ifIndex: ifIndex) else { return nil }
+            guard addStatement(stmt, pc: pc, arm: arm, lastInBlock: pc == length - 1) else { return nil }
         }
-        steps.append(
-            LoweredLoop.Step(kind: .armEnd, countsStep: !lastInBody, pc: length, arm: arm, ifIndex: ifIndex))
+        steps.append(LoweredLoop.Step(kind: .armEnd, countsStep: !lastInBlock, pc: length, arm: arm))
         return steps.count - 1
     }
 
+    /// How deeply `if`s may nest in a lowered loop's body: deeper ones leave the loop to the
+    /// walk (and no program can make the check recurse without end).
+    static let maximumDepth = 8
+
     /// Whether a body can be lowered, found without making any table: most loops with effects
     /// fail at their first statement, at no cost worth remembering.
-    static func canLower(_ body: [Stmt], shapes: [CallShape]) -> Bool {
+    static func canLower(_ body: [Stmt], shapes: [CallShape], depth: Int = 0) -> Bool {
         body.allSatisfy { stmt in
             guard case .if(let conditionals, let elseBlock, _) = stmt else { return isSimple(stmt, shapes) }
-            return conditionals.allSatisfy { $0.body.statements.allSatisfy { isSimple($0, shapes) } }
-                && (elseBlock?.statements.allSatisfy { isSimple($0, shapes) } ?? true)
+            guard depth < maximumDepth else { return false }
+            return conditionals.allSatisfy { canLower($0.body.statements, shapes: shapes, depth: depth + 1) }
+                && (elseBlock.map { canLower($0.statements, shapes: shapes, depth: depth + 1) } ?? true)
         }
     }
 
@@ -136,17 +153,17 @@ struct LoweredLoopBuilder {
     /// `continue` or `return`.
     ///
     /// - Returns: `false` if the statement is anything else.
-    private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32, ifIndex: Int32) -> Bool {
+    private mutating func addStore(_ stmt: Stmt, pc: Int32, arm: Int32) -> Bool {
         switch stmt {
         case .break:
-            steps.append(LoweredLoop.Step(kind: .breakLoop, pc: pc, arm: arm, ifIndex: ifIndex))
+            steps.append(LoweredLoop.Step(kind: .breakLoop, pc: pc, arm: arm))
             return true
         case .continue:
-            steps.append(LoweredLoop.Step(kind: .continueLoop, pc: pc, arm: arm, ifIndex: ifIndex))
+            steps.append(LoweredLoop.Step(kind: .continueLoop, pc: pc, arm: arm))
             return true
         case .return(let e, let loc):
             padTables(stmt)
-            steps.append(LoweredLoop.Step(kind: .returnValue, pc: pc, arm: arm, ifIndex: ifIndex))
+            steps.append(LoweredLoop.Step(kind: .returnValue, pc: pc, arm: arm))
             integers.append(nil)
             expressions.append(e ?? .literal(.null, loc))
             arguments.append([])
@@ -158,7 +175,7 @@ struct LoweredLoopBuilder {
         padTables(stmt)
         switch rhs {
         case .expr(let e):
-            steps.append(LoweredLoop.Step(kind: .store, slot: slot32, pc: pc, arm: arm, ifIndex: ifIndex))
+            steps.append(LoweredLoop.Step(kind: .store, slot: slot32, pc: pc, arm: arm))
             integers.append(IntegerOperation(e))
             expressions.append(e)
             arguments.append([])
@@ -167,8 +184,7 @@ struct LoweredLoopBuilder {
             guard let function = Int32(exactly: index) else { return false }
             steps.append(
                 LoweredLoop.Step(
-                    kind: .call, hasArguments: !args.isEmpty, slot: slot32, function: function, pc: pc, arm: arm,
-                    ifIndex: ifIndex))
+                    kind: .call, hasArguments: !args.isEmpty, slot: slot32, function: function, pc: pc, arm: arm))
             integers.append(nil)
             expressions.append(shapes[index].value)
             arguments.append(args)
