@@ -6,8 +6,8 @@ import SagaLanguage
 /// in a variable, or is `break`, `continue`, `return`, or an `if` whose arms do only that (or
 /// hold such `if`s in turn). Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
 /// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
-/// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, 380
-/// lowered (callgrind, `call`).
+/// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, about
+/// 400 lowered (callgrind, `call`).
 ///
 /// Nothing a lowered step does can be seen before it succeeds: expressions have no effects,
 /// and a step that would fail (an error, a call that must run inline or as a task, an
@@ -123,7 +123,8 @@ final class LoweredLoop {
     /// none at all).
     ///
     /// - Parameters:
-    ///   - condition: a `while` loop's condition; `nil` for a `for` loop.
+    ///   - condition: a `while` loop's condition (a `true` literal for `loop`); `nil` for a
+    ///     `for` loop.
     ///   - shapes: how each of the program's functions is called.
     static func lower(condition: Expr?, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
         guard !body.isEmpty, LoweredLoopBuilder.canLower(body, shapes: shapes) else { return nil }
