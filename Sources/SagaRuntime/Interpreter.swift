@@ -211,7 +211,7 @@ public final class Interpreter {
                 initialState: initial,
                 reducer: { state, action in reducers.reduce(&state, action) },
                 middleware: [sagaMiddleware] + middleware),
-            box: box)
+            box: box, sagaMiddlewareOnly: middleware.isEmpty)
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
     }
 
@@ -328,6 +328,16 @@ final class InterpreterBox {
     /// Empties the box, as the run ends.
     func clear() {
         reference = nil
+    }
+
+    /// Runs `body` with the running interpreter, as ``with(_:)`` does.
+    ///
+    /// - Returns: whether there was one.
+    @inline(__always)
+    func withInterpreter(_ body: (Interpreter) -> Void) -> Bool {
+        guard let reference else { return false }
+        reference._withUnsafeGuaranteedRef(body)
+        return true
     }
 
     /// Runs `body` with the running interpreter, if any, without retaining it (two retains and

@@ -67,8 +67,18 @@ public final class Store<State, Action> {
         // goes straight through (the queue is empty when the store is idle); only those
         // dispatched while it is processed wait in the queue.
         chain?(action)
-        while let next = queue.popFirst() {
-            chain?(next)
+        finishProcessing()
+    }
+
+    /// Processes the actions dispatched meanwhile, through the chain, then lets the idle
+    /// observers know: the end of every `dispatch`.
+    @inlinable
+    func finishProcessing() {
+        if !queue.isEmpty {
+            if chain == nil { buildChain() }
+            while let next = queue.popFirst() {
+                chain?(next)
+            }
         }
         isProcessing = false
         if !idleObservers.isEmpty {

@@ -7,14 +7,30 @@ final class ValueStoreBinding: SagaStoreBinding {
     let store: Store<Value, Value>
     /// How the saga middleware reaches the interpreter: set only while it runs.
     let box: InterpreterBox
+    /// Whether the saga middleware is the store's only one: the interpreter's actions then
+    /// skip the chain (see `Store.dispatch(_:before:after:)`).
+    let sagaMiddlewareOnly: Bool
 
-    init(store: Store<Value, Value>, box: InterpreterBox) {
+    init(store: Store<Value, Value>, box: InterpreterBox, sagaMiddlewareOnly: Bool) {
         self.store = store
         self.box = box
+        self.sagaMiddlewareOnly = sagaMiddlewareOnly
     }
 
     var stateValue: Value { store.state }
-    func process(_ action: Value) throws(SagaError) { store.dispatch(action) }
+
+    func process(_ action: Value) throws(SagaError) {
+        if sagaMiddlewareOnly {
+            // The saga middleware's two halves, as its closure calls them.
+            let done = box.withInterpreter { interpreter in
+                store.dispatch(
+                    action, before: { interpreter.actionWillReduce(action) }, after: { interpreter.actionReduced(action) })
+            }
+            if done { return }
+        }
+        store.dispatch(action)
+    }
+
     var acceptsOutsideActions: Bool { false }
     func runStarted(_ interpreter: Interpreter) { box.set(interpreter) }
     func runEnded(_ interpreter: Interpreter) { box.clear() }
