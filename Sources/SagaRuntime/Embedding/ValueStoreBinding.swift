@@ -24,7 +24,8 @@ final class ValueStoreBinding: SagaStoreBinding {
             // The saga middleware's two halves, as its closure calls them.
             let done = box.withInterpreter { interpreter in
                 store.dispatch(
-                    action, before: { interpreter.actionWillReduce(action) }, after: { interpreter.actionReduced(action) })
+                    action, before: { interpreter.actionWillReduce(action) },
+                    after: { interpreter.actionReduced(action) })
             }
             if done { return }
         }
