@@ -9,17 +9,10 @@ import Testing
 /// Each program here runs twice: lowered, and walked (a run-step budget turns the short cuts
 /// off); both runs must print, fail, count steps and calls, and yield alike.
 @Suite struct LoweredLoopTests {
-    /// The program's run lowered, after checking that the walked run is the same.
     private func bothWays(
         _ source: String, _ configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
     ) async -> ConfiguredRun {
-        let lowered = await runConfigured(source, configure)
-        let walked = await runConfigured(source) {
-            configure(&$0)
-            $0.maxRunSteps = Int.max
-        }
-        #expect(lowered == walked)
-        return lowered
+        await runLoweredAndWalked(source, configure: configure)
     }
 
     @Test func computesWhatTheWalkComputes() async {
@@ -509,7 +502,7 @@ import Testing
     }
 
     /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
-    /// that has one, and none for loops with effects, however many of those desugaring makes.
+    /// that has one, and none for the loops desugaring makes, however many it makes.
     @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
         let source = """
             func load() { return 1 }
@@ -520,20 +513,23 @@ import Testing
                 let r = retry 2 call load()
                 i = i + r
               }
+              every "tick" as t { log t.type }
               loop { let a = take "stop"; break }
             }
             """
         let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
         let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
-        let status = await interpreter.run(input: InputSource(lines: [#"{"type":"stop"}"#]))
+        let ticks = Array(repeating: #"{"type":"tick"}"#, count: 10)
+        let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
         #expect(status == .success)
-        // The `while` loop only: not the `for` (it has a `retry`), not the 40 `retry` loops,
-        // not the `loop` (it takes).
-        #expect(interpreter.loweredLoops.count == 1)
+        // The `while` loop and the `loop` (a `take` and a `break`): not the `for` (it has a
+        // `retry`), not the 40 `retry` loops, not the watcher's (it forks).
+        #expect(interpreter.loweredLoops.count == 2)
     }
 
     /// What is lowered: stores of expressions and calls of one-`return` functions into
-    /// variables, and nothing else.
+    /// variables, and `if`s of those; in the body itself (not in an arm), also `log`, `throw`
+    /// and statements of `take`, `put`, `select` and `delay`.
     @Test func onlyLoopsThatComputeAreLowered() {
         func lowered(_ body: String) -> Bool? {
             let source = """
@@ -552,7 +548,7 @@ import Testing
         #expect(lowered("let s = \"\\(i)\"; i = len(s) + i") == true)
         #expect(lowered("i = call two()") == false)
         #expect(lowered("r.a = i; i = i + 1") == false)
-        #expect(lowered("i = i + 1; log i") == false)
+        #expect(lowered("i = i + 1; log i") == true)
         #expect(lowered("i = i + 1; if i > 1 { break } else { continue }") == true)
         #expect(lowered("i = i + 1; if i > 1 { return i }") == true)
         #expect(lowered("i = i + 1; if i > 1 { throw \"x\" }") == false)
@@ -561,6 +557,14 @@ import Testing
         let deep = String(repeating: "if i > 0 { ", count: 9) + "i = 3" + String(repeating: " }", count: 9)
         #expect(lowered(deep + "; i = i + 1") == false)
         #expect(lowered("if i > 1 { log i }; i = i + 1") == false)
-        #expect(lowered("let a = select state; i = i + 1") == false)
+        #expect(lowered("let a = select state; i = i + 1") == true)
+        #expect(lowered("let a = take \"t\"; r.a = put \"p\" {n: 1}; delay 1ms; i = i + 1") == true)
+        #expect(lowered("let a = take \"t\" where it.n > i; put \"p\" {n: i}; i = i + 1") == true)
+        #expect(lowered("i = i + 1; throw \"x\"") == true)
+        #expect(lowered("let t = fork { log i }; i = i + 1") == false)
+        #expect(lowered("let c = call one(); let d = call two(); i = i + 1") == false)
+        #expect(lowered("let x = race { a: take \"a\", b: delay 1ms }; i = i + 1") == false)
+        #expect(lowered("if i > 1 { put \"p\" }; i = i + 1") == false)
+        #expect(lowered("try { put \"p\" } catch e { log e }; i = i + 1") == false)
     }
 }

@@ -45,3 +45,17 @@ func runConfigured(
     let status = await interpreter.run(input: input.isEmpty ? nil : InputSource(lines: input))
     return ConfiguredRun(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
 }
+
+/// The program's run with the interpreter's short cuts (lowered loops among them), after
+/// checking that its run without them (a run-step budget turns them off) is the same.
+func runLoweredAndWalked(
+    _ source: String, input: [String] = [], configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
+) async -> ConfiguredRun {
+    let lowered = await runConfigured(source, input: input, configure)
+    let walked = await runConfigured(source, input: input) {
+        configure(&$0)
+        $0.maxRunSteps = Int.max
+    }
+    #expect(lowered == walked)
+    return lowered
+}

@@ -79,7 +79,7 @@ struct ConstantActions {
     }
 
     /// The action, as `put` would build it, if its payload is all literals.
-    private static func make(_ type: String, _ fields: [RecordField]) -> Value? {
+    static func make(_ type: String, _ fields: [RecordField]) -> Value? {
         var entries: [Record.Entry] = []
         entries.reserveCapacity(fields.count + 1)
         for field in fields {

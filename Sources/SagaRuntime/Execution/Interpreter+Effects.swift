@@ -266,7 +266,7 @@ extension Interpreter {
 
     /// Hands a `put`'s action on: processed at once when nothing else could run first (see
     /// ``dispatchAtOnce(_:putter:)``), queued otherwise, the putter waiting for its turn.
-    private func dispatch(_ action: Value, from task: SagaTask) -> EffectResult {
+    func dispatch(_ action: Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
         enqueue(action, putter: task)

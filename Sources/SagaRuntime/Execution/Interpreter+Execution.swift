@@ -112,6 +112,12 @@ extension Interpreter {
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops.
         var ran = 0
         defer { stepsTaken &+= ran }
+        // A task that stopped inside a lowered loop's body goes on there, lowered.
+        if !task.frames.isEmpty, task.phase == .body,
+            let goesOn = resumeLoweredLoop(task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran), !goesOn
+        {
+            return
+        }
         while task.phase == .body {
             steps &+= 1
             ran &+= 1

@@ -44,7 +44,7 @@ extension Interpreter {
     ///   and nothing caught that, or a `return` left it).
     func runLoweredLoop(
         _ loop: LoweredLoop, over state: ForLoop?, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int,
-        ran: inout Int
+        ran: inout Int, resumingAt resumed: Int? = nil
     ) -> Bool {
         let maxSteps = options.maxSteps
         let count = loop.steps.count
@@ -52,40 +52,49 @@ extension Interpreter {
         // The body becomes the current block at the first turn that runs it (before the
         // first turn, the current block is the empty one the loop's statement left).
         var bodyIsCurrent = Frame.same(task.code, loop.body)
+        // A task resumed inside the body goes on at its step, without a turn first.
+        var resumedAt = resumed
         while true {
-            // The turn: a `for` loop's next item into its variable, or a `while` loop's
-            // condition (if that fails, the walk's turn reports it).
-            let goesOn: Bool
-            if let state {
-                goesOn = state.index < state.items.count
-                if goesOn {
-                    task.env[state.slot] = state.items[state.index]
-                    state.index += 1
-                }
-            } else if let test = loop.test, case .bool(let b)? = test.value(task.env) {
-                goesOn = b
-            } else if let condition = loop.condition {
-                do {
-                    goesOn = try ev.condition(condition, task.env)
-                } catch {
-                    return whileTurn(task, condition, body: loop.body)
-                }
+            var index = 0
+            if let step = resumedAt {
+                index = step
+                resumedAt = nil
             } else {
-                assertionFailure("a `for` loop's body on a `while` loop's frame")
-                goesOn = false
-            }
-            guard goesOn else {
-                // The current block (the body, or the empty block before the first turn) is done.
-                task.pc = task.code.count
-                task.frames.removeLast()
-                return true
-            }
-            if !bodyIsCurrent {
-                task.code = loop.body
-                bodyIsCurrent = true
+                // The turn: a `for` loop's next item into its variable, or a `while` loop's
+                // condition (if that fails, the walk's turn reports it).
+                let goesOn: Bool
+                if let state {
+                    goesOn = state.index < state.items.count
+                    if goesOn {
+                        task.env[state.slot] = state.items[state.index]
+                        state.index += 1
+                    }
+                } else if loop.isEndless {
+                    goesOn = true
+                } else if let test = loop.test, case .bool(let b)? = test.value(task.env) {
+                    goesOn = b
+                } else if let condition = loop.condition {
+                    do {
+                        goesOn = try ev.condition(condition, task.env)
+                    } catch {
+                        return whileTurn(task, condition, body: loop.body)
+                    }
+                } else {
+                    assertionFailure("a `for` loop's body on a `while` loop's frame")
+                    goesOn = false
+                }
+                guard goesOn else {
+                    // The current block (the body, or the empty block before the first turn) is done.
+                    task.pc = task.code.count
+                    task.frames.removeLast()
+                    return true
+                }
+                if !bodyIsCurrent {
+                    task.code = loop.body
+                    bodyIsCurrent = true
+                }
             }
             // The body's steps.
-            var index = 0
             while index < count {
                 let step = loop.steps[index]
                 if step.kind == .armEnd && !step.countsStep {
@@ -160,6 +169,56 @@ extension Interpreter {
                     steps = next
                     ran &+= 1
                     return unwind(task, .returnValue(value))
+                case .statement:
+                    // As the step loop runs a statement: counted, the task past it in the body.
+                    steps = next
+                    ran &+= 1
+                    task.pc = Int(step.pc) &+ 1
+                    switch executeStatement(loop.body[Int(step.pc)], task) {
+                    case .next:
+                        index &+= 1
+                    case .suspended:
+                        return false
+                    case .completion(let c):
+                        return unwind(task, c)
+                    case .resumed:
+                        // An effect completed at once: steps count again (see `Step.resumed`).
+                        steps = 0
+                        yieldAfter = options.yieldAfterSteps ?? Int.max
+                        index &+= 1
+                    case .entered, .called:
+                        // No statement lowered this way calls a function; should one, the step
+                        // loop goes on from where the call left the task.
+                        assertionFailure("a call in a statement of a lowered loop")
+                        return true
+                    }
+                case .take:
+                    // As the statement does (`take` with a literal type): the task blocks,
+                    // past the statement, its value going where the statement stores it.
+                    steps = next
+                    ran &+= 1
+                    task.pc = Int(step.pc) &+ 1
+                    task.target = step.slot >= 0 ? .slot(Int(step.slot)) : .discard
+                    block(task, on: .take)
+                    takers.append(
+                        Taker(task: task, token: task.token, pattern: loop.patterns[Int(step.operand)], condition: nil))
+                    return false
+                case .put:
+                    // As the statement does (`put` of a literal action): processed at once,
+                    // after which steps count again (see `Step.resumed`), or the task blocks.
+                    steps = next
+                    ran &+= 1
+                    task.pc = Int(step.pc) &+ 1
+                    let slot = Int(step.slot)
+                    task.target = slot >= 0 ? .slot(slot) : .discard
+                    guard case .dispatched(let action) = dispatch(loop.actions[Int(step.operand)], from: task) else {
+                        return false
+                    }
+                    task.target = .discard
+                    if slot >= 0 { task.env[slot] = action }
+                    steps = 0
+                    yieldAfter = options.yieldAfterSteps ?? Int.max
+                    index &+= 1
                 }
             }
             // The next turn is a step of its own. Left to the step loop, the task stands at
@@ -174,6 +233,33 @@ extension Interpreter {
             steps = next
             ran &+= 1
         }
+    }
+
+    /// Goes on with a task that stands in the body of the lowered loop on top of its frames:
+    /// one that a ``LoweredLoop/Kind/statement`` left blocked or yielding, or whose step was
+    /// left to the walk for a yield due. It goes on lowered, at the step of the statement the
+    /// walk would run next. Called as the step loop starts, with its counts.
+    ///
+    /// - Returns: `nil` if the task stands anywhere else (the step loop goes on as usual);
+    ///   otherwise what ``runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` returned.
+    func resumeLoweredLoop(_ task: SagaTask, steps: inout Int, yieldAfter: inout Int, ran: inout Int) -> Bool? {
+        guard let last = task.frames.indices.last else { return nil }
+        let loop: LoweredLoop
+        let state: ForLoop?
+        switch task.frames[last] {
+        case .loweredWhile(let lowered):
+            (loop, state) = (lowered, nil)
+        case .forLoop(let forLoop):
+            guard let lowered = forLoop.lowered else { return nil }
+            (loop, state) = (lowered, forLoop)
+        default:
+            return nil
+        }
+        let pc = task.pc
+        guard pc < loop.bodySteps.count, Frame.same(task.code, loop.body) else { return nil }
+        return runLoweredLoop(
+            loop, over: state, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran,
+            resumingAt: Int(loop.bodySteps[pc]))
     }
 
     /// Leaves the rest of the loop's turn to the walk, from `step`: the task is set as the

@@ -1,19 +1,28 @@
 import SagaCore
 import SagaLanguage
 
-/// A `while`, `for` or `loop` loop whose body only computes: each statement stores an
-/// expression's value, or the value of a call of a one-`return` function (see ``CallShape``),
-/// in a variable, or is `break`, `continue`, `return`, or an `if` whose arms do only that (or
-/// hold such `if`s in turn). Such a loop is run by ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:)``
-/// from a table of plain steps, without the tree walk's statement switch, frames and reference counting:
+/// A `while`, `for` or `loop` loop whose body only computes, or has effects in the body
+/// itself: each statement stores an expression's value, or the value of a call of a
+/// one-`return` function (see ``CallShape``), in a variable, or is `break`, `continue`,
+/// `return`, or an `if` whose arms do only that (or hold such `if`s in turn); or, in the
+/// body (not in an arm), a `log`, a `throw`, or a `take`, `put`, `select` or `delay`
+/// statement. Such a loop is run by
+/// ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` from a table of
+/// plain steps, without the tree walk's statement switch, frames and reference counting:
 /// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, about
-/// 400 lowered (callgrind, `call`).
+/// 400 lowered (callgrind, `call`); `loop { let a = take "ping"; put "pong" }` 3,485 an
+/// action walked, about 3,180 lowered (take-put-loop, most of it the store and the input).
 ///
 /// Nothing a lowered step does can be seen before it succeeds: expressions have no effects,
 /// and a step that would fail (an error, a call that must run inline or as a task, an
 /// injected failure, a yield or the step limit due) is left to the tree walk, which runs
-/// that statement as it always does. A lowered loop therefore runs exactly as the walked one:
-/// the same values, errors, steps, call numbers and yields.
+/// that statement as it always does. An effect is the walk's own: `take "t"` and a `put` of
+/// a literal action do what their statements do (with the pattern and the action made
+/// once), and the other statements are run by the walk's `executeStatement`, the task placed
+/// where the walk has it. A task that blocks or yields in the body goes on lowered when it
+/// resumes (``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``). A lowered loop
+/// therefore runs exactly as the walked one: the same values, errors, steps, call numbers and
+/// yields.
 final class LoweredLoop {
     /// What one step does.
     enum Kind: UInt8 {
@@ -34,6 +43,18 @@ final class LoweredLoop {
         case continueLoop
         /// `return` (its value the step's expression): leaves the function or saga.
         case returnValue
+        /// A statement of the body with an effect, a `log` or a `throw` (see
+        /// `LoweredLoopBuilder.isWalkedInPlace(_:)`): run by the walk's `executeStatement`
+        /// where it stands, with the task placed as the walk has it. If it blocks, the task
+        /// resumes here, at the next step (see
+        /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``).
+        case statement
+        /// `take "t"` (without `where`), on its own (``Step/slot`` -1) or stored: blocks the
+        /// task on ``LoweredLoop/patterns`` at ``Step/operand``, as the statement does.
+        case take
+        /// `put "t"` or `put "t" {k: literal, …}`, on its own (``Step/slot`` -1) or stored:
+        /// dispatches ``LoweredLoop/actions`` at ``Step/operand``, as the statement does.
+        case put
     }
 
     /// One step, as plain data: read without a retain, and small (indices as 32 bits, the
@@ -54,9 +75,10 @@ final class LoweredLoop {
         var pc: Int32
         /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
         var arm: Int32 = -1
-        /// Unused: it keeps a step 36 bytes long. At 32, the optimiser copied a step out of the
-        /// table another way, and `call` took 459 instructions a turn instead of 416 (callgrind).
-        var padding: Int32 = 0
+        /// ``Kind/take`` and ``Kind/put``: the index of the pattern or the action. (It also
+        /// keeps a step 36 bytes long: at 32, the optimiser copied a step out of the table
+        /// another way, and `call` took 459 instructions a turn instead of 416, callgrind.)
+        var operand: Int32 = 0
         /// ``Kind/branch``: its tests in ``LoweredLoop/tests``, from here to ``testsEnd``.
         var testsStart: Int32 = 0
         var testsEnd: Int32 = 0
@@ -85,6 +107,8 @@ final class LoweredLoop {
     let condition: Expr?
     /// The condition, when it is `a op b` of integer variables or literals.
     let test: IntegerOperation?
+    /// Whether the condition is the `true` literal (a `loop`): each turn goes on.
+    let isEndless: Bool
     /// The body, as written: the block the tree walk runs when a step is left to it.
     let body: [Stmt]
     /// The `if` arms' blocks, as written, for a step left to the walk inside one.
@@ -104,6 +128,12 @@ final class LoweredLoop {
     let expressions: [Expr]
     /// Per step: a call's arguments (read only when it has some).
     let arguments: [[Expr]]
+    /// The patterns of ``Kind/take`` steps, and the actions of ``Kind/put`` steps.
+    let patterns: [ActionPattern]
+    let actions: [Value]
+    /// Per statement of the body: its first step (where a task resumed there goes on: see
+    /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``).
+    let bodySteps: [Int32]
 
     init(condition: Expr?, body: [Stmt], lowered: LoweredLoopBuilder) {
         self.condition = condition
@@ -117,6 +147,15 @@ final class LoweredLoop {
         self.integers = lowered.integers
         self.expressions = lowered.expressions
         self.arguments = lowered.arguments
+        self.bodySteps = lowered.bodySteps
+        self.patterns = lowered.patterns
+        self.actions = lowered.actions
+        self.isEndless = condition.map(LoweredLoop.isTrue) ?? false
+    }
+
+    private static func isTrue(_ condition: Expr) -> Bool {
+        if case .literal(.bool(true), _) = condition { return true }
+        return false
     }
 
     /// The loop lowered, or `nil` if its body has a statement other than those above (or

@@ -12,6 +12,10 @@ struct LoweredLoopBuilder {
     private(set) var integers: [IntegerOperation?] = []
     private(set) var expressions: [Expr] = []
     private(set) var arguments: [[Expr]] = []
+    /// Per statement of the body: its first step.
+    private(set) var bodySteps: [Int32] = []
+    private(set) var patterns: [ActionPattern] = []
+    private(set) var actions: [Value] = []
 
     /// - Parameter shapes: how each of the program's functions is called.
     init(shapes: [CallShape]) {
@@ -25,7 +29,84 @@ struct LoweredLoopBuilder {
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
         // Indices are kept in 32 bits: a body or arm longer than that is left to the walk.
         guard let index32 = Int32(exactly: index) else { return false }
+        if Self.isWalkedInPlace(stmt) {
+            bodySteps.append(Int32(steps.count))
+            steps.append(effectStep(stmt, pc: index32))
+            return true
+        }
+        bodySteps.append(Int32(steps.count))
         return addStatement(stmt, pc: index32, arm: -1, lastInBlock: lastInBody)
+    }
+
+    /// The step of a statement that ``isWalkedInPlace(_:)``: a ``LoweredLoop/Kind/take`` or
+    /// ``LoweredLoop/Kind/put`` for the usual forms of those, stored in a variable or not;
+    /// a ``LoweredLoop/Kind/statement`` for the others.
+    private mutating func effectStep(_ stmt: Stmt, pc: Int32) -> LoweredLoop.Step {
+        let walked = LoweredLoop.Step(kind: .statement, pc: pc)
+        let slot: Int32
+        let effect: Effect
+        switch stmt {
+        case .effect(let e, _):
+            (slot, effect) = (-1, e)
+        case .declare(let v, _, .effect(let e), _):
+            guard v.slot >= 0, let s = Int32(exactly: v.slot) else { return walked }
+            (slot, effect) = (s, e)
+        case .assign(let lv, .effect(let e), _):
+            guard lv.path.isEmpty, case .variable(let v) = lv.root, v.slot >= 0, let s = Int32(exactly: v.slot) else {
+                return walked
+            }
+            (slot, effect) = (s, e)
+        default:
+            return walked
+        }
+        switch effect {
+        case .take(.expr(.literal(.string(let type), _)), nil, _):
+            guard let operand = Int32(exactly: patterns.count) else { return walked }
+            patterns.append(ActionPattern(string: type))
+            return LoweredLoop.Step(kind: .take, slot: slot, pc: pc, operand: operand)
+        case .put(.literal(.string(let type), _), let payload, _):
+            let action: Value
+            switch payload {
+            case nil:
+                action = ConstantActions.typeOnly(type)
+            case .record(let fields, _)?:
+                guard let made = ConstantActions.make(type, fields) else { return walked }
+                action = made
+            default:
+                return walked
+            }
+            guard let operand = Int32(exactly: actions.count) else { return walked }
+            actions.append(action)
+            return LoweredLoop.Step(kind: .put, slot: slot, pc: pc, operand: operand)
+        default:
+            return walked
+        }
+    }
+
+    /// Whether a statement of the body (not of an arm) is one that a lowered loop hands to the
+    /// walk's `executeStatement` where it stands (``LoweredLoop/Kind/statement``): a `log`, a
+    /// `throw`, or a `take`, `put`, `select` or `delay`, on its own or stored. Each leaves the
+    /// task where it was (its block and place), unless it blocks, yields or throws.
+    ///
+    /// Not `fork`, `race` or the other effects that start tasks or calls: besides the frames
+    /// some of those push, they keep out the loops that desugaring makes at run time (each
+    /// watcher's and `retry`'s has a `fork`, a `race`, a `try` or a `cancel` in an arm), which
+    /// would otherwise be lowered and remembered anew for every watcher started (see
+    /// `Interpreter.loweredLoop(_:_:)`).
+    static func isWalkedInPlace(_ stmt: Stmt) -> Bool {
+        let effect: Effect
+        switch stmt {
+        case .log, .throw:
+            return true
+        case .effect(let e, _), .declare(_, _, .effect(let e), _), .assign(_, .effect(let e), _):
+            effect = e
+        default:
+            return false
+        }
+        switch effect {
+        case .take, .put, .select, .delay: return true
+        default: return false
+        }
     }
 
     /// Adds the statement at `pc` of the body (`arm` -1) or of an arm.
@@ -95,6 +176,7 @@ struct LoweredLoopBuilder {
     /// fail at their first statement, at no cost worth remembering.
     static func canLower(_ body: [Stmt], shapes: [CallShape], depth: Int = 0) -> Bool {
         body.allSatisfy { stmt in
+            if depth == 0, isWalkedInPlace(stmt) { return true }
             guard case .if(let conditionals, let elseBlock, _) = stmt else { return isSimple(stmt, shapes) }
             guard depth < maximumDepth else { return false }
             return conditionals.allSatisfy { canLower($0.body.statements, shapes: shapes, depth: depth + 1) }
