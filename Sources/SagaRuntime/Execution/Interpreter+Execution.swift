@@ -113,10 +113,13 @@ extension Interpreter {
         var ran = 0
         defer { stepsTaken &+= ran }
         // A task that stopped inside a lowered loop's body goes on there, lowered.
-        if !task.frames.isEmpty, task.phase == .body,
-            let goesOn = resumeLoweredLoop(task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran), !goesOn
-        {
-            return
+        if task.mayResumeLowered {
+            task.mayResumeLowered = false
+            if task.phase == .body,
+                let goesOn = resumeLoweredLoop(task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran), !goesOn
+            {
+                return
+            }
         }
         while task.phase == .body {
             steps &+= 1

@@ -178,6 +178,7 @@ extension Interpreter {
                     case .next:
                         index &+= 1
                     case .suspended:
+                        task.mayResumeLowered = true
                         return false
                     case .completion(let c):
                         return unwind(task, c)
@@ -202,6 +203,7 @@ extension Interpreter {
                     block(task, on: .take)
                     takers.append(
                         Taker(task: task, token: task.token, pattern: loop.patterns[Int(step.operand)], condition: nil))
+                    task.mayResumeLowered = true
                     return false
                 case .put:
                     // As the statement does (`put` of a literal action): processed at once,
@@ -212,6 +214,8 @@ extension Interpreter {
                     let slot = Int(step.slot)
                     task.target = slot >= 0 ? .slot(slot) : .discard
                     guard case .dispatched(let action) = dispatch(loop.actions[Int(step.operand)], from: task) else {
+                        // Blocked until the action has been processed.
+                        task.mayResumeLowered = true
                         return false
                     }
                     task.target = .discard
@@ -278,6 +282,9 @@ extension Interpreter {
                 arm = Int(parent.arm)
             }
             task.code = loop.arms[Int(step.arm)]
+        } else {
+            // In the body: the walk takes this step, and once it yields, the loop the rest.
+            task.mayResumeLowered = true
         }
         task.pc = Int(step.pc)
     }

@@ -91,6 +91,12 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
+    /// Set when a lowered loop left the task inside its body (blocked, yielding, or a step
+    /// left to the walk): the step loop then looks for the loop to resume it in (see
+    /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``, which checks where the task
+    /// stands). Only a hint, read and cleared on the next run: looking for the loop at every
+    /// run cost tasks that never run one (callgrind, fork-wake: 50 instructions a task).
+    @exclusivity(unchecked) var mayResumeLowered = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
     @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
