@@ -156,4 +156,106 @@ import Testing
         #expect(loop.steps.map(\.kind) == [.store, .take, .put])
         #expect(loop.bodySteps == [0, 1, 2])
     }
+
+    /// Where a lowered loop with effects meets the walk's other ways: a `for` loop resumed
+    /// through its frame, an arm's step left to the walk before a `take`, a call by value left
+    /// to the walk (it fails), a recursive function's loop, a `put` whose reducer fails, a
+    /// stored path that fails when the `take` resumes, END while blocked in a called function.
+    static let edges: [(source: String, input: [String])] = [
+        (
+            """
+            saga main {
+              for x in [1, 2, 3] { let a = take "t"; put "u" { n: x }; log "\\(x) \\(a.n)" }
+              log "done"
+            }
+            """, ticks(4)
+        ),
+        (
+            """
+            saga main {
+              var i = 0
+              while i < 4 { if i > 0 { i = i + 1 } else { i = 1 }; let a = take "t"; log "\\(i) \\(a.n)" }
+            }
+            """, ticks(5)
+        ),
+        (
+            """
+            func inverse(x) { return 10 / x }
+            saga main {
+              var i = 2
+              try {
+                while true { let a = take "t"; i = i - 1; let r = call inverse(i); log "r \\(r)" }
+              } catch e { log "caught \\(e.kind)" }
+            }
+            """, ticks(4)
+        ),
+        (
+            """
+            func f(d) { loop { let a = take "t"; put "seen" { d: d }; if d > 0 { let r = call f(d - 1) }; return a.n } }
+            saga main { let v = call f(2); log "v \\(v)" }
+            """, ticks(4)
+        ),
+        (
+            """
+            state { n: 0 }
+            reduce "bad" as a { state.n = state.n + a.x }
+            saga main {
+              try { loop { let a = take "t"; put "bad" { x: "s" }; log "after put \\(a.n)" } } catch e { log "caught" }
+            }
+            """, ticks(3)
+        ),
+        (
+            """
+            saga main {
+              var r = 5
+              try { loop { r.x = take "t"; log "stored" } } catch e { log "caught \\(e.message)" }
+              loop { r.x = take "t"; log "not stored" }
+            }
+            """, ticks(3)
+        ),
+        (
+            """
+            func wait() { var n = 0; loop { let a = take "t"; n = n + a.n; log "t \\(a.n)" } }
+            saga main { let v = call wait(); log "ended with \\(v)" }
+            """, ticks(3)
+        ),
+    ]
+
+    static func ticks(_ count: Int) -> [String] {
+        (1...count).map { #"{"type":"t","n":"# + "\($0)}" }
+    }
+
+    @Test(arguments: 0..<edges.count)
+    func edgesAsWalked(_ index: Int) async {
+        let (source, input) = Self.edges[index]
+        let plain = await runLoweredAndWalked(source, input: input) { $0.printActions = true }
+        #expect(!plain.lines.isEmpty)
+        for budget in [1, 2, 3, 4, 5, 7] {
+            _ = await runLoweredAndWalked(source, input: input) { $0.yieldAfterSteps = budget }
+        }
+        for limit in [2, 3, 4, 5, 6, 8] {
+            _ = await runLoweredAndWalked(source, input: input) { $0.maxSteps = limit }
+        }
+    }
+
+    /// The loops the watchers are made of never lower (each has a `fork`, a `race` or a
+    /// `cancel` in an arm), so however many actions start bodies, only the program's own loop
+    /// is remembered.
+    @Test func watchersLoopsAreNotRemembered() async throws {
+        let source = """
+            saga main {
+              latest "a" as x { delay 1ms }
+              leading "a" as x { delay 1ms }
+              throttle 5ms "a" as x { log "throttled" }
+              debounce 5ms "a" as x { log "debounced" }
+              every "a" as x { log "every" }
+              loop { let s = take "stop"; put "stopped" }
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
+        let lines = Array(repeating: #"{"type":"a"}"#, count: 30) + [#"{"type":"stop"}"#]
+        _ = await interpreter.run(input: InputSource(lines: lines))
+        #expect(interpreter.loweredLoops.count == 1)
+    }
 }

@@ -187,11 +187,17 @@ extension Interpreter {
                         steps = 0
                         yieldAfter = options.yieldAfterSteps ?? Int.max
                         index &+= 1
-                    case .entered, .called:
-                        // No statement lowered this way calls a function; should one, the step
-                        // loop goes on from where the call left the task.
-                        assertionFailure("a call in a statement of a lowered loop")
+                    // No statement lowered this way calls a function today; should one, the
+                    // counts are the step loop's (see `Step.entered` and `Step.called`).
+                    case .entered:
+                        steps = 0
+                        yieldAfter = options.yieldAfterSteps ?? Int.max
                         return true
+                    case .called:
+                        steps = 1
+                        ran &+= 1
+                        yieldAfter = options.yieldAfterSteps ?? Int.max
+                        index &+= 1
                     }
                 case .take:
                     // As the statement does (`take` with a literal type): the task blocks,
