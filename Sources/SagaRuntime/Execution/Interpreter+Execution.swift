@@ -107,7 +107,8 @@ extension Interpreter {
     private func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
         var steps = task.stepsBeforeYield
-        task.stepsBeforeYield = 0
+        // Written only when set: the write reaches the task's extras (callgrind, take-put-loop).
+        if steps != 0 { task.stepsBeforeYield = 0 }
         var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops.
         var ran = 0
