@@ -330,20 +330,14 @@ final class InterpreterBox {
         reference = nil
     }
 
-    /// Runs `body` with the running interpreter, as ``with(_:)`` does.
+    /// Runs `body` with the running interpreter, if any, without retaining it (two retains and
+    /// releases per action, callgrind): its `run()` holds it meanwhile.
     ///
     /// - Returns: whether there was one.
-    @inline(__always)
-    func withInterpreter(_ body: (Interpreter) -> Void) -> Bool {
+    @inline(__always) @discardableResult
+    func with(_ body: (Interpreter) -> Void) -> Bool {
         guard let reference else { return false }
         reference._withUnsafeGuaranteedRef(body)
         return true
-    }
-
-    /// Runs `body` with the running interpreter, if any, without retaining it (two retains and
-    /// releases per action, callgrind): its `run()` holds it meanwhile.
-    @inline(__always)
-    func with(_ body: (Interpreter) -> Void) {
-        reference?._withUnsafeGuaranteedRef(body)
     }
 }

@@ -22,7 +22,7 @@ final class ValueStoreBinding: SagaStoreBinding {
     func process(_ action: Value) throws(SagaError) {
         if sagaMiddlewareOnly {
             // The saga middleware's two halves, as its closure calls them.
-            let done = box.withInterpreter { interpreter in
+            let done = box.with { interpreter in
                 store.dispatch(
                     action, before: { interpreter.actionWillReduce(action) },
                     after: { interpreter.actionReduced(action) })

@@ -246,9 +246,11 @@ extension Interpreter {
     }
 
     /// Goes on with a task that stands in the body of the lowered loop on top of its frames:
-    /// one that a ``LoweredLoop/Kind/statement`` left blocked or yielding, or whose step was
-    /// left to the walk for a yield due. It goes on lowered, at the step of the statement the
-    /// walk would run next. Called as the step loop starts, with its counts.
+    /// one that a step with an effect (``LoweredLoop/Kind/take``, ``LoweredLoop/Kind/put``,
+    /// ``LoweredLoop/Kind/statement``) left blocked or yielding, or whose step was left to the
+    /// walk for a yield due. It goes on lowered, at the step of the statement the walk would
+    /// run next. Called as the step loop starts, with its counts, when the task's
+    /// `mayResumeLowered` hint is set.
     ///
     /// - Returns: `nil` if the task stands anywhere else (the step loop goes on as usual);
     ///   otherwise what ``runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` returned.
@@ -289,7 +291,8 @@ extension Interpreter {
             }
             task.code = loop.arms[Int(step.arm)]
         } else {
-            // In the body: the walk takes this step, and once it yields, the loop the rest.
+            // In the body: the walk takes this step now, or, if the task yields first, when it
+            // next runs, in which case the loop can take it and the rest of the turn then.
             task.mayResumeLowered = true
         }
         task.pc = Int(step.pc)

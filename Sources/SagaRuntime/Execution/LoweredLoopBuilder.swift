@@ -28,13 +28,12 @@ struct LoweredLoopBuilder {
     /// - Returns: `false` if the statement cannot be lowered.
     mutating func add(_ stmt: Stmt, at index: Int, lastInBody: Bool) -> Bool {
         // Indices are kept in 32 bits: a body or arm longer than that is left to the walk.
-        guard let index32 = Int32(exactly: index) else { return false }
+        guard let index32 = Int32(exactly: index), let first = Int32(exactly: steps.count) else { return false }
+        bodySteps.append(first)
         if Self.isWalkedInPlace(stmt) {
-            bodySteps.append(Int32(steps.count))
             steps.append(effectStep(stmt, pc: index32))
             return true
         }
-        bodySteps.append(Int32(steps.count))
         return addStatement(stmt, pc: index32, arm: -1, lastInBlock: lastInBody)
     }
 
