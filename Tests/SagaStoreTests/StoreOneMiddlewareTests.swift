@@ -16,7 +16,9 @@ import Testing
         var store: Store<Int, Action>?
 
         init() {
-            let middleware = Middleware<Int, Action> { api, next in
+            // Unowned in both closures: the outer one holding `self` would keep it (the store's
+            // owner) alive from the store's middleware.
+            let middleware = Middleware<Int, Action> { [unowned self] api, next in
                 { [unowned self] action in
                     before(action, api.state)
                     next(action)
