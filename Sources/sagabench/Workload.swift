@@ -33,10 +33,15 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     let cpuStart = processCPUSeconds()
     let start = ContinuousClock.now
     try body()
-    let d = ContinuousClock.now - start
-    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let seconds = secondsSince(start)
     TimedRegion.record(seconds: seconds, cpuSeconds: processCPUSeconds() - cpuStart)
     return seconds
+}
+
+/// The wall-clock seconds from `start` to now.
+func secondsSince(_ start: ContinuousClock.Instant) -> Double {
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }
 
 /// The wall and CPU time of the last region ``time(_:)`` or ``blockingTime(_:)`` measured.
@@ -82,8 +87,7 @@ func blockingTime(_ body: @escaping () async -> Void) -> Double {
         done.signal()
     }
     done.wait()
-    let d = ContinuousClock.now - start
-    let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    let seconds = secondsSince(start)
     TimedRegion.record(seconds: seconds, cpuSeconds: processCPUSeconds() - cpuStart)
     return seconds
 }
