@@ -1,0 +1,261 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// Lowered loops at their edges: loops that never turn, failures inside arms and called
+/// functions, cancellation while yielded, `return`, nested `if`s, and which loops lower at
+/// all. As in ``LoweredLoopTests``, each program runs lowered and walked, and both runs must
+/// print, fail, count and yield alike.
+@Suite struct LoweredLoopEdgeTests {
+    private func bothWays(
+        _ source: String, _ configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
+    ) async -> ConfiguredRun {
+        await runLoweredAndWalked(source, configure: configure)
+    }
+
+    /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
+    /// in a called function (the trace names it), a string past `--max-length`, and a condition
+    /// that fails at once inside `try`/`finally`.
+    @Test func edgesAndFailuresAsWalked() async {
+        let source = """
+            func one() { return 1 }
+            func inverse(x) { return 10 / x }
+            func countdown(n) {
+              var i = n
+              var r = 0
+              while i > -1 { i = i - 1; if i < 5 { r = call inverse(i) } }
+              return r
+            }
+            saga main {
+              var i = 0
+              while false { i = i + 1 }
+              for x in [] { i = i + 1 }
+              for k in {b: 1, a: 2, c: 3} { i = i + 1; if k == "b" { break } }
+              var e = 0
+              while e < 3 { e = e + 1; if e == 2 { } else { } }
+              var c = 0
+              loop { c = c + 1; if c > 3 { break }; continue }
+              log "\\(i) \\(e) \\(c)"
+              var calls = 0
+              var n = 0
+              try {
+                while n < 6 { n = n + 1; if n > 2 { let x = call one(); calls = calls + x }; calls = calls + 0 }
+              } catch err { log "\\(err.kind) at n = \\(n), calls = \\(calls)" }
+              var text = "ab"
+              try { while true { text = text + text } } catch err { log "\\(err.kind): \\(len(text))" }
+              var limit = "none"
+              try { while 0 < limit { limit = 1 } } catch err { log "first turn: \\(err.message)" } finally { log "finally" }
+              let r = call countdown(7)
+              log "not reached \\(r)"
+            }
+            """
+        let plain = await bothWays(source) { $0.maxLength = 100 }
+        #expect(
+            plain.lines == [
+                "2 3 4", "RangeError: 64", "first turn: cannot compare number and string", "finally",
+            ])
+        #expect(plain.errors.first?.contains("division by zero") == true)
+        #expect(plain.errors.joined().contains("at func inverse"))
+        #expect(plain.errors.joined().contains("called by func countdown"))
+        for failing in [0, 2, 3, 5, 7] {
+            let injected = await bothWays(source) {
+                $0.maxLength = 100
+                $0.failingCall = failing
+            }
+            #expect(injected.lines.count >= 3)
+        }
+        let shallow = await bothWays(source) {
+            $0.maxLength = 100
+            $0.maxCallDepth = 1
+        }
+        #expect(shallow.errors.first?.contains("calls nest more than 1 deep") == true)
+    }
+
+    /// A task cancelled while it has yielded inside a lowered loop's arm runs its `finally`
+    /// with the loop's variables as the walk leaves them.
+    @Test func cancelledWhileYieldedInALoopAsWalked() async {
+        for budget in [3, 4, 5, 7] {
+            let run = await bothWays(
+                """
+                func spin() {
+                  var i = 0
+                  try {
+                    while i < 1000 { i = i + 1; if i % 2 == 0 { i = i + 0; i = i + 0 }; i = i + 0 }
+                  } finally { log "spin at \\(i), cancelled \\(cancelled)" }
+                }
+                saga main {
+                  let t = fork spin()
+                  var j = 0
+                  while j < 4 { j = j + 1 }
+                  cancel t
+                  log "main done"
+                }
+                """
+            ) { $0.yieldAfterSteps = budget }
+            #expect(run.lines.count == 2)
+            #expect(run.lines.contains("main done"))
+            #expect(run.lines.first { $0.hasPrefix("spin at") }?.hasSuffix("cancelled true") == true)
+        }
+    }
+
+    /// `return` in a lowered loop leaves the function (through its `finally`) or the saga,
+    /// in the same step, as walked.
+    @Test func returnLeavesAsWalked() async {
+        let source = """
+            func find(xs, wanted) {
+              for x in xs { if x.id == wanted { return x.name } }
+              return "none"
+            }
+            func firstSquareOver(n) {
+              var i = 0
+              try {
+                while true { i = i + 1; if i * i > n { return i } }
+              } finally { log "searched to \\(i)" }
+            }
+            func bare() { var i = 0; loop { i = i + 1; if i > 2 { return } } }
+            func failing(xs) { for x in xs { return x.a.b } }
+            saga main {
+              let xs = [{id: 1, name: "one"}, {id: 2, name: "two"}]
+              let a = call find(xs, 2)
+              let b = call find(xs, 3)
+              let c = call firstSquareOver(50)
+              let d = call bare()
+              log "\\(a) \\(b) \\(c) \\(d)"
+              try { let e = call failing([1]) } catch err { log "failing: \\(err.message)" }
+              var k = 0
+              while k < 10 { k = k + 1; if k == 4 { return } }
+              log "not reached"
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(plain.lines == ["searched to 8", "two none 8 null", "failing: cannot read '.a' of a number"])
+        #expect(plain.errors == [])
+        for limit in [4, 5, 6, 7, 9] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        for budget in [2, 3, 5] {
+            let yielding = await bothWays(source) { $0.yieldAfterSteps = budget }
+            #expect(yielding.lines == plain.lines)
+        }
+    }
+
+    /// `if`s nested in arms: each enclosing block's rest is saved under the arm the walk is
+    /// left in, and leaving arms that end their blocks is one step.
+    @Test func nestedIfsAsWalked() async {
+        let source = """
+            saga main {
+              var a = 0
+              var b = 0
+              var c = 0
+              for n in range(24) {
+                if n % 2 == 0 {
+                  if n % 3 == 0 { a = a + 1 } else if n % 4 == 0 { b = b + 1; if n > 10 { c = c + 100 } }
+                  c = c + 1
+                } else {
+                  if n > 20 { if n == 23 { break }; c = c + 10 }
+                }
+              }
+              log "\\(a) \\(b) \\(c)"
+              var i = 0
+              var t = 0
+              while i < 9 { i = i + 1; if i > 2 { if i < 7 { t = t + i } else { if i == 8 { continue }; t = t - 1 } } }
+              log "\\(i) \\(t)"
+              var h = 1
+              var m = 0
+              while m < 6 {
+                m = m + 1
+                if m > 1 {
+                  if m % 2 == 0 { h = h + 1; h = h + 0 }
+                  h = h * 2
+                }
+                h = h - 1
+              }
+              log "h \\(h)"
+            }
+            """
+        let plain = await bothWays(source)
+        #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
+        for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
+            let limited = await bothWays(source) { $0.maxSteps = limit }
+            #expect(limited.errors.first?.contains("steps without an effect") == true)
+        }
+        for budget in [2, 3, 4, 5, 6] {
+            let yielding = await bothWays(
+                source + "\nsaga other { var k = 0; while k < 30 { k = k + 1 }; log \"other\" }"
+            ) {
+                $0.yieldAfterSteps = budget
+            }
+            #expect(yielding.lines.sorted() == ["4 4 222", "9 16", "h 11", "other"])
+        }
+    }
+
+    /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
+    /// that has one, and none for the loops desugaring makes, however many it makes.
+    @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
+        let source = """
+            func load() { return 1 }
+            saga main {
+              var i = 0
+              while i < 3 { i = i + 1 }
+              for n in range(40) {
+                let r = retry 2 call load()
+                i = i + r
+              }
+              every "tick" as t { log t.type }
+              loop { let a = take "stop"; break }
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
+        let ticks = Array(repeating: #"{"type":"tick"}"#, count: 10)
+        let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
+        #expect(status == .success)
+        // The `while` loop and the `loop` (a `take` and a `break`): not the `for` (it has a
+        // `retry`), not the 40 `retry` loops, not the watcher's (it forks).
+        #expect(interpreter.loweredLoops.count == 2)
+    }
+
+    /// What is lowered: stores of expressions and calls of one-`return` functions into
+    /// variables, and `if`s of those; in the body itself (not in an arm), also `log`, `throw`
+    /// and statements of `take`, `put`, `select` and `delay`.
+    @Test func onlyLoopsThatComputeAreLowered() {
+        func lowered(_ body: String) -> Bool? {
+            let source = """
+                func one() { return 1 }
+                func two() { let a = 1; return a + 1 }
+                saga main { var i = 0; var r = {a: 1}; while i < 3 { \(body) } }
+                """
+            guard let program = Frontend().compile(source: source, path: "t.saga").program,
+                case .while(let condition, let block, _)? = program.sagas.first?.body.statements.last
+            else { return nil }
+            let shapes = program.functions.map(CallShape.init)
+            return LoweredLoop.lower(condition: condition, body: block.statements, shapes: shapes) != nil
+        }
+        #expect(lowered("i = i + 1") == true)
+        #expect(lowered("let x = call one(); i = i + x") == true)
+        #expect(lowered("let s = \"\\(i)\"; i = len(s) + i") == true)
+        #expect(lowered("i = call two()") == false)
+        #expect(lowered("r.a = i; i = i + 1") == false)
+        #expect(lowered("i = i + 1; log i") == true)
+        #expect(lowered("i = i + 1; if i > 1 { break } else { continue }") == true)
+        #expect(lowered("i = i + 1; if i > 1 { return i }") == true)
+        #expect(lowered("i = i + 1; if i > 1 { throw \"x\" }") == false)
+        #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
+        #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == true)
+        let deep = String(repeating: "if i > 0 { ", count: 9) + "i = 3" + String(repeating: " }", count: 9)
+        #expect(lowered(deep + "; i = i + 1") == false)
+        #expect(lowered("if i > 1 { log i }; i = i + 1") == false)
+        #expect(lowered("let a = select state; i = i + 1") == true)
+        #expect(lowered("let a = take \"t\"; r.a = put \"p\" {n: 1}; delay 1ms; i = i + 1") == true)
+        #expect(lowered("let a = take \"t\" where it.n > i; put \"p\" {n: i}; i = i + 1") == true)
+        #expect(lowered("i = i + 1; throw \"x\"") == true)
+        #expect(lowered("let t = fork { log i }; i = i + 1") == false)
+        #expect(lowered("let c = call one(); let d = call two(); i = i + 1") == false)
+        #expect(lowered("let x = race { a: take \"a\", b: delay 1ms }; i = i + 1") == false)
+        #expect(lowered("if i > 1 { put \"p\" }; i = i + 1") == false)
+        #expect(lowered("try { put \"p\" } catch e { log e }; i = i + 1") == false)
+    }
+}
