@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Where a sagabench workload's instructions go, per item, thread by thread.
+
+Runs the workload under callgrind for N items and for 2N (each thread counted apart), and
+prints what one more item costs: on each thread, then function by function on the busiest
+one (or on --thread T), and, with --callers, who calls a function and how often per item.
+Start-up and set-up cancel out in the difference, as in callgrind-per-item.sh, which builds
+the binary this reads (SCRATCH, default .build-bench).
+
+    scripts/callgrind-profile.py take-put-loop 20000
+    scripts/callgrind-profile.py --inclusive --top 60 every-select-put 20000
+    scripts/callgrind-profile.py --callers swift_retain take-put-loop 20000
+
+A workload fed by input lines has two busy threads: the benchmark's, which writes the lines
+before the run, and the scheduler's, which runs it; the per-thread totals tell them apart.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def record(binary, workload, count, prefix):
+    """Runs callgrind; returns {thread number: its output file}."""
+    out = f"{prefix}.{count}"
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}",
+         binary, workload, "--count", str(count)],
+        capture_output=True, check=True)
+    files = {}
+    for path in glob.glob(out + "-*"):
+        files[int(path.rsplit("-", 1)[1])] = path
+    return files
+
+
+def total(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+    return 0
+
+
+def functions(path, inclusive):
+    """{function: instructions} as callgrind_annotate counts them."""
+    command = ["callgrind_annotate", "--threshold=100", "--auto=no"]
+    if inclusive:
+        command.append("--inclusive=yes")
+    output = subprocess.run(command + [path], capture_output=True, text=True).stdout
+    table = {}
+    for line in output.splitlines():
+        match = re.match(r"\s*([\d,]+) \([ \d.]+%\)\s+(\S.*)$", line)
+        if match and "PROGRAM TOTALS" not in line:
+            name = re.sub(r" \[.*\]$", "", match.group(2))
+            table[name] = table.get(name, 0) + int(match.group(1).replace(",", ""))
+    return table
+
+
+def callers(path, target):
+    """{caller: calls} of the functions whose name contains `target`."""
+    names, calls = {}, {}
+    current = callee = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("fn=", "cfn=")):
+                match = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
+                if match.group(2):
+                    names[match.group(1)] = match.group(2)
+                if line.startswith("fn="):
+                    current = match.group(1)
+                else:
+                    callee = match.group(1)
+            elif line.startswith("calls="):
+                count = int(line.split("=")[1].split()[0])
+                if target in names.get(callee, ""):
+                    caller = names.get(current, current)
+                    calls[caller] = calls.get(caller, 0) + count
+    return calls
+
+
+def per_item(small, large, count):
+    keys = set(small) | set(large)
+    return {k: (large.get(k, 0) - small.get(k, 0)) / count for k in keys}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workload")
+    parser.add_argument("count", type=int)
+    parser.add_argument("--inclusive", action="store_true", help="count what each function calls too")
+    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--thread", type=int, help="the thread to profile (default: the busiest)")
+    parser.add_argument("--callers", metavar="NAME", help="who calls functions whose name contains NAME")
+    parser.add_argument("--binary", default=os.path.join(os.environ.get("SCRATCH", ".build-bench"), "release/sagabench"))
+    options = parser.parse_args()
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+    with tempfile.TemporaryDirectory() as directory:
+        prefix = os.path.join(directory, "cg")
+        small = record(options.binary, options.workload, options.count, prefix)
+        large = record(options.binary, options.workload, 2 * options.count, prefix)
+        threads = {t: (total(large[t]) - total(small.get(t, large[t]))) / options.count for t in large}
+        for t, cost in sorted(threads.items()):
+            if abs(cost) >= 1:
+                print(f"thread {t}: {cost:,.0f} instructions per item")
+        thread = options.thread or max(threads, key=threads.get)
+        if thread not in small or thread not in large:
+            print(f"no thread {thread} in both runs", file=sys.stderr)
+            return 1
+        print(f"\nthread {thread}, per item ({'inclusive' if options.inclusive else 'exclusive'}):")
+        table = per_item(functions(small[thread], options.inclusive), functions(large[thread], options.inclusive),
+                         options.count)
+        for name, cost in sorted(table.items(), key=lambda kv: -abs(kv[1]))[: options.top]:
+            print(f"{cost:9.1f}  {name[:160]}")
+        if options.callers:
+            print(f"\ncalls per item of *{options.callers}*, by caller:")
+            calls = per_item(callers(small[thread], options.callers), callers(large[thread], options.callers),
+                             options.count)
+            for name, n in sorted(calls.items(), key=lambda kv: -kv[1]):
+                if abs(n) >= 0.01:
+                    print(f"{n:7.2f}  {name[:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
