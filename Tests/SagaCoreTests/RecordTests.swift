@@ -55,4 +55,27 @@ import Testing
         #expect(made.keys == expected.keys)
         #expect(made.keys == made.keys.sorted { Record.keyPrecedes($0, $1) })
     }
+
+    /// Keys order by their UTF-8 bytes, a prefix first, whatever their storage: small strings
+    /// (up to 15 bytes, compared through their bits), large ones, and one of each, with NUL
+    /// bytes, non-ASCII bytes, and differences in either word of a small string.
+    @Test func keysOrderByTheirBytes() {
+        var keys = [
+            "", "a", "b", "a\0", "a\0b", "a\0\0", "ab", "abc", "type", "types", "typf", "by", "\u{7F}", "é", "zé",
+            "日本", "日", "éa", "12345678", "123456789", "12345678a", "123456789abcdef", "123456789abcdeg",
+            "123456789abcde", "123456789abcdef0", "123456789abcdef1", "x123456789abcdef0", "f500", "f499", "f5000",
+        ]
+        // The same bytes as a large string in other storage, and a string made at run time.
+        keys.append(String(decoding: Array("123456789abcdef0".utf8), as: UTF8.self))
+        keys.append(["ty", "pe"].joined())
+        for a in keys {
+            for b in keys {
+                let expected =
+                    Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+                    ? -1 : (Array(a.utf8) == Array(b.utf8) ? 0 : 1)
+                #expect(Record.compareKeys(a, b).signum() == expected, "\(a.debugDescription) \(b.debugDescription)")
+                #expect(Record.sameKey(a, b) == (expected == 0))
+            }
+        }
+    }
 }
