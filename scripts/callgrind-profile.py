@@ -2,8 +2,8 @@
 """Where a sagabench workload's instructions go, per item, thread by thread.
 
 Runs the workload under callgrind for N items and for 2N (each thread counted apart), and
-prints what one more item costs: on each thread, then function by function on the busiest
-one (or on --thread T), and, with --callers, who calls a function and how often per item.
+prints what one more item costs: in all, then function by function (over all threads, or on
+--thread T), and, with --callers, who calls a function and how often per item.
 Start-up and set-up cancel out in the difference, as in callgrind-per-item.sh, which builds
 the binary this reads (SCRATCH, default .build-bench).
 
@@ -12,7 +12,8 @@ the binary this reads (SCRATCH, default .build-bench).
     scripts/callgrind-profile.py --callers swift_retain take-put-loop 20000
 
 A workload fed by input lines has two busy threads: the benchmark's, which writes the lines
-before the run, and the scheduler's, which runs it; the per-thread totals tell them apart.
+before the run, and the scheduler's, which runs it; each run's per-thread totals tell them
+apart.
 """
 import argparse
 import glob
@@ -92,7 +93,7 @@ def main():
     parser.add_argument("count", type=int)
     parser.add_argument("--inclusive", action="store_true", help="count what each function calls too")
     parser.add_argument("--top", type=int, default=40)
-    parser.add_argument("--thread", type=int, help="the thread to profile (default: the busiest)")
+    parser.add_argument("--thread", type=int, help="profile this thread only (default: all)")
     parser.add_argument("--callers", metavar="NAME", help="who calls functions whose name contains NAME")
     parser.add_argument("--binary", default=os.path.join(os.environ.get("SCRATCH", ".build-bench"), "release/sagabench"))
     options = parser.parse_args()
@@ -102,23 +103,41 @@ def main():
         prefix = os.path.join(directory, "cg")
         small = record(options.binary, options.workload, options.count, prefix)
         large = record(options.binary, options.workload, 2 * options.count, prefix)
-        threads = {t: (total(large[t]) - total(small.get(t, large[t]))) / options.count for t in large}
-        for t, cost in sorted(threads.items()):
-            if abs(cost) >= 1:
-                print(f"thread {t}: {cost:,.0f} instructions per item")
-        thread = options.thread or max(threads, key=threads.get)
-        if thread not in small or thread not in large:
-            print(f"no thread {thread} in both runs", file=sys.stderr)
+        def summed(files, selected):
+            table = {}
+            for t, path in files.items():
+                if selected is None or t == selected:
+                    for name, cost in functions(path, options.inclusive).items():
+                        table[name] = table.get(name, 0) + cost
+            return table
+
+        # Threads are numbered in the order they start, and the scheduler's work can move from
+        # one thread of the pool to another: the profile sums them all, unless --thread T
+        # names one. (The lines the benchmark writes before the run are on a thread of their
+        # own, with functions of their own.)
+        for label, files in (("N", small), ("2N", large)):
+            print(f"run of {label}: " + ", ".join(f"thread {t} {total(files[t]):,}" for t in sorted(files)))
+        all_threads = (sum(map(total, large.values())) - sum(map(total, small.values()))) / options.count
+        print(f"all threads: {all_threads:,.0f} instructions per item")
+        if options.thread is not None and (options.thread not in small or options.thread not in large):
+            print(f"no thread {options.thread} in both runs", file=sys.stderr)
             return 1
-        print(f"\nthread {thread}, per item ({'inclusive' if options.inclusive else 'exclusive'}):")
-        table = per_item(functions(small[thread], options.inclusive), functions(large[thread], options.inclusive),
-                         options.count)
+        which = "all threads" if options.thread is None else f"thread {options.thread}"
+        print(f"\n{which}, per item ({'inclusive' if options.inclusive else 'exclusive'}):")
+        table = per_item(summed(small, options.thread), summed(large, options.thread), options.count)
         for name, cost in sorted(table.items(), key=lambda kv: -abs(kv[1]))[: options.top]:
             print(f"{cost:9.1f}  {name[:160]}")
         if options.callers:
             print(f"\ncalls per item of *{options.callers}*, by caller:")
-            calls = per_item(callers(small[thread], options.callers), callers(large[thread], options.callers),
-                             options.count)
+            def summed_callers(files):
+                calls = {}
+                for t, path in files.items():
+                    if options.thread is None or t == options.thread:
+                        for name, n in callers(path, options.callers).items():
+                            calls[name] = calls.get(name, 0) + n
+                return calls
+
+            calls = per_item(summed_callers(small), summed_callers(large), options.count)
             for name, n in sorted(calls.items(), key=lambda kv: -kv[1]):
                 if abs(n) >= 0.01:
                     print(f"{n:7.2f}  {name[:160]}")
