@@ -223,6 +223,8 @@ extension JSONReader {
 
         /// Orders keys by Unicode scalar value (UTF-8 byte order): -1, 0 or 1.
         static func compareKeys(_ a: String, _ b: String) -> Int {
+            // Two small keys (an action's usually are) compare through their bits.
+            if let order = Record.compareSmall(a, b) { return order.signum() }
             var a = a
             var b = b
             return a.withUTF8 { x in
