@@ -218,7 +218,17 @@ extension JSONReader {
                 if order < 0 { break }
                 i &-= 1
             }
-            entries.insert(Record.Entry(key: key, value: value), at: i)
+            // Appended, then moved down past the entries it precedes: `insert(_:at:)` went
+            // through the generic `replaceSubrange` (callgrind, every-select-put-payload, whose
+            // `{"type":…,"n":…}` puts `n` before `type`).
+            entries.append(Record.Entry(key: key, value: value))
+            entries.withUnsafeMutableBufferPointer { all in
+                var j = all.count &- 1
+                while j > i {
+                    all.swapAt(j, j &- 1)
+                    j &-= 1
+                }
+            }
         }
 
         /// Orders keys by Unicode scalar value (UTF-8 byte order): -1, 0 or 1.
