@@ -9,12 +9,6 @@ import Testing
 /// all. As in ``LoweredLoopTests``, each program runs lowered and walked, and both runs must
 /// print, fail, count and yield alike.
 @Suite struct LoweredLoopEdgeTests {
-    private func bothWays(
-        _ source: String, _ configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
-    ) async -> ConfiguredRun {
-        await runLoweredAndWalked(source, configure: configure)
-    }
-
     /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
     /// in a called function (the trace names it), a string past `--max-length`, and a condition
     /// that fails at once inside `try`/`finally`.
@@ -51,7 +45,7 @@ import Testing
               log "not reached \\(r)"
             }
             """
-        let plain = await bothWays(source) { $0.maxLength = 100 }
+        let plain = await runLoweredAndWalked(source) { $0.maxLength = 100 }
         #expect(
             plain.lines == [
                 "2 3 4", "RangeError: 64", "first turn: cannot compare number and string", "finally",
@@ -60,13 +54,13 @@ import Testing
         #expect(plain.errors.joined().contains("at func inverse"))
         #expect(plain.errors.joined().contains("called by func countdown"))
         for failing in [0, 2, 3, 5, 7] {
-            let injected = await bothWays(source) {
+            let injected = await runLoweredAndWalked(source) {
                 $0.maxLength = 100
                 $0.failingCall = failing
             }
             #expect(injected.lines.count >= 3)
         }
-        let shallow = await bothWays(source) {
+        let shallow = await runLoweredAndWalked(source) {
             $0.maxLength = 100
             $0.maxCallDepth = 1
         }
@@ -77,7 +71,7 @@ import Testing
     /// with the loop's variables as the walk leaves them.
     @Test func cancelledWhileYieldedInALoopAsWalked() async {
         for budget in [3, 4, 5, 7] {
-            let run = await bothWays(
+            let run = await runLoweredAndWalked(
                 """
                 func spin() {
                   var i = 0
@@ -129,15 +123,15 @@ import Testing
               log "not reached"
             }
             """
-        let plain = await bothWays(source)
+        let plain = await runLoweredAndWalked(source)
         #expect(plain.lines == ["searched to 8", "two none 8 null", "failing: cannot read '.a' of a number"])
         #expect(plain.errors == [])
         for limit in [4, 5, 6, 7, 9] {
-            let limited = await bothWays(source) { $0.maxSteps = limit }
+            let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without an effect") == true)
         }
         for budget in [2, 3, 5] {
-            let yielding = await bothWays(source) { $0.yieldAfterSteps = budget }
+            let yielding = await runLoweredAndWalked(source) { $0.yieldAfterSteps = budget }
             #expect(yielding.lines == plain.lines)
         }
     }
@@ -176,14 +170,14 @@ import Testing
               log "h \\(h)"
             }
             """
-        let plain = await bothWays(source)
+        let plain = await runLoweredAndWalked(source)
         #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
         for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
-            let limited = await bothWays(source) { $0.maxSteps = limit }
+            let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without an effect") == true)
         }
         for budget in [2, 3, 4, 5, 6] {
-            let yielding = await bothWays(
+            let yielding = await runLoweredAndWalked(
                 source + "\nsaga other { var k = 0; while k < 30 { k = k + 1 }; log \"other\" }"
             ) {
                 $0.yieldAfterSteps = budget
