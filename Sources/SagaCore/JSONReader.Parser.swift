@@ -231,23 +231,10 @@ extension JSONReader {
             }
         }
 
-        /// Orders keys by Unicode scalar value (UTF-8 byte order): -1, 0 or 1.
+        /// Orders keys by Unicode scalar value (UTF-8 byte order): -1, 0 or 1, as records
+        /// order them (two small keys, as an action's usually are, through their bits).
         static func compareKeys(_ a: String, _ b: String) -> Int {
-            // Two small keys (an action's usually are) compare through their bits.
-            if let order = Record.compareSmall(a, b) { return order.signum() }
-            var a = a
-            var b = b
-            return a.withUTF8 { x in
-                b.withUTF8 { y in
-                    let n = Swift.min(x.count, y.count)
-                    var i = 0
-                    while i < n {
-                        if x[i] != y[i] { return x[i] < y[i] ? -1 : 1 }
-                        i &+= 1
-                    }
-                    return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
-                }
-            }
+            Record.compareKeys(a, b).signum()
         }
 
         /// Sorts entries by key; of duplicate keys, the one written last wins.
