@@ -103,13 +103,17 @@ def main():
         prefix = os.path.join(directory, "cg")
         small = record(options.binary, options.workload, options.count, prefix)
         large = record(options.binary, options.workload, 2 * options.count, prefix)
-        def summed(files, selected):
+        def summed(files, table_of):
+            """`table_of` each file's thread (or --thread's only), added up by name."""
             table = {}
             for t, path in files.items():
-                if selected is None or t == selected:
-                    for name, cost in functions(path, options.inclusive).items():
-                        table[name] = table.get(name, 0) + cost
+                if options.thread is None or t == options.thread:
+                    for name, value in table_of(path).items():
+                        table[name] = table.get(name, 0) + value
             return table
+
+        def costs(path):
+            return functions(path, options.inclusive)
 
         # Threads are numbered in the order they start, and the scheduler's work can move from
         # one thread of the pool to another: the profile sums them all, unless --thread T
@@ -124,20 +128,15 @@ def main():
             return 1
         which = "all threads" if options.thread is None else f"thread {options.thread}"
         print(f"\n{which}, per item ({'inclusive' if options.inclusive else 'exclusive'}):")
-        table = per_item(summed(small, options.thread), summed(large, options.thread), options.count)
+        table = per_item(summed(small, costs), summed(large, costs), options.count)
         for name, cost in sorted(table.items(), key=lambda kv: -abs(kv[1]))[: options.top]:
             print(f"{cost:9.1f}  {name[:160]}")
         if options.callers:
             print(f"\ncalls per item of *{options.callers}*, by caller:")
-            def summed_callers(files):
-                calls = {}
-                for t, path in files.items():
-                    if options.thread is None or t == options.thread:
-                        for name, n in callers(path, options.callers).items():
-                            calls[name] = calls.get(name, 0) + n
-                return calls
+            def calls_of(path):
+                return callers(path, options.callers)
 
-            calls = per_item(summed_callers(small), summed_callers(large), options.count)
+            calls = per_item(summed(small, calls_of), summed(large, calls_of), options.count)
             for name, n in sorted(calls.items(), key=lambda kv: -kv[1]):
                 if abs(n) >= 0.01:
                     print(f"{n:7.2f}  {name[:160]}")
