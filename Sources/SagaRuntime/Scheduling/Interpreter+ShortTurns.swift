@@ -51,9 +51,16 @@ extension Interpreter {
         task.env[watcher.bindingSlot] = action
         task.target = .discard
         // The body sees the variables as the `fork` statement would: `last` still the old one.
-        let child = newTask(
-            name: "fork block", location: watcher.location, kind: .attached, parent: task,
-            env: watcher.bodyVariables(copying: task.env), body: watcher.body)
+        let child: SagaTask
+        if let spare = watcher.takeSpareTask() {
+            liveTasks += 1
+            spare.restart(id: makeID(), parent: task, env: watcher.bodyVariables(copying: task.env), body: watcher.body)
+            child = spare
+        } else {
+            child = newTask(
+                name: "fork block", location: watcher.location, kind: .attached, parent: task,
+                env: watcher.bodyVariables(copying: task.env), body: watcher.body)
+        }
         task.adopt(child)
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }

@@ -31,11 +31,12 @@ extension Interpreter {
     private func finish(_ task: SagaTask) {
         task.phase = .done
         liveTasks -= 1
-        // Not where watchers run their statements as written: a body their `fork` started still
-        // shares the watcher's array if it assigned nothing, and emptying it would copy it.
-        if let parent = task.parent, parent.isShortTurnWatcher, watchersRunShort,
-            let watcher = parent.shortTurnWatcher
-        {
+        // The watcher whose body this is, when it takes short turns. Not where watchers run
+        // their statements as written: a body their `fork` started still shares the watcher's
+        // array if it assigned nothing, and emptying it would copy it.
+        var watcher: ShortTurnWatcher?
+        if let parent = task.parent, parent.isShortTurnWatcher, watchersRunShort { watcher = parent.shortTurnWatcher }
+        if let watcher {
             watcher.keepVariables(&task.env)
         } else {
             task.env = []
@@ -50,6 +51,15 @@ extension Interpreter {
         }
         if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
+        // A body that ended with a value: its task can run the watcher's next body, once
+        // nothing refers to it (see ``ShortTurnWatcher/reusesTasks``). Every body of an
+        // `every` watcher is a "fork block" at the watcher's place, started by its short turn
+        // or by its statements (``Desugar/watcher(_:env:)``), so the place is all to check.
+        if let watcher, watcher.reusesTasks, task.kind == .attached, task.location == watcher.location,
+            case .value = outcome
+        {
+            watcher.keepSpareTask(task)
+        }
         task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
 
         switch task.kind {

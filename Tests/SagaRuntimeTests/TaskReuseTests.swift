@@ -1,0 +1,96 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// An `every` watcher runs each body in the task of a body that has ended, when nothing refers
+/// to that task any more (`ShortTurnWatcher.takeSpareTask`, `SagaTask.restart`). A restarted
+/// task must be what a new one would be, and no run may tell the difference.
+@Suite struct TaskReuseTests {
+    private static let nowhere = SourceLocation.unknown
+
+    private func task(id: Int, parent: SagaTask?, env: [Value], body: Block) -> SagaTask {
+        SagaTask(id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env, body: body)
+    }
+
+    @Test func aRestartedTaskIsAsNewAsOneJustMade() {
+        let empty = Block(statements: [], location: Self.nowhere)
+        let body = Block(statements: [.log(.literal(.int(1), Self.nowhere), Self.nowhere)], location: Self.nowhere)
+        let watcher = task(id: 1, parent: nil, env: [], body: empty)
+        let fresh = task(id: 7, parent: watcher, env: [.int(5)], body: body)
+        let used = task(id: 3, parent: nil, env: [.int(9)], body: empty)
+        // Every field a run can change, away from where `init` leaves it.
+        used.pc = 4
+        used.frames = [.block([], 0)]
+        used.token = 12
+        used.callDepth = 2
+        used.waitSequence = 5
+        used.stepsBeforeYield = 3
+        used.failure = Failure(error: .typeError("no"), trace: [])
+        used.owner = .caller(watcher)
+        used.phase = .done
+        used.traceOpen = true
+        used.endedByEnd = true
+        used.wait = .take
+        used.runsForCancelledOwner = true
+        used.isCancelling = true
+        used.mayResumeLowered = true
+        used.shortTurnWatcher = ShortTurnWatcher(
+            pattern: .any, bindingSlot: 0, body: empty, location: Self.nowhere)
+        used.target = .slot(2)
+        used.resumption = .retake
+        used.outcome = .cancelled
+
+        used.restart(id: 7, parent: watcher, env: [.int(5)], body: body)
+
+        let made = Mirror(reflecting: fresh).children
+        let restarted = Mirror(reflecting: used).children
+        // A field added to tasks must be set by `restart` too, and then listed here.
+        #expect(
+            made.map(\.label) == [
+                "id", "parent", "env", "code", "pc", "frames", "token", "callDepth", "waitSequence", "extras",
+                "failure", "name", "owner", "location", "kind", "phase", "traceOpen", "endedByEnd", "wait",
+                "runsForCancelledOwner", "isCancelling", "mayResumeLowered", "isShortTurnWatcher", "target",
+                "resumption", "outcome",
+            ])
+        for (new, old) in zip(made, restarted) where new.label != "token" {
+            #expect(String(describing: new.value) == String(describing: old.value), "\(new.label ?? "?")")
+        }
+        #expect(used.token == 12, "a token never goes back")
+    }
+
+    @Test func aKeptTaskIsTakenOnlyWhenNothingElseRefersToIt() {
+        let empty = Block(statements: [], location: Self.nowhere)
+        let watcher = ShortTurnWatcher(pattern: .any, bindingSlot: 0, body: empty, location: Self.nowhere)
+        var ended: SagaTask? = task(id: 2, parent: nil, env: [], body: empty)
+        watcher.keepSpareTask(ended!)
+        #expect(watcher.takeSpareTask() == nil, "a handle or a queued wake-up still holds it")
+        ended = nil
+        #expect(watcher.takeSpareTask()?.id == 2)
+        #expect(watcher.takeSpareTask() == nil, "taken once")
+    }
+
+    @Test func bodiesThatEndAtOnceWaitForkOrFailRunAsInNewTasks() async {
+        // Some bodies end at once (their task is kept), some wait past the next action (the kept
+        // one is busy), some leave a child running (kept only when it ends), some show the
+        // handles of the tasks they fork (whose numbers must not change), one fails and stops
+        // the saga with a body still waiting.
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a {
+                if a.n % 3 == 0 { take "b" }
+                if a.n % 4 == 0 { fork { delay 5; log "late child of \\(a.n)" } }
+                let t = fork { log "child of \\(a.n)" }
+                log "body \\(a.n) forked \\(t)"
+                if a.n == 9 { throw "nine" }
+              }
+            }
+            """,
+            input: (1...10).map { #"{"type":"\#($0 % 5 == 0 ? "b" : "a")","n":\#($0)}"# })
+        // Bodies 1–4 and 6–9 ran (5 and 10 are "b"); the ninth failed the saga.
+        #expect(outcome.lines.filter { $0.hasPrefix("body ") }.count == 8)
+        #expect(outcome.errors.contains { $0.contains("nine") })
+    }
+}
