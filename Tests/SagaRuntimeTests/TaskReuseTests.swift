@@ -11,7 +11,8 @@ import Testing
     private static let nowhere = SourceLocation.unknown
 
     private func task(id: Int, parent: SagaTask?, env: [Value], body: Block) -> SagaTask {
-        SagaTask(id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env, body: body)
+        SagaTask(
+            id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env, body: body)
     }
 
     @Test func aRestartedTaskIsAsNewAsOneJustMade() {
