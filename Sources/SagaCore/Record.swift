@@ -91,11 +91,30 @@ public struct Record: Sendable {
     /// (stored, so O(1)) first, then their bytes in place. Not Swift's `==`, which accepts
     /// canonically equivalent spellings and cost twice as much here (callgrind, the
     /// every-select-put workload, where keys are compared 18 times per action).
+    ///
+    /// Two small strings are the same only if their bits are: a small string's bits are its
+    /// bytes and its count (``compareSmall(_:_:)``). Telling so ends most misses (a record's
+    /// other keys, looked past for its `type`) without reading either count (callgrind,
+    /// sagarun-every-select-put).
     @inlinable
     public static func sameKey(_ a: String, _ b: String) -> Bool {
         if sameBits(a, b) { return true }
+        if bothSmall(a, b) { return false }
         guard a.utf8.count == b.utf8.count else { return false }
         return compareBytes(a, b) == 0
+    }
+
+    /// Whether both strings are small (inline): see ``compareSmall(_:_:)`` for their form.
+    @inlinable @inline(__always)
+    static func bothSmall(_ a: String, _ b: String) -> Bool {
+        #if _endian(little)
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let a1 = unsafeBitCast(a, to: (UInt64, UInt64).self).1
+        let b1 = unsafeBitCast(b, to: (UInt64, UInt64).self).1
+        return (a1 >> 60) & 0b1011 == 0b1010 && (b1 >> 60) & 0b1011 == 0b1010
+        #else
+        return false
+        #endif
     }
 
     /// The same bits are the same string: the same small (inline) string, or the same
@@ -140,7 +159,7 @@ public struct Record: Sendable {
         guard MemoryLayout<String>.size == 16 else { return nil }
         let (a0, a1) = unsafeBitCast(a, to: (UInt64, UInt64).self)
         let (b0, b1) = unsafeBitCast(b, to: (UInt64, UInt64).self)
-        guard (a1 >> 60) & 0b1011 == 0b1010, (b1 >> 60) & 0b1011 == 0b1010 else { return nil }
+        guard bothSmall(a, b) else { return nil }
         if a0 != b0 { return a0.byteSwapped < b0.byteSwapped ? -1 : 1 }
         let bytes: UInt64 = 0x00FF_FFFF_FFFF_FFFF
         let (x, y) = ((a1 & bytes).byteSwapped, (b1 & bytes).byteSwapped)

@@ -68,6 +68,11 @@ import Testing
         // The same bytes as a large string in other storage, and a string made at run time.
         keys.append(String(decoding: Array("123456789abcdef0".utf8), as: UTF8.self))
         keys.append(["ty", "pe"].joined())
+        // Short bytes in a large string's storage: equal to the small "type", bits unequal.
+        var large = String()
+        large.reserveCapacity(64)
+        large += "type"
+        keys.append(large)
         for a in keys {
             for b in keys {
                 let expected =
