@@ -108,7 +108,7 @@ enum RunCommand {
     /// interpreter's thread before the persistence middleware sees it, and reports a failure
     /// to open at once (the run goes on, its persistence actions failing, and ends with 74).
     static func opener(_ store: DeferredFileStore, io: ToolIO) -> Middleware<Value, Value> {
-        Middleware { _, next in
+        Middleware(actingOn: ValuePersistence.mayAct(on:)) { _, next in
             var tried = false
             return { action in
                 if !tried, case .record(let r) = action, case .string(let type)? = r["type"],

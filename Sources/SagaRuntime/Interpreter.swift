@@ -211,7 +211,7 @@ public final class Interpreter {
                 initialState: initial,
                 reducer: { state, action in reducers.reduce(&state, action) },
                 middleware: [sagaMiddleware] + middleware),
-            box: box, sagaMiddlewareOnly: middleware.isEmpty)
+            box: box, others: middleware)
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
     }
 

@@ -5,9 +5,10 @@ import SagaStore
 import Testing
 
 /// An interpreter's own store whose only middleware is the saga middleware processes the
-/// interpreter's actions without its middleware chain (`Store.dispatch(_:before:after:)`).
-/// Whatever the sagas, the reducers, a subscriber or the transcript see must be what they see
-/// when another middleware keeps the chain in use.
+/// interpreter's actions without its middleware chain (`Store.dispatch(_:before:after:)`), and
+/// so does one whose other middleware all say what they act on (`Middleware(actingOn:)`), for
+/// the actions none of them acts on. Whatever the sagas, the reducers, a subscriber or the
+/// transcript see must be what they see when another middleware keeps the chain in use.
 @Suite struct OwnStoreDispatchTests {
     /// Reducers, takers with and without conditions, an action channel, puts
     /// that wake takers and puts that wake none, a watcher, and the action lines.
@@ -58,6 +59,30 @@ import Testing
         return (run, notified)
     }
 
+    @Test func middlewareSayingWhatItActsOnSeesThoseActionsOnly() async throws {
+        // Records what reaches it, which a middleware that says what it acts on may not
+        // count on: only to show which actions skipped the chain.
+        let seen = SeenTypes()
+        let isJob: (Value) -> Bool = { $0["type"] == "job" }
+        let jobsOnly = Middleware<Value, Value>(actingOn: isJob) { _, next in
+            { action in
+                seen.types.append(action["type"].canonicalJSON)
+                next(action)
+            }
+        }
+        let (direct, _) = try await run(middleware: [])
+        let (skipping, _) = try await run(middleware: [jobsOnly])
+        #expect(skipping == direct)
+        #expect(seen.types == [#""job""#, #""job""#, #""job""#], "the two input jobs and the subscriber's")
+
+        // One middleware that does not say keeps every action in the chain.
+        seen.types = []
+        let passOn = Middleware<Value, Value> { _, next in { action in next(action) } }
+        let (chained, _) = try await run(middleware: [jobsOnly, passOn])
+        #expect(chained == direct)
+        #expect(seen.types.count == direct.lines.filter { $0.hasPrefix("action ") }.count)
+    }
+
     @Test func seesWhatTheChainShows() async throws {
         let passOn = Middleware<Value, Value> { _, next in { action in next(action) } }
         let (direct, directNotified) = try await run(middleware: [])
@@ -72,4 +97,9 @@ import Testing
         #expect(direct.lines.contains("job 7, count 1"))
         #expect(direct.state["seen"] == .int(actions.count))
     }
+}
+
+/// The action types a middleware was shown, in order.
+private final class SeenTypes {
+    var types: [String] = []
 }

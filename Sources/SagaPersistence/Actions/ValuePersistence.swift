@@ -31,7 +31,10 @@ public final class ValuePersistence: @unchecked Sendable {
 
     /// The middleware: lets each action through, then starts the work a request action asks for.
     public var middleware: Middleware<Value, Value> {
-        Middleware { [self] _, next in
+        // A closure here, rather than `Self.mayAct(on:)`, which a store would call through
+        // one more thunk.
+        let actsOn: (Value) -> Bool = { PersistenceActionKind.mayBe($0) }
+        return Middleware(actingOn: actsOn) { [self] _, next in
             { action in
                 next(action)
                 // Checked here, before the call: most actions are not persistence actions,
@@ -39,6 +42,13 @@ public final class ValuePersistence: @unchecked Sendable {
                 if PersistenceActionKind.mayBe(action) { self.start(action) }
             }
         }
+    }
+
+    /// Whether `action` may be a persistence action (its type longer than `persistence/`):
+    /// false for most actions at a glance. The middleware acts on no other, so a store may
+    /// skip it for those (see `Middleware/init(actingOn:_:)`).
+    public static func mayAct(on action: Value) -> Bool {
+        PersistenceActionKind.mayBe(action)
     }
 
     /// Starts the work `action` asks for. Its caller has let through, with
