@@ -50,6 +50,7 @@ enum ActionPattern {
     /// The `type` of an action, if it is a record with a string `type`: read once per
     /// dispatch and matched against every pattern, instead of looked up for each (the
     /// look-up copies the record and the string: callgrind, every-select-put).
+    @inline(__always)
     static func type(of action: Value) -> String? {
         guard case .record(let r) = action else { return nil }
         return r.string(forKey: "type")
