@@ -111,15 +111,19 @@ public final class Interpreter {
     /// The state as sagas see it.
     public var state: Value { binding.stateValue }
 
+    // The run queues are `RingQueue`s, objects only the interpreter holds: no copy-on-write
+    // check per append and pop (see there). Constants: a queue in a variable was retained and
+    // released around each use.
+
     /// Work to do now, front first.
-    @exclusivity(unchecked) var ready = RingBuffer<Work>()
+    let ready = RingQueue<Work>()
     /// Tasks that used up ``Options/yieldAfterSteps``: they go on once everything ready and
     /// every queued action has been processed.
-    @exclusivity(unchecked) var yielded = RingBuffer<Work>()
+    let yielded = RingQueue<Work>()
     /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
-    @exclusivity(unchecked) var wakeups = RingBuffer<Work>()
+    let wakeups = RingQueue<Work>()
     /// Actions waiting to be processed (§6 rule 2).
-    @exclusivity(unchecked) var dispatchQueue = RingBuffer<DispatchEntry>()
+    let dispatchQueue = RingQueue<DispatchEntry>()
     /// Tasks blocked on `take`, in the order they began to wait.
     @exclusivity(unchecked) var takers: [Taker] = []
     /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).

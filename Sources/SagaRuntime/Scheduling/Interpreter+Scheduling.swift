@@ -87,7 +87,7 @@ extension Interpreter {
             // Nothing else is ready (an action woke many takers, say): the wake-ups become
             // the ready queue as they are, with no copy, and the old queue's storage is
             // reused for the next step's wake-ups.
-            swap(&ready, &wakeups)
+            ready.swapContents(with: wakeups)
             return
         }
         // Popping from the back prepends in reverse, which keeps their order.
