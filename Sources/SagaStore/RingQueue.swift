@@ -90,6 +90,24 @@ public final class RingQueue<Element> {
         return (slots + index).move()
     }
 
+    /// The front element, or `nil` when empty.
+    @inlinable public var first: Element? {
+        storedCount > 0 ? slots[head] : nil
+    }
+
+    /// A new queue holding copies of the elements, in order, with as much room.
+    @inlinable public func copy() -> RingQueue {
+        let copy = RingQueue()
+        copy.slots.deallocate()
+        copy.slots = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        copy.capacity = capacity
+        let (front, back) = liveSegments
+        copy.slots.initialize(from: slots + head, count: front)
+        (copy.slots + front).initialize(from: slots, count: back)
+        copy.storedCount = storedCount
+        return copy
+    }
+
     /// Removes every element, keeping the room they took.
     @inlinable public func removeAll() {
         let (front, back) = liveSegments

@@ -126,6 +126,27 @@ import Testing
         #expect(ring.isEmpty)
     }
 
+    @Test func isAValueWhoseCopiesChangeApart() {
+        var ring = RingBuffer<Int>()
+        for i in 0..<10 { ring.append(i) }
+        _ = ring.popFirst()
+        var copy = ring
+        copy.append(10)
+        copy.prepend(0)
+        #expect(Array(ring) == Array(1..<10))
+        #expect(Array(copy) == Array(0...10))
+        // An iteration sees the elements as they were when it began.
+        var seen: [Int] = []
+        for x in ring {
+            seen.append(x)
+            ring.append(x)
+        }
+        #expect(seen == Array(1..<10))
+        #expect(ring.count == 18)
+        ring.removeAll()
+        #expect(ring.isEmpty && copy.count == 11)
+    }
+
     @Test func prependPutsAnElementInFront() {
         var ring = RingBuffer<Int>()
         ring.append(2)
