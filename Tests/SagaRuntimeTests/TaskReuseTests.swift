@@ -4,8 +4,8 @@ import Testing
 
 @testable import SagaRuntime
 
-/// An `every` watcher runs each body in the task of a body that has ended, when nothing refers
-/// to that task any more (`ShortTurnWatcher.takeSpareTask`, `SagaTask.restart`). A restarted
+/// An `every`, `latest` or `leading` watcher runs each body in the task of a body that has
+/// ended, when nothing refers to that task any more (`ShortTurnWatcher.takeSpareTask`, `SagaTask.restart`). A restarted
 /// task must be what a new one would be, and no run may tell the difference.
 @Suite struct TaskReuseTests {
     private static let nowhere = SourceLocation.unknown
@@ -93,5 +93,32 @@ import Testing
         // Bodies 1–4 and 6–9 ran (5 and 10 are "b"); the ninth failed the saga.
         #expect(outcome.lines.filter { $0.hasPrefix("body ") }.count == 8)
         #expect(outcome.errors.contains { $0.contains("nine") })
+    }
+
+    @Test func latestAndLeadingBodiesRunAsInNewTasks() async {
+        // `latest` and `leading` hold their last body's handle in a hidden variable, let go of
+        // when the next body starts. Bodies that end at once alternate with ones that wait;
+        // the one for `a` 3 is still waiting when 4 comes (`latest` cancels it, `leading` drops
+        // 4), the others are let go first.
+        var input: [String] = []
+        for n in 1...9 {
+            input.append(#"{"type":"a","n":\#(n)}"#)
+            if n == 4 || n % 3 == 0 && n > 3 { input.append(#"{"type":"go"}"#) }
+        }
+        for (watcher, missing) in [("latest", 3), ("leading", 4)] {
+            let outcome = await runLoweredAndWalked(
+                """
+                saga main {
+                  \(watcher) "a" as a {
+                    if a.n % 3 == 0 { take "go" }
+                    let t = fork { log "child of \\(a.n)" }
+                    log "body \\(a.n) forked \\(t)"
+                  }
+                }
+                """, input: input)
+            let bodies = outcome.lines.filter { $0.hasPrefix("body ") }.map { $0.split(separator: " ")[1] }
+            #expect(bodies == (1...9).filter { $0 != missing }.map { "\($0)"[...] }, "\(watcher)")
+            #expect(outcome.errors.isEmpty)
+        }
     }
 }

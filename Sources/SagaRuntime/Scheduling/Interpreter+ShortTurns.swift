@@ -50,7 +50,12 @@ extension Interpreter {
         if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
         task.env[watcher.bindingSlot] = action
         task.target = .discard
-        // The body sees the variables as the `fork` statement would: `last` still the old one.
+        // `latest`'s `last` and `leading`'s `task` hold the last body's handle, which only the
+        // watcher's own statements read (no name in a body reaches them, and they are past
+        // every slot of its declaration): let go of it before the next body starts, so that
+        // the last body's task, if nothing else refers to it, runs the next. The body then
+        // sees `.null` there, where the `fork` statement would hand it the old handle.
+        if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
         let child: SagaTask
         if let spare = watcher.takeSpareTask() {
             liveTasks += 1

@@ -52,12 +52,10 @@ extension Interpreter {
         if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
         // A body that ended with a value: its task can run the watcher's next body, once
-        // nothing refers to it (see ``ShortTurnWatcher/reusesTasks``). Every body of an
-        // `every` watcher is a "fork block" at the watcher's place, started by its short turn
-        // or by its statements (``Desugar/watcher(_:env:)``), so the place is all to check.
-        if let watcher, watcher.reusesTasks, task.kind == .attached, task.location == watcher.location,
-            case .value = outcome
-        {
+        // nothing refers to it (see ``ShortTurnWatcher/takeSpareTask()``). Every body of a
+        // watcher is a "fork block" at the watcher's place, started by its short turn or by its
+        // statements (``Desugar/watcher(_:env:)``), so the place is all to check.
+        if let watcher, task.kind == .attached, task.location == watcher.location, case .value = outcome {
             watcher.keepSpareTask(task)
         }
         task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }

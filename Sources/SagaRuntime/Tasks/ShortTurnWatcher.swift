@@ -72,12 +72,6 @@ final class ShortTurnWatcher {
         while spareVariables.popLast() != nil {}
     }
 
-    /// Whether its bodies' tasks are kept for the next body: `every`'s. `latest` and `leading`
-    /// keep the handle of the body they started last in a variable, so that body's task is
-    /// never free when the next one starts, and keeping it would only cost (callgrind: 50
-    /// instructions an action).
-    var reusesTasks: Bool { lastSlot == nil && joinSlot == nil }
-
     /// Keeps `task`, a body that has just ended with a value, for a later body to run in.
     func keepSpareTask(_ task: SagaTask) {
         spareTask = task
