@@ -56,15 +56,16 @@ extension Interpreter {
         // the last body's task, if nothing else refers to it, runs the next. The body then
         // sees `.null` there, where the `fork` statement would hand it the old handle.
         if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
+        let env = watcher.bodyVariables(copying: task.env)
         let child: SagaTask
         if let spare = watcher.takeSpareTask() {
             liveTasks += 1
-            spare.restart(id: makeID(), parent: task, env: watcher.bodyVariables(copying: task.env), body: watcher.body)
+            spare.restart(id: makeID(), parent: task, env: env, body: watcher.body)
             child = spare
         } else {
             child = newTask(
-                name: "fork block", location: watcher.location, kind: .attached, parent: task,
-                env: watcher.bodyVariables(copying: task.env), body: watcher.body)
+                name: "fork block", location: watcher.location, kind: .attached, parent: task, env: env,
+                body: watcher.body)
         }
         task.adopt(child)
         wakeups.append(.run(child, child.token))
