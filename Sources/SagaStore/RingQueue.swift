@@ -25,14 +25,18 @@ public final class RingQueue<Element> {
     @exclusivity(unchecked) @usableFromInline var storedCount = 0
 
     /// An empty queue.
-    @inlinable public init() {
-        slots = UnsafeMutablePointer<Element>.allocate(capacity: 0)
+    @inlinable public convenience init() {
+        self.init(capacity: 0)
+    }
+
+    /// An empty queue with room for `capacity` elements.
+    @inlinable init(capacity: Int) {
+        slots = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        self.capacity = capacity
     }
 
     deinit {
-        let (front, back) = liveSegments
-        (slots + head).deinitialize(count: front)
-        slots.deinitialize(count: back)
+        removeAll()
         slots.deallocate()
     }
 
@@ -97,10 +101,7 @@ public final class RingQueue<Element> {
 
     /// A new queue holding copies of the elements, in order, with as much room.
     @inlinable public func copy() -> RingQueue {
-        let copy = RingQueue()
-        copy.slots.deallocate()
-        copy.slots = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-        copy.capacity = capacity
+        let copy = RingQueue(capacity: capacity)
         let (front, back) = liveSegments
         copy.slots.initialize(from: slots + head, count: front)
         (copy.slots + front).initialize(from: slots, count: back)

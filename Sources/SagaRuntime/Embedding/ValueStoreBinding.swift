@@ -8,7 +8,10 @@ final class ValueStoreBinding: SagaStoreBinding {
     /// How the saga middleware reaches the interpreter: set only while it runs.
     let box: InterpreterBox
     /// Whether the saga middleware is the store's only one: the interpreter's actions then
-    /// skip the chain (see `Store.dispatch(_:before:after:)`).
+    /// skip the chain (see `Store.dispatch(_:before:after:)`). It follows from
+    /// ``othersSayingWhatTheyActOn`` being empty, and is kept apart so that this, the common
+    /// case, is one load rather than an unwrap and a loop (about 28 instructions a dispatch,
+    /// callgrind, every-select-put).
     let sagaMiddlewareOnly: Bool
     /// The store's other middleware, when each says what it acts on (``Middleware/actsOn``):
     /// an action none of them acts on skips the chain too. `nil` when one of them does not say.
