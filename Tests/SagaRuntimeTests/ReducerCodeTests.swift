@@ -94,4 +94,23 @@ import Testing
         #expect(runner.temporariesAreNull)
         #expect(state == ["items": [1, 2, 3]])
     }
+
+    /// A program of sagas alone reduces nothing, and its store skips the runner; another
+    /// reducer given beside it (the persistence reducer, say) still runs.
+    @Test func onlyAProgramWithNoReducerAndNoOtherReducesNothing() throws {
+        let program = try #require(Frontend().compile(source: #"saga main { put "x" }"#, path: "t.saga").program)
+        #expect(ReducerRunner(program: program, output: BufferedOutput()).reducesNothing)
+
+        let counting = ReducerRunner(program: program, output: BufferedOutput(), extra: [{ state, _ in state = 1 }])
+        #expect(!counting.reducesNothing)
+        var state: Value = 0
+        counting.reduce(&state, ["type": "x"])
+        #expect(state == 1)
+
+        let own = try #require(Frontend().compile(source: #"reduce "x" as a { state = 2 }"#, path: "t.saga").program)
+        let reducing = ReducerRunner(program: own, output: BufferedOutput())
+        #expect(!reducing.reducesNothing)
+        reducing.reduce(&state, ["type": "x"])
+        #expect(state == 2)
+    }
 }
