@@ -72,4 +72,16 @@ import Testing
         #expect(result.lines == ["done"])
         #expect(result.errors.isEmpty)
     }
+
+    /// Each input line's dispatch is a step of the run, as each `put`'s is: 50 lines, each
+    /// waking the taker, take about 255 steps, 50 of them the lines' dispatches.
+    @Test func inputLinesCountAsStepsToo() async {
+        let lines = Array(repeating: #"{"type":"x"}"#, count: 50)
+        let source = "saga main { for i in range(50) { take \"x\" } }"
+        let over = await run(source, steps: 240, input: lines)
+        #expect(over.errors == ["error: the run took more than 240 steps; it was stopped"])
+        let within = await run(source, steps: 300, input: lines)
+        #expect(within.errors.isEmpty)
+        #expect(within.status == .success)
+    }
 }

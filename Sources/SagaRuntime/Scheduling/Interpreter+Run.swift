@@ -74,7 +74,7 @@ extension Interpreter {
             }
             if let line = pending, line.at == nil || line.at ?? 0 < clock.now {
                 pending = nil
-                enqueue(line.action)
+                dispatchInputLine(line.action)
                 continue
             }
             if let due = timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
@@ -85,7 +85,7 @@ extension Interpreter {
             if let line = pending, let at = line.at {
                 clock.advance(to: at)
                 pending = nil
-                enqueue(line.action)
+                dispatchInputLine(line.action)
                 continue
             }
             if binding.acceptsOutsideActions, !stopRequested {
