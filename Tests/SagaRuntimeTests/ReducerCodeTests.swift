@@ -69,7 +69,7 @@ import Testing
         }
         var state: Value = ["count": 1, "other": "kept"]
         var env: [Value] = [["type": "add", "by": 20]]
-        try runner.run(c, &state, &env, temporaries, Evaluator(scope: runner.scope, clock: nil))
+        try runner.run(c, &state, &env, action: env[0], temporaries, Evaluator(scope: runner.scope, clock: nil))
         #expect(state == ["count": 41, "other": "kept"])
         #expect((0..<c.temporaryCount).allSatisfy { temporaries[$0] == .null })
     }
@@ -112,5 +112,31 @@ import Testing
         #expect(!reducing.reducesNothing)
         reducing.reduce(&state, ["type": "x"])
         #expect(state == 2)
+    }
+
+    /// Code that reads only the action runs with no variables array (the runner neither fills
+    /// nor clears one); code with a variable of its own, or a `for`, or a statement left to
+    /// the walker, has one.
+    @Test func onlyCodeThatReadsNoVariableButTheActionRunsWithoutVariables() throws {
+        #expect(try code(#"reduce "x" as a { state.count = state.count + a.by }"#).readsOnlyTheAction)
+        #expect(try code(#"reduce "x" as a { state.items[a.i] = [a.n, {k: a.k}] }"#).readsOnlyTheAction)
+        #expect(try code(#"reduce "x" as a { if a.n > 1 { state.big = a.n ?? 0 } }"#).readsOnlyTheAction)
+        #expect(try !code("reduce \"x\" as a { let n = a.by\n state.count = n }").readsOnlyTheAction)
+        #expect(try !code("reduce \"x\" as a { var r = {}\n r.k = a.k\n state.r = r }").readsOnlyTheAction)
+        #expect(try !code("reduce \"x\" as a { let unread = a.n\n state.n = a.n }").readsOnlyTheAction)
+        #expect(try !code(#"reduce "x" as a { for x in a.list { state.last = x } }"#).readsOnlyTheAction)
+    }
+
+    /// Run through the store, a reducer that reads only the action and one with variables of
+    /// its own, one after the other, each see the action.
+    @Test func reducersWithAndWithoutVariablesBothSeeTheAction() async {
+        let run = await runLoweredAndWalked(
+            """
+            state { a: 0, b: 0 }
+            reduce "x" as a { state.a = state.a + a.n }
+            reduce "x" as a { let twice = a.n * 2\n state.b = state.b + twice }
+            saga main { put "x" { n: 1 }; put "x" { n: 2 }; let s = select state; log s }
+            """)
+        #expect(run.lines == [#"{"a":3,"b":6}"#])
     }
 }

@@ -108,6 +108,10 @@ final class ReducerCode {
     let records: [[(key: Int32, value: Place)]]
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
+    /// Whether the code reads no variable but the action and writes none (see
+    /// ``readsOnlyTheAction(_:records:paths:leavesNothingToTheWalker:)``): it then runs with
+    /// no variables array.
+    let readsOnlyTheAction: Bool
 
     /// Lowers a reducer's body; `slotCount` is the size of its frame.
     init(lowering body: [Stmt], slotCount: Int) {
@@ -120,5 +124,8 @@ final class ReducerCode {
         paths = lowered.paths
         records = lowered.records
         temporaryCount = lowered.temporaryCount
+        readsOnlyTheAction = Self.readsOnlyTheAction(
+            instructions, records: records, paths: paths,
+            leavesNothingToTheWalker: expressions.isEmpty && statements.isEmpty)
     }
 }

@@ -7,17 +7,22 @@ extension ReducerRunner {
     ///
     /// What it does is what walking the body's statements does: the same values, errors and
     /// undo log; the instructions it cannot express run through the walker and the evaluator.
+    ///
+    /// Code that ``ReducerCode/readsOnlyTheAction`` reads `action` where it reads slot 0, and
+    /// `env` may then be empty; other code reads and writes its variables in `env`, whose slot
+    /// 0 starts as the action.
     func run(
-        _ code: ReducerCode, _ state: inout Value, _ env: inout [Value],
+        _ code: ReducerCode, _ state: inout Value, _ env: inout [Value], action: Value,
         _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator
     ) throws(SagaError) {
         var pc = 0
         let count = code.instructions.count
+        let onlyTheAction = code.readsOnlyTheAction
         // Reads a place: a variable or a constant is copied, a temporary moved out (it is read
         // once), so that none keeps a reference past its statement.
         @inline(__always) func read(_ place: ReducerCode.Place) -> Value {
             switch place {
-            case .slot(let s): return env[Int(s)]
+            case .slot(let s): return onlyTheAction ? action : env[Int(s)]
             case .constant(let k): return code.constants[Int(k)]
             case .temporary(let t):
                 let value = (temporaries + Int(t)).move()
@@ -83,7 +88,7 @@ extension ReducerRunner {
                 break
             case .checkDepth(let place):
                 switch place {
-                case .slot(let s): try Value.checkDepth(of: env[Int(s)])
+                case .slot(let s): try Value.checkDepth(of: onlyTheAction ? action : env[Int(s)])
                 case .temporary(let t): try Value.checkDepth(of: temporaries[Int(t)])
                 case .constant(let k): try Value.checkDepth(of: code.constants[Int(k)])
                 }

@@ -126,14 +126,21 @@ final class ReducerRunner {
                 continue
             }
             // One variables array, reused: reducers run one at a time and never capture it.
-            var env = scratch
-            scratch = []
-            let size = max(program.reducers[i].slotCount, 1)
-            if env.count != size { env = [Value](repeating: .null, count: size) }
-            env[0] = action
+            // Lowered code that reads only the action runs without it.
+            let usesVariables = !runsLowered || !codes[i].readsOnlyTheAction
+            var env: [Value] = []
+            if usesVariables {
+                env = scratch
+                scratch = []
+                let size = max(program.reducers[i].slotCount, 1)
+                if env.count != size { env = [Value](repeating: .null, count: size) }
+                env[0] = action
+            }
             defer {
-                for i in env.indices { env[i] = .null }
-                scratch = env
+                if usesVariables {
+                    for i in env.indices { env[i] = .null }
+                    scratch = env
+                }
             }
             stepsLeft = maxSteps
             logging = needsUndo[i]
@@ -143,7 +150,7 @@ final class ReducerRunner {
             do {
                 let ev = Evaluator(scope: scope, clock: clock, maxLength: maxLength)
                 if runsLowered {
-                    try run(codes[i], &state, &env, temporaries, ev)
+                    try run(codes[i], &state, &env, action: action, temporaries, ev)
                 } else {
                     _ = try run(program.reducers[i].body.statements, &state, &env, ev)
                 }
