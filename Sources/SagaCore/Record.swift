@@ -243,6 +243,15 @@ public struct Record: Sendable {
             return entries[r.index].value
         }
         set {
+            // A key already there, in a small record, is found as the getter finds it: the
+            // ordered search is only needed to insert (callgrind, every-select-put: a reducer's
+            // `state.count = …`).
+            if let v = newValue, entries.count <= 8 {
+                for i in entries.indices where Record.sameKey(entries[i].key, key) {
+                    entries[i].value = v
+                    return
+                }
+            }
             let r = search(key)
             if let v = newValue {
                 if r.found { entries[r.index].value = v } else { insert(key, v, at: r.index) }

@@ -47,6 +47,14 @@ extension ReducerRunner {
                 write(read(from), to)
             case .stateMember(let key, let to):
                 write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+            case .member(.slot(let slot), let key, let to):
+                // A variable's member is read where the variable is: reading the variable out
+                // copied it (a retain and a release of the action, callgrind, every-select-put).
+                if onlyTheAction {
+                    write(try Evaluator.member(code.keys[Int(key)], of: action), to)
+                } else {
+                    write(try Evaluator.member(code.keys[Int(key)], of: env[Int(slot)]), to)
+                }
             case .member(let base, let key, let to):
                 write(try Evaluator.member(code.keys[Int(key)], of: read(base)), to)
             case .binary(let op, let lhs, let rhs, let to):
