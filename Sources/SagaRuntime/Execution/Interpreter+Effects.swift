@@ -125,13 +125,24 @@ extension Interpreter {
     func select(_ expr: Expr, _ task: SagaTask) throws(SagaError) -> Value {
         // `select state.key`, the usual one: the field read from the state, with no evaluator
         // and no scope to set and clear, as the evaluator would read it (callgrind,
-        // every-select-put: 494 instructions a select, most of them for that).
+        // every-select-put: 494 instructions a select, most of them for that). Before the
+        // task's variables are read, which retains them.
         if case .member(.state, let key, _) = expr { return try Evaluator.member(key, of: binding.stateValue) }
+        return try select(evaluating: expr, task.env, cancelled: isCancelledContext(task))
+    }
+
+    /// `select EXPR` over the variables `env`, where `cancelled` reads as given.
+    func select(_ expr: Expr, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
+        if case .member(.state, let key, _) = expr { return try Evaluator.member(key, of: binding.stateValue) }
+        return try select(evaluating: expr, env, cancelled: cancelled)
+    }
+
+    /// `select EXPR` by the evaluator, with `state` in its scope.
+    private func select(evaluating expr: Expr, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
         scope.state = binding.stateValue
         defer { scope.state = nil }
-        let ev = Evaluator(
-            scope: scope, cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
-        return try ev.eval(expr, task.env)
+        let ev = Evaluator(scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength)
+        return try ev.eval(expr, env)
     }
 
     func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
@@ -203,19 +214,9 @@ extension Interpreter {
     }
 
     private func put(_ first: Expr, _ second: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
-        // `put "t"` and `put "t" {k: literal, …}`: the action made the first time, shared.
         if case .literal(.string(let type), _) = first {
-            // Matched in place: `guard let payload = second` copied the optional expression.
-            switch second {
-            case nil:
-                return dispatch(constantActions.action(type: type), from: task)
-            case .record(let fields, _)?:
-                if let action = constantActions.action(type: type, fields: fields) {
-                    return dispatch(action, from: task)
-                }
-            default:
-                break
-            }
+            if let action = constantAction(type: type, second) { return dispatch(action, from: task) }
+            return dispatch(try action(type: type, second, task.env, cancelled: isCancelledContext(task)), from: task)
         }
         let ev = evaluator(task)
         let a = try ev.eval(first, task.env)
@@ -230,15 +231,7 @@ extension Interpreter {
             }
             switch a {
             case .string(let type):
-                guard case .record(var payload) = b else {
-                    throw SagaError.typeError("the payload of put must be a record, got \(b.kindName)")
-                }
-                // Let go of `b`, so that adding `type` does not copy the payload's entries.
-                b = .null
-                guard payload.insertIfAbsent("type", .string(type)) else {
-                    throw SagaError.typeError("the payload of put \"\(type)\" must not hold 'type'")
-                }
-                action = .record(payload)
+                action = try Self.action(type: type, payload: &b)
             case .handle(let h) where h.kind == .channel:
                 guard let channel = h.object as? Channel else { throw SagaError.typeError("not a channel") }
                 guard channelPut(channel, b) else { throw bufferOverflow(channel) }
@@ -262,6 +255,47 @@ extension Interpreter {
             }
         }
         return dispatch(action, from: task)
+    }
+
+    /// The action of `put "TYPE"` or `put "TYPE" {k: literal, …}`: made the first time,
+    /// shared. `nil` for any other payload.
+    @inline(__always)
+    func constantAction(type: String, _ second: Expr?) -> Value? {
+        // Matched in place: `guard let payload = second` copied the optional expression.
+        switch second {
+        case nil: return constantActions.action(type: type)
+        case .record(let fields, _)?: return constantActions.action(type: type, fields: fields)
+        default: return nil
+        }
+    }
+
+    /// The action of `put "TYPE" PAYLOAD`, the payload evaluated over the variables `env`
+    /// (where `cancelled` reads as given); see ``constantAction(type:_:)`` first.
+    func action(type: String, _ second: Expr?, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
+        guard let second else { return ConstantActions.typeOnly(type) }
+        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength)
+        var payload: Value
+        if case .record(let fields, _) = second {
+            // A record literal (the usual `put "t" {…}`) is built with room for `type`.
+            payload = .record(try ev.record(fields, env, reserving: 1))
+        } else {
+            payload = try ev.eval(second, env)
+        }
+        return try Self.action(type: type, payload: &payload)
+    }
+
+    /// `put TYPE PAYLOAD`'s action: the payload, which must be a record without a `type`,
+    /// with `type` added. `payload` is left null, so that adding `type` does not copy its
+    /// entries.
+    private static func action(type: String, payload b: inout Value) throws(SagaError) -> Value {
+        guard case .record(var payload) = b else {
+            throw SagaError.typeError("the payload of put must be a record, got \(b.kindName)")
+        }
+        b = .null
+        guard payload.insertIfAbsent("type", .string(type)) else {
+            throw SagaError.typeError("the payload of put \"\(type)\" must not hold 'type'")
+        }
+        return .record(payload)
     }
 
     /// Hands a `put`'s action on: processed at once when nothing else could run first (see

@@ -174,12 +174,20 @@ extension Interpreter {
     /// blocking and waking the putter only to take the wake-up back cost 660 instructions per
     /// `put` more than this.
     func dispatchAtOnce(_ action: Value, putter: SagaTask) -> EffectResult {
-        while let work = ready.popFirst() { perform(work) }
-        let failure = storeProcesses(action)
+        let failure = processAtOnce(action)
         guard failure != nil || !wakeups.isEmpty else { return .dispatched(action) }
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
+    }
+
+    /// What ``dispatchAtOnce(_:putter:)`` does before it looks at the putter: the ready work
+    /// (watchers' second turns, which the run loop would run first), then the store's
+    /// processing of the action. The error if it failed.
+    @inline(__always)
+    func processAtOnce(_ action: Value) -> SagaError? {
+        while let work = ready.popFirst() { perform(work) }
+        return storeProcesses(action)
     }
 
     /// Processes one dispatch entry: middleware and reducers (in the store), then the
@@ -213,7 +221,7 @@ extension Interpreter {
 
     /// Wakes a task blocked on `put` once its action has been processed: with the action, or
     /// with the error the dispatch failed with, reported at the `put`.
-    private func wakePutter(_ putter: SagaTask, _ failure: SagaError?, _ action: Value) {
+    func wakePutter(_ putter: SagaTask, _ failure: SagaError?, _ action: Value) {
         if let failure {
             let at = putter.waitingStatementLocation ?? putter.location
             wake(putter, .error(Failure(error: failure, trace: trace(putter, at: at))))

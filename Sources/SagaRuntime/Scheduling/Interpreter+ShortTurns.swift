@@ -56,17 +56,12 @@ extension Interpreter {
         // the last body's task, if nothing else refers to it, runs the next. The body then
         // sees `.null` there, where the `fork` statement would hand it the old handle.
         if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
-        let env = watcher.bodyVariables(copying: task.env)
-        let child: SagaTask
-        if let spare = watcher.takeSpareTask() {
-            liveTasks += 1
-            spare.restart(id: makeID(), parent: task, env: env, body: watcher.body)
-            child = spare
-        } else {
-            child = newTask(
-                name: "fork block", location: watcher.location, kind: .attached, parent: task, env: env,
-                body: watcher.body)
+        // A body that cannot count more steps than a task may take without an effect.
+        if let statements = watcher.inlineStatements, statements.count <= options.maxSteps, wakeups.isEmpty {
+            runBodyInline(task, watcher, statements)
+            return true
         }
+        let child = startBody(of: watcher, in: task, id: makeID(), env: watcher.bodyVariables(copying: task.env))
         task.adopt(child)
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
@@ -78,6 +73,25 @@ extension Interpreter {
         task.resumption = .retake
         wakeups.append(.run(task, task.token))
         return true
+    }
+
+    /// Starts a body of `watcher` as a task attached to `task`, the watcher's: in the task of
+    /// a body that has ended, if one was kept, or in a new one. The caller has `task` adopt it
+    /// (here, the reference held across the call was released and retained again: callgrind,
+    /// latest-select-put) and has it run.
+    @inline(__always)
+    func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
+        let child: SagaTask
+        liveTasks += 1
+        if let spare = watcher.takeSpareTask() {
+            spare.restart(id: id, parent: task, env: env, body: watcher.body)
+            child = spare
+        } else {
+            child = SagaTask(
+                id: id, name: "fork block", location: watcher.location, kind: .attached, parent: task, env: env,
+                body: watcher.body)
+        }
+        return child
     }
 
     /// Whether `latest`'s `if last != null { cancel last }` would do nothing: no body started

@@ -1,0 +1,156 @@
+import SagaCore
+import SagaLanguage
+
+/// An `every` body run in its watcher's first short turn, with no task of its own.
+///
+/// The short turn starts the body as a task that runs right after it, and the watcher's second
+/// turn right after that (see ``Interpreter/runShortTurn(_:_:_:)``): nothing else runs in
+/// between. A body whose statements all complete in the turn they start in (``InlineBody``)
+/// can therefore run here instead, in the same order, over its own copy of the watcher's
+/// variables. The task's life (made or restarted, adopted, queued, run, ended, released) was
+/// about a fifth of every-select-put's instructions (callgrind).
+///
+/// Where the body would wait, or fails, it gets its task at that point, standing where the
+/// statements as written would have left it, and runs on as any body does:
+/// - a statement fails: the task is queued to fail with that error, at that statement;
+/// - a `put` finds other work before its action (another action queued, a task to run): the
+///   task waits on the `put`, its action queued, as ``Interpreter/dispatch(_:from:)`` leaves it;
+/// - a `put`'s action woke tasks, or failed: the task waits on the `put` and is woken after
+///   them, as ``Interpreter/dispatchAtOnce(_:putter:)`` leaves it.
+///
+/// The watcher's second turn (back to its `take`) comes where it would have run: before the
+/// first `put`'s action is processed (the run loop, or the `put` processed on the spot, runs
+/// it first), or once the body has ended, or queued behind a body that got its task.
+extension Interpreter {
+    /// Runs the body of `watcher`, an `every` watcher taking its first short turn in `task`,
+    /// with the action bound in `task`'s variables: `statements` are the body's, each one
+    /// that ``InlineBody`` lets through.
+    func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
+        // The body's number, taken where its task would have taken it.
+        let id = makeID()
+        var env = watcher.bodyVariables(copying: task.env)
+        // The watcher's second turn, as the short turn sets it up: run here, or queued (see
+        // ``queueRetake(_:_:)``).
+        task.token &+= 1
+        var retakeDone = false
+        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength)
+        for pc in statements.indices {
+            let statement = statements[pc]
+            do throws(SagaError) {
+                // The effects are matched where they are in the statement: taken out as a
+                // value, an effect was copied and destroyed (callgrind, every-select-put).
+                switch statement {
+                case .declare(let v, _, .expr(let e), _):
+                    env[v.slot] = try ev.eval(e, env)
+                case .assign(let lv, .expr(let e), _) where lv.path.isEmpty:
+                    guard case .variable(let v) = lv.root else {
+                        return runAsWritten(task, watcher, id, env, from: pc, retakeDone)
+                    }
+                    env[v.slot] = try ev.eval(e, env)
+                case .log(let e, _):
+                    var line = ""
+                    try ev.eval(e, env).writeDisplay(into: &line)
+                    emit(line)
+                case .declare(let v, _, .effect(.select(let e?, _)), _):
+                    env[v.slot] = try select(e, env, cancelled: false)
+                case .declare(let v, _, .effect(.select(nil, _)), _):
+                    env[v.slot] = binding.stateValue
+                case .effect(.select(let e?, _), _):
+                    _ = try select(e, env, cancelled: false)
+                case .declare(let v, _, .effect(.put(.literal(.string(let type), _), let second, _)), _):
+                    let action = try inlineAction(type, second, env)
+                    guard putAtOnce(action, .slot(v.slot), task, watcher, id, env, pc, &retakeDone) else { return }
+                    env[v.slot] = action
+                case .effect(.put(.literal(.string(let type), _), let second, _), _):
+                    let action = try inlineAction(type, second, env)
+                    guard putAtOnce(action, .discard, task, watcher, id, env, pc, &retakeDone) else { return }
+                default:
+                    return runAsWritten(task, watcher, id, env, from: pc, retakeDone)
+                }
+            } catch {
+                // As the statement fails in a task: past it, with the error raised there.
+                let child = bodyTask(task, watcher, id, env, at: pc + 1)
+                let failure = Failure(error: error, trace: trace(child, at: statement.location))
+                child.resumption = .unwind(.throwError(failure))
+                wakeups.append(.run(child, child.token))
+                queueRetake(task, retakeDone)
+                return
+            }
+        }
+        watcher.keepVariables(&env)
+        if !retakeDone { retakeNow(task, watcher) }
+    }
+
+    /// A `put` of the body at `pc`, its action made, as ``dispatch(_:from:)`` runs it: the
+    /// action processed on the spot once the watcher has taken again, or, where a task would
+    /// wait on the `put`, the body given its task, waiting there.
+    ///
+    /// - Returns: `false` if the body now has a task, which goes on from there.
+    @inline(__always)
+    private func putAtOnce(
+        _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
+        _ env: [Value], _ pc: Int, _ retakeDone: inout Bool
+    ) -> Bool {
+        guard canDispatchAtOnce else {
+            let child = bodyTask(task, watcher, id, env, at: pc + 1)
+            child.target = target
+            block(child, on: .put)
+            enqueue(action, putter: child)
+            queueRetake(task, retakeDone)
+            return false
+        }
+        if !retakeDone {
+            retakeDone = true
+            retakeNow(task, watcher)
+        }
+        let failure = processAtOnce(action)
+        if failure == nil, wakeups.isEmpty { return true }
+        let child = bodyTask(task, watcher, id, env, at: pc + 1)
+        child.target = target
+        block(child, on: .put)
+        wakePutter(child, failure, action)
+        return false
+    }
+
+    /// A statement that ``InlineBody`` does not let through: the body gets its task there,
+    /// which runs it as written.
+    private func runAsWritten(
+        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], from pc: Int, _ retakeDone: Bool
+    ) {
+        let child = bodyTask(task, watcher, id, env, at: pc)
+        wakeups.append(.run(child, child.token))
+        queueRetake(task, retakeDone)
+    }
+
+    /// The action of the body's `put "TYPE" [PAYLOAD]`, as the statement makes it.
+    private func inlineAction(_ type: String, _ second: Expr?, _ env: [Value]) throws(SagaError) -> Value {
+        if let action = constantAction(type: type, second) { return action }
+        return try action(type: type, second, env, cancelled: false)
+    }
+
+    /// The body's task, at last: started as the short turn starts it, with the variables as
+    /// the body has left them, standing at `pc` in its statements. The caller has it run or wait.
+    private func bodyTask(
+        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], at pc: Int
+    ) -> SagaTask {
+        let child = startBody(of: watcher, in: task, id: id, env: env)
+        task.adopt(child)
+        child.pc = pc
+        return child
+    }
+
+    /// The watcher's second turn, run now, as the run loop would run its queued turn (the
+    /// task's resumption is `.start`, as ``execute(_:)`` leaves it).
+    private func retakeNow(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+        _ = retake(task, watcher)
+    }
+
+    /// The watcher's second turn queued behind its body's task, unless it has run: setting it
+    /// up only here spares the body that runs to its end two writes of the task's resumption,
+    /// each an outlined destroy (callgrind, every-select-put).
+    private func queueRetake(_ task: SagaTask, _ retakeDone: Bool) {
+        if retakeDone { return }
+        task.resumption = .retake
+        wakeups.append(.run(task, task.token))
+    }
+}

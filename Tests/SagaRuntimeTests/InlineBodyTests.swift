@@ -1,0 +1,173 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// An `every` body made only of statements that complete at once runs in its watcher's turn,
+/// with no task of its own, and gets one only where it would wait or fails. None of it may
+/// show: each program here runs both ways (a run-step budget turns the short cuts off) and
+/// the two runs must agree on transcript, errors, status and final state.
+@Suite struct InlineBodyTests {
+    private static func actions(_ type: String, _ count: Int) -> [String] {
+        (1...count).map { #"{"type":"\#(type)","n":\#($0)}"# }
+    }
+
+    private func body(_ source: String) -> Block? {
+        let program = Frontend().compile(source: "saga main { every \"a\" as a { \(source) } }", path: "t.saga").program
+        for saga in program?.sagas ?? [] {
+            for case .effect(.watcher(let watcher), _) in saga.body.statements { return watcher.body }
+        }
+        return nil
+    }
+
+    @Test func bodiesThatComputeSelectPutAndLogRunInline() throws {
+        let inline = [
+            "",
+            "let x = a.n + 1; var y = x * 2; y = y + 1; log \"\\(y)\"",
+            "let c = select state; let d = select; select state",
+            "put \"b\"; let p = put \"c\" { n: a.n }; put \"d\" { n: 1 }",
+        ]
+        for source in inline {
+            let block = try #require(body(source), "\(source)")
+            #expect(InlineBody.statements(of: block)?.count == block.statements.count, "\(source)")
+        }
+        let asTasks = [
+            "let b = take \"b\"", "delay 1", "if a.n > 1 { log \"x\" }", "put a.type", "fork { log \"x\" }",
+            "try { log \"x\" } finally { log \"y\" }", "var r = {n: 1}; r.n = 2",
+        ]
+        for source in asTasks {
+            let block = try #require(body(source), "\(source)")
+            #expect(InlineBody.statements(of: block) == nil, "\(source)")
+        }
+    }
+
+    @Test func onlyEveryRunsItsBodiesInline() {
+        let block = Block(statements: [.log(.literal(.int(1), .unknown), .unknown)], location: .unknown)
+        func made(_ kind: Watcher.Kind) -> ShortTurnWatcher? {
+            let watcher = Watcher(
+                kind: kind, duration: nil, pattern: .expr(.literal("a", .unknown)),
+                binding: Variable(name: "a", slot: 0, location: .unknown), body: block, location: .unknown)
+            return ShortTurnWatcher.make(for: watcher, hiddenSlot: 1)
+        }
+        #expect(made(.every)?.inlineStatements?.count == 1)
+        #expect(made(.latest)?.inlineStatements == nil)
+        #expect(made(.leading)?.inlineStatements == nil)
+    }
+
+    /// Each body starts from the watcher's variables as they were when it started, as a
+    /// forked block does.
+    @Test func eachBodyReadsTheWatchersVariables() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              let total = 100
+              every "a" as a { var seen = total; seen = seen + a.n; log "total \\(seen)" }
+            }
+            """, input: Self.actions("a", 3))
+        #expect(outcome.lines == ["total 101", "total 102", "total 103"])
+    }
+
+    /// The bodies take their numbers as tasks would: a task forked after them has the same.
+    @Test func bodiesTakeTheNumbersTheirTasksWould() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a { log "body \\(a.n)" }
+              every "done" as d { let t = fork { log "forked" }; log "handle \\(t)" }
+            }
+            """, input: Self.actions("a", 3) + [#"{"type":"done"}"#])
+        #expect(outcome.lines.contains { $0.hasPrefix("handle \"<task ") })
+    }
+
+    @Test func aPutThatWakesATaskResumesTheBodyAfterIt() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a {
+                log "before \\(a.n)"
+                let p = put "seen" { n: a.n }
+                log "after \\(p.n)"
+              }
+              every "seen" as s { log "seen \\(s.n)" }
+            }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.lines == ["before 1", "seen 1", "after 1", "before 2", "seen 2", "after 2"])
+    }
+
+    /// The watcher takes again before the body's first `put` is processed: a body putting
+    /// what its own watcher takes is seen by it. (The second body fails at once: its action
+    /// has no `first`.)
+    @Test func theWatcherTakesAgainBeforeItsBodysPut() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a { let f = len(a.first); log "a \\(a.n)"; put "a" { n: a.n + 10 } }
+            }
+            """, input: [#"{"type":"a","n":1,"first":"yes"}"#])
+        #expect(outcome.lines == ["a 1"])
+        #expect(outcome.errors.joined().contains("len"))
+    }
+
+    /// Another task woken by the same action runs before the body's `put` is processed: the
+    /// body waits on its `put` with the action queued, as a task's `put` does.
+    @Test func aPutBehindOtherWorkWaitsForItsTurn() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main { every "a" as a { log "body \\(a.n)"; put "b" { n: a.n }; log "body put \\(a.n)" } }
+            saga other { loop { let a = take "a"; put "c" { n: a.n }; log "other \\(a.n)" } }
+            saga watch { loop { let x = take "*"; log "saw \\(x.type) \\(x.n)" } }
+            """, input: Self.actions("a", 2))
+        #expect(
+            outcome.lines.prefix(6) == ["body 1", "saw a 1", "saw b 1", "body put 1", "saw c 1", "other 1"])
+    }
+
+    @Test func aStatementThatFailsFailsTheBodyAndItsWatcher() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a {
+                log "body \\(a.n)"
+                put "b" { n: a.n }
+                let bad = len(a.n)
+                log "unreached"
+              }
+              every "b" as b { log "b \\(b.n)" }
+            }
+            saga other { loop { let a = take "a"; log "other \\(a.n)" } }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.status == .sagaFailed)
+        #expect(!outcome.lines.contains("unreached"))
+        #expect(outcome.errors.joined().contains("forked by"))
+    }
+
+    @Test func aFirstStatementThatFailsFailsBeforeTheWatcherTakesAgain() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main { every "a" as a { let bad = a.n + null } }
+            saga other { loop { let a = take "a"; log "other \\(a.n)" } }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.status == .sagaFailed)
+    }
+
+    /// A reducer that fails is reported; the `put` itself does not fail.
+    @Test func aReducerThatFailsOnTheBodysPutIsReportedAndTheBodyGoesOn() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            state { items: [] }
+            reduce "add" as a { state.items[5] = a.n }
+            saga main { every "a" as a { log "body \\(a.n)"; put "add" { n: a.n }; log "after \\(a.n)" } }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.lines == ["body 1", "after 1", "body 2", "after 2"])
+        #expect(outcome.errors.count == 2)
+    }
+
+    /// A body longer than the steps a task may take without an effect fails as a task would.
+    @Test func aBodyLongerThanTheStepLimitFailsAsATask() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main { every "a" as a { let x = 1; let y = 2; let z = 3; log "\\(x + y + z)" } }
+            """, input: Self.actions("a", 1), configure: { $0.maxSteps = 3 })
+        #expect(outcome.status == .sagaFailed)
+    }
+}
