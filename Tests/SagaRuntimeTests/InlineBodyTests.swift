@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func onlyEveryRunsItsBodiesInline() {
+    @Test func everyAndLatestRunTheirBodiesInlineAndLeadingDoesNot() {
         let block = Block(statements: [.log(.literal(.int(1), .unknown), .unknown)], location: .unknown)
         func made(_ kind: Watcher.Kind) -> ShortTurnWatcher? {
             let watcher = Watcher(
@@ -51,7 +51,7 @@ import Testing
             return ShortTurnWatcher.make(for: watcher, hiddenSlot: 1)
         }
         #expect(made(.every)?.inlineStatements?.count == 1)
-        #expect(made(.latest)?.inlineStatements == nil)
+        #expect(made(.latest)?.inlineStatements?.count == 1)
         #expect(made(.leading)?.inlineStatements == nil)
     }
 
@@ -162,12 +162,38 @@ import Testing
         #expect(outcome.errors.count == 2)
     }
 
-    /// A body longer than the steps a task may take without an effect fails as a task would.
-    @Test func aBodyLongerThanTheStepLimitFailsAsATask() async {
+    /// `latest` cancels the body it started last when the next action comes: body 1 got its
+    /// task at its `put` (queued behind action 2) and is cancelled there; bodies that ended
+    /// inline leave nothing to cancel.
+    @Test func latestCancelsABodyThatGotItsTaskAndNotOneThatEnded() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              latest "a" as a { log "body \\(a.n)"; put "b" { n: a.n }; log "after \\(a.n)" }
+              latest "c" as c { log "c \\(c.n)" }
+              every "b" as b { log "b \\(b.n)" }
+            }
+            saga feeder {
+              fork { put "a" { n: 1 } }
+              fork { put "a" { n: 2 } }
+              put "c" { n: 1 }
+              put "c" { n: 2 }
+            }
+            """, input: [#"{"type":"a","n":3}"#])
+        #expect(
+            outcome.lines == [
+                "body 1", "body 2", "c 1", "b 1", "b 2", "after 2", "c 2", "body 3", "b 3", "after 3",
+            ])
+    }
+
+    /// A body as long as the steps a task may take without an effect, or longer, fails as a
+    /// task does: the step that finds the body's end counts too.
+    @Test(arguments: [3, 4, 5])
+    func aBodyNearTheStepLimitFailsOrNotAsATask(maxSteps: Int) async {
         let outcome = await runLoweredAndWalked(
             """
             saga main { every "a" as a { let x = 1; let y = 2; let z = 3; log "\\(x + y + z)" } }
-            """, input: Self.actions("a", 1), configure: { $0.maxSteps = 3 })
-        #expect(outcome.status == .sagaFailed)
+            """, input: Self.actions("a", 1), configure: { $0.maxSteps = maxSteps })
+        #expect((outcome.status == .success) == (maxSteps > 4))
     }
 }

@@ -1,7 +1,7 @@
 import SagaCore
 import SagaLanguage
 
-/// An `every` body run in its watcher's first short turn, with no task of its own.
+/// An `every` or `latest` body run in its watcher's first short turn, with no task of its own.
 ///
 /// The short turn starts the body as a task that runs right after it, and the watcher's second
 /// turn right after that (see ``Interpreter/runShortTurn(_:_:_:)``): nothing else runs in
@@ -22,7 +22,7 @@ import SagaLanguage
 /// first `put`'s action is processed (the run loop, or the `put` processed on the spot, runs
 /// it first), or once the body has ended, or queued behind a body that got its task.
 extension Interpreter {
-    /// Runs the body of `watcher`, an `every` watcher taking its first short turn in `task`,
+    /// Runs the body of `watcher`, an `every` or `latest` watcher taking its first short turn in `task`,
     /// with the action bound in `task`'s variables: `statements` are the body's, each one
     /// that ``InlineBody`` lets through.
     func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
@@ -136,6 +136,11 @@ extension Interpreter {
         let child = startBody(of: watcher, in: task, id: id, env: env)
         task.adopt(child)
         child.pc = pc
+        // `latest` keeps the handle of the body it started last, to cancel it with the next
+        // action. Only its own statements read it, none of which runs while the body does; a
+        // body that ended inline leaves the null there, which cancels nothing, as cancelling an
+        // ended body does nothing.
+        if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         return child
     }
 

@@ -1,6 +1,6 @@
 import SagaLanguage
 
-/// Which `every` bodies run in their watcher's turn, with no task of their own (see
+/// Which `every` and `latest` bodies run in their watcher's turn, with no task of their own (see
 /// ``Interpreter/runBodyInline(_:_:_:)``): a body whose statements, all at its top level,
 /// each complete in the turn they start in and show nothing of the task that runs them.
 ///
