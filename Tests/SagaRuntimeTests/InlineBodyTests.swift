@@ -27,18 +27,19 @@ import Testing
             "let x = a.n + 1; var y = x * 2; y = y + 1; log \"\\(y)\"",
             "let c = select state; let d = select; select state",
             "put \"b\"; let p = put \"c\" { n: a.n }; put \"d\" { n: 1 }",
+            "if a.n > 1 { log \"x\" } else if a.n > 0 { if a.n == 1 { put \"b\" } } else { let y = 2 }",
         ]
         for source in inline {
             let block = try #require(body(source), "\(source)")
-            #expect(InlineBody.statements(of: block)?.count == block.statements.count, "\(source)")
+            #expect(InlineBody(block)?.statements.count == block.statements.count, "\(source)")
         }
         let asTasks = [
-            "let b = take \"b\"", "delay 1", "if a.n > 1 { log \"x\" }", "put a.type", "fork { log \"x\" }",
+            "let b = take \"b\"", "delay 1", "if a.n > 1 { delay 1 }", "put a.type", "fork { log \"x\" }",
             "try { log \"x\" } finally { log \"y\" }", "var r = {n: 1}; r.n = 2",
         ]
         for source in asTasks {
             let block = try #require(body(source), "\(source)")
-            #expect(InlineBody.statements(of: block) == nil, "\(source)")
+            #expect(InlineBody(block) == nil, "\(source)")
         }
     }
 
@@ -50,9 +51,9 @@ import Testing
                 binding: Variable(name: "a", slot: 0, location: .unknown), body: block, location: .unknown)
             return ShortTurnWatcher.make(for: watcher, hiddenSlot: 1)
         }
-        #expect(made(.every)?.inlineStatements?.count == 1)
-        #expect(made(.latest)?.inlineStatements?.count == 1)
-        #expect(made(.leading)?.inlineStatements == nil)
+        #expect(made(.every)?.inlineBody?.statements.count == 1)
+        #expect(made(.latest)?.inlineBody?.statements.count == 1)
+        #expect(made(.leading)?.inlineBody == nil)
     }
 
     /// Each body starts from the watcher's variables as they were when it started, as a
@@ -160,6 +161,47 @@ import Testing
             """, input: Self.actions("a", 2))
         #expect(outcome.lines == ["body 1", "after 1", "body 2", "after 2"])
         #expect(outcome.errors.count == 2)
+    }
+
+    /// An `if` in a body runs inline too; a body that gets its task inside an arm (a `put`
+    /// that wakes a task, a statement that fails) goes on after the `if` as a task would.
+    @Test func aBodyGoesOnAfterAnIfFromWhereverInItItGotItsTask() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main {
+              every "a" as a {
+                log "body \\(a.n)"
+                if a.n == 1 {
+                  put "quiet" { n: a.n }
+                  log "quiet \\(a.n)"
+                } else if a.n == 2 {
+                  if a.n > 1 { put "loud" { n: a.n } }
+                  log "loud \\(a.n)"
+                } else if a.n == 3 {
+                  let bad = len(a.n)
+                } else {
+                  log "none \\(a.n)"
+                }
+                log "end \\(a.n)"
+              }
+              every "loud" as l { log "heard \\(l.n)" }
+            }
+            """, input: Self.actions("a", 2) + [#"{"type":"a","n":4}"#, #"{"type":"a","n":3}"#])
+        #expect(
+            outcome.lines == [
+                "body 1", "quiet 1", "end 1", "body 2", "heard 2", "loud 2", "end 2", "body 4", "none 4",
+                "end 4", "body 3",
+            ])
+        #expect(outcome.status == .sagaFailed)
+    }
+
+    @Test func anIfWhoseConditionFailsFailsTheBodyAtTheIf() async {
+        let outcome = await runLoweredAndWalked(
+            """
+            saga main { every "a" as a { log "body"; if a.n { log "then" }; log "unreached" } }
+            """, input: Self.actions("a", 1))
+        #expect(outcome.lines == ["body"])
+        #expect(outcome.errors.joined().contains("(test.saga:1:42)"))
     }
 
     /// `latest` cancels the body it started last when the next action comes: body 1 got its

@@ -34,9 +34,25 @@ extension Interpreter {
         task.token &+= 1
         var retakeDone = false
         let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength)
-        for pc in statements.indices {
-            let statement = statements[pc]
+        // Where the body stands, as a task's registers would have it (``SagaTask/code``,
+        // ``SagaTask/pc``, ``SagaTask/frames``): `pc` is past the statement running, and an
+        // `if` enters its arm as ``SagaTask/enter(_:)`` does, so a task made at any point
+        // stands where the body's own task would.
+        var code = statements
+        var pc = 0
+        var frames: [Frame] = []
+        while true {
+            guard pc < code.count else {
+                if frames.isEmpty { break }
+                guard case .block(let outer, let next)? = frames.popLast() else { break }
+                code = outer
+                pc = next
+                continue
+            }
+            let statement = code[pc]
+            pc += 1
             do throws(SagaError) {
+                var asWritten = false
                 // The effects are matched where they are in the statement: taken out as a
                 // value, an effect was copied and destroyed (callgrind, every-select-put).
                 switch statement {
@@ -44,7 +60,8 @@ extension Interpreter {
                     env[v.slot] = try ev.eval(e, env)
                 case .assign(let lv, .expr(let e), _) where lv.path.isEmpty:
                     guard case .variable(let v) = lv.root else {
-                        return runAsWritten(task, watcher, id, env, from: pc, retakeDone)
+                        asWritten = true
+                        break
                     }
                     env[v.slot] = try ev.eval(e, env)
                 case .log(let e, _):
@@ -57,19 +74,40 @@ extension Interpreter {
                     env[v.slot] = binding.stateValue
                 case .effect(.select(let e?, _), _):
                     _ = try select(e, env, cancelled: false)
+                case .effect(.select(nil, _), _):
+                    break
                 case .declare(let v, _, .effect(.put(.literal(.string(let type), _), let second, _)), _):
                     let action = try inlineAction(type, second, env)
-                    guard putAtOnce(action, .slot(v.slot), task, watcher, id, env, pc, &retakeDone) else { return }
+                    guard putAtOnce(action, .slot(v.slot), task, watcher, id, env, code, pc, frames, &retakeDone)
+                    else { return }
                     env[v.slot] = action
                 case .effect(.put(.literal(.string(let type), _), let second, _), _):
                     let action = try inlineAction(type, second, env)
-                    guard putAtOnce(action, .discard, task, watcher, id, env, pc, &retakeDone) else { return }
+                    guard putAtOnce(action, .discard, task, watcher, id, env, code, pc, frames, &retakeDone)
+                    else { return }
+                case .if(let arms, let elseBlock, _):
+                    var arm: [Stmt]? = elseBlock?.statements
+                    for conditional in arms where try ev.condition(conditional.condition, env) {
+                        arm = conditional.body.statements
+                        break
+                    }
+                    guard let arm else { break }
+                    if pc < code.count { frames.append(.block(code, pc)) }
+                    code = arm
+                    pc = 0
                 default:
-                    return runAsWritten(task, watcher, id, env, from: pc, retakeDone)
+                    asWritten = true
+                }
+                if asWritten {
+                    // Not one that ``InlineBody`` lets through: it runs as written.
+                    let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc - 1, frames: frames))
+                    wakeups.append(.run(child, child.token))
+                    queueRetake(task, retakeDone)
+                    return
                 }
             } catch {
                 // As the statement fails in a task: past it, with the error raised there.
-                let child = bodyTask(task, watcher, id, env, at: pc + 1)
+                let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
                 let failure = Failure(error: error, trace: trace(child, at: statement.location))
                 child.resumption = .unwind(.throwError(failure))
                 wakeups.append(.run(child, child.token))
@@ -81,6 +119,14 @@ extension Interpreter {
         if !retakeDone { retakeNow(task, watcher) }
     }
 
+    /// Where a body stands in its statements, for a task made there (see
+    /// ``bodyTask(_:_:_:_:at:)``).
+    private struct BodyPlace {
+        var code: [Stmt]
+        var pc: Int
+        var frames: [Frame]
+    }
+
     /// A `put` of the body at `pc`, its action made, as ``dispatch(_:from:)`` runs it: the
     /// action processed on the spot once the watcher has taken again, or, where a task would
     /// wait on the `put`, the body given its task, waiting there.
@@ -89,10 +135,10 @@ extension Interpreter {
     @inline(__always)
     private func putAtOnce(
         _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
-        _ env: [Value], _ pc: Int, _ retakeDone: inout Bool
+        _ env: [Value], _ code: [Stmt], _ pc: Int, _ frames: [Frame], _ retakeDone: inout Bool
     ) -> Bool {
         guard canDispatchAtOnce else {
-            let child = bodyTask(task, watcher, id, env, at: pc + 1)
+            let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
             child.target = target
             block(child, on: .put)
             enqueue(action, putter: child)
@@ -105,21 +151,11 @@ extension Interpreter {
         }
         let failure = processAtOnce(action)
         if failure == nil, wakeups.isEmpty { return true }
-        let child = bodyTask(task, watcher, id, env, at: pc + 1)
+        let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)
         return false
-    }
-
-    /// A statement that ``InlineBody`` does not let through: the body gets its task there,
-    /// which runs it as written.
-    private func runAsWritten(
-        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], from pc: Int, _ retakeDone: Bool
-    ) {
-        let child = bodyTask(task, watcher, id, env, at: pc)
-        wakeups.append(.run(child, child.token))
-        queueRetake(task, retakeDone)
     }
 
     /// The action of the body's `put "TYPE" [PAYLOAD]`, as the statement makes it.
@@ -129,13 +165,15 @@ extension Interpreter {
     }
 
     /// The body's task, at last: started as the short turn starts it, with the variables as
-    /// the body has left them, standing at `pc` in its statements. The caller has it run or wait.
+    /// the body has left them, standing at `place`. The caller has it run or wait.
     private func bodyTask(
-        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], at pc: Int
+        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], at place: BodyPlace
     ) -> SagaTask {
         let child = startBody(of: watcher, in: task, id: id, env: env)
         task.adopt(child)
-        child.pc = pc
+        child.code = place.code
+        child.pc = place.pc
+        child.frames = place.frames
         // `latest` keeps the handle of the body it started last, to cancel it with the next
         // action. Only its own statements read it, none of which runs while the body does; a
         // body that ended inline leaves the null there, which cancels nothing, as cancelling an

@@ -56,10 +56,8 @@ extension Interpreter {
         // the last body's task, if nothing else refers to it, runs the next. The body then
         // sees `.null` there, where the `fork` statement would hand it the old handle.
         if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
-        // A body that cannot take more steps than a task may take without an effect: its
-        // statements, and one more for the step that finds its end.
-        if let statements = watcher.inlineStatements, statements.count < options.maxSteps, wakeups.isEmpty {
-            runBodyInline(task, watcher, statements)
+        if let inline = watcher.inlineBody, inline.maxSteps <= options.maxSteps, wakeups.isEmpty {
+            runBodyInline(task, watcher, inline.statements)
             return true
         }
         let child = startBody(of: watcher, in: task, id: makeID(), env: watcher.bodyVariables(copying: task.env))

@@ -14,10 +14,10 @@ final class ShortTurnWatcher {
     let bindingSlot: Int
     let body: Block
     let location: SourceLocation
-    /// For an `every` or `latest` watcher whose body runs in the watcher's turn (see
-    /// ``InlineBody``): its statements; `nil` for the others. Not `leading`: its second turn
-    /// joins the body, which must then be a task.
-    let inlineStatements: [Stmt]?
+    /// For an `every` or `latest` watcher whose body runs in the watcher's turn: the body so;
+    /// `nil` for the others. Not `leading`: its second turn joins the body, which must then be
+    /// a task.
+    let inlineBody: InlineBody?
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
     /// last (see ``Desugar/watcher(_:env:)``); `nil` for the others.
     let lastSlot: Int?
@@ -45,7 +45,7 @@ final class ShortTurnWatcher {
         self.bindingSlot = bindingSlot
         self.body = body
         self.location = location
-        self.inlineStatements = joinSlot == nil ? InlineBody.statements(of: body) : nil
+        self.inlineBody = joinSlot == nil ? InlineBody(body) : nil
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
     }
