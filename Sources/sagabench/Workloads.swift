@@ -116,6 +116,19 @@ let workloads: [Workload] = [
         let seconds = try runProgram(source, inputLines: n, line: #"{"type":"bump"}"#)
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    Workload(
+        name: "list-append", summary: "a reducer appending each outside action's item to a list in the state",
+        defaultCount: 1_000_000
+    ) { n in
+        // What an append costs must not grow with the list: copying it (and walking it for its
+        // depth) on every action made n appends take time in n².
+        let source = """
+            state { todos: [] }
+            reduce "add" as a { state.todos = state.todos + [a.todo] }
+            """
+        let seconds = try runProgram(source, inputLines: n, line: #"{"type":"add","todo":{"id":1,"title":"t"}}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
     Workload(name: "take-put-loop", summary: "one saga: loop { take; put }", defaultCount: 1_000_000) { n in
         let source = """
             saga main {

@@ -15,18 +15,34 @@ import Testing
         return ReducerCode(lowering: reducer.body.statements, slotCount: reducer.slotCount)
     }
 
-    @Test func aFieldUpdatedFromTheActionIsFourInstructions() throws {
+    /// `state.K = state.K op …` updates the member where it is: a read only where the state
+    /// is not a record, the operand, then the update.
+    @Test func aFieldUpdatedFromTheActionIsUpdatedInPlace() throws {
         let c = try code(#"reduce "add" as a { state.count = state.count + a.by }"#)
         #expect(
             c.instructions == [
-                .stateMember(key: 0, into: .temporary(1)),
-                .member(.slot(0), key: 1, into: .temporary(2)),
-                .binary(.add, .temporary(1), .temporary(2), into: .temporary(0)),
-                .setStateMember(key: 0, .temporary(0)),
+                .stateMemberUnlessRecord(key: 0, into: .temporary(0)),
+                .member(.slot(0), key: 1, into: .temporary(1)),
+                .updateStateMember(key: 0, .add, lhs: .temporary(0), rhs: .temporary(1)),
             ])
         #expect(c.keys == ["count", "by"])
-        #expect(c.temporaryCount == 3)
+        #expect(c.temporaryCount == 2)
         #expect(c.statements.isEmpty && c.expressions.isEmpty)
+        #expect(c.readsOnlyTheAction)
+    }
+
+    /// Only the same member on both sides, and an operator that evaluates both: the others
+    /// are a read, the operator and a store, as before.
+    @Test func otherAssignmentsOfAnOperatorAreNotUpdates() throws {
+        for source in [
+            #"reduce "a" as a { state.count = state.other + 1 }"#,
+            #"reduce "a" as a { state.count = 1 + state.count }"#,
+            #"reduce "a" as a { state.count = state.count ?? 0 }"#,
+            #"reduce "a" as a { state.ok = state.ok && a.ok }"#,
+        ] {
+            let c = try code(source)
+            #expect(!c.instructions.contains { if case .updateStateMember = $0 { true } else { false } }, "\(source)")
+        }
     }
 
     /// Logic, `??`, `!`, `-`, list and record literals and paths are instructions too: nothing here is

@@ -57,7 +57,13 @@ struct Evaluator {
         case .string(let s): length = s.utf8.count
         default: return value
         }
-        guard length > maxLength else { return value }
+        try checkLength(count: length)
+        return value
+    }
+
+    /// Fails a list or string of `length` elements or UTF-8 bytes, if that is past ``maxLength``.
+    func checkLength(count length: Int) throws(SagaError) {
+        guard length > maxLength else { return }
         throw SagaError(
             kind: "RangeError",
             message: "a list or string would be longer than \(maxLength) (elements or UTF-8 bytes); "

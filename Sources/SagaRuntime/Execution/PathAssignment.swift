@@ -80,6 +80,23 @@ enum PathAssignment {
         }
     }
 
+    /// Updates `root.key` where it is with `body` (`.null` if absent, then inserted), `root`
+    /// being a record: the member is not copied out and back, so a list or string in it can be
+    /// extended in place. When `body` throws, `root` is as it was.
+    static func updateMember(
+        _ root: inout Value, _ key: String, _ body: (inout Value) throws(SagaError) -> Void
+    ) throws(SagaError) {
+        guard case .record(var r) = root else { return }
+        root = .null  // drop our reference so the record is edited in place
+        do {
+            try r.modifyValue(forKey: key, body)
+        } catch {
+            root = .record(r)
+            throw error
+        }
+        root = .record(r)
+    }
+
     /// Evaluates the steps of an lvalue's path.
     static func keys(_ steps: [LValue.Step], _ evaluator: Evaluator, _ env: [Value]) throws(SagaError) -> [Key] {
         var keys: [Key] = []

@@ -31,8 +31,10 @@ extension ReducerCode {
                 return reads(from) && writes(into)
             case .index(let a, let b, let into), .binary(_, let a, let b, let into):
                 return reads(a) && reads(b) && writes(into)
-            case .stateMember(_, let into), .newList(_, let into):
+            case .stateMember(_, let into), .newList(_, let into), .stateMemberUnlessRecord(_, let into):
                 return writes(into)
+            case .updateStateMember(_, _, let lhs, let rhs):
+                return reads(lhs) && reads(rhs)
             case .record(let index, let into):
                 return records[Int(index)].allSatisfy { reads($0.value) } && writes(into)
             case .checkDepth(let place), .setStateMember(_, let place), .forStart(let place, _),

@@ -73,6 +73,14 @@ final class ReducerCode {
         case evaluate(Int32, into: Place)
         /// `state.key = value`, logged for undo when the reducer needs it.
         case setStateMember(key: Int32, Place)
+        /// The start of ``updateStateMember(key:_:lhs:rhs:)``, where `state.key` is read: into
+        /// `lhs` when the state is not a record (the read that fails there, in its place);
+        /// nothing otherwise.
+        case stateMemberUnlessRecord(key: Int32, into: Place)
+        /// `state.key = state.key op rhs`, logged for undo: where the state is a record, its
+        /// member is updated where it is (`+` appends to a list or a string rather than copy
+        /// it); otherwise `lhs op rhs` is stored as ``setStateMember(key:_:)`` stores.
+        case updateStateMember(key: Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// `state` followed by one of ``paths`` `= value`, logged for undo.
         case setStatePath(Int32, Place)
         /// The variable in the slot followed by one of ``paths`` `= value`.

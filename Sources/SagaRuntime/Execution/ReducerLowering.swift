@@ -65,6 +65,19 @@ struct ReducerLowering {
             lower(e, into: .slot(Int32(v.slot)))
         case .assign(let lv, .expr(let e), _):
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
+                if case .binary(let op, .member(.state, let read, _), let rhs, _) = e, Record.sameKey(read, key),
+                    op != .and, op != .or, op != .coalesce
+                {
+                    // `state.count = state.count + a.by`: the member read and written once, in
+                    // place, rather than copied out, replaced and looked up again (callgrind,
+                    // every-select-put); and `state.items = state.items + [x]` appends.
+                    let k = keyIndex(key)
+                    let lhs = newTemporary()
+                    instructions.append(.stateMemberUnlessRecord(key: k, into: lhs))
+                    let r = place(of: rhs)
+                    instructions.append(.updateStateMember(key: k, op, lhs: lhs, rhs: r))
+                    return
+                }
                 let value = place(of: e)
                 instructions.append(.setStateMember(key: keyIndex(key), value))
                 return

@@ -117,6 +117,25 @@ extension ReducerRunner {
                 let name = code.keys[Int(key)]
                 if logging { undo.willAssign(state, through: name) }
                 try PathAssignment.setMember(&state, name, value)
+            case .stateMemberUnlessRecord(let key, let to):
+                if case .record = state { break }
+                write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+            case .updateStateMember(let key, let op, let lhs, let rhs):
+                let operand = read(rhs)
+                let name = code.keys[Int(key)]
+                guard case .record = state else {
+                    // As the three instructions it stands for: `lhs` holds the member's value.
+                    let value = try ev.apply(op, read(lhs), operand)
+                    if logging { undo.willAssign(state, through: name) }
+                    try PathAssignment.setMember(&state, name, value)
+                    break
+                }
+                // Logged before the update, which may fail: rolling back then puts back what is
+                // there anyway.
+                if logging { undo.willAssign(state, through: name) }
+                try PathAssignment.updateMember(&state, name) { (value: inout Value) throws(SagaError) in
+                    try ev.update(&value, op, operand)
+                }
             case .setStatePath(let path, let from):
                 let value = read(from)
                 let keys = pathKeys(code, code.paths[Int(path)], read)

@@ -1,0 +1,41 @@
+import SagaCore
+import SagaLanguage
+
+extension Evaluator {
+    /// `value = value op operand`, as a reducer's `state.key = state.key op operand` stores it
+    /// (the operator, then the depth check of the value stored), with the same values and
+    /// errors; `value` is left as it was when it throws.
+    ///
+    /// `+` of a list or a string extends it where it is rather than build a new one: a reducer
+    /// appending to a list in the state (`state.todos = state.todos + [a.todo]`) copied the
+    /// whole list, and walked it for its depth, on every action, so that n appends took time
+    /// in n² (20,000 took 32 s). Only `operand`'s depth is checked then: the stored list or
+    /// string was checked when it was stored, and the longer one nests as deep as the deeper
+    /// of the two.
+    func update(_ value: inout Value, _ op: BinaryOperator, _ operand: Value) throws(SagaError) {
+        // Matched one at a time: a tuple of the two held a second reference to the stored list
+        // through the case, so that extending it copied it after all.
+        if op == .add, case .list(let more) = operand, case .list(var items) = value {
+            let count = items.count + more.count
+            try Value.checkListCount(count)
+            try checkLength(count: count)
+            try Value.checkDepth(of: operand)
+            value = .null  // drop our reference so the list is extended in place
+            items.append(contentsOf: more)
+            value = .list(items)
+            return
+        }
+        if op == .add, case .string(let more) = operand, case .string(var text) = value {
+            let bytes = text.utf8.count + more.utf8.count
+            try Value.checkTextLength(bytes)
+            try checkLength(count: bytes)
+            value = .null
+            text.append(more)
+            value = .string(text)
+            return
+        }
+        let result = try apply(op, value, operand)
+        try Value.checkDepth(of: result)
+        value = result
+    }
+}
