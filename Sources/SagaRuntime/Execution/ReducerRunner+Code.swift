@@ -139,7 +139,7 @@ extension ReducerRunner {
             case .setStatePath(let path, let from):
                 let value = read(from)
                 let keys = pathKeys(code, code.paths[Int(path)], read)
-                undo.willAssign(state, through: keys)
+                if logging { undo.willAssign(state, through: keys) }
                 try PathAssignment.set(&state, keys[...], value)
             case .setSlotPath(let slot, let path, let from):
                 let value = read(from)
