@@ -16,7 +16,7 @@ extension Builtin {
         guard arity.contains(args.count) else { throw arityError(args.count) }
         switch self {
         case .len: return try len(args[0])
-        case .keys: return .list(try record(args[0]).entries.map { .string($0.key) })
+        case .keys: return .list(try record(args[0]).map { .string($0.key) })
         case .values: return .list(try record(args[0]).values)
         case .has: return try has(args[0], args[1])
         case .contains: return try contains(args[0], args[1])

@@ -117,7 +117,7 @@ struct CanonicalJSONWriter: ~Copyable {
         case .record(let r):
             append(UInt8(ascii: "{"))
             var first = true
-            for entry in r.entries {
+            for entry in r {
                 if truncated { return }
                 if !first { append(UInt8(ascii: ",")) }
                 first = false

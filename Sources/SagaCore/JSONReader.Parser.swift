@@ -190,7 +190,7 @@ extension JSONReader {
                 }
             }
             depth &-= 1
-            return .record(Record(sortedEntries: sorted ? entries : Parser.normalized(entries)))
+            return .record(Record(sortedEntries: sorted ? entries : Record.sortedUnique(entries)))
         }
 
         /// Whether the input bytes in `a` sort strictly before those in `b`.
@@ -235,25 +235,6 @@ extension JSONReader {
         /// order them (two small keys, as an action's usually are, through their bits).
         static func compareKeys(_ a: String, _ b: String) -> Int {
             Record.compareKeys(a, b).signum()
-        }
-
-        /// Sorts entries by key; of duplicate keys, the one written last wins.
-        private static func normalized(_ entries: [Record.Entry]) -> [Record.Entry] {
-            let ordered = entries.indices.sorted { a, b in
-                let order = compareKeys(entries[a].key, entries[b].key)
-                return order == 0 ? a < b : order < 0
-            }
-            var out: [Record.Entry] = []
-            out.reserveCapacity(entries.count)
-            for i in ordered {
-                let entry = entries[i]
-                if let last = out.last, compareKeys(last.key, entry.key) == 0 {
-                    out[out.count &- 1] = entry
-                } else {
-                    out.append(entry)
-                }
-            }
-            return out
         }
 
         // MARK: Numbers

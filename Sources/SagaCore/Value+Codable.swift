@@ -65,7 +65,7 @@ extension Value: Codable {
         case .double(let d): try c.encode(d)
         case .string(let s): try c.encode(s)
         case .list(let l): try c.encode(l)
-        case .record(let r): try c.encode(Dictionary(r.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
+        case .record(let r): try c.encode(Dictionary(r.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }))
         case .handle(let h): try c.encode("<\(h.kind.rawValue) \(h.id)>")
         }
     }

@@ -31,7 +31,7 @@ extension Value {
             return false
         case .record(let r):
             if limit <= 0 { return true }
-            for e in r.entries where e.value.isContainer {
+            for e in r where e.value.isContainer {
                 budget -= 1
                 guard budget >= 0, let deeper = e.value.nestsQuickly(deeperThan: limit - 1, budget: &budget) else {
                     return nil
@@ -58,9 +58,9 @@ extension Value {
             }
         case .record(let r):
             if limit <= 0 { return true }
-            identity = r.entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            identity = r.storageIdentity
             if let identity, let known = proven[identity], known <= limit { return false }
-            for e in r.entries where e.value.isContainer && e.value.nestsShared(deeperThan: limit - 1, proven: &proven)
+            for e in r where e.value.isContainer && e.value.nestsShared(deeperThan: limit - 1, proven: &proven)
             {
                 return true
             }

@@ -30,7 +30,7 @@ import Testing
         var actions = ConstantActions()
         func storage(_ action: Value?) -> UnsafeRawPointer? {
             guard case .record(let r)? = action else { return nil }
-            return r.entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            return r.storageIdentity
         }
         let fields = [RecordField(key: "by", value: .literal(.int(1), SourceLocation(file: 0, line: 1, column: 1)))]
         let first = actions.action(type: "add", fields: fields)

@@ -34,11 +34,10 @@ enum PersistenceActionKind: CaseIterable {
     @inline(__always)
     static func mayBe(_ action: Value) -> Bool {
         guard case .record(let r) = action else { return false }
-        for i in r.entries.indices where Record.sameKey(r.entries[i].key, "type") {
-            guard case .string(let s) = r.entries[i].value else { return false }
+        return r.withValue(forKey: "type") { type in
+            guard case .string(let s) = type else { return false }
             return s.utf8.count > prefixLength
-        }
-        return false
+        } ?? false
     }
 
     /// The kind whose type `type` is, or nil for any other action.

@@ -68,7 +68,7 @@ struct BinaryWriter {
             guard depth < Self.maxDepth else { throw Self.tooDeep }
             u8(ValueTag.record)
             varint(UInt64(r.count))
-            for entry in r.entries {
+            for entry in r {
                 string(entry.key)
                 try write(entry.value, depth: depth + 1)
             }

@@ -20,7 +20,7 @@ extension Query {
         switch r["where"] ?? .null {
         case .null: break
         case .record(let w):
-            for entry in w.entries {
+            for entry in w {
                 q.conditions.append(try parseCondition(entry.key, entry.value))
             }
         case let other:
@@ -65,7 +65,7 @@ extension Query {
                     + " (== != < <= > >= in contains prefix), and a record value to compare must hold none")
         }
         var tests: [Test] = []
-        for entry in ops.entries {
+        for entry in ops {
             tests.append(try Test.make(entry.key, entry.value, field: field))
         }
         return Condition(path: path, tests: tests)

@@ -40,7 +40,7 @@ public enum ValueOrder {
             }
             return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
         case (.record(let x), .record(let y)):
-            for (u, v) in zip(x.entries, y.entries) {
+            for (u, v) in zip(x, y) {
                 let k = compareStrings(u.key, v.key)
                 if k != 0 { return k }
                 let c = compare(u.value, v.value)

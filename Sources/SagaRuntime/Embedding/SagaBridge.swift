@@ -36,7 +36,7 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
         guard let encoded = try? Value(encoding: action), case .record(let r) = encoded else { return nil }
         if case .string? = r["type"] { return encoded }
         // Swift's enum encoding: {"case": {fields}}.
-        if r.count == 1, let entry = r.entries.first, case .record(var fields) = entry.value {
+        if r.count == 1, let entry = r.first, case .record(var fields) = entry.value {
             fields["type"] = .string(entry.key)
             return .record(fields)
         }

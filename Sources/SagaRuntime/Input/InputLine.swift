@@ -42,10 +42,9 @@ struct InputLine {
     /// What the record's `type` holds, read in place: the subscript returned a copy of the
     /// value, to be destroyed again (a third of this function's own cost, callgrind).
     private static func typeField(of r: Record) -> TypeField {
-        for i in r.entries.indices where Record.sameKey(r.entries[i].key, "type") {
-            if case .string = r.entries[i].value { return .string }
+        r.withValue(forKey: "type") { type in
+            if case .string = type { return .string }
             return .other
-        }
-        return .absent
+        } ?? .absent
     }
 }

@@ -45,7 +45,7 @@ public final class SagaEffects: Sendable {
     /// ```
     public func race(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> (key: String, value: Value) {
         let result = try await driver.perform(.race(entries.map { ($0.key, $0.value) }))
-        guard case .record(let r) = result, let winner = r.entries.first else { return ("", .null) }
+        guard case .record(let r) = result, let winner = r.first else { return ("", .null) }
         return (winner.key, winner.value)
     }
 
@@ -53,7 +53,7 @@ public final class SagaEffects: Sendable {
     public func all(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> [String: Value] {
         let result = try await driver.perform(.all(entries.map { ($0.key, $0.value) }))
         guard case .record(let r) = result else { return [:] }
-        return Dictionary(r.entries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        return Dictionary(r.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
 
     /// Dispatches an action (a record with a string `type`); returns once it is processed.
