@@ -23,17 +23,18 @@ extension Record {
         }
     }
 
-    /// The number of keys of a chunked record.
-    @usableFromInline var chunkedCount: Int {
+    /// The number of keys in `chunks`.
+    @usableFromInline
+    static func count(of chunks: [[Entry]]) -> Int {
         var n = 0
         for i in chunks.indices { n &+= chunks[i].count }
         return n
     }
 
-    /// Where `key` is in a chunked record, or where it would be inserted: the first chunk
-    /// whose last key is not before it (the last chunk when every key is before it), and the
-    /// index in that chunk.
-    func locate(_ key: String) -> (chunk: Int, index: Int, found: Bool) {
+    /// Where `key` is in `chunks`, or where it would be inserted: the first chunk whose last
+    /// key is not before it (the last chunk when every key is before it), and the index in
+    /// that chunk.
+    static func locate(_ key: String, in chunks: [[Entry]]) -> (chunk: Int, index: Int, found: Bool) {
         var lo = 0
         var hi = chunks.count &- 1
         while lo < hi {
@@ -46,59 +47,63 @@ extension Record {
         return (lo, r.index, r.found)
     }
 
-    /// The value of `key` in a chunked record.
+    /// The value of `key` in `chunks`.
     @usableFromInline
-    func chunkedValue(forKey key: String) -> Value? {
-        let at = locate(key)
+    static func value(forKey key: String, in chunks: [[Entry]]) -> Value? {
+        let at = locate(key, in: chunks)
         guard at.found else { return nil }
         return chunks[at.chunk][at.index].value
     }
 
-    /// Sets or (with `nil`) removes `key` in a chunked record.
+    /// Sets or (with `nil`) removes `key` in `chunks`.
     @usableFromInline
-    mutating func setChunkedValue(_ value: Value?, forKey key: String) {
-        let at = locate(key)
+    static func setValue(_ value: Value?, forKey key: String, in chunks: inout [[Entry]]) {
+        let at = locate(key, in: chunks)
         if let value {
             if at.found {
                 chunks[at.chunk][at.index].value = value
             } else {
-                insertChunked(Entry(key: key, value: value), at: at)
+                insert(Entry(key: key, value: value), at: at, in: &chunks)
             }
         } else if at.found {
-            removeChunked(at: at)
+            remove(at: at, in: &chunks)
         }
     }
 
-    /// Runs `body` on the value of `key` in place, in a chunked record.
-    mutating func modifyChunkedValue<E: Error>(
-        forKey key: String, _ body: (inout Value) throws(E) -> Void
+    /// Runs `body` on the value of `key` in `chunks` in place (`.null` if absent, then
+    /// inserted).
+    static func modifyValue<E: Error>(
+        forKey key: String, in chunks: inout [[Entry]], _ body: (inout Value) throws(E) -> Void
     ) throws(E) {
-        let at = locate(key)
+        let at = locate(key, in: chunks)
         if at.found {
             try body(&chunks[at.chunk][at.index].value)
         } else {
             var value = Value.null
             try body(&value)
-            insertChunked(Entry(key: key, value: value), at: at)
+            insert(Entry(key: key, value: value), at: at, in: &chunks)
         }
     }
 
-    /// Adds `key` to a chunked record unless it is there.
-    mutating func insertChunkedIfAbsent(_ key: String, _ value: consuming Value) -> Bool {
-        let at = locate(key)
+    /// Adds `entry` to `chunks` unless its key is there.
+    static func insertIfAbsent(_ entry: consuming Entry, in chunks: inout [[Entry]]) -> Bool {
+        let at = locate(entry.key, in: chunks)
         if at.found { return false }
-        insertChunked(Entry(key: key, value: value), at: at)
+        insert(entry, at: at, in: &chunks)
         return true
     }
 
-    /// Adds `key`, which the record does not have, to a chunked record.
-    mutating func insertChunked(_ key: String, _ value: consuming Value) {
-        insertChunked(Entry(key: key, value: value), at: locate(key))
+    /// Adds `entry`, whose key `chunks` does not have.
+    static func insert(_ entry: consuming Entry, in chunks: inout [[Entry]]) {
+        let at = locate(entry.key, in: chunks)
+        insert(entry, at: at, in: &chunks)
     }
 
-    /// Inserts `entry` where ``locate(_:)`` put it, splitting a chunk that outgrows
+    /// Inserts `entry` where ``locate(_:in:)`` put it, splitting a chunk that outgrows
     /// ``chunkCapacity``.
-    private mutating func insertChunked(_ entry: consuming Entry, at: (chunk: Int, index: Int, found: Bool)) {
+    private static func insert(
+        _ entry: consuming Entry, at: (chunk: Int, index: Int, found: Bool), in chunks: inout [[Entry]]
+    ) {
         Record.insert(entry, at: at.index, in: &chunks[at.chunk])
         let n = chunks[at.chunk].count
         guard n > Record.chunkCapacity else { return }
@@ -109,8 +114,8 @@ extension Record {
 
     /// Removes the entry at `at`. A chunk left with under a quarter of ``chunkCapacity``
     /// joins a neighbour that has room, so that chunks stay full enough to keep the chunk
-    /// list short; a record left with one chunk becomes flat again.
-    private mutating func removeChunked(at: (chunk: Int, index: Int, found: Bool)) {
+    /// list short. (A list left with one chunk is made flat by ``modifyChunks(_:)``.)
+    private static func remove(at: (chunk: Int, index: Int, found: Bool), in chunks: inout [[Entry]]) {
         let c = at.chunk
         chunks[c].remove(at: at.index)
         let n = chunks[c].count
@@ -124,9 +129,6 @@ extension Record {
                 let moved = chunks.remove(at: c &+ 1)
                 chunks[c].append(contentsOf: moved)
             }
-        }
-        if chunks.count == 1 {
-            flat = chunks.removeLast()
         }
     }
 }

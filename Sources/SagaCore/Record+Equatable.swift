@@ -2,12 +2,10 @@ extension Record: Equatable {
     public static func == (lhs: Record, rhs: Record) -> Bool {
         // The same storage is equal without a walk (as `Array`'s `==` does): a value whose parts
         // are shared (`r = {a: r, b: r}`, repeated) would take exponential time otherwise.
-        if lhs.storageIdentity == rhs.storageIdentity, lhs.chunks.isEmpty == rhs.chunks.isEmpty {
-            return true
-        }
-        if lhs.chunks.isEmpty, rhs.chunks.isEmpty {
-            guard lhs.flat.count == rhs.flat.count else { return false }
-            for (a, b) in zip(lhs.flat, rhs.flat) where !Record.sameKey(a.key, b.key) || a.value != b.value {
+        if lhs.storageIdentity == rhs.storageIdentity { return true }
+        if case .flat(let x) = lhs.storage, case .flat(let y) = rhs.storage {
+            guard x.count == y.count else { return false }
+            for i in x.indices where !Record.sameKey(x[i].key, y[i].key) || x[i].value != y[i].value {
                 return false
             }
             return true

@@ -1,32 +1,40 @@
 extension Record: Sequence {
     /// Walks a record's entries in key order, flat or chunked.
     public struct Iterator: IteratorProtocol {
-        @usableFromInline let flat: [Entry]
+        /// A small record's entries, or a large record's current chunk.
+        @usableFromInline var entries: [Entry]
+        /// A large record's chunks; empty for a small one.
         @usableFromInline let chunks: [[Entry]]
         @usableFromInline var chunk = 0
         @usableFromInline var index = 0
 
         @inlinable
         init(_ record: Record) {
-            flat = record.flat
-            chunks = record.chunks
+            switch record.storage {
+            case .flat(let entries):
+                self.entries = entries
+                chunks = []
+            case .chunked(let chunks):
+                entries = []
+                self.chunks = chunks
+            }
         }
 
         /// The next entry, or `nil` past the last.
         @inlinable
         public mutating func next() -> Entry? {
-            if chunks.isEmpty {
-                guard index < flat.count else { return nil }
+            if index < entries.count {
                 defer { index &+= 1 }
-                return flat[index]
+                return entries[index]
             }
             while chunk < chunks.count {
-                if index < chunks[chunk].count {
-                    defer { index &+= 1 }
-                    return chunks[chunk][index]
-                }
+                entries = chunks[chunk]
                 chunk &+= 1
                 index = 0
+                if !entries.isEmpty {
+                    defer { index &+= 1 }
+                    return entries[0]
+                }
             }
             return nil
         }
@@ -42,15 +50,32 @@ extension Record: Sequence {
 
     /// The first entry in key order, or `nil` for an empty record.
     public var first: Entry? {
-        chunks.isEmpty ? flat.first : chunks.first?.first
+        switch storage {
+        case .flat(let entries): return entries.first
+        case .chunked(let chunks): return chunks.first?.first
+        }
     }
 
     /// The address of the record's storage while the record lives: two records with the same
     /// one are equal, and a walk over a value whose parts are shared can tell them by it.
     public var storageIdentity: UnsafeRawPointer? {
-        if chunks.isEmpty {
-            return flat.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        switch storage {
+        case .flat(let entries):
+            return entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        case .chunked(let chunks):
+            return chunks.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
         }
-        return chunks.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+    }
+
+    /// A small record's entries; empty for a large one (for tests and cold paths).
+    var flat: [Entry] {
+        if case .flat(let entries) = storage { return entries }
+        return []
+    }
+
+    /// A large record's chunks; empty for a small one (for tests and cold paths).
+    var chunks: [[Entry]] {
+        if case .chunked(let chunks) = storage { return chunks }
+        return []
     }
 }

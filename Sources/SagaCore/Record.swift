@@ -17,27 +17,29 @@
 /// r.map(\.key)  // ["a", "b"]
 /// ```
 public struct Record: Sendable {
-    /// The entries of a small record, sorted by key (Unicode scalar order, which is UTF-8
-    /// byte order); empty while the record is chunked.
-    @usableFromInline var flat: [Entry]
+    /// Where the entries are: one word, so that copying a record (an action is copied several
+    /// times a dispatch) retains one reference. Two fields, a flat array and a chunk list
+    /// beside it, cost 350 instructions more per action of take-put-loop (callgrind).
+    @usableFromInline enum Storage: Sendable {
+        /// A small record's entries, sorted by key (Unicode scalar order, which is UTF-8 byte
+        /// order): at most ``Record/flatCapacity``.
+        case flat([Entry])
+        /// A large record's entries, in sorted runs of 1 to ``Record/chunkCapacity`` entries
+        /// (each run's keys before the next run's), two runs at least.
+        case chunked([[Entry]])
+    }
 
-    /// The entries of a large record, in sorted runs of 1 to ``chunkCapacity`` entries (each
-    /// run's keys before the next run's); empty while the record is flat. At most one of
-    /// `flat` and `chunks` holds entries.
-    @usableFromInline var chunks: [[Entry]]
+    @usableFromInline var storage: Storage
 
     /// An empty record.
-    public init() {
-        flat = []
-        chunks = []
-    }
+    public init() { storage = .flat([]) }
 
     /// An empty record with room for `capacity` keys: a record built key by key otherwise
     /// reallocates its storage as it grows (a third of the cost of building a small record).
     public init(minimumCapacity capacity: Int) {
-        flat = []
-        chunks = []
-        flat.reserveCapacity(Swift.min(capacity, Record.flatCapacity))
+        var entries: [Entry] = []
+        entries.reserveCapacity(Swift.min(capacity, Record.flatCapacity))
+        storage = .flat(entries)
     }
 
     /// A record of the given entries; a later duplicate key wins.
@@ -49,8 +51,7 @@ public struct Record: Sendable {
 
     /// Entries already sorted by key with no duplicates (the JSON reader and joins use this).
     public init(sortedEntries: [Entry]) {
-        (flat, chunks) =
-            sortedEntries.count > Record.flatCapacity ? ([], Record.chunked(sortedEntries)) : (sortedEntries, [])
+        storage = Record.storage(sortedEntries)
     }
 
     /// Entries in any order, sorted here: for the few entries of an action, one insertion
@@ -61,8 +62,7 @@ public struct Record: Sendable {
     ///   keys a literal or an action has; O(n log n) past 32 entries.
     public init(unsortedEntries: consuming [Entry]) {
         if unsortedEntries.count > 32 {
-            let sorted = Record.sortedUnique(unsortedEntries)
-            (flat, chunks) = sorted.count > Record.flatCapacity ? ([], Record.chunked(sorted)) : (sorted, [])
+            storage = Record.storage(Record.sortedUnique(unsortedEntries))
             return
         }
         // Consumed, so that the caller's array is sorted in place rather than copied.
@@ -84,8 +84,12 @@ public struct Record: Sendable {
                 j -= 1
             }
         }
-        flat = unsortedEntries
-        chunks = []
+        storage = .flat(unsortedEntries)
+    }
+
+    /// The storage of sorted entries: flat, or chunked past ``flatCapacity``.
+    static func storage(_ sorted: [Entry]) -> Storage {
+        sorted.count > Record.flatCapacity ? .chunked(Record.chunked(sorted)) : .flat(sorted)
     }
 
     /// Entries sorted by key; of duplicate keys, the one that came last wins.
@@ -110,10 +114,18 @@ public struct Record: Sendable {
     /// The number of keys.
     ///
     /// - Complexity: O(1) for a small record; O(number of chunks) for a large one.
-    @inlinable public var count: Int { chunks.isEmpty ? flat.count : chunkedCount }
+    @inlinable public var count: Int {
+        switch storage {
+        case .flat(let entries): return entries.count
+        case .chunked(let chunks): return Record.count(of: chunks)
+        }
+    }
 
     /// `true` when the record has no keys.
-    @inlinable public var isEmpty: Bool { flat.isEmpty && chunks.isEmpty }
+    @inlinable public var isEmpty: Bool {
+        if case .flat(let entries) = storage { return entries.isEmpty }
+        return false
+    }
 
     /// The keys in sorted order.
     public var keys: [String] { map(\.key) }
@@ -126,13 +138,19 @@ public struct Record: Sendable {
     public mutating func modifyValue<E: Error>(
         forKey key: String, _ body: (inout Value) throws(E) -> Void
     ) throws(E) {
-        if !chunks.isEmpty {
-            try modifyChunkedValue(forKey: key, body)
+        guard let r = flatPosition(of: key) else {
+            try modifyChunks { (chunks: inout [[Entry]]) throws(E) in
+                try Record.modifyValue(forKey: key, in: &chunks, body)
+            }
             return
         }
-        let r = search(key)
         if r.found {
-            try body(&flat[r.index].value)
+            // `modifyFlat`, written out: as a closure, it was not inlined into this generic
+            // function (callgrind, every-select-put: a reducer's `state.count = …`).
+            guard case .flat(var entries) = storage else { return }
+            storage = .flat([])
+            defer { storage = .flat(entries) }
+            try body(&entries[r.index].value)
         } else {
             var value = Value.null
             try body(&value)
@@ -140,17 +158,45 @@ public struct Record: Sendable {
         }
     }
 
+    /// Runs `body` on a flat record's entries in place. The record lets go of them
+    /// meanwhile, so that they are not shared and `body` writes them where they are.
+    @usableFromInline @inline(__always)
+    mutating func modifyFlat<R, E: Error>(_ body: (inout [Entry]) throws(E) -> R) throws(E) -> R {
+        guard case .flat(var entries) = storage else {
+            // Callers look first; a chunked record has no flat entries to give.
+            var none: [Entry] = []
+            return try body(&none)
+        }
+        storage = .flat([])
+        defer { storage = .flat(entries) }
+        return try body(&entries)
+    }
+
+    /// Runs `body` on a chunked record's chunk list in place; a list left with one chunk
+    /// makes the record flat again.
+    @usableFromInline
+    mutating func modifyChunks<R, E: Error>(_ body: (inout [[Entry]]) throws(E) -> R) throws(E) -> R {
+        guard case .chunked(var chunks) = storage else {
+            var none: [[Entry]] = []
+            return try body(&none)
+        }
+        storage = .flat([])
+        defer { storage = chunks.count == 1 ? .flat(chunks[0]) : .chunked(chunks) }
+        return try body(&chunks)
+    }
+
     /// Inserts an entry into a flat record at `index`, where the search put it; a record
     /// that would outgrow ``flatCapacity`` becomes chunked.
     @usableFromInline
     mutating func insert(_ key: String, _ value: consuming Value, at index: Int) {
-        if flat.count >= Record.flatCapacity {
-            chunks = Record.chunked(flat)
-            flat = []
-            insertChunked(key, value)
+        if case .flat(let entries) = storage, entries.count >= Record.flatCapacity {
+            storage = .chunked(Record.chunked(entries))
+            let entry = Entry(key: key, value: value)
+            modifyChunks { chunks in Record.insert(entry, in: &chunks) }
             return
         }
-        Record.insert(Entry(key: key, value: value), at: index, in: &flat)
+        let entry = Entry(key: key, value: value)
+        modifyFlat { entries in Record.insert(entry, at: index, in: &entries) }
     }
 
     /// Inserts `entry` into sorted `entries` at `index`. A few entries are appended and moved
@@ -176,20 +222,33 @@ public struct Record: Sendable {
     ///
     /// - Returns: `false` (and the record unchanged) when `key` is there.
     public mutating func insertIfAbsent(_ key: String, _ value: consuming Value) -> Bool {
-        if !chunks.isEmpty { return insertChunkedIfAbsent(key, value) }
-        let r = search(key)
+        guard let r = flatPosition(of: key) else {
+            let entry = Entry(key: key, value: value)
+            return modifyChunks { chunks in Record.insertIfAbsent(entry, in: &chunks) }
+        }
         if r.found { return false }
         insert(key, value, at: r.index)
         return true
     }
 
-    /// The index of `key` in a flat record, or where it would be inserted.
-    @usableFromInline
-    func search(_ key: String) -> (index: Int, found: Bool) {
-        Record.search(key, in: flat)
+    /// Where `key` is in a flat record, or where it would be inserted; `nil` for a chunked
+    /// record. A key already in a small record is found as the getter finds it, by a scan:
+    /// the ordered search is only needed to insert (callgrind, every-select-put: a reducer's
+    /// `state.count = …`).
+    ///
+    /// A function of its own, so that the entries it reads are let go before the caller
+    /// writes them: held, they would be shared, and the write would copy them all.
+    @inlinable @inline(__always)
+    func flatPosition(of key: String) -> (index: Int, found: Bool)? {
+        guard case .flat(let entries) = storage else { return nil }
+        if entries.count <= 8 {
+            for i in entries.indices where Record.sameKey(entries[i].key, key) { return (i, true) }
+        }
+        return Record.search(key, in: entries)
     }
 
     /// The index of `key` in sorted `entries`, or where it would be inserted.
+    @usableFromInline
     static func search(_ key: String, in entries: [Entry]) -> (index: Int, found: Bool) {
         var lo = 0
         var hi = entries.count
@@ -208,40 +267,34 @@ public struct Record: Sendable {
     /// and a call across modules cost more than the look-up itself (callgrind).
     public subscript(key: String) -> Value? {
         @inlinable get {
-            // Small records: a linear scan is faster than a binary search. A chunked record's
-            // `flat` is empty, so it passes through to its own search.
-            if flat.count <= 8 {
-                // By index: iterating the entries would copy (retain and release) every value
-                // passed over.
-                for i in flat.indices where Record.sameKey(flat[i].key, key) { return flat[i].value }
-                return chunks.isEmpty ? nil : chunkedValue(forKey: key)
+            switch storage {
+            case .flat(let entries):
+                // Small records: a linear scan is faster than a binary search.
+                if entries.count <= 8 {
+                    // By index: iterating the entries would copy (retain and release) every
+                    // value passed over.
+                    for i in entries.indices where Record.sameKey(entries[i].key, key) { return entries[i].value }
+                    return nil
+                }
+                let r = Record.search(key, in: entries)
+                // Not `found ? value : nil`: `Value` is `ExpressibleByNilLiteral`, so that
+                // `nil` would be `Value.null`, and an absent key of a record of more than 8
+                // keys would read as present.
+                guard r.found else { return nil }
+                return entries[r.index].value
+            case .chunked(let chunks):
+                return Record.value(forKey: key, in: chunks)
             }
-            let r = search(key)
-            // Not `found ? value : nil`: `Value` is `ExpressibleByNilLiteral`, so that `nil`
-            // would be `Value.null`, and an absent key of a record of more than 8 keys would
-            // read as present.
-            guard r.found else { return nil }
-            return flat[r.index].value
         }
         set {
-            // A key already there, in a small record, is found as the getter finds it: the
-            // ordered search is only needed to insert (callgrind, every-select-put: a reducer's
-            // `state.count = …`).
-            if let v = newValue, flat.count <= 8 {
-                for i in flat.indices where Record.sameKey(flat[i].key, key) {
-                    flat[i].value = v
-                    return
-                }
-            }
-            if !chunks.isEmpty {
-                setChunkedValue(newValue, forKey: key)
+            guard let r = flatPosition(of: key) else {
+                modifyChunks { chunks in Record.setValue(newValue, forKey: key, in: &chunks) }
                 return
             }
-            let r = search(key)
             if let v = newValue {
-                if r.found { flat[r.index].value = v } else { insert(key, v, at: r.index) }
+                if r.found { modifyFlat { $0[r.index].value = v } } else { insert(key, v, at: r.index) }
             } else if r.found {
-                flat.remove(at: r.index)
+                modifyFlat { _ = $0.remove(at: r.index) }
             }
         }
     }
@@ -275,15 +328,19 @@ public struct Record: Sendable {
     /// - Returns: what `body` returns, or `nil` if the key is absent.
     @inlinable @inline(__always)
     public func withValue<R>(forKey key: String, _ body: (Value) -> R) -> R? {
-        if flat.count <= 8 {
-            for i in flat.indices where Record.sameKey(flat[i].key, key) { return body(flat[i].value) }
-            if chunks.isEmpty { return nil }
-            guard let value = chunkedValue(forKey: key) else { return nil }
+        switch storage {
+        case .flat(let entries):
+            if entries.count <= 8 {
+                for i in entries.indices where Record.sameKey(entries[i].key, key) { return body(entries[i].value) }
+                return nil
+            }
+            let r = Record.search(key, in: entries)
+            guard r.found else { return nil }
+            return body(entries[r.index].value)
+        case .chunked(let chunks):
+            guard let value = Record.value(forKey: key, in: chunks) else { return nil }
             return body(value)
         }
-        let r = search(key)
-        guard r.found else { return nil }
-        return body(flat[r.index].value)
     }
 
     /// This record with `other`'s entries added; `other`'s keys win.

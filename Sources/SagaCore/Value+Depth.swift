@@ -60,8 +60,7 @@ extension Value {
             if limit <= 0 { return true }
             identity = r.storageIdentity
             if let identity, let known = proven[identity], known <= limit { return false }
-            for e in r where e.value.isContainer && e.value.nestsShared(deeperThan: limit - 1, proven: &proven)
-            {
+            for e in r where e.value.isContainer && e.value.nestsShared(deeperThan: limit - 1, proven: &proven) {
                 return true
             }
         default:

@@ -1,5 +1,6 @@
-@testable import SagaCore
 import Testing
+
+@testable import SagaCore
 
 /// A record of thousands of keys (normalized state: `state.users[id] = user`) keeps them in
 /// sorted chunks, and reads, writes, compares and prints as a small one does.
