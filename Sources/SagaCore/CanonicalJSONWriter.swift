@@ -117,13 +117,17 @@ struct CanonicalJSONWriter: ~Copyable {
         case .record(let r):
             append(UInt8(ascii: "{"))
             var first = true
-            for entry in r {
-                if truncated { return }
-                if !first { append(UInt8(ascii: ",")) }
-                first = false
-                write(entry.key)
-                append(UInt8(ascii: ":"))
-                write(entry.value)
+            // By index over each run: the iterator would copy every entry out.
+            for k in 0..<r.runCount {
+                let entries = r.run(k)
+                for i in entries.indices {
+                    if truncated { return }
+                    if !first { append(UInt8(ascii: ",")) }
+                    first = false
+                    write(entries[i].key)
+                    append(UInt8(ascii: ":"))
+                    write(entries[i].value)
+                }
             }
             append(UInt8(ascii: "}"))
         case .handle(let h):

@@ -190,7 +190,10 @@ extension JSONReader {
                 }
             }
             depth &-= 1
-            return .record(Record(sortedEntries: sorted ? entries : Record.sortedUnique(entries)))
+            // Not `sorted ? entries : …`: the conditional copied the array (a retain and a
+            // release a record, callgrind, every-select-put-payload); passed as it is, it moves.
+            if !sorted { entries = Record.sortedUnique(entries) }
+            return .record(Record(sortedEntries: entries))
         }
 
         /// Whether the input bytes in `a` sort strictly before those in `b`.

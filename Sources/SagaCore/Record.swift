@@ -88,7 +88,7 @@ public struct Record: Sendable {
     }
 
     /// The storage of sorted entries: flat, or chunked past ``flatCapacity``.
-    static func storage(_ sorted: [Entry]) -> Storage {
+    static func storage(_ sorted: consuming [Entry]) -> Storage {
         sorted.count > Record.flatCapacity ? .chunked(Record.chunked(sorted)) : .flat(sorted)
     }
 
