@@ -72,6 +72,7 @@ extension Record {
 
     /// Runs `body` on the value of `key` in `chunks` in place (`.null` if absent, then
     /// inserted).
+    @usableFromInline
     static func modifyValue<E: Error>(
         forKey key: String, in chunks: inout [[Entry]], _ body: (inout Value) throws(E) -> Void
     ) throws(E) {

@@ -27,6 +27,26 @@ import Testing
         return (0..<n).map { "u\($0)" }.shuffled(using: &random)
     }
 
+    /// On this platform a small record's storage is the array's own word, so that writing a
+    /// key goes through it in place (`Record.modifyFlat`); and a write through it leaves a
+    /// copy made before as it was.
+    @Test func aSmallRecordIsWrittenInPlaceThroughItsOwnWord() {
+        #expect(Record.flatIsBareArray)
+        var r: Record = ["a": 1, "b": 2]
+        let before = r
+        let identity = r.storageIdentity
+        r["a"] = 3
+        r.modifyValue(forKey: "b") { $0 = 4 }
+        #expect(before == ["a": 1, "b": 2])
+        #expect(r == ["a": 3, "b": 4])
+        r["a"] = 5
+        r.modifyValue(forKey: "b") { $0 = 6 }
+        // Unshared now, the second writes go where the entries are: no copy.
+        let written = r.storageIdentity
+        r["a"] = 7
+        #expect(r.storageIdentity == written && written != identity)
+    }
+
     /// Adding 20,000 keys in random order splits the record into chunks, none of which holds
     /// more than its capacity: one sorted array would move half its entries for each new key.
     @Test func manyKeysAddedInRandomOrderAreKeptInBoundedChunks() {
