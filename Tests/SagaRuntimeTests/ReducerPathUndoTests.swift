@@ -1,0 +1,88 @@
+import SagaCore
+import Testing
+
+@testable import SagaRuntime
+
+/// A reducer that assigns through paths of record keys (`state.users[a.id] = a.user`) logs
+/// the old value at each path's end, not the member the path starts with; when it fails, each
+/// of those values goes back, newest first, and a key it added goes away. Each program runs
+/// with its reducers lowered and walked, which must agree.
+@Suite struct ReducerPathUndoTests {
+    /// The state the failing action met, and the one a good action leaves.
+    static let source = """
+        state { users: { u1: { name: "Ada", visits: 1 } }, count: 0 }
+        reduce "add" as a {
+          state.users[a.id] = a.user
+          state.users.u1.visits = state.users.u1.visits + 1
+          state.users["u1"].name = "changed"
+          state.count = state.count + 1
+          if a.fail { state.count = state.count + "x" }
+        }
+        saga main { loop { let a = take "add"; let s = select state; log "\\(a.id): \\(s)" } }
+        """
+
+    @Test func aFailingReducerPutsBackEachPathItChangedAndRemovesTheKeyItAdded() async {
+        let outcome = await expectReducersAgree(
+            Self.source,
+            input: [
+                #"{"type":"add","id":"u2","user":{"name":"Bo"},"fail":true}"#,
+                #"{"type":"add","id":"u3","user":{"name":"Cy"},"fail":false}"#,
+            ])
+        #expect(outcome.errors.count == 1)
+        #expect(
+            outcome.lines == [
+                #"u2: {"count":0,"users":{"u1":{"name":"Ada","visits":1}}}"#,
+                #"u3: {"count":1,"users":{"u1":{"name":"changed","visits":2},"u3":{"name":"Cy"}}}"#,
+            ])
+    }
+
+    /// A path under one already logged (`state.users.u1`, then `.name` below it), a path
+    /// through a list index (logged by its first member) and a later assignment to the whole
+    /// member all roll back to the state before the reducer.
+    @Test func pathsUnderOthersThroughListsAndBeforeWholeMembersRollBackTogether() async {
+        let outcome = await expectReducersAgree(
+            """
+            state { users: { u1: { name: "Ada" } }, items: [{ done: false }], n: 0 }
+            reduce "bad" as a {
+              state.users.u1 = { name: "Bo", tags: [] }
+              state.users.u1.name = "Cy"
+              state.users.u1.tags = state.users.u1.tags + ["t"]
+              state.items[0].done = true
+              state.users.u2 = 2
+              state.users = { nobody: true }
+              state.n = state.n + a.missing.deep
+            }
+            saga main { take "bad"; let s = select state; log "\\(s)" }
+            """,
+            input: [#"{"type":"bad"}"#])
+        #expect(outcome.errors.count == 1)
+        #expect(outcome.lines == [#"{"items":[{"done":false}],"n":0,"users":{"u1":{"name":"Ada"}}}"#])
+    }
+
+    /// Many users added by a reducer of two statements, in scattered order, each later
+    /// failing action undone: the record of users ends with exactly the keys of the actions
+    /// that succeeded, whatever its storage (past 256 keys, chunks).
+    @Test func aLargeRecordOfUsersKeepsOnlyWhatSucceeded() async {
+        let lines = (0..<600).map { i in
+            let id = (i * 7919) % 600
+            return #"{"type":"add","id":"u\#(id)","user":{"n":\#(id)},"fail":\#(id % 3 == 0)}"#
+        }
+        let outcome = await expectReducersAgree(
+            """
+            state { users: {}, count: 0 }
+            reduce "add" as a {
+              state.users[a.id] = a.user
+              state.count = state.count + 1
+              if a.fail { state.count = state.count + "x" }
+            }
+            """, input: lines)
+        #expect(outcome.errors.count == 200)
+        guard case .record(let users) = outcome.state["users"] else {
+            Issue.record("no users")
+            return
+        }
+        #expect(users.count == 400)
+        #expect(outcome.state["count"] == .int(400))
+        #expect(users.keys.sorted() == (0..<600).filter { $0 % 3 != 0 }.map { "u\($0)" }.sorted())
+    }
+}
