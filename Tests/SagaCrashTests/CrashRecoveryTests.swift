@@ -37,8 +37,7 @@ struct CrashRecoveryTests {
             // Arrange: this round's saga, run against the shared store.
             let sagaPath = folder + "/loop-\(round).saga"
             try SavingLoop.source(round: round).write(toFile: sagaPath, atomically: true, encoding: .utf8)
-            let child = ChildProcess(
-                executable: sagarun, arguments: ["run", sagaPath, "--store", storePath], workingDirectory: folder)
+            let child = ChildProcess(executable: sagarun, arguments: ["run", sagaPath, "--store", storePath])
             try child.start()
 
             // Act: kill it mid-flight.
