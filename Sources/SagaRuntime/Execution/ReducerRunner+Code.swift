@@ -131,8 +131,8 @@ extension ReducerRunner {
                     break
                 }
                 // Logged before the update, which may fail: rolling back then puts back what is
-                // there anyway.
-                if logging { undo.willAssign(state, through: name) }
+                // there anyway. A list or string extended in place is logged by its length.
+                if logging { undo.willUpdate(state, member: name, op, operand) }
                 try PathAssignment.updateMember(&state, name) { (value: inout Value) throws(SagaError) in
                     try ev.update(&value, op, operand)
                 }
