@@ -3,8 +3,9 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A reducer that assigns through paths of record keys (`state.users[a.id] = a.user`) logs
-/// the old value at each path's end, not the member the path starts with; when it fails, each
+/// A reducer that assigns through paths of record keys and list positions
+/// (`state.users[a.id] = a.user`, `state.todos[a.i].done = true`) logs the old value at each
+/// path's end, not the member the path starts with; when it fails, each
 /// of those values goes back, newest first, and a key it added goes away. Each program runs
 /// with its reducers lowered and walked, which must agree.
 @Suite struct ReducerPathUndoTests {
@@ -84,5 +85,79 @@ import Testing
         #expect(users.count == 400)
         #expect(outcome.state["count"] == .int(400))
         #expect(users.keys.sorted() == (0..<600).filter { $0 % 3 != 0 }.map { "u\($0)" }.sorted())
+    }
+
+    /// Paths through list positions: two items' fields changed, an item appended one past
+    /// the end, a list in a list, then the reducer fails: every list is as it was, and the good
+    /// action after it changes only what it names.
+    @Test func pathsThroughListPositionsRollBack() async {
+        let outcome = await expectReducersAgree(
+            """
+            state { todos: [{ done: false }, { done: false }], grid: [[1, 2], [3, 4]], n: 0 }
+            reduce "edit" as a {
+              state.todos[a.i].done = true
+              state.todos[1 - a.i].done = true
+              state.todos[2] = { done: true }
+              state.todos[2].done = false
+              state.grid[1][a.i] = 9
+              state.grid[0] = state.grid[0] + [5]
+              state.n = state.n + 1
+              if a.fail { state.n = state.n + "x" }
+            }
+            saga main { loop { take "edit"; let s = select state; log "\\(s)" } }
+            """,
+            input: [#"{"type":"edit","i":1,"fail":true}"#, #"{"type":"edit","i":0,"fail":false}"#])
+        #expect(outcome.errors.count == 1)
+        #expect(
+            outcome.lines == [
+                #"{"grid":[[1,2],[3,4]],"n":0,"todos":[{"done":false},{"done":false}]}"#,
+                #"{"grid":[[1,2,5],[9,4]],"n":1,"todos":[{"done":true},{"done":true},{"done":false}]}"#,
+            ])
+    }
+
+    /// Toggling items of a long list beside a second statement, every third action failing:
+    /// only the toggles that succeeded remain.
+    @Test func toggledItemsOfALongListKeepOnlyWhatSucceeded() async {
+        let items = (0..<300).map { _ in "{done: false}" }.joined(separator: ", ")
+        let lines = (0..<300).map { i in #"{"type":"toggle","i":\#((i * 7) % 300),"fail":\#(i % 3 == 0)}"# }
+        let outcome = await expectReducersAgree(
+            """
+            state { todos: [\(items)], count: 0 }
+            reduce "toggle" as a {
+              state.todos[a.i].done = !state.todos[a.i].done
+              state.count = state.count + 1
+              if a.fail { state.count = state.count + "x" }
+            }
+            """, input: lines)
+        #expect(outcome.errors.count == 100)
+        let expected = (0..<300).map { i -> Value in
+            let toggled = (0..<300).contains { j in j % 3 != 0 && (j * 7) % 300 == i }
+            return .record(Record([("done", .bool(toggled))]))
+        }
+        #expect(outcome.state["todos"] == .list(expected))
+        #expect(outcome.state["count"] == .int(200))
+    }
+
+    /// The log keeps no reference to the list a path goes through: the item is changed where
+    /// the list is (its buffer does not move), and rolling back puts the old item back.
+    @Test func loggingAPathThroughAListLeavesTheListUnshared() throws {
+        var state = Value.record(
+            Record([("todos", .list([.record(Record([("done", .bool(false))])), .int(2)]))]))
+        let before = Self.bufferAddress(of: state)
+        let path: [PathAssignment.Key] = [.member("todos"), .index(.int(0)), .member("done")]
+
+        var undo = StateUndoLog()
+        undo.willAssign(state, through: path)
+        try PathAssignment.set(&state, path[...], .bool(true))
+        #expect(Self.bufferAddress(of: state) == before, "the list was copied")
+        #expect(state["todos"] == .list([.record(Record([("done", .bool(true))])), .int(2)]))
+
+        undo.rollBack(&state)
+        #expect(state["todos"] == .list([.record(Record([("done", .bool(false))])), .int(2)]))
+    }
+
+    private static func bufferAddress(of state: Value) -> UnsafeRawPointer? {
+        guard case .list(let list) = state["todos"] else { return nil }
+        return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 }
