@@ -117,6 +117,33 @@ import Testing
         #expect(state["todos"] == .list([.int(1), .int(2)]))
     }
 
+    /// A reducer of two statements appending to a list, run lowered and walked (as under a
+    /// trace): each action extends the list where it is; a copy each action made n appends take
+    /// time in n².
+    @Test(arguments: [true, false]) func bothWaysAppendWhereTheListIs(lowered: Bool) throws {
+        let source = """
+            reduce "add" as a {
+              state.todos = state.todos + [a.n]
+              state.count = state.count + 1
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let runner = ReducerRunner(program: program, output: BufferedOutput())
+        runner.runsLowered = lowered
+        var items: [Value] = [.int(0)]
+        items.reserveCapacity(64)
+        var state = Value.record(Record([("todos", .list(items)), ("count", .int(0))]))
+        items = []
+        let before = Self.bufferAddress(of: state)
+        // Checked after each action: over several, a copy could land where a freed one was.
+        for n in 1...10 {
+            runner.reduce(&state, ["type": "add", "n": .int(n)])
+            #expect(Self.bufferAddress(of: state) == before, "the list was copied at action \(n)")
+        }
+        #expect(state["todos"] == .list((0...10).map { .int($0) }))
+        #expect(state["count"] == .int(10))
+    }
+
     private static func bufferAddress(of state: Value) -> UnsafeRawPointer? {
         guard case .list(let list) = state["todos"] else { return nil }
         return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }

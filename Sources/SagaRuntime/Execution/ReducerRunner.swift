@@ -200,6 +200,22 @@ final class ReducerRunner {
         case .declare(let v, _, .expr(let e), _):
             env[v.slot] = try ev.eval(e, env)
         case .assign(let lv, .expr(let e), _):
+            // `state.todos = state.todos + [x]` over a record: updated where the member is, as
+            // lowered code does (`updateStateMember`), so that a walked reducer (under a trace
+            // or a run-step limit) appends in place too, rather than copy the list each action.
+            // Reading the member first cannot fail on a record, so the errors are the same.
+            if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0],
+                case .binary(let op, .member(.state, let read, _), let rhs, _) = e, Record.sameKey(read, key),
+                op != .and, op != .or, op != .coalesce, case .record = state
+            {
+                let operand = try ev.eval(rhs, env)
+                scope.state = nil
+                if logging { undo.willUpdate(state, member: key, op, operand) }
+                try PathAssignment.updateMember(&state, key) { (value: inout Value) throws(SagaError) in
+                    try ev.update(&value, op, operand)
+                }
+                return .normal
+            }
             let value = try ev.eval(e, env)
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
