@@ -42,6 +42,8 @@ extension ReducerCode {
                 return reads(place)
             case .setStatePath(let path, let place):
                 return readsPath(path) && reads(place)
+            case .updateStatePath(let path, _, let lhs, let rhs):
+                return readsPath(path) && reads(lhs) && reads(rhs)
             case .step, .forEnd, .clearTemporaries, .jump:
                 return true
             case .setSlotPath, .forNext, .evaluate, .statement:

@@ -83,6 +83,10 @@ final class ReducerCode {
         case updateStateMember(key: Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// `state` followed by one of ``paths`` `= value`, logged for undo.
         case setStatePath(Int32, Place)
+        /// `state.P = state.P op rhs` for one of ``paths`` of more than one step, `lhs` holding
+        /// what reading `state.P` gave: a list or string that `+` extends is extended where it
+        /// lies; otherwise `lhs op rhs` is stored as ``setStatePath(_:_:)`` stores.
+        case updateStatePath(Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// The variable in the slot followed by one of ``paths`` `= value`.
         case setSlotPath(slot: Int32, Int32, Place)
         /// Counts one turn of a loop (too many in one run is an endless loop).

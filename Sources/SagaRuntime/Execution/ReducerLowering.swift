@@ -56,6 +56,19 @@ struct ReducerLowering {
         }
     }
 
+    /// Lowers a path's indexes, in order, and adds the path to ``paths``.
+    private mutating func pathIndex(_ path: [LValue.Step]) -> Int32 {
+        var steps: [ReducerCode.PathStep] = []
+        for step in path {
+            switch step {
+            case .member(let key): steps.append(.member(key: keyIndex(key)))
+            case .index(let index): steps.append(.index(place(of: index)))
+            }
+        }
+        paths.append(steps)
+        return Int32(paths.count - 1)
+    }
+
     private mutating func lower(_ stmt: Stmt) {
         switch stmt {
         case .declare(let v, _, .expr(let e), _) where isOwnSlot(v.slot):
@@ -83,17 +96,22 @@ struct ReducerLowering {
                 return
             }
             if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return fallBack(stmt) }
+            if case .state = lv.root, case .binary(let op, let read, let rhs, _) = e, op != .and, op != .or,
+                op != .coalesce, PathAssignment.isRead(read, of: lv.path[...])
+            {
+                // `state.l.x = state.l.x + [a.todo]`: the read and `rhs` as the walker evaluates
+                // them, then the path's indexes (the read's again, so they cannot fail), then
+                // the update, which extends a list or string where it lies; building a new one
+                // took time in n² (20,000 appends: 36.5 s through `sagarun`).
+                let lhs = newTemporary()
+                lower(read, into: lhs)
+                let r = place(of: rhs)
+                instructions.append(.updateStatePath(pathIndex(lv.path), op, lhs: lhs, rhs: r))
+                return
+            }
             // The value first, then the path's indexes, in order: as the walker evaluates them.
             let value = place(of: e)
-            var steps: [ReducerCode.PathStep] = []
-            for step in lv.path {
-                switch step {
-                case .member(let key): steps.append(.member(key: keyIndex(key)))
-                case .index(let index): steps.append(.index(place(of: index)))
-                }
-            }
-            let path = Int32(paths.count)
-            paths.append(steps)
+            let path = pathIndex(lv.path)
             switch lv.root {
             case .state: instructions.append(.setStatePath(path, value))
             case .variable(let v): instructions.append(.setSlotPath(slot: Int32(v.slot), path, value))

@@ -141,6 +141,11 @@ extension ReducerRunner {
                 let keys = pathKeys(code, code.paths[Int(path)], read)
                 if logging { undo.willAssign(state, through: keys) }
                 try PathAssignment.set(&state, keys[...], value)
+            case .updateStatePath(let path, let op, let lhs, let rhs):
+                var current = read(lhs)
+                let operand = read(rhs)
+                let keys = pathKeys(code, code.paths[Int(path)], read)
+                try update(&state, through: keys, op, current: &current, operand: operand, ev)
             case .setSlotPath(let slot, let path, let from):
                 let value = read(from)
                 let keys = pathKeys(code, code.paths[Int(path)], read)

@@ -216,6 +216,17 @@ final class ReducerRunner {
                 }
                 return .normal
             }
+            if case .state = lv.root, lv.path.count > 1, case .binary(let op, let read, let rhs, _) = e,
+                op != .and, op != .or, op != .coalesce, PathAssignment.isRead(read, of: lv.path[...])
+            {
+                // `state.l.x = state.l.x + [x]`, as lowered code runs it (`updateStatePath`).
+                var current = try ev.eval(read, env)
+                let operand = try ev.eval(rhs, env)
+                let keys = try PathAssignment.keys(lv.path, ev, env)
+                scope.state = nil
+                try update(&state, through: keys, op, current: &current, operand: operand, ev)
+                return .normal
+            }
             let value = try ev.eval(e, env)
             // The common `state.field = …`: no keys array to build.
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {

@@ -27,6 +27,9 @@ struct StateUndoLog {
         /// kept a second reference to it, so that extending it copied it: a reducer of two
         /// statements appending to a list took time in n² (40,000 appends: 9.8 s).
         case extended(String, count: Int)
+        /// The same for the list or string at the end of `keys`, a path of more than one step
+        /// (`state.byChannel[a.ch] = state.byChannel[a.ch] + [a.msg]`).
+        case extendedAt([PathAssignment.Key], count: Int)
         /// The state as a whole was this.
         case whole(Value)
     }
@@ -67,7 +70,7 @@ struct StateUndoLog {
             // Already covered: rolling back puts back the member, or cuts it to an earlier
             // length (any assignment in between logged the member in between).
             case .member(let logged, _), .extended(let logged, _): if Record.sameKey(logged, key) { return }
-            case .path: continue  // below a member; no path is one key long
+            case .path, .extendedAt: continue  // below a member; no path is one key long
             case .whole: return
             }
         }
@@ -80,6 +83,24 @@ struct StateUndoLog {
         }
         guard case let count?? = length else { return willAssign(state, through: key) }
         entries.append(.extended(key, count: count))
+    }
+
+    /// Notes that the list or string at the end of `keys` (more than one step), `count` long,
+    /// is about to be extended in place: rolling back cuts it to that length.
+    mutating func willExtend(_ state: Value, through keys: [PathAssignment.Key], count: Int) {
+        if holdsWhole { return }
+        guard keys.count > 1, entries.count < Self.maxMembers else { return willAssign(state, through: keys) }
+        for entry in entries {
+            switch entry {
+            case .member(let key, _): if Self.names(keys[0], key) { return }
+            case .path(let logged, _): if Self.starts(keys, with: logged) { return }
+            // An earlier extension of the same list cuts it shorter still.
+            case .extendedAt(let logged, _): if logged.count == keys.count, Self.starts(keys, with: logged) { return }
+            case .extended: continue
+            case .whole: return
+            }
+        }
+        entries.append(.extendedAt(keys, count: count))
     }
 
     /// Notes what an assignment to `state` through `keys` is about to change: the member its
@@ -96,7 +117,7 @@ struct StateUndoLog {
                 switch entry {
                 case .member(let key, _): if Self.names(keys[0], key) { return }
                 case .path(let logged, _): if Self.starts(keys, with: logged) { return }
-                case .extended: continue
+                case .extended, .extendedAt: continue
                 case .whole: return
                 }
             }
@@ -132,6 +153,8 @@ struct StateUndoLog {
                 state = .record(record)
             case .path(let keys, let old):
                 Self.put(old, at: keys[...], in: &state)
+            case .extendedAt(let keys, let count):
+                try? PathAssignment.update(&state, keys[...]) { Self.cut(&$0, to: count) }
             case .extended(let key, let count):
                 guard case .record(var record) = state else { continue }
                 state = .null  // drop our reference so the record is edited in place

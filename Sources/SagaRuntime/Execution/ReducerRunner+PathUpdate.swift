@@ -1,0 +1,54 @@
+import SagaCore
+import SagaLanguage
+
+extension ReducerRunner {
+    /// `state.P = state.P op operand` for the path `keys` (more than one step, or an index),
+    /// `current` holding what reading `state.P` gave, with the values, errors and undo log of
+    /// computing `current op operand` and storing it through the path.
+    ///
+    /// A list or string that `+` extends is extended where it lies: `current` lets go of it
+    /// first, so that the state's is the only reference. Building a new one made n appends
+    /// through a path take time in n² (20,000: 36.5 s through `sagarun`).
+    func update(
+        _ state: inout Value, through keys: [PathAssignment.Key], _ op: BinaryOperator, current: inout Value,
+        operand: Value, _ ev: Evaluator
+    ) throws(SagaError) {
+        if op == .add, let length = Self.extensionLength(current, by: operand), Self.isThere(keys, in: state) {
+            // The checks of `current + operand` stored at the path, in their order: the
+            // length (in `update`), then the depth at the path's level (a list's items are as
+            // deep as the deeper of the two lists' items; the stored one passed it already).
+            if case .list(let more) = operand {
+                try Value.checkListCount(length + more.count)
+                try ev.checkLength(count: length + more.count)
+                try Value.checkDepth(of: operand, at: keys.count)
+            }
+            current = .null
+            if logging { undo.willExtend(state, through: keys, count: length) }
+            try PathAssignment.update(&state, keys[...]) { (value: inout Value) throws(SagaError) in
+                try ev.update(&value, op, operand)
+            }
+            return
+        }
+        let value = try ev.apply(op, current, operand)
+        current = .null
+        if logging { undo.willAssign(state, through: keys) }
+        try PathAssignment.set(&state, keys[...], value)
+    }
+
+    /// The length of a list (items) or a string (UTF-8 bytes) that `+ operand` extends, or nil.
+    private static func extensionLength(_ value: Value, by operand: Value) -> Int? {
+        switch value {
+        case .list(let items): if case .list = operand { return items.count }
+        case .string(let text): if case .string = operand { return text.utf8.count }
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether every step of `keys` is there in `state`, as ``PathAssignment/update(_:_:_:)``
+    /// needs. (What it reads is let go of at once.)
+    private static func isThere(_ keys: [PathAssignment.Key], in state: Value) -> Bool {
+        if case .some(.some) = StateUndoLog.valueAtEnd(of: keys[...], in: state) { return true }
+        return false
+    }
+}
