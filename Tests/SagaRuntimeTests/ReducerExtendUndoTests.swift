@@ -99,11 +99,8 @@ import Testing
     /// The log keeps no reference to the list it notes: the list is extended where it is (its
     /// buffer does not move), and rolling back cuts it back.
     @Test func loggingAnExtensionLeavesTheListUnshared() throws {
-        var items: [Value] = [.int(1), .int(2)]
-        items.reserveCapacity(16)
-        var state = Value.record(Record(unsortedEntries: [Record.Entry(key: "todos", value: .list(items))]))
-        items = []
-        let before = Self.bufferAddress(of: state)
+        var state = Value.record(Record([("todos", roomyList([.int(1), .int(2)]))]))
+        let before = listBufferAddress(state["todos"])
 
         var undo = StateUndoLog()
         undo.willUpdate(state, member: "todos", .add, .list([.int(3)]))
@@ -111,7 +108,7 @@ import Testing
             try Evaluator(now: 0).update(&value, .add, .list([.int(3)]))
         }
         #expect(state["todos"] == .list([.int(1), .int(2), .int(3)]))
-        #expect(Self.bufferAddress(of: state) == before, "the list was copied")
+        #expect(listBufferAddress(state["todos"]) == before, "the list was copied")
 
         undo.rollBack(&state)
         #expect(state["todos"] == .list([.int(1), .int(2)]))
@@ -127,25 +124,15 @@ import Testing
               state.count = state.count + 1
             }
             """
-        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
-        let runner = ReducerRunner(program: program, output: BufferedOutput())
-        runner.runsLowered = lowered
-        var items: [Value] = [.int(0)]
-        items.reserveCapacity(64)
-        var state = Value.record(Record([("todos", .list(items)), ("count", .int(0))]))
-        items = []
-        let before = Self.bufferAddress(of: state)
+        let runner = try reducerRunner(source, lowered: lowered)
+        var state = Value.record(Record([("todos", roomyList([.int(0)])), ("count", .int(0))]))
+        let before = listBufferAddress(state["todos"])
         // Checked after each action: over several, a copy could land where a freed one was.
         for n in 1...10 {
             runner.reduce(&state, ["type": "add", "n": .int(n)])
-            #expect(Self.bufferAddress(of: state) == before, "the list was copied at action \(n)")
+            #expect(listBufferAddress(state["todos"]) == before, "the list was copied at action \(n)")
         }
         #expect(state["todos"] == .list((0...10).map { .int($0) }))
         #expect(state["count"] == .int(10))
-    }
-
-    private static func bufferAddress(of state: Value) -> UnsafeRawPointer? {
-        guard case .list(let list) = state["todos"] else { return nil }
-        return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 }

@@ -143,21 +143,16 @@ import Testing
     @Test func loggingAPathThroughAListLeavesTheListUnshared() throws {
         var state = Value.record(
             Record([("todos", .list([.record(Record([("done", .bool(false))])), .int(2)]))]))
-        let before = Self.bufferAddress(of: state)
+        let before = listBufferAddress(state["todos"])
         let path: [PathAssignment.Key] = [.member("todos"), .index(.int(0)), .member("done")]
 
         var undo = StateUndoLog()
         undo.willAssign(state, through: path)
         try PathAssignment.set(&state, path[...], .bool(true))
-        #expect(Self.bufferAddress(of: state) == before, "the list was copied")
+        #expect(listBufferAddress(state["todos"]) == before, "the list was copied")
         #expect(state["todos"] == .list([.record(Record([("done", .bool(true))])), .int(2)]))
 
         undo.rollBack(&state)
         #expect(state["todos"] == .list([.record(Record([("done", .bool(false))])), .int(2)]))
-    }
-
-    private static func bufferAddress(of state: Value) -> UnsafeRawPointer? {
-        guard case .list(let list) = state["todos"] else { return nil }
-        return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 }

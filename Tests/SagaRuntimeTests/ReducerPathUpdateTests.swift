@@ -104,13 +104,8 @@ import Testing
               state.count = state.count + 1
             }
             """
-        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
-        let runner = ReducerRunner(program: program, output: BufferedOutput())
-        runner.runsLowered = lowered
-        var items: [Value] = [.int(0)]
-        items.reserveCapacity(64)
-        var state: Value = ["by": .record(Record([("a", .list(items))])), "count": 0]
-        items = []
+        let runner = try reducerRunner(source, lowered: lowered)
+        var state: Value = ["by": .record(Record([("a", roomyList([.int(0)]))])), "count": 0]
         let before = Self.bufferAddress(of: state)
         for n in 1...10 {
             runner.reduce(&state, ["type": "add", "ch": "a", "n": .int(n)])
@@ -120,7 +115,7 @@ import Testing
     }
 
     private static func bufferAddress(of state: Value) -> UnsafeRawPointer? {
-        guard case .record(let by) = state["by"], case .list(let list)? = by["a"] else { return nil }
-        return list.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        guard case .record(let by) = state["by"] else { return nil }
+        return listBufferAddress(by["a"])
     }
 }
