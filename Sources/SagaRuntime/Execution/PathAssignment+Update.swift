@@ -33,39 +33,46 @@ extension PathAssignment {
     }
 
     /// Runs `body` on the value at the end of `path` inside `root`, editing each record and
-    /// list on the way in place. Every step must be there (see
-    /// ``StateUndoLog/valueAtEnd(of:in:)``); when one is not, nothing is changed. When `body`
-    /// throws, `root` is as it was.
+    /// list on the way in place, and tells whether every step was there: where one is not,
+    /// nothing is changed and `body` does not run. When `body` throws, `root` is as it was.
+    @discardableResult
     static func update(
         _ root: inout Value, _ path: ArraySlice<Key>, _ body: (inout Value) throws(SagaError) -> Void
-    ) throws(SagaError) {
-        guard let first = path.first else { return try body(&root) }
+    ) throws(SagaError) -> Bool {
+        guard let first = path.first else {
+            try body(&root)
+            return true
+        }
         let rest = path.dropFirst()
         switch StateUndoLog.step(first) {
         case .key(let key)?:
-            guard case .record(var r) = root, r.withValue(forKey: key, { _ in true }) != nil else { return }
+            guard case .record(var r) = root, r.withValue(forKey: key, { _ in true }) != nil else { return false }
             root = .null  // drop our reference so the record is edited in place
+            var found = false
             do {
                 try r.modifyValue(forKey: key) { (child: inout Value) throws(SagaError) in
-                    try update(&child, rest, body)
+                    found = try update(&child, rest, body)
                 }
             } catch {
                 root = .record(r)
                 throw error
             }
             root = .record(r)
+            return found
         case .position(let i)?:
-            guard case .list(var items) = root, i >= 0, i < items.count else { return }
+            guard case .list(var items) = root, i >= 0, i < items.count else { return false }
             root = .null  // drop our reference so the list is edited in place
+            let found: Bool
             do {
-                try update(&items[i], rest, body)
+                found = try update(&items[i], rest, body)
             } catch {
                 root = .list(items)
                 throw error
             }
             root = .list(items)
+            return found
         case nil:
-            return
+            return false
         }
     }
 }

@@ -13,7 +13,7 @@ extension ReducerRunner {
         _ state: inout Value, through keys: [PathAssignment.Key], _ op: BinaryOperator, current: inout Value,
         operand: Value, _ ev: Evaluator
     ) throws(SagaError) {
-        if op == .add, let length = Self.extensionLength(current, by: operand), Self.isThere(keys, in: state) {
+        if op == .add, let length = Self.extensionLength(current, by: operand) {
             // The checks of `current + operand` stored at the path, in their order: the
             // length (in `update`), then the depth at the path's level (a list's items are as
             // deep as the deeper of the two lists' items; the stored one passed it already).
@@ -22,12 +22,17 @@ extension ReducerRunner {
                 try ev.checkLength(count: length + more.count)
                 try Value.checkDepth(of: operand, at: keys.count)
             }
-            current = .null
+            // Logged first: if the path is not all there after all (it is, where reading it
+            // gave a list or string), the entry finds nothing to cut, and the general way below
+            // logs what it changes.
             if logging { undo.willExtend(state, through: keys, count: length) }
-            try PathAssignment.update(&state, keys[...]) { (value: inout Value) throws(SagaError) in
+            // One walk down the path, which lets go of `current` only at its end, where the
+            // state's value is about to be extended.
+            let found = try PathAssignment.update(&state, keys[...]) { (value: inout Value) throws(SagaError) in
+                current = .null
                 try ev.update(&value, op, operand)
             }
-            return
+            if found { return }
         }
         let value = try ev.apply(op, current, operand)
         current = .null
@@ -43,12 +48,5 @@ extension ReducerRunner {
         default: break
         }
         return nil
-    }
-
-    /// Whether every step of `keys` is there in `state`, as ``PathAssignment/update(_:_:_:)``
-    /// needs. (What it reads is let go of at once.)
-    private static func isThere(_ keys: [PathAssignment.Key], in state: Value) -> Bool {
-        if case .some(.some) = StateUndoLog.valueAtEnd(of: keys[...], in: state) { return true }
-        return false
     }
 }

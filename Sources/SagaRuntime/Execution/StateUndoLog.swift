@@ -154,7 +154,7 @@ struct StateUndoLog {
             case .path(let keys, let old):
                 Self.put(old, at: keys[...], in: &state)
             case .extendedAt(let keys, let count):
-                try? PathAssignment.update(&state, keys[...]) { Self.cut(&$0, to: count) }
+                _ = try? PathAssignment.update(&state, keys[...]) { Self.cut(&$0, to: count) }
             case .extended(let key, let count):
                 guard case .record(var record) = state else { continue }
                 state = .null  // drop our reference so the record is edited in place
