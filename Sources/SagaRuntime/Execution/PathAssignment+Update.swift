@@ -3,11 +3,21 @@ import SagaLanguage
 
 /// `state.P = state.P op x` through a path of more than one step, updated where the value lies.
 extension PathAssignment {
+    /// The parts of `state.P = state.P op rhs` (an assignment through the state whose value
+    /// applies an operator that evaluates both sides, so not `&&`, `||` or `??`, to a read of
+    /// the place it assigns), or nil for any other assignment.
+    static func selfUpdate(_ lv: LValue, _ value: Expr) -> (op: BinaryOperator, read: Expr, rhs: Expr)? {
+        guard case .state = lv.root, !lv.path.isEmpty, case .binary(let op, let read, let rhs, _) = value,
+            op != .and, op != .or, op != .coalesce, isRead(read, of: lv.path[...])
+        else { return nil }
+        return (op, read, rhs)
+    }
+
     /// Whether `expr` reads the same place as `path` from `state` (`state.l.x` for the path
     /// `.l.x`, `state.byChannel[a.ch]` for `.byChannel[a.ch]`), with index expressions so
     /// simple (literals, variables and their members) that reading them again gives the same
     /// keys and no error.
-    static func isRead(_ expr: Expr, of path: ArraySlice<LValue.Step>) -> Bool {
+    private static func isRead(_ expr: Expr, of path: ArraySlice<LValue.Step>) -> Bool {
         guard let last = path.last else {
             if case .state = expr { return true }
             return false

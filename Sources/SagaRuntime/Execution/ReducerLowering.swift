@@ -77,18 +77,17 @@ struct ReducerLowering {
             guard case .variable(let v) = lv.root, isOwnSlot(v.slot) else { return fallBack(stmt) }
             lower(e, into: .slot(Int32(v.slot)))
         case .assign(let lv, .expr(let e), _):
+            let update = PathAssignment.selfUpdate(lv, e)
             if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
-                if case .binary(let op, .member(.state, let read, _), let rhs, _) = e, Record.sameKey(read, key),
-                    op != .and, op != .or, op != .coalesce
-                {
+                if let update {
                     // `state.count = state.count + a.by`: the member read and written once, in
                     // place, rather than copied out, replaced and looked up again (callgrind,
                     // every-select-put); and `state.items = state.items + [x]` appends.
                     let k = keyIndex(key)
                     let lhs = newTemporary()
                     instructions.append(.stateMemberUnlessRecord(key: k, into: lhs))
-                    let r = place(of: rhs)
-                    instructions.append(.updateStateMember(key: k, op, lhs: lhs, rhs: r))
+                    let r = place(of: update.rhs)
+                    instructions.append(.updateStateMember(key: k, update.op, lhs: lhs, rhs: r))
                     return
                 }
                 let value = place(of: e)
@@ -96,17 +95,15 @@ struct ReducerLowering {
                 return
             }
             if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return fallBack(stmt) }
-            if case .state = lv.root, case .binary(let op, let read, let rhs, _) = e, op != .and, op != .or,
-                op != .coalesce, PathAssignment.isRead(read, of: lv.path[...])
-            {
+            if let update {
                 // `state.l.x = state.l.x + [a.todo]`: the read and `rhs` as the walker evaluates
                 // them, then the path's indexes (the read's again, so they cannot fail), then
                 // the update, which extends a list or string where it lies; building a new one
                 // took time in n² (20,000 appends: 36.5 s through `sagarun`).
                 let lhs = newTemporary()
-                lower(read, into: lhs)
-                let r = place(of: rhs)
-                instructions.append(.updateStatePath(pathIndex(lv.path), op, lhs: lhs, rhs: r))
+                lower(update.read, into: lhs)
+                let r = place(of: update.rhs)
+                instructions.append(.updateStatePath(pathIndex(lv.path), update.op, lhs: lhs, rhs: r))
                 return
             }
             // The value first, then the path's indexes, in order: as the walker evaluates them.

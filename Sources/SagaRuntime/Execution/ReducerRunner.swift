@@ -200,32 +200,30 @@ final class ReducerRunner {
         case .declare(let v, _, .expr(let e), _):
             env[v.slot] = try ev.eval(e, env)
         case .assign(let lv, .expr(let e), _):
-            // `state.todos = state.todos + [x]` over a record: updated where the member is, as
-            // lowered code does (`updateStateMember`), so that a walked reducer (under a trace
-            // or a run-step limit) appends in place too, rather than copy the list each action.
-            // Reading the member first cannot fail on a record, so the errors are the same.
-            if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0],
-                case .binary(let op, .member(.state, let read, _), let rhs, _) = e, Record.sameKey(read, key),
-                op != .and, op != .or, op != .coalesce, case .record = state
-            {
-                let operand = try ev.eval(rhs, env)
-                scope.state = nil
-                if logging { undo.willUpdate(state, member: key, op, operand) }
-                try PathAssignment.updateMember(&state, key) { (value: inout Value) throws(SagaError) in
-                    try ev.update(&value, op, operand)
+            if let update = PathAssignment.selfUpdate(lv, e) {
+                // `state.todos = state.todos + [x]` over a record: updated where the member is,
+                // as lowered code does (`updateStateMember`), so that a walked reducer (under a
+                // trace or a run-step limit) appends in place too, rather than copy the list
+                // each action. Reading the member first cannot fail on a record, so the errors
+                // are the same.
+                if lv.path.count == 1, case .member(let key) = lv.path[0], case .record = state {
+                    let operand = try ev.eval(update.rhs, env)
+                    scope.state = nil
+                    if logging { undo.willUpdate(state, member: key, update.op, operand) }
+                    try PathAssignment.updateMember(&state, key) { (value: inout Value) throws(SagaError) in
+                        try ev.update(&value, update.op, operand)
+                    }
+                    return .normal
                 }
-                return .normal
-            }
-            if case .state = lv.root, lv.path.count > 1, case .binary(let op, let read, let rhs, _) = e,
-                op != .and, op != .or, op != .coalesce, PathAssignment.isRead(read, of: lv.path[...])
-            {
                 // `state.l.x = state.l.x + [x]`, as lowered code runs it (`updateStatePath`).
-                var current = try ev.eval(read, env)
-                let operand = try ev.eval(rhs, env)
-                let keys = try PathAssignment.keys(lv.path, ev, env)
-                scope.state = nil
-                try update(&state, through: keys, op, current: &current, operand: operand, ev)
-                return .normal
+                if lv.path.count > 1 {
+                    var current = try ev.eval(update.read, env)
+                    let operand = try ev.eval(update.rhs, env)
+                    let keys = try PathAssignment.keys(lv.path, ev, env)
+                    scope.state = nil
+                    try self.update(&state, through: keys, update.op, current: &current, operand: operand, ev)
+                    return .normal
+                }
             }
             let value = try ev.eval(e, env)
             // The common `state.field = …`: no keys array to build.

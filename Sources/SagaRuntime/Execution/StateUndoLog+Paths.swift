@@ -60,32 +60,26 @@ extension StateUndoLog {
 
     /// Puts `old` back at the end of `path`: sets it, or, for `nil`, removes the key, or the
     /// list's last item that the assignment appended. Each record and list on the way is
-    /// edited in place.
+    /// edited in place (``PathAssignment/update(_:_:_:)`` walks to the container).
     static func put(_ old: Value?, at path: ArraySlice<PathAssignment.Key>, in value: inout Value) {
-        guard let first = path.first, let step = step(first) else { return }
-        let isLast = path.count == 1
-        switch step {
-        case .key(let key):
-            guard case .record(var record) = value else { return }
-            if !isLast, record.withValue(forKey: key, { _ in true }) == nil { return }
-            value = .null  // drop our reference so the record is edited in place
-            if isLast {
+        guard let last = path.last, let step = step(last) else { return }
+        _ = try? PathAssignment.update(&value, path.dropLast()) { container in
+            switch step {
+            case .key(let key):
+                guard case .record(var record) = container else { return }
+                container = .null  // drop our reference so the record is edited in place
                 record[key] = old
-            } else {
-                record.modifyValue(forKey: key) { put(old, at: path.dropFirst(), in: &$0) }
+                container = .record(record)
+            case .position(let i):
+                guard case .list(var items) = container, i >= 0, i < items.count else { return }
+                container = .null  // drop our reference so the list is edited in place
+                if let old {
+                    items[i] = old
+                } else if i == items.count - 1 {
+                    items.removeLast()
+                }
+                container = .list(items)
             }
-            value = .record(record)
-        case .position(let i):
-            guard case .list(var items) = value, i >= 0, i < items.count else { return }
-            value = .null  // drop our reference so the list is edited in place
-            if !isLast {
-                put(old, at: path.dropFirst(), in: &items[i])
-            } else if let old {
-                items[i] = old
-            } else if i == items.count - 1 {
-                items.removeLast()
-            }
-            value = .list(items)
         }
     }
 
