@@ -49,6 +49,36 @@ import Testing
         #expect(ASTDump.render(saga.body) == "{(log 2) (log 3)}")
     }
 
+    /// Lists collect their items on a stack the parser shares between them (``ScratchStack``):
+    /// the items of a list the parser gave up on must not turn up in the next list, in the
+    /// list around it, or in the block's statements.
+    @Test func theItemsOfABrokenListDoNotLandInAnother() {
+        let source = """
+            saga s {
+              log [1, f(2, {a: 3, b: [4, "x\\(5 +)"]}), 6]
+              log [7, [f(8, [9])], {c: 10}, "y\\(11)z"]
+              let v = [f(10, 11 12), 13]
+              log 14
+            }
+            func f(p, q) { return p }
+            func g(r, s t) { return r }
+            func h(u) { return u }
+            """
+        let (unit, diagnostics) = ParseFixture.parse(source)
+        #expect(diagnostics.count == 3, "\(diagnostics.map(\.message))")
+        var bodies: [String] = []
+        var parameters: [[String]] = []
+        for declaration in unit.declarations {
+            switch declaration {
+            case .saga(let saga): bodies.append(ASTDump.render(saga.body))
+            case .function(let function): parameters.append(function.parameters.map(\.name))
+            default: break
+            }
+        }
+        #expect(bodies == [#"{(log [7 [(f 8 [9])] (record (c 10)) (interp "y" 11 "z")]) (log 14)}"#])
+        #expect(parameters == [["p", "q"], ["u"]])
+    }
+
     @Test func anUnclosedBlockEndsAtTheNextDeclaration() {
         let source = "saga a {\n  log 1\n\nsaga b {\n  log 2\n}\n"
         #expect(ParseFixture.errors(source) == ["4:1: expected '}' to close the block opened at 1:8"])

@@ -17,10 +17,8 @@ extension Parser {
         let open = advance()
         planScopeOpen()
         let saved = ignoreNewlines(false)
-        // Room for a few from the start: growing from empty reallocated a block's list two or
-        // three times (callgrind, parse-check).
-        var statements: [Stmt] = []
-        statements.reserveCapacity(4)
+        let mark = statementStack.count
+        defer { statementStack.truncate(to: mark) }
         let savedDepth = depth
         while true {
             while kind == .newline || kind == .semicolon { step() }
@@ -31,7 +29,7 @@ extension Parser {
             }
             let openBefore = openBrackets.count
             do {
-                statements.append(try parseStatement())
+                statementStack.push(try parseStatement())
                 switch kind {
                 case .newline, .semicolon, .rightBrace, .eof: break
                 default:
@@ -49,7 +47,7 @@ extension Parser {
         openBrackets.truncate(to: height)
         depth -= 1
         planScopeClose()
-        return Block(statements: statements, location: location(open))
+        return Block(statements: statementStack.take(from: mark), location: location(open))
     }
 
     mutating func parseStatement() throws -> Stmt {
