@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    @Test func everyAndLatestRunTheirBodiesInlineAndLeadingDoesNot() {
+    @Test func everyLatestAndLeadingRunTheirBodiesInline() {
         let block = Block(statements: [.log(.literal(.int(1), .unknown), .unknown)], location: .unknown)
         func made(_ kind: Watcher.Kind) -> ShortTurnWatcher? {
             let watcher = Watcher(
@@ -53,7 +53,7 @@ import Testing
         }
         #expect(made(.every)?.inlineBody?.statements.count == 1)
         #expect(made(.latest)?.inlineBody?.statements.count == 1)
-        #expect(made(.leading)?.inlineBody == nil)
+        #expect(made(.leading)?.inlineBody?.statements.count == 1)
     }
 
     /// Each body starts from the watcher's variables as they were when it started, as a

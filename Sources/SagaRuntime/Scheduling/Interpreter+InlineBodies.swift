@@ -1,7 +1,8 @@
 import SagaCore
 import SagaLanguage
 
-/// An `every` or `latest` body run in its watcher's first short turn, with no task of its own.
+/// An `every`, `latest` or `leading` body run in its watcher's first short turn, with no task
+/// of its own.
 ///
 /// The short turn starts the body as a task that runs right after it, and the watcher's second
 /// turn right after that (see ``Interpreter/runShortTurn(_:_:_:)``): nothing else runs in
@@ -21,8 +22,16 @@ import SagaLanguage
 /// The watcher's second turn (back to its `take`) comes where it would have run: before the
 /// first `put`'s action is processed (the run loop, or the `put` processed on the spot, runs
 /// it first), or once the body has ended, or queued behind a body that got its task.
+///
+/// A `leading` watcher's second turn joins its body (``Desugar/watcher(_:env:)``), so it takes
+/// again only once the body has ended: a `put` of the body is processed with the watcher taking
+/// nothing, as when it waits on the join. A body that ends inline leaves `.null` in the hidden
+/// `task` variable, which the second turn reads as a body ended with a value; one that gets its
+/// task at a `put` processed on the spot has the watcher wait on its join at once, where the
+/// statements would have left it before the action was processed.
 extension Interpreter {
-    /// Runs the body of `watcher`, an `every` or `latest` watcher taking its first short turn in `task`,
+    /// Runs the body of `watcher`, an `every`, `latest` or `leading` watcher taking its first
+    /// short turn in `task`,
     /// with the action bound in `task`'s variables: `statements` are the body's, each one
     /// that ``InlineBody`` lets through.
     func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
@@ -30,9 +39,10 @@ extension Interpreter {
         let id = makeID()
         var env = watcher.bodyVariables(copying: task.env)
         // The watcher's second turn, as the short turn sets it up: run here, or queued (see
-        // ``queueRetake(_:_:)``).
+        // ``queueRetake(_:_:)``). A `leading` watcher's comes only once the body has ended.
         task.token &+= 1
         var retakeDone = false
+        let joinsBody = watcher.joinSlot != nil
         let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength)
         // Where the body stands, as a task's registers would have it (``SagaTask/code``,
         // ``SagaTask/pc``, ``SagaTask/frames``): `pc` is past the statement running, and an
@@ -78,12 +88,18 @@ extension Interpreter {
                     break
                 case .declare(let v, _, .effect(.put(.literal(.string(let type), _), let second, _)), _):
                     let action = try inlineAction(type, second, env)
-                    guard putAtOnce(action, .slot(v.slot), task, watcher, id, env, code, pc, frames, &retakeDone)
+                    guard
+                        putAtOnce(
+                            action, .slot(v.slot), task, watcher, id, env, code, pc, frames, &retakeDone,
+                            joinsBody: joinsBody)
                     else { return }
                     env[v.slot] = action
                 case .effect(.put(.literal(.string(let type), _), let second, _), _):
                     let action = try inlineAction(type, second, env)
-                    guard putAtOnce(action, .discard, task, watcher, id, env, code, pc, frames, &retakeDone)
+                    guard
+                        putAtOnce(
+                            action, .discard, task, watcher, id, env, code, pc, frames, &retakeDone,
+                            joinsBody: joinsBody)
                     else { return }
                 case .if(let arms, let elseBlock, _):
                     var arm: [Stmt]? = elseBlock?.statements
@@ -131,11 +147,14 @@ extension Interpreter {
     /// action processed on the spot once the watcher has taken again, or, where a task would
     /// wait on the `put`, the body given its task, waiting there.
     ///
+    /// - Parameter joinsBody: whether the watcher is `leading`'s, which takes again only once
+    ///   the body has ended.
     /// - Returns: `false` if the body now has a task, which goes on from there.
     @inline(__always)
     private func putAtOnce(
         _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
-        _ env: [Value], _ code: [Stmt], _ pc: Int, _ frames: [Frame], _ retakeDone: inout Bool
+        _ env: [Value], _ code: [Stmt], _ pc: Int, _ frames: [Frame], _ retakeDone: inout Bool,
+        joinsBody: Bool
     ) -> Bool {
         guard canDispatchAtOnce else {
             let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
@@ -145,13 +164,20 @@ extension Interpreter {
             queueRetake(task, retakeDone)
             return false
         }
-        if !retakeDone {
+        if !retakeDone, !joinsBody {
             retakeDone = true
             retakeNow(task, watcher)
         }
         let failure = processAtOnce(action)
         if failure == nil, wakeups.isEmpty { return true }
         let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+        if joinsBody {
+            // Where the `join` statement would have left it before the action was processed.
+            retakeDone = true
+            task.pc = Desugar.leadingJoin + 1
+            task.target = .discard
+            blockOnJoin(task, of: child)
+        }
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)
@@ -179,6 +205,11 @@ extension Interpreter {
         // body that ended inline leaves the null there, which cancels nothing, as cancelling an
         // ended body does nothing.
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
+        // `leading` joins it: the watcher stands at its `join`, as its `fork` leaves it.
+        if let joinSlot = watcher.joinSlot {
+            task.env[joinSlot] = child.handle
+            task.pc = Desugar.leadingJoin
+        }
         return child
     }
 

@@ -133,7 +133,14 @@ extension Interpreter {
     /// - Returns: `false` if the `join` statement is better run as written (the body failed or
     ///   was cancelled, or work is waiting), having done nothing.
     private func joinBody(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ joinSlot: Int) -> Bool {
-        guard let body = joinedBody(task, joinSlot) else { return false }
+        guard let body = joinedBody(task, joinSlot) else {
+            // A body that ran inline and ended (``runBodyInline(_:_:_:)``): it ended with a value
+            // and no work waiting, and leaves no handle.
+            guard joinSlot < task.env.count, case .null = task.env[joinSlot] else { return false }
+            task.pc = Desugar.leadingJoin - 1
+            takeAgain(task, watcher)
+            return true
+        }
         if !body.isDone {
             // Where the `join` statement leaves it: past the statement, its value dropped.
             task.pc = Desugar.leadingJoin + 1
@@ -160,7 +167,10 @@ extension Interpreter {
     /// before it gets here; a body that cancelled itself can reach it.
     private func retakeIsQuiet(_ task: SagaTask) -> Bool {
         guard let joinSlot = task.shortTurnWatcher?.joinSlot else { return true }
-        guard let body = joinedBody(task, joinSlot) else { return false }
+        guard let body = joinedBody(task, joinSlot) else {
+            // No handle: a body that ended inline (see ``joinBody(_:_:_:)``), or a broken one.
+            return joinSlot < task.env.count && task.env[joinSlot] == .null
+        }
         if !body.isDone { return true }
         if case .value? = body.outcome { return true }
         return false

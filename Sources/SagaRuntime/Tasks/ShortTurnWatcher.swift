@@ -14,9 +14,8 @@ final class ShortTurnWatcher {
     let bindingSlot: Int
     let body: Block
     let location: SourceLocation
-    /// For an `every` or `latest` watcher whose body runs in the watcher's turn: the body so;
-    /// `nil` for the others. Not `leading`: its second turn joins the body, which must then be
-    /// a task.
+    /// For a watcher whose body runs in the watcher's turn (see
+    /// ``Interpreter/runBodyInline(_:_:_:)``): the body so; `nil` for the others.
     let inlineBody: InlineBody?
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
     /// last (see ``Desugar/watcher(_:env:)``); `nil` for the others.
@@ -45,7 +44,7 @@ final class ShortTurnWatcher {
         self.bindingSlot = bindingSlot
         self.body = body
         self.location = location
-        self.inlineBody = joinSlot == nil ? InlineBody(body) : nil
+        self.inlineBody = InlineBody(body)
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
     }
