@@ -49,9 +49,9 @@ import Testing
         #expect(ASTDump.render(saga.body) == "{(log 2) (log 3)}")
     }
 
-    /// Lists collect their items on a stack the parser shares between them (``ScratchStack``):
-    /// the items of a list the parser gave up on must not turn up in the next list, in the
-    /// list around it, or in the block's statements.
+    /// The items of a list the parser gave up on must not turn up in the next list, in the list
+    /// around it, or in the block's statements; nor a broken function's parameters in the next
+    /// function's.
     @Test func theItemsOfABrokenListDoNotLandInAnother() {
         let source = """
             saga s {

@@ -60,12 +60,12 @@ extension Parser {
             let name = try parseDottedRest(of: text(first))
             try expect(.leftParen, "expected '(' after function name")
             let saved = ignoreNewlines(true)
-            let mark = parameterStack.count
-            defer { parameterStack.truncate(to: mark) }
+            var parameters: [Variable] = []
+            parameters.reserveCapacity(4)
             while kind != .rightParen {
                 var parameter = try expectVariable("expected a parameter name")
                 planParameter(&parameter)
-                parameterStack.push(parameter)
+                parameters.append(parameter)
                 if !match(.comma) {
                     guard kind == .rightParen else {
                         throw fail("expected ',' or ')' in parameter list, found \(found)")
@@ -74,7 +74,6 @@ extension Parser {
             }
             ignoresNewlines = saved
             advance()
-            let parameters = parameterStack.take(from: mark)
             let body = try parseBlock(after: "function parameters")
             planFunction(named: first, isDotted: name.utf8.count != first.count)
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))

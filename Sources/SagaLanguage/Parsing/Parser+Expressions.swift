@@ -202,10 +202,10 @@ extension Parser {
         try enterNesting()
         let open = advance()
         let saved = ignoreNewlines(true)
-        let mark = expressionStack.count
-        defer { expressionStack.truncate(to: mark) }
+        var arguments: [Expr] = []
+        arguments.reserveCapacity(4)
         while kind != .rightParen {
-            expressionStack.push(try parseExpression())
+            arguments.append(try parseExpression())
             if !match(.comma) {
                 guard kind == .rightParen else {
                     throw fail(
@@ -216,7 +216,7 @@ extension Parser {
         ignoresNewlines = saved
         advance()
         depth -= 1
-        return expressionStack.take(from: mark)
+        return arguments
     }
 
     /// `[a, b,]`; the current token is `[`.
@@ -224,10 +224,10 @@ extension Parser {
         try enterNesting()
         let open = advance()
         let saved = ignoreNewlines(true)
-        let mark = expressionStack.count
-        defer { expressionStack.truncate(to: mark) }
+        var elements: [Expr] = []
+        elements.reserveCapacity(4)
         while kind != .rightBracket {
-            expressionStack.push(try parseExpression())
+            elements.append(try parseExpression())
             if !match(.comma) {
                 guard kind == .rightBracket else {
                     throw fail("expected ',' or ']' in list opened at \(open.line):\(open.column), found \(found)")
@@ -237,7 +237,7 @@ extension Parser {
         ignoresNewlines = saved
         advance()
         depth -= 1
-        return .list(expressionStack.take(from: mark), location(open))
+        return .list(elements, location(open))
     }
 
     /// `{name: v, "any key": v,}`; the current token is `{`.
@@ -245,12 +245,12 @@ extension Parser {
         try enterNesting()
         let open = advance()
         let saved = ignoreNewlines(true)
-        let mark = fieldStack.count
-        defer { fieldStack.truncate(to: mark) }
+        var fields: [RecordField] = []
+        fields.reserveCapacity(4)
         while kind != .rightBrace {
             let key = try parseKey(in: "record literal")
             try expect(.colon, "expected ':' after field name '\(key)'")
-            fieldStack.push(RecordField(key: key, value: try parseExpression()))
+            fields.append(RecordField(key: key, value: try parseExpression()))
             if !match(.comma) {
                 guard kind == .rightBrace else {
                     throw fail(
@@ -261,7 +261,7 @@ extension Parser {
         ignoresNewlines = saved
         advance()
         depth -= 1
-        return .record(fieldStack.take(from: mark), location(open))
+        return .record(fields, location(open))
     }
 
     /// A key of a record, `race` or `all`: a name (keywords too: `{where: …}`) or a plain string.
@@ -284,27 +284,27 @@ extension Parser {
     /// `"a \(x) b"`: the lexer gave head, expression tokens, middles, tail.
     mutating func parseInterpolation() throws -> Expr {
         let head = advance()
-        let mark = partStack.count
-        defer { partStack.truncate(to: mark) }
+        var parts: [InterpolationPart] = []
+        parts.reserveCapacity(4)
         let headText = text(head)
-        if !headText.isEmpty { partStack.push(.text(headText)) }
+        if !headText.isEmpty { parts.append(.text(headText)) }
         try enterNesting()
         while true {
             let saved = ignoreNewlines(true)
             if kind == .stringMiddle || kind == .stringTail {
                 throw fail("expected expression in string interpolation")
             }
-            partStack.push(.expr(try parseExpression()))
+            parts.append(.expr(try parseExpression()))
             ignoresNewlines = saved
             guard kind == .stringMiddle || kind == .stringTail else {
                 throw fail("expected ')' to end string interpolation, found \(found)")
             }
             let segment = advance()
             let segmentText = text(segment)
-            if !segmentText.isEmpty { partStack.push(.text(segmentText)) }
+            if !segmentText.isEmpty { parts.append(.text(segmentText)) }
             if segment.kind == .stringTail { break }
         }
         depth -= 1
-        return .interpolation(partStack.take(from: mark), location(head))
+        return .interpolation(parts, location(head))
     }
 }

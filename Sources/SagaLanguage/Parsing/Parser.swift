@@ -37,12 +37,6 @@ public struct Parser {
     /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
     /// know which closers to skip.
     let openBrackets = BracketStack()
-    /// Where the items of the lists being parsed are collected (see ``ScratchStack``).
-    let statementStack = ScratchStack<Stmt>()
-    let expressionStack = ScratchStack<Expr>()
-    let fieldStack = ScratchStack<RecordField>()
-    let partStack = ScratchStack<InterpolationPart>()
-    let parameterStack = ScratchStack<Variable>()
     /// The identifiers met so far, each made into a `String` once (see ``NameInterner``).
     var names = NameInterner()
     /// Whether variables get the slots the checker will give them (Parser+Slots.swift), or
