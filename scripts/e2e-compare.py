@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Issue 6's end-to-end row: `sagarun run --virtual-time --memory --input` in a new process.
+
+Writes every-select-put's program and N input lines (`{"type":"request"}`, default 1,000,000)
+to a temporary directory, then runs one or two `sagarun` builds over them, ROUNDS times each,
+alternating which goes first, and prints each build's median and best wall time, its rate in
+actions a second, and the ratio of the medians. The process's start, the compile and the
+persistence middleware are all in the time, as a user running the command would see them.
+
+    scripts/e2e-compare.py NEW [--base BASE] [--rounds 9] [--lines 1000000] [--payload]
+
+NEW and BASE are `sagarun` binaries (a base build of an earlier commit: see ab-compare.py).
+`--payload` sends `{"type":"request","n":1}`, which the JSON reader reads, instead.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PROGRAM = """state { count: 0 }
+reduce "add" as a { state.count = state.count + a.by }
+saga main {
+  every "request" as r {
+    let c = select state.count
+    put "add" { by: 1 }
+  }
+}
+"""
+
+
+def run_once(binary, saga, lines):
+    start = time.perf_counter()
+    done = subprocess.run(
+        [binary, "run", "--virtual-time", "--memory", "--input", lines, saga],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{binary} failed ({done.returncode}): {done.stderr.decode(errors='replace')[:500]}")
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("new")
+    parser.add_argument("--base")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--payload", action="store_true")
+    args = parser.parse_args()
+    builds = [("new", args.new)] + ([("base", args.base)] if args.base else [])
+    with tempfile.TemporaryDirectory(prefix="sagas-e2e-") as directory:
+        saga = os.path.join(directory, "every-select-put.saga")
+        lines = os.path.join(directory, "lines.jsonl")
+        with open(saga, "w") as f:
+            f.write(PROGRAM)
+        line = '{"type":"request","n":1}\n' if args.payload else '{"type":"request"}\n'
+        with open(lines, "w") as f:
+            f.write(line * args.lines)
+        times = {name: [] for name, _ in builds}
+        for round_ in range(args.rounds):
+            order = builds if round_ % 2 == 0 else list(reversed(builds))
+            for name, binary in order:
+                times[name].append(run_once(binary, saga, lines))
+    print(f"{args.rounds} rounds of {args.lines:,} lines, alternating; median (best) wall time")
+    medians = {}
+    for name, _ in builds:
+        median, best = statistics.median(times[name]), min(times[name])
+        medians[name] = median
+        print(f"{name}: {median:.3f} s ({best:.3f} s): {args.lines / median:,.0f} actions/s "
+              f"({args.lines / best:,.0f} at best)")
+    if args.base:
+        print(f"ratio of the medians: ×{medians['base'] / medians['new']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
