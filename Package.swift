@@ -32,16 +32,19 @@ let package = Package(
         // The example app: a small music library (its logic, and a thin command line).
         .target(name: "MusicLibraryApp", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "MusicLibrary", dependencies: ["MusicLibraryApp"]),
+        // What several test targets share: a seeded random number generator, a gate.
+        .target(name: "SagaTestSupport", path: "Tests/SagaTestSupport"),
         // FuzzRegressions/: inputs the fuzzers (Fuzz/) kept, replayed by FuzzRegressionTests.
-        .testTarget(name: "SagaCoreTests", dependencies: ["SagaCore"], exclude: ["FuzzRegressions"]),
+        .testTarget(
+            name: "SagaCoreTests", dependencies: ["SagaCore", "SagaTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
         .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
         .testTarget(
-            name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime"],
+            name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaTestSupport"],
             exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
-        .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence"]),
-        .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence"]),
+        .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
+        .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibraryApp"]),
         .testTarget(

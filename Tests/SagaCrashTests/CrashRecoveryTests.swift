@@ -1,6 +1,7 @@
 import Foundation
 import SagaCore
 import SagaPersistence
+import SagaTestSupport
 import Testing
 
 /// The durability promise of §7, tested the hard way: `sagarun` saves in a loop and is killed

@@ -1,3 +1,5 @@
+import SagaTestSupport
+
 /// When a round kills its child: counted from the launch (so some kills land while the store
 /// is still recovering from the previous one), or from the first acknowledged save (so the
 /// kill surely lands while writes are in flight).

@@ -1,4 +1,5 @@
 import SagaCore
+import SagaTestSupport
 import Synchronization
 import Testing
 

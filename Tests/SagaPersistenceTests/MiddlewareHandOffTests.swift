@@ -1,5 +1,6 @@
 import SagaCore
 import SagaStore
+import SagaTestSupport
 import Synchronization
 import Testing
 

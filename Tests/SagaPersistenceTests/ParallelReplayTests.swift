@@ -1,4 +1,5 @@
 import SagaCore
+import SagaTestSupport
 import Testing
 
 @testable import SagaPersistence
@@ -134,7 +135,7 @@ struct ParallelReplayTests {
     func aBadTailIsDroppedTheSameWay(_ kind: String) {
         var bytes = Self.segment(Self.mixed())
         let end = bytes.count
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         bytes +=
             kind == "zeros"
             ? [UInt8](repeating: 0, count: 4096) : (0..<999).map { _ in UInt8(truncatingIfNeeded: rng.next()) }

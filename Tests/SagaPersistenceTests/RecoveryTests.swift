@@ -1,6 +1,7 @@
 import Foundation
 import SagaCore
 import SagaPersistence
+import SagaTestSupport
 import Testing
 
 @Suite("File store recovery")
@@ -70,7 +71,7 @@ struct RecoveryTests {
             var tail: [UInt8]
             switch kind {
             case "garbage":
-                var rng = SplitMix(seed: 42)
+                var rng = SplitMix64(seed: 42)
                 tail = (0..<777).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             case "zeros":
                 tail = [UInt8](repeating: 0, count: 4096)
@@ -136,18 +137,5 @@ struct RecoveryTests {
             let second = try FileStore.open(directory: folder.path)
             await second.close()
         }
-    }
-}
-
-/// A small deterministic random number generator for test data.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SagaPersistence
+import SagaTestSupport
 
 /// An in-memory disk behind the ``FileSystem`` seam that remembers what is durable, after
 /// SQLite's crash-test VFS: each file has its written bytes and its synced bytes, and the
@@ -43,7 +44,7 @@ final class SimulatedDisk: @unchecked Sendable {
     private var descriptors: [Int32: Descriptor] = [:]
     private var nextDescriptor: Int32 = 100
     private var counted = 0
-    private var random = SplitMix(seed: 7)
+    private var random = SplitMix64(seed: 7)
 
     /// The calls counted for `failAt` (`"write"`, `"fsync"`, `"fdatasync"`, `"rename"`, …).
     var faulty: Set<String> = []

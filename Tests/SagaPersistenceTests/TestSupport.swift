@@ -153,31 +153,6 @@ final class FaultInjector: @unchecked Sendable {
     }
 }
 
-/// A gate that async code waits at until it is opened, once.
-final class OpenableGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(c)
-                return false
-            }
-            if now { c.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiters = [] }
-            return s.waiters
-        }
-        for w in waiters { w.resume() }
-    }
-}
-
 /// What arrived from other threads (actions a scheduler delivered, a store's acknowledgements),
 /// in order; ``wait(for:)`` returns once that many have come.
 final class Delivered<Item: Sendable>: Sendable {

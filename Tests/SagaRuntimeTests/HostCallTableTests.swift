@@ -1,6 +1,7 @@
 import Foundation
 import SagaCore
 import SagaLanguage
+import SagaTestSupport
 import Synchronization
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         let task = SagaTask(
             id: 1, name: "t", location: .unknown, kind: .root, parent: nil, env: [],
             body: Block(statements: [], location: .unknown))
-        let gate = Gate()
+        let gate = OpenableGate()
         let id = table.start(
             { _ in
                 await gate.wait()

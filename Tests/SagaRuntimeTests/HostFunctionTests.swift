@@ -1,5 +1,6 @@
 import SagaCore
 import SagaRuntime
+import SagaTestSupport
 import Synchronization
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
 
     @Test func underVirtualTimeCompletionsArriveInCallOrderEvenWhenTheSecondFinishesFirst() async {
         // `slow` cannot finish before `fast` has run: it waits for a gate that `fast` opens.
-        let gate = Gate()
+        let gate = OpenableGate()
         var host = HostFunctions()
         host.register("slow") { _ in
             await gate.wait()
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func aCancelledCallIsAbandoned() async {
-        let gate = Gate()
+        let gate = OpenableGate()
         var host = HostFunctions()
         host.register("never") { _ in
             await gate.wait()
@@ -80,30 +81,5 @@ import Testing
         let run = await runSaga("saga main { call nothing.here() }")
         #expect(run.status == nil)
         #expect(run.errors.first?.contains("unknown function 'nothing.here'") == true)
-    }
-}
-
-/// A one-shot gate for host functions: `wait` suspends until `open`.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(c)
-                return false
-            }
-            if resumeNow { c.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiters = [] }
-            return s.waiters
-        }
-        for w in waiters { w.resume() }
     }
 }
