@@ -134,9 +134,8 @@ extension Interpreter {
     ///   was cancelled, or work is waiting), having done nothing.
     private func joinBody(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ joinSlot: Int) -> Bool {
         guard let body = joinedBody(task, joinSlot) else {
-            // A body that ran inline and ended (``runBodyInline(_:_:_:)``): it ended with a value
-            // and no work waiting, and leaves no handle.
-            guard joinSlot < task.env.count, case .null = task.env[joinSlot] else { return false }
+            // A body that ran inline ended with a value and no work waiting.
+            guard bodyEndedInline(task, joinSlot) else { return false }
             task.pc = Desugar.leadingJoin - 1
             takeAgain(task, watcher)
             return true
@@ -161,16 +160,21 @@ extension Interpreter {
         return h.object as? SagaTask
     }
 
+    /// Whether the body a `leading` watcher joins ran inline and ended
+    /// (``runBodyInline(_:_:_:)``): it leaves no handle, only the `.null` its short turn put in
+    /// the hidden `task` variable.
+    private func bodyEndedInline(_ task: SagaTask, _ joinSlot: Int) -> Bool {
+        guard joinSlot < task.env.count, case .null = task.env[joinSlot] else { return false }
+        return true
+    }
+
     /// Whether a watcher's second turn changes nothing another task could see: always, but
     /// for a `leading` watcher whose body failed or was cancelled (its `join` then fails or
     /// cancels the watcher). A body's failure aborts the watcher, which makes the turn stale
     /// before it gets here; a body that cancelled itself can reach it.
     private func retakeIsQuiet(_ task: SagaTask) -> Bool {
         guard let joinSlot = task.shortTurnWatcher?.joinSlot else { return true }
-        guard let body = joinedBody(task, joinSlot) else {
-            // No handle: a body that ended inline (see ``joinBody(_:_:_:)``), or a broken one.
-            return joinSlot < task.env.count && task.env[joinSlot] == .null
-        }
+        guard let body = joinedBody(task, joinSlot) else { return bodyEndedInline(task, joinSlot) }
         if !body.isDone { return true }
         if case .value? = body.outcome { return true }
         return false
