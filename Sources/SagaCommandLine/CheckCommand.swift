@@ -26,6 +26,7 @@ enum CheckCommand {
             let code: ExitCode
             if format == "json" {
                 let result = Frontend().compile(path: path)
+                io.keepUntilExit(result)
                 var diagnostics = result.diagnostics
                 if let inputTypes, let program = result.program {
                     diagnostics += ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)

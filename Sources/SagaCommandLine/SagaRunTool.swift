@@ -80,6 +80,7 @@ public enum SagaRunTool {
     /// cannot run.
     static func compile(_ path: String, _ io: ToolIO, hostFunctions: Set<String> = []) -> (Program?, ExitCode) {
         let result = Frontend(hostFunctions: hostFunctions).compile(path: path)
+        io.keepUntilExit(result)
         let colors = io.errorIsTerminal
         io.err(result.diagnostics.map { $0.rendered(files: result.files, colors: colors) + "\n" }.joined())
         if result.unreadableFiles.contains(path) || (!result.unreadableFiles.isEmpty && result.program == nil) {

@@ -1,0 +1,68 @@
+import Foundation
+import SagaCommandLine
+import SagaLanguage
+import SagaRuntime
+import Testing
+
+/// `sagarun` does not free a compiled program on its way out (the exit gives the memory back
+/// at once, and freeing a large file's tree took a third of `check`); tests, which run many
+/// commands in one process, still free theirs.
+@Suite struct KeepUntilExitTests {
+    /// Something whose freeing a weak reference sees.
+    final class Probe: Sendable {}
+
+    /// Records what a command hands over to be kept, and captures the rest.
+    final class KeepingIO: ToolIO {
+        let captured = CapturedIO()
+        var kept: [any Sendable] = []
+        var runOutput: RunOutput { captured.runOutput }
+        var errorIsTerminal: Bool { false }
+        var outputIsTerminal: Bool { false }
+        func out(_ text: String) { captured.out(text) }
+        func err(_ text: String) { captured.err(text) }
+        func keepUntilExit(_ value: any Sendable) { kept.append(value) }
+    }
+
+    /// The programs each command hands over, given a file that compiles.
+    func keptResults(_ args: (String) -> [String]) async -> [CompileResult] {
+        var results: [CompileResult] = []
+        await ExitCodeTests.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
+            let io = KeepingIO()
+            let code = await SagaRunTool.main(args(dir.appendingPathComponent("ok.saga").path), io: io)
+            #expect(code == 0, "\(io.captured.stderr)")
+            results = io.kept.compactMap { $0 as? CompileResult }
+        }
+        return results
+    }
+
+    @Test func everyCommandThatCompilesAFileHandsItsProgramOver() async {
+        for args in [
+            { ["check", $0] }, { ["check", "--format", "json", $0] }, { ["run", $0, "--virtual-time", "--memory"] },
+            { ["ast", $0] },
+        ] as [(String) -> [String]] {
+            let results = await keptResults(args)
+            #expect(results.count == 1, "\(args("FILE"))")
+            #expect(results.first?.program != nil, "\(args("FILE"))")
+        }
+    }
+
+    @Test func theProcessKeepsWhatItIsHanded() {
+        weak var probe: Probe?
+        do {
+            let kept = Probe()
+            probe = kept
+            ProcessIO().keepUntilExit(kept)
+        }
+        #expect(probe != nil)
+    }
+
+    @Test func aCaptureLetsGoOfWhatItIsHanded() {
+        weak var probe: Probe?
+        do {
+            let dropped = Probe()
+            probe = dropped
+            CapturedIO().keepUntilExit(dropped)
+        }
+        #expect(probe == nil)
+    }
+}
