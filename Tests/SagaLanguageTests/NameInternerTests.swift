@@ -38,7 +38,7 @@ struct NameInternerTests {
             guard let text = sources[(path as NSString).lastPathComponent] else {
                 return .failure(.unreadable("no such file"))
             }
-            return .success(Data(text.utf8))
+            return .success(Array(text.utf8))
         }
         loader.load(path: "main.saga")
         #expect(loader.diagnostics.isEmpty)

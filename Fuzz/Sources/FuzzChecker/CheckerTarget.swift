@@ -1,8 +1,11 @@
 import SagaCore
-import SagaLanguage
+@_spi(Testing) import SagaLanguage
 
 /// libFuzzer's entry point: compiles the input as a `.saga` file (parse and check), renders
 /// its diagnostics, and draws the graph of a program the checker accepts.
+///
+/// The input is compiled a second time cut into as many pieces as it can be (see
+/// `ParsePieces`): the program and the diagnostics must be the same as the whole file's.
 ///
 /// An input that imports is skipped: imports are read from disk, which a fuzzer must not
 /// roam (the loader's own reading is tested by the unit tests).
@@ -12,7 +15,14 @@ public func fuzzChecker(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if bytes.firstRange(of: Array("import".utf8)) != nil { return 0 }
     let text = String(decoding: bytes, as: UTF8.self)
     let result = Frontend(hostFunctions: ["api.fetch", "host"]).compile(source: text, path: "fuzz.saga")
-    _ = result.renderedDiagnostics
+    var cutting = Frontend(hostFunctions: ["api.fetch", "host"])
+    cutting.cutsEveryFile()
+    let cut = cutting.compile(source: text, path: "fuzz.saga")
+    if cut.renderedDiagnostics != result.renderedDiagnostics
+        || cut.program.map({ astJSON($0).canonicalJSON }) != result.program.map({ astJSON($0).canonicalJSON })
+    {
+        fatalError("a file cut into pieces compiles to another program:\n\(text)")
+    }
     if let program = result.program {
         _ = astJSON(program).canonicalJSON
         _ = ProgramGraph.dot(program)

@@ -66,6 +66,10 @@ public struct SourceUnit: Sendable {
     /// which the checker turns back into that function's name and resolves as such. (Only the
     /// Frontend's parse plans callees; see `Parser+Slots.swift`.)
     var calleesArePlanned = false
+    /// By the number the parser gave a name in this unit, the number the program's interner
+    /// gives it; empty when they are the same. A piece of a file parsed on a thread of its own
+    /// numbers its names apart (Parser+Pieces.swift).
+    var nameMap: [Int32] = []
     public init(file: Int32, declarations: [Declaration]) {
         self.file = file
         self.declarations = declarations

@@ -15,12 +15,13 @@ extension Checker {
         // list: reversing moved every declaration, and so did appending the first unit's list
         // rather than taking it whole; callgrind, `sagabench parse-check`.)
         var declarations: [Declaration] = []
-        // Where each unit's declarations end in the merged list, and whether its callees are
-        // planned (see ``plannedCalleeOffset``).
-        var unitEnds: [(end: Int, calleesArePlanned: Bool)] = []
+        // Where each unit's declarations end in the merged list, whether its callees are
+        // planned (see ``plannedCalleeOffset``), and how its names' numbers map to the program's.
+        var unitEnds: [(end: Int, calleesArePlanned: Bool, nameMap: [Int32])] = []
         unitEnds.reserveCapacity(units.count)
         for i in units.indices {
-            unitEnds.append((declarations.count + units[i].declarations.count, units[i].calleesArePlanned))
+            unitEnds.append(
+                (declarations.count + units[i].declarations.count, units[i].calleesArePlanned, units[i].nameMap))
             if declarations.isEmpty {
                 swap(&declarations, &units[i].declarations)
             } else {
@@ -50,6 +51,7 @@ extension Checker {
                 unit += 1
                 unitEnd = unitEnds[unit].end
                 plannedCalleeOffset = unitEnds[unit].calleesArePlanned ? functionDecls.count : nil
+                nameMap = unitEnds[unit].nameMap
             }
             var declaration = Declaration.import("", .unknown)
             swap(&declaration, &declarations[index])

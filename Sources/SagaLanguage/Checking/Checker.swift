@@ -47,6 +47,8 @@ struct Checker {
     /// When the unit being checked has its callees planned (``SourceUnit/calleesArePlanned``),
     /// the index in ``functions`` of its first function, which its planned indices count from.
     var plannedCalleeOffset: Int?
+    /// The ``SourceUnit/nameMap`` of the unit being checked.
+    var nameMap: [Int32] = []
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
 
@@ -170,7 +172,8 @@ struct Checker {
     /// one from ``names``.
     @inline(__always)
     mutating func nameID(of variable: Variable) -> Int32 {
-        let id = variable.nameID
+        var id = variable.nameID
+        if !nameMap.isEmpty { id = id >= 0 && Int(id) < nameMap.count ? nameMap[Int(id)] : -1 }
         if id >= 0, Int(id) < names.count, names.name(id) == variable.name { return id }
         return names.intern(variable.name)
     }

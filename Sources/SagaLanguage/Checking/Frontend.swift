@@ -26,6 +26,14 @@ import SagaCore
 public struct Frontend: Sendable {
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
     public var hostFunctions: Set<String>
+    /// When a large file is parsed in pieces, on several threads (tests cut small files).
+    var pieces = ParsePieces.automatic
+
+    /// Cuts every file into as many pieces as it can, however small, so that the fuzzer can
+    /// compare what a cut file compiles to with the whole file's (they must be the same).
+    @_spi(Testing) public mutating func cutsEveryFile() {
+        pieces = ParsePieces(minimumBytes: 0, minimumPieceBytes: 1, maximumPieces: 8)
+    }
 
     /// Creates a frontend.
     ///
@@ -42,6 +50,7 @@ public struct Frontend: Sendable {
     ///   cannot be read is listed in ``CompileResult/unreadableFiles``.
     public func compile(path: String) -> CompileResult {
         var loader = SourceLoader()
+        loader.pieces = pieces
         loader.load(path: path)
         return finish(&loader)
     }
@@ -54,6 +63,7 @@ public struct Frontend: Sendable {
     /// ```
     public func compile(source: String, path: String) -> CompileResult {
         var loader = SourceLoader()
+        loader.pieces = pieces
         loader.load(source: source, path: path)
         return finish(&loader)
     }

@@ -65,6 +65,16 @@ struct Lexer {
         self.file = file
     }
 
+    /// A lexer of `bytes` from the start of a line in the middle, `offset`, which is line
+    /// `line` of the file: a piece of a file parsed on its own (Parser+Pieces.swift). Offsets
+    /// and locations are the whole file's; the piece ends where `bytes` does.
+    init(bytes: UnsafeBufferPointer<UInt8>, file: Int32, from offset: Int, line: Int32) {
+        self.init(bytes: bytes, file: file)
+        pos = offset
+        lineStart = offset
+        self.line = line
+    }
+
     @inline(__always)
     mutating func push(_ token: CompactToken) {
         if produced - keepFrom >= tokens.capacity { tokens.grow(keeping: keepFrom..<produced) }

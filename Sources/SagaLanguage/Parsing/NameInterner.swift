@@ -52,6 +52,16 @@ struct NameInterner {
         return id
     }
 
+    /// Numbers here every name `other` numbers, and returns, by `other`'s number, the number
+    /// here: how a piece of a file, parsed on a thread with an interner of its own
+    /// (Parser+Pieces.swift), joins the program's numbering (``SourceUnit/nameMap``).
+    mutating func adopt(_ other: NameInterner) -> [Int32] {
+        var map: [Int32] = []
+        map.reserveCapacity(other.count)
+        for name in other.names { map.append(intern(name)) }
+        return map
+    }
+
     /// The number of `name`, numbering it if it is new.
     mutating func intern(_ name: String) -> Int32 {
         var name = name

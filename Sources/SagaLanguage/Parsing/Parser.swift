@@ -85,14 +85,8 @@ public struct Parser {
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { bytes in
-            var parser = Parser(lexer: Lexer(bytes: bytes, file: fileIndex), file: fileIndex)
-            parser.plansSlots = plansSlots
-            // Swapped in and out, not copied: a copy would share the interner's arrays, which
-            // the first new name would then copy whole.
-            swap(&parser.names, &names)
-            let declarations = parser.parseDeclarations()
-            swap(&parser.names, &names)
-            let all = parser.lexer.diagnostics + parser.diagnostics
+            let (declarations, all) = parse(
+                Lexer(bytes: bytes, file: fileIndex), fileIndex: fileIndex, names: &names, plansSlots: plansSlots)
             let sorted = all.enumerated().sorted { a, b in
                 let l = a.element.location
                 let r = b.element.location
@@ -104,6 +98,21 @@ public struct Parser {
             unit.calleesArePlanned = plansSlots
             return (unit, sorted)
         }
+    }
+
+    /// The declarations of what `lexer` reads, and the lexer's and the parser's diagnostics,
+    /// in the order reported.
+    static func parse(
+        _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
+    ) -> (declarations: [Declaration], diagnostics: [Diagnostic]) {
+        var parser = Parser(lexer: lexer, file: fileIndex)
+        parser.plansSlots = plansSlots
+        // Swapped in and out, not copied: a copy would share the interner's arrays, which
+        // the first new name would then copy whole.
+        swap(&parser.names, &names)
+        let declarations = parser.parseDeclarations()
+        swap(&parser.names, &names)
+        return (declarations, parser.lexer.diagnostics + parser.diagnostics)
     }
 
     // MARK: Tokens

@@ -1,0 +1,101 @@
+// A large file parsed in pieces at once, one thread each (see ParsePieces for where it is cut).
+
+import Dispatch
+import SagaCore
+import Synchronization
+
+extension Parser {
+    /// Parses one source file as ``parse(_:fileIndex:names:plansSlots:)`` does (planning
+    /// slots), in pieces on several threads when `pieces` cuts it.
+    ///
+    /// Each piece is a unit of its own, in file order, with names numbered apart and mapped to
+    /// `names` (``SourceUnit/nameMap``). A piece that does not parse cleanly (a diagnostic of
+    /// any kind) means that the file may not have been cut between declarations, and it is
+    /// parsed again whole: the result, diagnostics included, is then the same as if it had
+    /// never been cut. Parsing a file alone spends most of `sagarun check`'s time; the checker
+    /// that follows needs the whole program and runs on one thread.
+    static func parseUnits(
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, pieces: ParsePieces
+    ) -> (units: [SourceUnit], diagnostics: [Diagnostic]) {
+        var text = file.text
+        let parsed: [Piece]? = text.withUTF8 { bytes in
+            let starts = pieces.starts(in: bytes)
+            guard starts.count > 1 else { return nil }
+            return parsePieces(bytes, starts: starts, fileIndex: fileIndex)
+        }
+        guard let parsed else {
+            let (unit, diagnostics) = parse(file, fileIndex: fileIndex, names: &names, plansSlots: true)
+            return ([unit], diagnostics)
+        }
+        var units: [SourceUnit] = []
+        units.reserveCapacity(parsed.count)
+        for piece in parsed {
+            var unit = SourceUnit(file: fileIndex, declarations: piece.declarations)
+            unit.calleesArePlanned = true
+            if names.count == 0 {
+                names = piece.names  // the program's first names: numbered as the piece numbers them
+            } else {
+                let map = names.adopt(piece.names)
+                if !map.elementsEqual(0..<Int32(map.count)) { unit.nameMap = map }
+            }
+            units.append(unit)
+        }
+        return (units, [])
+    }
+
+    /// What one piece parsed into, with the names it numbered.
+    struct Piece: Sendable {
+        var declarations: [Declaration]
+        var names: NameInterner
+    }
+
+    /// Parses the pieces starting at `starts` at once; `nil` when any of them reports anything.
+    private static func parsePieces(
+        _ bytes: UnsafeBufferPointer<UInt8>, starts: [Int], fileIndex: Int32
+    ) -> [Piece]? {
+        let lines = lineNumbers(of: starts, in: bytes)
+        let results = Mutex<[Piece?]>(Array(repeating: nil, count: starts.count))
+        let failed = Atomic<Bool>(false)
+        let source = SharedBytes(bytes: bytes)
+        DispatchQueue.concurrentPerform(iterations: starts.count) { index in
+            let end = index + 1 < starts.count ? starts[index + 1] : source.bytes.count
+            let lexer = Lexer(
+                bytes: UnsafeBufferPointer(rebasing: source.bytes[..<end]), file: fileIndex, from: starts[index],
+                line: lines[index])
+            var names = NameInterner()
+            let (declarations, diagnostics) = parse(lexer, fileIndex: fileIndex, names: &names, plansSlots: true)
+            guard diagnostics.isEmpty else {
+                failed.store(true, ordering: .relaxed)
+                return
+            }
+            let piece = Piece(declarations: declarations, names: names)
+            results.withLock { $0[index] = piece }
+        }
+        guard !failed.load(ordering: .relaxed) else { return nil }
+        let pieces = results.withLock { $0.compactMap { $0 } }
+        return pieces.count == starts.count ? pieces : nil
+    }
+
+    /// The 1-based line on which each offset of `starts` (in increasing order) lies.
+    private static func lineNumbers(of starts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        var lines: [Int32] = []
+        lines.reserveCapacity(starts.count)
+        var line = 1
+        var offset = 0
+        for start in starts {
+            var newlines = 0
+            // A plain count, which the compiler vectorizes.
+            for i in offset..<start { newlines &+= bytes[i] == UInt8(ascii: "\n") ? 1 : 0 }
+            line += newlines
+            offset = start
+            lines.append(Int32(truncatingIfNeeded: line))
+        }
+        return lines
+    }
+}
+
+/// The source's bytes, read by every piece's thread while the caller waits for them all: no
+/// thread writes them, and they outlive the threads.
+private struct SharedBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+}

@@ -1,0 +1,170 @@
+import Foundation
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+/// A large file is parsed in pieces at once, one thread each (Parser+Pieces.swift). Cut or
+/// not, a file compiles to the same program with the same diagnostics: these tests cut small
+/// files as often as they can and compare.
+@Suite("A large file is parsed in pieces")
+struct ParsePiecesTests {
+    /// Cuts every file, at up to eight lines that begin a declaration.
+    static let everywhere = ParsePieces(minimumBytes: 0, minimumPieceBytes: 1, maximumPieces: 8)
+
+    /// The program and the diagnostics of `source` compiled as cut by `pieces`.
+    static func compiled(_ source: String, _ pieces: ParsePieces) -> Compiled {
+        var frontend = Frontend(hostFunctions: ["host"])
+        frontend.pieces = pieces
+        return Compiled(frontend.compile(source: source, path: "pieces.saga"))
+    }
+
+    /// A program's every field (dumped) and its diagnostics, to compare.
+    struct Compiled: Equatable, CustomStringConvertible {
+        var program: [Substring] = []
+        var diagnostics: String
+
+        init(_ result: CompileResult) {
+            diagnostics = result.renderedDiagnostics
+            guard let checked = result.program else { return }
+            var text = ""
+            dump(checked, to: &text)
+            // The parser's numbers of names, which only the checker reads, are a piece's own.
+            program = text.split(separator: "\n").filter { !$0.contains("- nameID: ") }
+                .map { $0.replacing(/, nameID: -?\d+/, with: "") }
+        }
+
+        var description: String { "\(program.count) lines of program, diagnostics: \(diagnostics)" }
+
+        /// The first line where `self` and `other` differ, for a failure's message.
+        func firstDifference(from other: Compiled) -> String {
+            guard
+                let i = zip(program, other.program).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+            else {
+                return diagnostics == other.diagnostics ? "line counts" : "diagnostics"
+            }
+            return "line \(i): \(program[i]) | \(other.program[i])"
+        }
+    }
+
+    /// The units `source` is parsed into as cut by ``everywhere``.
+    static func units(_ source: String) -> (units: [SourceUnit], diagnostics: [Diagnostic]) {
+        var names = NameInterner()
+        return Parser.parseUnits(
+            SourceFile(path: "pieces.saga", text: source), fileIndex: 0, names: &names, pieces: everywhere)
+    }
+
+    /// Functions that call those of earlier pieces, variables met in another order in each
+    /// piece, a reducer, a watcher, nested blocks and a string interpolation.
+    static let program = """
+        state { count: 0, items: [] }
+        func double(a) { return a * 2 }
+        reduce "add" as act {
+          state.count = state.count + act.by
+        }
+        func twice(b, a) {
+          let x = call double(a)
+          let y = call double(b)
+          return x + y
+        }
+        saga main {
+          let total = call twice(1, 2)
+          put "add" { by: total }
+          every "ping" as p {
+            if p.n > 1 { log "big \\(p.n)" } else { log "small" }
+          }
+        }
+        func third(z) {
+          var i = 0
+          while i < z { i = i + 1 }
+          let d = call double(i)
+          let t = call twice(i, z)
+          return d + t
+        }
+        saga other {
+          let y = call third(3)
+          log y
+        }
+
+        """
+
+    @Test func aCutFileGivesTheSameProgramAsAWholeOne() {
+        let (units, diagnostics) = Self.units(Self.program)
+        #expect(diagnostics.isEmpty)
+        #expect(units.count == 5, "one piece for each of the last five declarations' lines")
+        #expect(units.contains { !$0.nameMap.isEmpty }, "a piece numbers its names apart")
+        let whole = Self.compiled(Self.program, .never)
+        #expect(!whole.program.isEmpty, "\(whole.diagnostics)")
+        let cut = Self.compiled(Self.program, Self.everywhere)
+        #expect(cut == whole, "\(cut.firstDifference(from: whole))")
+    }
+
+    @Test func piecesStartAtLinesThatBeginADeclaration() {
+        var text =
+            "state { a: 1 }\nsaga x { log \"saga y\" }\n  saga z { }\nsagaz\nfunc f() { }\nreduce \"r\" as r { }\n"
+        let starts = text.withUTF8 { Self.everywhere.starts(in: $0) }
+        let lines = starts.map { start in text.utf8.dropFirst(start).prefix(6).map { Character(UnicodeScalar($0)) } }
+        #expect(lines.map { String($0) } == ["state ", "saga x", "func f", "reduce"])
+    }
+
+    @Test func aSmallFileOrAFewPiecesAreNotCut() {
+        var text = Self.program
+        #expect(text.withUTF8 { ParsePieces.automatic.starts(in: $0) } == [0])
+        let two = ParsePieces(minimumBytes: 0, minimumPieceBytes: text.utf8.count / 2, maximumPieces: 8)
+        #expect(text.withUTF8 { two.starts(in: $0) }.count == 2)
+    }
+
+    @Test func aFileCutWhereNoDeclarationStartsIsParsedWhole() {
+        // Each line that begins with a keyword here lies inside something else: a block
+        // comment, a record, a block. The piece before it fails, so the file is parsed whole.
+        for inside in [
+            "/* a comment\nsaga hidden { }\n*/\nsaga main { log 1 }\n",
+            "state {\n  a: 1,\nfunc f() { }\n}\nsaga main { }\n",
+            "saga main {\n  log 1\nsaga inner { }\n}\n",
+        ] {
+            let (units, diagnostics) = Self.units(inside)
+            #expect(units.count == 1, "\(inside)")
+            let whole = Self.compiled(inside, .never)
+            let cut = Self.compiled(inside, Self.everywhere)
+            #expect(cut == whole, "\(inside): \(cut.firstDifference(from: whole))")
+            #expect(
+                diagnostics.map(\.message)
+                    == Parser.parse(SourceFile(path: "p", text: inside), fileIndex: 0)
+                    .diagnostics.map(\.message))
+        }
+    }
+
+    @Test func errorsInAPieceAreReportedAsInAWholeFile() {
+        // A syntax error in a later piece, and two functions of one name in different pieces.
+        for broken in [
+            Self.program + "saga broken { let = 1 }\nfunc ok() { return 1 }\n",
+            Self.program + "func double(q) { return q }\nsaga late { log call double(1) }\n",
+            Self.program + "saga undefined { log nowhere }\n",
+        ] {
+            let whole = Self.compiled(broken, .never)
+            #expect(!whole.diagnostics.isEmpty)
+            let cut = Self.compiled(broken, Self.everywhere)
+            #expect(cut == whole, "\(broken): \(cut.firstDifference(from: whole))")
+        }
+    }
+
+    @Test func everyExampleCompilesTheSameCut() throws {
+        let sagas = SlotPlanningTests.sagas
+        let files = try #require(FileManager.default.enumerator(atPath: sagas.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".saga") }.sorted()
+        var cut = 0
+        for file in files {
+            let path = sagas.appendingPathComponent(file).path
+            let results = [ParsePieces.never, Self.everywhere].map { pieces in
+                var frontend = Frontend(hostFunctions: ["api.fetch", "host"])
+                frontend.pieces = pieces
+                return Compiled(frontend.compile(path: path))
+            }
+            #expect(results[1] == results[0], "\(file): \(results[1].firstDifference(from: results[0]))")
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), Self.units(text).units.count > 1 {
+                cut += 1
+            }
+        }
+        #expect(cut >= 20, "most examples have more than one declaration")
+    }
+}
