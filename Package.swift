@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "SagaCoreTests", dependencies: ["SagaCore", "SagaTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
-        .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage"]),
+        .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage", "SagaTestSupport"]),
         .testTarget(
             name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaTestSupport"],
             exclude: ["FuzzRegressions"]),

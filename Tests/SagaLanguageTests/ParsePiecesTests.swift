@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaTestSupport
 import Testing
 
 @testable import SagaLanguage
@@ -99,6 +100,51 @@ struct ParsePiecesTests {
         #expect(cut == whole, "\(cut.firstDifference(from: whole))")
     }
 
+    @Test func aLaterPieceCallsItsOwnFunctionsAsAWholeFileDoes() {
+        // Two pieces, the second with functions calling each other (which its parser plans,
+        // counting from the piece's first function) and a function of the first piece.
+        let pairs = (0..<8).map { k in
+            """
+            func one\(k)() { return \(k) }
+            func two\(k)() {
+              let a = call one\(k)()
+              let b = call double(a)
+              return b
+            }
+            saga last\(k) { let t = call two\(k)()
+              log t }
+
+            """
+        }
+        let source = Self.program + pairs.joined()
+        let halves = ParsePieces(minimumBytes: 0, minimumPieceBytes: source.utf8.count / 2, maximumPieces: 2)
+        var names = NameInterner()
+        let (units, _) = Parser.parseUnits(
+            SourceFile(path: "pieces.saga", text: source), fileIndex: 0, names: &names, pieces: halves)
+        #expect(units.count == 2)
+        #expect(units.last.map { astJSON($0).canonicalJSON.contains(#""index":"#) } == true, "a planned callee")
+        let whole = Self.compiled(source, .never)
+        let cut = Self.compiled(source, halves)
+        #expect(!whole.program.isEmpty, "\(whole.diagnostics)")
+        #expect(cut == whole, "\(cut.firstDifference(from: whole))")
+    }
+
+    @Test func theCheckerSharesOutWholeUnitsInGroupsOfAboutAsManyDeclarations() {
+        func runs(_ sizes: [Int]) -> [Checker.UnitRun] {
+            var start = 0
+            return sizes.map { size in
+                defer { start += size }
+                return Checker.UnitRun(start: start, end: start + size, calleesArePlanned: true, nameMap: [])
+            }
+        }
+        #expect(Checker.groups(of: runs([5, 5, 5, 5]), count: 2) == [0..<2, 2..<4])
+        #expect(Checker.groups(of: runs([9, 1, 1, 1]), count: 2) == [0..<1, 1..<4])
+        #expect(Checker.groups(of: runs([3, 3, 3]), count: 8) == [0..<1, 1..<2, 2..<3])
+        #expect(Checker.groups(of: runs([0, 4, 0, 4, 0]), count: 2) == [0..<2, 2..<5])
+        #expect(Checker.groups(of: runs([5, 5]), count: 1) == [0..<2])
+        #expect(Checker.groups(of: runs([5]), count: 4) == [0..<1])
+    }
+
     @Test func piecesStartAtLinesThatBeginADeclaration() {
         var text =
             "state { a: 1 }\nsaga x { log \"saga y\" }\n  saga z { }\nsagaz\nfunc f() { }\nreduce \"r\" as r { }\n"
@@ -112,6 +158,21 @@ struct ParsePiecesTests {
         #expect(text.withUTF8 { ParsePieces.automatic.starts(in: $0) } == [0])
         let two = ParsePieces(minimumBytes: 0, minimumPieceBytes: text.utf8.count / 2, maximumPieces: 8)
         #expect(text.withUTF8 { two.starts(in: $0) }.count == 2)
+    }
+
+    @Test func newlinesAreCountedExactlyEightBytesAtATime() {
+        // Bytes next to `\n` in value (0x0B, 0x09, 0x8A) and zeros, at every alignment.
+        var random = SplitMix64(seed: 6)
+        let alphabet: [UInt8] = [0x0A, 0x0A, 0x0B, 0x09, 0x8A, 0x00, 0xFF, 0x61]
+        let bytes = (0..<300).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+        bytes.withUnsafeBufferPointer { buffer in
+            for lower in 0..<17 {
+                for upper in stride(from: lower, through: bytes.count, by: 7) {
+                    let expected = bytes[lower..<upper].filter { $0 == 0x0A }.count
+                    #expect(Parser.newlines(in: buffer, lower..<upper) == expected, "\(lower)..<\(upper)")
+                }
+            }
+        }
     }
 
     @Test func aFileCutWhereNoDeclarationStartsIsParsedWhole() {
@@ -140,6 +201,7 @@ struct ParsePiecesTests {
             Self.program + "saga broken { let = 1 }\nfunc ok() { return 1 }\n",
             Self.program + "func double(q) { return q }\nsaga late { log call double(1) }\n",
             Self.program + "saga undefined { log nowhere }\n",
+            Self.program + "saga late { }\nstate { other: 1 }\n",
         ] {
             let whole = Self.compiled(broken, .never)
             #expect(!whole.diagnostics.isEmpty)

@@ -15,13 +15,13 @@ extension Checker {
         // list: reversing moved every declaration, and so did appending the first unit's list
         // rather than taking it whole; callgrind, `sagabench parse-check`.)
         var declarations: [Declaration] = []
-        // Where each unit's declarations end in the merged list, whether its callees are
-        // planned (see ``plannedCalleeOffset``), and how its names' numbers map to the program's.
-        var unitEnds: [(end: Int, calleesArePlanned: Bool, nameMap: [Int32])] = []
-        unitEnds.reserveCapacity(units.count)
+        var runs: [UnitRun] = []
+        runs.reserveCapacity(units.count)
         for i in units.indices {
-            unitEnds.append(
-                (declarations.count + units[i].declarations.count, units[i].calleesArePlanned, units[i].nameMap))
+            runs.append(
+                UnitRun(
+                    start: declarations.count, end: declarations.count + units[i].declarations.count,
+                    calleesArePlanned: units[i].calleesArePlanned, nameMap: units[i].nameMap))
             if declarations.isEmpty {
                 swap(&declarations, &units[i].declarations)
             } else {
@@ -30,28 +30,42 @@ extension Checker {
             }
         }
         units = []
-        let (reducerCount, sagaCount) = collectNames(declarations)
+        let (reducerCount, sagaCount) = collectNames(declarations, runs: &runs)
 
-        var initialState: Expr?
-        var stateLocation: SourceLocation?
         // Sized once: grown by doubling, a large program's lists were copied a dozen times,
         // and each large buffer let go of made the allocator sweep its small free chunks
         // (callgrind, `sagabench parse-check`).
-        var reducers: [ReducerDecl] = []
-        reducers.reserveCapacity(reducerCount)
-        var sagas: [SagaDecl] = []
-        sagas.reserveCapacity(sagaCount)
-        var functionDecls: [FunctionDecl] = []
-        functionDecls.reserveCapacity(functions.count)
-        var unit = -1
-        var unitEnd = 0
+        var checked = CheckedDeclarations()
+        checked.reducers.reserveCapacity(reducerCount)
+        checked.sagas.reserveCapacity(sagaCount)
+        checked.functions.reserveCapacity(functions.count)
+        let groups = Self.groups(of: runs, count: parallelism)
+        if groups.count > 1 {
+            checkAtOnce(&declarations, runs: runs, groups: groups, into: &checked)
+        } else {
+            checkDeclarations(&declarations, from: 0, runs: runs[...], into: &checked)
+        }
+        guard !hasErrors else { return nil }
+        return Program(
+            files: files, initialState: checked.initialState, reducers: checked.reducers, sagas: checked.sagas,
+            functions: checked.functions)
+    }
+
+    /// Checks `declarations`, the program's from index `first` on, whose units are `runs`,
+    /// in order, adding what they declare to `checked`.
+    mutating func checkDeclarations(
+        _ declarations: inout [Declaration], from first: Int, runs: ArraySlice<UnitRun>,
+        into checked: inout CheckedDeclarations
+    ) {
+        var run = runs.startIndex - 1
+        var runEnd = first
         for index in declarations.indices {
-            while index == unitEnd, unit + 1 < unitEnds.count {
+            while first + index == runEnd, run + 1 < runs.endIndex {
                 // A new unit: its planned callees count from its first function.
-                unit += 1
-                unitEnd = unitEnds[unit].end
-                plannedCalleeOffset = unitEnds[unit].calleesArePlanned ? functionDecls.count : nil
-                nameMap = unitEnds[unit].nameMap
+                run += 1
+                runEnd = runs[run].end
+                plannedCalleeOffset = runs[run].calleesArePlanned ? runs[run].functionsBefore : nil
+                nameMap = runs[run].nameMap
             }
             var declaration = Declaration.import("", .unknown)
             swap(&declaration, &declarations[index])
@@ -59,44 +73,48 @@ extension Checker {
             case .import:
                 continue  // the Frontend has read it already
             case .state(let expr, let location):
-                if let first = stateLocation {
-                    error(
-                        "more than one 'state' declaration; a program has at most one", at: location,
-                        note: ("first 'state' declared here", first))
-                    continue
-                }
-                stateLocation = location
-                initialState = checkInitialState(expr)
+                checkState(expr, at: location, into: &checked)
             // Each declaration is let go of (an import in its place) before its tree is changed,
             // its parts taken out by a `guard case` (see ``checkExpr(_:)`` for why).
             case .reducer:
                 guard case .reducer(var reducer) = declaration else { continue }
                 declaration = .import("", reducer.location)
                 checkReducer(&reducer)
-                reducers.append(reducer)
+                checked.reducers.append(reducer)
             case .saga:
                 guard case .saga(var saga) = declaration else { continue }
                 declaration = .import("", saga.location)
                 checkSaga(&saga)
-                sagas.append(saga)
+                checked.sagas.append(saga)
             case .function:
                 guard case .function(var function) = declaration else { continue }
                 declaration = .import("", function.location)
                 checkFunction(&function)
-                functionDecls.append(function)
+                checked.functions.append(function)
             }
         }
-        guard !hasErrors else { return nil }
-        return Program(
-            files: files, initialState: initialState, reducers: reducers, sagas: sagas,
-            functions: functionDecls)
+    }
+
+    /// The program's `state` declaration: the first is checked, each later one is an error.
+    mutating func checkState(_ expr: Expr, at location: SourceLocation, into checked: inout CheckedDeclarations) {
+        if let first = checked.stateLocation {
+            error(
+                "more than one 'state' declaration; a program has at most one", at: location,
+                note: ("first 'state' declared here", first))
+            return
+        }
+        checked.stateLocation = location
+        checked.initialState = checkInitialState(expr)
     }
 
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
     /// function may be called before it is declared.
     ///
     /// - Returns: how many reducers and root sagas there are, to size their lists.
-    private mutating func collectNames(_ declarations: [Declaration]) -> (reducers: Int, sagas: Int) {
+    ///   Each of `runs` learns how many functions come before it.
+    private mutating func collectNames(
+        _ declarations: [Declaration], runs: inout [UnitRun]
+    ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
         var sagas = 0
         declarationNames = NameTable(capacity: declarations.count)
@@ -104,7 +122,12 @@ extension Checker {
         // over for a large program (callgrind, `sagabench parse-check`).
         functions.reserveCapacity(declarations.count)
         declaredNames.reserveCapacity(declarations.count)
+        var run = 0
         for index in declarations.indices {
+            while run < runs.count, runs[run].start == index {
+                runs[run].functionsBefore = functions.count
+                run += 1
+            }
             switch Self.head(of: declarations[index]) {
             case .reducer:
                 reducers += 1

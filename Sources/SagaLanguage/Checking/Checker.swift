@@ -49,6 +49,9 @@ struct Checker {
     var plannedCalleeOffset: Int?
     /// The ``SourceUnit/nameMap`` of the unit being checked.
     var nameMap: [Int32] = []
+    /// How many threads may check the declarations at once (Checker+AtOnce.swift); 1, the
+    /// default, checks them on the caller's.
+    var parallelism = 1
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
 

@@ -74,6 +74,9 @@ public struct Frontend: Sendable {
         var program: Program?
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = Checker(hostFunctions: hostFunctions)
+            // A file parsed in pieces is large enough for its declarations to be checked at
+            // once too, a group of pieces on each thread.
+            if loader.units.count > loader.files.count { checker.parallelism = pieces.maximumPieces }
             checker.names = loader.takeNames()
             // Taken from the loader, so that the checker holds the only reference to the tree.
             program = checker.check(units: loader.takeUnits(), files: loader.files)

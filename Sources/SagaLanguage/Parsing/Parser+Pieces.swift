@@ -83,14 +83,37 @@ extension Parser {
         var line = 1
         var offset = 0
         for start in starts {
-            var newlines = 0
-            // A plain count, which the compiler vectorizes.
-            for i in offset..<start { newlines &+= bytes[i] == UInt8(ascii: "\n") ? 1 : 0 }
-            line += newlines
+            line += newlines(in: bytes, offset..<start)
             offset = start
             lines.append(Int32(truncatingIfNeeded: line))
         }
         return lines
+    }
+
+    /// How many `\n` bytes `bytes[range]` holds, counted eight at a time: a byte at a time,
+    /// the count was 7 instructions a byte (callgrind, `sagabench parse-check`), 1% of the
+    /// whole parse.
+    static func newlines(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let newlineBytes: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var count = 0
+        var i = range.lowerBound
+        while i + 8 <= range.upperBound {
+            // A byte of `x` is 0 where the text has `\n`. Adding 0x7F to its low seven bits
+            // sets its high bit unless they are all 0, without carrying into the next byte, so
+            // the high bit of `zero` is set exactly for each byte of `x` that is 0.
+            let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ newlineBytes
+            let zero = ~(((x & low7) &+ low7) | x | low7)
+            count += zero.nonzeroBitCount
+            i += 8
+        }
+        while i < range.upperBound {
+            if bytes[i] == UInt8(ascii: "\n") { count += 1 }
+            i += 1
+        }
+        return count
     }
 }
 
