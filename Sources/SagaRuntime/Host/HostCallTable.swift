@@ -58,10 +58,13 @@ final class HostCallTable: Sendable {
 
     /// Whether any call is in flight.
     var hasInFlight: Bool {
-        let count = inFlight.load(ordering: .acquiring)
-        // Every change to the count is made by the scheduler, as this read is.
-        assert(count == local.withLock { $0.waiting.count + $0.reportingInFlight }, "the in-flight count drifted")
-        return count > 0
+        // Every change to the count is made under `local`, with the tables it counts; but not
+        // always by the scheduler (middleware work can start on an app's thread that
+        // dispatches into a shared store), so it is compared with them under the lock.
+        assert(
+            local.withLock { $0.waiting.count + $0.reportingInFlight == inFlight.load(ordering: .relaxed) },
+            "the in-flight count drifted")
+        return inFlight.load(ordering: .acquiring) > 0
     }
 
     /// How many finished results wait to be delivered (for tests).
