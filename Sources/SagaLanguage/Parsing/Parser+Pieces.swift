@@ -12,8 +12,8 @@ extension Parser {
     /// `names` (``SourceUnit/nameMap``). A piece that does not parse cleanly (a diagnostic of
     /// any kind) means that the file may not have been cut between declarations, and it is
     /// parsed again whole: the result, diagnostics included, is then the same as if it had
-    /// never been cut. Parsing a file alone spends most of `sagarun check`'s time; the checker
-    /// that follows needs the whole program and runs on one thread.
+    /// never been cut. Parsing spends most of `sagarun check`'s time; the checker then checks
+    /// the pieces at once too (Checker+AtOnce.swift).
     static func parseUnits(
         _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, pieces: ParsePieces
     ) -> (units: [SourceUnit], diagnostics: [Diagnostic]) {
@@ -55,7 +55,6 @@ extension Parser {
     ) -> [Piece]? {
         let lines = lineNumbers(of: starts, in: bytes)
         let results = Mutex<[Piece?]>(Array(repeating: nil, count: starts.count))
-        let failed = Atomic<Bool>(false)
         let source = SharedBytes(bytes: bytes)
         DispatchQueue.concurrentPerform(iterations: starts.count) { index in
             let end = index + 1 < starts.count ? starts[index + 1] : source.bytes.count
@@ -64,14 +63,10 @@ extension Parser {
                 line: lines[index])
             var names = NameInterner()
             let (declarations, diagnostics) = parse(lexer, fileIndex: fileIndex, names: &names, plansSlots: true)
-            guard diagnostics.isEmpty else {
-                failed.store(true, ordering: .relaxed)
-                return
-            }
+            guard diagnostics.isEmpty else { return }  // its result stays nil
             let piece = Piece(declarations: declarations, names: names)
             results.withLock { $0[index] = piece }
         }
-        guard !failed.load(ordering: .relaxed) else { return nil }
         let pieces = results.withLock { $0.compactMap { $0 } }
         return pieces.count == starts.count ? pieces : nil
     }
