@@ -67,59 +67,66 @@ extension Checker {
         return groups
     }
 
-    /// Checks the declarations of each group of `runs` on a thread of its own, then adds
-    /// what they declare, and what they report, in the order of the groups: the program and
-    /// its diagnostics (once sorted by place, as the Frontend sorts them) are those of
-    /// ``checkDeclarations(_:from:runs:into:)`` over all of them.
+    /// Checks each of `lists`, the declarations of a group of `runs`, on a thread of its own,
+    /// then adds what they declare, and what they report, in the order of the groups: the
+    /// program and its diagnostics (once sorted by place, as the Frontend sorts them) are
+    /// those of ``checkDeclarations(_:from:runs:into:)`` over all of them.
     ///
     /// A body's check reads the program's tables and writes only its own declaration and
     /// the checker's scopes, slots and diagnostics, which each thread has its own of. The
     /// `state` declarations, whose check depends on the one before, are checked first, here.
     mutating func checkAtOnce(
-        _ declarations: inout [Declaration], runs: [UnitRun], groups: [Range<Int>],
+        _ lists: inout [[Declaration]], runs: [UnitRun], groups: [Range<Int>],
         into checked: inout CheckedDeclarations
     ) {
-        for index in declarations.indices {
-            guard case .state = declarations[index] else { continue }
-            var declaration = Declaration.import("", .unknown)
-            swap(&declaration, &declarations[index])
-            if case .state(let expr, let location) = declaration { checkState(expr, at: location, into: &checked) }
-        }
-        // Each group's declarations, moved (not copied) out of the list, so that each tree has
-        // one reference and is changed in place.
-        var parts: [[Declaration]] = []
-        for group in groups {
-            var part: [Declaration] = []
-            part.reserveCapacity(runs[group.upperBound - 1].end - runs[group.lowerBound].start)
-            for index in runs[group.lowerBound].start..<runs[group.upperBound - 1].end {
+        for list in lists.indices {
+            for index in lists[list].indices {
+                guard case .state = lists[list][index] else { continue }
                 var declaration = Declaration.import("", .unknown)
-                swap(&declaration, &declarations[index])
-                part.append(declaration)
+                swap(&declaration, &lists[list][index])
+                if case .state(let expr, let location) = declaration { checkState(expr, at: location, into: &checked) }
             }
-            parts.append(part)
         }
-        let inputs = Mutex(parts)
-        parts = []
+        // Moved (not copied) into the lock, so that each tree has one reference and is changed
+        // in place.
+        var taken: [[Declaration]] = []
+        swap(&taken, &lists)
+        let inputs = Mutex(taken)
+        taken = []
         let outputs = Mutex<[(CheckedDeclarations, [Diagnostic])?]>(Array(repeating: nil, count: groups.count))
         let tables = ProgramTables(
             hostFunctions: hostFunctions, declarationNames: declarationNames, declaredNames: declaredNames,
             functions: functions, names: names)
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
-            var part: [Declaration] = []
-            inputs.withLock { swap(&part, &$0[index]) }
+            var list: [Declaration] = []
+            inputs.withLock { swap(&list, &$0[index]) }
             let group = groups[index]
             var checker = Checker(tables: tables)
             var result = CheckedDeclarations()
-            checker.checkDeclarations(&part, from: runs[group.lowerBound].start, runs: runs[group], into: &result)
+            checker.checkDeclarations(&list, from: runs[group.lowerBound].start, runs: runs[group], into: &result)
             let diagnostics = checker.diagnostics
             outputs.withLock { $0[index] = (result, diagnostics) }
         }
-        let results = outputs.withLock { $0 }
-        for case (let result, let diagnostics)? in results {
-            checked.reducers += result.reducers
-            checked.sagas += result.sagas
-            checked.functions += result.functions
+        // Taken out of the lock, so that the first group's lists are taken whole and the
+        // others' copied once.
+        var results: [(CheckedDeclarations, [Diagnostic])?] = []
+        outputs.withLock { swap(&results, &$0) }
+        for index in results.indices {
+            guard case (var result, let diagnostics)? = results[index] else { continue }
+            results[index] = nil
+            Self.append(&result.reducers, to: &checked.reducers)
+            Self.append(&result.sagas, to: &checked.sagas)
+            Self.append(&result.functions, to: &checked.functions)
             self.diagnostics += diagnostics
+        }
+    }
+
+    /// Appends `items` to `list`, taking them whole when `list` is empty.
+    private static func append<T>(_ items: inout [T], to list: inout [T]) {
+        if list.isEmpty {
+            swap(&items, &list)
+        } else {
+            list += items
         }
     }
 }

@@ -14,23 +14,38 @@ extension Checker {
         // where it changes, as before. (Swapped rather than taken off the end of a reversed
         // list: reversing moved every declaration, and so did appending the first unit's list
         // rather than taking it whole; callgrind, `sagabench parse-check`.)
-        var declarations: [Declaration] = []
         var runs: [UnitRun] = []
         runs.reserveCapacity(units.count)
+        var count = 0
         for i in units.indices {
+            let size = units[i].declarations.count
             runs.append(
                 UnitRun(
-                    start: declarations.count, end: declarations.count + units[i].declarations.count,
-                    calleesArePlanned: units[i].calleesArePlanned, nameMap: units[i].nameMap))
-            if declarations.isEmpty {
-                swap(&declarations, &units[i].declarations)
-            } else {
-                declarations += units[i].declarations
-                units[i].declarations = []
+                    start: count, end: count + size, calleesArePlanned: units[i].calleesArePlanned,
+                    nameMap: units[i].nameMap))
+            count += size
+        }
+        // One list a group of units, each checked on a thread of its own when there are several
+        // (Checker+AtOnce.swift): the units of a group are merged, a unit alone is taken whole
+        // (a large file's pieces were copied into one list and out again, 15–25 ms of the
+        // 10 MB file's `check`).
+        let groups = Self.groups(of: runs, count: parallelism)
+        var lists: [[Declaration]] = []
+        lists.reserveCapacity(groups.count)
+        for group in groups {
+            var declarations: [Declaration] = []
+            for i in group {
+                if declarations.isEmpty {
+                    swap(&declarations, &units[i].declarations)
+                } else {
+                    declarations += units[i].declarations
+                    units[i].declarations = []
+                }
             }
+            lists.append(declarations)
         }
         units = []
-        let (reducerCount, sagaCount) = collectNames(declarations, runs: &runs)
+        let (reducerCount, sagaCount) = collectNames(lists, runs: &runs)
 
         // Sized once: grown by doubling, a large program's lists were copied a dozen times,
         // and each large buffer let go of made the allocator sweep its small free chunks
@@ -39,11 +54,10 @@ extension Checker {
         checked.reducers.reserveCapacity(reducerCount)
         checked.sagas.reserveCapacity(sagaCount)
         checked.functions.reserveCapacity(functions.count)
-        let groups = Self.groups(of: runs, count: parallelism)
-        if groups.count > 1 {
-            checkAtOnce(&declarations, runs: runs, groups: groups, into: &checked)
-        } else {
-            checkDeclarations(&declarations, from: 0, runs: runs[...], into: &checked)
+        if lists.count > 1 {
+            checkAtOnce(&lists, runs: runs, groups: groups, into: &checked)
+        } else if !lists.isEmpty {
+            checkDeclarations(&lists[0], from: 0, runs: runs[...], into: &checked)
         }
         guard !hasErrors else { return nil }
         return Program(
@@ -113,38 +127,49 @@ extension Checker {
     /// - Returns: how many reducers and root sagas there are, to size their lists.
     ///   Each of `runs` learns how many functions come before it.
     private mutating func collectNames(
-        _ declarations: [Declaration], runs: inout [UnitRun]
+        _ lists: [[Declaration]], runs: inout [UnitRun]
     ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
         var sagas = 0
-        declarationNames = NameTable(capacity: declarations.count)
+        let count = runs.last?.end ?? 0
+        declarationNames = NameTable(capacity: count)
         // Sized once: grown one name at a time, the two lists were copied a dozen times
         // over for a large program (callgrind, `sagabench parse-check`).
-        functions.reserveCapacity(declarations.count)
-        declaredNames.reserveCapacity(declarations.count)
+        functions.reserveCapacity(count)
+        declaredNames.reserveCapacity(count)
         var run = 0
-        for index in declarations.indices {
-            while run < runs.count, runs[run].start == index {
-                runs[run].functionsBefore = functions.count
-                run += 1
+        var first = 0  // the index in the program of the list's first declaration
+        for list in lists.indices {
+            for index in lists[list].indices {
+                while run < runs.count, runs[run].start == first + index {
+                    runs[run].functionsBefore = functions.count
+                    run += 1
+                }
+                collectName(of: lists[list][index], reducers: &reducers, sagas: &sagas)
             }
-            switch Self.head(of: declarations[index]) {
-            case .reducer:
-                reducers += 1
-            case .saga(let name, let location):
-                sagas += 1
-                collectName(name, at: location, function: -1)
-            case .function(let name, let arity, let location):
-                functions.append(FunctionInfo(name: name, arity: arity, location: location))
-                collectName(name, at: location, function: functions.count - 1)
-            case .other:
-                continue
-            }
+            first += lists[list].count
         }
         return (reducers, sagas)
     }
 
-    /// What ``collectNames(_:)`` reads of a declaration.
+    /// Enters the name a declaration declares, if any, and counts the reducers and sagas.
+    @inline(__always)
+    private mutating func collectName(of declaration: Declaration, reducers: inout Int, sagas: inout Int) {
+        switch Self.head(of: declaration) {
+        case .reducer:
+            reducers += 1
+        case .saga(let name, let location):
+            sagas += 1
+            collectName(name, at: location, function: -1)
+        case .function(let name, let arity, let location):
+            functions.append(FunctionInfo(name: name, arity: arity, location: location))
+            collectName(name, at: location, function: functions.count - 1)
+        case .other:
+            break
+        }
+    }
+
+    /// What ``collectNames(_:runs:)`` reads of a declaration.
     private enum Head {
         case reducer
         case saga(String, SourceLocation)
