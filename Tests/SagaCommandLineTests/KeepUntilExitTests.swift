@@ -46,23 +46,22 @@ import Testing
         }
     }
 
-    @Test func theProcessKeepsWhatItIsHanded() {
+    /// Whether `io` still holds a value it was handed once nothing else does.
+    static func keeps(_ io: ToolIO) -> Bool {
         weak var probe: Probe?
         do {
-            let kept = Probe()
-            probe = kept
-            ProcessIO().keepUntilExit(kept)
+            let handed = Probe()
+            probe = handed
+            io.keepUntilExit(handed)
         }
-        #expect(probe != nil)
+        return probe != nil
+    }
+
+    @Test func theProcessKeepsWhatItIsHanded() {
+        #expect(Self.keeps(ProcessIO()))
     }
 
     @Test func aCaptureLetsGoOfWhatItIsHanded() {
-        weak var probe: Probe?
-        do {
-            let dropped = Probe()
-            probe = dropped
-            CapturedIO().keepUntilExit(dropped)
-        }
-        #expect(probe == nil)
+        #expect(!Self.keeps(CapturedIO()))
     }
 }
