@@ -25,8 +25,7 @@ enum CheckCommand {
         for path in parsed.positionals {
             let code: ExitCode
             if format == "json" {
-                let result = Frontend().compile(path: path)
-                io.keepUntilExit(result)
+                let result = io.compile(path, with: Frontend())
                 var diagnostics = result.diagnostics
                 if let inputTypes, let program = result.program {
                     diagnostics += ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)

@@ -79,8 +79,7 @@ public enum SagaRunTool {
     /// Compiles a file for a command, printing diagnostics; `nil` with the exit code when it
     /// cannot run.
     static func compile(_ path: String, _ io: ToolIO, hostFunctions: Set<String> = []) -> (Program?, ExitCode) {
-        let result = Frontend(hostFunctions: hostFunctions).compile(path: path)
-        io.keepUntilExit(result)
+        let result = io.compile(path, with: Frontend(hostFunctions: hostFunctions))
         let colors = io.errorIsTerminal
         io.err(result.diagnostics.map { $0.rendered(files: result.files, colors: colors) + "\n" }.joined())
         if result.unreadableFiles.contains(path) || (!result.unreadableFiles.isEmpty && result.program == nil) {

@@ -1,4 +1,5 @@
 import Foundation
+import SagaLanguage
 import SagaPersistence
 import SagaRuntime
 import Synchronization
@@ -26,6 +27,12 @@ public protocol ToolIO: AnyObject {
     /// `sagarun` keeps it (as clang's driver does its AST, with `-disable-free`); tests,
     /// which run many commands in one process, let it go.
     func keepUntilExit(_ value: any Sendable)
+    /// Compiles the file at `path` with `frontend`, and hands the result to
+    /// ``keepUntilExit(_:)``.
+    ///
+    /// `sagarun` lets glibc's heap grow in large steps while a large file compiles
+    /// (`HeapGrowth`): a setting of the whole process, which tests leave alone.
+    func compile(_ path: String, with frontend: Frontend) -> CompileResult
 }
 
 extension ToolIO {
@@ -33,6 +40,12 @@ extension ToolIO {
     public var storeFileSystem: FileSystem { .posix }
     /// Lets the value go as soon as the command drops it.
     public func keepUntilExit(_ value: any Sendable) {}
+    /// Compiles as a library caller would, then hands the result over.
+    public func compile(_ path: String, with frontend: Frontend) -> CompileResult {
+        let result = frontend.compile(path: path)
+        keepUntilExit(result)
+        return result
+    }
 }
 
 /// The process's standard output and error.
@@ -44,6 +57,11 @@ public final class ProcessIO: ToolIO {
 
     public var runOutput: RunOutput { standard }
     public func keepUntilExit(_ value: any Sendable) { keptUntilExit.withLock { $0.append(value) } }
+    public func compile(_ path: String, with frontend: Frontend) -> CompileResult {
+        let result = HeapGrowth.whileCompiling(path) { frontend.compile(path: path) }
+        keepUntilExit(result)
+        return result
+    }
     public var errorIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
     public var outputIsTerminal: Bool { isatty(1) == 1 }
     public func out(_ text: String) { write(1, text) }
