@@ -57,8 +57,11 @@ public enum HeapGrowth {
 
     /// Whether a compile of `paths` lets the heap grow in large steps: one of them is large,
     /// and the environment leaves malloc's settings to `sagarun`.
-    static func growsInLargeSteps(compiling paths: [String], _ environment: [String: String]) -> Bool {
-        !userTunedMalloc(environment) && paths.contains(where: isLarge)
+    /// (The environment is read only for a large file: it is a dictionary built anew.)
+    static func growsInLargeSteps(
+        compiling paths: [String], _ environment: @autoclosure () -> [String: String]
+    ) -> Bool {
+        paths.contains(where: isLarge) && !userTunedMalloc(environment())
     }
 
     /// Whether the file at `path` is a regular file of ``largeFileBytes`` or more.
