@@ -60,7 +60,13 @@ public struct FunctionDecl: Sendable {
 /// The parse of one source file.
 public struct SourceUnit: Sendable {
     public var file: Int32
-    public var declarations: [Declaration]
+    public var declarations: [Declaration] {
+        // Whatever changes the declarations makes the parser's notes of their heads stale.
+        didSet { heads = nil }
+    }
+    /// The head of each declaration, in order, as the parser noted it; `nil` when the
+    /// declarations did not come straight from the parser (``DeclarationHead``).
+    var heads: [DeclarationHead]?
     /// Whether a ``Callee/function(_:_:)`` in this unit is the parser's plan rather than a
     /// resolution: the index of a function among this file's own function declarations,
     /// which the checker turns back into that function's name and resolves as such. (Only the

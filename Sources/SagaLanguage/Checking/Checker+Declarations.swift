@@ -30,6 +30,11 @@ extension Checker {
         // (a large file's pieces were copied into one list and out again, 15–25 ms of the
         // 10 MB file's `check`).
         let groups = Self.groups(of: runs, count: parallelism)
+        // Each unit's heads, as the parser noted them, taken before the declarations are
+        // moved out (which lets the notes go).
+        var heads: [[DeclarationHead]] = []
+        heads.reserveCapacity(units.count)
+        for i in units.indices { heads.append(units[i].heads ?? units[i].declarations.map(DeclarationHead.init)) }
         var lists: [[Declaration]] = []
         lists.reserveCapacity(groups.count)
         for group in groups {
@@ -45,7 +50,7 @@ extension Checker {
             lists.append(declarations)
         }
         units = []
-        let (reducerCount, sagaCount) = collectNames(lists, runs: &runs)
+        let (reducerCount, sagaCount) = collectNames(heads, runs: &runs)
 
         // Sized once: grown by doubling, a large program's lists were copied a dozen times,
         // and each large buffer let go of made the allocator sweep its small free chunks
@@ -122,12 +127,13 @@ extension Checker {
     }
 
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
-    /// function may be called before it is declared.
+    /// function may be called before it is declared. `heads` are the units' declarations'
+    /// heads, unit by unit, in the program's order.
     ///
     /// - Returns: how many reducers and root sagas there are, to size their lists.
     ///   Each of `runs` learns how many functions come before it.
     private mutating func collectNames(
-        _ lists: [[Declaration]], runs: inout [UnitRun]
+        _ heads: [[DeclarationHead]], runs: inout [UnitRun]
     ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
         var sagas = 0
@@ -137,57 +143,24 @@ extension Checker {
         // over for a large program (callgrind, `sagabench parse-check`).
         functions.reserveCapacity(count)
         declaredNames.reserveCapacity(count)
-        var run = 0
-        var first = 0  // the index in the program of the list's first declaration
-        for list in lists.indices {
-            for index in lists[list].indices {
-                while run < runs.count, runs[run].start == first + index {
-                    runs[run].functionsBefore = functions.count
-                    run += 1
+        for unit in heads.indices {
+            runs[unit].functionsBefore = functions.count
+            for head in heads[unit] {
+                switch head {
+                case .reducer:
+                    reducers += 1
+                case .saga(let name, let location):
+                    sagas += 1
+                    collectName(name, at: location, function: -1)
+                case .function(let name, let arity, let location):
+                    functions.append(FunctionInfo(name: name, arity: arity, location: location))
+                    collectName(name, at: location, function: functions.count - 1)
+                case .other:
+                    break
                 }
-                collectName(of: lists[list][index], reducers: &reducers, sagas: &sagas)
             }
-            first += lists[list].count
         }
         return (reducers, sagas)
-    }
-
-    /// Enters the name a declaration declares, if any, and counts the reducers and sagas.
-    @inline(__always)
-    private mutating func collectName(of declaration: Declaration, reducers: inout Int, sagas: inout Int) {
-        switch Self.head(of: declaration) {
-        case .reducer:
-            reducers += 1
-        case .saga(let name, let location):
-            sagas += 1
-            collectName(name, at: location, function: -1)
-        case .function(let name, let arity, let location):
-            functions.append(FunctionInfo(name: name, arity: arity, location: location))
-            collectName(name, at: location, function: functions.count - 1)
-        case .other:
-            break
-        }
-    }
-
-    /// What ``collectNames(_:runs:)`` reads of a declaration.
-    private enum Head {
-        case reducer
-        case saga(String, SourceLocation)
-        case function(String, arity: Int, SourceLocation)
-        case other
-    }
-
-    /// The name, place and arity of a declaration, read where it lies: switching over the
-    /// declaration itself copied each one whole, retaining its body and parameters, to read
-    /// its name (callgrind, `sagabench parse-check`).
-    private static func head(of declaration: Declaration) -> Head {
-        switch declaration {
-        case .reducer: return .reducer
-        case .saga(let saga): return .saga(saga.name, saga.location)
-        case .function(let function):
-            return .function(function.name, arity: function.parameters.count, function.location)
-        case .import, .state: return .other
-        }
     }
 
     /// Enters a declared name (a saga's when `function` is -1), reporting a redeclaration.

@@ -3,22 +3,26 @@
 import SagaCore
 
 extension Parser {
-    /// Every declaration of the file, recovering after each broken one.
-    mutating func parseDeclarations() -> [Declaration] {
+    /// Every declaration of the file, recovering after each broken one, and the head of each
+    /// (see ``DeclarationHead`` for why they are noted here).
+    mutating func parseDeclarations() -> (declarations: [Declaration], heads: [DeclarationHead]) {
         var declarations: [Declaration] = []
+        var heads: [DeclarationHead] = []
         while true {
             while kind == .newline || kind == .semicolon { step() }
             if kind == .eof { break }
             let start = pos
             do {
-                declarations.append(try parseDeclaration())
+                let declaration = try parseDeclaration()
+                heads.append(DeclarationHead(of: declaration))
+                declarations.append(declaration)
             } catch {
                 ignoresNewlines = false
                 depth = 0
                 synchronizeDeclaration(startedAt: start)
             }
         }
-        return declarations
+        return (declarations, heads)
     }
 
     mutating func parseDeclaration() throws -> Declaration {

@@ -31,6 +31,7 @@ extension Parser {
         units.reserveCapacity(parsed.count)
         for piece in parsed {
             var unit = SourceUnit(file: fileIndex, declarations: piece.declarations)
+            unit.heads = piece.heads
             unit.calleesArePlanned = true
             if names.count == 0 {
                 names = piece.names  // the program's first names: numbered as the piece numbers them
@@ -46,6 +47,7 @@ extension Parser {
     /// What one piece parsed into, with the names it numbered.
     struct Piece: Sendable {
         var declarations: [Declaration]
+        var heads: [DeclarationHead]
         var names: NameInterner
     }
 
@@ -62,9 +64,9 @@ extension Parser {
                 bytes: UnsafeBufferPointer(rebasing: source.bytes[..<end]), file: fileIndex, from: starts[index],
                 line: lines[index])
             var names = NameInterner()
-            let (declarations, diagnostics) = parse(lexer, fileIndex: fileIndex, names: &names, plansSlots: true)
+            let (declarations, heads, diagnostics) = parse(lexer, fileIndex: fileIndex, names: &names, plansSlots: true)
             guard diagnostics.isEmpty else { return }  // its result stays nil
-            let piece = Piece(declarations: declarations, names: names)
+            let piece = Piece(declarations: declarations, heads: heads, names: names)
             results.withLock { $0[index] = piece }
         }
         let pieces = results.withLock { $0.compactMap { $0 } }

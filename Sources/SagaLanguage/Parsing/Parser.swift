@@ -85,7 +85,7 @@ public struct Parser {
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { bytes in
-            let (declarations, all) = parse(
+            let (declarations, heads, all) = parse(
                 Lexer(bytes: bytes, file: fileIndex), fileIndex: fileIndex, names: &names, plansSlots: plansSlots)
             let sorted = all.enumerated().sorted { a, b in
                 let l = a.element.location
@@ -95,6 +95,7 @@ public struct Parser {
                 return a.offset < b.offset
             }.map(\.element)
             var unit = SourceUnit(file: fileIndex, declarations: declarations)
+            unit.heads = heads
             unit.calleesArePlanned = plansSlots
             return (unit, sorted)
         }
@@ -104,15 +105,15 @@ public struct Parser {
     /// in the order reported.
     static func parse(
         _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
-    ) -> (declarations: [Declaration], diagnostics: [Diagnostic]) {
+    ) -> (declarations: [Declaration], heads: [DeclarationHead], diagnostics: [Diagnostic]) {
         var parser = Parser(lexer: lexer, file: fileIndex)
         parser.plansSlots = plansSlots
         // Swapped in and out, not copied: a copy would share the interner's arrays, which
         // the first new name would then copy whole.
         swap(&parser.names, &names)
-        let declarations = parser.parseDeclarations()
+        let (declarations, heads) = parser.parseDeclarations()
         swap(&parser.names, &names)
-        return (declarations, parser.lexer.diagnostics + parser.diagnostics)
+        return (declarations, heads, parser.lexer.diagnostics + parser.diagnostics)
     }
 
     // MARK: Tokens
