@@ -199,7 +199,10 @@ struct ParsePiecesTests {
         // A syntax error in a later piece, and two functions of one name in different pieces.
         for broken in [
             Self.program + "saga broken { let = 1 }\nfunc ok() { return 1 }\n",
-            Self.program + "func double(q) { return q }\nsaga late { log call double(1) }\n",
+            Self.program + "func double(q) { return q }\nsaga late { let x = call double(1) }\n",
+            // The call names the first `double`, which takes one argument, not the one of its
+            // own piece (indented, the saga's line does not begin a piece), which takes two.
+            Self.program + "func double(p, q) { return p }\n  saga late { let x = call double(1, 2) }\n",
             Self.program + "saga undefined { log nowhere }\n",
             Self.program + "saga late { }\nstate { other: 1 }\n",
         ] {

@@ -169,12 +169,14 @@ extension Checker {
         guard let entry = declarationNames.value(for: name, hash: hash) else {
             declarationNames.set(declaredNames.count, for: name, hash: hash)
             declaredNames.append(DeclaredName(location: location, function: function, isSaga: function < 0))
+            if function >= 0 { functions[function].ownsItsName = true }
             return
         }
         if function < 0 {
             declaredNames[entry].isSaga = true
         } else if declaredNames[entry].function < 0 {
             declaredNames[entry].function = function
+            functions[function].ownsItsName = true
         }
         error(
             "invalid redeclaration of '\(name)'", at: location,

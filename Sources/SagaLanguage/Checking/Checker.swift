@@ -23,6 +23,9 @@ struct Checker {
         var name: String
         var arity: Int
         var location: SourceLocation
+        /// Whether the function's name resolves to it: it is the first function declared
+        /// under that name (a later one is a redeclaration, reported as such).
+        var ownsItsName = false
     }
 
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
