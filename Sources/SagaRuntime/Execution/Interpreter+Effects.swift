@@ -300,7 +300,10 @@ extension Interpreter {
 
     /// Hands a `put`'s action on: processed at once when nothing else could run first (see
     /// ``dispatchAtOnce(_:putter:)``), queued otherwise, the putter waiting for its turn.
-    func dispatch(_ action: Value, from task: SagaTask) -> EffectResult {
+    ///
+    /// The action is consumed: it is queued, or handed back in ``EffectResult/dispatched(_:)``,
+    /// without a copy (a retain and a release a `put`, callgrind, take-put-loop).
+    func dispatch(_ action: consuming Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
         enqueue(action, putter: task)

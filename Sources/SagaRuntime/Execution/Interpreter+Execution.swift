@@ -27,8 +27,15 @@ extension Interpreter {
         // left behind were two outlined calls per resumption (callgrind, take-put-loop).
         var resumption = Resumption.start
         swap(&resumption, &task.resumption)
+        // A value is moved out by a consuming method: bound by the `switch` below, it was
+        // copied and the resumption destroyed (a retain and a release a resumption,
+        // callgrind, take-put-loop).
+        if case .value = resumption {
+            resume(task, with: (consume resumption).takeValue())
+            return
+        }
         switch consume resumption {
-        case .start:
+        case .start, .value:
             break
         case .retake:
             guard let watcher = task.shortTurnWatcher else {
@@ -37,20 +44,6 @@ extension Interpreter {
             }
             // Otherwise a `leading` watcher's `join` runs as written.
             if retake(task, watcher) { return }
-        case .value(let value):
-            if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
-                runShortTurn(task, watcher, value)
-            {
-                return
-            }
-            if case .compensating = task.frames.last { break }
-            do {
-                try storeResult(value, task)
-            } catch {
-                // Reported at the statement that waited, as a failure before the wait is.
-                let at = task.waitingStatementLocation ?? task.location
-                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
-            }
         case .error(let failure):
             if case .compensating = task.frames.last {
                 output.error("warning: a compensation failed: \(failure.error.message)")
@@ -59,6 +52,29 @@ extension Interpreter {
             guard unwind(task, .throwError(failure)) else { return }
         case .unwind(let completion):
             guard unwind(task, completion) else { return }
+        }
+        stepLoop(task)
+    }
+
+    /// Runs a task whose effect gave `value`: written where its statement wants it (or, for a
+    /// watcher between its turns, matched as its next action), then its steps.
+    private func resume(_ task: SagaTask, with value: consuming Value) {
+        if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
+            runShortTurn(task, watcher, value)
+        {
+            return
+        }
+        if case .compensating = task.frames.last {
+            // A compensation's value goes nowhere.
+            stepLoop(task)
+            return
+        }
+        do {
+            try storeResult(value, task)
+        } catch {
+            // Reported at the statement that waited, as a failure before the wait is.
+            let at = task.waitingStatementLocation ?? task.location
+            guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
         }
         stepLoop(task)
     }

@@ -5,6 +5,9 @@ struct InputLine {
     var action: Value
     var at: Int?
 
+    /// The action, moved out of the line (reading `action` copies it).
+    consuming func takeAction() -> Value { action }
+
     /// Reads one line's UTF-8 bytes as they are (no `String` in between), or `nil` for a
     /// blank line (spaces and tabs only): invalid UTF-8 is a malformed line, like any other
     /// JSON error.

@@ -72,9 +72,9 @@ extension Interpreter {
                     inputOpen = false
                 }
             }
-            if let line = pending, line.at == nil || line.at ?? 0 < clock.now {
-                pending = nil
-                dispatchInputLine(line.action)
+            // Its time read in place: a line bound here is a copy.
+            if let at = pending.map({ $0.at }), at.map({ $0 < clock.now }) ?? true {
+                dispatchInputLine(taking: &pending)
                 continue
             }
             if let due = timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
@@ -82,10 +82,9 @@ extension Interpreter {
                 fireNextTimer()
                 continue
             }
-            if let line = pending, let at = line.at {
+            if let at = pending?.at {
                 clock.advance(to: at)
-                pending = nil
-                dispatchInputLine(line.action)
+                dispatchInputLine(taking: &pending)
                 continue
             }
             if binding.acceptsOutsideActions, !stopRequested {

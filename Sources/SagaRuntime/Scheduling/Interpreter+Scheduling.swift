@@ -136,7 +136,14 @@ extension Interpreter {
     /// dispatch queue (about 120 instructions a line, callgrind, take-put-loop). Queued if
     /// anything is still waiting, or under a run-step limit (which counts each dispatch the
     /// loop takes as a step).
-    func dispatchInputLine(_ action: consuming Value) {
+    ///
+    /// The line is taken out of `pending`, and its action moved out of the line, here: in the
+    /// async run loop, taking the action out of its line copied it (a retain and a release a
+    /// line, callgrind, take-put-loop).
+    @inline(never)
+    func dispatchInputLine(taking pending: inout InputLine?) {
+        guard let line = pending.take() else { return }
+        let action = line.takeAction()
         guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.maxRunSteps == nil
         else {
             enqueue(action)
@@ -173,7 +180,7 @@ extension Interpreter {
     /// Blocking, queueing and resuming cost a task run per `put` (callgrind: take-put-loop);
     /// blocking and waking the putter only to take the wake-up back cost 660 instructions per
     /// `put` more than this.
-    func dispatchAtOnce(_ action: Value, putter: SagaTask) -> EffectResult {
+    func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
         let failure = processAtOnce(action)
         guard failure != nil || !wakeups.isEmpty else { return .dispatched(action) }
         block(putter, on: .put)

@@ -417,4 +417,10 @@ enum Resumption {
     /// A watcher's second short turn: block on its `take` again, or for `leading`, join its
     /// body first (see ``Interpreter/retake(_:_:)``).
     case retake
+
+    /// The value of a ``value(_:)`` resumption, moved out (`.null` for any other).
+    consuming func takeValue() -> Value {
+        guard case .value(let value) = consume self else { return .null }
+        return value
+    }
 }
