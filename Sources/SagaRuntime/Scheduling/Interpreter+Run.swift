@@ -63,9 +63,11 @@ extension Interpreter {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
             }
-            if pending == nil, inputOpen, let input {
+            // Through optional chaining rather than a binding, which retained the source and
+            // released it again for every line (callgrind, take-put-loop).
+            if pending == nil, inputOpen {
                 do {
-                    pending = try input.next()
+                    pending = try input?.next()
                     if pending == nil { inputOpen = false }
                 } catch {
                     failure = error
