@@ -76,19 +76,23 @@ import Testing
     }
 
     /// A body's variables: the watcher's, in the array of a body that ended before it, which
-    /// holds nothing of that body any more.
+    /// holds nothing of that body any more; the action is moved to the body.
     @Test func aBodysVariablesAreTheWatchersInTheArrayOfTheBodyBefore() {
         let kept = ShortTurnWatcher(
-            pattern: .any, bindingSlot: 0, body: Block(statements: [], location: .unknown), location: .unknown)
-        var first = kept.bodyVariables(copying: [.int(1), .string("a")])
+            pattern: .any, bindingSlot: 1, body: Block(statements: [], location: .unknown), location: .unknown)
+        var watcherVariables: [Value] = [.int(1), .string("a")]
+        var first = kept.bodyVariables(movingActionOutOf: &watcherVariables)
         #expect(first == [.int(1), .string("a")])
+        #expect(watcherVariables == [.int(1), .null], "the action is the body's alone")
         first[1] = .string("changed by the body")
         kept.keepVariables(&first)
         #expect(first.isEmpty)
-        let second = kept.bodyVariables(copying: [.int(2), .string("b")])
+        watcherVariables = [.int(2), .string("b")]
+        let second = kept.bodyVariables(movingActionOutOf: &watcherVariables)
         #expect(second == [.int(2), .string("b")])
         // The kept array was handed on: the next body gets a new one, with the same values.
-        #expect(kept.bodyVariables(copying: [.null]) == [.null])
+        watcherVariables = [.null, .int(3)]
+        #expect(kept.bodyVariables(movingActionOutOf: &watcherVariables) == [.null, .int(3)])
     }
 
     @Test func otherPatternsAndWatchersDoNot() {

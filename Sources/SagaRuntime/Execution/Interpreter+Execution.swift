@@ -60,7 +60,7 @@ extension Interpreter {
     /// watcher between its turns, matched as its next action), then its steps.
     private func resume(_ task: SagaTask, with value: consuming Value) {
         if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
-            runShortTurn(task, watcher, value)
+            runShortTurn(task, watcher, &value)
         {
             return
         }

@@ -37,7 +37,7 @@ extension Interpreter {
     func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
         // The body's number, taken where its task would have taken it.
         let id = makeID()
-        var env = watcher.bodyVariables(copying: task.env)
+        var env = watcher.bodyVariables(movingActionOutOf: &task.env)
         // The watcher's second turn, as the short turn sets it up: run here, or queued (see
         // ``queueRetake(_:_:)``). A `leading` watcher's comes only once the body has ended.
         task.token &+= 1

@@ -40,7 +40,10 @@ extension Interpreter {
     ///
     /// A `leading` watcher woken from its `join` (it stands past the `join` statement) by the
     /// body's value goes back to its `take`, dropping the value as the statement does.
-    func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: Value) -> Bool {
+    ///
+    /// `action` is moved into the watcher's variable when the turn runs (it then holds that
+    /// variable's old value), and left as it is when it returns `false`.
+    func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: inout Value) -> Bool {
         if watcher.joinSlot != nil, task.pc > Desugar.leadingJoin {
             task.pc = Desugar.leadingJoin - 1
             takeAgain(task, watcher)
@@ -48,7 +51,10 @@ extension Interpreter {
         }
         guard liveTasks < options.maxTasks else { return false }
         if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
-        task.env[watcher.bindingSlot] = action
+        // Swapped in, not copied: the caller's value is the action's last use, and it drops
+        // the slot's old value instead (a retain and a release an action, callgrind,
+        // every-select-put).
+        swap(&task.env[watcher.bindingSlot], &action)
         task.target = .discard
         // `latest`'s `last` and `leading`'s `task` hold the last body's handle, which only the
         // watcher's own statements read (no name in a body reaches them, and they are past
@@ -60,7 +66,8 @@ extension Interpreter {
             runBodyInline(task, watcher, inline.statements)
             return true
         }
-        let child = startBody(of: watcher, in: task, id: makeID(), env: watcher.bodyVariables(copying: task.env))
+        let env = watcher.bodyVariables(movingActionOutOf: &task.env)
+        let child = startBody(of: watcher, in: task, id: makeID(), env: env)
         task.adopt(child)
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }

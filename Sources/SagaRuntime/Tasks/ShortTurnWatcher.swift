@@ -50,14 +50,28 @@ final class ShortTurnWatcher {
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
-    /// storage of an ended body's where one was kept.
-    func bodyVariables(copying env: [Value]) -> [Value] {
+    /// storage of an ended body's where one was kept; but the action, in ``bindingSlot``, is
+    /// moved to the body, and the watcher's slot left `.null`.
+    ///
+    /// Only the body reads the action: the watcher's next statement is its `take`, which
+    /// writes the slot again. Copied, the action was retained for the body and released twice,
+    /// when the body ended and when the next action took its place (callgrind,
+    /// every-select-put).
+    func bodyVariables(movingActionOutOf env: inout [Value]) -> [Value] {
         var variables: [Value] = []
         swap(&variables, &spareVariables)
         // One by one: `append(contentsOf:)` took the generic path, 250 instructions for the
         // few variables of a watcher (callgrind, every-select-put).
         variables.reserveCapacity(env.count)
-        for i in env.indices { variables.append(env[i]) }
+        for i in env.indices {
+            if i == bindingSlot {
+                var action = Value.null
+                swap(&action, &env[i])
+                variables.append(action)
+            } else {
+                variables.append(env[i])
+            }
+        }
         return variables
     }
 
