@@ -74,8 +74,9 @@ extension Interpreter {
                     inputOpen = false
                 }
             }
-            // Its time read in place: a line bound here is a copy.
-            if let at = pending.map({ $0.at }), at.map({ $0 < clock.now }) ?? true {
+            // A line due now, or with no time: its time read in place (a line bound here is
+            // a copy).
+            if let due = pending.map({ $0.at }), due.map({ $0 < clock.now }) ?? true {
                 dispatchInputLine(taking: &pending)
                 continue
             }

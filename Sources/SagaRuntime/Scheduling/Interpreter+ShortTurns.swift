@@ -41,8 +41,8 @@ extension Interpreter {
     /// A `leading` watcher woken from its `join` (it stands past the `join` statement) by the
     /// body's value goes back to its `take`, dropping the value as the statement does.
     ///
-    /// `action` is moved into the watcher's variable when the turn runs (it then holds that
-    /// variable's old value), and left as it is when it returns `false`.
+    /// `action` is moved into the watcher's variable when a body starts (it then holds that
+    /// variable's old value); otherwise it is left as it is, for the caller to store or drop.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: inout Value) -> Bool {
         if watcher.joinSlot != nil, task.pc > Desugar.leadingJoin {
             task.pc = Desugar.leadingJoin - 1
