@@ -115,6 +115,15 @@ struct CanonicalJSONWriter: ~Copyable {
             }
             append(UInt8(ascii: "]"))
         case .record(let r):
+            if case .typed(let type) = r.storage {
+                // Written from the string: its entry, as an array, would be made to be read.
+                append(UInt8(ascii: "{"))
+                write(Record.typeKey)
+                append(UInt8(ascii: ":"))
+                write(type)
+                append(UInt8(ascii: "}"))
+                return
+            }
             append(UInt8(ascii: "{"))
             var first = true
             // By index over each run: the iterator would copy every entry out.

@@ -2,7 +2,10 @@ extension Record: Equatable {
     public static func == (lhs: Record, rhs: Record) -> Bool {
         // The same storage is equal without a walk (as `Array`'s `==` does): a value whose parts
         // are shared (`r = {a: r, b: r}`, repeated) would take exponential time otherwise.
-        if lhs.storageIdentity == rhs.storageIdentity { return true }
+        if let same = lhs.storageIdentity, same == rhs.storageIdentity { return true }
+        if case .typed(let x) = lhs.storage, case .typed(let y) = rhs.storage {
+            return Value.string(x) == Value.string(y)
+        }
         if case .flat(let x) = lhs.storage, case .flat(let y) = rhs.storage {
             guard x.count == y.count else { return false }
             for i in x.indices where !Record.sameKey(x[i].key, y[i].key) || x[i].value != y[i].value {

@@ -17,6 +17,9 @@ extension Record: Sequence {
             case .chunked(let chunks):
                 entries = []
                 self.chunks = chunks
+            case .typed:
+                entries = record.run(0)
+                chunks = []
             }
         }
 
@@ -53,17 +56,21 @@ extension Record: Sequence {
         switch storage {
         case .flat(let entries): return entries.first
         case .chunked(let chunks): return chunks.first?.first
+        case .typed(let type): return Entry(key: Record.typeKey, value: .string(type))
         }
     }
 
     /// The address of the record's storage while the record lives: two records with the same
     /// one are equal, and a walk over a value whose parts are shared can tell them by it.
+    /// `nil` for a record with no storage of its own (`{type: "…"}`, kept as its string).
     public var storageIdentity: UnsafeRawPointer? {
         switch storage {
         case .flat(let entries):
             return entries.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
         case .chunked(let chunks):
             return chunks.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        case .typed:
+            return nil
         }
     }
 
@@ -76,18 +83,26 @@ extension Record: Sequence {
         return 1
     }
 
-    /// The `k`th sorted run of entries (see ``runCount``).
+    /// The `k`th sorted run of entries (see ``runCount``). A typed record's one entry is
+    /// made here, as an array of its own.
     @inlinable func run(_ k: Int) -> [Entry] {
         switch storage {
         case .flat(let entries): return entries
         case .chunked(let chunks): return chunks[k]
+        case .typed(let type): return [Entry(key: Record.typeKey, value: .string(type))]
         }
     }
 
     /// A small record's entries; empty for a large one (for tests and cold paths).
     var flat: [Entry] {
-        if case .flat(let entries) = storage { return entries }
-        return []
+        if case .chunked = storage { return [] }
+        return run(0)
+    }
+
+    /// Whether the record is `{type: "…"}` kept as its string (for tests).
+    var isTyped: Bool {
+        if case .typed = storage { return true }
+        return false
     }
 
     /// A large record's chunks; empty for a small one (for tests and cold paths).

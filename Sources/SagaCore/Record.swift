@@ -27,6 +27,12 @@ public struct Record: Sendable {
         /// A large record's entries, in sorted runs of 1 to ``Record/chunkCapacity`` entries
         /// (each run's keys before the next run's), two runs at least.
         case chunked([[Entry]])
+        /// `{type: <this string>}`: an action with nothing but its type, kept as the string
+        /// alone. A type of up to 15 bytes is a small string, held in the record's own bits,
+        /// so that copying and freeing the action touch no reference count: each is an atomic
+        /// operation otherwise, and an action is copied three times a dispatch (take-put-loop).
+        /// Made by ``Record/storage(_:)``; the first change to the record makes it flat.
+        case typed(String)
     }
 
     @usableFromInline var storage: Storage
@@ -65,6 +71,10 @@ public struct Record: Sendable {
             storage = Record.storage(Record.sortedUnique(unsortedEntries))
             return
         }
+        if unsortedEntries.count == 1, let type = Record.typeOnly(unsortedEntries[0]) {
+            storage = .typed(type)
+            return
+        }
         // Consumed, so that the caller's array is sorted in place rather than copied.
         var i = 1
         while i < unsortedEntries.count {
@@ -87,9 +97,37 @@ public struct Record: Sendable {
         storage = .flat(unsortedEntries)
     }
 
-    /// The storage of sorted entries: flat, or chunked past ``flatCapacity``.
+    /// The storage of sorted entries: typed for `{type: "…"}` alone, flat, or chunked past
+    /// ``flatCapacity``.
     static func storage(_ sorted: consuming [Entry]) -> Storage {
-        sorted.count > Record.flatCapacity ? .chunked(Record.chunked(sorted)) : .flat(sorted)
+        if sorted.count == 1, let type = typeOnly(sorted[0]) { return .typed(type) }
+        return sorted.count > Record.flatCapacity ? .chunked(Record.chunked(sorted)) : .flat(sorted)
+    }
+
+    /// The type of `{type: "…"}`'s one entry, or `nil` for any other entry.
+    @inline(__always)
+    static func typeOnly(_ entry: Entry) -> String? {
+        guard case .string(let type) = entry.value, sameKey(entry.key, typeKey) else { return nil }
+        return type
+    }
+
+    /// `type`, the key of an action's type.
+    @usableFromInline static var typeKey: String { "type" }
+
+    /// `{type: type}`, as the JSON reader and a `put "t"` make it.
+    ///
+    /// ```swift
+    /// Record(type: "ping") == ["type": "ping"]  // true
+    /// ```
+    public init(type: String) {
+        storage = .typed(type)
+    }
+
+    /// A typed record made flat, before a change: only flat and chunked records change.
+    @usableFromInline
+    mutating func untype() {
+        guard case .typed(let type) = storage else { return }
+        storage = .flat([Entry(key: Record.typeKey, value: .string(type))])
     }
 
     /// Entries sorted by key; of duplicate keys, the one that came last wins.
@@ -118,6 +156,7 @@ public struct Record: Sendable {
         switch storage {
         case .flat(let entries): return entries.count
         case .chunked(let chunks): return Record.count(of: chunks)
+        case .typed: return 1
         }
     }
 
@@ -139,6 +178,7 @@ public struct Record: Sendable {
     public mutating func modifyValue<E: Error>(
         forKey key: String, _ body: (inout Value) throws(E) -> Void
     ) throws(E) {
+        untype()
         guard let r = flatPosition(of: key) else {
             try modifyChunks { (chunks: inout [[Entry]]) throws(E) in
                 try Record.modifyValue(forKey: key, in: &chunks, body)
@@ -192,17 +232,21 @@ public struct Record: Sendable {
         return try body(&entries)
     }
 
-    /// Whether a `.flat(entries)` storage is the array's own word, bit for bit: the first of
-    /// two cases whose payloads are each one pointer has its tag in the pointer's spare bits,
-    /// as 0. Checked once, on a value made here, rather than assumed; where it does not hold,
-    /// ``modifyFlat(_:)`` takes the array out instead.
+    /// Whether a `.flat(entries)` storage starts with the array's own word, bit for bit, and
+    /// the rest of it is the same whatever the array: then writing the array through the
+    /// storage's address leaves a `.flat` storage of the new array. (The first case's tag is
+    /// 0, in bits of the storage that an array's word does not use.) Checked once, on values
+    /// made here, rather than assumed; where it does not hold, ``modifyFlat(_:)`` takes the
+    /// array out instead.
     @usableFromInline static let flatIsBareArray: Bool = {
-        guard MemoryLayout<Storage>.size == MemoryLayout<[Entry]>.size,
-            MemoryLayout<Storage>.size == MemoryLayout<UInt>.size
-        else { return false }
-        let entries = [Entry(key: "k", value: .null)]
-        let storage = Storage.flat(entries)
-        return unsafeBitCast(storage, to: UInt.self) == unsafeBitCast(entries, to: UInt.self)
+        guard MemoryLayout<[Entry]>.size == MemoryLayout<UInt>.size else { return false }
+        let one = [Entry(key: "k", value: .null)]
+        let two = [Entry(key: "j", value: .null), Entry(key: "k", value: .null)]
+        func bytes(_ value: some Any) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
+        let (flatOne, flatTwo) = (bytes(Storage.flat(one)), bytes(Storage.flat(two)))
+        let word = MemoryLayout<UInt>.size
+        return flatOne.count >= word && flatOne.prefix(word).elementsEqual(bytes(one))
+            && flatTwo.prefix(word).elementsEqual(bytes(two)) && flatOne.dropFirst(word) == flatTwo.dropFirst(word)
     }()
 
     /// Runs `body` on a chunked record's chunk list in place; a list left with one chunk
@@ -255,6 +299,7 @@ public struct Record: Sendable {
     ///
     /// - Returns: `false` (and the record unchanged) when `key` is there.
     public mutating func insertIfAbsent(_ key: String, _ value: consuming Value) -> Bool {
+        untype()
         guard let r = flatPosition(of: key) else {
             let entry = Entry(key: key, value: value)
             return modifyChunks { chunks in Record.insertIfAbsent(entry, in: &chunks) }
@@ -317,9 +362,12 @@ public struct Record: Sendable {
                 return entries[r.index].value
             case .chunked(let chunks):
                 return Record.value(forKey: key, in: chunks)
+            case .typed(let type):
+                return Record.sameKey(key, Record.typeKey) ? .string(type) : nil
             }
         }
         set {
+            untype()
             guard let r = flatPosition(of: key) else {
                 modifyChunks { chunks in Record.setValue(newValue, forKey: key, in: &chunks) }
                 return
@@ -349,6 +397,18 @@ public struct Record: Sendable {
         } ?? nil
     }
 
+    /// The string `type` of an action: ``string(forKey:)`` of `type`, read first from a
+    /// record kept as its type alone.
+    ///
+    /// ```swift
+    /// Record(type: "ping").actionType  // "ping"
+    /// ```
+    @inlinable @inline(__always)
+    public var actionType: String? {
+        if case .typed(let type) = storage { return type }
+        return string(forKey: Record.typeKey)
+    }
+
     /// Runs `body` on the value of `key` where it lies, without copying it out: the subscript
     /// copies the whole value and destroys it again, and an action's `type` is read several
     /// times per dispatch (callgrind, every-select-put).
@@ -373,6 +433,8 @@ public struct Record: Sendable {
         case .chunked(let chunks):
             guard let value = Record.value(forKey: key, in: chunks) else { return nil }
             return body(value)
+        case .typed(let type):
+            return Record.sameKey(key, Record.typeKey) ? body(.string(type)) : nil
         }
     }
 

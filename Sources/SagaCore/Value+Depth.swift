@@ -34,8 +34,13 @@ extension Value {
             // The entries where they lie: a small record's array borrowed from the value (a
             // run copied out, or the iterator's copies, cost 80 instructions an action of
             // list-append, callgrind).
-            if case .flat(let entries) = r.storage {
+            switch r.storage {
+            case .flat(let entries):
                 return Value.entriesNestQuickly(entries, deeperThan: limit, budget: &budget)
+            case .typed:
+                return false
+            case .chunked:
+                break
             }
             for chunk in r.chunks {
                 guard let deeper = Value.entriesNestQuickly(chunk, deeperThan: limit, budget: &budget) else {
@@ -78,6 +83,8 @@ extension Value {
             }
         case .record(let r):
             if limit <= 0 { return true }
+            // `{type: "…"}` holds no container.
+            if r.isTyped { return false }
             identity = r.storageIdentity
             if let identity, let known = proven[identity], known <= limit { return false }
             for k in 0..<r.runCount {

@@ -8,7 +8,7 @@ enum PersistenceReducer {
     /// through, with `PersistenceActionKind.mayBe`, only actions that may be persistence actions;
     /// any other is still left alone here, by its type.
     static func reduce(_ state: inout Value, _ action: Value) {
-        guard case .record(let a) = action, let type = a.string(forKey: "type"),
+        guard case .record(let a) = action, let type = a.actionType,
             let kind = PersistenceActionKind(type: type),
             case .string(let entity)? = a["entity"], !entity.isEmpty, case .record(var root) = state
         else { return }

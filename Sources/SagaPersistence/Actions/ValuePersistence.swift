@@ -54,7 +54,7 @@ public final class ValuePersistence: @unchecked Sendable {
     /// Starts the work `action` asks for. Its caller has let through, with
     /// `PersistenceActionKind.mayBe`, only actions that may be persistence actions.
     private func start(_ action: Value) {
-        guard case .record(let r) = action, let type = r.string(forKey: "type"),
+        guard case .record(let r) = action, let type = r.actionType,
             let kind = PersistenceActionKind(type: type)
         else { return }
         let operation: PersistenceOperation

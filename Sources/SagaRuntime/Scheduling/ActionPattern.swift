@@ -53,7 +53,7 @@ enum ActionPattern {
     @inline(__always)
     static func type(of action: Value) -> String? {
         guard case .record(let r) = action else { return nil }
-        return r.string(forKey: "type")
+        return r.actionType
     }
 
     /// Whether an action of this type (`nil`: an action without a string `type`) matches.
