@@ -304,6 +304,12 @@ struct Taker {
     var pattern: ActionPattern
     var condition: Expr?
 
+    /// The task, its reference moved out with the taker: read as `taker.task`, it is copied
+    /// (an atomic retain, and a release when the taker goes).
+    consuming func takeTask() -> SagaTask {
+        task
+    }
+
     /// Whether it has no `where` condition.
     var isUnconditional: Bool {
         if case .none = condition { return true }
