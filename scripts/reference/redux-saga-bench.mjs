@@ -1,0 +1,120 @@
+// Issue 6's workloads written for redux-saga, the reference our figures are held against.
+// `scripts/redux-saga-compare.py` runs it beside ours; by itself, from a directory whose
+// node_modules holds redux-saga and redux (`npm install redux-saga@1.4.3 redux@4`):
+//
+//   NODE_ENV=production node [--expose-gc] redux-saga-bench.mjs WORKLOAD COUNT
+//
+// Prints one JSON line: {"name", "count", "ok", "seconds", "rate", …}; exits 1 if the
+// workload did not do what it says (its final count is checked).
+import createSagaMiddleware from 'redux-saga'
+import { call, fork, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
+import { applyMiddleware, createStore } from 'redux'
+
+const [name, countText] = process.argv.slice(2)
+const n = Number(countText)
+const now = () => process.hrtime.bigint()
+const seconds = (from, to) => Number(to - from) / 1e9
+
+/// A store with the saga middleware, and the errors that reached its root saga.
+function storeWith(reducer) {
+  const errors = []
+  const sagas = createSagaMiddleware({ onError: (e) => errors.push(String(e)) })
+  const store = createStore(reducer, applyMiddleware(sagas))
+  return { store, sagas, errors }
+}
+
+/// One watcher (takeEvery, takeLatest, takeLeading) doing select + put per outside action:
+/// sagabench's every-select-put and its `latest` and `leading` twins.
+function watcherSelectPut(watcher) {
+  const { store, sagas, errors } = storeWith((state = { count: 0 }, a) =>
+    a.type === 'add' ? { count: state.count + a.by } : state)
+  sagas.run(function* main() {
+    yield watcher('request', function* body() {
+      yield select((s) => s.count)
+      yield put({ type: 'add', by: 1 })
+    })
+  })
+  const start = now()
+  for (let i = 0; i < n; i++) store.dispatch({ type: 'request' })
+  const time = seconds(start, now())
+  return check(time, errors, store.getState().count === n, `count ${store.getState().count}`)
+}
+
+/// `loop { take "ping"; put "pong" }`, fed n outside pings.
+function takePutLoop() {
+  const { store, sagas, errors } = storeWith((state = { pongs: 0 }, a) =>
+    a.type === 'pong' ? { pongs: state.pongs + 1 } : state)
+  sagas.run(function* main() {
+    while (true) {
+      yield take('ping')
+      yield put({ type: 'pong' })
+    }
+  })
+  const start = now()
+  for (let i = 0; i < n; i++) store.dispatch({ type: 'ping' })
+  const time = seconds(start, now())
+  return check(time, errors, store.getState().pongs === n, `pongs ${store.getState().pongs}`)
+}
+
+/// `call` of a saga function (a generator returning 1), n times in a loop.
+async function callLoop() {
+  const { sagas, errors } = storeWith((state = {}) => state)
+  function* one() {
+    return 1
+  }
+  const start = now()
+  const task = sagas.run(function* main() {
+    let i = 0
+    while (i < n) i += yield call(one)
+    return i
+  })
+  // Everything here is synchronous: a task still running has stopped for good (before
+  // 1.4.3, a deep run of synchronous effects overflows the stack silently: redux-saga #1592).
+  if (task.isRunning()) return check(seconds(start, now()), errors, false, 'stopped before the end')
+  const i = await task.toPromise()
+  return check(seconds(start, now()), errors, i === n, `i ${i}`)
+}
+
+/// n forks blocked on `take "go"`, then one action wakes them all: the time of both, and
+/// the heap each blocked task takes (run node with --expose-gc for it).
+async function forkWake() {
+  const heap = () => {
+    globalThis.gc?.()
+    return process.memoryUsage().heapUsed
+  }
+  const { store, sagas, errors } = storeWith((state = {}) => state)
+  const before = heap()
+  const start = now()
+  const task = sagas.run(function* main() {
+    for (let i = 0; i < n; i++) yield fork(function* blocked() { yield take('go') })
+  })
+  const forked = now()
+  const bytesPerTask = (heap() - before) / n
+  const woken = now()
+  store.dispatch({ type: 'go' })
+  const time = seconds(start, forked) + seconds(woken, now())
+  const result = check(time, errors, !task.isRunning(), 'tasks still blocked after the wake-up')
+  return { ...result, bytesPerTask, wakeSeconds: seconds(woken, now()) }
+}
+
+function check(time, errors, ok, what) {
+  if (errors.length > 0) return { ok: false, seconds: time, error: errors[0] }
+  if (!ok) return { ok: false, seconds: time, error: what }
+  return { ok: true, seconds: time, rate: n / time }
+}
+
+const workloads = {
+  'every-select-put': () => watcherSelectPut(takeEvery),
+  'latest-select-put': () => watcherSelectPut(takeLatest),
+  'leading-select-put': () => watcherSelectPut(takeLeading),
+  'take-put-loop': takePutLoop,
+  call: callLoop,
+  'fork-wake': forkWake,
+}
+if (!(name in workloads) || !Number.isSafeInteger(n) || n < 1) {
+  console.error(`usage: node redux-saga-bench.mjs ${Object.keys(workloads).join('|')} COUNT`)
+  process.exit(2)
+}
+const result = await workloads[name]()
+console.log(JSON.stringify({ name, count: n, ...result }))
+if (!result.ok) process.exitCode = 1
