@@ -45,15 +45,19 @@ final class ReducerRunner {
     @exclusivity(unchecked) var maxLength = Int.max
     /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
     @exclusivity(unchecked) private(set) var stepsTaken = 0
-    /// Reducers that run after the program's own (the persistence reducer).
-    private let extra: [(inout Value, Value) -> Void]
+    /// Reducers that run after the program's own (the persistence reducer), as one.
+    ///
+    /// One closure in a `let`, called where it is: called out of an array, each was retained
+    /// and released around its call, an atomic pair per action (callgrind,
+    /// sagarun-every-select-put).
+    private let extra: ((inout Value, Value) -> Void)?
     /// Whether there is no reducer at all, the program's or another: a program of sagas alone.
     let reducesNothing: Bool
 
     init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = []) {
         self.program = program
         self.output = output
-        self.extra = extra
+        self.extra = Self.joined(extra)
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
         self.patterns = program.reducers.map { Self.compile($0.pattern) }
         self.needsUndo = program.reducers.map { !Self.isOneStateAssignment($0.body.statements) }
@@ -165,7 +169,16 @@ final class ReducerRunner {
                 output.error(report(i, error.message))
             }
         }
-        for reducer in extra { reducer(&state, action) }
+        extra?(&state, action)
+    }
+
+    /// `reducers` as one reducer running each in order; `nil` for none.
+    private static func joined(_ reducers: [(inout Value, Value) -> Void]) -> ((inout Value, Value) -> Void)? {
+        switch reducers.count {
+        case 0: return nil
+        case 1: return reducers[0]
+        default: return { state, action in for reducer in reducers { reducer(&state, action) } }
+        }
     }
 
     private func report(_ index: Int, _ message: String) -> String {
