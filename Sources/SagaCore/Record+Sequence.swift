@@ -99,7 +99,7 @@ extension Record: Sequence {
         return run(0)
     }
 
-    /// Whether the record is `{type: "…"}` kept as its string (for tests).
+    /// Whether the record is `{type: "…"}` kept as its string (for tests and assertions).
     var isTyped: Bool {
         if case .typed = storage { return true }
         return false

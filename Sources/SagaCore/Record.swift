@@ -18,10 +18,10 @@
 /// r.map(\.key)  // ["a", "b"]
 /// ```
 public struct Record: Sendable {
-    /// Where the entries are: one reference (or, typed, a string), so that copying a record
-    /// (an action is copied several times a dispatch) retains one reference at most. Two
-    /// fields, a flat array and a chunk list beside it, cost 350 instructions more per action
-    /// of take-put-loop (callgrind).
+    /// Where the entries are: an array, a chunk list or a string, one case at a time, so that
+    /// copying a record (an action is copied several times a dispatch) retains one reference
+    /// at most. (17 bytes with the string's case; two fields, a flat array and a chunk list
+    /// beside it, had cost 350 instructions more per action of take-put-loop, callgrind.)
     @usableFromInline enum Storage: Sendable {
         /// A small record's entries, sorted by key (Unicode scalar order, which is UTF-8 byte
         /// order): at most ``Record/flatCapacity``.
@@ -33,7 +33,9 @@ public struct Record: Sendable {
         /// alone. A type of up to 15 bytes is a small string, held in the record's own bits,
         /// so that copying and freeing the action touch no reference count: each is an atomic
         /// operation otherwise, and an action is copied three times a dispatch (take-put-loop).
-        /// Made by ``Record/storage(_:)``; the first change to the record makes it flat.
+        /// Made by ``Record/storage(_:)`` (the JSON reader's and a `put "t"`'s way),
+        /// ``Record/init(unsortedEntries:)`` (a literal's) and ``Record/init(type:)``; the
+        /// first change to the record makes it flat (``Record/untype()``).
         case typed(String)
     }
 
@@ -116,7 +118,7 @@ public struct Record: Sendable {
     /// `type`, the key of an action's type.
     @usableFromInline static var typeKey: String { "type" }
 
-    /// `{type: type}`, as the JSON reader and a `put "t"` make it.
+    /// `{type: type}`, kept as the string alone (see ``Storage/typed``).
     ///
     /// ```swift
     /// Record(type: "ping") == ["type": "ping"]  // true
@@ -233,7 +235,9 @@ public struct Record: Sendable {
             }
         }
         guard case .flat(var entries) = storage else {
-            // Callers look first; a chunked record has no flat entries to give.
+            // Callers look first; a chunked record has no flat entries to give, and a typed
+            // one is made flat before any write reaches here.
+            assert(!isTyped, "a write to a typed record that was not made flat first")
             var none: [Entry] = []
             return try body(&none)
         }
@@ -276,6 +280,7 @@ public struct Record: Sendable {
     /// that would outgrow ``flatCapacity`` becomes chunked.
     @usableFromInline
     mutating func insert(_ key: String, _ value: consuming Value, at index: Int) {
+        assert(!isTyped, "an insertion into a typed record that was not made flat first")
         if case .flat(let entries) = storage, entries.count >= Record.flatCapacity {
             storage = .chunked(Record.chunked(entries))
             let entry = Entry(key: key, value: value)
