@@ -33,9 +33,9 @@ public struct Record: Sendable {
         /// alone. A type of up to 15 bytes is a small string, held in the record's own bits,
         /// so that copying and freeing the action touch no reference count: each is an atomic
         /// operation otherwise, and an action is copied three times a dispatch (take-put-loop).
-        /// Made by ``Record/storage(_:)`` (the JSON reader's and a `put "t"`'s way),
-        /// ``Record/init(unsortedEntries:)`` (a literal's) and ``Record/init(type:)``; the
-        /// first change to the record makes it flat (``Record/untype()``).
+        /// Made by ``Record/init(type:)`` (a `put "t"`'s way), ``Record/storage(_:)`` (the
+        /// JSON reader's) and ``Record/init(unsortedEntries:)`` (a literal's); the first change
+        /// to the record makes it flat (``Record/untype()``).
         case typed(String)
     }
 

@@ -73,9 +73,9 @@ struct ConstantActions {
         return action
     }
 
-    /// The action of `put type`, as `put` builds it.
+    /// The action of `put type`, as `put` builds it: the type alone (``Record/init(type:)``).
     static func typeOnly(_ type: String) -> Value {
-        .record(Record(sortedEntries: [Record.Entry(key: "type", value: .string(type))]))
+        .record(Record(type: type))
     }
 
     /// The action, as `put` would build it, if its payload is all literals.
