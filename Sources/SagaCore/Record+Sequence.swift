@@ -56,7 +56,7 @@ extension Record: Sequence {
         switch storage {
         case .flat(let entries): return entries.first
         case .chunked(let chunks): return chunks.first?.first
-        case .typed(let type): return Entry(key: Record.typeKey, value: .string(type))
+        case .typed(let type): return Record.typeEntry(type)
         }
     }
 
@@ -89,7 +89,7 @@ extension Record: Sequence {
         switch storage {
         case .flat(let entries): return entries
         case .chunked(let chunks): return chunks[k]
-        case .typed(let type): return [Entry(key: Record.typeKey, value: .string(type))]
+        case .typed(let type): return [Record.typeEntry(type)]
         }
     }
 

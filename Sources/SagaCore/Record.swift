@@ -118,6 +118,11 @@ public struct Record: Sendable {
     /// `type`, the key of an action's type.
     @usableFromInline static var typeKey: String { "type" }
 
+    /// The one entry of a typed record (``Storage/typed``), made when it is asked for.
+    @usableFromInline static func typeEntry(_ type: String) -> Entry {
+        Entry(key: typeKey, value: .string(type))
+    }
+
     /// `{type: type}`, kept as the string alone (see ``Storage/typed``).
     ///
     /// ```swift
@@ -139,7 +144,7 @@ public struct Record: Sendable {
     @usableFromInline
     mutating func makeFlat() {
         guard case .typed(let type) = storage else { return }
-        storage = .flat([Entry(key: Record.typeKey, value: .string(type))])
+        storage = .flat([Record.typeEntry(type)])
     }
 
     /// Entries sorted by key; of duplicate keys, the one that came last wins.
