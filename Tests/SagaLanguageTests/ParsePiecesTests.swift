@@ -169,10 +169,90 @@ struct ParsePiecesTests {
             for lower in 0..<17 {
                 for upper in stride(from: lower, through: bytes.count, by: 7) {
                     let expected = bytes[lower..<upper].filter { $0 == 0x0A }.count
-                    #expect(Parser.newlines(in: buffer, lower..<upper) == expected, "\(lower)..<\(upper)")
+                    #expect(Parser.lines(in: buffer, lower..<upper).newlines == expected, "\(lower)..<\(upper)")
                 }
             }
         }
+    }
+
+    @Test func linesThatBeginWithFuncAreCountedAtEveryAlignment() {
+        // `func ` and `func\t` lines among lines that only look like them, at every offset.
+        let lines = ["func a() { }", "saga s { }", "func\tb() { }", "  func c() { }", "funcd", "fun", "func", "x"]
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<40 {
+            let picked = (0..<12).map { _ in lines[Int(random.next() % UInt64(lines.count))] }
+            let text = picked.joined(separator: "\n") + "\n"
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                for lower in [0, 1, 5] {
+                    // The lines that begin after a newline inside the range, and before its end.
+                    var expected = 0
+                    var offset = 0
+                    for line in picked {
+                        if offset > lower, offset < bytes.count, line.hasPrefix("func ") || line.hasPrefix("func\t") {
+                            expected += 1
+                        }
+                        offset += line.utf8.count + 1
+                    }
+                    #expect(Parser.lines(in: buffer, lower..<bytes.count).functionLines == expected, "\(text)")
+                }
+            }
+        }
+    }
+
+    @Test func aPieceCountsItsFunctionsFromTheFunctionLinesBeforeIt() {
+        // The first piece is the longer, so that the cut falls at `func c`.
+        let first =
+            "func a() { return 1 }\n/* a comment\nfunc fake() { }\n*/\nfunc b() { return 2 }\n"
+            + "// " + String(repeating: "padding ", count: 12) + "\n"
+        let second = "func c() { let y = call a()\n  return y }\nsaga s { let x = call c()\n  log x }\n"
+        var text = first + second
+        let starts = [0, first.utf8.count]
+        let counted = text.withUTF8 { Parser.lineNumbers(of: starts, in: $0) }
+        #expect(counted.lines == [1, 7])
+        #expect(counted.functionsBefore == [0, 3], "the line in the comment counts too: a guess")
+        for source in [text, first.replacingOccurrences(of: "func fake", with: "fake") + second] {
+            let halves = ParsePieces(minimumBytes: 0, minimumPieceBytes: 1, maximumPieces: 2)
+            var names = NameInterner()
+            let (units, _) = Parser.parseUnits(
+                SourceFile(path: "pieces.saga", text: source), fileIndex: 0, names: &names, pieces: halves)
+            #expect(units.count == 2)
+            let whole = Self.compiled(source, .never)
+            let cut = Self.compiled(source, halves)
+            #expect(!whole.program.isEmpty, "\(whole.diagnostics)")
+            #expect(cut == whole, "\(cut.firstDifference(from: whole))")
+        }
+    }
+
+    @Test func aLaterPiecesPlannedCallsAreTheProgramsWhenItsFunctionsWereCountedRight() {
+        // The second piece's parser counts from the first piece's two functions, so its call of
+        // `c` is planned as the program's function 2, which the checker keeps.
+        // The first piece is the longer, so that the cut falls at `func c`.
+        let first =
+            "func a() { return 1 }\nfunc b() { return 2 }\n// " + String(repeating: "padding ", count: 12) + "\n"
+        let source = first + "func c() { return 3 }\nsaga s {\n  let x = call c()\n  log x }\n"
+        let halves = ParsePieces(minimumBytes: 0, minimumPieceBytes: 1, maximumPieces: 2)
+        var names = NameInterner()
+        let (units, _) = Parser.parseUnits(
+            SourceFile(path: "pieces.saga", text: source), fileIndex: 0, names: &names, pieces: halves)
+        #expect(units.map(\.plannedFunctionsBase) == [0, 2])
+        #expect(units.last.map { astJSON($0).canonicalJSON.contains(#""index":2"#) } == true)
+        var frontend = Frontend(hostFunctions: [])
+        frontend.pieces = halves
+        let program = frontend.compile(source: source, path: "pieces.saga").program
+        let statement = program?.sagas.first?.body.statements.first
+        guard case .effect(.call(.function(let index, _), _, _))? = statement.flatMap(Self.rhs)
+        else {
+            Issue.record("no call in \(String(describing: program))")
+            return
+        }
+        #expect(index == 2)
+    }
+
+    /// The right-hand side of a `let`.
+    static func rhs(_ statement: Stmt) -> Rhs? {
+        guard case .declare(_, _, let rhs, _) = statement else { return nil }
+        return rhs
     }
 
     @Test func aFileCutWhereNoDeclarationStartsIsParsedWhole() {

@@ -72,6 +72,11 @@ public struct SourceUnit: Sendable {
     /// which the checker turns back into that function's name and resolves as such. (Only the
     /// Frontend's parse plans callees; see `Parser+Slots.swift`.)
     var calleesArePlanned = false
+    /// Where the parser started counting this unit's functions for its planned callees: how
+    /// many function declarations it took to come before the unit's first. The checker, which
+    /// knows how many do, keeps a planned callee as it is when the two agree (a piece of a
+    /// large file, Parser+Pieces.swift), and otherwise rebuilds it with the right index.
+    var plannedFunctionsBase = 0
     /// By the number the parser gave a name in this unit, the number the program's interner
     /// gives it; empty when they are the same. A piece of a file parsed on a thread of its own
     /// numbers its names apart (Parser+Pieces.swift).

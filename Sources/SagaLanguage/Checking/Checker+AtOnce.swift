@@ -14,6 +14,8 @@ extension Checker {
         var calleesArePlanned: Bool
         /// Its ``SourceUnit/nameMap``.
         var nameMap: [Int32]
+        /// Its ``SourceUnit/plannedFunctionsBase``.
+        var plannedFunctionsBase = 0
         /// How many function declarations come before it: where its planned callees count from.
         var functionsBefore = 0
     }

@@ -22,7 +22,7 @@ extension Checker {
             runs.append(
                 UnitRun(
                     start: count, end: count + size, calleesArePlanned: units[i].calleesArePlanned,
-                    nameMap: units[i].nameMap))
+                    nameMap: units[i].nameMap, plannedFunctionsBase: units[i].plannedFunctionsBase))
             count += size
         }
         // One list a group of units, each checked on a thread of its own when there are several
@@ -83,7 +83,8 @@ extension Checker {
                 // A new unit: its planned callees count from its first function.
                 run += 1
                 runEnd = runs[run].end
-                plannedCalleeOffset = runs[run].calleesArePlanned ? runs[run].functionsBefore : nil
+                plannedCalleeOffset =
+                    runs[run].calleesArePlanned ? runs[run].functionsBefore - runs[run].plannedFunctionsBase : nil
                 nameMap = runs[run].nameMap
             }
             var declaration = Declaration.import("", .unknown)

@@ -48,7 +48,9 @@ struct Checker {
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
     /// When the unit being checked has its callees planned (``SourceUnit/calleesArePlanned``),
-    /// the index in ``functions`` of its first function, which its planned indices count from.
+    /// what makes a planned index an index in ``functions``: the index of the unit's first
+    /// function less the ``SourceUnit/plannedFunctionsBase`` the parser counted from (0 when
+    /// the parser counted right, and the planned callees stay as they are).
     var plannedCalleeOffset: Int?
     /// The ``SourceUnit/nameMap`` of the unit being checked.
     var nameMap: [Int32] = []

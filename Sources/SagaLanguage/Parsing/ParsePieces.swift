@@ -55,6 +55,17 @@ struct ParsePieces: Sendable {
 
     private static let keywords: [[UInt8]] = [Array("saga".utf8), Array("func".utf8), Array("reduce".utf8)]
 
+    /// Whether `bytes` has `func ` (or a tab for the space) at `start`: what a line that
+    /// begins a function declaration begins with, in the count of a piece's functions before
+    /// it (`Parser.lineNumbers(of:in:)`).
+    @inline(__always)
+    static func startsFunction(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard start + 4 < bytes.count, bytes[start] == UInt8(ascii: "f"), bytes[start + 1] == UInt8(ascii: "u"),
+            bytes[start + 2] == UInt8(ascii: "n"), bytes[start + 3] == UInt8(ascii: "c")
+        else { return false }
+        return bytes[start + 4] == UInt8(ascii: " ") || bytes[start + 4] == UInt8(ascii: "\t")
+    }
+
     private static func startsDeclaration(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         keywords.contains { keyword in
             let end = start + keyword.count

@@ -33,6 +33,7 @@ extension Parser {
             var unit = SourceUnit(file: fileIndex, declarations: piece.declarations)
             unit.heads = piece.heads
             unit.calleesArePlanned = true
+            unit.plannedFunctionsBase = piece.functionsBefore
             if names.count == 0 {
                 names = piece.names  // the program's first names: numbered as the piece numbers them
             } else {
@@ -49,13 +50,15 @@ extension Parser {
         var declarations: [Declaration]
         var heads: [DeclarationHead]
         var names: NameInterner
+        /// How many functions its parser took to come before it (``SourceUnit/plannedFunctionsBase``).
+        var functionsBefore: Int
     }
 
     /// Parses the pieces starting at `starts` at once; `nil` when any of them reports anything.
     private static func parsePieces(
         _ bytes: UnsafeBufferPointer<UInt8>, starts: [Int], fileIndex: Int32
     ) -> [Piece]? {
-        let lines = lineNumbers(of: starts, in: bytes)
+        let (lines, functionsBefore) = lineNumbers(of: starts, in: bytes)
         let results = Mutex<[Piece?]>(Array(repeating: nil, count: starts.count))
         let source = SharedBytes(bytes: bytes)
         DispatchQueue.concurrentPerform(iterations: starts.count) { index in
@@ -64,53 +67,90 @@ extension Parser {
                 bytes: UnsafeBufferPointer(rebasing: source.bytes[..<end]), file: fileIndex, from: starts[index],
                 line: lines[index])
             var names = NameInterner()
-            let (declarations, heads, diagnostics) = parse(lexer, fileIndex: fileIndex, names: &names, plansSlots: true)
+            let (declarations, heads, diagnostics) = parse(
+                lexer, fileIndex: fileIndex, names: &names, plansSlots: true,
+                functionsBefore: Int32(truncatingIfNeeded: functionsBefore[index]))
             guard diagnostics.isEmpty else { return }  // its result stays nil
-            let piece = Piece(declarations: declarations, heads: heads, names: names)
+            let piece = Piece(
+                declarations: declarations, heads: heads, names: names, functionsBefore: functionsBefore[index])
             results.withLock { $0[index] = piece }
         }
         let pieces = results.withLock { $0.compactMap { $0 } }
         return pieces.count == starts.count ? pieces : nil
     }
 
-    /// The 1-based line on which each offset of `starts` (in increasing order) lies.
-    private static func lineNumbers(of starts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> [Int32] {
+    /// The 1-based line on which each offset of `starts` (in increasing order) lies, and how
+    /// many lines before it begin with `func ` (``ParsePieces/startsFunction(_:at:)``).
+    ///
+    /// The second is what each piece's parser counts its functions from, so that a call it
+    /// plans names the function by its index in the program. A line that begins so and is not
+    /// a function (in a block comment, say) makes the guess wrong: the checker then makes the
+    /// piece's planned calls again with the right index (`Checker.resolveCallee`), as it did
+    /// for every piece but the first before the guess (120,000 of the 10 MB file's 2.2
+    /// million allocations).
+    static func lineNumbers(
+        of starts: [Int], in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (lines: [Int32], functionsBefore: [Int]) {
         var lines: [Int32] = []
+        var functions: [Int] = []
         lines.reserveCapacity(starts.count)
+        functions.reserveCapacity(starts.count)
         var line = 1
+        var functionLines = 0
         var offset = 0
         for start in starts {
-            line += newlines(in: bytes, offset..<start)
+            // `offset` begins a line: the file's first, or the piece before's first.
+            if offset < start, ParsePieces.startsFunction(bytes, at: offset) { functionLines += 1 }
+            let counted = Self.lines(in: bytes, offset..<start)
+            line += counted.newlines
+            functionLines += counted.functionLines
             offset = start
             lines.append(Int32(truncatingIfNeeded: line))
+            functions.append(functionLines)
         }
-        return lines
+        return (lines, functions)
     }
 
-    /// How many `\n` bytes `bytes[range]` holds, counted eight at a time: a byte at a time,
-    /// the count was 7 instructions a byte (callgrind, `sagabench parse-check`), 1% of the
-    /// whole parse.
-    static func newlines(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else { return 0 }
+    /// How many `\n` bytes `bytes[range]` holds, and how many of the lines they end are
+    /// followed by one that begins with `func ` (``ParsePieces/startsFunction(_:at:)``).
+    ///
+    /// Counted eight bytes at a time: a byte at a time, the count of newlines was 7
+    /// instructions a byte (callgrind, `sagabench parse-check`), 1% of the whole parse. Only
+    /// the lines that begin after a newline of `range` are looked at, not one that begins at
+    /// its lower bound, nor at its upper.
+    static func lines(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (newlines: Int, functionLines: Int)
+    {
+        guard let base = bytes.baseAddress, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            return (0, 0)
+        }
         let raw = UnsafeRawPointer(base)
         let newlineBytes: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
         let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        var count = 0
+        var newlines = 0
+        var functionLines = 0
         var i = range.lowerBound
         while i + 8 <= range.upperBound {
             // A byte of `x` is 0 where the text has `\n`. Adding 0x7F to its low seven bits
             // sets its high bit unless they are all 0, without carrying into the next byte, so
             // the high bit of `zero` is set exactly for each byte of `x` that is 0.
             let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ newlineBytes
-            let zero = ~(((x & low7) &+ low7) | x | low7)
-            count += zero.nonzeroBitCount
+            var zero = ~(((x & low7) &+ low7) | x | low7)
+            newlines += zero.nonzeroBitCount
+            while zero != 0 {
+                let next = i + zero.trailingZeroBitCount / 8 + 1
+                if next < range.upperBound, ParsePieces.startsFunction(bytes, at: next) { functionLines += 1 }
+                zero &= zero &- 1
+            }
             i += 8
         }
         while i < range.upperBound {
-            if bytes[i] == UInt8(ascii: "\n") { count += 1 }
+            if bytes[i] == UInt8(ascii: "\n") {
+                newlines += 1
+                if i + 1 < range.upperBound, ParsePieces.startsFunction(bytes, at: i + 1) { functionLines += 1 }
+            }
             i += 1
         }
-        return count
+        return (newlines, functionLines)
     }
 }
 

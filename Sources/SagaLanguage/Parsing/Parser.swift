@@ -49,7 +49,8 @@ public struct Parser {
     /// For planning callees: by name number, the index among this file's functions of the
     /// first function of that (undotted) name parsed so far, or -1.
     var plannedFunctions: [Int32] = []
-    /// How many function declarations of this file have been parsed, for planning callees.
+    /// How many function declarations of this file have been parsed, for planning callees,
+    /// counting from the unit's ``SourceUnit/plannedFunctionsBase``.
     var functionsParsed: Int32 = 0
 
     init(lexer: Lexer, file: Int32) {
@@ -104,10 +105,11 @@ public struct Parser {
     /// The declarations of what `lexer` reads, and the lexer's and the parser's diagnostics,
     /// in the order reported.
     static func parse(
-        _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
+        _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, functionsBefore: Int32 = 0
     ) -> (declarations: [Declaration], heads: [DeclarationHead], diagnostics: [Diagnostic]) {
         var parser = Parser(lexer: lexer, file: fileIndex)
         parser.plansSlots = plansSlots
+        parser.functionsParsed = functionsBefore
         // Swapped in and out, not copied: a copy would share the interner's arrays, which
         // the first new name would then copy whole.
         swap(&parser.names, &names)
