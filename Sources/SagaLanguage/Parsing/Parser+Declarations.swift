@@ -65,7 +65,7 @@ extension Parser {
             try expect(.leftParen, "expected '(' after function name")
             let saved = ignoreNewlines(true)
             var parameters: [Variable] = []
-            parameters.reserveCapacity(4)
+            parameters.reserveCapacity(Self.listRoom)
             while kind != .rightParen {
                 var parameter = try expectVariable("expected a parameter name")
                 planParameter(&parameter)

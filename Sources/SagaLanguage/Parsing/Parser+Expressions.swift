@@ -203,7 +203,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var arguments: [Expr] = []
-        arguments.reserveCapacity(4)
+        arguments.reserveCapacity(Self.listRoom)
         while kind != .rightParen {
             arguments.append(try parseExpression())
             if !match(.comma) {
@@ -225,7 +225,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var elements: [Expr] = []
-        elements.reserveCapacity(4)
+        elements.reserveCapacity(Self.listRoom)
         while kind != .rightBracket {
             elements.append(try parseExpression())
             if !match(.comma) {
@@ -246,7 +246,7 @@ extension Parser {
         let open = advance()
         let saved = ignoreNewlines(true)
         var fields: [RecordField] = []
-        fields.reserveCapacity(4)
+        fields.reserveCapacity(Self.listRoom)
         while kind != .rightBrace {
             let key = try parseKey(in: "record literal")
             try expect(.colon, "expected ':' after field name '\(key)'")
@@ -285,7 +285,7 @@ extension Parser {
     mutating func parseInterpolation() throws -> Expr {
         let head = advance()
         var parts: [InterpolationPart] = []
-        parts.reserveCapacity(4)
+        parts.reserveCapacity(Self.listRoom)
         let headText = text(head)
         if !headText.isEmpty { parts.append(.text(headText)) }
         try enterNesting()

@@ -17,10 +17,8 @@ extension Parser {
         let open = advance()
         planScopeOpen()
         let saved = ignoreNewlines(false)
-        // Room for a few from the start: growing from empty reallocated a block's list two or
-        // three times (callgrind, parse-check).
         var statements: [Stmt] = []
-        statements.reserveCapacity(4)
+        statements.reserveCapacity(Self.listRoom)
         let savedDepth = depth
         while true {
             while kind == .newline || kind == .semicolon { step() }
