@@ -53,26 +53,31 @@ struct ParsePieces: Sendable {
         return nil
     }
 
-    private static let keywords: [[UInt8]] = [Array("saga".utf8), Array("func".utf8), Array("reduce".utf8)]
+    private static let keywords: [StaticString] = ["saga", "func", "reduce"]
 
     /// Whether `bytes` has `func ` (or a tab for the space) at `start`: what a line that
     /// begins a function declaration begins with, in the count of a piece's functions before
     /// it (`Parser.lineNumbers(of:in:)`).
     @inline(__always)
     static func startsFunction(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        guard start + 4 < bytes.count, bytes[start] == UInt8(ascii: "f"), bytes[start + 1] == UInt8(ascii: "u"),
-            bytes[start + 2] == UInt8(ascii: "n"), bytes[start + 3] == UInt8(ascii: "c")
-        else { return false }
-        return bytes[start + 4] == UInt8(ascii: " ") || bytes[start + 4] == UInt8(ascii: "\t")
+        starts("func", bytes, at: start)
     }
 
     private static func startsDeclaration(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        keywords.contains { keyword in
-            let end = start + keyword.count
-            guard end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") else {
-                return false
-            }
-            return bytes[start..<end].elementsEqual(keyword)
+        keywords.contains { starts($0, bytes, at: start) }
+    }
+
+    /// Whether `bytes` has `keyword` at `start`, followed by a space or a tab.
+    @inline(__always)
+    private static func starts(_ keyword: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let count = keyword.utf8CodeUnitCount
+        let end = start + count
+        guard start >= 0, end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\t") else {
+            return false
         }
+        let word = keyword.utf8Start
+        var i = 0
+        while i < count, bytes[start + i] == word[i] { i += 1 }
+        return i == count
     }
 }

@@ -115,7 +115,7 @@ extension Parser {
     /// followed by one that begins with `func ` (``ParsePieces/startsFunction(_:at:)``).
     ///
     /// Counted eight bytes at a time (SWAR), on one thread before the pieces' threads start:
-    /// 3.5 instructions a byte of the file (callgrind, `sagabench parse-check`), where a byte
+    /// 4 instructions a byte of the file (callgrind, `sagabench parse-check`), where a byte
     /// at a time took 7. (Swift's `SIMD16` compares were made a lane at a time here: 30.)
     ///
     /// Only the lines that begin after a newline of `range` are looked at, not one that
