@@ -211,6 +211,10 @@ struct ParsePiecesTests {
         let counted = text.withUTF8 { Parser.lineNumbers(of: starts, in: $0) }
         #expect(counted.lines == [1, 7])
         #expect(counted.functionsBefore == [0, 3], "the line in the comment counts too: a guess")
+        // A third piece counts the `func` line that begins the second.
+        let third = [0, first.utf8.count, first.utf8.count + second.utf8.count - 1]
+        let three = text.withUTF8 { Parser.lineNumbers(of: third, in: $0) }
+        #expect(three.lines == [1, 7, 10] && three.functionsBefore == [0, 3, 4])
         for source in [text, first.replacingOccurrences(of: "func fake", with: "fake") + second] {
             let halves = ParsePieces(minimumBytes: 0, minimumPieceBytes: 1, maximumPieces: 2)
             var names = NameInterner()
