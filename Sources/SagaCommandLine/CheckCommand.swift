@@ -25,7 +25,8 @@ enum CheckCommand {
         for path in parsed.positionals {
             let code: ExitCode
             if format == "json" {
-                let result = io.compile(path, with: Frontend())
+                // The program is needed only to match its takes against the input's types.
+                let result = inputTypes == nil ? Frontend().check(path: path) : io.compile(path, with: Frontend())
                 var diagnostics = result.diagnostics
                 if let inputTypes, let program = result.program {
                     diagnostics += ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)
@@ -35,6 +36,8 @@ enum CheckCommand {
                     documents.append(["file": .string(file), "severity": "error", "message": "cannot read the file"])
                 }
                 code = !result.unreadableFiles.isEmpty ? .noInput : result.hasErrors ? .dataError : .success
+            } else if inputTypes == nil {
+                code = SagaRunTool.check(path, io)
             } else {
                 let (program, result) = SagaRunTool.compile(path, io)
                 code = result

@@ -80,15 +80,28 @@ public enum SagaRunTool {
     /// cannot run.
     static func compile(_ path: String, _ io: ToolIO, hostFunctions: Set<String> = []) -> (Program?, ExitCode) {
         let result = io.compile(path, with: Frontend(hostFunctions: hostFunctions))
+        let code = report(result, of: path, io)
+        guard code == .success, let program = result.program else { return (nil, code == .success ? .dataError : code) }
+        return (program, .success)
+    }
+
+    /// Checks a file for its diagnostics alone (`Frontend.check(path:)`, which never holds
+    /// the whole tree), printing them; the exit code `sagarun check` gives.
+    static func check(_ path: String, _ io: ToolIO) -> ExitCode {
+        report(Frontend().check(path: path), of: path, io)
+    }
+
+    /// Prints the diagnostics of a compile or a check of `path`: the exit code for a file that
+    /// cannot be read, one with errors, or one that compiles.
+    private static func report(_ result: CompileResult, of path: String, _ io: ToolIO) -> ExitCode {
         let colors = io.errorIsTerminal
         io.err(result.diagnostics.map { $0.rendered(files: result.files, colors: colors) + "\n" }.joined())
-        if result.unreadableFiles.contains(path) || (!result.unreadableFiles.isEmpty && result.program == nil) {
+        if result.unreadableFiles.contains(path) || (!result.unreadableFiles.isEmpty && result.hasErrors) {
             if result.diagnostics.isEmpty {
                 for file in result.unreadableFiles { io.err("error: cannot read '\(file)'\n") }
             }
-            return (nil, .noInput)
+            return .noInput
         }
-        guard let program = result.program, !result.hasErrors else { return (nil, .dataError) }
-        return (program, .success)
+        return result.hasErrors ? .dataError : .success
     }
 }

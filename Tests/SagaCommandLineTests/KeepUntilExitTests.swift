@@ -23,10 +23,12 @@ import Testing
         func keepUntilExit(_ value: any Sendable) { kept.append(value) }
     }
 
-    /// The programs each command hands over, given a file that compiles.
+    /// The programs each command hands over, given a file that compiles (`ok.saga`, beside
+    /// `in.jsonl`, an input file).
     func keptResults(_ args: (String) -> [String]) async -> [CompileResult] {
         var results: [CompileResult] = []
-        await ExitCodeTests.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
+        let files = ["ok.saga": "saga main { log \"hi\" }", "in.jsonl": "{\"type\":\"a\"}\n"]
+        await ExitCodeTests.withFiles(files) { dir in
             let io = KeepingIO()
             let code = await SagaRunTool.main(args(dir.appendingPathComponent("ok.saga").path), io: io)
             #expect(code == 0, "\(io.captured.stderr)")
@@ -36,13 +38,22 @@ import Testing
     }
 
     @Test func everyCommandThatCompilesAFileHandsItsProgramOver() async {
+        let input = { (file: String) in file.replacingOccurrences(of: "ok.saga", with: "in.jsonl") }
         for args in [
-            { ["check", $0] }, { ["check", "--format", "json", $0] }, { ["run", $0, "--virtual-time", "--memory"] },
-            { ["ast", $0] },
+            { ["check", "--input", input($0), $0] }, { ["check", "--format", "json", "--input", input($0), $0] },
+            { ["run", $0, "--virtual-time", "--memory"] }, { ["ast", $0] },
         ] as [(String) -> [String]] {
             let results = await keptResults(args)
             #expect(results.count == 1, "\(args("FILE"))")
             #expect(results.first?.program != nil, "\(args("FILE"))")
+        }
+    }
+
+    /// Without `--input`, `check` needs no program: it checks each declaration as it is parsed
+    /// and lets it go (`Frontend.check`), so there is no tree to keep.
+    @Test func checkAloneBuildsNoProgramToKeep() async {
+        for args in [{ ["check", $0] }, { ["check", "--format", "json", $0] }] as [(String) -> [String]] {
+            #expect(await keptResults(args).isEmpty, "\(args("FILE"))")
         }
     }
 

@@ -7,6 +7,9 @@ import SagaCore
 /// The input is compiled a second time cut into as many pieces as it can be (see
 /// `ParsePieces`): the program and the diagnostics must be the same as the whole file's.
 ///
+/// It is also checked as `sagarun check` checks it, each declaration as it is parsed
+/// (`Frontend.check`), whole and cut: the diagnostics must be the same as the compile's.
+///
 /// An input that imports is skipped: imports are read from disk, which a fuzzer must not
 /// roam (the loader's own reading is tested by the unit tests).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -22,6 +25,13 @@ public func fuzzChecker(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         || cut.program.map({ astJSON($0).canonicalJSON }) != result.program.map({ astJSON($0).canonicalJSON })
     {
         fatalError("a file cut into pieces compiles to another program:\n\(text)")
+    }
+    let checked = Frontend(hostFunctions: ["api.fetch", "host"]).check(source: text, path: "fuzz.saga")
+    let cutChecked = cutting.check(source: text, path: "fuzz.saga")
+    if checked.renderedDiagnostics != result.renderedDiagnostics
+        || cutChecked.renderedDiagnostics != result.renderedDiagnostics
+    {
+        fatalError("a file checked as it is parsed reports otherwise than its compile:\n\(text)")
     }
     if let program = result.program {
         _ = astJSON(program).canonicalJSON

@@ -61,8 +61,12 @@ public struct FunctionDecl: Sendable {
 public struct SourceUnit: Sendable {
     public var file: Int32
     public var declarations: [Declaration] {
-        // Whatever changes the declarations makes the parser's notes of their heads stale.
-        didSet { heads = nil }
+        // Whatever changes the declarations makes the parser's notes of their heads stale, and
+        // the check of their bodies.
+        didSet {
+            heads = nil
+            bodyCheck = nil
+        }
     }
     /// The head of each declaration, in order, as the parser noted it; `nil` when the
     /// declarations did not come straight from the parser (``DeclarationHead``).
@@ -81,6 +85,10 @@ public struct SourceUnit: Sendable {
     /// gives it; empty when they are the same. A piece of a file parsed on a thread of its own
     /// numbers its names apart (Parser+Pieces.swift).
     var nameMap: [Int32] = []
+    /// When the unit's reducers, sagas and functions were checked as they were parsed and
+    /// then let go of (`CheckingSink`), what their check reported; ``declarations`` then
+    /// holds only the unit's imports and `state` declarations.
+    var bodyCheck: Checker.UnitCheck?
     public init(file: Int32, declarations: [Declaration]) {
         self.file = file
         self.declarations = declarations

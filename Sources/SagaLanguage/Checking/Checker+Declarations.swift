@@ -133,7 +133,7 @@ extension Checker {
     ///
     /// - Returns: how many reducers and root sagas there are, to size their lists.
     ///   Each of `runs` learns how many functions come before it.
-    private mutating func collectNames(
+    mutating func collectNames(
         _ heads: [[DeclarationHead]], runs: inout [UnitRun]
     ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
@@ -202,7 +202,7 @@ extension Checker {
 
     /// A reducer: its binding takes slot 0; inside, `state` may be read and assigned and no
     /// effect may run.
-    private mutating func checkReducer(_ reducer: inout ReducerDecl) {
+    mutating func checkReducer(_ reducer: inout ReducerDecl) {
         beginDeclaration()
         checkPattern(&reducer.pattern)
         declare(&reducer.binding, isMutable: false)
@@ -212,14 +212,14 @@ extension Checker {
     }
 
     /// A root saga.
-    private mutating func checkSaga(_ saga: inout SagaDecl) {
+    mutating func checkSaga(_ saga: inout SagaDecl) {
         beginDeclaration()
         checkBlock(&saga.body)
         saga.slotCount = nextSlot
     }
 
     /// A saga function: parameters take slots `0..<n` and may be assigned, as `var`s.
-    private mutating func checkFunction(_ function: inout FunctionDecl) {
+    mutating func checkFunction(_ function: inout FunctionDecl) {
         beginDeclaration()
         // Resolved in place, in the list taken out of the declaration (so that it is the only
         // reference to it), rather than copied into a new list.

@@ -242,7 +242,16 @@ extension Checker {
     ///
     /// A callee the parser planned (``SourceUnit/calleesArePlanned``) is resolved as the name
     /// of the function it planned; it stays as it is when that is what the name resolves to.
+    ///
+    /// While the program's names are not all known (``deferredLookups``), the callee is kept
+    /// as it is and resolved later.
     mutating func resolveCallee(_ callee: Callee, argumentCount: Int) -> Callee {
+        if deferredLookups != nil {
+            if case .host = callee { return callee }
+            deferredLookups?.append(
+                DeferredLookup(.callee(callee, argumentCount: argumentCount), at: diagnostics.count))
+            return callee
+        }
         let name: String
         let location: SourceLocation
         switch callee {

@@ -148,8 +148,16 @@ extension Checker {
 
     /// A built-in call must name a built-in and give it as many arguments as it takes. A saga
     /// or host function named here gets a message that says how to call it instead.
-    private mutating func checkBuiltin(_ name: String, argumentCount: Int, at location: SourceLocation) {
+    ///
+    /// A name that is not a built-in's waits, while the program's names are not all known
+    /// (``deferredLookups``), since its message depends on what the program declares.
+    mutating func checkBuiltin(_ name: String, argumentCount: Int, at location: SourceLocation) {
         guard let builtin = Builtin(rawValue: name) else {
+            if deferredLookups != nil {
+                deferredLookups?.append(
+                    DeferredLookup(.builtin(name, argumentCount: argumentCount, location), at: diagnostics.count))
+                return
+            }
             if functionIndex(of: name) != nil {
                 error("'\(name)' is a saga function; call it with call, fork or spawn", at: location)
             } else if hostFunctions.contains(name) {

@@ -59,6 +59,10 @@ struct Checker {
     var parallelism = 1
     /// Everything reported so far; a note follows the diagnostic it belongs to.
     var diagnostics: [Diagnostic] = []
+    /// When not `nil`, the look-ups of the program's declared names wait here, in the order
+    /// met, to be made once every name is known (Checker+Deferred.swift): a declaration is
+    /// then checked as soon as it is parsed, before the declarations after it are.
+    var deferredLookups: [DeferredLookup]?
 
     /// The scopes of the declaration being checked, innermost last.
     let scopes = ScopeStack()

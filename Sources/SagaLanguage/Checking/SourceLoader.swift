@@ -32,6 +32,9 @@ struct SourceLoader {
     private let readFile: (String) -> Result<[UInt8], ReadFailure>
     /// When a large file is parsed in pieces, on several threads.
     var pieces = ParsePieces.automatic
+    /// Whether each reducer, saga and function is checked as soon as it is parsed, and then
+    /// let go of (``CheckingSink``), rather than kept for the checker.
+    var checksWhileParsing = false
 
     /// Creates a loader that reads through `readFile` (the disk by default).
     init(readFile: @escaping (String) -> Result<[UInt8], ReadFailure> = SourceLoader.readFromDisk) {
@@ -80,7 +83,10 @@ struct SourceLoader {
         readKeys.insert(key)
         chain.append((key, file.path))
         defer { chain.removeLast() }
-        let (fileUnits, parseDiagnostics) = Parser.parseUnits(file, fileIndex: index, names: &names, pieces: pieces)
+        let (fileUnits, parseDiagnostics) =
+            checksWhileParsing
+            ? Parser.parseUnits(file, fileIndex: index, names: &names, pieces: pieces, into: CheckingSink.self)
+            : Parser.parseUnits(file, fileIndex: index, names: &names, pieces: pieces, into: DeclarationList.self)
         diagnostics += parseDiagnostics
         for unit in fileUnits {
             for case .import(let relative, let location) in unit.declarations {

@@ -3,26 +3,24 @@
 import SagaCore
 
 extension Parser {
-    /// Every declaration of the file, recovering after each broken one, and the head of each
-    /// (see ``DeclarationHead`` for why they are noted here).
-    mutating func parseDeclarations() -> (declarations: [Declaration], heads: [DeclarationHead]) {
-        var declarations: [Declaration] = []
-        var heads: [DeclarationHead] = []
+    /// Every declaration of the file, recovering after each broken one, each handed to `sink`
+    /// with its head (see ``DeclarationHead`` for why they are noted here) as soon as it is
+    /// parsed.
+    mutating func parseDeclarations<Sink: DeclarationSink>(into sink: inout Sink) {
         while true {
             while kind == .newline || kind == .semicolon { step() }
             if kind == .eof { break }
             let start = pos
             do {
                 let declaration = try parseDeclaration()
-                heads.append(DeclarationHead(of: declaration))
-                declarations.append(declaration)
+                let head = DeclarationHead(of: declaration)
+                sink.take(declaration, head: head, names: &names)
             } catch {
                 ignoresNewlines = false
                 depth = 0
                 synchronizeDeclaration(startedAt: start)
             }
         }
-        return (declarations, heads)
     }
 
     mutating func parseDeclaration() throws -> Declaration {

@@ -5,33 +5,35 @@ import SagaCore
 import Synchronization
 
 extension Parser {
-    /// Parses one source file as ``parse(_:fileIndex:names:plansSlots:)`` does (planning
-    /// slots), in pieces on several threads when `pieces` cuts it.
+    /// Parses one source file as ``parse(_:fileIndex:names:plansSlots:into:)`` does (planning
+    /// slots), in pieces on several threads when `pieces` cuts it, each piece into a `Sink` of
+    /// its own.
     ///
     /// Each piece is a unit of its own, in file order, with names numbered apart and mapped to
     /// `names` (``SourceUnit/nameMap``). A piece that does not parse cleanly (a diagnostic of
     /// any kind) means that the file may not have been cut between declarations, and it is
     /// parsed again whole: the result, diagnostics included, is then the same as if it had
     /// never been cut. Parsing spends most of `sagarun check`'s time; the checker then checks
-    /// the pieces at once too (Checker+AtOnce.swift).
-    static func parseUnits(
-        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, pieces: ParsePieces
+    /// the pieces at once too (Checker+AtOnce.swift), or each piece's sink checks its
+    /// declarations as they are parsed (`CheckingSink`).
+    static func parseUnits<Sink: DeclarationSink>(
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, pieces: ParsePieces, into _: Sink.Type
     ) -> (units: [SourceUnit], diagnostics: [Diagnostic]) {
         var text = file.text
         let parsed: [Piece]? = text.withUTF8 { bytes in
             let starts = pieces.starts(in: bytes)
             guard starts.count > 1 else { return nil }
-            return parsePieces(bytes, starts: starts, fileIndex: fileIndex)
+            return parsePieces(bytes, starts: starts, fileIndex: fileIndex, into: Sink.self)
         }
         guard let parsed else {
-            let (unit, diagnostics) = parse(file, fileIndex: fileIndex, names: &names, plansSlots: true)
+            let (unit, diagnostics) = parse(
+                file, fileIndex: fileIndex, names: &names, plansSlots: true, into: Sink.self)
             return ([unit], diagnostics)
         }
         var units: [SourceUnit] = []
         units.reserveCapacity(parsed.count)
         for piece in parsed {
-            var unit = SourceUnit(file: fileIndex, declarations: piece.declarations)
-            unit.heads = piece.heads
+            var unit = piece.unit
             unit.calleesArePlanned = true
             unit.plannedFunctionsBase = piece.functionsBefore
             if names.count == 0 {
@@ -45,18 +47,25 @@ extension Parser {
         return (units, [])
     }
 
+    /// Parses one source file into ``DeclarationList``s, keeping every declaration.
+    static func parseUnits(
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, pieces: ParsePieces
+    ) -> (units: [SourceUnit], diagnostics: [Diagnostic]) {
+        parseUnits(file, fileIndex: fileIndex, names: &names, pieces: pieces, into: DeclarationList.self)
+    }
+
     /// What one piece parsed into, with the names it numbered.
     struct Piece: Sendable {
-        var declarations: [Declaration]
-        var heads: [DeclarationHead]
+        /// Its declarations, as its sink made them a unit.
+        var unit: SourceUnit
         var names: NameInterner
         /// How many functions its parser took to come before it (``SourceUnit/plannedFunctionsBase``).
         var functionsBefore: Int
     }
 
     /// Parses the pieces starting at `starts` at once; `nil` when any of them reports anything.
-    private static func parsePieces(
-        _ bytes: UnsafeBufferPointer<UInt8>, starts: [Int], fileIndex: Int32
+    private static func parsePieces<Sink: DeclarationSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, starts: [Int], fileIndex: Int32, into _: Sink.Type
     ) -> [Piece]? {
         let (lines, functionsBefore) = lineNumbers(of: starts, in: bytes)
         let results = Mutex<[Piece?]>(Array(repeating: nil, count: starts.count))
@@ -67,12 +76,11 @@ extension Parser {
                 bytes: UnsafeBufferPointer(rebasing: source.bytes[..<end]), file: fileIndex, from: starts[index],
                 line: lines[index])
             var names = NameInterner()
-            let (declarations, heads, diagnostics) = parse(
+            let (sink, diagnostics) = parse(
                 lexer, fileIndex: fileIndex, names: &names, plansSlots: true,
-                functionsBefore: Int32(truncatingIfNeeded: functionsBefore[index]))
+                functionsBefore: Int32(truncatingIfNeeded: functionsBefore[index]), into: Sink.self)
             guard diagnostics.isEmpty else { return }  // its result stays nil
-            let piece = Piece(
-                declarations: declarations, heads: heads, names: names, functionsBefore: functionsBefore[index])
+            let piece = Piece(unit: sink.unit(file: fileIndex), names: names, functionsBefore: functionsBefore[index])
             results.withLock { $0[index] = piece }
         }
         let pieces = results.withLock { $0.compactMap { $0 } }

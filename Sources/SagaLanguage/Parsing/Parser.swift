@@ -79,11 +79,11 @@ public struct Parser {
     ///   source order. The unit is usable (if incomplete) even when there are errors.
     public static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var names = NameInterner()
-        return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false)
+        return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false, into: DeclarationList.self)
     }
 
     /// Parses one source file, numbering its identifiers in `names`, which the other files of
-    /// the program share (see ``NameInterner``).
+    /// the program share (see ``NameInterner``), and hands each declaration to a `Sink`.
     ///
     /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
     ///   (the checker then leaves the expressions whose variables are right as they are,
@@ -91,13 +91,14 @@ public struct Parser {
     ///   parse-check`), rather than -1; and whether a call of a function declared earlier in
     ///   the file names it by its index among the file's functions (see
     ///   ``SourceUnit/calleesArePlanned``), rather than by name.
-    static func parse(
-        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool
+    static func parse<Sink: DeclarationSink>(
+        _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, into _: Sink.Type
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var text = file.text
         return text.withUTF8 { bytes in
-            let (declarations, heads, all) = parse(
-                Lexer(bytes: bytes, file: fileIndex), fileIndex: fileIndex, names: &names, plansSlots: plansSlots)
+            let (sink, all) = parse(
+                Lexer(bytes: bytes, file: fileIndex), fileIndex: fileIndex, names: &names, plansSlots: plansSlots,
+                into: Sink.self)
             let sorted = all.enumerated().sorted { a, b in
                 let l = a.element.location
                 let r = b.element.location
@@ -105,27 +106,28 @@ public struct Parser {
                 if l.column != r.column { return l.column < r.column }
                 return a.offset < b.offset
             }.map(\.element)
-            var unit = SourceUnit(file: fileIndex, declarations: declarations)
-            unit.heads = heads
+            var unit = sink.unit(file: fileIndex)
             unit.calleesArePlanned = plansSlots
             return (unit, sorted)
         }
     }
 
-    /// The declarations of what `lexer` reads, and the lexer's and the parser's diagnostics,
-    /// in the order reported.
-    static func parse(
-        _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, functionsBefore: Int32 = 0
-    ) -> (declarations: [Declaration], heads: [DeclarationHead], diagnostics: [Diagnostic]) {
+    /// What `lexer` reads, handed to a new `Sink` declaration by declaration, and the lexer's
+    /// and the parser's diagnostics, in the order reported.
+    static func parse<Sink: DeclarationSink>(
+        _ lexer: Lexer, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, functionsBefore: Int32 = 0,
+        into _: Sink.Type
+    ) -> (sink: Sink, diagnostics: [Diagnostic]) {
         var parser = Parser(lexer: lexer, file: fileIndex)
         parser.plansSlots = plansSlots
         parser.functionsParsed = functionsBefore
         // Swapped in and out, not copied: a copy would share the interner's arrays, which
         // the first new name would then copy whole.
         swap(&parser.names, &names)
-        let (declarations, heads) = parser.parseDeclarations()
+        var sink = Sink()
+        parser.parseDeclarations(into: &sink)
         swap(&parser.names, &names)
-        return (declarations, heads, parser.lexer.diagnostics + parser.diagnostics)
+        return (sink, parser.lexer.diagnostics + parser.diagnostics)
     }
 
     // MARK: Tokens
