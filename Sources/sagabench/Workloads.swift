@@ -275,24 +275,7 @@ let workloads: [Workload] = [
     },
     Workload(name: "parse-check", summary: "parse and check a generated .saga file", defaultCount: 10_000_000) {
         bytes in
-        var source = "state { count: 0 }\n"
-        var i = 0
-        while source.utf8.count < bytes {
-            source += """
-                func f\(i)(a, b) {
-                  let x = a + b * 2
-                  if x > 10 { return x } else { return [x, "s\\(x)", {k: x}] }
-                }
-                saga s\(i) {
-                  every "t\(i)/*" as act {
-                    let r = call f\(i)(act.n, 2)
-                    put "done" { r: r }
-                  }
-                }
-
-                """
-            i += 1
-        }
+        let source = generatedSource(bytes: bytes)
         let size = source.utf8.count
         var ok = false
         // The figure counts freeing the program too (it is work the caller waits for), and the
@@ -312,7 +295,44 @@ let workloads: [Workload] = [
             count: size, seconds: seconds, unit: "bytes",
             extra: ["MB/s parsing and checking alone (without freeing the program)": withoutFreeing])
     },
+    Workload(
+        name: "check", summary: "parse-check's file checked for its diagnostics alone, as `sagarun check` checks it",
+        defaultCount: 10_000_000
+    ) { bytes in
+        let source = generatedSource(bytes: bytes)
+        var ok = false
+        let seconds = time {
+            let result = Frontend().check(source: source, path: "big.saga")
+            ok = !result.hasErrors
+        }
+        guard ok else { throw BenchError.failed("the generated file does not check") }
+        return Measurement(count: source.utf8.count, seconds: seconds, unit: "bytes")
+    },
     StoreWorkloads.saveLoop,
     StoreWorkloads.saveMany,
     StoreWorkloads.reopen,
 ]
+
+/// parse-check's file: a `state`, then a function and a saga with a watcher, about 207 bytes
+/// each, numbered apart, until the text is `bytes` long.
+private func generatedSource(bytes: Int) -> String {
+    var source = "state { count: 0 }\n"
+    var i = 0
+    while source.utf8.count < bytes {
+        source += """
+            func f\(i)(a, b) {
+              let x = a + b * 2
+              if x > 10 { return x } else { return [x, "s\\(x)", {k: x}] }
+            }
+            saga s\(i) {
+              every "t\(i)/*" as act {
+                let r = call f\(i)(act.n, 2)
+                put "done" { r: r }
+              }
+            }
+
+            """
+        i += 1
+    }
+    return source
+}
