@@ -2,8 +2,12 @@ import Foundation
 import SagaCore
 import SagaLanguage
 
-/// `sagarun check FILE… [--format text|json]`: parse and check, print every diagnostic,
-/// change nothing.
+/// `sagarun check FILE… [--format text|json] [--input FILE]`: parse and check, print every
+/// diagnostic, change nothing.
+///
+/// Without `--input` no program is built: each declaration is checked as it is parsed, then
+/// let go of (`Frontend.check(path:)`). With it, the program is compiled, since its takes are
+/// matched against the input's action types.
 enum CheckCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
         guard let parsed = try Commands.check.parse(args, io) else { return .success }

@@ -20,6 +20,10 @@ struct CheckingSink: DeclarationSink {
         checker.deferredLookups = []
     }
 
+    /// The bodies are checked with the piece's own numbers; what is checked later (a `state`
+    /// declaration, the look-ups) reads names, not numbers.
+    static var needsProgramNames: Bool { false }
+
     mutating func take(_ declaration: consuming Declaration, head: DeclarationHead, names: inout NameInterner) {
         heads.append(head)
         switch declaration {

@@ -36,9 +36,9 @@ extension Parser {
             var unit = piece.unit
             unit.calleesArePlanned = true
             unit.plannedFunctionsBase = piece.functionsBefore
-            if names.count == 0 {
+            if Sink.needsProgramNames, names.count == 0 {
                 names = piece.names  // the program's first names: numbered as the piece numbers them
-            } else {
+            } else if Sink.needsProgramNames {
                 let map = names.adopt(piece.names)
                 if !map.elementsEqual(0..<Int32(map.count)) { unit.nameMap = map }
             }
