@@ -33,8 +33,7 @@ extension Checker {
     /// collected before any body is checked, and which a body's check only reads.
     struct ProgramTables: Sendable {
         var hostFunctions: Set<String>
-        var declarationNames: NameTable
-        var declaredNames: [DeclaredName]
+        var declaredNames: DeclaredNames
         var functions: [FunctionInfo]
         var names: NameInterner
     }
@@ -42,7 +41,6 @@ extension Checker {
     /// A checker of some declarations of the program whose names `tables` holds.
     init(tables: ProgramTables) {
         self.init(hostFunctions: tables.hostFunctions)
-        declarationNames = tables.declarationNames
         declaredNames = tables.declaredNames
         functions = tables.functions
         names = tables.names
@@ -97,7 +95,7 @@ extension Checker {
         taken = []
         let outputs = Mutex<[(CheckedDeclarations, [Diagnostic])?]>(Array(repeating: nil, count: groups.count))
         let tables = ProgramTables(
-            hostFunctions: hostFunctions, declarationNames: declarationNames, declaredNames: declaredNames,
+            hostFunctions: hostFunctions, declaredNames: declaredNames,
             functions: functions, names: names)
         DispatchQueue.concurrentPerform(iterations: groups.count) { index in
             var list: [Declaration] = []

@@ -128,8 +128,9 @@ extension Checker {
     }
 
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
-    /// function may be called before it is declared. `heads` are the units' declarations'
-    /// heads, unit by unit, in the program's order.
+    /// function may be called before it is declared (``DeclaredNames``), and reports each
+    /// name declared twice. `heads` are the units' declarations' heads, unit by unit, in the
+    /// program's order.
     ///
     /// - Returns: how many reducers and root sagas there are, to size their lists.
     ///   Each of `runs` learns how many functions come before it.
@@ -138,50 +139,34 @@ extension Checker {
     ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
         var sagas = 0
-        let count = runs.last?.end ?? 0
-        declarationNames = NameTable(capacity: count)
-        // Sized once: grown one name at a time, the two lists were copied a dozen times
-        // over for a large program (callgrind, `sagabench parse-check`).
-        functions.reserveCapacity(count)
-        declaredNames.reserveCapacity(count)
+        // Sized once: grown one at a time, the list was copied a dozen times over for a
+        // large program (callgrind, `sagabench parse-check`).
+        functions.reserveCapacity(runs.last?.end ?? 0)
         for unit in heads.indices {
             runs[unit].functionsBefore = functions.count
             for head in heads[unit] {
                 switch head {
                 case .reducer:
                     reducers += 1
-                case .saga(let name, let location):
+                case .saga:
                     sagas += 1
-                    collectName(name, at: location, function: -1)
                 case .function(let name, let arity, let location):
                     functions.append(FunctionInfo(name: name, arity: arity, location: location))
-                    collectName(name, at: location, function: functions.count - 1)
                 case .other:
                     break
                 }
             }
         }
+        let (names, owners, redeclarations) = DeclaredNames.index(heads, count: sagas + functions.count)
+        declaredNames = names
+        for function in owners { functions[function].ownsItsName = true }
+        for redeclaration in redeclarations {
+            let name = redeclaration.name
+            error(
+                "invalid redeclaration of '\(name)'", at: redeclaration.location,
+                note: ("'\(name)' previously declared here", redeclaration.previous))
+        }
         return (reducers, sagas)
-    }
-
-    /// Enters a declared name (a saga's when `function` is -1), reporting a redeclaration.
-    private mutating func collectName(_ name: String, at location: SourceLocation, function: Int) {
-        let hash = NameTable.hash(name)
-        guard let entry = declarationNames.value(for: name, hash: hash) else {
-            declarationNames.set(declaredNames.count, for: name, hash: hash)
-            declaredNames.append(DeclaredName(location: location, function: function, isSaga: function < 0))
-            if function >= 0 { functions[function].ownsItsName = true }
-            return
-        }
-        if function < 0 {
-            declaredNames[entry].isSaga = true
-        } else if declaredNames[entry].function < 0 {
-            declaredNames[entry].function = function
-            functions[function].ownsItsName = true
-        }
-        error(
-            "invalid redeclaration of '\(name)'", at: location,
-            note: ("'\(name)' previously declared here", declaredNames[entry].location))
     }
 
     /// The initial state must be a record literal; its values are plain expressions with no

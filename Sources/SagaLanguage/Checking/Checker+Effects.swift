@@ -296,9 +296,7 @@ extension Checker {
             error("'\(name)' is a built-in pure function; use it in an expression, as in \(name)(…)", at: location)
         } else {
             var candidates = hostFunctions
-            declarationNames.forEach { declared, entry in
-                if declaredNames[entry].function >= 0 { candidates.insert(declared) }
-            }
+            declaredNames.forEachFunctionName { candidates.insert($0) }
             error("unknown function '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: location)
         }
         return callee

@@ -30,21 +30,10 @@ struct Checker {
 
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
     let hostFunctions: Set<String>
-    /// What the program declares under a name (a function, a saga, or both, which is an
-    /// error): one entry per name, where it was first declared.
-    struct DeclaredName {
-        /// Where the name was first declared, for "previously declared here".
-        var location: SourceLocation
-        /// The index in ``Program/functions`` of the first function of this name, or -1.
-        var function = -1
-        /// Whether a root saga has this name.
-        var isSaga = false
-    }
-
-    /// Each declared name to its entry in ``declaredNames``: one look-up per declaration
-    /// instead of one per table of functions, sagas and names seen (callgrind, parse-check).
-    var declarationNames = NameTable()
-    var declaredNames: [DeclaredName] = []
+    /// What the program declares under each name (a function, a saga, or both, which is an
+    /// error): one look-up per declaration instead of one per table of functions, sagas and
+    /// names seen (callgrind, parse-check).
+    var declaredNames = DeclaredNames()
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
     /// When the unit being checked has its callees planned (``SourceUnit/calleesArePlanned``),
@@ -81,15 +70,13 @@ struct Checker {
 
     /// The index in ``Program/functions`` of the first function named `name`, if any.
     func functionIndex(of name: String) -> Int? {
-        guard let entry = declarationNames.value(for: name) else { return nil }
-        let function = declaredNames[entry].function
+        guard let function = declaredNames.entry(named: name)?.function else { return nil }
         return function >= 0 ? function : nil
     }
 
     /// Whether a root saga is named `name` (for a helpful message when one is called).
     func isSagaName(_ name: String) -> Bool {
-        guard let entry = declarationNames.value(for: name) else { return false }
-        return declaredNames[entry].isSaga
+        declaredNames.entry(named: name)?.isSaga ?? false
     }
 
     /// Whether an error (not a warning or note) has been reported.
