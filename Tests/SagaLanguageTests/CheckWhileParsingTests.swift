@@ -117,6 +117,59 @@ struct CheckWhileParsingTests {
         #expect(diagnostics.contains { $0.severity == .error })
     }
 
+    /// Files written to a fresh folder for the duration of `body`.
+    static func withFiles(_ files: [String: String], _ body: (URL) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        try body(folder)
+    }
+
+    @Test func importedFilesAreCheckedAsTheyAreCompiled() throws {
+        try Self.withFiles([
+            "main.saga": """
+                import "lib.saga"
+                import "other.saga"
+                saga main { let r = call helper(1, 2); let q = call later(); log r }
+                func later() { let x = call helper(3); return x }
+                """,
+            "lib.saga": """
+                state { n: 0 }
+                func helper(a) { return a + missing }
+                saga main { log 1 }
+                """,
+            "other.saga": """
+                import "lib.saga"
+                func helper(b) { return b }
+                state { m: 1 }
+                """,
+        ]) { folder in
+            let path = folder.appendingPathComponent("main.saga").path
+            let compiled = Frontend().compile(path: path)
+            let checked = Frontend().check(path: path)
+            #expect(checked.diagnostics == compiled.diagnostics)
+            #expect(checked.files.map(\.path) == compiled.files.map(\.path))
+            let messages = compiled.diagnostics.map(\.message)
+            #expect(messages.contains("invalid redeclaration of 'helper'"))
+            #expect(messages.contains("invalid redeclaration of 'main'"))
+            #expect(messages.contains { $0.hasPrefix("unknown variable 'missing'") })
+            #expect(messages.contains("'helper' takes 1 argument but 2 were given"))
+            #expect(messages.contains { $0.hasPrefix("more than one 'state' declaration") })
+        }
+    }
+
+    @Test func anImportThatCannotBeReadStopsTheCheckAsItStopsTheCompile() throws {
+        try Self.withFiles(["main.saga": "import \"gone.saga\"\nsaga main { call nowhere() }\n"]) { folder in
+            let path = folder.appendingPathComponent("main.saga").path
+            let compiled = Frontend().compile(path: path)
+            let checked = Frontend().check(path: path)
+            #expect(checked.diagnostics == compiled.diagnostics)
+            #expect(checked.unreadableFiles == compiled.unreadableFiles)
+            #expect(checked.unreadableFiles.count == 1)
+        }
+    }
+
     @Test func onlyImportsAndStateAreKeptOfTheTree() {
         var loader = SourceLoader()
         loader.checksWhileParsing = true
