@@ -129,21 +129,21 @@ struct CheckWhileParsingTests {
     @Test func importedFilesAreCheckedAsTheyAreCompiled() throws {
         try Self.withFiles([
             "main.saga": """
-                import "lib.saga"
-                import "other.saga"
-                saga main { let r = call helper(1, 2); let q = call later(); log r }
-                func later() { let x = call helper(3); return x }
-                """,
+            import "lib.saga"
+            import "other.saga"
+            saga main { let r = call helper(1, 2); let q = call later(); log r }
+            func later() { let x = call helper(3); return x }
+            """,
             "lib.saga": """
-                state { n: 0 }
-                func helper(a) { return a + missing }
-                saga main { log 1 }
-                """,
+            state { n: 0 }
+            func helper(a) { return a + missing }
+            saga main { log 1 }
+            """,
             "other.saga": """
-                import "lib.saga"
-                func helper(b) { return b }
-                state { m: 1 }
-                """,
+            import "lib.saga"
+            func helper(b) { return b }
+            state { m: 1 }
+            """,
         ]) { folder in
             let path = folder.appendingPathComponent("main.saga").path
             let compiled = Frontend().compile(path: path)
