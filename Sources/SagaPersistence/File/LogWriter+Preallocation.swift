@@ -21,7 +21,7 @@ extension LogWriter {
     func preallocate(for count: Int) {
         let end = StoreFormat.headerSize + logBytes + count
         guard preallocation > 0, end > allocatedEnd else { return }
-        let name = StoreFormat.logName(generation)
+        let name = logName
         // Set before trying: a write that fails half-way leaves zeros too.
         mayHaveZeros = true
         guard let fd = try? dir.open(name, O_WRONLY) else { return }

@@ -113,6 +113,7 @@ extension Interpreter {
             await drain()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
             var progressed = false
+            var timedAdded = false
             if let feed {
                 for event in feed.drain() {
                     progressed = true
@@ -121,6 +122,7 @@ extension Interpreter {
                         if let at = line.at, at > clock.now {
                             timed.append((at, order, line.action))
                             order += 1
+                            timedAdded = true
                         } else {
                             enqueue(line.action)
                         }
@@ -129,7 +131,9 @@ extension Interpreter {
                     }
                 }
             }
-            timed.sort { $0.at != $1.at ? $0.at < $1.at : $0.order < $1.order }
+            // Sorted only when lines were added: sorting even an empty list took about 600
+            // instructions a turn of this loop, twice a save in `sagabench save-loop`.
+            if timedAdded { timed.sort { $0.at != $1.at ? $0.at < $1.at : $0.order < $1.order } }
             let now = clock.now
             if let due = timers.nextDue, due <= now, timed.first.map({ due <= $0.at }) ?? true {
                 fireNextTimer()
