@@ -50,8 +50,8 @@ extension Checker {
     }
 
     /// Finishes the check of `units`, whose bodies were checked as they were parsed
-    /// (``SourceUnit/bodyCheck``), and returns nothing: the diagnostics are those that
-    /// ``check(units:files:)`` reports for the same units, in the same order.
+    /// (``SourceUnit/bodyCheck``): ``diagnostics`` gets what ``check(units:files:)`` reports
+    /// for the same units, in the same order, and no program is made.
     ///
     /// As there: the declared names first, then the `state` declarations, then each unit's
     /// bodies, their look-ups made now with every name known. A unit without a body check
