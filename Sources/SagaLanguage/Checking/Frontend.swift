@@ -49,9 +49,7 @@ public struct Frontend: Sendable {
     /// - Returns: the program, or the diagnostics that explain why there is none; a file that
     ///   cannot be read is listed in ``CompileResult/unreadableFiles``.
     public func compile(path: String) -> CompileResult {
-        var loader = SourceLoader()
-        loader.pieces = pieces
-        loader.load(path: path)
+        var loader = loaded { $0.load(path: path) }
         return finish(&loader)
     }
 
@@ -62,13 +60,10 @@ public struct Frontend: Sendable {
     /// let result = Frontend().compile(source: "saga main { log 1 }", path: "main.saga")
     /// ```
     public func compile(source: String, path: String) -> CompileResult {
-        var loader = SourceLoader()
-        loader.pieces = pieces
-        loader.load(source: source, path: path)
+        var loader = loaded { $0.load(source: source, path: path) }
         return finish(&loader)
     }
 
-    /// Checks what the loader read, unless reading or parsing already failed.
     /// Reads, parses and checks the file at `path` and every file it imports, for the
     /// diagnostics alone: ``compile(path:)``'s, in the same order, without the program.
     ///
@@ -85,21 +80,25 @@ public struct Frontend: Sendable {
     /// - Returns: the diagnostics and files; ``CompileResult/program`` is always `nil`, so
     ///   ``CompileResult/hasErrors`` says whether the program would compile.
     public func check(path: String) -> CompileResult {
-        var loader = SourceLoader()
-        loader.pieces = pieces
-        loader.checksWhileParsing = true
-        loader.load(path: path)
+        var loader = loaded(checkingWhileParsing: true) { $0.load(path: path) }
         return finishChecking(&loader)
     }
 
     /// Checks `source` as the root file at `path`, as ``check(path:)`` checks a file read
     /// from disk; its imports are read from disk, relative to `path`'s folder.
     public func check(source: String, path: String) -> CompileResult {
+        var loader = loaded(checkingWhileParsing: true) { $0.load(source: source, path: path) }
+        return finishChecking(&loader)
+    }
+
+    /// A loader set as this frontend sets it, once `load` has read the root file (and its
+    /// imports) into it.
+    private func loaded(checkingWhileParsing: Bool = false, _ load: (inout SourceLoader) -> Void) -> SourceLoader {
         var loader = SourceLoader()
         loader.pieces = pieces
-        loader.checksWhileParsing = true
-        loader.load(source: source, path: path)
-        return finishChecking(&loader)
+        loader.checksWhileParsing = checkingWhileParsing
+        load(&loader)
+        return loader
     }
 
     /// The diagnostics of a load whose bodies were checked as they were parsed: as
@@ -117,6 +116,7 @@ public struct Frontend: Sendable {
             unreadableFiles: loader.unreadableFiles)
     }
 
+    /// Checks what the loader read, unless reading or parsing already failed.
     private func finish(_ loader: inout SourceLoader) -> CompileResult {
         var diagnostics = loader.diagnostics
         var program: Program?
