@@ -31,9 +31,12 @@ struct CheckWhileParsingTests {
     @Test(arguments: ProgramGraphTests.exampleFiles)
     func everyExampleChecksAsItCompiles(_ path: String) {
         let frontend = Frontend()
+        var cutting = frontend
+        cutting.cutsEveryFile()
         let compiled = frontend.compile(path: path)
         let checked = frontend.check(path: path)
         #expect(checked.diagnostics == compiled.diagnostics)
+        #expect(cutting.check(path: path).diagnostics == compiled.diagnostics)
         #expect(checked.files.map(\.path) == compiled.files.map(\.path))
         #expect(checked.hasErrors == (compiled.program == nil))
     }
