@@ -77,8 +77,9 @@ struct DeclaredNames: Sendable {
     /// The names of the sagas and functions among `heads` (unit by unit, in the program's
     /// order), `count` of them; the functions are numbered in order from 0.
     ///
-    /// - Returns: the index, the functions that are the first of their names, and each
-    ///   declaration of a name declared before it, in the program's order.
+    /// - Returns: the index, the functions that are the first of their names (in no
+    ///   particular order), and each declaration of a name declared before it, in the
+    ///   program's order.
     static func index(
         _ heads: [[DeclarationHead]], count: Int
     ) -> (names: DeclaredNames, owners: [Int], redeclarations: [Redeclaration]) {
@@ -94,15 +95,16 @@ struct DeclaredNames: Sendable {
         }
         names.parts = results.withLock { $0.compactMap { $0 } }
         guard names.parts.count == 2 else { return index(heads, count: 0) }  // never: both parts ran
-        // Each part's lists are in the program's order; merged, they are the one thread's.
-        let owners = (names.parts[0].owners + names.parts[1].owners).sorted()
+        // Each part's redeclarations are in the program's order; merged, they are the one
+        // thread's.
+        let owners = names.parts[0].owners + names.parts[1].owners
         let redeclarations = (names.parts[0].redeclarations + names.parts[1].redeclarations).sorted {
             $0.ordinal < $1.ordinal
         }
         return (names, owners, redeclarations)
     }
 
-    /// Which part of `parts` a name of hash `hash` is in: the hash's top bits, which the
+    /// Which part of `parts` a name of hash `hash` is in: the hash's top bit, which the
     /// table's slots (its low bits) do not use.
     @inline(__always)
     private static func part(of hash: UInt64, parts: Int) -> Int {
