@@ -147,6 +147,14 @@ public final class Interpreter {
     @exclusivity(unchecked) var processingOwnEntry = false
     /// Set by ``stop()``.
     @exclusivity(unchecked) var stopRequested = false
+    /// Set while a saga written in Swift is runnable or between two effects: its Swift task
+    /// runs apart from the scheduler, so an app's own dispatch meanwhile is held in
+    /// ``heldActions``. Otherwise it would pass the saga's next `take` by.
+    @exclusivity(unchecked) var nativePending = false
+    /// The app's own actions that the store processed while ``nativePending`` was set, oldest
+    /// first: each reaches the takers once nothing else is runnable, as if it had been
+    /// dispatched then, one at a time (as input lines are).
+    let heldActions = RingQueue<Value>()
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
     /// Set when the store calls ``takeOutsideTurn()`` each time it is idle (an app's store, see

@@ -65,3 +65,9 @@ public struct MiddlewareAPI<State, Action> {
         store.dispatch(action)
     }
 }
+
+extension MiddlewareAPI where Action: Sendable {
+    /// Dispatches into the store from any thread or task, for work the middleware starts
+    /// elsewhere: see ``StoreDispatcher``.
+    public var dispatcher: StoreDispatcher<Action> { store.dispatcher }
+}

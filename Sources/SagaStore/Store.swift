@@ -14,7 +14,9 @@
 /// store.state  // 1
 /// ```
 ///
-/// A store is confined to one thread (or actor) at a time; it is not `Sendable`. Its queue and
+/// A store lives on one actor: the one it is made on (the main actor, for an app's UI store).
+/// It is not `Sendable`, so the compiler keeps its `dispatch` and `state` there. Work on other
+/// threads sends its actions through ``dispatcher``, which hops to that actor. Its queue and
 /// state opt out of dynamic exclusivity checking (they are never accessed in overlap), which
 /// saves two runtime calls per access on the dispatch path.
 public final class Store<State, Action> {
@@ -38,6 +40,10 @@ public final class Store<State, Action> {
     /// Called each time a dispatch has processed its queue and the store is idle again.
     @exclusivity(unchecked) @usableFromInline var idleObservers: [(token: Int, call: () -> Void)] = []
     private var nextIdleObserverID = 0
+    /// The actor the store lives on, for ``dispatcher``.
+    let isolation: (any Actor)?
+    /// Made by the first use of ``dispatcher``: type-erased, as `Action` need not be `Sendable`.
+    var inbox: AnyObject?
 
     /// Creates a store.
     ///
@@ -45,10 +51,16 @@ public final class Store<State, Action> {
     ///   - initialState: the state before any action.
     ///   - reducer: applies an action to the state.
     ///   - middleware: the chain, outermost first: the first middleware sees an action first.
-    public init(initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = []) {
+    ///   - isolation: the actor the store lives on: by default the caller's. A store made
+    ///     outside any actor is taken to live on the main actor, where ``dispatcher`` delivers.
+    public init(
+        initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = [],
+        isolation: (any Actor)? = #isolation
+    ) {
         self.storedState = initialState
         self.reducer = reducer
         self.middlewares = middleware
+        self.isolation = isolation
     }
 
     /// Dispatches an action: runs it through the middleware chain and the reducer now, or,

@@ -20,11 +20,43 @@ extension Interpreter {
     ///
     /// Over an app's store (``SagaStoreBinding/acceptsOutsideActions``), it runs until
     /// ``stop()``. It runs in the caller's isolation: call it from the actor that owns the store
-    /// (the main actor, for a UI store), and the sagas run there too.
+    /// (the main actor, for a UI store), and the sagas run there too. To go on at once while
+    /// the sagas run, use ``start(isolation:)``.
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
+        begin()
+        return await finish(input: input)
+    }
+
+    /// Starts the program over an app's store and returns at once, with the task that runs
+    /// it: the store's actions reach the sagas from the moment this returns, so an action
+    /// dispatched on the next line is seen.
+    ///
+    /// ```swift
+    /// let running = interpreter.start()      // on the store's actor
+    /// store.dispatch(.load(id: 1))           // the sagas see it
+    /// interpreter.stop()
+    /// let status = await running.value
+    /// ```
+    ///
+    /// The root sagas take their first steps before this returns (the scripted ones; one
+    /// written in Swift takes its own on the task, and the store's actions wait for it).
+    @discardableResult
+    public func start(isolation: isolated any Actor = #isolation) -> Task<RunStatus, Never> {
+        begin()
+        // The first turn, here: the scripted sagas reach their first `take` before the caller
+        // goes on. A saga written in Swift met on the way is left for the task to step.
+        if let native = runUntilIdle() { ready.prepend(.run(native, native.token)) }
+        return Task {
+            _ = isolation
+            return await self.finish(input: nil)
+        }
+    }
+
+    /// What ``run(input:isolation:)`` and ``start(isolation:)`` do before their first turn:
+    /// the store's actions reach the interpreter from here on, and the root sagas are ready.
+    private func begin() {
         // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
         binding.runStarted(self)
-        defer { binding.runEnded(self) }
         reducers.clock = clock
         for saga in program.sagas {
             let task = newTask(
@@ -40,6 +72,11 @@ extension Interpreter {
         }
         flushWakeups()
         started = true
+    }
+
+    /// The run after ``begin()``: turns until the program ends or is stopped.
+    private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
+        defer { binding.runEnded(self) }
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }

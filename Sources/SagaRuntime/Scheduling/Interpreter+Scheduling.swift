@@ -11,8 +11,8 @@ extension Interpreter {
         }
     }
 
-    /// Runs everything runnable: ready work first, then the next dispatch entry, until both
-    /// are empty (§6 rules 1 and 2). A saga written in Swift cannot be stepped from here (it
+    /// Runs everything runnable: ready work first, then the next dispatch entry, then the next
+    /// held action of the app's (see ``heldActions``), until all are empty (§6 rules 1 and 2). A saga written in Swift cannot be stepped from here (it
     /// must be awaited), so when one is next, it is returned to the async loop to step.
     func runUntilIdle() -> SagaTask? {
         inTurn = true
@@ -22,7 +22,10 @@ extension Interpreter {
             if let limit = options.maxRunSteps, !withinRunSteps(limit) { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
-                    if task.token == token, !task.isDone { return task }
+                    if task.token == token, !task.isDone {
+                        nativePending = true
+                        return task
+                    }
                     continue
                 }
                 perform(work)
@@ -34,10 +37,16 @@ extension Interpreter {
                 flushWakeups()
                 continue
             }
+            if let action = heldActions.popFirst() {
+                actionReachesTakers(action)
+                flushWakeups()
+                continue
+            }
             if let work = yielded.popFirst() {
                 ready.append(work)
                 continue
             }
+            nativePending = false
             return nil
         }
     }
@@ -71,7 +80,7 @@ extension Interpreter {
     /// trip through the loop per action, for nothing to do (callgrind, take-put-embedded).
     /// Host calls started here wake it when they finish, as any host call does.
     func takeOutsideTurn() {
-        guard started, !inTurn, !stopRequested else { return }
+        guard started, !inTurn, !nativePending, !stopRequested else { return }
         let due = timers.nextDue
         if let native = runUntilIdle() {
             ready.prepend(.run(native, native.token))
@@ -250,7 +259,18 @@ extension Interpreter {
     /// wakes the tasks blocked on a matching `take`, in the order they began to wait. Tasks
     /// that begin to wait from now on do not see this action.
     func actionReduced(_ action: Value) {
-        if !processingOwnEntry { outsideActionArrived() }
+        if !processingOwnEntry {
+            if nativePending {
+                heldActions.append(action)
+                return
+            }
+            outsideActionArrived()
+        }
+        actionReachesTakers(action)
+    }
+
+    /// Feeds the action channels and wakes the takers of a processed action.
+    private func actionReachesTakers(_ action: Value) {
         // No type to read when nothing waits for an action: a saga's `put` often reaches no
         // taker, its own watcher being between its turns (callgrind, every-select-put).
         if actionChannels.isEmpty, takers.isEmpty { return }
