@@ -25,3 +25,15 @@ extension StoreError {
         public var description: String { name }
     }
 }
+
+/// A code is its name in JSON: `"locked"`.
+extension StoreError.Code: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+}

@@ -44,3 +44,6 @@ extension StoreError {
 }
 
 extension StoreError: Equatable {}
+
+/// `{"code": "io", "message": "…", "path": "…", "offset": 12}`, the last two when there are any.
+extension StoreError: Codable {}

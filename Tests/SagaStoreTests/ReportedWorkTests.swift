@@ -30,4 +30,29 @@ import Testing
         _ = await iterator.next()
         #expect(delivered.withLock { $0 } == ["saved", "refreshed"])
     }
+
+    /// Work that finishes backwards is still delivered in the order it was started.
+    @Test(.timeLimit(.minutes(1)))
+    func resultsAreDeliveredInTheOrderTheWorkStarted() async {
+        let queue = DispatchQueue(label: "store")
+        let scheduler = QueueWorkScheduler<Int>(queue: queue)
+        let delivered = Mutex<[Int]>([])
+        let done = AsyncStream<Void>.makeStream()
+        scheduler.deliver = { action in
+            let count = delivered.withLock { d -> Int in
+                d.append(action)
+                return d.count
+            }
+            if count == 20 { done.continuation.yield() }
+        }
+        for n in 0..<20 {
+            scheduler.schedule {
+                for _ in 0..<(20 - n) * 5 { await Task.yield() }
+                return [n]
+            }
+        }
+        var iterator = done.stream.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(delivered.withLock { $0 } == Array(0..<20))
+    }
 }

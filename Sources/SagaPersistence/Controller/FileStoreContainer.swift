@@ -19,6 +19,8 @@ public final class FileStoreContainer: Sendable {
     }
 
     private let opening: Task<Result<any ElementStore, StoreError>, Never>
+    /// The store once open, and the work that asked for it before: see ``withStore(_:)``.
+    private let access = StoreAccess()
     private let observers = Mutex<[String: [Int: AsyncStream<Void>.Continuation]]>([:])
     private let nextObserver = Mutex(0)
     private let loaded = LoadingBox()
@@ -35,16 +37,26 @@ public final class FileStoreContainer: Sendable {
 
     private init(open: @escaping @Sendable () throws(StoreError) -> any ElementStore) {
         let state = loaded
+        let access = self.access
         opening = Task.detached {
+            let result: Result<any ElementStore, StoreError>
             do throws(StoreError) {
-                let store = try open()
+                result = .success(try open())
                 state.value.withLock { $0 = .loaded }
-                return .success(store)
             } catch {
+                result = .failure(error)
                 state.value.withLock { $0 = .failed(error) }
-                return .failure(error)
             }
+            access.open(with: result)
+            return result
         }
+    }
+
+    /// Runs `body` with the open store (or the error opening it failed with): at once if it is
+    /// open, or as soon as it is, in the order of the calls. A write started in `body` reaches
+    /// the store in that order too, which is what keeps a controller's saves in dispatch order.
+    func withStore(_ body: @escaping @Sendable (Result<any ElementStore, StoreError>) -> Void) {
+        access.run(body)
     }
 
     /// The loading state now.
@@ -88,6 +100,66 @@ public final class FileStoreContainer: Sendable {
     func changed(_ entity: String) {
         let current = observers.withLock { $0[entity].map { Array($0.values) } ?? [] }
         for c in current { c.yield() }
+    }
+}
+
+/// Who may use the store: nobody yet while it opens (the work that asks waits, in order), then
+/// everyone at once.
+private final class StoreAccess: Sendable {
+    typealias Body = @Sendable (Result<any ElementStore, StoreError>) -> Void
+
+    private enum State {
+        /// Opening; the work waiting for the store, oldest first.
+        case opening([Body])
+        /// Open (or failed): the waiting work is running, and what asks meanwhile joins it.
+        case draining(Result<any ElementStore, StoreError>, [Body])
+        /// Open (or failed); nothing waits.
+        case open(Result<any ElementStore, StoreError>)
+    }
+
+    private let state = Mutex(State.opening([]))
+
+    /// Runs `body` now if the store is open and nothing waits before it; else queues it.
+    func run(_ body: @escaping Body) {
+        let now = state.withLock { s -> Result<any ElementStore, StoreError>? in
+            switch s {
+            case .opening(var waiting):
+                waiting.append(body)
+                s = .opening(waiting)
+                return nil
+            case .draining(let result, var waiting):
+                waiting.append(body)
+                s = .draining(result, waiting)
+                return nil
+            case .open(let result):
+                return result
+            }
+        }
+        if let now { body(now) }
+    }
+
+    /// The store opened (or failed): runs the waiting work in order, and whatever queues
+    /// behind it meanwhile, then lets later work run at once.
+    func open(with result: Result<any ElementStore, StoreError>) {
+        var batch = state.withLock { s -> [Body] in
+            guard case .opening(let waiting) = s else { return [] }
+            s = .draining(result, [])
+            return waiting
+        }
+        while !batch.isEmpty {
+            for body in batch { body(result) }
+            batch = state.withLock { s -> [Body] in
+                guard case .draining(_, let waiting) = s, !waiting.isEmpty else {
+                    s = .open(result)
+                    return []
+                }
+                s = .draining(result, [])
+                return waiting
+            }
+        }
+        state.withLock { s in
+            if case .draining = s { s = .open(result) }
+        }
     }
 }
 

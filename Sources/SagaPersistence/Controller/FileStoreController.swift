@@ -5,7 +5,9 @@ import SagaCore
 ///
 /// ```swift
 /// let songs = FileStoreController<Song>(container)
-/// let middleware: Middleware<AppState, FileStoreController<Song>.Action> = songs.makeMiddleware(scheduler: scheduler)
+/// let store = Store(initialState: FileStoreController<Song>.State(),
+///                   reducer: FileStoreController<Song>.makeReducer(),
+///                   middleware: [songs.makeMiddleware()])
 /// ```
 public final class FileStoreController<Element: Persistable>: PersistenceController {
     public typealias PersistenceError = StoreError
@@ -19,16 +21,68 @@ public final class FileStoreController<Element: Persistable>: PersistenceControl
     }
 
     public func save(_ element: Element) async throws(StoreError) -> Element {
-        let value = try ValueCoding.encode(element)
-        let stored = try await container.store().save(entity: Element.entityName, element: value)
-        container.changed(Element.entityName)
-        return try ValueCoding.decode(stored)
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Element, StoreError>, Never>) in
+            save(element) { c.resume(returning: $0) }
+        }
+        return try result.get()
     }
 
     public func delete(_ element: Element) async throws(StoreError) {
-        let id = try ValueCoding.encode(element.id)
-        _ = try await container.store().delete(entity: Element.entityName, id: id)
-        container.changed(Element.entityName)
+        let result = await withCheckedContinuation { (c: CheckedContinuation<Result<Void, StoreError>, Never>) in
+            delete(element) { c.resume(returning: $0) }
+        }
+        try result.get()
+    }
+
+    /// Encodes the element on the calling thread and queues its write behind every write
+    /// started before (see ``FileStoreContainer``): saves and deletes reach the file store in
+    /// the order of the calls, and are synced together.
+    public func save(_ element: Element, completion: @escaping @Sendable (Result<Element, StoreError>) -> Void) {
+        let value: Value
+        do throws(StoreError) {
+            value = try ValueCoding.encode(element)
+        } catch {
+            return completion(.failure(error))
+        }
+        let container = self.container
+        container.withStore { opened in
+            switch opened {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let store):
+                store.save(entity: Element.entityName, element: value) { result in
+                    completion(
+                        result.flatMap { stored in
+                            container.changed(Element.entityName)
+                            return Result { () throws(StoreError) -> Element in try ValueCoding.decode(stored) }
+                        })
+                }
+            }
+        }
+    }
+
+    /// Queues the deletion behind every write started before, as ``save(_:completion:)``.
+    public func delete(_ element: Element, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        let id: Value
+        do throws(StoreError) {
+            id = try ValueCoding.encode(element.id)
+        } catch {
+            return completion(.failure(error))
+        }
+        let container = self.container
+        container.withStore { opened in
+            switch opened {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let store):
+                store.delete(entity: Element.entityName, id: id) { result in
+                    completion(
+                        result.map { _ in
+                            container.changed(Element.entityName)
+                        })
+                }
+            }
+        }
     }
 
     public func request(_ request: StoreRequest<Element>) -> AsyncStream<Result<[Element], StoreError>> {

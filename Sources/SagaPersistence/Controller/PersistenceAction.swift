@@ -21,5 +21,17 @@ public enum PersistenceAction<Element, PersistenceError: Error, Request> {
     case canceled
 }
 
+/// In JSON, and to sagas through a `CodableBridge`: `{"save": {"element": …}}`,
+/// `{"saveFailed": {"error": …, "element": …}}`, `{"received": {"elements": […]}}`,
+/// `{"canceled": {}}`.
+extension PersistenceAction: Codable where Element: Codable, PersistenceError: Codable, Request: Codable {
+    enum SaveCodingKeys: String, CodingKey { case _0 = "element" }
+    enum DeleteCodingKeys: String, CodingKey { case _0 = "element" }
+    enum RequestCodingKeys: String, CodingKey { case _0 = "request" }
+    enum SavedCodingKeys: String, CodingKey { case _0 = "element" }
+    enum DeletedCodingKeys: String, CodingKey { case _0 = "element" }
+    enum ReceivedCodingKeys: String, CodingKey { case _0 = "elements" }
+}
+
 extension PersistenceAction: Sendable where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
 extension PersistenceAction: Equatable where Element: Equatable, PersistenceError: Equatable, Request: Equatable {}

@@ -22,6 +22,20 @@ public protocol PersistenceController: AnyObject, Sendable {
     /// The elements a request selects: once, or, for a live request, again after each
     /// change, until the stream's consumer stops (cancelRequest).
     func request(_ request: Request) -> AsyncStream<Result<[Element], PersistenceError>>
+
+    /// Starts a save and calls `completion` once, from any thread, when it is durable or has
+    /// failed: what the middleware calls, in dispatch order.
+    ///
+    /// Saves and deletes started one after another on one thread must reach the storage in
+    /// that order, so that the last save of an element is the one kept.
+    /// ``FileStoreController`` does so without waiting for the writes before. The default
+    /// implementation waits for the save or delete started before it to finish, then
+    /// awaits ``save(_:)``: in order, one at a time.
+    func save(_ element: Element, completion: @escaping @Sendable (Result<Element, PersistenceError>) -> Void)
+
+    /// Starts a delete and calls `completion` once, from any thread, when it is durable or has
+    /// failed; in order with the saves, as ``save(_:completion:)``.
+    func delete(_ element: Element, completion: @escaping @Sendable (Result<Void, PersistenceError>) -> Void)
 }
 
 extension PersistenceController {
@@ -30,16 +44,55 @@ extension PersistenceController {
     /// The state type of this controller.
     public typealias State = PersistenceState<Element, PersistenceError, Request>
 
+    public func save(_ element: Element, completion: @escaping @Sendable (Result<Element, PersistenceError>) -> Void) {
+        WriteChain.shared.append(for: self) {
+            do throws(PersistenceError) {
+                completion(.success(try await self.save(element)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    public func delete(_ element: Element, completion: @escaping @Sendable (Result<Void, PersistenceError>) -> Void) {
+        WriteChain.shared.append(for: self) {
+            do throws(PersistenceError) {
+                try await self.delete(element)
+                completion(.success(()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// The reducer of this controller's ``PersistenceState``.
     public static func makeReducer() -> (inout State, Action) -> Void {
         { state, action in state.reduce(action) }
     }
 
     /// The middleware: performs `save`, `delete`, `request` and `cancelRequest` through this
-    /// controller, and dispatches the results through `scheduler` (which decides on which
-    /// thread, and in what order, they reach the store).
+    /// controller, and dispatches the results into the store it is installed in (on the
+    /// store's actor, through its ``StoreDispatcher``).
     ///
-    /// A new request replaces the previous one, whose live updates stop.
+    /// ```swift
+    /// let songs = FileStoreController<Song>(container)
+    /// let store = Store(initialState: Songs.State(), reducer: Songs.makeReducer(),
+    ///                   middleware: [songs.makeMiddleware()])
+    /// store.dispatch(.save(song))        // later: .saved(song), or .saveFailed(error:element:)
+    /// ```
+    ///
+    /// Saves and deletes reach the storage in dispatch order, and their results come back in
+    /// the order they finish. A new request replaces the previous one, whose live updates stop.
+    public func makeMiddleware<StoreState>() -> Middleware<StoreState, Action> where Action: Sendable {
+        makeMiddleware { api in
+            let send = api.dispatcher
+            return { actions in for action in actions { send(action) } }
+        }
+    }
+
+    /// The middleware, with its results dispatched through `scheduler`, which decides on which
+    /// thread and when they reach the store: the interpreter's `asyncWork`, say, which counts
+    /// the work as in flight on a virtual clock.
     public func makeMiddleware<StoreState>(scheduler: some AsyncWorkScheduler<Action>) -> Middleware<StoreState, Action>
     where Action: Sendable {
         let requests = RequestTasks()
@@ -48,41 +101,82 @@ extension PersistenceController {
                 next(action)
                 switch action {
                 case .save(let element):
-                    scheduler.schedule {
-                        do throws(PersistenceError) {
-                            return [.saved(try await self.save(element))]
-                        } catch {
-                            return [.saveFailed(error: error, element: element)]
-                        }
-                    }
-                case .delete(let element):
-                    scheduler.schedule {
-                        do throws(PersistenceError) {
-                            try await self.delete(element)
-                            return [.deleted(element)]
-                        } catch {
-                            return [.deleteFailed(error: error, element: element)]
-                        }
-                    }
-                case .request(let r):
-                    let stream = self.request(r)
-                    requests.replace(
-                        Task {
-                            for await result in stream {
-                                if Task.isCancelled { return }
-                                let action: Action
-                                switch result {
-                                case .success(let elements): action = .received(elements)
-                                case .failure(let error): action = .requestFailed(error: error, request: r)
-                                }
-                                scheduler.schedule { [action] }
+                    scheduler.schedule(reporting: { finish in
+                        self.save(element) { result in
+                            switch result {
+                            case .success(let saved): finish([.saved(saved)])
+                            case .failure(let error): finish([.saveFailed(error: error, element: element)])
                             }
-                        })
+                        }
+                    })
+                case .delete(let element):
+                    scheduler.schedule(reporting: { finish in
+                        self.delete(element) { result in
+                            switch result {
+                            case .success: finish([.deleted(element)])
+                            case .failure(let error): finish([.deleteFailed(error: error, element: element)])
+                            }
+                        }
+                    })
+                case .request(let r):
+                    requests.replace(feed(r) { action in scheduler.schedule { [action] } })
                 case .cancelRequest:
                     requests.replace(nil)
                     scheduler.schedule { [.canceled] }
                 default:
                     break
+                }
+            }
+        }
+    }
+
+    /// The middleware, with its results handed to the function `deliver` makes from the
+    /// store's API (once, as the store builds its chain).
+    private func makeMiddleware<StoreState>(
+        deliver makeDeliver: @escaping (MiddlewareAPI<StoreState, Action>) -> @Sendable ([Action]) -> Void
+    ) -> Middleware<StoreState, Action> where Action: Sendable {
+        let requests = RequestTasks()
+        return Middleware { api, next in
+            let deliver = makeDeliver(api)
+            return { [self] action in
+                next(action)
+                switch action {
+                case .save(let element):
+                    self.save(element) { result in
+                        switch result {
+                        case .success(let saved): deliver([.saved(saved)])
+                        case .failure(let error): deliver([.saveFailed(error: error, element: element)])
+                        }
+                    }
+                case .delete(let element):
+                    self.delete(element) { result in
+                        switch result {
+                        case .success: deliver([.deleted(element)])
+                        case .failure(let error): deliver([.deleteFailed(error: error, element: element)])
+                        }
+                    }
+                case .request(let r):
+                    requests.replace(feed(r) { action in deliver([action]) })
+                case .cancelRequest:
+                    requests.replace(nil)
+                    deliver([.canceled])
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// The task that turns a request's results into actions, handed to `deliver` in order.
+    private func feed(_ r: Request, _ deliver: @escaping @Sendable (Action) -> Void) -> Task<Void, Never>
+    where Action: Sendable {
+        let stream = request(r)
+        return Task {
+            for await result in stream {
+                if Task.isCancelled { return }
+                switch result {
+                case .success(let elements): deliver(.received(elements))
+                case .failure(let error): deliver(.requestFailed(error: error, request: r))
                 }
             }
         }

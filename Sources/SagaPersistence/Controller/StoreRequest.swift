@@ -6,9 +6,9 @@ import SagaCore
 /// ```swift
 /// StoreRequest<Song>(where: ["year": .greaterThan(1950)], orderBy: ["-year", "title"], limit: 20, live: true)
 /// ```
-public struct StoreRequest<Element: Persistable>: Sendable, Equatable {
+public struct StoreRequest<Element: Persistable>: Sendable, Equatable, Codable {
     /// A condition on one field.
-    public enum Condition: Sendable, Equatable {
+    public enum Condition: Sendable, Equatable, Codable {
         case equals(Value)
         case notEquals(Value)
         case lessThan(Value)
