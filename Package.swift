@@ -48,6 +48,9 @@ let package = Package(
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
         .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibraryApp"]),
         .testTarget(
+            name: "SagaEmbeddingTests",
+            dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),
+        .testTarget(
             name: "DocumentationTests",
             dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),
     ],

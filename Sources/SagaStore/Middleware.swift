@@ -48,26 +48,63 @@ public struct Middleware<State, Action> {
 }
 
 /// What a middleware may do with the store: read the state and dispatch (queued behind the
-/// action being processed).
+/// action being processed), and, for work it starts elsewhere, dispatch from any thread.
 public struct MiddlewareAPI<State, Action> {
-    @usableFromInline unowned let store: Store<State, Action>
+    @usableFromInline let readState: () -> State
+    @usableFromInline let dispatchNow: (Action) -> Void
+    /// How to send actions from any thread (see ``StoreDispatcher``): made on demand.
+    let makeSender: () -> (Action) -> Void
+    /// Reads and dispatches through a weak reference to the store, for work that may outlive
+    /// it: made on demand, as a weak reference makes every retain of the store dearer.
+    @usableFromInline let makeLink: () -> (read: () -> State?, dispatch: (Action) -> Void)
 
     @usableFromInline
     init(store: Store<State, Action>) {
-        self.store = store
+        readState = { [unowned store] in store.state }
+        dispatchNow = { [unowned store] action in store.dispatch(action) }
+        makeSender = { [unowned store] in
+            let inbox = store.sharedInbox
+            return { action in inbox.send(action) }
+        }
+        makeLink = { [unowned store] in
+            weak let weakStore = store
+            return (read: { weakStore?.state }, dispatch: { action in weakStore?.dispatch(action) })
+        }
+    }
+
+    /// The API of a middleware lifted into a wider store (see ``Middleware/lifted(state:action:)``).
+    init<GlobalState, GlobalAction>(
+        lifting global: MiddlewareAPI<GlobalState, GlobalAction>, state: @escaping (GlobalState) -> State,
+        action: ActionPath<GlobalAction, Action>
+    ) {
+        let read = global.readState
+        let dispatch = global.dispatchNow
+        let embed = action.embed
+        readState = { state(read()) }
+        dispatchNow = { dispatch(embed($0)) }
+        makeSender = {
+            let send = global.makeSender()
+            return { send(embed($0)) }
+        }
+        makeLink = {
+            let link = global.makeLink()
+            return (read: { link.read().map(state) }, dispatch: { link.dispatch(embed($0)) })
+        }
     }
 
     /// The current state.
-    public var state: State { store.state }
+    public var state: State { readState() }
 
     /// Dispatches an action; it is processed after the current one.
     public func dispatch(_ action: Action) {
-        store.dispatch(action)
+        dispatchNow(action)
     }
 }
 
 extension MiddlewareAPI where Action: Sendable {
     /// Dispatches into the store from any thread or task, for work the middleware starts
     /// elsewhere: see ``StoreDispatcher``.
-    public var dispatcher: StoreDispatcher<Action> { store.dispatcher }
+    public var dispatcher: StoreDispatcher<Action> {
+        StoreDispatcher(UncheckedSender(send: makeSender()))
+    }
 }

@@ -1,12 +1,23 @@
-extension Store where Action: Sendable {
-    /// Dispatches into this store from any thread or task, on the store's actor, in the order
-    /// sent: see ``StoreDispatcher``. Every call returns the same dispatcher.
-    public var dispatcher: StoreDispatcher<Action> {
-        if let inbox = inbox as? StoreInbox<Action> { return StoreDispatcher(inbox: inbox) }
+extension Store {
+    /// The inbox behind ``dispatcher``, made by its first use; every use shares it, so that
+    /// actions sent through any of them keep one order.
+    var sharedInbox: StoreInbox<Action> {
+        if let inbox { return inbox }
+        // Weak: an action sent after the store has gone is dropped. Made only here, as a weak
+        // reference makes every retain of the store dearer.
         let made = StoreInbox<Action>(actor: isolation ?? MainActor.shared) { [weak self] action in
             self?.dispatch(action)
         }
         inbox = made
-        return StoreDispatcher(inbox: made)
+        return made
+    }
+}
+
+extension Store where Action: Sendable {
+    /// Dispatches into this store from any thread or task, on the store's actor, in the order
+    /// sent: see ``StoreDispatcher``.
+    public var dispatcher: StoreDispatcher<Action> {
+        let inbox = sharedInbox
+        return StoreDispatcher(UncheckedSender(send: { action in inbox.send(action) }))
     }
 }

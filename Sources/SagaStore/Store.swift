@@ -42,8 +42,8 @@ public final class Store<State, Action> {
     private var nextIdleObserverID = 0
     /// The actor the store lives on, for ``dispatcher``.
     let isolation: (any Actor)?
-    /// Made by the first use of ``dispatcher``: type-erased, as `Action` need not be `Sendable`.
-    var inbox: AnyObject?
+    /// Made by the first use of ``dispatcher``.
+    var inbox: StoreInbox<Action>?
 
     /// Creates a store.
     ///

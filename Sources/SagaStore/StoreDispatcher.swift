@@ -13,16 +13,27 @@
 /// A store's actor is the one it was made on (see ``Store/init(initialState:reducer:middleware:isolation:)``).
 /// An action sent after the store has gone away is dropped.
 public struct StoreDispatcher<Action: Sendable>: Sendable {
-    let inbox: StoreInbox<Action>
+    private let sender: UncheckedSender<Action>
+
+    init(_ sender: UncheckedSender<Action>) {
+        self.sender = sender
+    }
 
     /// Sends `action` to the store: it is dispatched later, on the store's actor, after
     /// every action sent before it.
     public func send(_ action: Action) {
-        inbox.send(action)
+        sender.send(action)
     }
 
     /// Sends `action` to the store, as ``send(_:)``.
     public func callAsFunction(_ action: Action) {
-        inbox.send(action)
+        sender.send(action)
     }
+}
+
+/// A store inbox's `send`, as a function of the action type the dispatcher sends (a lifted
+/// middleware's, say). Unchecked: an inbox may be called from any thread, and a
+/// ``StoreDispatcher`` carries only `Sendable` actions.
+struct UncheckedSender<Action>: @unchecked Sendable {
+    let send: (Action) -> Void
 }

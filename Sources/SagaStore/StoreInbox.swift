@@ -2,9 +2,17 @@ import Synchronization
 
 /// The actions sent to a store through its ``StoreDispatcher``, waiting for the store's actor:
 /// one hop drains them all, in order.
-final class StoreInbox<Action: Sendable>: Sendable {
+///
+/// Unchecked `Sendable`: its state is under a lock, and the actions that cross threads in it
+/// come from a ``StoreDispatcher``, which takes only `Sendable` ones.
+final class StoreInbox<Action>: @unchecked Sendable {
+    /// An action on its way (see the type's note on `Sendable`).
+    private struct Sent: @unchecked Sendable {
+        let action: Action
+    }
+
     private struct Pending: ~Copyable {
-        var actions: [Action] = []
+        var actions: [Sent] = []
         /// Whether a hop to the store's actor is on its way, to drain what comes.
         var draining = false
     }
@@ -15,9 +23,9 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// Dispatches into the store, if it is still there.
     private let target: Target
 
-    /// Holds the store's `dispatch`. Unchecked: it crosses threads in the inbox, but is
-    /// called only on the store's actor (``drain(isolation:)``).
-    private final class Target: @unchecked Sendable {
+    /// Holds the store's `dispatch`, which is called only on the store's actor
+    /// (``drain(isolation:)``).
+    private final class Target {
         let dispatch: (Action) -> Void
 
         init(_ dispatch: @escaping (Action) -> Void) {
@@ -32,8 +40,9 @@ final class StoreInbox<Action: Sendable>: Sendable {
 
     /// Queues `action`, and starts a hop to the store's actor unless one is on its way.
     func send(_ action: Action) {
+        let sent = Sent(action: action)
         let hop = pending.withLock { p -> Bool in
-            p.actions.append(action)
+            p.actions.append(sent)
             if p.draining { return false }
             p.draining = true
             return true
@@ -46,7 +55,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
     /// Dispatches every queued action, oldest first, including those sent meanwhile.
     private func drain(isolation: isolated any Actor) {
         while true {
-            let batch = pending.withLock { p -> [Action] in
+            let batch = pending.withLock { p -> [Sent] in
                 if p.actions.isEmpty {
                     p.draining = false
                     return []
@@ -55,7 +64,7 @@ final class StoreInbox<Action: Sendable>: Sendable {
                 return p.actions
             }
             if batch.isEmpty { return }
-            for action in batch { target.dispatch(action) }
+            for sent in batch { target.dispatch(sent.action) }
         }
     }
 }

@@ -90,6 +90,35 @@ extension PersistenceController {
         }
     }
 
+    /// The middleware in an app's store, whose actions wrap this controller's along `action`:
+    /// it performs the wrapped requests, and its results come back wrapped, into that store.
+    ///
+    /// ```swift
+    /// let songsPath = ActionPath<AppAction, Songs.Action>(embed: AppAction.songs) {
+    ///     if case .songs(let action) = $0 { action } else { nil }
+    /// }
+    /// let store = Store(
+    ///     initialState: AppState(),
+    ///     reducer: Songs.makeReducer(state: \.songs, action: songsPath),
+    ///     middleware: [songs.makeMiddleware(action: songsPath)])
+    /// ```
+    public func makeMiddleware<AppState, AppAction>(
+        action: ActionPath<AppAction, Action>
+    ) -> Middleware<
+        AppState, AppAction
+    > where Action: Sendable {
+        let middleware: Middleware<AppState, Action> = makeMiddleware()
+        return middleware.lifted(state: { $0 }, action: action)
+    }
+
+    /// The reducer of this controller's state, at `state` in an app's state, for the actions
+    /// `action` finds in the app's.
+    public static func makeReducer<AppState, AppAction>(
+        state: WritableKeyPath<AppState, State>, action: ActionPath<AppAction, Action>
+    ) -> (inout AppState, AppAction) -> Void {
+        action.lift(makeReducer(), state: state)
+    }
+
     /// The middleware, with its results dispatched through `scheduler`, which decides on which
     /// thread and when they reach the store: the interpreter's `asyncWork`, say, which counts
     /// the work as in flight on a virtual clock.

@@ -22,10 +22,12 @@ public protocol SagaBridge<State, Action> {
 ///
 /// An enum action `case add(by: Int)` is `{type: "add", by: 2}` to sagas; a case with an
 /// unlabelled value, `case load(Int)`, is `{type: "load", _0: 7}`; a struct action with a
-/// `type` field is itself.
+/// `type` field is itself. A case that wraps another enum's action, as an app's action wraps
+/// a module's, is one action whose type is the path of cases: `.songs(.saved(song))` is
+/// `{type: "songs/saved", element: {…}}`.
 ///
 /// ```swift
-/// enum AppAction: Codable { case add(by: Int), reset }
+/// enum AppAction: Codable { case add(by: Int), reset, songs(Songs.Action) }
 /// let bridge = CodableBridge<AppState, AppAction>()
 /// ```
 public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
@@ -35,12 +37,17 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
     public func value(of action: Action) -> Value? {
         guard let encoded = try? Value(encoding: action), case .record(let r) = encoded else { return nil }
         if case .string? = r["type"] { return encoded }
-        // Swift's enum encoding: {"case": {fields}}.
-        if r.count == 1, let entry = r.first, case .record(var fields) = entry.value {
-            fields["type"] = .string(entry.key)
-            return .record(fields)
+        // Swift's enum encoding: {"case": {fields}}, and for a case wrapping another enum's
+        // action, {"case": {"_0": {"inner": {fields}}}}.
+        guard var (type, fields) = ActionDecoding.singleCase(r) else { return nil }
+        while fields.count == 1, case .record(let wrapped)? = fields["_0"],
+            let (inner, innerFields) = ActionDecoding.singleCase(wrapped)
+        {
+            type += "/" + inner
+            fields = innerFields
         }
-        return nil
+        fields["type"] = .string(type)
+        return .record(fields)
     }
 
     public func action(from value: Value) throws(SagaError) -> Action {
@@ -53,7 +60,8 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
 }
 
 /// Decodes an action value with ``CodableBridge``'s convention: `{type: "add", by: 2}` is an
-/// enum's `.add(by: 2)` (Swift encodes it as `{"add": {"by": 2}}`), or a struct with a `type`.
+/// enum's `.add(by: 2)` (Swift encodes it as `{"add": {"by": 2}}`), `{type: "songs/saved", …}`
+/// is `.songs(.saved(…))`, or a struct with a `type`.
 enum ActionDecoding {
     static func decode<A: Decodable>(_ value: Value, as type: A.Type) throws(SagaError) -> A {
         if case .record(var fields) = value, case .string(let name)? = fields["type"] {
@@ -61,7 +69,24 @@ enum ActionDecoding {
             if let action = try? Value.record(Record([(name, .record(fields))])).decode(as: A.self) {
                 return action
             }
+            if name.contains("/") {
+                // {"songs": {"_0": {"saved": {fields}}}}, built from the innermost case out.
+                var nested = Value.record(fields)
+                var innermost = true
+                for part in name.split(separator: "/", omittingEmptySubsequences: false).reversed() {
+                    let payload = innermost ? nested : .record(Record([("_0", nested)]))
+                    nested = .record(Record([(String(part), payload)]))
+                    innermost = false
+                }
+                if let action = try? nested.decode(as: A.self) { return action }
+            }
         }
         return try value.decode(as: A.self)
+    }
+
+    /// The case and fields of Swift's encoding of an enum case, `{"case": {fields}}`.
+    static func singleCase(_ r: Record) -> (String, Record)? {
+        guard r.count == 1, let entry = r.first, case .record(let fields) = entry.value else { return nil }
+        return (entry.key, fields)
     }
 }

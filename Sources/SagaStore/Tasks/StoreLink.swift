@@ -11,23 +11,24 @@
 /// inside ``StoreThread/post(_:)`` and ``StoreThread/run(_:)``, on the store's thread.
 @usableFromInline
 final class StoreLink<State, Action>: @unchecked Sendable {
-    private weak var store: Store<State, Action>?
+    /// Reads and dispatches through a weak reference (see ``MiddlewareAPI``).
+    private let store: (read: () -> State?, dispatch: (Action) -> Void)
     private let onError: (TaskID, any Error) -> Void
 
     @usableFromInline
-    init(store: Store<State, Action>, onError: @escaping (TaskID, any Error) -> Void) {
+    init(_ store: (read: () -> State?, dispatch: (Action) -> Void), onError: @escaping (TaskID, any Error) -> Void) {
         self.store = store
         self.onError = onError
     }
 
     /// Dispatches into the store, if it still exists. Store's thread only.
     func dispatch(_ action: Action) {
-        store?.dispatch(action)
+        store.dispatch(action)
     }
 
     /// Reads the state through `select`, or `nil` when the store is gone. Store's thread only.
     func read<T>(_ select: (State) -> T) -> T? {
-        store.map { select($0.state) }
+        store.read().map(select)
     }
 
     /// Reports a failed task. Store's thread only.

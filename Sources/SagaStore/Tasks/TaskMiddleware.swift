@@ -69,7 +69,7 @@ public final class TaskMiddleware<State, Action: Sendable> {
     @inlinable
     public func makeMiddleware() -> Middleware<State, Action> {
         Middleware { api, next in
-            let link = StoreLink(store: api.store, onError: self.onError)
+            let link = StoreLink(api.makeLink(), onError: self.onError)
             return { action in
                 guard let command = self.extract(action) else { return next(action) }
                 self.perform(command, link: link)
