@@ -4,8 +4,9 @@ import SagaCore
 /// `take` and `put` the app's actions and `select` from its state.
 ///
 /// ``CodableBridge`` does it for `Codable` types; write your own for a hot path (a `select`
-/// of a large state encodes the whole state through `Codable`).
-public protocol SagaBridge<State, Action> {
+/// of a large state encodes the whole state through `Codable`). A bridge is `Sendable`: sagas
+/// written in Swift use it on their own tasks.
+public protocol SagaBridge<State, Action>: Sendable {
     associatedtype State
     associatedtype Action
 
@@ -30,7 +31,7 @@ public protocol SagaBridge<State, Action> {
 /// enum AppAction: Codable { case add(by: Int), reset, songs(Songs.Action) }
 /// let bridge = CodableBridge<AppState, AppAction>()
 /// ```
-public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge {
+public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge, Sendable {
     /// A bridge for these types.
     public init() {}
 

@@ -57,6 +57,20 @@ public final class SagaMiddleware<State, Action> {
             options: options, host: host, output: output)
     }
 
+    /// Adds a root saga written in Swift, typed with the app's actions and state, to an
+    /// interpreter this middleware made; call before starting it. See ``AppSaga``.
+    public func addSaga(
+        _ name: String, to interpreter: Interpreter,
+        _ saga: @escaping @Sendable (AppSaga<State, Action>) async throws -> Void
+    ) where State: Sendable, Action: Sendable {
+        let bridge = self.bridge
+        if let binding = interpreter.binding as? AppStoreBinding<State, Action> {
+            let store = binding.store
+            binding.snapshot = { [unowned store] in store.state }
+        }
+        interpreter.addSaga(name) { effects in try await saga(AppSaga(effects: effects, bridge: bridge)) }
+    }
+
     @usableFromInline
     func makeInterpreter(
         for program: Program, store: Store<State, Action>, dispatch: @escaping (Action) -> Void,
@@ -80,6 +94,9 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
     let running: RunningInterpreters
     /// The store's idle observer for the run under way.
     private var idleObserver: Int?
+    /// The store's state itself, when it is `Sendable`: set by ``SagaMiddleware/addSaga(_:to:_:)``
+    /// for ``AppSaga/select()``.
+    var snapshot: (() -> any Sendable)?
 
     init(
         store: Store<State, Action>, bridge: any SagaBridge<State, Action>, dispatch: @escaping (Action) -> Void,
@@ -110,4 +127,16 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
         if let idleObserver { store.removeIdleObserver(idleObserver) }
         idleObserver = nil
     }
+}
+
+extension AppStoreBinding: StateSnapshotting {
+    func stateSnapshot() -> (any Sendable)? {
+        snapshot?()
+    }
+}
+
+/// A binding that can give its store's state itself, for ``AppSaga/select()``.
+protocol StateSnapshotting {
+    /// The store's state, if it is `Sendable`.
+    func stateSnapshot() -> (any Sendable)?
 }

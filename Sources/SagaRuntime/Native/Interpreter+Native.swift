@@ -72,6 +72,12 @@ extension Interpreter {
             case .finished(.failure(let error)):
                 bodyEnded(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
                 return
+            case .effect(.selectState):
+                guard let state = (binding as? any StateSnapshotting)?.stateSnapshot() else {
+                    driver.resume(.failure(SagaError.typeError("a typed select needs an app's store")))
+                    continue
+                }
+                driver.resume(outcome: .success(.snapshot(state)))
             case .effect(let effect):
                 switch performNative(effect, task) {
                 case .success(let value?):
@@ -146,6 +152,13 @@ extension Interpreter {
                 block(task, on: .host(0))
                 task.wait = .host(hostCalls.start(function, args, task: task, token: task.token))
                 return .success(nil)
+            case .callFunction(let function):
+                try countCall(.host("function", .unknown), at: task.location)
+                block(task, on: .host(0))
+                task.wait = .host(hostCalls.start(function, [], task: task, token: task.token))
+                return .success(nil)
+            case .selectState:
+                return .success(binding.stateValue)
             case .fork(let saga):
                 let child = nativeTask(name: "native fork", kind: .attached, parent: task, saga)
                 task.adopt(child)

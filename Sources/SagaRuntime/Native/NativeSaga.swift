@@ -26,6 +26,10 @@ enum NativeEffect: Sendable {
     case select
     case delay(Int)
     case call(String, [Value])
+    /// A Swift async function of the saga's, run as a host call (in flight, cancellable).
+    case callFunction(HostFunctions.Function)
+    /// The app's own state, not its value (a typed `select`).
+    case selectState
     case fork(NativeSaga)
     case join(Value)
     case cancel(Value)

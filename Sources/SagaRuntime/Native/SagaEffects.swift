@@ -112,17 +112,31 @@ final class NativeDriver: Sendable {
         case finished(Result<Void, SagaError>)
     }
 
+    /// What an effect gives the saga: a value, or (for a typed `select`) the app's state.
+    enum Outcome: Sendable {
+        case value(Value)
+        case snapshot(any Sendable)
+    }
+
     private struct State {
         var event: Event?
         var scheduler: CheckedContinuation<Event, Never>?
-        var saga: CheckedContinuation<Value, any Error>?
+        var saga: CheckedContinuation<Outcome, any Error>?
     }
 
     private let state = Mutex(State())
 
-    /// Called by the saga: posts the effect and waits for its result.
+    /// Called by the saga: posts the effect and waits for its value.
     func perform(_ effect: NativeEffect) async throws -> Value {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Value, any Error>) in
+        switch try await outcome(of: effect) {
+        case .value(let value): return value
+        case .snapshot: return .null
+        }
+    }
+
+    /// Called by the saga: posts the effect and waits for what it gives.
+    func outcome(of effect: NativeEffect) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Outcome, any Error>) in
             let waiter = state.withLock { s -> CheckedContinuation<Event, Never>? in
                 s.saga = c
                 if let w = s.scheduler {
@@ -166,7 +180,12 @@ final class NativeDriver: Sendable {
 
     /// Called by the scheduler: resumes the saga with the result of its effect.
     func resume(_ result: Result<Value, any Error>) {
-        let saga = state.withLock { s -> CheckedContinuation<Value, any Error>? in
+        resume(outcome: result.map { .value($0) })
+    }
+
+    /// Called by the scheduler: resumes the saga with what its effect gave.
+    func resume(outcome result: Result<Outcome, any Error>) {
+        let saga = state.withLock { s -> CheckedContinuation<Outcome, any Error>? in
             defer { s.saga = nil }
             return s.saga
         }

@@ -1,0 +1,131 @@
+import SagaCore
+import SagaLanguage
+import SagaRuntime
+import SagaStore
+import Synchronization
+import Testing
+
+/// Sagas written in Swift over an app's store, in the app's own types.
+@MainActor @Suite struct TypedSagaTests {
+    struct User: Codable, Equatable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    struct AppState: Codable, Equatable, Sendable {
+        var user: User?
+        var failure: String?
+        var requests = 0
+    }
+
+    enum AppAction: Codable, Equatable, Sendable {
+        case fetchUser(id: Int)
+        case userLoaded(User)
+        case userFailed(String)
+    }
+
+    static func reduce(_ state: inout AppState, _ action: AppAction) {
+        switch action {
+        case .fetchUser: state.requests += 1
+        case .userLoaded(let user): state.user = user
+        case .userFailed(let message): state.failure = message
+        }
+    }
+
+    /// Waits (without sleeping) until the store's state satisfies `condition`.
+    func waitFor(_ store: Store<AppState, AppAction>, _ condition: @escaping (AppState) -> Bool) async {
+        if condition(store.state) { return }
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
+        defer { store.unsubscribe(token) }
+        for await _ in changes { return }
+    }
+
+    func setUp(
+        host: HostFunctions
+    ) throws -> (
+        Store<AppState, AppAction>, SagaMiddleware<AppState, AppAction>, Interpreter, BufferedOutput
+    ) {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let program = try #require(Frontend().compile(source: "", path: "none.saga").program)
+        let output = BufferedOutput()
+        return (store, sagas, sagas.interpreter(for: program, store: store, host: host, output: output), output)
+    }
+
+    /// ReduxSwiftSaga's `FetchUser`: take a request, call, put success or failure.
+    @Test(.timeLimit(.minutes(1))) func fetchUserTakesCallsAndPutsTheAppsTypes() async throws {
+        var host = HostFunctions()
+        host.register("api.fetchUser") { (id: Int) async throws -> User in
+            if id < 0 { throw SagaError(kind: "NotFound", message: "no user \(id)") }
+            return User(id: id, name: "Ada")
+        }
+        let (store, sagas, interpreter, output) = try setUp(host: host)
+        sagas.addSaga("fetchUser", to: interpreter) { saga in
+            while true {
+                guard case .fetchUser(let id) = try await saga.take("fetchUser") else { continue }
+                do {
+                    let user: User = try await saga.call("api.fetchUser", id)
+                    try await saga.put(.userLoaded(user))
+                } catch let error as SagaError {
+                    try await saga.put(.userFailed(error.message))
+                }
+            }
+        }
+        let running = interpreter.start()
+        store.dispatch(.fetchUser(id: 7))
+        await waitFor(store) { $0.user != nil }
+        #expect(store.state.user == User(id: 7, name: "Ada"))
+        store.dispatch(.fetchUser(id: -1))
+        await waitFor(store) { $0.failure != nil }
+        #expect(store.state.failure == "no user -1")
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty)
+    }
+
+    /// `select` gives the app's state itself (or a key path of it), and `take(where:)` waits for
+    /// an action the app's own type describes.
+    @Test(.timeLimit(.minutes(1))) func selectGivesTheAppsStateAndTakeWhereMatchesTheAppsActions() async throws {
+        let (store, sagas, interpreter, _) = try setUp(host: HostFunctions())
+        let seen = Mutex<[String]>([])
+        sagas.addSaga("watch", to: interpreter) { saga in
+            let action = try await saga.take { if case .fetchUser(let id) = $0 { id > 10 } else { false } }
+            let requests = try await saga.select(\.requests)
+            let state = try await saga.select()
+            seen.withLock { $0 = ["\(action)", "\(requests)", "\(state.requests)"] }
+            try await saga.put(.userLoaded(User(id: 0, name: "done")))
+        }
+        let running = interpreter.start()
+        for id in [1, 5, 12, 20] { store.dispatch(.fetchUser(id: id)) }
+        await waitFor(store) { $0.user != nil }
+        // The four dispatches ran on the store's actor before the saga's next effect: the
+        // reducer has seen them all when it selects.
+        #expect(seen.withLock { $0 } == ["fetchUser(id: 12)", "4", "4"])
+        interpreter.stop()
+        _ = await running.value
+    }
+
+    /// A result that does not decode into the asked type is a `HostError` naming the function
+    /// and the types; a Swift function of the saga's own runs as a call.
+    @Test(.timeLimit(.minutes(1))) func aResultOfTheWrongTypeIsAHostErrorAndOwnFunctionsRun() async throws {
+        var host = HostFunctions()
+        host.register("api.count") { () async throws -> Int in 3 }
+        let (store, sagas, interpreter, _) = try setUp(host: host)
+        sagas.addSaga("typed", to: interpreter) { saga in
+            do {
+                let _: User = try await saga.call("api.count")
+            } catch let error as SagaError {
+                try await saga.put(.userFailed("\(error.kind ?? ""): \(error.message)"))
+            }
+            let user = try await saga.call { User(id: 1, name: "from Swift") }
+            try await saga.put(.userLoaded(user))
+        }
+        let running = interpreter.start()
+        await waitFor(store) { $0.user != nil }
+        #expect(store.state.failure == "HostError: api.count: the result 3 is not a User")
+        #expect(store.state.user == User(id: 1, name: "from Swift"))
+        interpreter.stop()
+        _ = await running.value
+    }
+}
