@@ -57,9 +57,12 @@ public struct MiddlewareAPI<State, Action> {
     /// Reads and dispatches through a weak reference to the store, for work that may outlive
     /// it: made on demand, as a weak reference makes every retain of the store dearer.
     @usableFromInline let makeLink: () -> (read: () -> State?, dispatch: (Action) -> Void)
+    /// The actor the store lives on (`nil`: the main actor, see ``Store``).
+    @usableFromInline let isolation: (any Actor)?
 
     @usableFromInline
     init(store: Store<State, Action>) {
+        isolation = store.isolation
         readState = { [unowned store] in store.state }
         dispatchNow = { [unowned store] action in store.dispatch(action) }
         makeSender = { [unowned store] in
@@ -80,6 +83,7 @@ public struct MiddlewareAPI<State, Action> {
         let read = global.readState
         let dispatch = global.dispatchNow
         let embed = action.embed
+        isolation = global.isolation
         readState = { state(read()) }
         dispatchNow = { dispatch(embed($0)) }
         makeSender = {

@@ -14,10 +14,16 @@ final class StoreLink<State, Action>: @unchecked Sendable {
     /// Reads and dispatches through a weak reference (see ``MiddlewareAPI``).
     private let store: (read: () -> State?, dispatch: (Action) -> Void)
     private let onError: (TaskID, any Error) -> Void
+    /// The store's thread, which the work hops to.
+    let thread: any StoreThread
 
     @usableFromInline
-    init(_ store: (read: () -> State?, dispatch: (Action) -> Void), onError: @escaping (TaskID, any Error) -> Void) {
+    init(
+        _ store: (read: () -> State?, dispatch: (Action) -> Void), thread: any StoreThread,
+        onError: @escaping (TaskID, any Error) -> Void
+    ) {
         self.store = store
+        self.thread = thread
         self.onError = onError
     }
 

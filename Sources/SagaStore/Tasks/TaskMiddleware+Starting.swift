@@ -18,11 +18,11 @@ extension TaskMiddleware {
             _ = record.end(as: .cancelled)
             return
         }
+        let thread = link.thread
         let context = TaskContext(id: action.id, clock: clock, record: record, link: link, thread: thread)
         // Captured apart: the task must not hold `action`, whose ownership holds the handle.
         let work = action.work
         let id = action.id
-        let thread = self.thread
         let task = Task(executorPreference: thread.taskExecutor) {
             for predecessor in predecessors { await predecessor.value }
             var failure: (any Error)?

@@ -6,7 +6,6 @@
 ///
 /// ```swift
 /// let tasks = TaskMiddleware<AppState, AppAction>(
-///     thread: QueueStoreThread(queue: .main),
 ///     onError: { id, error in log.error("task \(id) failed: \(error)") },
 ///     extract: { if case .task(let command) = $0 { command } else { nil } })
 /// let store = Store(initialState: AppState(), reducer: appReducer,
@@ -29,8 +28,9 @@
 /// The store keeps its middleware, and so this object, alive. Like the store, it is confined
 /// to the store's thread. When it goes away (usually with its store) it cancels every task.
 public final class TaskMiddleware<State, Action: Sendable> {
-    /// The store's thread, which dispatches and reads hop to.
-    public let thread: any StoreThread
+    /// The store's thread, which dispatches and reads hop to: `nil` for the store's actor
+    /// (see ``Store/init(initialState:reducer:middleware:isolation:)``).
+    public let thread: (any StoreThread)?
     /// The clock handed to the work.
     public let clock: any TaskClock
     @usableFromInline let onError: (TaskID, any Error) -> Void
@@ -40,13 +40,14 @@ public final class TaskMiddleware<State, Action: Sendable> {
     /// A task middleware.
     ///
     /// - Parameters:
-    ///   - thread: the store's thread.
+    ///   - thread: the store's thread; by default the store's actor. A test passes a
+    ///     ``ManualStoreThread`` to run the work step by step.
     ///   - clock: the clock the work sleeps on.
     ///   - onError: told of every error the work throws, except cancellation; called on the
     ///     store's thread.
     ///   - extract: the task command an action carries, if any.
     public init(
-        thread: any StoreThread, clock: any TaskClock = ContinuousTaskClock(),
+        thread: (any StoreThread)? = nil, clock: any TaskClock = ContinuousTaskClock(),
         onError: @escaping (TaskID, any Error) -> Void = { _, _ in },
         extract: @escaping (Action) -> TaskCommand<State, Action>?
     ) {
@@ -69,7 +70,8 @@ public final class TaskMiddleware<State, Action: Sendable> {
     @inlinable
     public func makeMiddleware() -> Middleware<State, Action> {
         Middleware { api, next in
-            let link = StoreLink(api.makeLink(), onError: self.onError)
+            let thread = self.thread ?? ActorStoreThread(actor: api.isolation ?? MainActor.shared)
+            let link = StoreLink(api.makeLink(), thread: thread, onError: self.onError)
             return { action in
                 guard let command = self.extract(action) else { return next(action) }
                 self.perform(command, link: link)
