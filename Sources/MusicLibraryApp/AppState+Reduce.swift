@@ -11,7 +11,7 @@ extension AppState {
         case .addSong:
             inFlight += 1
         case .songs(let action):
-            songs.reduce(action)
+            Songs.makeReducer()(&songs, action)
             switch action {
             case .saved(let song):
                 songsByID[song.id] = song
@@ -24,7 +24,7 @@ extension AppState {
                 break
             }
         case .albums(let action):
-            albums.reduce(action)
+            Albums.makeReducer()(&albums, action)
             switch action {
             case .saved(let album):
                 albumsByID[album.id] = album

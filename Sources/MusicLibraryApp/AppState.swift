@@ -2,7 +2,7 @@ import SagaPersistence
 
 /// The app's state: the two controllers' ``PersistenceState``s, the library as far as this
 /// run has seen it, and the number of added songs still on their way to the store.
-public struct AppState: Sendable {
+public struct AppState: Codable, Sendable {
     /// Where the songs' live request, saves and deletions stand.
     public var songs = Songs.State()
     /// Where the albums' live request, saves and deletions stand.

@@ -47,31 +47,19 @@ public final class LibraryApp {
         let compiled = Frontend(hostFunctions: host.names).compile(source: LibrarySagas.source, path: "library.saga")
         guard let program = compiled.program else { throw LibraryError(compiled.renderedDiagnostics) }
 
-        let bridge = AppBridge(mailbox: ResultMailbox())
-        let songWork = InterpreterWorkScheduler<Songs.Action> { bridge.delivery(of: .songs($0)) }
-        let albumWork = InterpreterWorkScheduler<Albums.Action> { bridge.delivery(of: .albums($0)) }
-        let sagas = SagaMiddleware(bridge: bridge)
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(
             initialState: AppState(), reducer: { $0.reduce($1) },
             middleware: [
                 sagas.middleware,
-                ControllerLink.middleware(Songs(container).makeMiddleware(scheduler: songWork)) {
-                    if case .songs(let a) = $0 { a } else { nil }
-                },
-                ControllerLink.middleware(Albums(container).makeMiddleware(scheduler: albumWork)) {
-                    if case .albums(let a) = $0 { a } else { nil }
-                },
+                Songs(container).makeMiddleware(action: .songs),
+                Albums(container).makeMiddleware(action: .albums),
             ])
-        // Virtual time: the controllers' results are dispatched in the order their work
-        // started (the sagas have no delays, so the clock itself never matters).
         let output = BufferedOutput()
-        let interpreter = sagas.interpreter(
-            for: program, store: store, options: .init(virtualTime: true), host: host, output: output)
+        let interpreter = sagas.interpreter(for: program, store: store, host: host, output: output)
+        sagas.addSaga("keepAlbums", to: interpreter, LibrarySagas.keepAlbums)
         let app = LibraryApp(store: store, container: container, interpreter: interpreter, output: output)
-        songWork.attach(interpreter.asyncWork)
-        albumWork.attach(interpreter.asyncWork)
-        interpreter.addSaga("keepAlbums", LibrarySagas.keepAlbums)
-        app.running = Task { await interpreter.run() }
+        app.running = interpreter.start()
 
         store.dispatch(.songs(.request(StoreRequest(orderBy: ["album", "title"], live: true))))
         store.dispatch(.albums(.request(StoreRequest(orderBy: ["title"], live: true))))
@@ -108,12 +96,8 @@ public final class LibraryApp {
     }
 
     /// Waits, without polling, until the state satisfies `condition`.
-    public func waitUntil(_ condition: @escaping (AppState) -> Bool) async {
-        if condition(store.state) { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
-        defer { store.unsubscribe(token) }
-        for await _ in changes { return }
+    public func waitUntil(_ condition: (AppState) -> Bool) async {
+        for await state in store.states() where condition(state) { return }
     }
 
     /// Settles, stops the live requests and the sagas, and closes the store folder.
