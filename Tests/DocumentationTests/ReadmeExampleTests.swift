@@ -1,190 +1,103 @@
 import Foundation
-import SagaCore
 import SagaLanguage
-import SagaPersistence
 import SagaRuntime
 import SagaStore
 import Testing
 
-/// The Swift examples of README.md, as written there (with a test's scheduler and folder
-/// where the README uses the main queue and a fixed path): if these stop compiling or
-/// working, the README is wrong.
-@Suite struct ReadmeExampleTests {
-    @Test func runningSagasFromSwift() async {
-        var host = HostFunctions()
-        host.register("api.fetchUser") { args in
-            ["id": args.first ?? .null, "name": "Ada"]
-        }
-
-        let source = """
-            saga main {
-              let a = take "user/load"
-              let user = call api.fetchUser(a.id)
-              log user.name
-            }
-            """
-        let result = Frontend(hostFunctions: host.names).compile(source: source, path: "app.saga")
-        guard let program = result.program else {
-            Issue.record(Comment(rawValue: result.renderedDiagnostics))
-            return
-        }
-        let output = BufferedOutput()
-        let interpreter = Interpreter(
-            program: program, options: .init(virtualTime: true, printActions: true), host: host, output: output)
-        let status = await interpreter.run(input: InputSource(lines: [#"{"type":"user/load","id":1}"#]))
-        #expect(output.lines == [#"action {"id":1,"type":"user/load"}"#, "Ada"])
-        #expect(status == .success)
+/// README.md's Swift examples run and print what README says, and README shows no Swift that
+/// `ReadmeExamples.swift` does not hold.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
+    /// The lines `body` printed.
+    func printed(_ body: () async -> Void) async -> [String] {
+        let printed = Printed()
+        await Printed.$current.withValue(printed) { await body() }
+        return printed.lines
     }
 
-    struct Song: Persistable, Equatable {
-        static let entityName = "songs"
-        var id: String
-        var title: String
-        var year: Int
-    }
-
-    typealias Songs = FileStoreController<Song>
-
-    @Test func theTypedPersistenceAPI() async throws {
+    /// Runs `body` with a fresh folder, removed afterwards.
+    func withFolder(_ body: (String) async -> Void) async {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let container = FileStoreContainer(directory: folder)
-        let queue = DispatchQueue(label: "store")
-        let scheduler = QueueWorkScheduler<Songs.Action>(queue: queue)
-        let store = Store(
-            initialState: Songs.State(), reducer: Songs.makeReducer(),
-            middleware: [Songs(container).makeMiddleware(scheduler: scheduler)])
-        let delivered = AsyncStream<Void>.makeStream()
-        scheduler.deliver = { [unowned store] action in
-            store.dispatch(action)
-            delivered.continuation.yield()
-        }
-        let song = Song(id: "1", title: "So What", year: 1959)
-        var received = false
-        var saved = false
-        queue.sync {
-            store.dispatch(.save(song))
-            store.dispatch(.request(StoreRequest(where: ["year": .lessThan(1960)], orderBy: ["-year"], live: true)))
-        }
-        for await _ in delivered.stream {
-            queue.sync {
-                saved = store.state.persist == .succeeded
-                received = store.state.request == .received([song])
-            }
-            if saved && received { break }
-        }
-        #expect(saved)
-        #expect(received)
-        await container.close()
-    }
-}
-
-/// README: "Sagas over your app's own store" and "Sagas in Swift".
-@MainActor @Suite struct ReadmeEmbeddingExampleTests {
-    struct AppState: Codable {
-        var count = 0
-        var user: String?
-    }
-    enum AppAction: Codable { case increment(by: Int), loadUser(id: Int), userLoaded(name: String) }
-    struct User: Codable {
-        var id: Int
-        var name: String
+        await body(folder)
     }
 
-    static func appReducer(_ state: inout AppState, _ action: AppAction) {
-        switch action {
-        case .increment(let by): state.count += by
-        case .userLoaded(let name): state.user = name
-        case .loadUser: break
+    @Test func runningSagasFromSwiftPrintsTheTranscript() async {
+        let lines = await printed { await runningSagasFromSwift() }
+        #expect(lines == [#"["action {\"id\":1,\"type\":\"user/load\"}", "Ada"] success"#])
+    }
+
+    @Test func theTypedPersistenceAPISavesAndReceives() async {
+        await withFolder { folder in
+            #expect(await printed { await theTypedPersistenceAPI(folder: folder) } == ["succeeded"])
         }
     }
 
-    @Test func sagasOverTheAppsStoreWithANativeSaga() async {
+    @Test func sagasOverTheAppsOwnStoreWithPersistenceAndATask() async {
+        await withFolder { folder in
+            #expect(await printed { await sagasOverTheAppsOwnStore(folder: folder) } == ["Ada So What"])
+        }
+    }
+
+    @Test func aTypedSagaInSwiftLoadsTheUser() async throws {
         var host = HostFunctions()
         host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Ada") }
-        host.register("api.check") { (action: Value) async throws -> Bool in action["type"] == "userLoaded" }
-
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
-        let store = Store(initialState: AppState(), reducer: Self.appReducer, middleware: [sagas.middleware])
-        let source = """
-            saga users {
-              every "loadUser" as a {
-                let user = call api.fetchUser(a.id)
-                put "userLoaded" { name: user.name }
-              }
-            }
-            """
-        let compiled = Frontend(hostFunctions: host.names).compile(source: source, path: "users.saga")
-        guard let program = compiled.program else {
-            Issue.record(Comment(rawValue: compiled.renderedDiagnostics))
-            return
-        }
-        let output = BufferedOutput()
-        let interpreter = sagas.interpreter(for: program, store: store, host: host, output: output)
-        let audited = AsyncStream<Value>.makeStream()
-        interpreter.addSaga("audit") { saga in
-            while true {
-                let action = try await saga.take("user*")
-                let state = try await saga.select()
-                let checked = try await saga.call("api.check", action)
-                audited.continuation.yield(["ok": checked, "user": state["user"]])
-            }
-        }
-        let running = Task { await interpreter.run() }
-        await Task.yield()
-        store.dispatch(.loadUser(id: 7))
-        var seen: [Value] = []
-        for await entry in audited.stream {
-            seen.append(entry)
-            if seen.count == 1 { break }
-        }
-        #expect(store.state.user == "Ada")
-        #expect(seen == [["ok": true, "user": "Ada"]])
+        let store = Store(initialState: AppState(), reducer: { $0.reduce($1) }, middleware: [sagas.middleware])
+        let program = try #require(Frontend().compile(source: "", path: "none.saga").program)
+        let interpreter = sagas.interpreter(for: program, store: store, host: host, output: BufferedOutput())
+        sagasInSwift(sagas, interpreter)
+        let running = interpreter.start()
+        store.dispatch(.fetchUser(id: 7))
+        for await state in store.states() where state.user != nil { break }
+        #expect(store.state.user == User(id: 7, name: "Ada"))
         interpreter.stop()
-        #expect(await running.value == .success)
-    }
-}
-
-/// README: "The task middleware".
-@Suite struct ReadmeTaskMiddlewareExampleTests {
-    struct State: Sendable { var progress = 0 }
-    enum Action: Sendable { case task(TaskCommand<State, Action>), progress(Int) }
-
-    static func reduce(_ state: inout State, _ action: Action) {
-        if case .progress(let p) = action { state.progress = p }
+        _ = await running.value
     }
 
-    @Test func aScreenOwnsItsSearchTask() async {
-        let thread = ManualStoreThread()
-        let clock = VirtualTaskClock()
-        let tasks = TaskMiddleware<State, Action>(
-            thread: thread, clock: clock,
-            extract: { if case .task(let command) = $0 { command } else { nil } })
-        let store = Store(initialState: State(), reducer: Self.reduce, middleware: [tasks.makeMiddleware()])
+    /// Every ```swift block of README.md is in `ReadmeExamples.swift`, line for line
+    /// (indentation aside), so that what README shows is what these tests run.
+    @Test func everySwiftBlockOfTheReadmeIsAnExampleThatRuns() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let readme = try String(
+            contentsOf: here.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
+        let examples = try String(contentsOf: here.appendingPathComponent("ReadmeExamples.swift"), encoding: .utf8)
+        let exampleLines = Self.normalized(examples)
+        let blocks = Self.swiftBlocks(of: readme)
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            let lines = Self.normalized(block.replacingOccurrences(of: #""Library.store""#, with: "folder"))
+            let found = Self.contains(exampleLines, lines)
+            #expect(found, "README's block is not in ReadmeExamples.swift:\n\(block)")
+        }
+    }
 
-        let screen = TaskHandle()
-        store.dispatch(
-            .task(
-                .run(
-                    TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
-                        try await context.sleep(for: .milliseconds(300))
-                        await context.dispatch(.progress(100))
-                    })))
-        thread.runUntilIdle()
-        thread.advance(clock, by: .milliseconds(300))
-        #expect(store.state.progress == 100)
+    /// The text of each ```swift fence.
+    static func swiftBlocks(of markdown: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
+                current = []
+            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
+                blocks.append((current ?? []).joined(separator: "\n"))
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
 
-        store.dispatch(
-            .task(
-                .run(
-                    TaskAction(id: "search", policy: .cancelInFlight, ownership: .owned(screen)) { context in
-                        try await context.sleep(for: .milliseconds(300))
-                        await context.dispatch(.progress(50))
-                    })))
-        thread.runUntilIdle()
-        store.dispatch(.task(.cancel("search")))
-        thread.advance(clock, by: .milliseconds(300))
-        #expect(store.state.progress == 100)
-        #expect(tasks.runningTaskIDs.isEmpty)
+    /// The lines, trimmed, without the empty ones.
+    static func normalized(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Whether `part` is a run of consecutive lines of `whole`.
+    static func contains(_ whole: [String], _ part: [String]) -> Bool {
+        guard !part.isEmpty, part.count <= whole.count else { return part.isEmpty }
+        return (0...(whole.count - part.count)).contains { start in
+            whole[start..<start + part.count].elementsEqual(part)
+        }
     }
 }
