@@ -47,7 +47,7 @@ enum Commands {
         name: "run",
         abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
         usage:
-            "sagarun run <file.saga> [--input <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
+            "sagarun run <file.saga> [--input <file>] [--mocks <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
         arguments: [("<file.saga>", "The program to run.")],
         flags: [
             .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),
@@ -60,6 +60,9 @@ enum Commands {
             .init(
                 name: "--input", valueName: "file",
                 help: "Outside actions, one JSON record a line ('-' for standard input)."),
+            .init(
+                name: "--mocks", valueName: "file",
+                help: "Results of the host functions ('extern func'), one JSON record a call, in call order."),
             .init(
                 name: "--store", valueName: "dir",
                 help: "The file store's folder (default: .sagastore), opened at the first persistence action."),

@@ -2,8 +2,9 @@ import Foundation
 
 /// Golden-file tests: each `X.saga` with an `X.golden` beside it runs as
 /// `sagarun run X.saga --virtual-time --print-actions --print-state --memory`
-/// (with `--input X.input.jsonl` when that file exists), and its transcript must equal
-/// the golden file. `sagarun test` and the package's own tests share this code.
+/// (with `--input X.input.jsonl` and `--mocks X.mocks.jsonl` when those files exist), and its
+/// transcript must equal the golden file, with every mock used as given. `sagarun test` and
+/// the package's own tests share this code.
 public enum GoldenSuite {
     /// One golden test.
     public struct Case: Sendable, CustomStringConvertible {
@@ -13,6 +14,10 @@ public enum GoldenSuite {
         public var golden: String
         /// The input, when there is one.
         public var input: String?
+        /// The host functions' results (``HostMocks``), when there are any.
+        public var mocks: String?
+        /// Whether the golden file is there yet (`sagarun test --update` writes it).
+        public var hasGolden = true
 
         public var description: String { saga }
     }
@@ -24,11 +29,20 @@ public enum GoldenSuite {
         /// Standard error of the run (diagnostics, failure reports).
         public var errors: String
         public var exitCode: Int32
-        public var matches: Bool { expected == actual }
+        /// What the mocks reported: unexpected calls and lines no call took.
+        public var mockProblems: [String] {
+            errors.split(separator: "\n").filter { $0.hasPrefix("error: mocks: ") }.map {
+                String($0.dropFirst("error: mocks: ".count))
+            }
+        }
+        public var matches: Bool { expected == actual && mockProblems.isEmpty }
     }
 
-    /// Every case under `paths` (files or folders, searched recursively), sorted by path.
-    public static func discover(_ paths: [String]) -> [Case] {
+    /// Every case under `paths` (files or folders, searched recursively), sorted by path: each
+    /// `.saga` with a golden file, and, with `missing`, each that has none yet but is a test
+    /// (it has an input or mocks file, was named itself, or declares a root saga).
+    public static func discover(_ paths: [String], missing: Bool = false) -> [Case] {
+        var named: Set<String> = []
         var sagas: [String] = []
         let fm = FileManager.default
         for path in paths {
@@ -42,17 +56,39 @@ public enum GoldenSuite {
                 }
             } else if path.hasSuffix(".saga") {
                 sagas.append(path)
+                named.insert(path)
             }
         }
         var cases: [Case] = []
         for saga in Set(sagas).sorted() {
             let stem = String(saga.dropLast(".saga".count))
             let golden = stem + ".golden"
-            guard fm.fileExists(atPath: golden) else { continue }
-            let input = stem + ".input.jsonl"
-            cases.append(Case(saga: saga, golden: golden, input: fm.fileExists(atPath: input) ? input : nil))
+            let input = fm.fileExists(atPath: stem + ".input.jsonl") ? stem + ".input.jsonl" : nil
+            let mocks = fm.fileExists(atPath: stem + ".mocks.jsonl") ? stem + ".mocks.jsonl" : nil
+            var c = Case(saga: saga, golden: golden, input: input)
+            c.mocks = mocks
+            if !fm.fileExists(atPath: golden) {
+                guard missing, input != nil || mocks != nil || named.contains(saga) || declaresASaga(saga) else {
+                    continue
+                }
+                c.hasGolden = false
+            }
+            cases.append(c)
         }
         return cases
+    }
+
+    /// The `.saga` files under `paths` that have an input or mocks file but no golden file:
+    /// tests whose expected transcript is missing.
+    public static func withoutGolden(_ paths: [String]) -> [Case] {
+        discover(paths, missing: true).filter { !$0.hasGolden && ($0.input != nil || $0.mocks != nil) }
+    }
+
+    /// Whether the file declares a root saga of its own (a line that begins `saga NAME`), as
+    /// opposed to a file of functions that others import.
+    static func declaresASaga(_ path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
+        return text.split(separator: "\n").contains { $0.hasPrefix("saga ") }
     }
 
     /// Runs one case through the same code as `sagarun run`.
@@ -60,8 +96,9 @@ public enum GoldenSuite {
         let io = CapturedIO()
         var args = ["run", c.saga, "--virtual-time", "--print-actions", "--print-state", "--memory"]
         if let input = c.input { args += ["--input", input] }
+        if let mocks = c.mocks { args += ["--mocks", mocks] }
         let code = await SagaRunTool.main(args, io: io)
-        let expected = (try? String(contentsOfFile: c.golden, encoding: .utf8)) ?? ""
+        let expected = c.hasGolden ? (try? String(contentsOfFile: c.golden, encoding: .utf8)) ?? "" : ""
         return Result(expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code)
     }
 }

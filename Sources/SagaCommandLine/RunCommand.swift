@@ -1,3 +1,4 @@
+import Foundation
 import SagaCore
 import SagaLanguage
 import SagaPersistence
@@ -48,9 +49,23 @@ enum RunCommand {
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
+        var mocks: HostMocks?
+        if let mocksPath = parsed.options["--mocks"] {
+            guard let text = try? String(contentsOfFile: mocksPath, encoding: .utf8) else {
+                io.err("error: cannot read the mocks file '\(mocksPath)'\n")
+                return .noInput
+            }
+            do {
+                mocks = try HostMocks(jsonl: text, source: mocksPath)
+            } catch {
+                io.err("error: \(mocksPath): \(error)\n")
+                return .dataError
+            }
+        }
         let deferred = store as? DeferredFileStore
         let (interpreter, _) = Self.interpreter(
             program, options: options, store: store, output: io.runOutput,
+            host: mocks?.functions(failingCallsOf: program.externs.map(\.name)) ?? HostFunctions(),
             before: deferred.map { [Self.opener($0, io: io)] } ?? [])
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {
@@ -62,6 +77,8 @@ enum RunCommand {
         }
         let status = await interpreter.run(input: input)
         interpreter.tracer?.close()
+        let mockProblems = mocks?.problems ?? []
+        for problem in mockProblems { io.err("error: mocks: \(problem)\n") }
         // A store that could not be opened at the first persistence action, or failed under
         // the run (a full disk, a failed sync), refused the writes from then on; the sagas saw
         // `…Failed` actions, and the run must not look fine.
@@ -74,7 +91,7 @@ enum RunCommand {
             return .ioError
         }
         switch status {
-        case .success: return .success
+        case .success: return mockProblems.isEmpty ? .success : .failure
         case .sagaFailed: return .failure
         case .malformedInput: return .dataError
         }
@@ -94,11 +111,11 @@ enum RunCommand {
     /// `sagarun run` makes it; `before` goes ahead of the persistence middleware.
     static func interpreter(
         _ program: Program, options: Interpreter.Options, store: any ElementStore, output: RunOutput,
-        before: [Middleware<Value, Value>] = []
+        host: HostFunctions = HostFunctions(), before: [Middleware<Value, Value>] = []
     ) -> (Interpreter, any ElementStore) {
         let persistence = ValuePersistence(store: store)
         let interpreter = Interpreter(
-            program: program, options: options, middleware: before + [persistence.middleware],
+            program: program, options: options, host: host, middleware: before + [persistence.middleware],
             reducers: [persistence.reduce], output: output)
         persistence.scheduler = interpreter.asyncWork
         return (interpreter, store)

@@ -9,13 +9,26 @@ enum TestCommand {
             io.err("error: no such file or folder '\(path)'\n")
             return .noInput
         }
-        var cases = GoldenSuite.discover(paths)
-        if let filter = parsed.options["--filter"] {
+        let update = parsed.has("--update")
+        let filter = parsed.options["--filter"]
+        var cases = GoldenSuite.discover(paths, missing: update)
+        var withoutGolden = update ? [] : GoldenSuite.withoutGolden(paths)
+        if let filter {
             cases = cases.filter { $0.saga.contains(filter) }
+            withoutGolden = withoutGolden.filter { $0.saga.contains(filter) }
+        }
+        if cases.isEmpty, withoutGolden.isEmpty {
+            io.err(
+                "error: no golden tests under \(paths.joined(separator: ", "))\(filter.map { " matching '\($0)'" } ?? ""): "
+                    + "a test is X.saga with X.golden beside it ('sagarun test --update X.saga' writes the golden)\n")
+            return .failure
         }
         var passed = 0
         var failed = 0
-        let update = parsed.has("--update")
+        for c in withoutGolden {
+            failed += 1
+            io.out("NO GOLDEN \(c.saga): run 'sagarun test --update \(c.saga)' to write \(c.golden)\n")
+        }
         if parsed.has("--inject-failures") {
             for c in cases {
                 let summary = await FailureInjection.summary(for: c, twice: parsed.has("--twice"))
@@ -51,10 +64,10 @@ enum TestCommand {
                 if !progress { io.out("PASS \(c.saga)\n") }
                 continue
             }
-            if update {
+            if update, result.mockProblems.isEmpty {
                 do {
                     try result.actual.write(toFile: c.golden, atomically: true, encoding: .utf8)
-                    io.out("UPDATED \(c.saga)\n")
+                    io.out("\(c.hasGolden ? "UPDATED" : "CREATED") \(c.golden)\n")
                     passed += 1
                 } catch {
                     io.err("error: cannot write '\(c.golden)': \(error.localizedDescription)\n")
@@ -64,9 +77,13 @@ enum TestCommand {
             }
             failed += 1
             io.out("FAIL \(c.saga)\n")
-            io.out(
-                UnifiedDiff.render(
-                    expected: result.expected, actual: result.actual, expectedName: c.golden, actualName: "actual"))
+            for problem in result.mockProblems { io.out("  mocks: \(problem)\n") }
+            if result.expected != result.actual {
+                io.out(
+                    UnifiedDiff.render(
+                        expected: result.expected, actual: result.actual, expectedName: c.golden,
+                        actualName: "actual"))
+            }
             if !result.errors.isEmpty { io.out("standard error:\n" + result.errors) }
         }
         io.out("\(passed) passed, \(failed) failed\n")

@@ -39,12 +39,12 @@ enum LexFixture {
             import state reduce saga func let var if else while loop for in break continue return try catch
             finally throw log transaction compensate every latest leading throttle debounce take put select
             call fork spawn join cancel cancelled delay race all retry backoff channel actionChannel buffer as
-            where it true false null
+            where it true false null extern
             """
         let kinds = LexFixture.kinds(keywords).filter { $0 != .newline }
-        #expect(kinds.count == 51)
+        #expect(kinds.count == 52)
         #expect(kinds.allSatisfy { $0.isKeyword })
-        #expect(Set(kinds.map(\.rawValue)).count == 51)
+        #expect(Set(kinds.map(\.rawValue)).count == 52)
         // Near-keywords stay identifiers.
         #expect(
             LexFixture.kinds("takes puts Saga alls i") == [
@@ -53,7 +53,7 @@ enum LexFixture {
     }
 
     @Test func theKeywordMatcherAgreesWithTheKeywordTable() {
-        #expect(TokenKind.keywords.count == 51)
+        #expect(TokenKind.keywords.count == 52)
         for (word, kind) in TokenKind.keywords {
             #expect(LexFixture.kinds(word) == [kind], "\(word)")
             #expect(kind.text == word)

@@ -12,6 +12,8 @@ enum DeclarationHead: Sendable, Equatable {
     case reducer
     case saga(String, SourceLocation)
     case function(String, arity: Int, SourceLocation)
+    /// `extern func`: a host function's name, arity and place, read before any body is checked.
+    case extern(ExternDecl)
     /// An `import` or a `state`: nothing to index.
     case other
 
@@ -24,6 +26,7 @@ enum DeclarationHead: Sendable, Equatable {
         case .saga(let saga): self = .saga(saga.name, saga.location)
         case .function(let function):
             self = .function(function.name, arity: function.parameters.count, function.location)
+        case .extern(let decl): self = .extern(decl)
         case .import, .state: self = .other
         }
     }

@@ -7,6 +7,22 @@ public enum Declaration: Sendable {
     case reducer(ReducerDecl)
     case saga(SagaDecl)
     case function(FunctionDecl)
+    /// `extern func name(p1, p2)`: a host function the program expects to be given.
+    case extern(ExternDecl)
+}
+
+/// `extern func api.fetchUser(id)`: a function the host provides (an app's registered
+/// function, a golden test's mocks), declared so that the program checks on its own.
+public struct ExternDecl: Sendable, Equatable {
+    public var name: String
+    /// The parameters' names, for the reader and the arity.
+    public var parameters: [String]
+    public var location: SourceLocation
+    public init(name: String, parameters: [String], location: SourceLocation) {
+        self.name = name
+        self.parameters = parameters
+        self.location = location
+    }
 }
 
 /// `reduce PATTERN as a { … }`.
@@ -107,6 +123,8 @@ public struct Program: Sendable {
     public var sagas: [SagaDecl]
     /// Saga functions; ``Callee/function(_:_:)`` indexes this array.
     public var functions: [FunctionDecl]
+    /// The host functions the program declares with `extern func`, in declaration order.
+    public var externs: [ExternDecl] = []
 
     public init(
         files: [SourceFile], initialState: Expr?, reducers: [ReducerDecl], sagas: [SagaDecl],

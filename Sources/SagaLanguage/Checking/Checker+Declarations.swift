@@ -65,9 +65,11 @@ extension Checker {
             checkDeclarations(&lists[0], from: 0, runs: runs[...], into: &checked)
         }
         guard !hasErrors else { return nil }
-        return Program(
+        var program = Program(
             files: files, initialState: checked.initialState, reducers: checked.reducers, sagas: checked.sagas,
             functions: checked.functions)
+        program.externs = externs
+        return program
     }
 
     /// Checks `declarations`, the program's from index `first` on, whose units are `runs`,
@@ -90,8 +92,8 @@ extension Checker {
             var declaration = Declaration.import("", .unknown)
             swap(&declaration, &declarations[index])
             switch declaration {
-            case .import:
-                continue  // the Frontend has read it already
+            case .import, .extern:
+                continue  // the Frontend has read them already
             case .state(let expr, let location):
                 checkState(expr, at: location, into: &checked)
             // Each declaration is let go of (an import in its place) before its tree is changed,
@@ -152,6 +154,8 @@ extension Checker {
                     sagas += 1
                 case .function(let name, let arity, let location):
                     functions.append(FunctionInfo(name: name, arity: arity, location: location))
+                case .extern(let decl):
+                    declareExtern(decl)
                 case .other:
                     break
                 }
@@ -166,7 +170,27 @@ extension Checker {
                 "invalid redeclaration of '\(name)'", at: redeclaration.location,
                 note: ("'\(name)' previously declared here", redeclaration.previous))
         }
+        for decl in externs {
+            if let index = functionIndex(of: decl.name), index < functions.count {
+                error(
+                    "'\(decl.name)' is declared both as a function and as extern", at: decl.location,
+                    note: ("'\(decl.name)' declared here", functions[index].location))
+            }
+        }
         return (reducers, sagas)
+    }
+
+    /// Makes an `extern func` a host function the program may call, with as many arguments
+    /// as it has parameters; a second `extern` of the same name is an error.
+    private mutating func declareExtern(_ decl: ExternDecl) {
+        if let first = externs.first(where: { $0.name == decl.name }) {
+            error(
+                "invalid redeclaration of extern '\(decl.name)'", at: decl.location,
+                note: ("'\(decl.name)' previously declared here", first.location))
+            return
+        }
+        externs.append(decl)
+        hostFunctions.insert(decl.name)
     }
 
     /// The initial state must be a record literal; its values are plain expressions with no

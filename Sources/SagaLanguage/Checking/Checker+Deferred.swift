@@ -44,7 +44,7 @@ extension Checker {
             checkSaga(&saga)
         case .function(var function):
             checkFunction(&function)
-        case .import, .state:
+        case .import, .state, .extern:
             break  // checked with the whole program (``finishChecking(units:)``)
         }
     }

@@ -286,6 +286,12 @@ extension Checker {
             return .function(index, location)
         }
         if hostFunctions.contains(name) {
+            if let declared = externs.first(where: { $0.name == name }), declared.parameters.count != argumentCount {
+                error(
+                    "'\(name)' takes \(Self.count(declared.parameters.count, "argument")) but "
+                        + "\(Self.count(argumentCount, "was", plural: "were")) given",
+                    at: location, note: ("'\(name)' declared here", declared.location))
+            }
             return .host(name, location)
         }
         if isSagaName(name) {

@@ -28,8 +28,11 @@ struct Checker {
         var ownsItsName = false
     }
 
-    /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
-    let hostFunctions: Set<String>
+    /// Names a `call`, `fork` or `spawn` may name besides the program's own functions: the
+    /// frontend's, and those the program declares `extern` (added as its names are indexed).
+    var hostFunctions: Set<String>
+    /// The program's `extern func` declarations, in order: their arity is checked at each call.
+    var externs: [ExternDecl] = []
     /// What the program declares under each name (a function, a saga, or both, which is an
     /// error): one look-up per declaration instead of one per table of functions, sagas and
     /// names seen (callgrind, parse-check).

@@ -27,7 +27,7 @@ struct CheckingSink: DeclarationSink {
     mutating func take(_ declaration: consuming Declaration, head: DeclarationHead, names: inout NameInterner) {
         heads.append(head)
         switch declaration {
-        case .import, .state:
+        case .import, .state, .extern:
             kept.append(declaration)
         case .reducer, .saga, .function:
             // The parser's own numbers for the names, lent for the check (the variables carry

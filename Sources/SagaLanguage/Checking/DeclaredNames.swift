@@ -130,7 +130,7 @@ struct DeclaredNames: Sendable {
                     location = at
                     function = functions
                     functions += 1
-                case .reducer, .other:
+                case .reducer, .extern, .other:
                     continue
                 }
                 ordinal += 1

@@ -11,7 +11,7 @@ enum BlockBraces {
         var found: Set<SourceLocation> = []
         for declaration in unit.declarations {
             switch declaration {
-            case .import, .state: break
+            case .import, .state, .extern: break
             case .reducer(let r): collect(r.body, into: &found)
             case .saga(let s): collect(s.body, into: &found)
             case .function(let f): collect(f.body, into: &found)

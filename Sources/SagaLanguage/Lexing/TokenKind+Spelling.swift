@@ -99,6 +99,7 @@ extension TokenKind {
         case UInt8(ascii: "e"):
             if isWord("else") { return .kwElse }
             if isWord("every") { return .kwEvery }
+            if isWord("extern") { return .kwExtern }
         case UInt8(ascii: "f"):
             if isWord("for") { return .kwFor }
             if isWord("func") { return .kwFunc }
@@ -165,7 +166,7 @@ private let keywordTable: [[(StaticString, TokenKind)]] = [
         ("continue", .kwContinue), ("cancelled", .kwCancelled), ("compensate", .kwCompensate),
     ],  // c
     [("delay", .kwDelay), ("debounce", .kwDebounce)],  // d
-    [("else", .kwElse), ("every", .kwEvery)],  // e
+    [("else", .kwElse), ("every", .kwEvery), ("extern", .kwExtern)],  // e
     [("for", .kwFor), ("func", .kwFunc), ("fork", .kwFork), ("false", .kwFalse), ("finally", .kwFinally)],  // f
     [],  // g
     [],  // h

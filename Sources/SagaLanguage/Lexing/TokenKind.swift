@@ -38,6 +38,7 @@ enum TokenKind: UInt8, Sendable {
     case kwTake, kwPut, kwSelect, kwCall, kwFork, kwSpawn, kwJoin, kwCancel, kwCancelled
     case kwDelay, kwRace, kwAll, kwRetry, kwBackoff, kwChannel, kwActionChannel, kwBuffer
     case kwAs, kwWhere, kwIt, kwTrue, kwFalse, kwNull
+    case kwExtern
 }
 
 extension TokenKind {

@@ -19,13 +19,17 @@ public func astJSON(_ unit: SourceUnit) -> Value {
 /// A checked program as a JSON-ready value: its files, initial state, reducers, sagas and
 /// functions, with resolved slots and callees.
 public func astJSON(_ program: Program) -> Value {
-    ASTJSON.record([
+    var fields: [(String, Value)] = [
         ("files", .list(program.files.map { .string($0.path) })),
         ("initialState", program.initialState.map(ASTJSON.expr) ?? .null),
         ("reducers", .list(program.reducers.map { ASTJSON.declaration(.reducer($0)) })),
         ("sagas", .list(program.sagas.map { ASTJSON.declaration(.saga($0)) })),
         ("functions", .list(program.functions.map { ASTJSON.declaration(.function($0)) })),
-    ])
+    ]
+    if !program.externs.isEmpty {
+        fields.append(("externs", .list(program.externs.map { ASTJSON.declaration(.extern($0)) })))
+    }
+    return ASTJSON.record(fields)
 }
 
 /// The node builders behind ``astJSON(_:)-…``.
@@ -46,6 +50,10 @@ private enum ASTJSON {
         switch declaration {
         case .import(let path, let at):
             return node("import", at, [("path", .string(path))])
+        case .extern(let decl):
+            return node(
+                "extern", decl.location,
+                [("name", .string(decl.name)), ("parameters", .list(decl.parameters.map { .string($0) }))])
         case .state(let e, let at):
             return node("state", at, [("value", expr(e))])
         case .reducer(let r):

@@ -22,6 +22,7 @@ public enum ASTDump {
     public static func render(_ declaration: Declaration) -> String {
         switch declaration {
         case .import(let path, _): return "(import \(quote(path)))"
+        case .extern(let decl): return "(extern \(decl.name) (\(decl.parameters.joined(separator: " "))))"
         case .state(let e, _): return "(state \(render(e)))"
         case .reducer(let r): return "(reduce \(render(r.pattern)) \(r.binding.name) \(render(r.body)))"
         case .saga(let s): return "(saga \(s.name) \(render(s.body)))"

@@ -55,6 +55,26 @@ extension Parser {
             let name = try expectName("expected saga name after 'saga'")
             let body = try parseBlock(after: "saga name")
             return .saga(SagaDecl(name: text(name), body: body, location: at))
+        case .kwExtern:
+            advance()
+            try expect(.kwFunc, "expected 'func' after 'extern'")
+            let first = try expectName("expected function name after 'extern func'")
+            let name = try parseDottedRest(of: text(first))
+            try expect(.leftParen, "expected '(' after function name")
+            let saved = ignoreNewlines(true)
+            var parameters: [String] = []
+            while kind != .rightParen {
+                parameters.append(text(try expectName("expected a parameter name")))
+                if !match(.comma) {
+                    guard kind == .rightParen else {
+                        throw fail("expected ',' or ')' in parameter list, found \(found)")
+                    }
+                }
+            }
+            ignoresNewlines = saved
+            advance()
+            if kind == .leftBrace { throw fail("an extern function has no body: the host provides it") }
+            return .extern(ExternDecl(name: name, parameters: parameters, location: at))
         case .kwFunc:
             advance()
             planTopLevel()

@@ -32,7 +32,7 @@ extension Parser {
     /// start a declaration, where a block that was never closed must end.
     var isAtDeclarationKeyword: Bool {
         switch kind {
-        case .kwSaga, .kwFunc, .kwReduce, .kwImport: return true
+        case .kwSaga, .kwFunc, .kwReduce, .kwImport, .kwExtern: return true
         case .kwState: return nextKind == .leftBrace
         default: return false
         }
@@ -68,7 +68,7 @@ extension Parser {
                 brackets += 1
             case .rightParen, .rightBracket:
                 brackets = max(0, brackets - 1)
-            case .kwSaga, .kwFunc, .kwReduce, .kwImport, .kwState:
+            case .kwSaga, .kwFunc, .kwReduce, .kwImport, .kwState, .kwExtern:
                 if !first, isAtLineStart, isAtDeclarationKeyword { return }
             default:
                 break

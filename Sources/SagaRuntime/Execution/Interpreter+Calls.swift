@@ -54,7 +54,7 @@ extension Interpreter {
             return .suspended
         case .host(let name, _):
             guard let function = host[name] else {
-                throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+                throw missingHostFunction(name)
             }
             block(task, on: .host(0))
             let id = hostCalls.start(function, args, task: task, token: task.token)

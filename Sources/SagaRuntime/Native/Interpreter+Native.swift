@@ -109,7 +109,7 @@ extension Interpreter {
             return .delay(.literal(.int(ms), at), at)
         case .call(let name, let args):
             guard host[name] != nil else {
-                throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+                throw missingHostFunction(name)
             }
             return .call(.host(name, at), args.map { .literal($0, at) }, at)
         case .put(let action):
@@ -147,7 +147,7 @@ extension Interpreter {
             case .call(let name, let args):
                 try countCall(.host(name, .unknown), at: task.location)
                 guard let function = host[name] else {
-                    throw SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+                    throw missingHostFunction(name)
                 }
                 block(task, on: .host(0))
                 task.wait = .host(hostCalls.start(function, args, task: task, token: task.token))

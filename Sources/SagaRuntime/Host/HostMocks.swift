@@ -1,0 +1,159 @@
+import SagaCore
+import Synchronization
+
+/// Canned results of host functions, given by function and call order: what a golden test
+/// gives a program for the functions an app would provide (`X.mocks.jsonl` beside `X.saga`,
+/// or `sagarun run --mocks FILE`).
+///
+/// Each line is one JSON record: the function's name, optionally the arguments it must be
+/// called with, and its result or its error.
+///
+/// ```
+/// {"call": "api.fetchUser", "args": [7], "result": {"id": 7, "name": "Ada"}}
+/// {"call": "api.fetchUser", "error": {"kind": "NotFound", "message": "no user 9"}}
+/// ```
+///
+/// The calls of one function take its lines in order. A call with no line left, or with
+/// other arguments than its line names, fails in the saga with a `MockError`; so does a call
+/// of a function with no lines at all that the program declares `extern`. A line no call took
+/// is a problem too: ``problems`` lists them all once the run is over.
+public final class HostMocks: Sendable {
+    /// A mocks file that does not parse: the line and what is wrong with it.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// The line, from 1.
+        public var line: Int
+        /// What is wrong.
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// One line: a call's expected arguments (if given) and its outcome.
+    private struct Mock: Sendable {
+        var name: String
+        var line: Int
+        var arguments: Value?
+        var outcome: Result<Value, SagaError>
+    }
+
+    private struct Calls: ~Copyable {
+        /// The lines of each function not yet taken, in order.
+        var waiting: [String: [Mock]] = [:]
+        /// How many lines each function has, for messages.
+        var counts: [String: Int] = [:]
+        /// Calls that found no line, or the wrong one.
+        var unexpected: [String] = []
+    }
+
+    private let calls: Mutex<Calls>
+    /// Where the lines came from, for messages.
+    private let source: String
+
+    /// Parses a mocks file's text.
+    ///
+    /// - Parameter source: the file's name, for messages.
+    /// - Throws: ``ParseError`` for a line that is not a record with a string `call` and
+    ///   either a `result` or an `error`.
+    public init(jsonl text: String, source: String = "mocks") throws(ParseError) {
+        var state = Calls()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let value: Value
+            do {
+                value = try JSONReader.parse(String(trimmed))
+            } catch {
+                throw ParseError(line: line, message: "not JSON: \(error)")
+            }
+            guard case .record(let r) = value else { throw ParseError(line: line, message: "a mock is a JSON record") }
+            guard case .string(let name)? = r["call"] else {
+                throw ParseError(line: line, message: "a mock names its function in a string 'call'")
+            }
+            let outcome: Result<Value, SagaError>
+            switch (r["result"], r["error"]) {
+            case (let result?, nil):
+                outcome = .success(result)
+            case (nil, let error?):
+                outcome = .failure(Self.error(error))
+            default:
+                throw ParseError(line: line, message: "a mock has either a 'result' or an 'error'")
+            }
+            let arguments = r["args"]
+            if let arguments {
+                guard case .list = arguments else {
+                    throw ParseError(line: line, message: "'args' is a list of the call's arguments")
+                }
+            }
+            state.waiting[name, default: []].append(
+                Mock(name: name, line: line, arguments: arguments, outcome: outcome))
+            state.counts[name, default: 0] += 1
+        }
+        self.calls = Mutex(state)
+        self.source = source
+    }
+
+    /// The names of the functions the lines give results for.
+    public var names: Set<String> { calls.withLock { Set($0.counts.keys) } }
+
+    /// Host functions that answer from the lines: one for each function they name, and one
+    /// for each of `others` (the program's `extern` functions) that fails every call.
+    public func functions(failingCallsOf others: [String] = []) -> HostFunctions {
+        var host = HostFunctions()
+        for name in Set(others).union(names) {
+            host.register(name) { [self] arguments in try self.answer(name, arguments) }
+        }
+        return host
+    }
+
+    /// The outcome of a call of `name` with `arguments`: its next line's.
+    private func answer(_ name: String, _ arguments: [Value]) throws(SagaError) -> Value {
+        let call = "\(name)(\(arguments.map(\.canonicalJSON).joined(separator: ", ")))"
+        let next = calls.withLock { c -> Result<Mock, SagaError> in
+            guard var waiting = c.waiting[name], !waiting.isEmpty else {
+                let count = c.counts[name, default: 0]
+                let message =
+                    count == 0
+                    ? "unexpected call \(call): \(source) has no line for \(name)"
+                    : "unexpected call \(call): \(source) has \(count) line\(count == 1 ? "" : "s") for \(name), all taken"
+                c.unexpected.append(message)
+                return .failure(SagaError(kind: "MockError", message: message))
+            }
+            let mock = waiting.removeFirst()
+            c.waiting[name] = waiting
+            if let expected = mock.arguments, expected != .list(arguments) {
+                let message =
+                    "unexpected call \(call): line \(mock.line) of \(source) expects \(name)"
+                    + "(\(Self.listed(expected)))"
+                c.unexpected.append(message)
+                return .failure(SagaError(kind: "MockError", message: message))
+            }
+            return .success(mock)
+        }
+        return try next.get().outcome.get()
+    }
+
+    /// What went wrong once the run is over: each unexpected call, then each line no call
+    /// took; empty when every call found its line and every line was taken.
+    public var problems: [String] {
+        calls.withLock { c in
+            let unused = c.waiting.values.joined().sorted { $0.line < $1.line }.map { mock in
+                "line \(mock.line) of \(source) (\(mock.name)) was not used"
+            }
+            return c.unexpected + unused
+        }
+    }
+
+    /// A mock's `error`: a record with a `kind` and a `message`, or a message.
+    private static func error(_ value: Value) -> SagaError {
+        if case .string(let message) = value { return SagaError(kind: "HostError", message: message) }
+        guard case .record(var r) = value else { return SagaError(kind: "HostError", message: value.canonicalJSON) }
+        if r["kind"] == nil { r["kind"] = "HostError" }
+        return SagaError(value: .record(r))
+    }
+
+    /// A list's elements, `, ` between them.
+    private static func listed(_ value: Value) -> String {
+        guard case .list(let elements) = value else { return value.canonicalJSON }
+        return elements.map(\.canonicalJSON).joined(separator: ", ")
+    }
+}

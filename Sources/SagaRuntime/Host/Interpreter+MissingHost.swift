@@ -1,0 +1,15 @@
+import SagaCore
+
+extension Interpreter {
+    /// The error of a call of a host function nobody registered: for one the program
+    /// declares `extern`, what would provide it.
+    func missingHostFunction(_ name: String) -> SagaError {
+        if program.externs.contains(where: { $0.name == name }) {
+            return SagaError(
+                kind: "HostError",
+                message: "'\(name)' is declared extern, and nothing provides it here: an app registers it "
+                    + "in its HostFunctions, and `sagarun run` takes its results from --mocks FILE")
+        }
+        return SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import SagaCommandLine
+import Testing
+
+/// An app's `.saga` file declares the host functions it expects with `extern func`; `sagarun`
+/// checks, formats, graphs and runs it, and a golden test gives those functions' results in a
+/// mocks file, call by call.
+@Suite struct ExternMocksTests {
+    static let app = """
+        extern func api.lookupSong(id)
+
+        saga songs {
+          every "song/lookup" as a {
+            let song = call api.lookupSong(a.id)
+            put "song/found" { song: song }
+          }
+        }
+
+        """
+
+    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
+        let io = CapturedIO()
+        let code = await SagaRunTool.main(args, io: io)
+        return (code, io.stdout, io.stderr)
+    }
+
+    func withFiles(_ files: [String: String], _ body: (URL) async throws -> Void) async rethrows {
+        try await ExitCodeTests.withFiles(files, body)
+    }
+
+    @Test func checkFormatAndGraphAcceptExternFunctions() async {
+        await withFiles(["app.saga": Self.app]) { dir in
+            let path = dir.appendingPathComponent("app.saga").path
+            #expect(await run(["check", path]).code == 0)
+            #expect(await run(["fmt", "--check", path]).code == 0)
+            let graph = await run(["graph", path])
+            #expect(graph.code == 0)
+            #expect(graph.out.contains("host api.lookupSong"))
+        }
+    }
+
+    @Test func aCallWithTheWrongNumberOfArgumentsIsAnError() async {
+        let source = Self.app.replacingOccurrences(of: "api.lookupSong(a.id)", with: "api.lookupSong(a.id, 2)")
+        await withFiles(["app.saga": source]) { dir in
+            let r = await run(["check", dir.appendingPathComponent("app.saga").path])
+            #expect(r.code == 65)
+            #expect(r.err.contains("'api.lookupSong' takes 1 argument but 2 were given"))
+        }
+    }
+
+    @Test func anExternDeclaredTwiceOrAlsoAsAFunctionIsAnError() async {
+        let twice = "extern func a.b(x)\nextern func a.b(y)\nsaga main { log 1 }"
+        let both = "extern func f(x)\nfunc f(x) { return x }\nsaga main { log 1 }"
+        await withFiles(["twice.saga": twice, "both.saga": both]) { dir in
+            let r1 = await run(["check", dir.appendingPathComponent("twice.saga").path])
+            #expect(r1.err.contains("invalid redeclaration of extern 'a.b'"))
+            let r2 = await run(["check", dir.appendingPathComponent("both.saga").path])
+            #expect(r2.err.contains("'f' is declared both as a function and as extern"))
+        }
+    }
+
+    @Test func runWithoutMocksSaysWhatWouldProvideTheFunction() async {
+        await withFiles(["app.saga": Self.app, "in.jsonl": #"{"type":"song/lookup","id":3}"# + "\n"]) { dir in
+            let r = await run([
+                "run", dir.appendingPathComponent("app.saga").path, "--input",
+                dir.appendingPathComponent("in.jsonl").path,
+                "--virtual-time", "--memory",
+            ])
+            #expect(r.code == 1)
+            #expect(r.err.contains("'api.lookupSong' is declared extern, and nothing provides it here"))
+        }
+    }
+
+    @Test func aGoldenTestTakesItsMocksAndFailsOnAnUnexpectedCallOrAnUnusedLine() async {
+        let mocks = #"{"call": "api.lookupSong", "args": [3], "result": {"title": "So What"}}"# + "\n"
+        let golden = """
+            action {"id":3,"type":"song/lookup"}
+            action {"song":{"title":"So What"},"type":"song/found"}
+            state {}
+
+            """
+        let oneCall = #"{"type":"song/lookup","id":3}"# + "\n"
+        await withFiles([
+            "app.saga": Self.app, "app.input.jsonl": oneCall, "app.mocks.jsonl": mocks, "app.golden": golden,
+        ]) { dir in
+            let passing = await run(["test", dir.path])
+            #expect(passing.code == 0)
+            #expect(passing.out.contains("1 passed, 0 failed"))
+
+            // A second call finds no line left: the test fails, naming the call.
+            try? (oneCall + #"{"type":"song/lookup","id":4}"# + "\n").write(
+                to: dir.appendingPathComponent("app.input.jsonl"), atomically: true, encoding: .utf8)
+            let unexpected = await run(["test", dir.path])
+            #expect(unexpected.code == 1)
+            #expect(unexpected.out.contains("unexpected call api.lookupSong(4)"))
+            #expect(unexpected.out.contains("app.saga:"))
+
+            // A line no call takes fails the test too, naming the line.
+            try? (mocks + mocks).write(
+                to: dir.appendingPathComponent("app.mocks.jsonl"), atomically: true, encoding: .utf8)
+            try? oneCall.write(to: dir.appendingPathComponent("app.input.jsonl"), atomically: true, encoding: .utf8)
+            let unused = await run(["test", dir.path])
+            #expect(unused.code == 1)
+            #expect(unused.out.contains("line 2 of"))
+            #expect(unused.out.contains("was not used"))
+        }
+    }
+
+    @Test func aMocksFileThatDoesNotParseIsAClearErrorWithItsLine() async {
+        await withFiles(["app.saga": Self.app, "m.jsonl": "\n{\"call\": \"x\", \"result\": 1}\n{oops\n"]) { dir in
+            let r = await run([
+                "run", dir.appendingPathComponent("app.saga").path, "--mocks",
+                dir.appendingPathComponent("m.jsonl").path,
+            ])
+            #expect(r.code == 65)
+            #expect(r.err.contains("m.jsonl: line 3: not JSON"))
+        }
+    }
+
+    @Test func testUpdateWritesAMissingGoldenAndAnEmptyFolderIsAnError() async {
+        await withFiles(["app.saga": Self.app, "app.input.jsonl": "", "app.mocks.jsonl": ""]) { dir in
+            let missing = await run(["test", dir.path])
+            #expect(missing.code == 1)
+            #expect(missing.out.contains("NO GOLDEN"))
+            let update = await run(["test", "--update", dir.path])
+            #expect(update.code == 0)
+            #expect(update.out.contains("CREATED"))
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("app.golden").path))
+            #expect(await run(["test", dir.path]).code == 0)
+        }
+        await withFiles([:]) { dir in
+            let empty = await run(["test", dir.path])
+            #expect(empty.code == 1)
+            #expect(empty.err.contains("no golden tests under"))
+        }
+    }
+}
