@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SagaLanguage", targets: ["SagaLanguage"]),
         .library(name: "SagaRuntime", targets: ["SagaRuntime"]),
         .library(name: "SagaPersistence", targets: ["SagaPersistence"]),
+        .library(name: "SagaTesting", targets: ["SagaTesting"]),
         .executable(name: "sagarun", targets: ["sagarun"]),
         .executable(name: "sagabench", targets: ["sagabench"]),
     ],
@@ -25,6 +26,8 @@ let package = Package(
         // The commands of `sagarun` as a library, so tests can run them in-process.
         .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
+        // Golden-file tests of an app's sagas from its own test target.
+        .target(name: "SagaTesting", dependencies: ["SagaCommandLine", "SagaRuntime"]),
         // History.md: what each session changed for speed, measured with this tool.
         .executableTarget(
             name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"],
@@ -46,7 +49,7 @@ let package = Package(
         .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),
-        .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibraryApp"]),
+        .testTarget(name: "MusicLibraryTests", dependencies: ["MusicLibraryApp", "SagaTesting"]),
         .testTarget(
             name: "SagaEmbeddingTests",
             dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),

@@ -4,8 +4,12 @@ import SagaRuntime
 /// The app's sagas: a scripted one that turns each added song into a save, and one written
 /// in Swift that keeps each album's song count.
 public enum LibrarySagas {
-    /// The scripted saga, bundled as a string so the app needs no resource files.
+    /// The scripted saga, bundled as a string so the app needs no resource files. It declares
+    /// the app's functions it calls, so `sagarun check` and golden tests take it on its own.
     public static let source = """
+        extern func catalog.normalizeTitle(title)
+        extern func catalog.songID(title, album)
+
         // Normalizes each added song and asks the songs' controller to save it.
         saga addSongs {
           every "addSong" as a {

@@ -1,4 +1,5 @@
 import Foundation
+import SagaRuntime
 
 /// Golden-file tests: each `X.saga` with an `X.golden` beside it runs as
 /// `sagarun run X.saga --virtual-time --print-actions --print-state --memory`
@@ -91,9 +92,17 @@ public enum GoldenSuite {
         return text.split(separator: "\n").contains { $0.hasPrefix("saga ") }
     }
 
-    /// Runs one case through the same code as `sagarun run`.
-    public static func run(_ c: Case) async -> Result {
+    /// The unified diff `sagarun test` prints for a transcript that does not match its golden
+    /// file.
+    public static func diff(expected: String, actual: String, expectedName: String) -> String {
+        UnifiedDiff.render(expected: expected, actual: actual, expectedName: expectedName, actualName: "actual")
+    }
+
+    /// Runs one case through the same code as `sagarun run`, with `host`'s functions beside
+    /// those the case's mocks give (the mocks' win).
+    public static func run(_ c: Case, host: HostFunctions = HostFunctions()) async -> Result {
         let io = CapturedIO()
+        io.hostFunctions = host
         var args = ["run", c.saga, "--virtual-time", "--print-actions", "--print-state", "--memory"]
         if let input = c.input { args += ["--input", input] }
         if let mocks = c.mocks { args += ["--mocks", mocks] }

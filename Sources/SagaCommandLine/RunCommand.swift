@@ -65,7 +65,8 @@ enum RunCommand {
         let deferred = store as? DeferredFileStore
         let (interpreter, _) = Self.interpreter(
             program, options: options, store: store, output: io.runOutput,
-            host: mocks?.functions(failingCallsOf: program.externs.map(\.name)) ?? HostFunctions(),
+            host: io.hostFunctions.merging(
+                mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { io.hostFunctions[$0] == nil })),
             before: deferred.map { [Self.opener($0, io: io)] } ?? [])
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {

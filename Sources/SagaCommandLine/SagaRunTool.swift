@@ -78,8 +78,8 @@ public enum SagaRunTool {
 
     /// Compiles a file for a command, printing diagnostics; `nil` with the exit code when it
     /// cannot run.
-    static func compile(_ path: String, _ io: ToolIO, hostFunctions: Set<String> = []) -> (Program?, ExitCode) {
-        let result = io.compile(path, with: Frontend(hostFunctions: hostFunctions))
+    static func compile(_ path: String, _ io: ToolIO) -> (Program?, ExitCode) {
+        let result = io.compile(path, with: Frontend(hostFunctions: io.hostFunctions.names))
         let code = report(result, of: path, io)
         guard code == .success, let program = result.program else { return (nil, code == .success ? .dataError : code) }
         return (program, .success)

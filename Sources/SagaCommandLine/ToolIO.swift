@@ -33,11 +33,16 @@ public protocol ToolIO: AnyObject {
     /// `sagarun` lets glibc's heap grow in large steps while a large file compiles
     /// (`HeapGrowth`): a setting of the whole process, which tests leave alone.
     func compile(_ path: String, with frontend: Frontend) -> CompileResult
+    /// The host functions a run's sagas may call besides those its mocks give: none for
+    /// `sagarun`; an app's own when its tests run golden files (``GoldenSuite``).
+    var hostFunctions: HostFunctions { get }
 }
 
 extension ToolIO {
     /// The real system calls.
     public var storeFileSystem: FileSystem { .posix }
+    /// No host functions.
+    public var hostFunctions: HostFunctions { HostFunctions() }
     /// Lets the value go as soon as the command drops it.
     public func keepUntilExit(_ value: any Sendable) {}
     /// Compiles as a library caller would, then hands the result over.
@@ -90,6 +95,8 @@ public final class CapturedIO: ToolIO {
 
     /// The file store's system calls: set it to inject faults into the commands' stores.
     public var storeFileSystem: FileSystem = .posix
+    /// The host functions the commands' runs may call.
+    public var hostFunctions = HostFunctions()
 
     /// Creates an empty capture.
     public init() {}

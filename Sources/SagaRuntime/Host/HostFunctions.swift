@@ -32,4 +32,12 @@ public struct HostFunctions: Sendable {
 
     /// The function registered under `name`.
     public subscript(name: String) -> Function? { functions[name] }
+
+    /// These functions, with those of `others` in place of any of the same name.
+    public func merging(_ others: HostFunctions?) -> HostFunctions {
+        guard let others else { return self }
+        var merged = self
+        merged.functions.merge(others.functions) { _, theirs in theirs }
+        return merged
+    }
 }
