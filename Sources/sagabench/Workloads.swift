@@ -203,6 +203,7 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     EmbeddedWorkloads.takePut,
+    EmbeddedWorkloads.scriptedAndNative,
     CommandWorkloads.everySelectPut,
     Workload(
         name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",

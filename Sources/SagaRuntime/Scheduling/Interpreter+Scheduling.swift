@@ -270,6 +270,7 @@ extension Interpreter {
     }
 
     /// Feeds the action channels and wakes the takers of a processed action.
+    @inline(__always)
     private func actionReachesTakers(_ action: Value) {
         // No type to read when nothing waits for an action: a saga's `put` often reaches no
         // taker, its own watcher being between its turns (callgrind, every-select-put).
