@@ -145,3 +145,50 @@ import Testing
         #expect(await running.value == .success)
     }
 }
+
+/// In an app, `delay` takes real time: virtual time is for tests.
+@MainActor @Suite struct EmbeddedDelayTests {
+    struct AppState: Codable, Equatable, Sendable {
+        var log: [String] = []
+    }
+
+    enum AppAction: Codable, Equatable, Sendable {
+        case start
+        case done(who: String)
+    }
+
+    /// The sagas' delays end after their time on the continuous clock (a lower bound only).
+    @Test(.timeLimit(.minutes(1))) func aDelayInAnEmbeddedRunTakesRealTime() async throws {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(
+            initialState: AppState(),
+            reducer: { (state: inout AppState, action: AppAction) in
+                if case .done(let who) = action { state.log.append(who) }
+            },
+            middleware: [sagas.middleware])
+        let source = """
+            saga scripted {
+              take "start"
+              delay 60ms
+              put "done" { who: "scripted" }
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "delay.saga").program)
+        let interpreter = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+        sagas.addSaga("native", to: interpreter) { saga in
+            _ = try await saga.take("start")
+            try await saga.delay(80)
+            try await saga.put(.done(who: "native"))
+        }
+        let running = interpreter.start()
+        let clock = ContinuousClock()
+        let started = clock.now
+        store.dispatch(.start)
+        for await state in store.states() where state.log.count == 2 { break }
+        let elapsed = clock.now - started
+        #expect(store.state.log == ["scripted", "native"])
+        #expect(elapsed >= .milliseconds(80))
+        interpreter.stop()
+        #expect(await running.value == .success)
+    }
+}
