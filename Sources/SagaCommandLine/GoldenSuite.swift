@@ -36,6 +36,7 @@ public enum GoldenSuite {
                 String($0.dropFirst("error: mocks: ".count))
             }
         }
+        /// Whether the transcript equals the golden file and every mock went as given.
         public var matches: Bool { expected == actual && mockProblems.isEmpty }
     }
 
@@ -88,8 +89,8 @@ public enum GoldenSuite {
     /// Whether the file declares a root saga of its own (a line that begins `saga NAME`), as
     /// opposed to a file of functions that others import.
     static func declaresASaga(_ path: String) -> Bool {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
-        return text.split(separator: "\n").contains { $0.hasPrefix("saga ") }
+        guard let text = TextFile.read(path) else { return false }
+        return text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("saga ") }
     }
 
     /// The unified diff `sagarun test` prints for a transcript that does not match its golden
@@ -107,7 +108,7 @@ public enum GoldenSuite {
         if let input = c.input { args += ["--input", input] }
         if let mocks = c.mocks { args += ["--mocks", mocks] }
         let code = await SagaRunTool.main(args, io: io)
-        let expected = c.hasGolden ? (try? String(contentsOfFile: c.golden, encoding: .utf8)) ?? "" : ""
+        let expected = c.hasGolden ? TextFile.read(c.golden) ?? "" : ""
         return Result(expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code)
     }
 }

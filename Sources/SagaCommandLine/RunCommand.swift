@@ -51,7 +51,7 @@ enum RunCommand {
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
         var mocks: HostMocks?
         if let mocksPath = parsed.options["--mocks"] {
-            guard let text = try? String(contentsOfFile: mocksPath, encoding: .utf8) else {
+            guard let text = TextFile.read(mocksPath) else {
                 io.err("error: cannot read the mocks file '\(mocksPath)'\n")
                 return .noInput
             }
@@ -77,7 +77,11 @@ enum RunCommand {
             interpreter.tracer = trace
         }
         let status = await interpreter.run(input: input)
-        interpreter.tracer?.close()
+        if let traceFailure = interpreter.tracer?.close(), let tracePath = parsed.options["--trace"] {
+            io.err("error: cannot write the trace file '\(tracePath)': \(traceFailure)\n")
+            await store.close()
+            return .ioError
+        }
         let mockProblems = mocks?.problems ?? []
         for problem in mockProblems { io.err("error: mocks: \(problem)\n") }
         // A store that could not be opened at the first persistence action, or failed under

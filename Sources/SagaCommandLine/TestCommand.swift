@@ -59,7 +59,15 @@ enum TestCommand {
             if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
             if progress { io.out("\u{1B}[2K\r") }
-            if result.matches {
+            // A golden is never written from a program that did not run (it does not compile,
+            // or its input or mocks cannot be read): its transcript is empty for that reason.
+            if !c.hasGolden, result.exitCode >= 64 {
+                failed += 1
+                io.out("FAIL \(c.saga): it did not run, so no golden was written\n")
+                if !result.errors.isEmpty { io.out("standard error:\n" + result.errors) }
+                continue
+            }
+            if result.matches, c.hasGolden {
                 passed += 1
                 if !progress { io.out("PASS \(c.saga)\n") }
                 continue

@@ -61,6 +61,8 @@ public final class ProcessIO: ToolIO {
     public init() {}
 
     public var runOutput: RunOutput { standard }
+    /// Why standard output lost text, if a write to it failed (`strerror`'s words).
+    public var outputFailure: String? { standard.outputFailure }
     public func keepUntilExit(_ value: any Sendable) { keptUntilExit.withLock { $0.append(value) } }
     public func compile(_ path: String, with frontend: Frontend) -> CompileResult {
         let result = HeapGrowth.whileCompiling(path) { frontend.compile(path: path) }

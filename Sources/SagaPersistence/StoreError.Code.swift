@@ -28,10 +28,12 @@ extension StoreError {
 
 /// A code is its name in JSON: `"locked"`.
 extension StoreError.Code: Codable {
+    /// The code named by a string.
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// The code's name, as a string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)

@@ -147,6 +147,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var processingOwnEntry = false
     /// Set by ``stop()``.
     @exclusivity(unchecked) var stopRequested = false
+    /// Set once END has come (no input, timer or host call can bring an action): a `take` of
+    /// actions started from then on ends at once (see ``addTaker(_:)``).
+    @exclusivity(unchecked) var endReached = false
     /// Set while a saga written in Swift is runnable or between two effects: its Swift task
     /// runs apart from the scheduler, so an app's own dispatch meanwhile is held in
     /// ``heldActions``. Otherwise it would pass the saga's next `take` by.
@@ -164,7 +167,8 @@ public final class Interpreter {
     @exclusivity(unchecked) var stepsTaken = 0
     /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.
     @exclusivity(unchecked) var outOfSteps = false
-    /// Set once ``run(input:isolation:)`` has started the root sagas.
+    /// Set once ``run(input:isolation:)`` or ``start(isolation:)`` has started the root
+    /// sagas; never cleared, as an interpreter runs once.
     @exclusivity(unchecked) var started = false
 
     /// Whether ``run(input:isolation:)`` has started and not yet been stopped.

@@ -6,6 +6,8 @@ import Synchronization
 ///
 /// A store's own ``Store/dispatcher`` does this without a queue (a persistence controller's
 /// `makeMiddleware()` uses it); this scheduler is for middleware that takes a scheduler.
+/// `queue` must be serial. As results wait for those of the work started before them, one
+/// piece of work that never ends (a long poll) holds back every result after it.
 ///
 /// ```swift
 /// let scheduler = QueueWorkScheduler<AppAction>(queue: .main)

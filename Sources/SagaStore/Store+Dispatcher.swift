@@ -1,8 +1,12 @@
+import Foundation
+
 extension Store {
     /// The inbox behind ``dispatcher``, made by its first use; every use shares it, so that
     /// actions sent through any of them keep one order.
     var sharedInbox: StoreInbox<Action> {
         if let inbox { return inbox }
+        // A store made outside any actor is the main actor's: it must be used there.
+        assert(isolation != nil || Thread.isMainThread, "a store made outside any actor is used on the main actor")
         // Weak: an action sent after the store has gone is dropped. Made only here, as a weak
         // reference makes every retain of the store dearer.
         let made = StoreInbox<Action>(actor: isolation ?? MainActor.shared) { [weak self] action in

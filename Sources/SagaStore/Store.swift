@@ -40,8 +40,8 @@ public final class Store<State, Action> {
     /// Called each time a dispatch has processed its queue and the store is idle again.
     @exclusivity(unchecked) @usableFromInline var idleObservers: [(token: Int, call: () -> Void)] = []
     private var nextIdleObserverID = 0
-    /// The actor the store lives on, for ``dispatcher``.
-    let isolation: (any Actor)?
+    /// The actor the store lives on, for ``dispatcher``: weak, as an actor may own its store.
+    weak var isolation: (any Actor)?
     /// Made by the first use of ``dispatcher``.
     var inbox: StoreInbox<Action>?
 
@@ -52,7 +52,8 @@ public final class Store<State, Action> {
     ///   - reducer: applies an action to the state.
     ///   - middleware: the chain, outermost first: the first middleware sees an action first.
     ///   - isolation: the actor the store lives on: by default the caller's. A store made
-    ///     outside any actor is taken to live on the main actor, where ``dispatcher`` delivers.
+    ///     outside any actor is taken to live on the main actor, where ``dispatcher`` delivers:
+    ///     make it on the actor that uses it (or pass that actor), or it is raced.
     public init(
         initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = [],
         isolation: (any Actor)? = #isolation

@@ -18,8 +18,9 @@ final class StoreInbox<Action>: @unchecked Sendable {
     }
 
     private let pending = Mutex(Pending())
-    /// The store's actor.
-    private let actor: any Actor
+    /// The store's actor: weak, as the store holds the inbox and the actor may hold the
+    /// store. Once it is gone, nothing sent is dispatched.
+    private weak let actor: (any Actor)?
     /// Dispatches into the store, if it is still there.
     private let target: Target
 
@@ -47,8 +48,7 @@ final class StoreInbox<Action>: @unchecked Sendable {
             p.draining = true
             return true
         }
-        guard hop else { return }
-        let actor = self.actor
+        guard hop, let actor = self.actor else { return }
         Task { await self.drain(isolation: actor) }
     }
 

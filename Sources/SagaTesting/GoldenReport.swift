@@ -17,6 +17,7 @@ public struct GoldenReport: Sendable, CustomStringConvertible {
     /// Whether at least one test ran and every one passed.
     public var isSuccess: Bool { failures.isEmpty && !passed.isEmpty }
 
+    /// `N passed, N failed`, then each failure with its message.
     public var description: String {
         var text = "\(passed.count) passed, \(failures.count) failed"
         if passed.isEmpty, failures.isEmpty { text += " (no golden tests found)" }

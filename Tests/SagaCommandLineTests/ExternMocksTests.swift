@@ -134,4 +134,30 @@ import Testing
             #expect(empty.err.contains("no golden tests under"))
         }
     }
+
+    @Test func aMocksFileWithWindowsLineEndsParses() async {
+        let mocks =
+            #"{"call": "api.lookupSong", "result": 1}"# + "\r\n" + #"{"call": "api.lookupSong", "result": 2}"# + "\r\n"
+        let input = #"{"type":"song/lookup","id":3}"# + "\n" + #"{"type":"song/lookup","id":4}"# + "\n"
+        await withFiles(["app.saga": Self.app, "m.jsonl": mocks, "in.jsonl": input]) { dir in
+            let r = await run([
+                "run", dir.appendingPathComponent("app.saga").path, "--mocks",
+                dir.appendingPathComponent("m.jsonl").path,
+                "--input", dir.appendingPathComponent("in.jsonl").path, "--virtual-time", "--print-actions", "--memory",
+            ])
+            #expect(r.code == 0, "\(r.err)")
+            #expect(r.out.contains(#"{"song":2,"type":"song/found"}"#))
+        }
+    }
+
+    /// A saga that does not compile prints nothing: `--update` must not take that for its
+    /// transcript.
+    @Test func updateWritesNoGoldenForASagaThatDoesNotRun() async {
+        await withFiles(["broken.saga": "saga main { log }\n", "broken.input.jsonl": ""]) { dir in
+            let update = await run(["test", "--update", dir.path])
+            #expect(update.code == 1)
+            #expect(update.out.contains("it did not run, so no golden was written"))
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("broken.golden").path))
+        }
+    }
 }

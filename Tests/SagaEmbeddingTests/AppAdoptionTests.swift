@@ -108,6 +108,21 @@ import Testing
         await reopened.close()
     }
 
+    /// Only a case whose value is an enum is a wrapped action: a struct or a dictionary that
+    /// encodes as a record of one record is a value, whatever its contents.
+    @Test func theCodableBridgeFlattensOnlyWrappedEnums() throws {
+        struct Profile: Codable { var bio: [String: String] }
+        enum Action: Codable {
+            case loaded(Profile)
+            case update([String: Song])
+        }
+        let bridge = CodableBridge<AppState, Action>()
+        let loaded = try #require(bridge.value(of: .loaded(Profile(bio: ["en": "hi"]))))
+        #expect(loaded.canonicalJSON == #"{"_0":{"bio":{"en":"hi"}},"type":"loaded"}"#)
+        let update = try #require(bridge.value(of: .update(["s1": Song(id: "1", title: "x")])))
+        #expect(update["type"] == "update")
+    }
+
     @Test func theCodableBridgeShowsAWrappedActionAsOneTypeAndTakesItBack() throws {
         let bridge = CodableBridge<AppState, AppAction>()
         let saved = AppAction.songs(.saved(Song(id: "1", title: "So What")))

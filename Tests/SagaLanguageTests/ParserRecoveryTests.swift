@@ -92,7 +92,7 @@ import Testing
     @Test func declarationLevelMistakes() {
         #expect(
             ParseFixture.errors("log 1\nsaga s {}") == [
-                "1:1: expected a declaration (import, state, reduce, saga or func), found 'log'"
+                "1:1: expected a declaration (import, state, reduce, saga, func or extern func), found 'log'"
             ])
         #expect(ParseFixture.errors("saga {\n}\nsaga b {}") == ["1:6: expected saga name after 'saga', found '{'"])
         #expect(ParseFixture.errors("saga s log 1") == ["1:8: expected '{' after saga name, found 'log'"])

@@ -163,6 +163,13 @@ final class SimulatedDisk: @unchecked Sendable {
                     let prefix = path + "/"
                     return self.names.keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
                 }
+            },
+            isRegularFile: { (path) throws(FileSystem.Failure) -> Bool in
+                try self.locked { () throws(FileSystem.Failure) -> Bool in
+                    if self.names[path] != nil { return true }
+                    if self.folders.contains(path) { return false }
+                    throw self.failure("stat", ENOENT, path)
+                }
             })
     }
 

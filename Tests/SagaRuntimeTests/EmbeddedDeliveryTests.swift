@@ -134,6 +134,24 @@ import Testing
         #expect(await running.value == .success)
     }
 
+    /// An interpreter runs once: starting it again says so and changes nothing, so that no
+    /// action reaches its sagas twice.
+    @Test(.timeLimit(.minutes(1))) func startingTwiceIsRefused() async throws {
+        let sagas = SagaMiddleware(bridge: Bridge())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let program = try #require(Frontend().compile(source: Self.source, path: "twice.saga").program)
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(for: program, store: store, output: output)
+        let running = interpreter.start()
+        #expect(await interpreter.start().value == .sagaFailed)
+        #expect(output.errors.contains { $0.contains("has been started already") })
+        store.dispatch(.ping(n: 1))
+        await waitFor(store) { $0.seen["scripted"] == [1] }
+        #expect(store.state.seen == ["scripted": [1]])
+        interpreter.stop()
+        #expect(await running.value == .success)
+    }
+
     @Test(.timeLimit(.minutes(1))) func anActionDispatchedRightAfterStartIsSeen() async {
         let sagas = SagaMiddleware(bridge: Bridge())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])

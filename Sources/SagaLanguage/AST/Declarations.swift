@@ -14,10 +14,13 @@ public enum Declaration: Sendable {
 /// `extern func api.fetchUser(id)`: a function the host provides (an app's registered
 /// function, a golden test's mocks), declared so that the program checks on its own.
 public struct ExternDecl: Sendable, Equatable {
+    /// The function's name, dotted or not (`api.fetchUser`).
     public var name: String
     /// The parameters' names, for the reader and the arity.
     public var parameters: [String]
+    /// Where `extern` is.
     public var location: SourceLocation
+    /// A declaration of `name(parameters…)` at `location`.
     public init(name: String, parameters: [String], location: SourceLocation) {
         self.name = name
         self.parameters = parameters

@@ -101,11 +101,12 @@ extension Parser {
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
             if kind == .identifier,
-                let keyword = Suggestions.closest(to: text(current), in: ["import", "state", "reduce", "saga", "func"])
+                let keyword = Suggestions.closest(
+                    to: text(current), in: ["import", "state", "reduce", "saga", "func", "extern"])
             {
                 throw fail("unknown declaration '\(text(current))'; did you mean '\(keyword)'?")
             }
-            throw fail("expected a declaration (import, state, reduce, saga or func), found \(found)")
+            throw fail("expected a declaration (import, state, reduce, saga, func or extern func), found \(found)")
         }
     }
 

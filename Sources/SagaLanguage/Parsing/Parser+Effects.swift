@@ -131,8 +131,11 @@ extension Parser {
             let key = try parseKey(in: "'\(owner)'")
             try expect(.colon, "expected ':' after key '\(key)' in '\(owner)'")
             entries.append(EffectEntry(key: key, effect: try parseAnyEffect()))
+            // A comma, or a new line before the next `key:`, separates the entries.
             if !match(.comma) {
-                guard kind == .rightBrace else { throw fail("expected ',' or '}' in '\(owner)', found \(found)") }
+                guard kind == .rightBrace || startsEntryOnANewLine else {
+                    throw fail("expected ',' or '}' in '\(owner)', found \(found)")
+                }
             }
         }
         ignoresNewlines = saved

@@ -251,8 +251,9 @@ extension Parser {
             let key = try parseKey(in: "record literal")
             try expect(.colon, "expected ':' after field name '\(key)'")
             fields.append(RecordField(key: key, value: try parseExpression()))
+            // A comma, or a new line before the next `key:`, separates the fields.
             if !match(.comma) {
-                guard kind == .rightBrace else {
+                guard kind == .rightBrace || startsEntryOnANewLine else {
                     throw fail(
                         "expected ',' or '}' in record literal opened at \(open.line):\(open.column), found \(found)")
                 }

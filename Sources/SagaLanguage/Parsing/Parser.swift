@@ -295,6 +295,13 @@ public struct Parser {
         kind != .newline && current.line == previous.line
     }
 
+    /// `true` at a `key:` that begins a new line: the next entry of a record, `race` or `all`
+    /// written one a line, with no comma between (a `}` left out is not taken for one).
+    var startsEntryOnANewLine: Bool {
+        current.line != previous.line && (kind == .identifier || kind == .string || kind.isKeyword)
+            && nextKind == .colon
+    }
+
     /// `true` when the current token is `join` directly followed by `(`: the built-in
     /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
     /// touching parenthesis tells them apart, as it does for every built-in call.

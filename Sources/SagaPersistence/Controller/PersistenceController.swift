@@ -44,6 +44,7 @@ extension PersistenceController {
     /// The state type of this controller.
     public typealias State = PersistenceState<Element, PersistenceError, Request>
 
+    /// Runs ``save(_:)`` once the write started before it has finished (see the requirement).
     public func save(_ element: Element, completion: @escaping @Sendable (Result<Element, PersistenceError>) -> Void) {
         WriteChain.shared.append(for: self) {
             do throws(PersistenceError) {
@@ -54,6 +55,7 @@ extension PersistenceController {
         }
     }
 
+    /// Runs ``delete(_:)`` once the write started before it has finished (see the requirement).
     public func delete(_ element: Element, completion: @escaping @Sendable (Result<Void, PersistenceError>) -> Void) {
         WriteChain.shared.append(for: self) {
             do throws(PersistenceError) {

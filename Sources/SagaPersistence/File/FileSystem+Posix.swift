@@ -79,3 +79,13 @@ extension FileSystem {
         }
     )
 }
+
+extension FileSystem {
+    /// ``isRegularFile`` by `stat(2)`.
+    public static let statIsRegularFile: @Sendable (_ path: String) throws(Failure) -> Bool = {
+        (path) throws(Failure) -> Bool in
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(call: "stat", errno: errno, path: path) }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+}

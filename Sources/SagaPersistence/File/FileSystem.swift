@@ -58,6 +58,9 @@ public struct FileSystem: Sendable {
     public var makeDirectory: @Sendable (_ path: String) throws(Failure) -> Void
     /// The names in a folder (without `.` and `..`).
     public var listDirectory: @Sendable (_ path: String) throws(Failure) -> [String]
+    /// Whether `path` names a regular file (`stat`, following a symbolic link): a store's
+    /// files must be, or reading one could block (a FIFO) or fail strangely (a folder).
+    public var isRegularFile: @Sendable (_ path: String) throws(Failure) -> Bool
 
     /// A file system of the given calls (every one required; start from ``posix`` to change a few).
     public init(
@@ -75,7 +78,8 @@ public struct FileSystem: Sendable {
         unlink: @escaping @Sendable (_ path: String) throws(Failure) -> Void,
         flock: @escaping @Sendable (_ fd: Int32, _ operation: Int32) throws(Failure) -> Void,
         makeDirectory: @escaping @Sendable (_ path: String) throws(Failure) -> Void,
-        listDirectory: @escaping @Sendable (_ path: String) throws(Failure) -> [String]
+        listDirectory: @escaping @Sendable (_ path: String) throws(Failure) -> [String],
+        isRegularFile: @escaping @Sendable (_ path: String) throws(Failure) -> Bool = FileSystem.statIsRegularFile
     ) {
         self.open = open
         self.close = close
@@ -90,5 +94,6 @@ public struct FileSystem: Sendable {
         self.flock = flock
         self.makeDirectory = makeDirectory
         self.listDirectory = listDirectory
+        self.isRegularFile = isRegularFile
     }
 }

@@ -73,6 +73,17 @@ struct StoreDirectory: Sendable {
         try withBytes(bytes) { (b) throws(StoreError) in try writeAll(fd, b, name: name) }
     }
 
+    /// Refuses a store file that is not a regular file (a folder, a FIFO, a device), which
+    /// opening would otherwise read, block on or fail to remove.
+    func requireRegularFile(_ name: String) throws(StoreError) {
+        let isRegular: Bool
+        do { isRegular = try fs.isRegularFile(path(of: name)) } catch { throw error.storeError() }
+        guard isRegular else {
+            throw StoreError(
+                .io, "\(name) is not a regular file, as every file of a store must be", path: path(of: name))
+        }
+    }
+
     func open(_ name: String, _ flags: Int32) throws(StoreError) -> Int32 {
         do { return try fs.open(path(of: name), flags, 0o644) } catch { throw error.storeError() }
     }

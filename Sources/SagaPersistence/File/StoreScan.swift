@@ -43,8 +43,10 @@ struct StoreScan {
         var snapshots: [Int] = []
         for name in try dir.list().sorted() {
             if name.hasSuffix(StoreFormat.temporarySuffix) {
+                try dir.requireRegularFile(name)
                 leftovers.append(name)
             } else if let (isLog, g) = StoreFormat.parse(name) {
+                try dir.requireRegularFile(name)
                 if isLog { logs.append(g) } else { snapshots.append(g) }
             } else if name != StoreFormat.lockName {
                 foreign.append(name)

@@ -39,13 +39,18 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge, Send
         guard let encoded = try? Value(encoding: action), case .record(let r) = encoded else { return nil }
         if case .string? = r["type"] { return encoded }
         // Swift's enum encoding: {"case": {fields}}, and for a case wrapping another enum's
-        // action, {"case": {"_0": {"inner": {fields}}}}.
+        // action, {"case": {"_0": {"inner": {fields}}}}. A case is taken as wrapping when its one
+        // value is itself an enum (a struct or a dictionary that encodes alike is a value).
         guard var (type, fields) = ActionDecoding.singleCase(r) else { return nil }
-        while fields.count == 1, case .record(let wrapped)? = fields["_0"],
-            let (inner, innerFields) = ActionDecoding.singleCase(wrapped)
+        var wrapped: Any = action
+        while fields.count == 1, case .record(let inner)? = fields["_0"],
+            let (innerType, innerFields) = ActionDecoding.singleCase(inner),
+            let payload = Mirror(reflecting: wrapped).children.first?.value,
+            Mirror(reflecting: payload).displayStyle == .enum
         {
-            type += "/" + inner
+            type += "/" + innerType
             fields = innerFields
+            wrapped = payload
         }
         fields["type"] = .string(type)
         return .record(fields)

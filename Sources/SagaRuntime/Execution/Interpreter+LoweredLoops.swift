@@ -207,7 +207,7 @@ extension Interpreter {
                     task.pc = Int(step.pc) &+ 1
                     task.target = step.slot >= 0 ? .slot(Int(step.slot)) : .discard
                     block(task, on: .take)
-                    takers.append(
+                    addTaker(
                         Taker(task: task, token: task.token, pattern: loop.patterns[Int(step.operand)], condition: nil))
                     task.mayResumeLowered = true
                     return false

@@ -24,6 +24,7 @@ public final class HostMocks: Sendable {
         public var line: Int
         /// What is wrong.
         public var message: String
+        /// `line N: message`.
         public var description: String { "line \(line): \(message)" }
     }
 
@@ -55,7 +56,8 @@ public final class HostMocks: Sendable {
     ///   either a `result` or an `error`.
     public init(jsonl text: String, source: String = "mocks") throws(ParseError) {
         var state = Calls()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on every line end, "\r\n" included (one `Character` in Swift).
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }

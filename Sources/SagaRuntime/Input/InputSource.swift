@@ -39,6 +39,12 @@ public final class InputSource: @unchecked Sendable {
     public static func file(_ path: String) -> InputSource? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
+        // A folder opens, but reads as nothing: it is not an input file.
+        var info = stat()
+        if fstat(fd, &info) != 0 || (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            return nil
+        }
         return InputSource(fd: fd, close: true)
     }
 

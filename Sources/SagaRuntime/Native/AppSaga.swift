@@ -18,10 +18,13 @@ import SagaCore
 /// }
 /// ```
 ///
-/// Each effect is the language's effect of the same name, on the same scheduler: an action
-/// the app dispatches while the saga is between two effects waits for it (see
-/// ``Interpreter/start(isolation:)``). Actions and state cross to the saga through the
-/// interpreter's ``SagaBridge``; ``select()`` gives the app's state itself.
+/// Each effect is the language's effect of the same name, on the same scheduler. Between two
+/// effects the saga runs as a scripted saga does between two statements: an action the app
+/// dispatches meanwhile is reduced at once, but reaches the sagas only once every saga waits
+/// again, as if it had been dispatched then. So do slow work (a request, a sleep) through
+/// ``call(_:)`` or ``delay(_:)``, never by awaiting it between effects: that would hold every
+/// saga's actions back. Actions and state cross to the saga through the interpreter's
+/// ``SagaBridge``; ``select()`` gives the app's state itself.
 public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     /// The untyped effects underneath, for what the typed ones do not cover (race, fork, …).
     public let effects: SagaEffects

@@ -5,6 +5,10 @@ extension Interpreter {
     /// Adds a root saga written in Swift; root sagas start in the order the program declares
     /// them, then the native ones in the order they were added. Call before ``run(input:isolation:)``.
     public func addSaga(_ name: String, _ saga: @escaping NativeSaga) {
+        guard !started else {
+            output.error("error: saga \(name) was added after the interpreter started; add sagas before")
+            return
+        }
         nativeRoots.append((name, saga))
     }
 
@@ -128,7 +132,7 @@ extension Interpreter {
                 let pattern = try ActionPattern(
                     spec.patterns.count == 1 ? .string(spec.patterns[0]) : .list(spec.patterns.map { .string($0) }))
                 block(task, on: .take)
-                takers.append(Taker(task: task, token: task.token, pattern: pattern, condition: nil))
+                addTaker(Taker(task: task, token: task.token, pattern: pattern, condition: nil))
                 return .success(nil)
             case .put(let action):
                 guard case .record(let r) = action, case .string? = r["type"] else {

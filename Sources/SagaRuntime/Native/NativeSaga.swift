@@ -14,6 +14,10 @@ import SagaCore
 /// }
 /// ```
 ///
+/// Between two effects the saga holds the scheduler, as a scripted saga does between two
+/// statements: actions an app dispatches meanwhile reach the sagas once it waits again. Do
+/// slow work through ``SagaEffects/call(_:_:)``, not by awaiting it between effects.
+///
 /// Cancellation throws ``SagaEffects/Cancelled`` out of the effect the saga waits on: clean up
 /// in `defer` or `catch` and let it propagate. At END a waiting `take` throws
 /// ``SagaEffects/Ended``, which ends the saga as if it had returned.

@@ -1,25 +1,33 @@
 import Foundation
 import SagaCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Writes a run as a Chrome Trace Event Format file (it opens in Perfetto and
 /// chrome://tracing): one track per saga task, a slice per blocking effect with its
 /// arguments, instant events for each dispatched action and each error, and flow arrows
 /// from a fork to its child.
 ///
-/// Events are streamed to the file as they happen; ``close()`` ends the JSON document.
+/// Events are streamed to the file as they happen; ``close()`` ends the JSON document and
+/// says whether every write succeeded (a full disk loses the trace, and the run must say so).
 public final class ChromeTrace {
-    private let handle: FileHandle
+    private let fd: Int32
+    /// The first failed write's error; nothing is written after it.
+    private var failure: Int32?
     private var first = true
     private var named: Set<Int> = []
     private var lastTimestamp = -1
     private var nextFlow = 1
 
-    /// Creates (or truncates) the trace file; `nil` if it cannot be written.
+    /// Creates (or truncates) the trace file; `nil` if it cannot be opened for writing.
     public init?(path: String) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        self.handle = handle
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        self.fd = fd
         write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n")
     }
 
@@ -79,9 +87,14 @@ public final class ChromeTrace {
     }
 
     /// Ends the document and closes the file.
-    public func close() {
+    ///
+    /// - Returns: why the trace is incomplete (the first failed write's error, as
+    ///   `strerror` says it), or `nil` when every write succeeded.
+    @discardableResult
+    public func close() -> String? {
         write("\n]}\n")
-        try? handle.close()
+        if Glibc.close(fd) != 0, failure == nil { failure = errno }
+        return failure.map { String(cString: strerror($0)) }
     }
 
     private func event(_ value: Value) {
@@ -90,6 +103,21 @@ public final class ChromeTrace {
     }
 
     private func write(_ text: String) {
-        handle.write(Data(text.utf8))
+        guard failure == nil else { return }
+        var text = text
+        text.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
+                if n > 0 {
+                    done += n
+                } else if n < 0, errno == EINTR {
+                    continue
+                } else {
+                    failure = n < 0 ? errno : ENOSPC
+                    return
+                }
+            }
+        }
     }
 }

@@ -30,6 +30,9 @@ public final class BufferedOutput: RunOutput {
 /// errors to standard error.
 public final class StandardOutput: RunOutput {
     private var buffer: [UInt8] = []
+    /// The first write to standard output that failed (a full disk, a closed pipe), with
+    /// `strerror`'s words for it: the transcript is incomplete, and the run must say so.
+    public private(set) var outputFailure: String?
 
     /// Writes to the process's standard output and error.
     public init() {
@@ -59,6 +62,9 @@ public final class StandardOutput: RunOutput {
                 let n = Glibc.write(fd, base, left)
                 if n <= 0 {
                     if n < 0, errno == EINTR { continue }
+                    if fd == 1, outputFailure == nil {
+                        outputFailure = String(cString: strerror(n < 0 ? errno : ENOSPC))
+                    }
                     return
                 }
                 left -= n

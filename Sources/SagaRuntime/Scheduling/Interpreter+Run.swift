@@ -23,7 +23,7 @@ extension Interpreter {
     /// (the main actor, for a UI store), and the sagas run there too. To go on at once while
     /// the sagas run, use ``start(isolation:)``.
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
-        begin()
+        guard begin() else { return .sagaFailed }
         return await finish(input: input)
     }
 
@@ -42,7 +42,7 @@ extension Interpreter {
     /// written in Swift takes its own on the task, and the store's actions wait for it).
     @discardableResult
     public func start(isolation: isolated any Actor = #isolation) -> Task<RunStatus, Never> {
-        begin()
+        guard begin() else { return Task { .sagaFailed } }
         // The first turn, here: the scripted sagas reach their first `take` before the caller
         // goes on. A saga written in Swift met on the way is left for the task to step.
         if let native = runUntilIdle() { ready.prepend(.run(native, native.token)) }
@@ -54,7 +54,14 @@ extension Interpreter {
 
     /// What ``run(input:isolation:)`` and ``start(isolation:)`` do before their first turn:
     /// the store's actions reach the interpreter from here on, and the root sagas are ready.
-    private func begin() {
+    ///
+    /// - Returns: `false` when the interpreter has been started already: an interpreter runs
+    ///   once (a second run would see every action twice).
+    private func begin() -> Bool {
+        guard !started else {
+            output.error("error: this interpreter has been started already; make a new one to run again")
+            return false
+        }
         // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
         binding.runStarted(self)
         reducers.clock = clock
@@ -72,6 +79,7 @@ extension Interpreter {
         }
         flushWakeups()
         started = true
+        return true
     }
 
     /// The run after ``begin()``: turns until the program ends or is stopped.
@@ -95,6 +103,7 @@ extension Interpreter {
         var failure: InputError?
         while true {
             await drain()
+            dropStaleTimers()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
@@ -148,6 +157,7 @@ extension Interpreter {
         var failure: InputError?
         while true {
             await drain()
+            dropStaleTimers()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
             var progressed = false
             var timedAdded = false
@@ -241,6 +251,19 @@ extension Interpreter {
         flushWakeups()
     }
 
+    /// Drops the timers at the front of the queue whose tasks no longer wait for them (a
+    /// cancelled `delay`, a `race`'s lost one): the virtual clock moves only to a timer that
+    /// still matters, and the run ends without waiting for the others.
+    func dropStaleTimers() {
+        while let timer = timers.first, !isLive(timer) { _ = timers.pop() }
+    }
+
+    /// Whether `timer`'s task still waits for it.
+    private func isLive(_ timer: TimerQueue.Entry) -> Bool {
+        guard timer.task.token == timer.token, case .timer(let sequence) = timer.task.wait else { return false }
+        return sequence == timer.sequence
+    }
+
     /// Fires the earliest timer, if its task still waits for it.
     private func fireNextTimer() {
         guard let timer = timers.pop() else { return }
@@ -255,6 +278,7 @@ extension Interpreter {
     ///
     /// - Returns: whether any task was ended.
     private func endBlockedTakes() -> Bool {
+        endReached = true
         var ended: [SagaTask] = []
         for taker in takers where taker.task.token == taker.token {
             if case .take = taker.task.wait { ended.append(taker.task) }

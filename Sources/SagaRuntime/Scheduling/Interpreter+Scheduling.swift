@@ -143,6 +143,18 @@ extension Interpreter {
         if tracer != nil { traceBlock(task, wait) }
     }
 
+    /// Makes a task that has just blocked on `take` wait for a matching action; once END has
+    /// come, it ends at once instead, as if by `return`, before the task that started it goes
+    /// on (END is permanent, as in redux-saga: no action will come).
+    @inline(__always)
+    func addTaker(_ taker: consuming Taker) {
+        if endReached {
+            wake(taker.takeTask(), .unwind(.end))
+            return
+        }
+        takers.append(taker)
+    }
+
     /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and
     /// resumes once the action has been processed.
     func enqueue(_ action: consuming Value, putter: SagaTask? = nil) {

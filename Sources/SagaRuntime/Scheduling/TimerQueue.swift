@@ -19,6 +19,9 @@ struct TimerQueue {
     /// The earliest due time, if any.
     var nextDue: Int? { heap.first?.due }
 
+    /// The earliest timer, if any.
+    var first: Entry? { heap.first }
+
     /// Adds a timer; returns its sequence number.
     mutating func add(due: Int, task: SagaTask, token: Int) -> Int {
         let seq = nextSequence

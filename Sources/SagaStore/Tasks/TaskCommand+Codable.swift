@@ -14,6 +14,7 @@ extension TaskCommand: Codable {
         case id
     }
 
+    /// Decodes a `cancel` or a `cancelAll`; a `run` throws.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if container.contains(.cancelAll) {
@@ -29,6 +30,7 @@ extension TaskCommand: Codable {
         }
     }
 
+    /// Encodes the command and its task's id.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
