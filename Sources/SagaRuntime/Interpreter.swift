@@ -167,6 +167,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var stepsTaken = 0
     /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.
     @exclusivity(unchecked) var outOfSteps = false
+    /// How many turns the real-time run loop has taken: each waits for something to happen,
+    /// so a loop that spins shows here (for tests).
+    @exclusivity(unchecked) var realTimeTurns = 0
     /// Set once ``run(input:isolation:)`` or ``start(isolation:)`` has started the root
     /// sagas; never cleared, as an interpreter runs once.
     @exclusivity(unchecked) var started = false

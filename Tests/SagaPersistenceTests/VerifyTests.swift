@@ -159,7 +159,7 @@ struct VerifyTests {
                 return e.code == .locked
                     && e.message.hasSuffix("in use by another process (perhaps a `sagarun store verify`)")
             }
-            dir.fs.close(shared)
+            shared.release(dir.fs)
             let store = try FileStore.open(directory: folder.path)
             await store.close()
         }

@@ -44,16 +44,16 @@ public final class FileStore: ElementStore {
     public static func open(directory: String, options: Options = .init()) throws(StoreError) -> FileStore {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         try dir.create()
-        let lockFD = try StoreLock.acquire(dir)
+        let lock = try StoreLock.acquire(dir)
         let recovered: LogWriter.Recovered
         do {
             recovered = try Recovery.run(dir)
         } catch {
-            dir.fs.close(lockFD)
+            lock.release(dir.fs)
             throw error
         }
         let writer = LogWriter(
-            dir: dir, lockFD: lockFD, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold),
+            dir: dir, lock: lock, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold),
             preallocation: max(0, options.preallocation))
         writer.start()
         return FileStore(directory: directory, writer: writer, tornTailBytes: recovered.tornTailBytes)

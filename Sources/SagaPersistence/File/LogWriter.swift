@@ -29,7 +29,7 @@ final class LogWriter: @unchecked Sendable {
     private var failure: StoreError?
 
     // Owned by the writer thread once it starts.
-    private let lockFD: Int32
+    private let lock: StoreLock.Held
     var logFD: Int32
     var logHeader: FileHeader
     var seed: UInt32
@@ -49,10 +49,10 @@ final class LogWriter: @unchecked Sendable {
     /// tried since the last trim).
     var mayHaveZeros = false
 
-    init(dir: StoreDirectory, lockFD: Int32, recovered: Recovered, snapshotThreshold: Int, preallocation: Int) {
+    init(dir: StoreDirectory, lock: StoreLock.Held, recovered: Recovered, snapshotThreshold: Int, preallocation: Int) {
         self.dir = dir
         self.preallocation = preallocation
-        self.lockFD = lockFD
+        self.lock = lock
         self.snapshotThreshold = snapshotThreshold
         self.index = Mutex(recovered.index)
         self.logFD = recovered.logFD
@@ -218,7 +218,7 @@ final class LogWriter: @unchecked Sendable {
         condition.unlock()
         if healthy { try? trimPreallocation() }
         dir.fs.close(logFD)
-        dir.fs.close(lockFD)
+        lock.release(dir.fs)
         condition.lock()
         finished = true
         let waiters = closeWaiters

@@ -5,22 +5,50 @@ import Musl
 #endif
 
 /// The exclusive lock that gives a store's files to one open handle at a time: `flock`
-/// (LOCK_EX|LOCK_NB) on the folder's `LOCK` file, which then holds the owner's pid.
+/// (LOCK_EX|LOCK_NB) on the store's folder itself, then on its `LOCK` file, which then holds
+/// the owner's pid.
 ///
+/// The folder's lock holds whatever happens to the files in it: a `LOCK` file deleted while a
+/// run holds the store lets no second process in (it did, when the file was the only lock).
 /// `flock` belongs to the open file description, so a second open in the same process
 /// conflicts too, and the lock goes away with the process.
 enum StoreLock {
-    /// Takes the lock and writes our pid into the lock file.
+    /// The descriptors that hold a store's lock; closing them releases it.
+    struct Held {
+        /// The folder's descriptor, locked.
+        var folder: Int32
+        /// The `LOCK` file's descriptor, locked too, if it was opened.
+        var file: Int32?
+
+        /// Releases the lock.
+        func release(_ fs: FileSystem) {
+            if let file { fs.close(file) }
+            fs.close(folder)
+        }
+    }
+
+    /// Takes the lock and writes our pid into the lock file. A refused open changes nothing:
+    /// the folder's lock is tried before the lock file is opened or created.
     ///
-    /// - Returns: The lock file's descriptor; closing it releases the lock.
+    /// - Returns: The descriptors that hold the lock.
     /// - Throws: `.locked`, naming the holder's pid, when another handle holds it.
-    static func acquire(_ dir: StoreDirectory) throws(StoreError) -> Int32 {
-        let fd = try dir.open(StoreFormat.lockName, O_RDWR | O_CREAT)
+    static func acquire(_ dir: StoreDirectory) throws(StoreError) -> Held {
+        let folder = try lockFolder(dir, LOCK_EX)
         let lockPath = dir.path(of: StoreFormat.lockName)
+        let fd: Int32
         do {
-            try lockBriefly(dir, fd)
+            fd = try dir.open(StoreFormat.lockName, O_RDWR | O_CREAT)
         } catch {
-            defer { dir.fs.close(fd) }
+            dir.fs.close(folder)
+            throw error
+        }
+        do {
+            try lockBriefly(dir, fd, LOCK_EX)
+        } catch {
+            defer {
+                dir.fs.close(fd)
+                dir.fs.close(folder)
+            }
             if error.errno == EWOULDBLOCK || error.errno == EAGAIN {
                 throw inUse(dir, fd)
             }
@@ -34,9 +62,27 @@ enum StoreLock {
             try dir.sync()
         } catch {
             dir.fs.close(fd)
+            dir.fs.close(folder)
             throw error
         }
-        return fd
+        return Held(folder: folder, file: fd)
+    }
+
+    /// Locks the store's folder itself (`operation`: LOCK_EX or LOCK_SH).
+    ///
+    /// - Returns: the folder's descriptor, which holds the lock.
+    /// - Throws: `.locked` when another handle holds it in a way that conflicts.
+    private static func lockFolder(_ dir: StoreDirectory, _ operation: Int32) throws(StoreError) -> Int32 {
+        let folder: Int32
+        do { folder = try dir.fs.open(dir.path, O_RDONLY | O_DIRECTORY, 0) } catch { throw error.storeError() }
+        do {
+            try lockBriefly(dir, folder, operation)
+        } catch {
+            dir.fs.close(folder)
+            if error.errno == EWOULDBLOCK || error.errno == EAGAIN { throw inUse(dir) }
+            throw error.storeError(path: dir.path)
+        }
+        return folder
     }
 
     /// `flock(LOCK_EX | LOCK_NB)`, tried a few times over about 50 ms before giving up.
@@ -46,11 +92,11 @@ enum StoreLock {
     /// `exec` (O_CLOEXEC closes them only then). Without the retry, a store closed and
     /// reopened at once in a process that also starts programs was reported in use by
     /// itself, now and then (seen in the test suite under load).
-    private static func lockBriefly(_ dir: StoreDirectory, _ fd: Int32) throws(FileSystem.Failure) {
+    private static func lockBriefly(_ dir: StoreDirectory, _ fd: Int32, _ operation: Int32) throws(FileSystem.Failure) {
         var attempt = 0
         while true {
             do {
-                return try dir.fs.flock(fd, LOCK_EX | LOCK_NB)
+                return try dir.fs.flock(fd, operation | LOCK_NB)
             } catch {
                 attempt += 1
                 guard attempt < 10, error.errno == EWOULDBLOCK || error.errno == EAGAIN else { throw error }
@@ -63,32 +109,42 @@ enum StoreLock {
     /// no writer can open the store meanwhile, and the lock file is neither created nor
     /// written, so a read-only folder can be verified.
     ///
-    /// - Returns: The lock file's descriptor, or nil when there is no lock file (no writer
-    ///   has ever opened the store, and none holds it).
+    /// - Returns: The descriptors that hold the lock, or nil when the store has no folder
+    ///   (nothing to hold).
     /// - Throws: `.locked`, naming the holder's pid, when a writer holds the store.
-    static func acquireShared(_ dir: StoreDirectory) throws(StoreError) -> Int32? {
+    static func acquireShared(_ dir: StoreDirectory) throws(StoreError) -> Held? {
+        let folder: Int32
+        do {
+            folder = try lockFolder(dir, LOCK_SH)
+        } catch  where error.code == .io {
+            return nil  // no folder: verify reports what it finds, and holds nothing
+        }
         let lockPath = dir.path(of: StoreFormat.lockName)
         let fd: Int32
         do {
             fd = try dir.fs.open(lockPath, O_RDONLY, 0)
         } catch {
-            if error.errno == ENOENT { return nil }
+            if error.errno == ENOENT { return Held(folder: folder, file: nil) }
+            dir.fs.close(folder)
             throw error.storeError(path: lockPath)
         }
         do {
             try dir.fs.flock(fd, LOCK_SH | LOCK_NB)
         } catch {
-            defer { dir.fs.close(fd) }
+            defer {
+                dir.fs.close(fd)
+                dir.fs.close(folder)
+            }
             if error.errno == EWOULDBLOCK || error.errno == EAGAIN { throw inUse(dir, fd) }
             throw error.storeError(path: lockPath)
         }
-        return fd
+        return Held(folder: folder, file: fd)
     }
 
     /// The error for a lock held by someone else, naming the process in the lock file when
     /// it is still running. A shared holder (a verifier) writes no pid, so the file may
     /// name an earlier writer that has exited.
-    private static func inUse(_ dir: StoreDirectory, _ fd: Int32) -> StoreError {
+    private static func inUse(_ dir: StoreDirectory, _ fd: Int32? = nil) -> StoreError {
         let holder = (try? holderPID(dir, fd)).flatMap { $0 }
         let who: String
         if let holder, holder > 0, holder <= Int(Int32.max), kill(pid_t(holder), 0) == 0 || errno == EPERM {
@@ -100,8 +156,14 @@ enum StoreLock {
             .locked, "the store at \(dir.path) is in use by \(who)", path: dir.path(of: StoreFormat.lockName))
     }
 
-    /// The pid written in the lock file, if it reads as one.
-    private static func holderPID(_ dir: StoreDirectory, _ fd: Int32) throws(StoreError) -> Int? {
+    /// The pid written in the lock file (read through `fd`, or opened for the purpose), if
+    /// it reads as one.
+    private static func holderPID(_ dir: StoreDirectory, _ fd: Int32?) throws(StoreError) -> Int? {
+        guard let fd else {
+            guard let opened = try? dir.open(StoreFormat.lockName, O_RDONLY) else { return nil }
+            defer { dir.fs.close(opened) }
+            return try holderPID(dir, opened)
+        }
         let bytes = try dir.readAll(fd, name: StoreFormat.lockName)
         return Int(String(decoding: bytes.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self))
     }

@@ -17,14 +17,14 @@ extension FileStore {
     public static func verify(directory: String, options: Options = .init()) -> StoreReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         var report = StoreReport(directory: directory)
-        let lockFD: Int32?
+        let lock: StoreLock.Held?
         do throws(StoreError) {
-            lockFD = try StoreLock.acquireShared(dir)
+            lock = try StoreLock.acquireShared(dir)
         } catch {
             report.problem = error
             return report
         }
-        defer { if let lockFD { dir.fs.close(lockFD) } }
+        defer { lock?.release(dir.fs) }
         let scan = StoreScan.run(dir)
         report.files = scan.files
         report.lastSequence = scan.lastSequence

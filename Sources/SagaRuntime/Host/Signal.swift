@@ -28,8 +28,13 @@ final class Signal: Sendable {
     /// Waits until signalled or until `milliseconds` have passed.
     func wait(milliseconds: Int, isolation: isolated (any Actor)? = #isolation) async {
         let timer = Task { [self] in
-            try? await Task.sleep(for: .milliseconds(milliseconds))
-            signal()
+            // Only a sleep that ran its time signals: a timer cancelled because a signal came
+            // first must not wake the next wait, or each wait would end at once and start
+            // another timer (a busy loop that grew a task a turn).
+            do {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+                signal()
+            } catch {}
         }
         await wait()
         timer.cancel()

@@ -156,6 +156,7 @@ extension Interpreter {
         var order = 0
         var failure: InputError?
         while true {
+            realTimeTurns &+= 1
             await drain()
             dropStaleTimers()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
