@@ -22,6 +22,22 @@ import Testing
         return (output.lines, output.errors, status)
     }
 
+    /// The budget counts inside a task's turn: a loop with no effect that blocks stops at the
+    /// budget, not when the task ends or the per-task limit is met (issue 34: 8.8 million lines
+    /// in 10 s with a budget of 1,000; a loop of calls that never block ran on for ever).
+    @Test(arguments: [
+        "saga main { loop { log 1 } }",
+        "saga main { loop { let s = select } }",
+        "func f(x) { return x + 1 }\nsaga main { var i = 0\n loop { i = call f(i) } }",
+        "func f(x) { var y = x\n y = y + 1\n return y }\nsaga main { var i = 0\n loop { i = call f(i) } }",
+    ])
+    func aLoopThatNeverBlocksStopsAtTheBudget(source: String) async {
+        let result = await run(source, steps: 1_000)
+        #expect(result.status == .sagaFailed)
+        #expect(result.errors == ["error: the run took more than 1000 steps; it was stopped"])
+        #expect(result.lines.count <= 1_000)
+    }
+
     @Test func anEndlessTimerLoopStops() async {
         let result = await run(
             "saga main { var n = 0\n loop { delay 1s; n = n + 1; if n % 100 == 0 { log n } } }", steps: 1_000)

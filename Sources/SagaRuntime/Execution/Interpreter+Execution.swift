@@ -126,9 +126,12 @@ extension Interpreter {
         // Written only when set: the write reaches the task's extras (callgrind, take-put-loop).
         if steps != 0 { task.stepsBeforeYield = 0 }
         var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
-        // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops.
+        // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
+        // a task that would take more in its turn than the run has left stops the run there
+        // (an effect-free loop, or one of calls that never block, would otherwise go on).
         var ran = 0
         defer { stepsTaken &+= ran }
+        let runStepsLeft = self.runStepsLeft
         // A task that stopped inside a lowered loop's body goes on there, lowered.
         if task.mayResumeLowered {
             task.mayResumeLowered = false
@@ -141,6 +144,10 @@ extension Interpreter {
         while task.phase == .body {
             steps &+= 1
             ran &+= 1
+            if _slowPath(ran > runStepsLeft), let limit = options.maxRunSteps {
+                runOutOfSteps(limit)
+                return
+            }
             if steps > yieldAfter {
                 task.stepsBeforeYield = steps
                 task.token &+= 1

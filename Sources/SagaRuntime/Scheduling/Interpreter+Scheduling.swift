@@ -58,11 +58,25 @@ extension Interpreter {
         if outOfSteps { return false }
         stepsTaken &+= 1
         guard stepsTaken &+ reducers.stepsTaken > limit else { return true }
+        runOutOfSteps(limit)
+        return false
+    }
+
+    /// Stops the run that has taken more than `limit` steps: nothing runs after, and every
+    /// root saga counts as failed.
+    func runOutOfSteps(_ limit: Int) {
+        guard !outOfSteps else { return }
         outOfSteps = true
         failures += 1
         output.error("error: the run took more than \(limit) steps; it was stopped")
         stop()
-        return false
+    }
+
+    /// How many more steps a task may take in its turn before the run as a whole has taken
+    /// ``Options/maxRunSteps``: `Int.max` without a limit.
+    var runStepsLeft: Int {
+        guard let limit = options.maxRunSteps else { return Int.max }
+        return max(0, limit &- stepsTaken &- reducers.stepsTaken)
     }
 
     /// An app dispatched an action itself. Over a store that calls ``takeOutsideTurn()`` when
