@@ -36,6 +36,7 @@ enum Commands {
         case "store": return store
         case "store verify": return storeVerify
         case "store compact": return storeCompact
+        case "store recover": return storeRecover
         default:
             return CommandSpec(
                 name: "sagarun", abstract: "Run sagas.", usage: "sagarun <file.saga> [options] | sagarun <subcommand>",
@@ -159,13 +160,14 @@ enum Commands {
         name: "store", abstract: "Check or rewrite the file store of 'sagarun run --store'.",
         usage: "sagarun store <subcommand> [<dir>] [options]", arguments: [], flags: [], options: [],
         discussion: """
-            Both take the store's folder (default: .sagastore). Exit codes: 0 success, 64 bad
+            Each takes the store's folder (default: .sagastore). Exit codes: 0 success, 64 bad
             usage, 74 a store that is damaged, in use, newer, unreadable or cannot be written.
             See 'sagarun store <subcommand> --help' for detailed help.
             """,
         subcommands: [
             ("verify", "Check every file of a store without changing it; print a report."),
             ("compact", "Rewrite a store as one snapshot and an empty log."),
+            ("recover", "Rebuild a damaged store from every record whose checksum holds."),
         ])
 
     static let storeVerify = CommandSpec(
@@ -186,6 +188,22 @@ enum Commands {
             interrupted snapshot are warnings: opening the store repairs them and loses nothing.
             Damage is an error naming the file and offset, exit code 74. The store is read under
             a shared lock: a running 'sagarun run' on it makes verify exit 74 naming its pid.
+            """)
+
+    static let storeRecover = CommandSpec(
+        name: "store recover",
+        abstract: "Rebuild a damaged file store from every record whose checksum holds.",
+        usage: "sagarun store recover [<dir>]",
+        arguments: [("<dir>", "The store's folder (default: .sagastore).")],
+        flags: [],
+        options: [],
+        discussion: """
+            For a store that 'verify' and 'run' refuse as damaged (two processes wrote its log,
+            a disk lost a block): reads the newest snapshot and every log segment after it,
+            record by record in file order, passing over the bytes that hold no whole record,
+            and writes the result as a new snapshot and an empty log before removing the old
+            files. A save or delete whose record was damaged is lost; everything else is kept.
+            Takes the store's lock: exit 74 while a run holds it.
             """)
 
     static let storeCompact = CommandSpec(

@@ -1,10 +1,11 @@
 import SagaCore
 import SagaPersistence
 
-/// `sagarun store verify|compact [DIR]`: check a file store without changing it, or rewrite
-/// it as one snapshot and an empty log.
+/// `sagarun store verify|compact|recover [DIR]`: check a file store without changing it,
+/// rewrite it as one snapshot and an empty log, or rebuild a damaged one from every record
+/// whose checksum holds.
 enum StoreCommand {
-    static let subcommands = ["verify", "compact"]
+    static let subcommands = ["verify", "compact", "recover"]
 
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         guard let first = args.first else {
@@ -18,6 +19,8 @@ enum StoreCommand {
             return try verify(args.dropFirst(), io)
         case "compact":
             return try await compact(args.dropFirst(), io)
+        case "recover":
+            return try recover(args.dropFirst(), io)
         default:
             throw UsageError(
                 "unknown store command '\(first)'; store commands are \(subcommands.joined(separator: ", "))",
@@ -49,6 +52,22 @@ enum StoreCommand {
             if let problem = report.problem { io.err("error: \(problem.description)\n") }
         }
         return report.isSound ? .success : .ioError
+    }
+
+    private static func recover(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
+        guard let parsed = try Commands.storeRecover.parse(args, io) else { return .success }
+        let directory = try folder(parsed, command: "store recover")
+        do throws(StoreError) {
+            let report = try FileStore.salvage(directory: directory, options: .init(fileSystem: io.storeFileSystem))
+            var line = "\(directory): recovered \(counted(report.elements, "element")) "
+            line += "from \(counted(report.records, "log record")) whose checksums hold"
+            line += report.skippedBytes > 0 ? "; \(report.skippedBytes) damaged bytes passed over\n" : "\n"
+            io.out(line)
+            return .success
+        } catch {
+            io.err("error: cannot recover the store '\(directory)': \(error.description)\n")
+            return .ioError
+        }
     }
 
     private static func compact(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {

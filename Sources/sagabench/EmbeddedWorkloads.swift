@@ -25,17 +25,7 @@ enum EmbeddedWorkloads {
         summary: "loop { take; put }, actions dispatched from Swift to an app's store (no input lines)",
         defaultCount: 1_000_000
     ) { n in
-        let source = """
-            saga main {
-              loop { let a = take "ping"; put "pong" }
-            }
-            """
-        let compiled = Frontend().compile(source: source, path: "bench.saga")
-        guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
-        let box = UncheckedBox(program)
-        var result: Result<Double, BenchError> = .failure(.failed("did not run"))
-        _ = blockingTime { result = await dispatchFromSwift(box.value, count: n) }
-        return Measurement(count: n, seconds: try result.get(), unit: "actions")
+        try measure(count: n) { program, n in await dispatchFromSwift(program, count: n) }
     }
 
     /// Starts the sagas over an app store, dispatches `count` pings from Swift and returns the
@@ -66,6 +56,14 @@ enum EmbeddedWorkloads {
         summary: "actions dispatched from Swift to an app's store with a scripted and a native saga taking each",
         defaultCount: 200_000
     ) { n in
+        try measure(count: n) { program, n in await dispatchToBoth(program, count: n) }
+    }
+
+    /// Compiles the embedded workloads' saga, `loop { take "ping"; put "pong" }`, and runs
+    /// `body` with it on the bench actor, blocking until it is done.
+    private static func measure(
+        count n: Int, _ body: @escaping @BenchActor (Program, Int) async -> Result<Double, BenchError>
+    ) throws -> Measurement {
         let source = """
             saga main {
               loop { let a = take "ping"; put "pong" }
@@ -75,7 +73,7 @@ enum EmbeddedWorkloads {
         guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
         let box = UncheckedBox(program)
         var result: Result<Double, BenchError> = .failure(.failed("did not run"))
-        _ = blockingTime { result = await dispatchToBoth(box.value, count: n) }
+        _ = blockingTime { result = await body(box.value, n) }
         return Measurement(count: n, seconds: try result.get(), unit: "actions")
     }
 

@@ -59,12 +59,8 @@ import Testing
         """
 
     /// Waits (without sleeping) until the store's state satisfies `condition`.
-    func waitFor(_ store: Store<AppState, AppAction>, _ condition: @escaping (AppState) -> Bool) async {
-        if condition(store.state) { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
-        defer { store.unsubscribe(token) }
-        for await _ in changes { return }
+    func waitFor(_ store: Store<AppState, AppAction>, _ condition: (AppState) -> Bool) async {
+        for await state in store.states() where condition(state) { return }
     }
 
     @Test(.timeLimit(.minutes(1))) func twoControllersAndASagaWorkInTheAppsOwnStore() async throws {

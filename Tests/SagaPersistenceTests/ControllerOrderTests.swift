@@ -30,12 +30,8 @@ import Testing
     }
 
     /// Waits (without sleeping) until the store's state satisfies `condition`.
-    func waitFor(_ store: Store<AppState, Songs.Action>, _ condition: @escaping (AppState) -> Bool) async {
-        if condition(store.state) { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
-        defer { store.unsubscribe(token) }
-        for await _ in changes { return }
+    func waitFor(_ store: Store<AppState, Songs.Action>, _ condition: (AppState) -> Bool) async {
+        for await state in store.states() where condition(state) { return }
     }
 
     /// 200 pairs of saves of one id, dispatched while the store is still opening and after:

@@ -47,12 +47,8 @@ import Testing
         """
 
     /// Waits (without sleeping) until the store's state satisfies `condition`.
-    func waitFor(_ store: Store<AppState, AppAction>, _ condition: @escaping (AppState) -> Bool) async {
-        if condition(store.state) { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        let token = store.subscribe { state in if condition(state) { continuation.yield() } }
-        defer { store.unsubscribe(token) }
-        for await _ in changes { return }
+    func waitFor(_ store: Store<AppState, AppAction>, _ condition: (AppState) -> Bool) async {
+        for await state in store.states() where condition(state) { return }
     }
 
     /// Where two lists of numbers first differ, and how long each is: `nil` if they are equal.

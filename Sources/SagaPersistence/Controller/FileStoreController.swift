@@ -38,34 +38,32 @@ public final class FileStoreController<Element: Persistable>: PersistenceControl
     /// started before (see ``FileStoreContainer``): saves and deletes reach the file store in
     /// the order of the calls, and are synced together.
     public func save(_ element: Element, completion: @escaping @Sendable (Result<Element, StoreError>) -> Void) {
-        let value: Value
-        do throws(StoreError) {
-            value = try ValueCoding.encode(element)
-        } catch {
-            return completion(.failure(error))
-        }
-        let container = self.container
-        container.withStore { opened in
-            switch opened {
-            case .failure(let error):
-                completion(.failure(error))
-            case .success(let store):
-                store.save(entity: Element.entityName, element: value) { result in
-                    completion(
-                        result.flatMap { stored in
-                            container.changed(Element.entityName)
-                            return Result { () throws(StoreError) -> Element in try ValueCoding.decode(stored) }
-                        })
-                }
+        write(element, completion) { store, value, done in
+            store.save(entity: Element.entityName, element: value) { result in
+                done(result.flatMap { stored in Result { () throws(StoreError) in try ValueCoding.decode(stored) } })
             }
         }
     }
 
     /// Queues the deletion behind every write started before, as ``save(_:completion:)``.
     public func delete(_ element: Element, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
-        let id: Value
+        write(element.id, completion) { store, id, done in
+            store.delete(entity: Element.entityName, id: id) { result in done(result.map { _ in () }) }
+        }
+    }
+
+    /// Encodes `value`, then starts `start` with the open store, in order with every write
+    /// before; its outcome reaches `completion` after the live requests are told of the change.
+    private func write<Input: Encodable, Output>(
+        _ value: Input, _ completion: @escaping @Sendable (Result<Output, StoreError>) -> Void,
+        _ start:
+            @escaping @Sendable (
+                any ElementStore, Value, _ done: @escaping @Sendable (Result<Output, StoreError>) -> Void
+            ) -> Void
+    ) {
+        let encoded: Value
         do throws(StoreError) {
-            id = try ValueCoding.encode(element.id)
+            encoded = try ValueCoding.encode(value)
         } catch {
             return completion(.failure(error))
         }
@@ -75,11 +73,9 @@ public final class FileStoreController<Element: Persistable>: PersistenceControl
             case .failure(let error):
                 completion(.failure(error))
             case .success(let store):
-                store.delete(entity: Element.entityName, id: id) { result in
-                    completion(
-                        result.map { _ in
-                            container.changed(Element.entityName)
-                        })
+                start(store, encoded) { result in
+                    if case .success = result { container.changed(Element.entityName) }
+                    completion(result)
                 }
             }
         }

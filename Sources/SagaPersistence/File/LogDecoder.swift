@@ -91,3 +91,35 @@ struct LogDecoder {
         return Entry(type: frame.type, offset: position, entity: entity, value: value, id: checked, failure: nil)
     }
 }
+
+extension LogDecoder {
+    /// Every valid, decodable save or delete of a damaged segment, in file order, with its
+    /// sequence number, whatever comes between them: each offset after the header is tried
+    /// for a frame whose checksum holds (``FileStore/salvage(directory:options:)``).
+    ///
+    /// - Returns: the records, and how many bytes were passed over.
+    static func salvage(_ file: UnsafeRawBufferPointer, seed: UInt32) -> (records: [(Entry, UInt64)], skipped: Int) {
+        var decoder = LogDecoder(file, seed: seed, base: 0)
+        var records: [(Entry, UInt64)] = []
+        var skipped = 0
+        var offset = StoreFormat.headerSize
+        while offset < file.count {
+            guard
+                let frame = Frame.read(
+                    file, at: offset, seed: seed, hasSequence: true, types: StoreFormat.save...StoreFormat.delete)
+            else {
+                offset += 1
+                skipped += 1
+                continue
+            }
+            let entry = decoder.decode(frame)
+            if entry.failure == nil {
+                records.append((entry, frame.sequence))
+            } else {
+                skipped += frame.next - offset
+            }
+            offset = frame.next
+        }
+        return (records, skipped)
+    }
+}

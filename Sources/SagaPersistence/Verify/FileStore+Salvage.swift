@@ -1,0 +1,112 @@
+import SagaCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension FileStore {
+    /// Rebuilds a damaged store from every record whose checksum holds: the newest snapshot,
+    /// then each log segment since it, read frame by frame in file order with the damage
+    /// between passed over (two processes that both wrote one log, a disk that lost a block).
+    /// The result is written as a new snapshot and an empty log segment, as `compact` writes
+    /// them, and the old files are removed only then.
+    ///
+    /// Records are replayed in the order they lie in the files, which is the order they were
+    /// written unless two writers interleaved them; a save or delete whose record was damaged
+    /// is lost. Run `verify` first: a sound store needs none of this.
+    ///
+    /// - Throws: `.locked` when a handle has the store open; `.corrupt` when there is no store
+    ///   in the folder, or its newest snapshot is damaged; `.io` for a failed call.
+    public static func salvage(directory: String, options: Options = .init()) throws(StoreError) -> SalvageReport {
+        let dir = StoreDirectory(path: directory, fs: options.fileSystem)
+        let lock = try StoreLock.acquire(dir)
+        defer { lock.release(dir.fs) }
+        var logs: [Int] = []
+        var snapshots: [Int] = []
+        for name in try dir.list() {
+            guard let (isLog, generation) = StoreFormat.parse(name) else { continue }
+            try dir.requireRegularFile(name)
+            if isLog { logs.append(generation) } else { snapshots.append(generation) }
+        }
+        guard !logs.isEmpty || !snapshots.isEmpty else {
+            throw StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
+        }
+        var index = EntityIndex()
+        var last: UInt64 = 0
+        let newestSnapshot = snapshots.max() ?? 0
+        if newestSnapshot > 0 {
+            let name = StoreFormat.snapshotName(newestSnapshot)
+            let bytes = try read(dir, name)
+            let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
+                try SnapshotFile.read(b, path: dir.path(of: name))
+            }
+            index = elements
+            last = header.baseSequence
+        }
+        var records = 0
+        var skipped = 0
+        for generation in logs.sorted() where generation >= newestSnapshot {
+            let name = StoreFormat.logName(generation)
+            let bytes = try read(dir, name)
+            let salvaged = bytes.withUnsafeBytes { (b) -> (records: [(LogDecoder.Entry, UInt64)], skipped: Int)? in
+                guard let header = try? FileHeader.read(b, magic: StoreFormat.logMagic, path: name) else { return nil }
+                return LogDecoder.salvage(b, seed: header.frameSeed)
+            }
+            guard let salvaged else {
+                skipped += bytes.count
+                continue
+            }
+            skipped += salvaged.skipped
+            for (entry, sequence) in salvaged.records {
+                if entry.type == StoreFormat.save {
+                    index.save(entity: entry.entity, id: entry.id, element: entry.value)
+                } else {
+                    _ = index.delete(entity: entry.entity, id: entry.value)
+                }
+                last = max(last, sequence)
+                records += 1
+            }
+        }
+        try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
+        return SalvageReport(
+            directory: directory, records: records, skippedBytes: skipped,
+            entities: index.entities.mapValues(\.count))
+    }
+
+    /// Writes `index` as the store of `generation`: an empty log segment, then the snapshot,
+    /// then removes every older file, as compaction does (a crash in between leaves the old
+    /// files, which a second salvage reads again).
+    private static func rewrite(
+        _ dir: StoreDirectory, _ index: EntityIndex, generation: Int, lastSequence: UInt64
+    ) throws(StoreError) {
+        let logName = StoreFormat.logName(generation)
+        let log = FileHeader(
+            magic: StoreFormat.logMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: lastSequence)
+        _ = try dir.createAtomically(logName, keepOpen: false) { (fd) throws(StoreError) in
+            try dir.writeAll(fd, log.encoded(), name: logName)
+        }
+        let snapshotName = StoreFormat.snapshotName(generation)
+        let header = FileHeader(
+            magic: StoreFormat.snapshotMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: lastSequence)
+        _ = try dir.createAtomically(snapshotName, keepOpen: false) { (fd) throws(StoreError) in
+            try SnapshotFile.write(
+                index, header: header, to: fd, name: snapshotName + StoreFormat.temporarySuffix, in: dir)
+        }
+        var removed = false
+        for name in try dir.list() {
+            guard let (_, g) = StoreFormat.parse(name), g < generation else { continue }
+            try dir.remove(name)
+            removed = true
+        }
+        if removed { try dir.sync() }
+    }
+
+    /// The whole content of `name`.
+    private static func read(_ dir: StoreDirectory, _ name: String) throws(StoreError) -> [UInt8] {
+        let fd = try dir.open(name, O_RDONLY)
+        defer { dir.fs.close(fd) }
+        return try dir.readAll(fd, name: name)
+    }
+}

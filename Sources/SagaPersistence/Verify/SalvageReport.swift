@@ -1,0 +1,15 @@
+/// What `sagarun store recover` did: the records it kept from a damaged store, and what it
+/// passed over.
+public struct SalvageReport: Sendable {
+    /// The folder recovered.
+    public var directory: String
+    /// The log records (saves and deletes) replayed, their checksums whole.
+    public var records: Int
+    /// The bytes of the logs that held no whole record.
+    public var skippedBytes: Int
+    /// The elements of the recovered store, per entity.
+    public var entities: [String: Int]
+
+    /// The number of elements over all entities.
+    public var elements: Int { entities.values.reduce(0, +) }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SagaCommandLine
+import Testing
+
+/// `sagarun store recover`: a store damaged in the middle of its log (which verify and run
+/// refuse, exit 74) is rebuilt from every record whose checksum holds.
+@Suite struct StoreRecoverTests {
+    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
+        let io = CapturedIO()
+        let code = await SagaRunTool.main(args, io: io)
+        return (code, io.stdout, io.stderr)
+    }
+
+    static let saves = """
+        saga main {
+          for i in range(10) {
+            put "persistence/save" { entity: "songs", element: { id: i, title: "song \\(i)" } }
+            take "persistence/saved"
+          }
+        }
+        """
+
+    static let count = """
+        saga main {
+          put "persistence/request" { entity: "songs" }
+          let r = take "persistence/received"
+          log len(r.elements)
+        }
+        """
+
+    @Test func aLogDamagedInTheMiddleIsRecoveredWithEveryWholeRecord() async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let filled = await run(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            #expect(filled.code == 0, "\(filled.err)")
+            // One byte in the middle of the log: a bad record followed by valid ones.
+            let log = store + "/log-0000000000000001"
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: log)))
+            let middle = bytes.count / 2
+            bytes[middle] ^= 0xFF
+            try Data(bytes).write(to: URL(fileURLWithPath: log))
+            let refused = await run(["store", "verify", store])
+            #expect(refused.code == 74)
+            #expect(refused.err.contains("a bad record is followed by valid ones"))
+
+            let recovered = await run(["store", "recover", store])
+            #expect(recovered.code == 0, "\(recovered.err)")
+            #expect(recovered.out.contains("recovered 9 elements from 9 log records"))
+            #expect(recovered.out.contains("damaged bytes passed over"))
+            #expect(await run(["store", "verify", store]).code == 0)
+            let counted = await run(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            #expect(counted.out == "9\n", "\(counted.err)")
+        }
+    }
+
+    @Test func aFolderWithNoStoreIsNotRecovered() async {
+        await ExitCodeTests.withFiles([:]) { dir in
+            let r = await run(["store", "recover", dir.path])
+            #expect(r.code == 74)
+            #expect(r.err.contains("no saga store here"))
+        }
+    }
+}
