@@ -168,7 +168,7 @@ func sagasOverTheAppsOwnStore(folder: String) async {
         print(state.user?.name ?? "", state.playing ?? "")  // Ada So What
         break
     }
-    interpreter.stop()
+    interpreter.stop()  // `running` is the run's Task<RunStatus, Never>
     _ = await running.value
     await container.close()
 }

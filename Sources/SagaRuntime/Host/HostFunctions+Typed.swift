@@ -49,6 +49,23 @@ extension HostFunctions {
         }
     }
 
+    /// Registers a host function of three `Decodable` arguments and a `Codable` result. For
+    /// more, take one `Decodable` record (`call api.add({title: t, album: a, year: y, …})`).
+    public mutating func register<
+        A: Decodable & SendableMetatype, B: Decodable & SendableMetatype, C: Decodable & SendableMetatype,
+        R: Encodable & SendableMetatype
+    >(
+        _ name: String, _ function: @escaping @Sendable (A, B, C) async throws -> R
+    ) {
+        register(name) { (args: [Value]) async throws -> Value in
+            try HostFunctions.expect(args, 3, name)
+            let a: A = try HostFunctions.argument(args, 0, name)
+            let b: B = try HostFunctions.argument(args, 1, name)
+            let c: C = try HostFunctions.argument(args, 2, name)
+            return try HostFunctions.result(try await HostFunctions.calling(name) { try await function(a, b, c) }, name)
+        }
+    }
+
     private static func expect(_ args: [Value], _ count: Int, _ name: String) throws(SagaError) {
         guard args.count == count else {
             throw SagaError(
