@@ -180,8 +180,8 @@ final class HostCallTable: Sendable {
             defer { f.removeAll() }
             return f
         }
-        // Not sorted when empty, as it is for a save's report: sorting nothing took about 160
-        // instructions a save (callgrind, `sagabench save-loop`: 40,209 → 40,052).
+        // Not sorted when empty, as it is for a save's report: even sorting nothing has a cost,
+        // paid at every save.
         var completions: [Completion] =
             done.isEmpty ? [] : done.keys.sorted().compactMap { id in done[id].flatMap { finish(id, $0) } }
         let finishedReports = reported.withLock { r -> [(id: Int, actions: [Value])] in

@@ -179,9 +179,8 @@ extension Interpreter {
                     }
                 }
             }
-            // Sorted only when lines were added: sorting even an empty list cost a sort's set-up
-            // at every turn of this loop, twice a save (callgrind, `sagabench save-loop`: with
-            // the log's name made once a segment, 44,074 → 40,209 instructions a save).
+            // Sorted only when lines were added: sorting even an empty list has a set-up cost,
+            // paid at every turn of this loop, twice a save.
             if timedAdded { timed.sort { $0.at != $1.at ? $0.at < $1.at : $0.order < $1.order } }
             let now = clock.now
             if let due = timers.nextDue, due <= now, timed.first.map({ due <= $0.at }) ?? true {
