@@ -33,6 +33,13 @@ struct StoreDirectory: Sendable {
         do { try fs.fsync(fd) } catch { throw error.storeError(path: path) }
     }
 
+    /// The whole content of the file `name`.
+    func read(_ name: String) throws(StoreError) -> [UInt8] {
+        let fd = try open(name, O_RDONLY)
+        defer { fs.close(fd) }
+        return try readAll(fd, name: name)
+    }
+
     /// The whole content of an open file.
     func readAll(_ fd: Int32, name: String) throws(StoreError) -> [UInt8] {
         let size: Int

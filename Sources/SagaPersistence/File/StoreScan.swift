@@ -55,7 +55,7 @@ struct StoreScan {
         let newest = snapshots.max() ?? 0
         if newest > 0 {
             let name = StoreFormat.snapshotName(newest)
-            let bytes = try read(dir, name)
+            let bytes = try dir.read(name)
             let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
                 try SnapshotFile.read(b, path: dir.path(of: name))
             }
@@ -75,7 +75,7 @@ struct StoreScan {
         for g in live {
             let name = StoreFormat.logName(g)
             let isLast = g == live.last
-            let bytes = try read(dir, name)
+            let bytes = try dir.read(name)
             let base = lastSequence
             let (header, validEnd, last) = try withBytes(bytes) { (b) throws(StoreError) in
                 try LogReplay.replay(b, path: dir.path(of: name), base: base, isLast: isLast, into: &index)
@@ -108,12 +108,5 @@ struct StoreScan {
         for (i, g) in live.enumerated() where g != first + i {
             throw StoreError(.corrupt, "\(StoreFormat.logName(first + i)) is missing", path: dir.path)
         }
-    }
-
-    /// The whole content of `name`.
-    private func read(_ dir: StoreDirectory, _ name: String) throws(StoreError) -> [UInt8] {
-        let fd = try dir.open(name, O_RDONLY)
-        defer { dir.fs.close(fd) }
-        return try dir.readAll(fd, name: name)
     }
 }

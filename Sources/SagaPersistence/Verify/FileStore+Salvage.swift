@@ -38,7 +38,7 @@ extension FileStore {
         let newestSnapshot = snapshots.max() ?? 0
         if newestSnapshot > 0 {
             let name = StoreFormat.snapshotName(newestSnapshot)
-            let bytes = try read(dir, name)
+            let bytes = try dir.read(name)
             let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
                 try SnapshotFile.read(b, path: dir.path(of: name))
             }
@@ -49,7 +49,7 @@ extension FileStore {
         var skipped = 0
         for generation in logs.sorted() where generation >= newestSnapshot {
             let name = StoreFormat.logName(generation)
-            let bytes = try read(dir, name)
+            let bytes = try dir.read(name)
             let salvaged = bytes.withUnsafeBytes { (b) -> (records: [(LogDecoder.Entry, UInt64)], skipped: Int)? in
                 guard let header = try? FileHeader.read(b, magic: StoreFormat.logMagic, path: name) else { return nil }
                 return LogDecoder.salvage(b, seed: header.frameSeed)
@@ -101,12 +101,5 @@ extension FileStore {
             removed = true
         }
         if removed { try dir.sync() }
-    }
-
-    /// The whole content of `name`.
-    private static func read(_ dir: StoreDirectory, _ name: String) throws(StoreError) -> [UInt8] {
-        let fd = try dir.open(name, O_RDONLY)
-        defer { dir.fs.close(fd) }
-        return try dir.readAll(fd, name: name)
     }
 }
