@@ -124,8 +124,8 @@ public final class Interpreter {
     let wakeups = RingQueue<Work>()
     /// Actions waiting to be processed (§6 rule 2).
     let dispatchQueue = RingQueue<DispatchEntry>()
-    /// Tasks blocked on `take`, in the order they began to wait.
-    @exclusivity(unchecked) var takers: [Taker] = []
+    /// Tasks blocked on `take` of the store's actions.
+    @exclusivity(unchecked) var takers = TakerIndex()
     /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
     @exclusivity(unchecked) var constantActions = ConstantActions()
     /// The pattern of the last `take "type"` (see ``TakePatternMemo``).
@@ -309,27 +309,6 @@ struct DispatchEntry {
     var action: Value
     var putter: SagaTask?
     var putterToken: Int
-}
-
-/// A task blocked on `take`.
-struct Taker {
-    /// Strong: what a blocked task waits on is what keeps it alive.
-    var task: SagaTask
-    var token: Int
-    var pattern: ActionPattern
-    var condition: Expr?
-
-    /// The task, its reference moved out with the taker: read as `taker.task`, it is copied
-    /// (an atomic retain, and a release when the taker goes).
-    consuming func takeTask() -> SagaTask {
-        task
-    }
-
-    /// Whether it has no `where` condition.
-    var isUnconditional: Bool {
-        if case .none = condition { return true }
-        return false
-    }
 }
 
 /// How the saga middleware of an interpreter's own store (``Interpreter/store``) reaches it,

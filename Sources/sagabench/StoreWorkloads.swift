@@ -70,6 +70,36 @@ enum StoreWorkloads {
         return Measurement(count: total, seconds: run.seconds, unit: "saves")
     }
 
+    /// save-many as it is naturally written: each task waits for its own acknowledgement with
+    /// `take … where it.element.id == id`, with no channels and no router.
+    static let saveManyWhere = Workload(
+        name: "save-many-where",
+        summary: "save-many with each task taking its own acknowledgement by `where it.element.id == id`",
+        defaultCount: 100_000
+    ) { n in
+        let tasks = 1_000
+        let perTask = max(1, n / tasks)
+        let total = tasks * perTask
+        let source = """
+            saga main {
+              var workers = []
+              for t in range(\(tasks)) {
+                let w = fork {
+                  for i in range(\(perTask)) {
+                    let id = t * \(perTask) + i
+                    put "persistence/save" { entity: "items", element: { id: id, name: "item \\(i)", n: i } }
+                    let ack = take "persistence/saved" where it.element.id == id
+                  }
+                }
+                workers = workers + [w]
+              }
+              join workers
+            }
+            """
+        let run = try runWithFileStore(source, expecting: total)
+        return Measurement(count: total, seconds: run.seconds, unit: "saves")
+    }
+
     /// A store of N small elements, closed, then opened again and asked for one element by id:
     /// what a restart of `sagarun --store` costs before its first query returns.
     static let reopen = Workload(

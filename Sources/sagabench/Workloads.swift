@@ -219,6 +219,25 @@ let workloads: [Workload] = [
         let tasks = TaskMiddleware<Int, Int>(thread: ManualStoreThread()) { _ in nil }
         return try storeDispatch(n, through: tasks.makeMiddleware())
     },
+    Workload(
+        name: "saga-append",
+        summary: "a saga growing its own list with `xs = xs + [i]` and its own string with `s = s + \"x\"`",
+        defaultCount: 1_000_000
+    ) { n in
+        let source = """
+            saga main {
+              var xs = []
+              var s = ""
+              for i in range(\(n)) {
+                xs = xs + [i]
+                s = s + "x"
+              }
+              if len(xs) != \(n) || len(s) != \(n) { throw "wrong length" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0)
+        return Measurement(count: n, seconds: seconds, unit: "appends")
+    },
     Workload(name: "call", summary: "`call` of a saga function in a loop", defaultCount: 10_000_000) { n in
         let source = """
             func one() { return 1 }
@@ -311,6 +330,7 @@ let workloads: [Workload] = [
     },
     StoreWorkloads.saveLoop,
     StoreWorkloads.saveMany,
+    StoreWorkloads.saveManyWhere,
     StoreWorkloads.reopen,
 ]
 

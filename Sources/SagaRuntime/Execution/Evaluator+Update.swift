@@ -39,3 +39,50 @@ extension Evaluator {
         value = result
     }
 }
+
+extension Evaluator {
+    /// Stores the value of `e` in variable `slot` of `env`, the same value and errors as
+    /// `env[slot] = eval(e, env)`.
+    ///
+    /// `x = x + LIST` and `s = s + TEXT` extend the list or string where the variable holds
+    /// it, rather than build a new one: a saga growing a list one item at a time took time in
+    /// n² otherwise. The operand is evaluated first (reading `x` cannot fail, and evaluating
+    /// it cannot change `x`), and the variable is unchanged when the statement fails.
+    @inline(__always)
+    func assign(_ e: Expr, toSlot slot: Int, of env: inout [Value]) throws(SagaError) {
+        if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == slot, slot < env.count {
+            let operand = try eval(rhs, env)
+            if try extend(&env[slot], with: operand) { return }
+            env[slot] = try apply(.add, env[slot], operand)
+            return
+        }
+        env[slot] = try eval(e, env)
+    }
+
+    /// `value = value + operand` for a list and a list, or a string and a string, extended in
+    /// place with the checks `+` makes: the count, then ``maxLength``.
+    ///
+    /// - Returns: `false`, with `value` unchanged, for any other pair.
+    private func extend(_ value: inout Value, with operand: Value) throws(SagaError) -> Bool {
+        // Matched one at a time: a tuple of the two held a second reference to the list.
+        if case .list(let more) = operand, case .list(var items) = value {
+            let count = items.count + more.count
+            try Value.checkListCount(count)
+            try checkLength(count: count)
+            value = .null  // drop the variable's reference so that the list is extended in place
+            items.append(contentsOf: more)
+            value = .list(items)
+            return true
+        }
+        if case .string(let more) = operand, case .string(var text) = value {
+            let bytes = text.utf8.count + more.utf8.count
+            try Value.checkTextLength(bytes)
+            try checkLength(count: bytes)
+            value = .null
+            text.append(more)
+            value = .string(text)
+            return true
+        }
+        return false
+    }
+}

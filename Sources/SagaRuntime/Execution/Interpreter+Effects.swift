@@ -209,7 +209,7 @@ extension Interpreter {
             actionPattern = try ActionPattern(value)
         }
         block(task, on: .take)
-        addTaker(Taker(task: task, token: task.token, pattern: actionPattern, condition: condition))
+        addTaker(Taker(task, pattern: actionPattern, condition: condition))
         return .suspended
     }
 

@@ -110,11 +110,12 @@ extension Interpreter {
                 }
                 switch step.kind {
                 case .store:
-                    guard let value = loop.integers[index]?.value(task.env) ?? storedValue(loop, index, ev, task) else {
+                    if let value = loop.integers[index]?.value(task.env) {
+                        task.env[Int(step.slot)] = value
+                    } else if !store(loop, index, into: Int(step.slot), ev, task) {
                         leave(loop, at: step, task)
                         return true
                     }
-                    task.env[Int(step.slot)] = value
                     steps = next
                     ran &+= 1
                     index &+= 1
@@ -162,7 +163,7 @@ extension Interpreter {
                 case .returnValue:
                     // The walk's way from here, in the same step: unwinding to the caller (or
                     // the body's end) through the frames, whose `finally` blocks run.
-                    guard let value = storedValue(loop, index, ev, task) else {
+                    guard let value = returnedValue(loop, index, ev, task) else {
                         leave(loop, at: step, task)
                         return true
                     }
@@ -208,7 +209,7 @@ extension Interpreter {
                     task.target = step.slot >= 0 ? .slot(Int(step.slot)) : .discard
                     block(task, on: .take)
                     addTaker(
-                        Taker(task: task, token: task.token, pattern: loop.patterns[Int(step.operand)], condition: nil))
+                        Taker(task, pattern: loop.patterns[Int(step.operand)]))
                     task.mayResumeLowered = true
                     return false
                 case .put:
@@ -319,13 +320,17 @@ extension Interpreter {
         return Int(step.next)
     }
 
-    /// The value of statement `index`'s expression, or `nil` if it fails (the statement is
-    /// then run by the tree walk, which reports the error).
-    private func storedValue(_ loop: LoweredLoop, _ index: Int, _ ev: Evaluator, _ task: SagaTask) -> Value? {
+    /// Stores the value of statement `index`'s expression in `slot`, as the statement does
+    /// (see ``Evaluator/assign(_:toSlot:of:)``).
+    ///
+    /// - Returns: `false` if it fails, the variable unchanged (the statement is then run by
+    ///   the tree walk, which reports the error).
+    private func store(_ loop: LoweredLoop, _ index: Int, into slot: Int, _ ev: Evaluator, _ task: SagaTask) -> Bool {
         do {
-            return try ev.eval(loop.expressions[index], task.env)
+            try ev.assign(loop.expressions[index], toSlot: slot, of: &task.env)
+            return true
         } catch {
-            return nil
+            return false
         }
     }
 
@@ -333,6 +338,16 @@ extension Interpreter {
     /// if the call cannot be made here (see ``callIntoSlot(_:_:_:_:_:)``, which then makes it):
     /// the call would fail (injected), exceeds the call depth, is made by a native saga, or
     /// its arguments or value fail.
+    /// The value of statement `index`'s `return`, or `nil` if it fails (the statement is then
+    /// run by the tree walk, which reports the error).
+    private func returnedValue(_ loop: LoweredLoop, _ index: Int, _ ev: Evaluator, _ task: SagaTask) -> Value? {
+        do {
+            return try ev.eval(loop.expressions[index], task.env)
+        } catch {
+            return nil
+        }
+    }
+
     private func calledValue(
         _ loop: LoweredLoop, _ index: Int, _ function: Int, hasArguments: Bool, _ ev: Evaluator, _ task: SagaTask
     ) -> Value? {

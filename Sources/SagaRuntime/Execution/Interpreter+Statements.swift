@@ -32,7 +32,7 @@ extension Interpreter {
                         task.env[slot] = value
                         return .next
                     }
-                    task.env[slot] = try evaluator(task).eval(e, task.env)
+                    try evaluator(task).assign(e, toSlot: slot, of: &task.env)
                     return .next
                 }
                 let value = try evaluator(task).eval(e, task.env)

@@ -132,7 +132,7 @@ extension Interpreter {
                 let pattern = try ActionPattern(
                     spec.patterns.count == 1 ? .string(spec.patterns[0]) : .list(spec.patterns.map { .string($0) }))
                 block(task, on: .take)
-                addTaker(Taker(task: task, token: task.token, pattern: pattern, condition: nil))
+                addTaker(Taker(task, pattern: pattern))
                 return .success(nil)
             case .put(let action):
                 guard case .record(let r) = action, case .string? = r["type"] else {

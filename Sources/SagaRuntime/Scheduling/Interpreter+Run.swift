@@ -279,14 +279,10 @@ extension Interpreter {
     /// - Returns: whether any task was ended.
     private func endBlockedTakes() -> Bool {
         endReached = true
-        var ended: [SagaTask] = []
-        for taker in takers where taker.task.token == taker.token {
-            if case .take = taker.task.wait { ended.append(taker.task) }
-        }
+        var ended = takers.removeAll()
         for waiter in channelWaiters where waiter.task.token == waiter.token {
             if case .channel = waiter.task.wait { ended.append(waiter.task) }
         }
-        takers.removeAll()
         channelWaiters.removeAll()
         guard !ended.isEmpty else { return false }
         ended.sort { $0.waitSequence < $1.waitSequence }

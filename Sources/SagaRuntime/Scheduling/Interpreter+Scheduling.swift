@@ -160,13 +160,24 @@ extension Interpreter {
     /// Makes a task that has just blocked on `take` wait for a matching action; once END has
     /// come, it ends at once instead, as if by `return`, before the task that started it goes
     /// on (END is permanent, as in redux-saga: no action will come).
+    ///
+    /// A taker of one exact type whose condition compares a path of the action with a value
+    /// fixed while it waits (see ``TakerIndex/keyedSides(of:)``) is kept under that value.
     @inline(__always)
     func addTaker(_ taker: consuming Taker) {
         if endReached {
             wake(taker.takeTask(), .unwind(.end))
             return
         }
-        takers.append(taker)
+        if let condition = taker.condition, case .exact(let type) = taker.pattern,
+            let sides = TakerIndex.keyedSides(of: condition),
+            let value = try? evaluator(taker.task).eval(sides.fixed, taker.task.env),
+            value == value
+        {
+            takers.add(taker, type: type, path: sides.path, value: value)
+            return
+        }
+        takers.add(taker)
     }
 
     /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and
@@ -311,17 +322,21 @@ extension Interpreter {
             }
         }
         guard !takers.isEmpty else { return }
+        if takers.hasKeyed {
+            actionReachesTakersWithKeys(action, type: type)
+            return
+        }
         // One taker without a condition, the usual case (a saga's `take`, a watcher between
         // turns): if it matches, it leaves the list, and its task goes to the run queue
         // without being copied on the way (callgrind, take-put-loop: two retains and two
         // releases fewer an action).
-        if takers.count == 1, takers[0].isUnconditional {
-            guard takers[0].task.token == takers[0].token, case .take = takers[0].task.wait else {
-                takers.removeLast()
+        if takers.plain.count == 1, takers.plain[0].isUnconditional {
+            guard takers.plain[0].isLive else {
+                takers.plain.removeLast()
                 return
             }
-            if takers[0].pattern.matches(actionType: type) {
-                wake(handingOver: takers.removeLast().takeTask(), .value(action))
+            if takers.plain[0].pattern.matches(actionType: type) {
+                wake(handingOver: takers.plain.removeLast().takeTask(), .value(action))
             }
             return
         }
@@ -331,41 +346,79 @@ extension Interpreter {
         // Rebuilding the list copied every taker that stayed (a retain and a release of each
         // of its parts, per action: callgrind, every-select-put).
         var kept = 0
-        for i in takers.indices {
-            let task = takers[i].task
-            var stays = false
-            if task.token == takers[i].token, case .take = task.wait {
-                // Read in place: passing the taker on copied it (a retain and a release of
-                // each of its parts), which only a `where` condition needs.
-                if takers[i].pattern.matches(actionType: type),
-                    takers[i].isUnconditional || conditionHolds(takers[i], action)
-                {
-                    wake(task, .value(action))
-                } else {
-                    stays = true
+        for i in takers.plain.indices {
+            guard takers.plain[i].isLive else { continue }
+            // Read in place: passing the taker on copied it (a retain and a release of each of
+            // its parts), which only a `where` condition needs.
+            if takers.plain[i].pattern.matches(actionType: type) {
+                if takers.plain[i].isUnconditional {
+                    wake(takers.plain[i].task, .value(action))
+                    continue
+                }
+                if let resumption = conditionVerdict(takers.plain[i], action) {
+                    wake(takers.plain[i].task, resumption)
+                    continue
                 }
             }
-            guard stays else { continue }
-            if kept != i { takers.swapAt(kept, i) }
+            if kept != i { takers.plain.swapAt(kept, i) }
             kept &+= 1
         }
         // Popped one by one: `removeLast(_:)` and `removeAll(keepingCapacity:)` go through the
         // generic `replaceSubrange`, dearer than the one or two takers an action usually meets.
-        while takers.count > kept { takers.removeLast() }
+        while takers.plain.count > kept { takers.plain.removeLast() }
     }
 
-    /// A taker's `where` condition, with `it` bound to the action. A condition that fails
-    /// to evaluate fails the taker.
-    private func conditionHolds(_ taker: Taker, _ action: Value) -> Bool {
-        guard let condition = taker.condition else { return true }
+    /// ``actionReachesTakers(_:)`` where some takers are kept under a value (see
+    /// ``TakerIndex``): what the action does to each list it meets is gathered, then the tasks
+    /// are woken in the order they began to wait.
+    @inline(never)
+    private func actionReachesTakersWithKeys(_ action: Value, type: String?) {
+        var woken: [(sequence: Int, task: SagaTask, resumption: Resumption)] = []
+        func gather(_ taker: borrowing Taker, _ resumption: Resumption) {
+            woken.append((taker.task.waitSequence, taker.task, resumption))
+        }
+        let verdict = { (taker: borrowing Taker) -> Resumption? in
+            guard taker.pattern.matches(actionType: type) else { return nil }
+            return self.conditionVerdict(taker, action)
+        }
+        var lists = 0
+        var kept: [Taker] = []
+        for taker in takers.plain where taker.isLive {
+            if let resumption = verdict(taker) {
+                gather(taker, resumption)
+            } else {
+                kept.append(taker)
+            }
+        }
+        if !woken.isEmpty { lists = 1 }
+        takers.plain = kept
+        if let type {
+            lists &+= takers.meetKeyed(
+                type: type, pathValue: { pathValue($0, of: action) }, verdict: verdict, woken: gather)
+        }
+        if lists > 1 { woken.sort { $0.sequence < $1.sequence } }
+        for entry in woken { wake(entry.task, entry.resumption) }
+    }
+
+    /// What an action's path (`it.element.id`) reads, or `nil` if reading it fails.
+    private func pathValue(_ path: Expr, of action: Value) -> Value? {
+        scope.it = action
+        defer { scope.it = nil }
+        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength).eval(path, [])
+    }
+
+    /// What an action does to a taker with a `where` condition, `it` bound to the action: it
+    /// wakes the taker if the condition holds, fails it if the condition fails to evaluate,
+    /// and nothing otherwise.
+    private func conditionVerdict(_ taker: borrowing Taker, _ action: Value) -> Resumption? {
+        guard let condition = taker.condition else { return .value(action) }
         scope.it = action
         defer { scope.it = nil }
         let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength)
         do {
-            return try ev.condition(condition, taker.task.env)
+            return try ev.condition(condition, taker.task.env) ? .value(action) : nil
         } catch {
-            wake(taker.task, .error(Failure(error: error, trace: trace(taker.task, at: condition.location))))
-            return false
+            return .error(Failure(error: error, trace: trace(taker.task, at: condition.location)))
         }
     }
 

@@ -130,7 +130,7 @@ extension Interpreter {
     private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
-        addTaker(Taker(task: task, token: task.token, pattern: watcher.pattern, condition: nil))
+        addTaker(Taker(task, pattern: watcher.pattern))
     }
 
     /// `leading`'s second turn, its `join task`, as ``joinOne(_:_:)`` would do it: blocks on

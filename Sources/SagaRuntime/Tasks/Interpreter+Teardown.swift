@@ -20,7 +20,7 @@ extension Interpreter {
                 }
             }
         }
-        pending += takers.map(\.task) + channelWaiters.map(\.task) + timers.tasks
+        pending += takers.tasks + channelWaiters.map(\.task) + timers.tasks
         for entry in dispatchQueue { if let putter = entry.putter { pending.append(putter) } }
 
         var seen = Set<ObjectIdentifier>()
@@ -53,7 +53,7 @@ extension Interpreter {
         ready.removeAll()
         yielded.removeAll()
         wakeups.removeAll()
-        takers = []
+        takers = TakerIndex()
         channelWaiters = []
         timers = TimerQueue()
         dispatchQueue.removeAll()
