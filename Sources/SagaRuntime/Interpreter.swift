@@ -267,8 +267,6 @@ public final class Interpreter {
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         reducers.maxSteps = options.maxSteps
         reducers.maxLength = options.maxLength
-        // Like the interpreter's other short cuts, off under a run-step limit (see there).
-        reducers.runsLowered = options.maxRunSteps == nil
         self.reducers = reducers
         self.binding = binding
     }

@@ -8,10 +8,9 @@ import Testing
 /// beside other statements logs the member's length, not the member: holding the old list
 /// made the extension copy it, so that n appends took time in n². When the reducer fails, the
 /// list and the string are cut back to their lengths, whatever else changed them in between.
-/// Each program runs with its reducers lowered and walked, which must agree.
 @Suite struct ReducerExtendUndoTests {
     @Test func aFailingReducerCutsItsListsAndStringsBackToTheirLengths() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: ["a"], log: "é", count: 0 }
             reduce "add" as a {
@@ -39,7 +38,7 @@ import Testing
     /// replacement logs the member (the extended one), and rolling back, newest first, puts
     /// that back and then cuts it to the first length.
     @Test func anExtensionThenAReplacementThenAnExtensionRollBackTogether() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: [1, 2], text: "ab" }
             reduce "bad" as a {
@@ -61,7 +60,7 @@ import Testing
     /// `+` that is not an extension (numbers, a list plus a non-list that fails) and an
     /// extension of a member that is not there are logged as assignments and roll back too.
     @Test func updatesThatAreNotExtensionsRollBackAsAssignments() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { n: 1, todos: [1] }
             reduce "bad" as a {
@@ -82,7 +81,7 @@ import Testing
     /// ends with exactly the items of the actions that succeeded, in order.
     @Test func aLongListKeepsOnlyWhatSucceeded() async {
         let lines = (0..<300).map { i in #"{"type":"add","todo":\#(i),"fail":\#(i % 3 == 0)}"# }
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: [], count: 0 }
             reduce "add" as a {
@@ -114,17 +113,16 @@ import Testing
         #expect(state["todos"] == .list([.int(1), .int(2)]))
     }
 
-    /// A reducer of two statements appending to a list, run lowered and walked (as under a
-    /// trace): each action extends the list where it is; a copy each action made n appends take
-    /// time in n².
-    @Test(arguments: [true, false]) func bothWaysAppendWhereTheListIs(lowered: Bool) throws {
+    /// A reducer of two statements appending to a list: each action extends the list where it
+    /// is; a copy each action made n appends take time in n².
+    @Test func aLoggedReducerAppendsWhereTheListIs() throws {
         let source = """
             reduce "add" as a {
               state.todos = state.todos + [a.n]
               state.count = state.count + 1
             }
             """
-        let runner = try reducerRunner(source, lowered: lowered)
+        let runner = try reducerRunner(source)
         var state = Value.record(Record([("todos", roomyList([.int(0)])), ("count", .int(0))]))
         let before = listBufferAddress(state["todos"])
         // Checked after each action: over several, a copy could land where a freed one was.

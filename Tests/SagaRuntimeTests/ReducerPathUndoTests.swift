@@ -6,8 +6,7 @@ import Testing
 /// A reducer that assigns through paths of record keys and list positions
 /// (`state.users[a.id] = a.user`, `state.todos[a.i].done = true`) logs the old value at each
 /// path's end, not the member the path starts with; when it fails, each
-/// of those values goes back, newest first, and a key it added goes away. Each program runs
-/// with its reducers lowered and walked, which must agree.
+/// of those values goes back, newest first, and a key it added goes away.
 @Suite struct ReducerPathUndoTests {
     /// The state the failing action met, and the one a good action leaves.
     static let source = """
@@ -23,7 +22,7 @@ import Testing
         """
 
     @Test func aFailingReducerPutsBackEachPathItChangedAndRemovesTheKeyItAdded() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             Self.source,
             input: [
                 #"{"type":"add","id":"u2","user":{"name":"Bo"},"fail":true}"#,
@@ -41,7 +40,7 @@ import Testing
     /// through a list index (logged by its first member) and a later assignment to the whole
     /// member all roll back to the state before the reducer.
     @Test func pathsUnderOthersThroughListsAndBeforeWholeMembersRollBackTogether() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { users: { u1: { name: "Ada" } }, items: [{ done: false }], n: 0 }
             reduce "bad" as a {
@@ -68,7 +67,7 @@ import Testing
             let id = (i * 7919) % 600
             return #"{"type":"add","id":"u\#(id)","user":{"n":\#(id)},"fail":\#(id % 3 == 0)}"#
         }
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { users: {}, count: 0 }
             reduce "add" as a {
@@ -91,7 +90,7 @@ import Testing
     /// the end, a list in a list, then the reducer fails: every list is as it was, and the good
     /// action after it changes only what it names.
     @Test func pathsThroughListPositionsRollBack() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: [{ done: false }, { done: false }], grid: [[1, 2], [3, 4]], n: 0 }
             reduce "edit" as a {
@@ -120,7 +119,7 @@ import Testing
     @Test func toggledItemsOfALongListKeepOnlyWhatSucceeded() async {
         let items = (0..<300).map { _ in "{done: false}" }.joined(separator: ", ")
         let lines = (0..<300).map { i in #"{"type":"toggle","i":\#((i * 7) % 300),"fail":\#(i % 3 == 0)}"# }
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: [\(items)], count: 0 }
             reduce "toggle" as a {

@@ -4,13 +4,10 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A runner of the reducers of `source`, lowered or walked (as under a trace), outside an
-/// interpreter.
-func reducerRunner(_ source: String, lowered: Bool) throws -> ReducerRunner {
+/// A runner of the reducers of `source`, outside an interpreter.
+func reducerRunner(_ source: String) throws -> ReducerRunner {
     let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
-    let runner = ReducerRunner(program: program, output: BufferedOutput())
-    runner.runsLowered = lowered
-    return runner
+    return ReducerRunner(program: program, output: BufferedOutput())
 }
 
 /// A list of `items` with room for 64, whose buffer stays where it is while it is extended in

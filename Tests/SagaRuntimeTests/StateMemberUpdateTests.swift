@@ -4,7 +4,7 @@ import Testing
 
 /// A reducer's `state.K = state.K op …` runs as one update of the member where it is (lists and
 /// strings that `+` extends are appended to). Walked, it is a read, the operator and a store:
-/// each program here runs both ways (``expectReducersAgree(_:input:_:sourceLocation:)``) and the
+/// each program here runs both ways (``runReducers(_:input:_:sourceLocation:)``) and the
 /// two must print, fail, roll back and end alike.
 @Suite struct StateMemberUpdateTests {
     private static func adds(_ values: [String]) -> [String] {
@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func numbersStringsListsAndRecordsAreUpdated() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { n: 1, s: "a", l: [0], r: { x: 1 } }
             reduce "add" as a {
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aListGrowsByAppendsAndIsSharedByNoOne() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: [] }
             reduce "add" as a { state.todos = state.todos + [a.v] }
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aStateThatIsNotARecordFailsAtTheReadAsBefore() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { count: 0 }
             reduce "flat" as a { state = 5 }
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aNullStateGetsARecord() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             reduce "add" as a { state.names = state.names + "x" }
             reduce "list" as a { state.l = state.l + [1] }
@@ -71,7 +71,7 @@ import Testing
     /// kind, the update fails as the operator or the store would, and leaves the member as it was.
     @Test func failuresLeaveTheMemberAsItWas() async {
         let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { l: [1, 2], s: "abc", n: 9223372036854775807 }
             reduce "long" as a { state.l = state.l + [3, 4, 5, 6] }
@@ -93,7 +93,7 @@ import Testing
 
     /// A later statement that fails rolls the update back, list and all.
     @Test func aFailureLaterInTheReducerRollsTheUpdateBack() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { l: [], n: 0 }
             reduce "add" as a {

@@ -23,17 +23,11 @@ final class ReducerRunner {
 
     /// The variables array reducers reuse.
     @exclusivity(unchecked) private var scratch: [Value] = []
-    /// What `state` reads in a reducer: the state as it stands before each statement.
-    let scope = EvaluationScope()
     /// What the running reducer changed in the state, to put back if it fails.
     @exclusivity(unchecked) var undo = StateUndoLog()
-    /// Each reducer's body, lowered (see ``ReducerCode``).
-    private let codes: [ReducerCode]
-    /// Whether reducers run lowered, or by walking their statements (as they do under a
-    /// run-step limit, so that such a run is the reference the interpreter fuzzer compares
-    /// the lowered code against).
-    @exclusivity(unchecked) var runsLowered = true
-    /// The temporaries of lowered code: as many as the most any reducer needs, all `.null`
+    /// Each reducer's body, compiled (see ``Code``).
+    let codes: [Code]
+    /// The temporaries of the code: as many as the most any reducer needs, all `.null`
     /// between runs.
     private let temporaries: UnsafeMutablePointer<Value>
     private let temporaryCount: Int
@@ -61,7 +55,7 @@ final class ReducerRunner {
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
         self.patterns = program.reducers.map { Self.compile($0.pattern) }
         self.needsUndo = program.reducers.map { !Self.isOneStateAssignment($0.body.statements) }
-        let codes = program.reducers.map { ReducerCode(lowering: $0.body.statements, slotCount: max($0.slotCount, 1)) }
+        let codes = program.reducers.map { Code(reducer: $0.body.statements, slotCount: max($0.slotCount, 1)) }
         self.codes = codes
         temporaryCount = max(codes.map(\.temporaryCount).max() ?? 0, 1)
         temporaries = .allocate(capacity: temporaryCount)
@@ -73,7 +67,7 @@ final class ReducerRunner {
         temporaries.deallocate()
     }
 
-    /// Whether every temporary of lowered code is `.null`, as it must be between runs (for tests:
+    /// Whether every temporary of the code is `.null`, as it must be between runs (for tests:
     /// one left holding a value would keep a reference, and be leaked when next written).
     var temporariesAreNull: Bool {
         (0..<temporaryCount).allSatisfy { if case .null = temporaries[$0] { true } else { false } }
@@ -133,8 +127,8 @@ final class ReducerRunner {
                 continue
             }
             // One variables array, reused: reducers run one at a time and never capture it.
-            // Lowered code that reads only the action runs without it.
-            let usesVariables = !runsLowered || !codes[i].readsOnlyTheAction
+            // Code that reads only the action runs without it.
+            let usesVariables = !codes[i].readsOnlyTheAction
             var env: [Value] = []
             if usesVariables {
                 env = scratch
@@ -155,12 +149,8 @@ final class ReducerRunner {
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
             do {
-                let ev = Evaluator(scope: scope, clock: clock, maxLength: maxLength)
-                if runsLowered {
-                    try run(codes[i], &state, &env, action: action, temporaries, ev)
-                } else {
-                    _ = try run(program.reducers[i].body.statements, &state, &env, ev)
-                }
+                let ev = Evaluator(clock: clock, maxLength: maxLength)
+                try run(codes[i], &state, &env, action: action, temporaries, ev)
                 undo.commit()
             } catch {
                 // A failed instruction may leave a temporary it had not passed on yet.
@@ -185,114 +175,6 @@ final class ReducerRunner {
         let loc = program.reducers[index].location
         let file = loc.file >= 0 && Int(loc.file) < program.files.count ? program.files[Int(loc.file)].path : "?"
         return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
-    }
-
-    enum Flow {
-        case normal, breakLoop, continueLoop, returned
-    }
-
-    private func run(
-        _ stmts: [Stmt], _ state: inout Value, _ env: inout [Value], _ ev: Evaluator
-    ) throws(SagaError) -> Flow {
-        for stmt in stmts {
-            let flow = try execute(stmt, &state, &env, ev)
-            if case .normal = flow { continue }
-            return flow
-        }
-        return .normal
-    }
-
-    func execute(
-        _ stmt: Stmt, _ state: inout Value, _ env: inout [Value], _ ev: Evaluator
-    ) throws(SagaError) -> Flow {
-        scope.state = state
-        // Whatever way the statement ends, the scope must not keep a copy of the state: the
-        // next assignment would then copy all of it.
-        defer { scope.state = nil }
-        switch stmt {
-        case .declare(let v, _, .expr(let e), _):
-            env[v.slot] = try ev.eval(e, env)
-        case .assign(let lv, .expr(let e), _):
-            if let update = PathAssignment.selfUpdate(lv, e) {
-                // `state.todos = state.todos + [x]` over a record: updated where the member is,
-                // as lowered code does (`updateStateMember`), so that a walked reducer (under a
-                // trace or a run-step limit) appends in place too, rather than copy the list
-                // each action. Reading the member first cannot fail on a record, so the errors
-                // are the same.
-                if lv.path.count == 1, case .member(let key) = lv.path[0], case .record = state {
-                    let operand = try ev.eval(update.rhs, env)
-                    scope.state = nil
-                    if logging { undo.willUpdate(state, member: key, update.op, operand) }
-                    try PathAssignment.updateMember(&state, key) { (value: inout Value) throws(SagaError) in
-                        try ev.update(&value, update.op, operand)
-                    }
-                    return .normal
-                }
-                // `state.l.x = state.l.x + [x]`, as lowered code runs it (`updateStatePath`).
-                if lv.path.count > 1 {
-                    var current = try ev.eval(update.read, env)
-                    let operand = try ev.eval(update.rhs, env)
-                    let keys = try PathAssignment.keys(lv.path, ev, env)
-                    scope.state = nil
-                    try self.update(&state, through: keys, update.op, current: &current, operand: operand, ev)
-                    return .normal
-                }
-            }
-            let value = try ev.eval(e, env)
-            // The common `state.field = …`: no keys array to build.
-            if case .state = lv.root, lv.path.count == 1, case .member(let key) = lv.path[0] {
-                scope.state = nil
-                if logging { undo.willAssign(state, through: key) }
-                try PathAssignment.setMember(&state, key, value)
-                return .normal
-            }
-            let keys = try PathAssignment.keys(lv.path, ev, env)
-            // Let go of the evaluator's copy of the state before assigning: with it, the
-            // state's record is shared and the assignment would copy all of it.
-            scope.state = nil
-            switch lv.root {
-            case .state:
-                if logging { undo.willAssign(state, through: keys) }
-                try PathAssignment.set(&state, keys[...], value)
-            case .variable(let v):
-                try PathAssignment.set(&env[v.slot], keys[...], value)
-            }
-        case .if(let arms, let elseBlock, _):
-            for arm in arms where try ev.condition(arm.condition, env) {
-                return try run(arm.body.statements, &state, &env, ev)
-            }
-            if let elseBlock { return try run(elseBlock.statements, &state, &env, ev) }
-        case .while(let cond, let body, _):
-            while true {
-                try step()
-                scope.state = state
-                guard try ev.condition(cond, env) else { break }
-                let flow = try run(body.statements, &state, &env, ev)
-                if case .breakLoop = flow { break }
-                if case .returned = flow { return flow }
-            }
-        case .loop(let body, _):
-            while true {
-                try step()
-                let flow = try run(body.statements, &state, &env, ev)
-                if case .breakLoop = flow { break }
-                if case .returned = flow { return flow }
-            }
-        case .for(let v, let seq, let body, _):
-            for item in try Interpreter.iterationItems(try ev.eval(seq, env)) {
-                try step()
-                env[v.slot] = item
-                let flow = try run(body.statements, &state, &env, ev)
-                if case .breakLoop = flow { break }
-                if case .returned = flow { return flow }
-            }
-        case .break: return .breakLoop
-        case .continue: return .continueLoop
-        case .return: return .returned
-        default:
-            throw SagaError.typeError("effects are not allowed in a reducer")
-        }
-        return .normal
     }
 
     /// Counts one loop iteration; too many in one reducer run is an endless loop.

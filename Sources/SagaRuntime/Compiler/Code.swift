@@ -1,29 +1,18 @@
 import SagaCore
 import SagaLanguage
 
-/// A reducer's body lowered, once, into a flat array of instructions over numbered places,
-/// which ``ReducerRunner`` runs instead of walking the statements.
+/// A body compiled by the ``Compiler``: a flat array of instructions over numbered places,
+/// with its constants, keys and a line table. ``ReducerRunner`` runs a reducer's code in one
+/// loop.
 ///
-/// A reducer runs for every action it matches, and walking `state.count = state.count + a.by`
-/// as a tree cost about a thousand instructions: the boxed nodes loaded and retained one by
-/// one, the state copied into the evaluator's scope and out again around each statement
-/// (callgrind, every-select-put). Here what reducers are mostly made of (`let`, assignments
-/// to a variable, to `state.key` and through paths, `if`, `while`, `loop`, `for`, `break`,
-/// `continue`, `return`; literals, variables,
-/// `state.key`, `x.key`, `x[i]`, the operators, `&&`, `||` and `??` as jumps, list and record
-/// literals, loops) is instructions that hold no references; anything else (a built-in,
-/// interpolation) runs as before, through the statement walker or the
-/// ``Evaluator``, as one instruction. Both ways share the operators' code, so they give the
-/// same values and the same errors.
-///
-/// The instructions are plain data (numbers into ``keys``, ``constants``, ``expressions``,
-/// ``statements``, ``paths`` and ``records``), so reading one copies a few bytes and retains nothing. A class: the
-/// runner hands it on with one reference, where a struct of five arrays was copied for each
-/// run (five retains and five releases: a third of the lowered reducer's cost, callgrind).
-final class ReducerCode {
+/// The instructions are plain data (numbers into ``keys``, ``constants``, ``paths``,
+/// ``records``, ``calls`` and ``handlers``), so reading one copies a few bytes and retains
+/// nothing. A class: the runner hands it on with one reference, where a struct of its arrays
+/// was copied for each run.
+final class Code {
     /// Where an instruction reads or writes a value.
     enum Place: Equatable {
-        /// The reducer's variable in this slot (its frame, ``ReducerDecl/slotCount`` long).
+        /// The variable in this slot of the body's frame.
         case slot(Int32)
         /// A value between two instructions of one expression: each is written once and then
         /// read once, by moving it out, so no temporary keeps a reference after its statement.
@@ -38,12 +27,27 @@ final class ReducerCode {
         case index(Place)
     }
 
-    /// One step of a lowered reducer.
+    /// A `try`'s handler: where the code goes on when an instruction in its range fails.
+    struct Handler: Equatable {
+        /// The first instruction of the `catch` block, or of the copy of the `finally` block
+        /// that runs before the error goes on.
+        var target: Int32
+        /// Where the error's value goes: the `catch` variable, or the temporary that keeps it
+        /// while the `finally` block runs.
+        var place: Place
+        /// The first temporary the failed instructions may have left set: it and those above
+        /// it are set back to null.
+        var clearsFrom: Int32
+    }
+
+    /// One instruction.
     enum Instruction: Equatable {
         /// `into = from`.
         case move(Place, into: Place)
         /// `into = state.key`, read in place.
         case stateMember(key: Int32, into: Place)
+        /// `into = state`.
+        case state(into: Place)
         /// `into = base.key`.
         case member(Place, key: Int32, into: Place)
         /// `into = base[index]`.
@@ -65,12 +69,21 @@ final class ReducerCode {
         /// Appends an item to the list a temporary holds (its depth checked, as a literal's is).
         case append(Place, toList: Place)
         /// Fails if the value in the place (left there) is nested too deeply for a record
-        /// literal's field, as the evaluator checks each field before the next is evaluated.
+        /// literal's field, checked before the next field is evaluated.
         case checkDepth(Place)
         /// `into =` a record literal: one of ``records``, its fields' values in their places.
         case record(Int32, into: Place)
-        /// `into =` one of ``expressions``, by the ``Evaluator`` (with `state` in scope).
-        case evaluate(Int32, into: Place)
+        /// `into =` one of ``calls``: a built-in applied to its arguments' values, in their
+        /// places.
+        case builtin(Int32, into: Place)
+        /// Appends to the string a temporary holds the key (a text part of an interpolation),
+        /// or the value in a place as `log` shows it; the text must not grow past the longest
+        /// string.
+        case appendText(key: Int32, to: Place)
+        case appendDisplay(Place, to: Place)
+        /// Fails if the string or list in the place (left there) is longer than the run's
+        /// `--max-length`.
+        case checkLength(Place)
         /// `state.key = value`, logged for undo when the reducer needs it.
         case setStateMember(key: Int32, Place)
         /// The start of ``updateStateMember(key:_:lhs:rhs:)``, where `state.key` is read: into
@@ -104,40 +117,51 @@ final class ReducerCode {
         case clearTemporaries
         /// Goes on at the index unless the place holds `true` (anything but a bool fails).
         case jumpUnless(Place, to: Int32)
-        /// Goes on at the index (the end of the code ends the reducer).
+        /// Goes on at the index (the end of the code ends the body).
         case jump(to: Int32)
-        /// One of ``statements``, by the statement walker; a `return` in it ends the reducer.
-        case statement(Int32)
+        /// A `try` begins: an error until the matching ``popHandler`` goes to one of
+        /// ``handlers``.
+        case pushHandler(Int32)
+        /// The innermost `try` ends (its body, or its `catch` block, is left).
+        case popHandler
+        /// Fails with the error whose value the place holds (after a `finally` block that ran
+        /// because of it).
+        case rethrow(Place)
+        /// Fails with a `TypeError` whose message is the key: what the checker refuses and the
+        /// body cannot do.
+        case fail(key: Int32)
     }
 
     let instructions: [Instruction]
+    /// Where each instruction comes from: the statement or expression it is part of.
+    let lines: [SourceLocation]
     let keys: [String]
     let constants: [Value]
-    let expressions: [Expr]
-    let statements: [Stmt]
     let paths: [[PathStep]]
     /// The record literals: each field's key and the place of its value, in source order.
     let records: [[(key: Int32, value: Place)]]
+    /// The built-in calls: the function and its arguments' places, in order.
+    let calls: [(builtin: Builtin, arguments: [Place])]
+    let handlers: [Handler]
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
-    /// Whether the code reads no variable but the action and writes none (see
-    /// ``readsOnlyTheAction(_:records:paths:leavesNothingToTheWalker:)``): it then runs with
-    /// no variables array.
+    /// Whether the code reads no variable but the action (slot 0) and writes none (see
+    /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
 
-    /// Lowers a reducer's body; `slotCount` is the size of its frame.
-    init(lowering body: [Stmt], slotCount: Int) {
-        let lowered = ReducerLowering(body, slotCount: slotCount)
-        instructions = lowered.instructions
-        keys = lowered.keys
-        constants = lowered.constants
-        expressions = lowered.expressions
-        statements = lowered.statements
-        paths = lowered.paths
-        records = lowered.records
-        temporaryCount = lowered.temporaryCount
-        readsOnlyTheAction = Self.readsOnlyTheAction(
-            instructions, records: records, paths: paths,
-            leavesNothingToTheWalker: expressions.isEmpty && statements.isEmpty)
+    /// Compiles a reducer's body; `slotCount` is the size of its frame.
+    init(reducer body: [Stmt], slotCount: Int) {
+        var compiler = Compiler(slotCount: slotCount)
+        compiler.compile(body: body)
+        instructions = compiler.instructions
+        lines = compiler.lines
+        keys = compiler.keys
+        constants = compiler.constants
+        paths = compiler.paths
+        records = compiler.records
+        calls = compiler.calls
+        handlers = compiler.handlers
+        temporaryCount = compiler.temporaryCount
+        readsOnlyTheAction = Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)
     }
 }

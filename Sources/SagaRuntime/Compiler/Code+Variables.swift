@@ -1,14 +1,15 @@
-extension ReducerCode {
-    /// Whether code of these parts reads no variable but the reducer's action (slot 0), writes
-    /// none, and leaves nothing to the evaluator or the walker (which read the variables array).
+import SagaCore
+
+extension Code {
+    /// Whether code of these parts reads no variable but the reducer's action (slot 0) and
+    /// writes none.
     ///
     /// Such code runs with the action alone: the runner fills and clears no variables array
     /// for it, about a tenth of a one-line reducer's run (callgrind, every-select-put).
     static func readsOnlyTheAction(
         _ instructions: [Instruction], records: [[(key: Int32, value: Place)]], paths: [[PathStep]],
-        leavesNothingToTheWalker: Bool
+        calls: [(builtin: Builtin, arguments: [Place])]
     ) -> Bool {
-        guard leavesNothingToTheWalker else { return false }
         func reads(_ place: Place) -> Bool {
             if case .slot(let s) = place { return s == 0 }
             return true
@@ -27,26 +28,31 @@ extension ReducerCode {
             switch instruction {
             case .move(let from, let into), .member(let from, _, let into), .unary(_, let from, let into),
                 .logical(_, let from, let into, _), .logicalRight(_, let from, let into),
-                .unlessNull(let from, let into, _), .append(let from, let into):
+                .unlessNull(let from, let into, _), .append(let from, let into), .appendDisplay(let from, let into):
                 return reads(from) && writes(into)
             case .index(let a, let b, let into), .binary(_, let a, let b, let into):
                 return reads(a) && reads(b) && writes(into)
-            case .stateMember(_, let into), .newList(_, let into), .stateMemberUnlessRecord(_, let into):
+            case .stateMember(_, let into), .state(let into), .newList(_, let into),
+                .stateMemberUnlessRecord(_, let into), .appendText(_, let into):
                 return writes(into)
             case .updateStateMember(_, _, let lhs, let rhs):
                 return reads(lhs) && reads(rhs)
             case .record(let index, let into):
                 return records[Int(index)].allSatisfy { reads($0.value) } && writes(into)
-            case .checkDepth(let place), .setStateMember(_, let place), .forStart(let place, _),
-                .jumpUnless(let place, _):
+            case .builtin(let index, let into):
+                return calls[Int(index)].arguments.allSatisfy(reads) && writes(into)
+            case .checkDepth(let place), .checkLength(let place), .setStateMember(_, let place),
+                .forStart(let place, _), .jumpUnless(let place, _), .rethrow(let place):
                 return reads(place)
             case .setStatePath(let path, let place):
                 return readsPath(path) && reads(place)
             case .updateStatePath(let path, _, let lhs, let rhs):
                 return readsPath(path) && reads(lhs) && reads(rhs)
-            case .step, .forEnd, .clearTemporaries, .jump:
+            case .step, .forEnd, .clearTemporaries, .jump, .popHandler, .fail:
                 return true
-            case .setSlotPath, .forNext, .evaluate, .statement:
+            case .setSlotPath, .forNext, .pushHandler:
+                // A handler writes the error into its place, a `catch` variable or a temporary:
+                // a reducer with `try` runs with its variables.
                 return false
             }
         }

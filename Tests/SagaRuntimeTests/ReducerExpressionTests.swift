@@ -4,12 +4,11 @@ import Testing
 
 @testable import SagaRuntime
 
-/// Reducers' expressions and control flow, lowered and walked (see ``LoweredReducerTests``):
-/// logic, coalescing and list literals, assignments through paths, index reads, record
-/// literals, loops and built-ins must print, fail and end alike both ways.
-@Suite struct LoweredReducerExpressionTests {
+/// Reducers' expressions and control flow: logic, coalescing and list literals, assignments
+/// through paths, index reads, record literals, loops and built-ins.
+@Suite struct ReducerExpressionTests {
     @Test func logicCoalescingNegationAndListLiterals() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { seen: null, flags: [], log: [] }
             reduce "l" as a {
@@ -41,7 +40,7 @@ import Testing
     }
 
     @Test func assignmentsThroughPaths() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { users: {}, todos: ["a", "b"], meta: null }
             reduce "p" as a {
@@ -70,7 +69,7 @@ import Testing
     }
 
     @Test func indexReadsAndTheirErrors() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { list: [10, 20], map: { a: 1 }, text: "héllo" }
             reduce "i" as a {
@@ -87,7 +86,7 @@ import Testing
 
     @Test func recordLiterals() async {
         let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { users: {} }
             reduce "r" as a {
@@ -110,7 +109,7 @@ import Testing
     }
 
     @Test func loopsWithBreakContinueAndReturn() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { todos: ["a", "b"], booked: ["x", "y", "z"], n: 0 }
             reduce "todo/add" as a {
@@ -169,7 +168,7 @@ import Testing
     }
 
     @Test func aReducerLoopingTooLongFailsTheSameWay() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { n: 0 }
             reduce "spin" as a {
@@ -184,7 +183,7 @@ import Testing
     }
 
     @Test func builtInsAndInterpolation() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { items: [3, 1, 2], names: { b: 1, a: 2 } }
             reduce "b" as a {

@@ -4,38 +4,22 @@ import Testing
 
 @testable import SagaRuntime
 
-/// The program's run with its reducers lowered, after checking that the run with them walked
-/// (a run-step limit, never reached, turns lowering off) prints, fails and ends alike.
+/// The program's run, after checking that it compiled.
 @discardableResult
-func expectReducersAgree(
+func runReducers(
     _ source: String, input: [String], _ configure: @escaping (inout Interpreter.Options) -> Void = { _ in },
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) async -> ConfiguredRun {
-    let lowered = await runConfigured(source, input: input, configure)
-    let walked = await runConfigured(source, input: input) {
-        configure(&$0)
-        $0.maxRunSteps = Int.max / 2
-    }
-    #expect(lowered.status != nil, "does not compile", sourceLocation: sourceLocation)
-    #expect(lowered == walked, sourceLocation: sourceLocation)
-    return lowered
+    let run = await runConfigured(source, input: input, configure)
+    #expect(run.status != nil, "does not compile", sourceLocation: sourceLocation)
+    return run
 }
 
-/// The same reducers lowered and walked: a run-step limit (never reached here) makes the
-/// interpreter walk them, so each program runs both ways and the two runs must agree on
-/// everything: what they print, the errors reported, the status and the final state.
-@Suite struct LoweredReducerTests {
-    @Test func reducersRunLoweredUnlessARunStepLimitIsSet() throws {
-        let program = try #require(Frontend().compile(source: #"reduce "a" as a { }"#, path: "t.saga").program)
-        let output = BufferedOutput()
-        #expect(Interpreter(program: program, options: .init(virtualTime: true), output: output).reducers.runsLowered)
-        var limited = Interpreter.Options(virtualTime: true)
-        limited.maxRunSteps = 1_000
-        #expect(!Interpreter(program: program, options: limited, output: output).reducers.runsLowered)
-    }
-
+/// Reducers of every kind of statement and expression, run: what they print, the errors
+/// reported, the status and the final state.
+@Suite struct ReducerStatementTests {
     @Test func arithmeticMembersAndVariables() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { count: 0, total: 0, last: null, name: "x", items: [] }
             reduce "add" as a {
@@ -59,7 +43,7 @@ func expectReducersAgree(
     }
 
     @Test func conditionsReturnsAndWhatIsLeftToTheWalker() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { seen: 0, log: [] }
             reduce "n" as a {
@@ -96,7 +80,7 @@ func expectReducersAgree(
     }
 
     @Test func aFailingReducerIsUndoneAndReportedTheSameWay() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { count: 1, items: [1], before: 0 }
             reduce "bad" as a {
@@ -119,7 +103,7 @@ func expectReducersAgree(
     }
 
     @Test func everyArmOfAnIfChainJumpsWhereItShould() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { size: null, trail: [] }
             reduce "n" as a {
@@ -154,7 +138,7 @@ func expectReducersAgree(
     }
 
     @Test func stateReadAfterStatementsLeftToTheWalker() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { users: {}, n: 0 }
             reduce "u" as a {
@@ -175,7 +159,7 @@ func expectReducersAgree(
 
     @Test func undoBeyondSixteenKeysAndAfterTheWholeStateIsReplaced() async {
         let many = (1...17).map { "  state.a\($0) = \($0)" }.joined(separator: "\n")
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { keep: 1 }
             reduce "many" as a {
@@ -194,7 +178,7 @@ func expectReducersAgree(
     }
 
     @Test func errorsComeInTheOrderTheWalkerMeetsThem() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { }
             reduce "e" as a { state.x = a.p.q + a.r.s }
@@ -212,7 +196,7 @@ func expectReducersAgree(
     }
 
     @Test func theLengthLimitHoldsBothWays() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { s: "" }
             reduce "grow" as a {
@@ -226,7 +210,7 @@ func expectReducersAgree(
     }
 
     @Test func variablesThatReadThemselves() async {
-        let outcome = await expectReducersAgree(
+        let outcome = await runReducers(
             """
             state { }
             reduce "v" as a {

@@ -1,0 +1,104 @@
+import SagaCore
+import SagaLanguage
+
+extension Compiler {
+    /// Where the value of `e` will be: a variable or a constant as they are, anything else
+    /// computed into a new temporary.
+    mutating func place(of e: Expr) -> Code.Place {
+        switch e {
+        case .literal(let v, _):
+            return addConstant(v)
+        case .variable(let v) where isOwnSlot(v.slot):
+            return .slot(Int32(v.slot))
+        default:
+            let t = newTemporary()
+            compile(e, into: t)
+            return t
+        }
+    }
+
+    /// Instructions that leave the value of `e` in `target`.
+    mutating func compile(_ e: Expr, into target: Code.Place) {
+        switch e {
+        case .literal:
+            emit(.move(place(of: e), into: target))
+        case .variable(let v):
+            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            emit(.move(.slot(Int32(v.slot)), into: target))
+        case .state:
+            emit(.state(into: target))
+        case .it:
+            // Outside a `take … where` condition, `it` is null.
+            emit(.move(addConstant(.null), into: target))
+        case .cancelled:
+            // Outside a `finally` block of a cancelled task, `cancelled` is false.
+            emit(.move(addConstant(.bool(false)), into: target))
+        case .member(.state, let key, _):
+            emit(.stateMember(key: keyIndex(key), into: target))
+        case .member(let base, let key, _):
+            let b = place(of: base)
+            emit(.member(b, key: keyIndex(key), into: target))
+        case .index(let base, let index, _):
+            let b = place(of: base)
+            let i = place(of: index)
+            emit(.index(b, i, into: target))
+        case .binary(let op, let lhs, let rhs, _) where op == .and || op == .or:
+            let l = place(of: lhs)
+            let test = instructions.count
+            emit(.logical(op, l, into: target, decided: -1))
+            let r = place(of: rhs)
+            emit(.logicalRight(op, r, into: target))
+            patch(test, .logical(op, l, into: target, decided: here))
+        case .binary(.coalesce, let lhs, let rhs, _):
+            let l = place(of: lhs)
+            let test = instructions.count
+            emit(.unlessNull(l, into: target, to: -1))
+            compile(rhs, into: target)
+            patch(test, .unlessNull(l, into: target, to: here))
+        case .binary(let op, let lhs, let rhs, _):
+            let l = place(of: lhs)
+            let r = place(of: rhs)
+            emit(.binary(op, l, r, into: target))
+        case .unary(let op, let operand, _):
+            let v = place(of: operand)
+            emit(.unary(op, v, into: target))
+        case .record(let fields, _):
+            var entries: [(key: Int32, value: Code.Place)] = []
+            for field in fields {
+                let value = place(of: field.value)
+                emit(.checkDepth(value))
+                entries.append((keyIndex(field.key), value))
+            }
+            emit(.record(addRecord(entries), into: target))
+        case .list(let items, _):
+            // Built in a temporary of its own, then moved: built in the target, `x = [x]`
+            // would read the list it is building.
+            let list = newTemporary()
+            emit(.newList(capacity: Int32(items.count), into: list))
+            for item in items { emit(.append(place(of: item), toList: list)) }
+            emit(.move(list, into: target))
+        case .interpolation(let parts, _):
+            // Built part by part in a temporary, each part's text bounded as it is added.
+            let text = newTemporary()
+            emit(.move(addConstant(.string("")), into: text))
+            for part in parts {
+                switch part {
+                case .text(let t): emit(.appendText(key: keyIndex(t), to: text))
+                case .expr(let e): emit(.appendDisplay(place(of: e), to: text))
+                }
+            }
+            emit(.checkLength(text))
+            emit(.move(text, into: target))
+        case .builtin(let name, let args, _):
+            guard let builtin = Builtin(rawValue: name) else { return fail("unknown function '\(name)'") }
+            var arguments: [Code.Place] = []
+            for a in args { arguments.append(place(of: a)) }
+            emit(.builtin(addCall(builtin, arguments), into: target))
+        }
+    }
+
+    /// Points an instruction emitted before at what is now known.
+    mutating func patch(_ index: Int, _ instruction: Code.Instruction) {
+        instructions[index] = instruction
+    }
+}

@@ -1,0 +1,252 @@
+import SagaCore
+import SagaLanguage
+
+extension ReducerRunner {
+    /// Runs a reducer's code (see ``Code``) over the state and the reducer's variables;
+    /// `temporaries` has room for the code's ``Code/temporaryCount``.
+    ///
+    /// Code that ``Code/readsOnlyTheAction`` reads `action` where it reads slot 0, and `env`
+    /// may then be empty; other code reads and writes its variables in `env`, whose slot 0
+    /// starts as the action.
+    ///
+    /// An instruction that fails inside a `try` goes to the innermost handler: the temporaries
+    /// the failure may have left are set back to null, the error's value goes into the
+    /// handler's place, and the code goes on at its target.
+    func run(
+        _ code: Code, _ state: inout Value, _ env: inout [Value], action: Value,
+        _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator
+    ) throws(SagaError) {
+        var pc = 0
+        var handlers: [Code.Handler] = []
+        let count = code.instructions.count
+        let onlyTheAction = code.readsOnlyTheAction
+        // Reads a place: a variable or a constant is copied, a temporary moved out (it is read
+        // once), so that none keeps a reference past its statement.
+        @inline(__always) func read(_ place: Code.Place) -> Value {
+            switch place {
+            case .slot(let s): return onlyTheAction ? action : env[Int(s)]
+            case .constant(let k): return code.constants[Int(k)]
+            case .temporary(let t):
+                let value = (temporaries + Int(t)).move()
+                (temporaries + Int(t)).initialize(to: .null)
+                return value
+            }
+        }
+        @inline(__always) func write(_ value: consuming Value, _ place: Code.Place) {
+            switch place {
+            case .slot(let s): env[Int(s)] = value
+            // A temporary is `.null` until written (it is left so when read), so nothing is
+            // there to destroy: a plain assignment called the outlined destroy of a `Value`.
+            case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
+            case .constant: break
+            }
+        }
+        while true {
+            do throws(SagaError) {
+                while pc < count {
+                    let instruction = code.instructions[pc]
+                    pc &+= 1
+                    switch instruction {
+                    case .move(let from, let to):
+                        write(read(from), to)
+                    case .stateMember(let key, let to):
+                        write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+                    case .member(.slot(let slot), let key, let to):
+                        // A variable's member is read where the variable is: reading the variable out
+                        // copied it (a retain and a release of the action, callgrind, every-select-put).
+                        if onlyTheAction {
+                            write(try Evaluator.member(code.keys[Int(key)], of: action), to)
+                        } else {
+                            write(try Evaluator.member(code.keys[Int(key)], of: env[Int(slot)]), to)
+                        }
+                    case .member(let base, let key, let to):
+                        write(try Evaluator.member(code.keys[Int(key)], of: read(base)), to)
+                    case .binary(let op, let lhs, let rhs, let to):
+                        let a = read(lhs)
+                        write(try ev.apply(op, a, read(rhs)), to)
+                    case .index(let base, let index, let to):
+                        let b = read(base)
+                        write(try ev.subscriptValue(b, read(index)), to)
+                    case .unary(let op, let operand, let to):
+                        write(try Evaluator.apply(op, read(operand)), to)
+                    case .logical(let op, let lhs, let to, let decided):
+                        let a = try Evaluator.logicalOperand(op, read(lhs))
+                        if op == .and ? !a : a {
+                            write(.bool(a), to)
+                            pc = Int(decided)
+                        }
+                    case .logicalRight(let op, let rhs, let to):
+                        write(.bool(try Evaluator.logicalOperand(op, read(rhs))), to)
+                    case .unlessNull(let lhs, let to, let target):
+                        let l = read(lhs)
+                        if case .null = l { break }
+                        write(l, to)
+                        pc = Int(target)
+                    case .newList(let capacity, let to):
+                        var items: [Value] = []
+                        items.reserveCapacity(Int(capacity))
+                        write(.list(items), to)
+                    case .append(let item, .temporary(let t)):
+                        let value = read(item)
+                        try Value.checkDepth(of: value)
+                        // Moved out and back, so that the list is appended to in place.
+                        guard case .list(var items) = (temporaries + Int(t)).move() else {
+                            (temporaries + Int(t)).initialize(to: .null)
+                            break
+                        }
+                        items.append(value)
+                        (temporaries + Int(t)).initialize(to: .list(items))
+                    case .append:
+                        break
+                    case .checkDepth(let place):
+                        switch place {
+                        case .slot(let s): try Value.checkDepth(of: onlyTheAction ? action : env[Int(s)])
+                        case .temporary(let t): try Value.checkDepth(of: temporaries[Int(t)])
+                        case .constant(let k): try Value.checkDepth(of: code.constants[Int(k)])
+                        }
+                    case .record(let index, let to):
+                        let fields = code.records[Int(index)]
+                        var entries: [Record.Entry] = []
+                        entries.reserveCapacity(fields.count)
+                        for field in fields {
+                            entries.append(Record.Entry(key: code.keys[Int(field.key)], value: read(field.value)))
+                        }
+                        write(.record(Record(unsortedEntries: entries)), to)
+                    case .state(let to):
+                        write(state, to)
+                    case .builtin(let index, let to):
+                        let call = code.calls[Int(index)]
+                        var values: [Value] = []
+                        values.reserveCapacity(call.arguments.count)
+                        for argument in call.arguments { values.append(read(argument)) }
+                        write(try ev.checkLength(try call.builtin.apply(values, now: ev.now)), to)
+                    case .appendText(let key, .temporary(let t)):
+                        try appendText(code.keys[Int(key)], to: temporaries + Int(t))
+                    case .appendDisplay(let from, .temporary(let t)):
+                        var part = ""
+                        read(from).writeDisplay(into: &part)
+                        try appendText(part, to: temporaries + Int(t))
+                    case .appendText, .appendDisplay:
+                        break
+                    case .checkLength(let place):
+                        switch place {
+                        case .slot(let s): _ = try ev.checkLength(onlyTheAction ? action : env[Int(s)])
+                        case .temporary(let t): _ = try ev.checkLength(temporaries[Int(t)])
+                        case .constant(let k): _ = try ev.checkLength(code.constants[Int(k)])
+                        }
+                    case .setStateMember(let key, let from):
+                        let value = read(from)
+                        let name = code.keys[Int(key)]
+                        if logging { undo.willAssign(state, through: name) }
+                        try PathAssignment.setMember(&state, name, value)
+                    case .stateMemberUnlessRecord(let key, let to):
+                        if case .record = state { break }
+                        write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+                    case .updateStateMember(let key, let op, let lhs, let rhs):
+                        let operand = read(rhs)
+                        let name = code.keys[Int(key)]
+                        guard case .record = state else {
+                            // As the three instructions it stands for: `lhs` holds the member's value.
+                            let value = try ev.apply(op, read(lhs), operand)
+                            if logging { undo.willAssign(state, through: name) }
+                            try PathAssignment.setMember(&state, name, value)
+                            break
+                        }
+                        // Logged before the update, which may fail: rolling back then puts back what is
+                        // there anyway. A list or string extended in place is logged by its length.
+                        if logging { undo.willUpdate(state, member: name, op, operand) }
+                        try PathAssignment.updateMember(&state, name) { (value: inout Value) throws(SagaError) in
+                            try ev.update(&value, op, operand)
+                        }
+                    case .setStatePath(let path, let from):
+                        let value = read(from)
+                        let keys = pathKeys(code, code.paths[Int(path)], read)
+                        if logging { undo.willAssign(state, through: keys) }
+                        try PathAssignment.set(&state, keys[...], value)
+                    case .updateStatePath(let path, let op, let lhs, let rhs):
+                        var current = read(lhs)
+                        let operand = read(rhs)
+                        let keys = pathKeys(code, code.paths[Int(path)], read)
+                        try update(&state, through: keys, op, current: &current, operand: operand, ev)
+                    case .setSlotPath(let slot, let path, let from):
+                        let value = read(from)
+                        let keys = pathKeys(code, code.paths[Int(path)], read)
+                        try PathAssignment.set(&env[Int(slot)], keys[...], value)
+                    case .step:
+                        try step()
+                    case .forStart(let sequence, let items):
+                        let list = try Interpreter.iterationItems(read(sequence))
+                        temporaries[Int(items)] = .list(list)
+                        temporaries[Int(items) &+ 1] = .int(0)
+                    case .forNext(let items, let slot, let exit):
+                        guard case .list(let list) = temporaries[Int(items)],
+                            case .int(let i) = temporaries[Int(items) &+ 1],
+                            i < list.count
+                        else {
+                            pc = Int(exit)
+                            break
+                        }
+                        try step()
+                        env[Int(slot)] = list[i]
+                        temporaries[Int(items) &+ 1] = .int(i &+ 1)
+                    case .forEnd(let items):
+                        temporaries[Int(items)] = .null
+                        temporaries[Int(items) &+ 1] = .null
+                    case .clearTemporaries:
+                        for t in 0..<code.temporaryCount { temporaries[t] = .null }
+                    case .jumpUnless(let condition, let target):
+                        if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
+                    case .jump(let target):
+                        pc = Int(target)
+                    case .pushHandler(let index):
+                        handlers.append(code.handlers[Int(index)])
+                    case .popHandler:
+                        handlers.removeLast()
+                    case .rethrow(let place):
+                        throw SagaError(value: read(place))
+                    case .fail(let key):
+                        throw SagaError.typeError(code.keys[Int(key)])
+                    }
+                }
+                return
+            } catch {
+                guard let handler = handlers.popLast() else { throw error }
+                for t in Int(handler.clearsFrom)..<code.temporaryCount { temporaries[t] = .null }
+                switch handler.place {
+                case .slot(let s): env[Int(s)] = error.value
+                case .temporary(let t): temporaries[Int(t)] = error.value
+                case .constant: break
+                }
+                pc = Int(handler.target)
+            }
+        }
+    }
+
+    /// The keys of an assignment's path, its indexes read from their places in order.
+    private func pathKeys(
+        _ code: Code, _ steps: [Code.PathStep], _ read: (Code.Place) -> Value
+    ) -> [PathAssignment.Key] {
+        var keys: [PathAssignment.Key] = []
+        keys.reserveCapacity(steps.count)
+        for step in steps {
+            switch step {
+            case .member(let key): keys.append(.member(code.keys[Int(key)]))
+            case .index(let place): keys.append(.index(read(place)))
+            }
+        }
+        return keys
+    }
+
+    /// Appends `part` to the string a temporary holds, where it is; the text must not grow past
+    /// the longest string.
+    @inline(__always)
+    private func appendText(_ part: String, to temporary: UnsafeMutablePointer<Value>) throws(SagaError) {
+        guard case .string(var text) = temporary.move() else {
+            temporary.initialize(to: .null)
+            return
+        }
+        text += part
+        temporary.initialize(to: .string(text))
+        try Value.checkTextLength(text.utf8.count)
+    }
+}
