@@ -132,7 +132,7 @@ extension Interpreter {
     /// Runs an effect statement's effect: a value goes where the statement wants it; if the
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
-        if tracer != nil { tracedEffects[task.id] = "\(describe(effect.location)) \(ASTDump.render(effect))" }
+        if tracer != nil { tracedEffects[task.id] = effectDescription(effect) }
         return try runEffectResult(try perform(effect, task), task)
     }
 

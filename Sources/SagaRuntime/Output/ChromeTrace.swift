@@ -12,23 +12,32 @@ import Musl
 /// arguments, instant events for each dispatched action and each error, and flow arrows
 /// from a fork to its child.
 ///
-/// Events are streamed to the file as they happen; ``close()`` ends the JSON document and
-/// says whether every write succeeded (a full disk loses the trace, and the run must say so).
+/// Events are written as canonical JSON (keys in order) into a buffer, which goes to the file
+/// each time it fills; ``close()`` writes the rest, ends the JSON document and says whether
+/// every write succeeded (a full disk loses the trace, and the run must say so).
+///
+/// Its fields are unchecked for exclusivity: only the interpreter that runs writes to it, one
+/// event at a time, and the checks were a tenth of a traced run.
 public final class ChromeTrace {
     private let fd: Int32
     /// The first failed write's error; nothing is written after it.
-    private var failure: Int32?
-    private var first = true
-    private var named: Set<Int> = []
-    private var lastTimestamp = -1
-    private var nextFlow = 1
+    @exclusivity(unchecked) private var failure: Int32?
+    @exclusivity(unchecked) private var first = true
+    @exclusivity(unchecked) private var named: Set<Int> = []
+    @exclusivity(unchecked) private var lastTimestamp = -1
+    @exclusivity(unchecked) private var nextFlow = 1
+    /// Events not yet written to the file.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    /// How full ``buffer`` gets before it is written.
+    private static let bufferSize = 1 << 16
 
     /// Creates (or truncates) the trace file; `nil` if it cannot be opened for writing.
     public init?(path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         self.fd = fd
-        write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n")
+        buffer.reserveCapacity(Self.bufferSize + 4096)
+        append("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n")
     }
 
     /// Microseconds for an event at `milliseconds`: strictly increasing, so that events at
@@ -41,49 +50,94 @@ public final class ChromeTrace {
     /// Names a task's track the first time it appears.
     func track(_ tid: Int, _ name: String) {
         guard named.insert(tid).inserted else { return }
-        event([
-            "name": "thread_name", "ph": "M", "pid": 1, "tid": .int(tid), "args": ["name": .string("\(name) #\(tid)")],
-        ])
+        startEvent()
+        append("{\"args\":{\"name\":")
+        append(string: "\(name) #\(tid)")
+        append("},\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
+        append(tid)
+        append("}")
+        endEvent()
     }
 
     /// A blocking effect begins.
     func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int) {
-        event([
-            "name": .string(name), "cat": "effect", "ph": "B", "pid": 1, "tid": .int(tid), "ts": .int(timestamp(ms)),
-            "args": args,
-        ])
+        startEvent()
+        append("{\"args\":")
+        args.writeCanonicalJSON(into: &buffer)
+        append(",\"cat\":\"effect\",\"name\":")
+        append(string: name)
+        append(",\"ph\":\"B\",\"pid\":1,\"tid\":")
+        append(tid)
+        append(",\"ts\":")
+        append(timestamp(ms))
+        append("}")
+        endEvent()
     }
 
     /// The blocking effect of a task ends.
     func end(_ tid: Int, at ms: Int) {
-        event(["ph": "E", "pid": 1, "tid": .int(tid), "ts": .int(timestamp(ms))])
+        startEvent()
+        append("{\"ph\":\"E\",\"pid\":1,\"tid\":")
+        append(tid)
+        append(",\"ts\":")
+        append(timestamp(ms))
+        append("}")
+        endEvent()
     }
 
     /// An instant event: on a task's track, or global when `tid` is nil.
     func instant(_ name: String, tid: Int?, _ args: Value, at ms: Int) {
-        var r: Record = ["name": .string(name), "ph": "i", "pid": 1, "ts": .int(timestamp(ms)), "args": args]
-        if let tid {
-            r["tid"] = .int(tid)
-            r["s"] = "t"
-        } else {
-            r["tid"] = 0
-            r["s"] = "g"
-        }
-        event(.record(r))
+        startEvent()
+        append("{\"args\":")
+        args.writeCanonicalJSON(into: &buffer)
+        instantRest(name, tid: tid, at: ms)
+    }
+
+    /// An instant event whose arguments are one key and its value (`{"action": …}`), written
+    /// as that record would be, without making it.
+    func instant(_ name: String, tid: Int?, argument key: StaticString, _ value: Value, at ms: Int) {
+        startEvent()
+        append("{\"args\":{\"")
+        append(key)
+        append("\":")
+        value.writeCanonicalJSON(into: &buffer)
+        append("}")
+        instantRest(name, tid: tid, at: ms)
+    }
+
+    /// The fields of an instant event after its arguments.
+    private func instantRest(_ name: String, tid: Int?, at ms: Int) {
+        append(",\"name\":")
+        append(string: name)
+        append(",\"ph\":\"i\",\"pid\":1,\"s\":")
+        append(tid == nil ? "\"g\"" : "\"t\"")
+        append(",\"tid\":")
+        append(tid ?? 0)
+        append(",\"ts\":")
+        append(timestamp(ms))
+        append("}")
+        endEvent()
     }
 
     /// An arrow from the parent's track to the child's.
     func flow(from parent: Int, to child: Int, _ name: String, at ms: Int) {
         let id = nextFlow
         nextFlow += 1
-        event([
-            "name": .string(name), "cat": "fork", "ph": "s", "id": .int(id), "pid": 1, "tid": .int(parent),
-            "ts": .int(timestamp(ms)),
-        ])
-        event([
-            "name": .string(name), "cat": "fork", "ph": "f", "bp": "e", "id": .int(id), "pid": 1, "tid": .int(child),
-            "ts": .int(timestamp(ms)),
-        ])
+        for (phase, tid, isEnd): (StaticString, Int, Bool) in [("s", parent, false), ("f", child, true)] {
+            startEvent()
+            append(isEnd ? "{\"bp\":\"e\",\"cat\":\"fork\",\"id\":" : "{\"cat\":\"fork\",\"id\":")
+            append(id)
+            append(",\"name\":")
+            append(string: name)
+            append(",\"ph\":\"")
+            append(phase)
+            append("\",\"pid\":1,\"tid\":")
+            append(tid)
+            append(",\"ts\":")
+            append(timestamp(ms))
+            append("}")
+            endEvent()
+        }
     }
 
     /// Ends the document and closes the file.
@@ -92,20 +146,61 @@ public final class ChromeTrace {
     ///   `strerror` says it), or `nil` when every write succeeded.
     @discardableResult
     public func close() -> String? {
-        write("\n]}\n")
+        append("\n]}\n")
+        flush()
         if Glibc.close(fd) != 0, failure == nil { failure = errno }
         return failure.map { String(cString: strerror($0)) }
     }
 
-    private func event(_ value: Value) {
-        write((first ? "" : ",\n") + value.canonicalJSON)
+    /// Separates an event from the one before.
+    private func startEvent() {
+        if !first { append(",\n") }
         first = false
     }
 
-    private func write(_ text: String) {
+    /// Writes the buffer once it is full.
+    @inline(__always)
+    private func endEvent() {
+        if buffer.count >= Self.bufferSize { flush() }
+    }
+
+    private func append(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// A number's decimal digits (a timestamp, an id: never negative).
+    private func append(_ number: Int) {
+        guard number > 0 else {
+            if number == 0 {
+                buffer.append(UInt8(ascii: "0"))
+            } else {
+                buffer.append(contentsOf: String(number).utf8)
+            }
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        var n = number
+        withUnsafeMutableBytes(of: &digits) { bytes in
+            while n > 0 {
+                count += 1
+                bytes[24 - count] = UInt8(ascii: "0") &+ UInt8(n % 10)
+                n /= 10
+            }
+            buffer.append(contentsOf: bytes[(24 - count)...])
+        }
+    }
+
+    /// A JSON string, escaped as canonical JSON escapes it.
+    private func append(string: String) {
+        Value.string(string).writeCanonicalJSON(into: &buffer)
+    }
+
+    /// Writes the buffer to the file and empties it.
+    private func flush() {
+        defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
-        var text = text
-        text.withUTF8 { bytes in
+        buffer.withUnsafeBufferPointer { bytes in
             var done = 0
             while done < bytes.count {
                 let n = Glibc.write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)

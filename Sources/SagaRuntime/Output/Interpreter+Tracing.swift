@@ -1,6 +1,44 @@
 import SagaCore
+import SagaLanguage
 
 extension Interpreter {
+    /// Where an effect is and what it is (`file:3:5 (take "ping")`), for the trace: made the
+    /// first time an effect of its kind runs at its place, then read from
+    /// ``effectDescriptions``.
+    func effectDescription(_ effect: Effect) -> String {
+        let location = effect.location
+        let kind = Self.kindNumber(effect)
+        if let known = effectDescriptions[location], let found = known.first(where: { $0.kind == kind }) {
+            return found.text
+        }
+        let text = "\(describe(location)) \(ASTDump.render(effect))"
+        effectDescriptions[location, default: []].append((kind, text))
+        return text
+    }
+
+    /// A number for each kind of effect: two effects of one kind do not begin at one place.
+    private static func kindNumber(_ effect: Effect) -> Int {
+        switch effect {
+        case .take: 0
+        case .put: 1
+        case .select: 2
+        case .call: 3
+        case .fork: 4
+        case .spawn: 5
+        case .join: 6
+        case .cancel: 7
+        case .delay: 8
+        case .race: 9
+        case .allRecord: 10
+        case .allList: 11
+        case .allFor: 12
+        case .retry: 13
+        case .channel: 14
+        case .actionChannel: 15
+        case .watcher: 16
+        }
+    }
+
     /// Records that `task` blocks on `wait`.
     func traceBlock(_ task: SagaTask, _ wait: Wait) {
         guard let trace = tracer else { return }
@@ -51,7 +89,7 @@ extension Interpreter {
     func traceAction(_ action: Value) {
         guard let trace = tracer else { return }
         let type = action["type"].stringValue ?? "action"
-        trace.instant(type, tid: nil, ["action": action], at: clock.now)
+        trace.instant(type, tid: nil, argument: "action", action, at: clock.now)
     }
 
     /// Records an uncaught error of a task.
