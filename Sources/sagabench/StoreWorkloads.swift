@@ -35,10 +35,8 @@ enum StoreWorkloads {
         summary: "1,000 forked tasks each saving N/1,000 elements at once (file store, group commit)",
         defaultCount: 100_000
     ) { n in
-        let tasks = 1_000
-        let perTask = max(1, n / tasks)
-        let total = tasks * perTask
-        let source = """
+        try manySaves(n) { tasks, perTask in
+            """
             saga main {
               var inboxes = []
               for t in range(\(tasks)) {
@@ -66,7 +64,16 @@ enum StoreWorkloads {
               cancel router
             }
             """
-        let run = try runWithFileStore(source, expecting: total)
+        }
+    }
+
+    /// 1,000 tasks saving `n` elements between them (at least one each), through `source`
+    /// made for that many tasks and saves per task: acknowledged saves per second.
+    private static func manySaves(_ n: Int, _ source: (_ tasks: Int, _ perTask: Int) -> String) throws -> Measurement {
+        let tasks = 1_000
+        let perTask = max(1, n / tasks)
+        let total = tasks * perTask
+        let run = try runWithFileStore(source(tasks, perTask), expecting: total)
         return Measurement(count: total, seconds: run.seconds, unit: "saves")
     }
 
@@ -77,10 +84,8 @@ enum StoreWorkloads {
         summary: "save-many with each task taking its own acknowledgement by `where it.element.id == id`",
         defaultCount: 100_000
     ) { n in
-        let tasks = 1_000
-        let perTask = max(1, n / tasks)
-        let total = tasks * perTask
-        let source = """
+        try manySaves(n) { tasks, perTask in
+            """
             saga main {
               var workers = []
               for t in range(\(tasks)) {
@@ -96,8 +101,7 @@ enum StoreWorkloads {
               join workers
             }
             """
-        let run = try runWithFileStore(source, expecting: total)
-        return Measurement(count: total, seconds: run.seconds, unit: "saves")
+        }
     }
 
     /// A store of N small elements, closed, then opened again and asked for one element by id:

@@ -6,41 +6,17 @@ extension Evaluator {
     /// (the operator, then the depth check of the value stored), with the same values and
     /// errors; `value` is left as it was when it throws.
     ///
-    /// `+` of a list or a string extends it where it is rather than build a new one: a reducer
-    /// appending to a list in the state (`state.todos = state.todos + [a.todo]`) copied the
-    /// whole list, and walked it for its depth, on every action, so that n appends took time
-    /// in n² (20,000 took 32 s). Only `operand`'s depth is checked then: the stored list or
-    /// string was checked when it was stored, and the longer one nests as deep as the deeper
-    /// of the two.
+    /// `+` of a list or a string extends it where it is rather than build a new one (a copy
+    /// each time would make n appends take time in n²). Only `operand`'s depth is checked
+    /// then: the stored list or string was checked when it was stored, and the longer one
+    /// nests as deep as the deeper of the two.
     func update(_ value: inout Value, _ op: BinaryOperator, _ operand: Value) throws(SagaError) {
-        // Matched one at a time: a tuple of the two held a second reference to the stored list
-        // through the case, so that extending it copied it after all.
-        if op == .add, case .list(let more) = operand, case .list(var items) = value {
-            let count = items.count + more.count
-            try Value.checkListCount(count)
-            try checkLength(count: count)
-            try Value.checkDepth(of: operand)
-            value = .null  // drop our reference so the list is extended in place
-            items.append(contentsOf: more)
-            value = .list(items)
-            return
-        }
-        if op == .add, case .string(let more) = operand, case .string(var text) = value {
-            let bytes = text.utf8.count + more.utf8.count
-            try Value.checkTextLength(bytes)
-            try checkLength(count: bytes)
-            value = .null
-            text.append(more)
-            value = .string(text)
-            return
-        }
+        if op == .add, try extend(&value, with: operand, checkingDepth: true) { return }
         let result = try apply(op, value, operand)
         try Value.checkDepth(of: result)
         value = result
     }
-}
 
-extension Evaluator {
     /// Stores the value of `e` in variable `slot` of `env`, the same value and errors as
     /// `env[slot] = eval(e, env)`.
     ///
@@ -52,7 +28,7 @@ extension Evaluator {
     func assign(_ e: Expr, toSlot slot: Int, of env: inout [Value]) throws(SagaError) {
         if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == slot, slot < env.count {
             let operand = try eval(rhs, env)
-            if try extend(&env[slot], with: operand) { return }
+            if try extend(&env[slot], with: operand, checkingDepth: false) { return }
             env[slot] = try apply(.add, env[slot], operand)
             return
         }
@@ -60,15 +36,18 @@ extension Evaluator {
     }
 
     /// `value = value + operand` for a list and a list, or a string and a string, extended in
-    /// place with the checks `+` makes: the count, then ``maxLength``.
+    /// place with the checks `+` makes: the count, then ``maxLength``; then, if
+    /// `checkingDepth`, the depth of a list `operand` (as a value stored in the state is
+    /// checked).
     ///
     /// - Returns: `false`, with `value` unchanged, for any other pair.
-    private func extend(_ value: inout Value, with operand: Value) throws(SagaError) -> Bool {
+    private func extend(_ value: inout Value, with operand: Value, checkingDepth: Bool) throws(SagaError) -> Bool {
         // Matched one at a time: a tuple of the two held a second reference to the list.
         if case .list(let more) = operand, case .list(var items) = value {
             let count = items.count + more.count
             try Value.checkListCount(count)
             try checkLength(count: count)
+            if checkingDepth { try Value.checkDepth(of: operand) }
             value = .null  // drop the variable's reference so that the list is extended in place
             items.append(contentsOf: more)
             value = .list(items)

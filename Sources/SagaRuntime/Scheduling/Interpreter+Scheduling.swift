@@ -374,28 +374,13 @@ extension Interpreter {
     @inline(never)
     private func actionReachesTakersWithKeys(_ action: Value, type: String?) {
         var woken: [(sequence: Int, task: SagaTask, resumption: Resumption)] = []
-        func gather(_ taker: borrowing Taker, _ resumption: Resumption) {
-            woken.append((taker.task.waitSequence, taker.task, resumption))
-        }
-        let verdict = { (taker: borrowing Taker) -> Resumption? in
-            guard taker.pattern.matches(actionType: type) else { return nil }
-            return self.conditionVerdict(taker, action)
-        }
-        var lists = 0
-        var kept: [Taker] = []
-        for taker in takers.plain where taker.isLive {
-            if let resumption = verdict(taker) {
-                gather(taker, resumption)
-            } else {
-                kept.append(taker)
-            }
-        }
-        if !woken.isEmpty { lists = 1 }
-        takers.plain = kept
-        if let type {
-            lists &+= takers.meetKeyed(
-                type: type, pathValue: { pathValue($0, of: action) }, verdict: verdict, woken: gather)
-        }
+        let lists = takers.meetAll(
+            type: type, pathValue: { pathValue($0, of: action) },
+            verdict: { taker in
+                guard taker.pattern.matches(actionType: type) else { return nil }
+                return conditionVerdict(taker, action)
+            },
+            woken: { taker, resumption in woken.append((taker.task.waitSequence, taker.task, resumption)) })
         if lists > 1 { woken.sort { $0.sequence < $1.sequence } }
         for entry in woken { wake(entry.task, entry.resumption) }
     }

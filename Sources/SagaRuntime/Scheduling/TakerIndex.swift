@@ -70,21 +70,23 @@ struct TakerIndex {
         group.byValue[value, default: []].append(taker)
     }
 
-    /// Meets an action with the takers kept under a value that it may wake: those of its type
-    /// under the value its path has, or, where reading the path fails, all of that path (their
-    /// conditions then fail as they read it).
+    /// Meets an action with every list of takers it may wake: the plain takers, and those of
+    /// its type kept under the value its path has (or, where reading the path fails, all of
+    /// that path: their conditions then fail as they read it).
     ///
     /// - Parameters:
-    ///   - type: the action's type.
+    ///   - type: the action's type, if it has one.
     ///   - pathValue: the value a path has in the action, or `nil` if reading it fails.
     ///   - verdict: what the action does to a live taker: `nil` if it goes on waiting.
     ///   - woken: called for each taker that stops waiting, in its list's order.
-    /// - Returns: how many lists woke a taker.
-    mutating func meetKeyed(
-        type: String, pathValue: (Expr) -> Value?, verdict: (borrowing Taker) -> Resumption?,
+    /// - Returns: how many lists woke a taker (with more than one, the order of waiting across
+    ///   them is the caller's to restore).
+    mutating func meetAll(
+        type: String?, pathValue: (Expr) -> Value?, verdict: (borrowing Taker) -> Resumption?,
         woken: (borrowing Taker, Resumption) -> Void
     ) -> Int {
-        var lists = 0
+        var lists = Self.meet(&plain, verdict, woken) ? 1 : 0
+        guard let type else { return lists }
         for group in keyed where Record.sameKey(group.type, type) {
             if let value = pathValue(group.path) {
                 guard let index = group.byValue.index(forKey: value) else { continue }
