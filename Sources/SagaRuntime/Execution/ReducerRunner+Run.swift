@@ -52,8 +52,8 @@ extension ReducerRunner {
                     case .stateMember(let key, let to):
                         write(try Evaluator.member(code.keys[Int(key)], of: state), to)
                     case .member(.slot(let slot), let key, let to):
-                        // A variable's member is read where the variable is: reading the variable out
-                        // copied it (a retain and a release of the action, callgrind, every-select-put).
+                        // A variable's member is read where the variable is: reading the variable
+                        // out would copy it (a retain and a release of the action).
                         if onlyTheAction {
                             write(try Evaluator.member(code.keys[Int(key)], of: action), to)
                         } else {
