@@ -15,15 +15,9 @@ import Testing
         try await body(dir)
     }
 
-    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
-        let io = CapturedIO()
-        let code = await SagaRunTool.main(args, io: io)
-        return (code, io.stdout, io.stderr)
-    }
-
     @Test func aGoodRunExitsZeroAndPrintsTheTranscript() async {
         await Self.withFiles(["ok.saga": "saga main { log \"hi\" }"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--print-state", "--memory",
             ])
             #expect(r.code == 0)
@@ -33,7 +27,7 @@ import Testing
 
     @Test func aFailedRootSagaExitsOneAndStillPrintsTheState() async {
         await Self.withFiles(["bad.saga": "state { n: 1 }\nsaga main { throw \"no\" }"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("bad.saga").path, "--virtual-time", "--print-state", "--memory",
             ])
             #expect(r.code == 1)
@@ -43,25 +37,25 @@ import Testing
     }
 
     @Test func badUsageExits64WithTheUsage() async {
-        let r = await run(["run", "x.saga", "--no-such-flag"])
+        let r = await runSagarun(["run", "x.saga", "--no-such-flag"])
         #expect(r.code == 64)
         #expect(r.err.contains("unknown option '--no-such-flag'"))
         #expect(r.err.contains("Usage: sagarun run"))
-        #expect(await run([]).code == 64)
-        #expect(await run(["run"]).code == 64)
-        #expect(await run(["frobnicate"]).code == 64)
-        #expect(await run(["run", "a.saga", "--input"]).code == 64)
-        #expect(await run(["run", "a.saga", "--memory", "--store", "d"]).code == 64)
+        #expect(await runSagarun([]).code == 64)
+        #expect(await runSagarun(["run"]).code == 64)
+        #expect(await runSagarun(["frobnicate"]).code == 64)
+        #expect(await runSagarun(["run", "a.saga", "--input"]).code == 64)
+        #expect(await runSagarun(["run", "a.saga", "--memory", "--store", "d"]).code == 64)
     }
 
     @Test func aMisspelledFlagGetsASuggestion() async {
-        let r = await run(["run", "x.saga", "--virtual-tme"])
+        let r = await runSagarun(["run", "x.saga", "--virtual-tme"])
         #expect(r.err.contains("did you mean '--virtual-time'?"))
     }
 
     @Test func invalidSourceExits65WithEveryDiagnostic() async {
         await Self.withFiles(["bad.saga": "saga a {\n  log x\n  log y\n}\n"]) { dir in
-            let r = await run(["check", dir.appendingPathComponent("bad.saga").path])
+            let r = await runSagarun(["check", dir.appendingPathComponent("bad.saga").path])
             #expect(r.code == 65)
             #expect(r.err.contains("bad.saga:2:7: error: unknown variable 'x'"))
             #expect(r.err.contains("bad.saga:3:7: error: unknown variable 'y'"))
@@ -71,7 +65,7 @@ import Testing
 
     @Test func malformedInputExits65() async {
         await Self.withFiles(["ok.saga": "saga main { take \"x\" }", "in.jsonl": "[1, 2]\n"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 dir.appendingPathComponent("ok.saga").path, "--virtual-time", "--memory", "--input",
                 dir.appendingPathComponent("in.jsonl").path,
             ])
@@ -81,10 +75,10 @@ import Testing
     }
 
     @Test func unreadableFilesExit66() async {
-        #expect(await run(["run", "/no/such/file.saga"]).code == 66)
-        #expect(await run(["check", "/no/such/file.saga"]).code == 66)
+        #expect(await runSagarun(["run", "/no/such/file.saga"]).code == 66)
+        #expect(await runSagarun(["check", "/no/such/file.saga"]).code == 66)
         await Self.withFiles(["ok.saga": "saga main { }"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 dir.appendingPathComponent("ok.saga").path, "--memory", "--input", "/no/such/input.jsonl",
             ])
             #expect(r.code == 66)
@@ -93,18 +87,18 @@ import Testing
     }
 
     @Test func helpAndVersionGoToStandardOutput() async {
-        let help = await run(["--help"])
+        let help = await runSagarun(["--help"])
         #expect(help.code == 0)
         #expect(help.out.contains("SUBCOMMANDS:"))
-        let runHelp = await run(["run", "--help"])
+        let runHelp = await runSagarun(["run", "--help"])
         #expect(runHelp.out.contains("--virtual-time"))
-        #expect(await run(["help", "test"]).out.contains("--update"))
-        #expect(await run(["--version"]).out.hasPrefix("sagarun "))
+        #expect(await runSagarun(["help", "test"]).out.contains("--update"))
+        #expect(await runSagarun(["--version"]).out.hasPrefix("sagarun "))
     }
 
     @Test func astPrintsTheProgramAsJSON() async {
         await Self.withFiles(["a.saga": "saga main { take \"go\" }"]) { dir in
-            let r = await run(["ast", dir.appendingPathComponent("a.saga").path])
+            let r = await runSagarun(["ast", dir.appendingPathComponent("a.saga").path])
             #expect(r.code == 0)
             #expect(r.out.contains("\"kind\":\"take\""))
             #expect(r.out.contains("\"name\":\"main\""))
@@ -113,13 +107,13 @@ import Testing
 
     @Test func testCommandReportsADiffAndFails() async {
         await Self.withFiles(["t.saga": "saga main { log \"actual\" }", "t.golden": "expected\nstate {}\n"]) { dir in
-            let r = await run(["test", dir.path])
+            let r = await runSagarun(["test", dir.path])
             #expect(r.code == 1)
             #expect(r.out.contains("-expected\n+actual\n"))
             #expect(r.out.contains("0 passed, 1 failed"))
-            let update = await run(["test", dir.path, "--update"])
+            let update = await runSagarun(["test", dir.path, "--update"])
             #expect(update.code == 0)
-            #expect(await run(["test", dir.path]).out.contains("1 passed, 0 failed"))
+            #expect(await runSagarun(["test", dir.path]).out.contains("1 passed, 0 failed"))
         }
     }
 }

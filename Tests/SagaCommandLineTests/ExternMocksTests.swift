@@ -18,12 +18,6 @@ import Testing
 
         """
 
-    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
-        let io = CapturedIO()
-        let code = await SagaRunTool.main(args, io: io)
-        return (code, io.stdout, io.stderr)
-    }
-
     func withFiles(_ files: [String: String], _ body: (URL) async throws -> Void) async rethrows {
         try await ExitCodeTests.withFiles(files, body)
     }
@@ -31,9 +25,9 @@ import Testing
     @Test func checkFormatAndGraphAcceptExternFunctions() async {
         await withFiles(["app.saga": Self.app]) { dir in
             let path = dir.appendingPathComponent("app.saga").path
-            #expect(await run(["check", path]).code == 0)
-            #expect(await run(["fmt", "--check", path]).code == 0)
-            let graph = await run(["graph", path])
+            #expect(await runSagarun(["check", path]).code == 0)
+            #expect(await runSagarun(["fmt", "--check", path]).code == 0)
+            let graph = await runSagarun(["graph", path])
             #expect(graph.code == 0)
             #expect(graph.out.contains("host api.lookupSong"))
         }
@@ -42,7 +36,7 @@ import Testing
     @Test func aCallWithTheWrongNumberOfArgumentsIsAnError() async {
         let source = Self.app.replacingOccurrences(of: "api.lookupSong(a.id)", with: "api.lookupSong(a.id, 2)")
         await withFiles(["app.saga": source]) { dir in
-            let r = await run(["check", dir.appendingPathComponent("app.saga").path])
+            let r = await runSagarun(["check", dir.appendingPathComponent("app.saga").path])
             #expect(r.code == 65)
             #expect(r.err.contains("'api.lookupSong' takes 1 argument but 2 were given"))
         }
@@ -52,16 +46,16 @@ import Testing
         let twice = "extern func a.b(x)\nextern func a.b(y)\nsaga main { log 1 }"
         let both = "extern func f(x)\nfunc f(x) { return x }\nsaga main { log 1 }"
         await withFiles(["twice.saga": twice, "both.saga": both]) { dir in
-            let r1 = await run(["check", dir.appendingPathComponent("twice.saga").path])
+            let r1 = await runSagarun(["check", dir.appendingPathComponent("twice.saga").path])
             #expect(r1.err.contains("invalid redeclaration of extern 'a.b'"))
-            let r2 = await run(["check", dir.appendingPathComponent("both.saga").path])
+            let r2 = await runSagarun(["check", dir.appendingPathComponent("both.saga").path])
             #expect(r2.err.contains("'f' is declared both as a function and as extern"))
         }
     }
 
     @Test func runWithoutMocksSaysWhatWouldProvideTheFunction() async {
         await withFiles(["app.saga": Self.app, "in.jsonl": #"{"type":"song/lookup","id":3}"# + "\n"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("app.saga").path, "--input",
                 dir.appendingPathComponent("in.jsonl").path,
                 "--virtual-time", "--memory",
@@ -83,14 +77,14 @@ import Testing
         await withFiles([
             "app.saga": Self.app, "app.input.jsonl": oneCall, "app.mocks.jsonl": mocks, "app.golden": golden,
         ]) { dir in
-            let passing = await run(["test", dir.path])
+            let passing = await runSagarun(["test", dir.path])
             #expect(passing.code == 0)
             #expect(passing.out.contains("1 passed, 0 failed"))
 
             // A second call finds no line left: the test fails, naming the call.
             try? (oneCall + #"{"type":"song/lookup","id":4}"# + "\n").write(
                 to: dir.appendingPathComponent("app.input.jsonl"), atomically: true, encoding: .utf8)
-            let unexpected = await run(["test", dir.path])
+            let unexpected = await runSagarun(["test", dir.path])
             #expect(unexpected.code == 1)
             #expect(unexpected.out.contains("unexpected call api.lookupSong(4)"))
             #expect(unexpected.out.contains("app.saga:"))
@@ -99,7 +93,7 @@ import Testing
             try? (mocks + mocks).write(
                 to: dir.appendingPathComponent("app.mocks.jsonl"), atomically: true, encoding: .utf8)
             try? oneCall.write(to: dir.appendingPathComponent("app.input.jsonl"), atomically: true, encoding: .utf8)
-            let unused = await run(["test", dir.path])
+            let unused = await runSagarun(["test", dir.path])
             #expect(unused.code == 1)
             #expect(unused.out.contains("line 2 of"))
             #expect(unused.out.contains("was not used"))
@@ -108,7 +102,7 @@ import Testing
 
     @Test func aMocksFileThatDoesNotParseIsAClearErrorWithItsLine() async {
         await withFiles(["app.saga": Self.app, "m.jsonl": "\n{\"call\": \"x\", \"result\": 1}\n{oops\n"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("app.saga").path, "--mocks",
                 dir.appendingPathComponent("m.jsonl").path,
             ])
@@ -119,17 +113,17 @@ import Testing
 
     @Test func testUpdateWritesAMissingGoldenAndAnEmptyFolderIsAnError() async {
         await withFiles(["app.saga": Self.app, "app.input.jsonl": "", "app.mocks.jsonl": ""]) { dir in
-            let missing = await run(["test", dir.path])
+            let missing = await runSagarun(["test", dir.path])
             #expect(missing.code == 1)
             #expect(missing.out.contains("NO GOLDEN"))
-            let update = await run(["test", "--update", dir.path])
+            let update = await runSagarun(["test", "--update", dir.path])
             #expect(update.code == 0)
             #expect(update.out.contains("CREATED"))
             #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("app.golden").path))
-            #expect(await run(["test", dir.path]).code == 0)
+            #expect(await runSagarun(["test", dir.path]).code == 0)
         }
         await withFiles([:]) { dir in
-            let empty = await run(["test", dir.path])
+            let empty = await runSagarun(["test", dir.path])
             #expect(empty.code == 1)
             #expect(empty.err.contains("no golden tests under"))
         }
@@ -140,7 +134,7 @@ import Testing
             #"{"call": "api.lookupSong", "result": 1}"# + "\r\n" + #"{"call": "api.lookupSong", "result": 2}"# + "\r\n"
         let input = #"{"type":"song/lookup","id":3}"# + "\n" + #"{"type":"song/lookup","id":4}"# + "\n"
         await withFiles(["app.saga": Self.app, "m.jsonl": mocks, "in.jsonl": input]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("app.saga").path, "--mocks",
                 dir.appendingPathComponent("m.jsonl").path,
                 "--input", dir.appendingPathComponent("in.jsonl").path, "--virtual-time", "--print-actions", "--memory",
@@ -154,7 +148,7 @@ import Testing
     /// transcript.
     @Test func updateWritesNoGoldenForASagaThatDoesNotRun() async {
         await withFiles(["broken.saga": "saga main { log }\n", "broken.input.jsonl": ""]) { dir in
-            let update = await run(["test", "--update", dir.path])
+            let update = await runSagarun(["test", "--update", dir.path])
             #expect(update.code == 1)
             #expect(update.out.contains("it did not run, so no golden was written"))
             #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("broken.golden").path))

@@ -9,12 +9,6 @@ import Glibc
 /// Files that are not what their names say, and writes that fail: a clear message and an
 /// exit code, never a signal or a hang.
 @Suite(.timeLimit(.minutes(1))) struct HostileFileTests {
-    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
-        let io = CapturedIO()
-        let code = await SagaRunTool.main(args, io: io)
-        return (code, io.stdout, io.stderr)
-    }
-
     static let saves = """
         saga main {
           put "persistence/save" { entity: "songs", element: { id: 1 } }
@@ -31,10 +25,10 @@ import Glibc
             let store = dir.appendingPathComponent("store").path
             try FileManager.default.createDirectory(
                 atPath: store + "/" + name, withIntermediateDirectories: true)
-            let verify = await run(["store", "verify", store])
+            let verify = await runSagarun(["store", "verify", store])
             #expect(verify.code == 74)
             #expect(verify.err.contains("\(name) is not a regular file"))
-            let open = await run(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            let open = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
             #expect(open.code == 74)
             #expect(open.err.contains("\(name) is not a regular file"))
         }
@@ -46,7 +40,7 @@ import Glibc
             let store = dir.appendingPathComponent("store").path
             try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
             #expect(mkfifo(store + "/log-0000000000000001", 0o644) == 0)
-            let verify = await run(["store", "verify", store])
+            let verify = await runSagarun(["store", "verify", store])
             #expect(verify.code == 74)
             #expect(verify.err.contains("is not a regular file"))
         }
@@ -54,7 +48,7 @@ import Glibc
 
     @Test func aFolderAsTheInputFileIsAnInputThatCannotBeRead() async {
         await ExitCodeTests.withFiles(["main.saga": "saga main { take \"x\" }"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("main.saga").path, "--input", dir.path, "--virtual-time", "--memory",
             ])
             #expect(r.code == 66)
@@ -66,7 +60,7 @@ import Glibc
     @Test func aTraceOnAFullDiskFailsTheRun() async {
         guard FileManager.default.isWritableFile(atPath: "/dev/full") else { return }
         await ExitCodeTests.withFiles(["main.saga": "saga main { log 1 }"]) { dir in
-            let r = await run([
+            let r = await runSagarun([
                 "run", dir.appendingPathComponent("main.saga").path, "--trace", "/dev/full", "--virtual-time",
                 "--memory",
             ])

@@ -6,12 +6,6 @@ import Testing
 /// `sagarun` with the file store: what one run saves, the next run finds; a store in use
 /// by someone else is refused with exit code 74.
 @Suite struct PersistenceCommandTests {
-    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
-        let io = CapturedIO()
-        let code = await SagaRunTool.main(args, io: io)
-        return (code, io.stdout, io.stderr)
-    }
-
     static let save = """
         saga main {
           put "persistence/save" { entity: "songs", element: { id: 2, title: "Kind of Blue", year: 1959 } }
@@ -33,10 +27,14 @@ import Testing
     @Test func whatOneRunSavesTheNextRunFinds() async {
         await ExitCodeTests.withFiles(["save.saga": Self.save, "query.saga": Self.query]) { dir in
             let store = dir.appendingPathComponent("store").path
-            let first = await run([dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", store])
+            let first = await runSagarun([
+                dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", store,
+            ])
             #expect(first.code == 0)
             #expect(first.out == "saved 2 and 1\n")
-            let second = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", store])
+            let second = await runSagarun([
+                dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", store,
+            ])
             #expect(second.code == 0)
             #expect(
                 second.out
@@ -61,7 +59,9 @@ import Testing
             """
         await ExitCodeTests.withFiles(["order.saga": program]) { dir in
             let store = dir.appendingPathComponent("store").path
-            let r = await run([dir.appendingPathComponent("order.saga").path, "--virtual-time", "--store", store])
+            let r = await runSagarun([
+                dir.appendingPathComponent("order.saga").path, "--virtual-time", "--store", store,
+            ])
             #expect(r.code == 0)
             #expect(r.out == #"[{"id":0,"v":298},{"id":1,"v":299}]"# + "\n")
         }
@@ -72,12 +72,12 @@ import Testing
     @Test func aProgramThatNeverPersistsLeavesTheStoreAlone() async throws {
         try await ExitCodeTests.withFiles(["hello.saga": #"saga main { log "hello" }"#]) { dir in
             let folder = dir.appendingPathComponent("store").path
-            let first = await run([dir.appendingPathComponent("hello.saga").path, "--store", folder])
+            let first = await runSagarun([dir.appendingPathComponent("hello.saga").path, "--store", folder])
             #expect(first.code == 0)
             #expect(first.out == "hello\n")
             #expect(!FileManager.default.fileExists(atPath: folder))
             let holder = try FileStore.open(directory: folder)
-            let second = await run([dir.appendingPathComponent("hello.saga").path, "--store", folder])
+            let second = await runSagarun([dir.appendingPathComponent("hello.saga").path, "--store", folder])
             #expect(second.code == 0)
             #expect(second.err == "")
             await holder.close()
@@ -97,7 +97,9 @@ import Testing
         try await ExitCodeTests.withFiles(["save.saga": program]) { dir in
             let folder = dir.appendingPathComponent("store").path
             let holder = try FileStore.open(directory: folder)
-            let r = await run([dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", folder])
+            let r = await runSagarun([
+                dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", folder,
+            ])
             #expect(r.code == 74)
             #expect(r.out.contains("in use by process \(getpid())"))
             #expect(r.err.components(separatedBy: "error: cannot open the store").count == 2)
@@ -109,12 +111,16 @@ import Testing
         try await ExitCodeTests.withFiles(["query.saga": Self.query]) { dir in
             let folder = dir.appendingPathComponent("store").path
             let holder = try FileStore.open(directory: folder)
-            let r = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])
+            let r = await runSagarun([
+                dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder,
+            ])
             #expect(r.code == 74)
             #expect(r.err.contains("error: cannot open the store '\(folder)'"))
             #expect(r.err.contains("in use by process \(getpid())"))
             await holder.close()
-            let again = await run([dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder])
+            let again = await runSagarun([
+                dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder,
+            ])
             #expect(again.code == 0)
         }
     }

@@ -5,12 +5,6 @@ import Testing
 /// `sagarun store recover`: a store damaged in the middle of its log (which verify and run
 /// refuse, exit 74) is rebuilt from every record whose checksum holds.
 @Suite struct StoreRecoverTests {
-    func run(_ args: [String]) async -> (code: Int32, out: String, err: String) {
-        let io = CapturedIO()
-        let code = await SagaRunTool.main(args, io: io)
-        return (code, io.stdout, io.stderr)
-    }
-
     static let saves = """
         saga main {
           for i in range(10) {
@@ -31,7 +25,7 @@ import Testing
     @Test func aLogDamagedInTheMiddleIsRecoveredWithEveryWholeRecord() async throws {
         try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
             let store = dir.appendingPathComponent("store").path
-            let filled = await run(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
             #expect(filled.code == 0, "\(filled.err)")
             // One byte in the middle of the log: a bad record followed by valid ones.
             let log = store + "/log-0000000000000001"
@@ -39,23 +33,23 @@ import Testing
             let middle = bytes.count / 2
             bytes[middle] ^= 0xFF
             try Data(bytes).write(to: URL(fileURLWithPath: log))
-            let refused = await run(["store", "verify", store])
+            let refused = await runSagarun(["store", "verify", store])
             #expect(refused.code == 74)
             #expect(refused.err.contains("a bad record is followed by valid ones"))
 
-            let recovered = await run(["store", "recover", store])
+            let recovered = await runSagarun(["store", "recover", store])
             #expect(recovered.code == 0, "\(recovered.err)")
             #expect(recovered.out.contains("recovered 9 elements from 9 log records"))
             #expect(recovered.out.contains("damaged bytes passed over"))
-            #expect(await run(["store", "verify", store]).code == 0)
-            let counted = await run(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            #expect(await runSagarun(["store", "verify", store]).code == 0)
+            let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
             #expect(counted.out == "9\n", "\(counted.err)")
         }
     }
 
     @Test func aFolderWithNoStoreIsNotRecovered() async {
         await ExitCodeTests.withFiles([:]) { dir in
-            let r = await run(["store", "recover", dir.path])
+            let r = await runSagarun(["store", "recover", dir.path])
             #expect(r.code == 74)
             #expect(r.err.contains("no saga store here"))
         }

@@ -40,6 +40,19 @@ struct StoreDirectory: Sendable {
         return try readAll(fd, name: name)
     }
 
+    /// The snapshot of `generation`, read and checked whole: its header, its elements, and how
+    /// many bytes the file holds.
+    func readSnapshot(
+        _ generation: Int
+    ) throws(StoreError) -> (header: FileHeader, elements: EntityIndex, bytes: Int) {
+        let name = StoreFormat.snapshotName(generation)
+        let bytes = try read(name)
+        let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
+            try SnapshotFile.read(b, path: path(of: name))
+        }
+        return (header, elements, bytes.count)
+    }
+
     /// The whole content of an open file.
     func readAll(_ fd: Int32, name: String) throws(StoreError) -> [UInt8] {
         let size: Int

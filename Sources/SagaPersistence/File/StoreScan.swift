@@ -54,17 +54,13 @@ struct StoreScan {
         }
         let newest = snapshots.max() ?? 0
         if newest > 0 {
-            let name = StoreFormat.snapshotName(newest)
-            let bytes = try dir.read(name)
-            let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
-                try SnapshotFile.read(b, path: dir.path(of: name))
-            }
-            index = elements
-            lastSequence = header.baseSequence
+            let snapshot = try dir.readSnapshot(newest)
+            index = snapshot.elements
+            lastSequence = snapshot.header.baseSequence
             files.append(
                 StoreReport.File(
-                    name: name, kind: .snapshot, bytes: bytes.count, count: elements.count,
-                    lastSequence: header.baseSequence))
+                    name: StoreFormat.snapshotName(newest), kind: .snapshot, bytes: snapshot.bytes,
+                    count: snapshot.elements.count, lastSequence: snapshot.header.baseSequence))
         }
         for g in logs where g < newest { leftovers.append(StoreFormat.logName(g)) }
         for g in snapshots where g < newest { leftovers.append(StoreFormat.snapshotName(g)) }

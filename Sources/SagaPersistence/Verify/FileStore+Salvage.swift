@@ -37,13 +37,9 @@ extension FileStore {
         var last: UInt64 = 0
         let newestSnapshot = snapshots.max() ?? 0
         if newestSnapshot > 0 {
-            let name = StoreFormat.snapshotName(newestSnapshot)
-            let bytes = try dir.read(name)
-            let (header, elements) = try withBytes(bytes) { (b) throws(StoreError) in
-                try SnapshotFile.read(b, path: dir.path(of: name))
-            }
-            index = elements
-            last = header.baseSequence
+            let snapshot = try dir.readSnapshot(newestSnapshot)
+            index = snapshot.elements
+            last = snapshot.header.baseSequence
         }
         var records = 0
         var skipped = 0
