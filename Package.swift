@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "MusicLibrary", dependencies: ["MusicLibraryApp"]),
         // What several test targets share: a seeded random number generator, a gate.
         .target(name: "SagaTestSupport", path: "Tests/SagaTestSupport"),
-        // FuzzRegressions/: inputs the fuzzers (Fuzz/) kept, replayed by FuzzRegressionTests.
+        // FuzzRegressions/: inputs the fuzzers (Tests/Fuzz/) kept, replayed by FuzzRegressionTests.
         .testTarget(
             name: "SagaCoreTests", dependencies: ["SagaCore", "SagaTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of Fuzz/ and runs each for SECONDS (default 600), one after
+# Builds the libFuzzer targets of Tests/Fuzz/ and runs each for SECONDS (default 600), one after
 # another, then prints each one's executions and coverage.
 #
 #   scripts/fuzz.sh [all|FuzzJSON|FuzzParser|FuzzChecker|FuzzInterpreter] [SECONDS]
@@ -25,11 +25,11 @@ if [[ -z ${FUZZ_NO_BUILD:-} ]]; then
   # The comma form: two separate -sanitize flags silently drop the coverage instrumentation.
   for t in "${targets[@]}"; do
     echo "== building $t"
-    swift build -c release --package-path Fuzz --scratch-path "$scratch" \
+    swift build -c release --package-path Tests/Fuzz --scratch-path "$scratch" \
       --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product "$t" 2>&1 | tail -n 2
   done
 fi
-bin=$(swift build -c release --package-path Fuzz --scratch-path "$scratch" --show-bin-path)
+bin=$(swift build -c release --package-path Tests/Fuzz --scratch-path "$scratch" --show-bin-path)
 
 # The seeds: for the JSON reader, each input line; for the parser and checker, each program;
 # for the interpreter, each program, then `%%`, then its input lines.
@@ -70,8 +70,8 @@ summary=()
 for t in "${targets[@]}"; do
   seed "$t"
   mkdir -p "$out/corpus/$t" "$out/crashes/$t"
-  dict=Fuzz/dictionaries/saga.dict
-  [[ $t == FuzzJSON ]] && dict=Fuzz/dictionaries/json.dict
+  dict=Tests/Fuzz/dictionaries/saga.dict
+  [[ $t == FuzzJSON ]] && dict=Tests/Fuzz/dictionaries/json.dict
   log=$out/$t.log
   echo "== fuzzing $t for ${seconds}s (log: $log)"
   # -timeout reports a hang, -rss_limit_mb a blow-up. Leaks are not checked, per input or at

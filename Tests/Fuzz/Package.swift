@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 // The libFuzzer targets of Sagas: a package of its own, so that the main package's plain
 // `swift build` and `swift test` never try to link an executable whose `main` only libFuzzer
-// provides. Build and run them with `scripts/fuzz.sh` (see the README's "Fuzzing").
+// provides. Build and run them with `Sources/sagabench/Scripts/fuzz.sh` (see README.md here).
 import Foundation
 import PackageDescription
 
 // A path dependency's identity is its folder's name, which is whatever the clone is called.
+// This file is Tests/Fuzz/Package.swift: the root package is two folders up.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 let sagas = root.lastPathComponent
 
 let package = Package(
@@ -17,7 +19,7 @@ let package = Package(
         .executable(name: "FuzzChecker", targets: ["FuzzChecker"]),
         .executable(name: "FuzzInterpreter", targets: ["FuzzInterpreter"]),
     ],
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(path: "../..")],
     targets: [
         // JSONReader: strict JSON text to a Value, and the canonical writer back.
         .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "SagaCore", package: sagas)]),
