@@ -6,19 +6,19 @@ build up to twice as fast in one hour as in another: a ratio is only sound when 
 run side by side. This runs each workload ROUNDS times on each side, alternating which goes
 first, and prints the median rate of each and their ratio.
 
-    scripts/redux-saga-compare.py --node-modules DIR [--sagarun BIN] [--sagabench BIN]
-                                  [--rounds 7] [WORKLOAD[:COUNT] ...]
+    Sources/sagabench/Scripts/redux-saga-compare.py --node-modules DIR
+        [--sagarun BIN] [--sagabench BIN] [--rounds 7] [WORKLOAD[:COUNT] ...]
 
 DIR is a node_modules folder holding redux-saga and redux, as
-`npm install redux-saga@1.4.3 redux@4` makes it. (npm cannot be reached from this project's
-VM; the figures in README.md come from redux-saga 1.2.x assembled from source, as
-scripts/reference/redux-saga-from-source.md tells.) The redux-saga side is
-`scripts/reference/redux-saga-bench.mjs`, run with NODE_ENV=production, timed in its own
-process around its dispatch loop only, after its store and saga are set up. Our side:
+`npm install redux-saga@1.4.3 redux@4` makes it. (Where npm cannot be reached,
+reference/redux-saga-from-source.md, beside this script, tells how redux-saga 1.2.x was
+assembled from source; Sources/sagabench/README.md says which figures come from it.) The
+redux-saga side is reference/redux-saga-bench.mjs, run with NODE_ENV=production, timed in its
+own process around its dispatch loop only, after its store and saga are set up. Our side:
 
 - every-select-put: end to end, as the issue's row asks: a new
   `sagarun run --virtual-time --memory --input` process over COUNT input lines, its start,
-  compile and the persistence middleware in the time (as scripts/e2e-compare.py times it);
+  compile and the persistence middleware in the time (as e2e-compare.py times it);
 - take-put-loop, latest-select-put, leading-select-put, call: `sagabench WORKLOAD --count`,
   in process. Its time also covers reading the COUNT input lines and starting the program,
   which the redux-saga side leaves out: the ratio errs against us.
@@ -45,7 +45,7 @@ DRIVER = os.path.join(HERE, "reference", "redux-saga-bench.mjs")
 
 
 def e2e_compare():
-    """scripts/e2e-compare.py as a module: its every-select-put program is the one timed here."""
+    """e2e-compare.py, beside this script, as a module: its every-select-put program is the one timed here."""
     spec = importlib.util.spec_from_file_location("e2e_compare", os.path.join(HERE, "e2e-compare.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

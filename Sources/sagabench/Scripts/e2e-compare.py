@@ -8,8 +8,8 @@ alternating which goes first, and prints each build's median and best wall time,
 actions a second, and the ratio of the medians. The process's start, the compile and the
 persistence middleware are all in the time, as a user running the command would see them.
 
-    scripts/e2e-compare.py NEW [--base BASE] [--rounds 9] [--lines 1000000] [--payload]
-    scripts/e2e-compare.py NEW [--base BASE] [--rounds 9] --check [--bytes 10000000]
+    Sources/sagabench/Scripts/e2e-compare.py NEW [--base BASE] [--rounds 9] [--lines 1000000] [--payload]
+    Sources/sagabench/Scripts/e2e-compare.py NEW [--base BASE] [--rounds 9] --check [--bytes 10000000]
 
 NEW and BASE are `sagarun` binaries (a base build of an earlier commit: see ab-compare.py).
 `--payload` sends `{"type":"request","n":1}`, which the JSON reader reads, instead.

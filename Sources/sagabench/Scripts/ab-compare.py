@@ -6,8 +6,8 @@ figure is only worth its ratio to a reference measured in the same minutes (issu
 This runs each workload ROUNDS times per build, alternating which build goes first, and prints
 the median and best rate of each build and the ratio of the medians.
 
-    scripts/ab-compare.py BASE NEW ROUNDS WORKLOAD[:COUNT] ...
-    scripts/ab-compare.py --cpu BASE NEW 15 take-put-loop:500000 every-select-put:300000
+    Sources/sagabench/Scripts/ab-compare.py BASE NEW ROUNDS WORKLOAD[:COUNT] ...
+    Sources/sagabench/Scripts/ab-compare.py --cpu BASE NEW 15 take-put-loop:500000 every-select-put:300000
 
 BASE and NEW are sagabench binaries. A base build of an earlier commit, kept out of the way:
 

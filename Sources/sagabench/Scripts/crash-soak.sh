@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The long crash run of issue 3: the SagaCrashTests test with 300 random SIGKILLs of a saving
 # `sagarun` instead of CI's 5. Extra arguments go to `swift build` and `swift test`
-# (`scripts/crash-soak.sh -c release`); SAGA_CRASH_ROUNDS and SAGA_CRASH_SEED are honoured.
+# (`Sources/sagabench/Scripts/crash-soak.sh -c release`); SAGA_CRASH_ROUNDS and
+# SAGA_CRASH_SEED are honoured.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."  # the repository root
 
 export SAGA_CRASH_ROUNDS="${SAGA_CRASH_ROUNDS:-300}"
 echo "== swift build $*"

@@ -3,9 +3,9 @@
 # the machine does): the difference between a run of N items and one of 2N, divided by N, so
 # that start-up and setup costs cancel out.
 #
-#   scripts/callgrind-per-item.sh call:50000 take-put-loop:20000 every-select-put:20000
+#   Sources/sagabench/Scripts/callgrind-per-item.sh call:50000 take-put-loop:20000 every-select-put:20000
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."  # the repository root
 scratch=${SCRATCH:-.build-bench}
 swift build -c release --scratch-path "$scratch" --product sagabench 2>&1 | tail -n 1
 bench="$scratch/release/sagabench"

@@ -2,14 +2,14 @@
 # Builds the libFuzzer targets of Tests/Fuzz/ and runs each for SECONDS (default 600), one after
 # another, then prints each one's executions and coverage.
 #
-#   scripts/fuzz.sh [all|FuzzJSON|FuzzParser|FuzzChecker|FuzzInterpreter] [SECONDS]
+#   Sources/sagabench/Scripts/fuzz.sh [all|FuzzJSON|FuzzParser|FuzzChecker|FuzzInterpreter] [SECONDS]
 #
 # FUZZ_NO_BUILD=1 skips the build; extra libFuzzer flags go in FUZZ_FLAGS. Everything the
 # runs make (the growing corpus, crashes, logs) goes to fuzz-out/ (ignored by git). The seed
 # corpus is made afresh from Sagas/ (programs and their input lines) and the committed
 # crashers in Tests/*/FuzzRegressions/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."  # the repository root
 
 which=${1:-all}
 seconds=${2:-600}

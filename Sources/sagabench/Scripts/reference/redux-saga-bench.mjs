@@ -1,6 +1,6 @@
 // Issue 6's workloads written for redux-saga, the reference our figures are held against.
-// `scripts/redux-saga-compare.py` runs it beside ours; by itself, from a directory whose
-// node_modules holds redux-saga and redux (`npm install redux-saga@1.4.3 redux@4`):
+// `Sources/sagabench/Scripts/redux-saga-compare.py` runs it beside ours; by itself, from a
+// directory whose node_modules holds redux-saga and redux (`npm install redux-saga@1.4.3 redux@4`):
 //
 //   NODE_ENV=production node [--expose-gc] redux-saga-bench.mjs WORKLOAD COUNT
 //

@@ -7,9 +7,9 @@ prints what one more item costs: in all, then function by function (over all thr
 Start-up and set-up cancel out in the difference, as in callgrind-per-item.sh, which builds
 the binary this reads (SCRATCH, default .build-bench).
 
-    scripts/callgrind-profile.py take-put-loop 20000
-    scripts/callgrind-profile.py --inclusive --top 60 every-select-put 20000
-    scripts/callgrind-profile.py --callers swift_retain take-put-loop 20000
+    Sources/sagabench/Scripts/callgrind-profile.py take-put-loop 20000
+    Sources/sagabench/Scripts/callgrind-profile.py --inclusive --top 60 every-select-put 20000
+    Sources/sagabench/Scripts/callgrind-profile.py --callers swift_retain take-put-loop 20000
 
 A workload fed by input lines has two busy threads: the benchmark's, which writes the lines
 before the run, and the scheduler's, which runs it; each run's per-thread totals tell them
@@ -97,7 +97,7 @@ def main():
     parser.add_argument("--callers", metavar="NAME", help="who calls functions whose name contains NAME")
     parser.add_argument("--binary", default=os.path.join(os.environ.get("SCRATCH", ".build-bench"), "release/sagabench"))
     options = parser.parse_args()
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))  # the repository root
 
     with tempfile.TemporaryDirectory() as directory:
         prefix = os.path.join(directory, "cg")

@@ -4,8 +4,8 @@
 Python's sqlite3 with journal_mode=WAL and synchronous=FULL (every commit is synced), rows
 shaped like the benchmark's elements: an integer id and the element as JSON text.
 
-    python3 scripts/sqlite-reference.py                 # median of 3 runs of each
-    python3 scripts/sqlite-reference.py --runs 1 --loop 2000 --reopen 200000
+    python3 Sources/sagabench/Scripts/sqlite-reference.py                 # median of 3 runs of each
+    python3 Sources/sagabench/Scripts/sqlite-reference.py --runs 1 --loop 2000 --reopen 200000
 
 Workloads (the sagabench names in brackets):
   loop     one row per transaction, N times               [save-loop]

@@ -3,7 +3,7 @@
 # median of RUNS runs, default 3), then the SQLite reference on the same machine.
 # Run it on a quiet machine: the figures are bound by fdatasync latency and by the CPU.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."  # the repository root
 runs="${RUNS:-3}"
 scratch="${SCRATCH:-.build-bench}"
 
@@ -40,5 +40,5 @@ for name, rs in rows.items():
 PY
 
 echo
-echo "== python3 scripts/sqlite-reference.py --runs $runs"
-python3 scripts/sqlite-reference.py --runs "$runs"
+echo "== python3 Sources/sagabench/Scripts/sqlite-reference.py --runs $runs"
+python3 Sources/sagabench/Scripts/sqlite-reference.py --runs "$runs"
