@@ -28,11 +28,11 @@ let package = Package(
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
         // Golden-file tests of an app's sagas from its own test target.
         .target(name: "SagaTesting", dependencies: ["SagaCommandLine", "SagaRuntime"]),
-        // History.md: what each session changed for speed, measured with this tool. Scripts/: the
-        // comparisons (other builds, redux-saga, SQLite), callgrind, fuzzing and crash-soak scripts.
+        // README.md: the performance figures and how to reproduce them. Scripts/: the comparisons
+        // (other builds, redux-saga, SQLite), callgrind, fuzzing and crash-soak scripts.
         .executableTarget(
             name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"],
-            exclude: ["History.md", "Scripts"]),
+            exclude: ["README.md", "Scripts"]),
         // The example app: a small music library (its logic, and a thin command line).
         .target(name: "MusicLibraryApp", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "MusicLibrary", dependencies: ["MusicLibraryApp"]),
