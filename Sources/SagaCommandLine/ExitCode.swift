@@ -1,5 +1,5 @@
 /// The exit codes of `sagarun` (the contract's §8, after BSD's sysexits).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// Success.
     case success = 0
     /// A root saga (or a spawned task) failed, or a golden test did not match.

@@ -8,10 +8,10 @@ import SagaRuntime
 /// one call throwing an `InjectedFailure`, and reports for each run how the program ended,
 /// which errors escaped, and which compensations ran. With `twice`, each compensation runs
 /// twice, to show whether it is idempotent. The summary can be kept as `X.failures.golden`.
-public enum FailureInjection {
+package enum FailureInjection {
     /// The summary for one golden case (its input included), with paths relative to the
     /// program's folder so that it can be kept as a golden file.
-    public static func summary(for c: GoldenSuite.Case, twice: Bool) async -> String {
+    package static func summary(for c: GoldenSuite.Case, twice: Bool) async -> String {
         let compiled = Frontend().compile(path: c.saga)
         let folder = URL(fileURLWithPath: c.saga).deletingLastPathComponent().path + "/"
         guard let program = compiled.program else { return "does not compile\n" + compiled.renderedDiagnostics }

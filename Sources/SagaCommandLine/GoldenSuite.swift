@@ -6,44 +6,44 @@ import SagaRuntime
 /// (with `--input X.input.jsonl` and `--mocks X.mocks.jsonl` when those files exist), and its
 /// transcript must equal the golden file, with every mock used as given. `sagarun test` and
 /// the package's own tests share this code.
-public enum GoldenSuite {
+package enum GoldenSuite {
     /// One golden test.
-    public struct Case: Sendable, CustomStringConvertible {
+    package struct Case: Sendable, CustomStringConvertible {
         /// The program.
-        public var saga: String
+        package var saga: String
         /// The expected transcript.
-        public var golden: String
+        package var golden: String
         /// The input, when there is one.
-        public var input: String?
+        package var input: String?
         /// The host functions' results (``HostMocks``), when there are any.
-        public var mocks: String?
+        package var mocks: String?
         /// Whether the golden file is there yet (`sagarun test --update` writes it).
-        public var hasGolden = true
+        package var hasGolden = true
 
-        public var description: String { saga }
+        package var description: String { saga }
     }
 
     /// What a run gave.
-    public struct Result: Sendable {
-        public var expected: String
-        public var actual: String
+    package struct Result: Sendable {
+        package var expected: String
+        package var actual: String
         /// Standard error of the run (diagnostics, failure reports).
-        public var errors: String
-        public var exitCode: Int32
+        package var errors: String
+        package var exitCode: Int32
         /// What the mocks reported: unexpected calls and lines no call took.
-        public var mockProblems: [String] {
+        package var mockProblems: [String] {
             errors.split(separator: "\n").filter { $0.hasPrefix("error: mocks: ") }.map {
                 String($0.dropFirst("error: mocks: ".count))
             }
         }
         /// Whether the transcript equals the golden file and every mock went as given.
-        public var matches: Bool { expected == actual && mockProblems.isEmpty }
+        package var matches: Bool { expected == actual && mockProblems.isEmpty }
     }
 
     /// Every case under `paths` (files or folders, searched recursively), sorted by path: each
     /// `.saga` with a golden file, and, with `missing`, each that has none yet but is a test
     /// (it has an input or mocks file, was named itself, or declares a root saga).
-    public static func discover(_ paths: [String], missing: Bool = false) -> [Case] {
+    package static func discover(_ paths: [String], missing: Bool = false) -> [Case] {
         var named: Set<String> = []
         var sagas: [String] = []
         let fm = FileManager.default
@@ -82,7 +82,7 @@ public enum GoldenSuite {
 
     /// The `.saga` files under `paths` that have an input or mocks file but no golden file:
     /// tests whose expected transcript is missing.
-    public static func withoutGolden(_ paths: [String]) -> [Case] {
+    package static func withoutGolden(_ paths: [String]) -> [Case] {
         discover(paths, missing: true).filter { !$0.hasGolden && ($0.input != nil || $0.mocks != nil) }
     }
 
@@ -95,13 +95,13 @@ public enum GoldenSuite {
 
     /// The unified diff `sagarun test` prints for a transcript that does not match its golden
     /// file.
-    public static func diff(expected: String, actual: String, expectedName: String) -> String {
+    package static func diff(expected: String, actual: String, expectedName: String) -> String {
         UnifiedDiff.render(expected: expected, actual: actual, expectedName: expectedName, actualName: "actual")
     }
 
     /// Runs one case through the same code as `sagarun run`, with `host`'s functions beside
     /// those the case's mocks give (the mocks' win).
-    public static func run(_ c: Case, host: HostFunctions = HostFunctions()) async -> Result {
+    package static func run(_ c: Case, host: HostFunctions = HostFunctions()) async -> Result {
         let io = CapturedIO()
         io.hostFunctions = host
         var args = ["run", c.saga, "--virtual-time", "--print-actions", "--print-state", "--memory"]

@@ -27,7 +27,7 @@ import Glibc
 /// memory at the top of each heap. (Setting it also turns off glibc's sliding `mmap`
 /// threshold for the rest of the process, as any of these settings does: a later block of
 /// more than 128 KiB is mapped on its own.)
-public enum HeapGrowth {
+package enum HeapGrowth {
     /// The smallest root file whose compile grows the heap in large steps: the size from
     /// which a file is parsed in pieces, on several threads (`ParsePieces.automatic`).
     static let largeFileBytes = 1 << 20
@@ -42,7 +42,7 @@ public enum HeapGrowth {
     /// ```swift
     /// HeapGrowth.prepare(for: CommandLine.arguments)
     /// ```
-    public static func prepare(for arguments: [String]) {
+    package static func prepare(for arguments: [String]) {
         let sagaFiles = arguments.filter { $0.hasSuffix(".saga") }
         if growsInLargeSteps(compiling: sagaFiles, ProcessInfo.processInfo.environment) { setPad(largeStep) }
     }

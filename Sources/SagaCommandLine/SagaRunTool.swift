@@ -10,14 +10,14 @@ import SagaRuntime
 /// let io = CapturedIO()
 /// let code = await SagaRunTool.main(["run", "counter.saga", "--virtual-time"], io: io)
 /// ```
-public enum SagaRunTool {
+package enum SagaRunTool {
     /// The version `sagarun --version` prints.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Runs the command line `arguments` (without the program name).
     ///
     /// - Returns: the exit code.
-    public static func main(_ arguments: [String], io: ToolIO) async -> Int32 {
+    package static func main(_ arguments: [String], io: ToolIO) async -> Int32 {
         do throws(UsageError) {
             return try await dispatch(arguments[...], io).rawValue
         } catch {

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Where a command writes. `sagarun` uses the process's standard output and error; tests
 /// capture both in memory.
-public protocol ToolIO: AnyObject {
+package protocol ToolIO: AnyObject {
     /// The run's output sink: the transcript and error reports.
     var runOutput: RunOutput { get }
     /// Writes text to standard output as is.
@@ -40,13 +40,13 @@ public protocol ToolIO: AnyObject {
 
 extension ToolIO {
     /// The real system calls.
-    public var storeFileSystem: FileSystem { .posix }
+    package var storeFileSystem: FileSystem { .posix }
     /// No host functions.
-    public var hostFunctions: HostFunctions { HostFunctions() }
+    package var hostFunctions: HostFunctions { HostFunctions() }
     /// Lets the value go as soon as the command drops it.
-    public func keepUntilExit(_ value: any Sendable) {}
+    package func keepUntilExit(_ value: any Sendable) {}
     /// Compiles as a library caller would, then hands the result over.
-    public func compile(_ path: String, with frontend: Frontend) -> CompileResult {
+    package func compile(_ path: String, with frontend: Frontend) -> CompileResult {
         let result = frontend.compile(path: path)
         keepUntilExit(result)
         return result
@@ -54,25 +54,25 @@ extension ToolIO {
 }
 
 /// The process's standard output and error.
-public final class ProcessIO: ToolIO {
+package final class ProcessIO: ToolIO {
     private let standard = StandardOutput()
 
     /// Creates the process's IO.
-    public init() {}
+    package init() {}
 
-    public var runOutput: RunOutput { standard }
+    package var runOutput: RunOutput { standard }
     /// Why standard output lost text, if a write to it failed (`strerror`'s words).
-    public var outputFailure: String? { standard.outputFailure }
-    public func keepUntilExit(_ value: any Sendable) { keptUntilExit.withLock { $0.append(value) } }
-    public func compile(_ path: String, with frontend: Frontend) -> CompileResult {
+    package var outputFailure: String? { standard.outputFailure }
+    package func keepUntilExit(_ value: any Sendable) { keptUntilExit.withLock { $0.append(value) } }
+    package func compile(_ path: String, with frontend: Frontend) -> CompileResult {
         let result = HeapGrowth.whileCompiling(path) { frontend.compile(path: path) }
         keepUntilExit(result)
         return result
     }
-    public var errorIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
-    public var outputIsTerminal: Bool { isatty(1) == 1 }
-    public func out(_ text: String) { write(1, text) }
-    public func err(_ text: String) { write(2, text) }
+    package var errorIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil }
+    package var outputIsTerminal: Bool { isatty(1) == 1 }
+    package func out(_ text: String) { write(1, text) }
+    package func err(_ text: String) { write(2, text) }
 
     private func write(_ fd: Int32, _ text: String) {
         guard !text.isEmpty else { return }
@@ -89,25 +89,25 @@ public final class ProcessIO: ToolIO {
 private let keptUntilExit = Mutex<[any Sendable]>([])
 
 /// Captures everything in memory.
-public final class CapturedIO: ToolIO {
+package final class CapturedIO: ToolIO {
     /// Everything written to standard output (transcript lines included).
-    public private(set) var stdout = ""
+    package private(set) var stdout = ""
     /// Everything written to standard error (error reports included).
-    public private(set) var stderr = ""
+    package private(set) var stderr = ""
 
     /// The file store's system calls: set it to inject faults into the commands' stores.
-    public var storeFileSystem: FileSystem = .posix
+    package var storeFileSystem: FileSystem = .posix
     /// The host functions the commands' runs may call.
-    public var hostFunctions = HostFunctions()
+    package var hostFunctions = HostFunctions()
 
     /// Creates an empty capture.
-    public init() {}
+    package init() {}
 
-    public var runOutput: RunOutput { Sink(owner: self) }
-    public var errorIsTerminal: Bool { false }
-    public var outputIsTerminal: Bool { false }
-    public func out(_ text: String) { stdout += text }
-    public func err(_ text: String) { stderr += text }
+    package var runOutput: RunOutput { Sink(owner: self) }
+    package var errorIsTerminal: Bool { false }
+    package var outputIsTerminal: Bool { false }
+    package func out(_ text: String) { stdout += text }
+    package func err(_ text: String) { stderr += text }
 
     private final class Sink: RunOutput {
         let owner: CapturedIO

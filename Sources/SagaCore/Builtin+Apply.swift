@@ -12,7 +12,7 @@ extension Builtin {
     /// - Returns: The result.
     /// - Throws: `TypeError` for a wrong number or kind of arguments, `ArithmeticError` for a
     ///   number out of range, `RangeError` for a `range(n)` too large, `ParseError` from `parseJson`.
-    public func apply(_ args: [Value], now: Int) throws(SagaError) -> Value {
+    package func apply(_ args: [Value], now: Int) throws(SagaError) -> Value {
         guard arity.contains(args.count) else { throw arityError(args.count) }
         switch self {
         case .len: return try len(args[0])

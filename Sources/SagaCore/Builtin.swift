@@ -9,7 +9,7 @@
 /// guard let f = Builtin(rawValue: "len") else { … }
 /// try f.apply(["abc"], now: 0)   // .int(3)
 /// ```
-public enum Builtin: String, CaseIterable, Sendable {
+package enum Builtin: String, CaseIterable, Sendable {
     /// `len(x)`: characters of a string (as Swift counts them), elements of a list, keys of a record.
     case len
     /// `keys(r)`: the keys of a record, sorted by Unicode scalar value.
@@ -54,10 +54,10 @@ public enum Builtin: String, CaseIterable, Sendable {
     case now
 
     /// The largest `n` that `range(n)` accepts, so a typo cannot exhaust memory.
-    public static let maxRange = 10_000_000
+    package static let maxRange = 10_000_000
 
     /// How many arguments the function takes.
-    public var arity: ClosedRange<Int> {
+    package var arity: ClosedRange<Int> {
         switch self {
         case .now: return 0...0
         case .len, .keys, .values, .str, .int, .number, .abs, .floor, .range, .lower, .upper, .json, .parseJson:

@@ -1,15 +1,15 @@
 /// Action-type globs: `*` matches any run of characters, everything else itself. Shared by
 /// the runtime's patterns and the program graph, so that both agree on what matches.
-public enum Glob {
+package enum Glob {
     /// Whether `text` matches `pattern` (UTF-8 bytes). Backtracks to the last `*` only, so
     /// it is linear in practice.
-    public static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
+    package static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
         match(pattern, text)
     }
 
     /// Whether the action type `text` matches `pattern`, over the text's UTF-8 in place:
     /// no array of its bytes per action.
-    public static func matches(_ pattern: ArraySlice<UInt8>, _ text: String) -> Bool {
+    package static func matches(_ pattern: ArraySlice<UInt8>, _ text: String) -> Bool {
         var text = text
         return text.withUTF8 { match(pattern, $0) }
     }
@@ -44,7 +44,7 @@ public enum Glob {
 extension Value {
     /// Compares an integer with a double exactly (converting the integer could round it):
     /// -1, 0 or 1. NaN counts as greater than every integer.
-    public static func compareExactly(_ x: Int, _ y: Double) -> Int {
+    package static func compareExactly(_ x: Int, _ y: Double) -> Int {
         if y.isNaN { return 1 }
         // 2^63 is exactly representable; every Int is below it and at or above -2^63.
         if y >= 9_223_372_036_854_775_808.0 { return -1 }

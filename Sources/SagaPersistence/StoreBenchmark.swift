@@ -7,20 +7,20 @@ import SagaCore
 /// let report = try await StoreBenchmark.run(directory: "/tmp/bench-store", count: 1_000_000)
 /// print(report)
 /// ```
-public enum StoreBenchmark {
+package enum StoreBenchmark {
     /// What one run measured.
-    public struct Report: Sendable, CustomStringConvertible {
+    package struct Report: Sendable, CustomStringConvertible {
         /// The number of elements saved.
-        public var elements: Int
+        package var elements: Int
         /// Seconds to save them all (concurrently, each acknowledged after its sync).
-        public var fillSeconds: Double
+        package var fillSeconds: Double
         /// Seconds to open the store again (recovery: snapshot and log).
-        public var reopenSeconds: Double
+        package var reopenSeconds: Double
         /// Seconds for one query that scans every element.
-        public var scanSeconds: Double
+        package var scanSeconds: Double
 
         /// One line per measure.
-        public var description: String {
+        package var description: String {
             """
             elements: \(elements)
             fill:     \(fillSeconds) s (\(Int(Double(elements) / max(fillSeconds, 1e-9))) saves/s)
@@ -35,7 +35,7 @@ public enum StoreBenchmark {
     ///
     /// - Parameter snapshotThreshold: The store's snapshot threshold (bytes of log).
     /// - Throws: Any ``StoreError`` of the store.
-    public static func run(
+    package static func run(
         directory: String, count: Int = 100_000, concurrency: Int = 64, snapshotThreshold: Int = 64 << 20
     ) async throws(StoreError) -> Report {
         let clock = ContinuousClock()

@@ -18,8 +18,7 @@ enum DeclarationHead: Sendable, Equatable {
     case other
 
     /// The head of `declaration`, read where it lies: switching over the declaration itself
-    /// copied each one whole, retaining its body and parameters, to read its name (callgrind,
-    /// `sagabench parse-check`).
+    /// would copy each one whole, retaining its body and parameters, to read its name.
     init(of declaration: Declaration) {
         switch declaration {
         case .reducer: self = .reducer

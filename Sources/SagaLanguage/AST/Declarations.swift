@@ -1,7 +1,7 @@
 import SagaCore
 
 /// A top-level declaration as parsed from one file.
-public enum Declaration: Sendable {
+package enum Declaration: Sendable {
     case `import`(String, SourceLocation)
     case state(Expr, SourceLocation)
     case reducer(ReducerDecl)
@@ -13,15 +13,15 @@ public enum Declaration: Sendable {
 
 /// `extern func api.fetchUser(id)`: a function the host provides (an app's registered
 /// function, a golden test's mocks), declared so that the program checks on its own.
-public struct ExternDecl: Sendable, Equatable {
+package struct ExternDecl: Sendable, Equatable {
     /// The function's name, dotted or not (`api.fetchUser`).
-    public var name: String
+    package var name: String
     /// The parameters' names, for the reader and the arity.
-    public var parameters: [String]
+    package var parameters: [String]
     /// Where `extern` is.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// A declaration of `name(parameters…)` at `location`.
-    public init(name: String, parameters: [String], location: SourceLocation) {
+    package init(name: String, parameters: [String], location: SourceLocation) {
         self.name = name
         self.parameters = parameters
         self.location = location
@@ -29,14 +29,14 @@ public struct ExternDecl: Sendable, Equatable {
 }
 
 /// `reduce PATTERN as a { … }`.
-public struct ReducerDecl: Sendable {
-    public var pattern: Pattern
-    public var binding: Variable
-    public var body: Block
+package struct ReducerDecl: Sendable {
+    package var pattern: Pattern
+    package var binding: Variable
+    package var body: Block
     /// How many variable slots the body needs (set by the checker).
-    public var slotCount: Int
-    public var location: SourceLocation
-    public init(pattern: Pattern, binding: Variable, body: Block, slotCount: Int = 0, location: SourceLocation) {
+    package var slotCount: Int
+    package var location: SourceLocation
+    package init(pattern: Pattern, binding: Variable, body: Block, slotCount: Int = 0, location: SourceLocation) {
         self.pattern = pattern
         self.binding = binding
         self.body = body
@@ -46,13 +46,13 @@ public struct ReducerDecl: Sendable {
 }
 
 /// `saga name { … }`: a root saga.
-public struct SagaDecl: Sendable {
-    public var name: String
-    public var body: Block
+package struct SagaDecl: Sendable {
+    package var name: String
+    package var body: Block
     /// How many variable slots the body (and every block forked from it) needs.
-    public var slotCount: Int
-    public var location: SourceLocation
-    public init(name: String, body: Block, slotCount: Int = 0, location: SourceLocation) {
+    package var slotCount: Int
+    package var location: SourceLocation
+    package init(name: String, body: Block, slotCount: Int = 0, location: SourceLocation) {
         self.name = name
         self.body = body
         self.slotCount = slotCount
@@ -61,13 +61,13 @@ public struct SagaDecl: Sendable {
 }
 
 /// `func name(p1, p2) { … }`: a saga function. Parameters take slots 0..<params.count.
-public struct FunctionDecl: Sendable {
-    public var name: String
-    public var parameters: [Variable]
-    public var body: Block
-    public var slotCount: Int
-    public var location: SourceLocation
-    public init(name: String, parameters: [Variable], body: Block, slotCount: Int = 0, location: SourceLocation) {
+package struct FunctionDecl: Sendable {
+    package var name: String
+    package var parameters: [Variable]
+    package var body: Block
+    package var slotCount: Int
+    package var location: SourceLocation
+    package init(name: String, parameters: [Variable], body: Block, slotCount: Int = 0, location: SourceLocation) {
         self.name = name
         self.parameters = parameters
         self.body = body
@@ -77,9 +77,9 @@ public struct FunctionDecl: Sendable {
 }
 
 /// The parse of one source file.
-public struct SourceUnit: Sendable {
-    public var file: Int32
-    public var declarations: [Declaration] {
+package struct SourceUnit: Sendable {
+    package var file: Int32
+    package var declarations: [Declaration] {
         // Whatever changes the declarations makes the parser's notes of their heads stale, and
         // the check of their bodies.
         didSet {
@@ -108,7 +108,7 @@ public struct SourceUnit: Sendable {
     /// then let go of (`CheckingSink`), what their check reported; ``declarations`` then
     /// holds only the unit's imports and `state` declarations.
     var bodyCheck: Checker.UnitCheck?
-    public init(file: Int32, declarations: [Declaration]) {
+    package init(file: Int32, declarations: [Declaration]) {
         self.file = file
         self.declarations = declarations
     }
@@ -120,16 +120,16 @@ public struct Program: Sendable {
     /// Every file read (the root first, then imports), for diagnostics and stack traces.
     public var files: [SourceFile]
     /// The initial state expression (a record literal), if any.
-    public var initialState: Expr?
-    public var reducers: [ReducerDecl]
+    package var initialState: Expr?
+    package var reducers: [ReducerDecl]
     /// Root sagas in declaration order.
-    public var sagas: [SagaDecl]
+    package var sagas: [SagaDecl]
     /// Saga functions; ``Callee/function(_:_:)`` indexes this array.
-    public var functions: [FunctionDecl]
+    package var functions: [FunctionDecl]
     /// The host functions the program declares with `extern func`, in declaration order.
-    public var externs: [ExternDecl] = []
+    package var externs: [ExternDecl] = []
 
-    public init(
+    package init(
         files: [SourceFile], initialState: Expr?, reducers: [ReducerDecl], sagas: [SagaDecl],
         functions: [FunctionDecl]
     ) {

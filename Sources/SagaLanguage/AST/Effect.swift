@@ -2,7 +2,7 @@ import SagaCore
 
 /// An effect: the only thing that can block a task. It appears as a statement of its own or
 /// as the whole right-hand side of `let`, `var` or an assignment (§4, §5).
-public indirect enum Effect: Sendable {
+package indirect enum Effect: Sendable {
     /// `take PATTERN [where COND]`, or `take CH`.
     case take(Pattern, where: Expr?, SourceLocation)
     /// `put X` or `put X Y`: which form it is (`put TYPE RECORD`, `put ACTION`, `put CH VALUE`)
@@ -41,7 +41,7 @@ public indirect enum Effect: Sendable {
     case watcher(Watcher)
 
     /// Where the effect starts.
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
             .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, let l),
@@ -55,17 +55,17 @@ public indirect enum Effect: Sendable {
 }
 
 /// A keyed entry of `race` or `all`.
-public struct EffectEntry: Sendable {
-    public var key: String
-    public var effect: Effect
-    public init(key: String, effect: Effect) {
+package struct EffectEntry: Sendable {
+    package var key: String
+    package var effect: Effect
+    package init(key: String, effect: Effect) {
         self.key = key
         self.effect = effect
     }
 }
 
 /// The wait between `retry` attempts.
-public enum RetryWait: Sendable {
+package enum RetryWait: Sendable {
     /// `delay D`: the same wait each time.
     case delay(Expr)
     /// `backoff D`: D, 2D, 4D, …
@@ -74,7 +74,7 @@ public enum RetryWait: Sendable {
 
 /// What `call`, `fork` and `spawn` name. The parser gives `.named`; the checker resolves it
 /// to a saga function of the program or to a host function.
-public enum Callee: Sendable {
+package enum Callee: Sendable {
     /// A name as written (`fetchUser`, `api.fetchUser`), not yet resolved.
     case named(String, SourceLocation)
     /// The program's saga function with this index in ``Program/functions``.
@@ -84,27 +84,27 @@ public enum Callee: Sendable {
 }
 
 /// What `fork` and `spawn` run: a function with arguments, or an inline block.
-public enum TaskBody: Sendable {
+package enum TaskBody: Sendable {
     case call(Callee, [Expr])
     case block(Block)
 }
 
 /// A watcher statement: `every P as a { B }` and its kin.
-public struct Watcher: Sendable {
+package struct Watcher: Sendable {
     /// Which watcher.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case every, latest, leading, throttle, debounce
     }
-    public var kind: Kind
+    package var kind: Kind
     /// The window of `throttle` and `debounce`; `nil` for the others.
-    public var duration: Expr?
-    public var pattern: Pattern
+    package var duration: Expr?
+    package var pattern: Pattern
     /// The variable bound to each action, in the body's scope.
-    public var binding: Variable
-    public var body: Block
-    public var location: SourceLocation
+    package var binding: Variable
+    package var body: Block
+    package var location: SourceLocation
 
-    public init(
+    package init(
         kind: Kind, duration: Expr?, pattern: Pattern, binding: Variable, body: Block,
         location: SourceLocation
     ) {

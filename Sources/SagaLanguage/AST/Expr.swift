@@ -5,11 +5,10 @@ import SagaCore
 /// stack of statement frames.
 ///
 /// Every case is boxed (`indirect`), so an `Expr` is one word. Storing the leaves inline (a
-/// literal, a variable) saves the parser and the checker an allocation per leaf (parse-check
-/// 481 → 397 instructions per byte, callgrind), but makes the enum 37 bytes, and the
-/// interpreter, which copies expressions as it walks them, pays more than that: a `call`
-/// 3.7k → 4.3k instructions, every-select-put 20.7k → 22.1k. Running programs comes first.
-public indirect enum Expr: Sendable {
+/// literal, a variable) would save the parser and the checker an allocation per leaf, but
+/// make the enum 37 bytes, and the interpreter, which copies expressions as it walks them,
+/// would pay more than that saves. Running programs comes first.
+package indirect enum Expr: Sendable {
     /// `null`, `true`, `42`, `2.5`, `"plain string"`, `100ms` (already milliseconds).
     case literal(Value, SourceLocation)
     /// A string with `\(expr)` interpolation.
@@ -38,7 +37,7 @@ public indirect enum Expr: Sendable {
     case builtin(String, [Expr], SourceLocation)
 
     /// Where the expression starts.
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .literal(_, let l), .interpolation(_, let l), .list(_, let l), .record(_, let l),
             .state(let l), .cancelled(let l), .it(let l), .member(_, _, let l), .index(_, _, let l),
@@ -51,31 +50,31 @@ public indirect enum Expr: Sendable {
 }
 
 /// A part of an interpolated string.
-public enum InterpolationPart: Sendable {
+package enum InterpolationPart: Sendable {
     case text(String)
     case expr(Expr)
 }
 
 /// A field of a record literal.
-public struct RecordField: Sendable {
-    public var key: String
-    public var value: Expr
-    public init(key: String, value: Expr) {
+package struct RecordField: Sendable {
+    package var key: String
+    package var value: Expr
+    package init(key: String, value: Expr) {
         self.key = key
         self.value = value
     }
 }
 
 /// A use of a variable. `slot` is -1 until the checker resolves it.
-public struct Variable: Sendable {
-    public var name: String
-    public var slot: Int
-    public var location: SourceLocation
+package struct Variable: Sendable {
+    package var name: String
+    package var slot: Int
+    package var location: SourceLocation
     /// The parser's number for `name` (see ``NameInterner``), or -1. The checker trusts it
     /// only while it still numbers `name`. (It fits in the padding after `location`, so a
     /// variable is no bigger for it.)
     var nameID: Int32 = -1
-    public init(name: String, slot: Int = -1, location: SourceLocation) {
+    package init(name: String, slot: Int = -1, location: SourceLocation) {
         self.name = name
         self.slot = slot
         self.location = location
@@ -89,14 +88,14 @@ public struct Variable: Sendable {
 }
 
 /// A prefix operator.
-public enum UnaryOperator: String, Sendable {
+package enum UnaryOperator: String, Sendable {
     case negate = "-"
     case not = "!"
 }
 
 /// An infix operator. Precedence, lowest first: `??`, `||`, `&&`, `== !=`, `< <= > >=`,
 /// `+ -`, `* / %`; all left-associative.
-public enum BinaryOperator: String, Sendable {
+package enum BinaryOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
     case equal = "==", notEqual = "!="
     case less = "<", lessEqual = "<=", greater = ">", greaterEqual = ">="

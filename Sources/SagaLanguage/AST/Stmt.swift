@@ -5,7 +5,7 @@ import SagaCore
 /// Every case is boxed (`indirect`), so a `Stmt` is one word, as `Expr` is (see there: the
 /// interpreter copies statements as it steps through them, and pays more for a bigger enum
 /// than the parser saves).
-public indirect enum Stmt: Sendable {
+package indirect enum Stmt: Sendable {
     /// `let x = …` (`isMutable` false) or `var x = …` (true).
     case declare(Variable, isMutable: Bool, Rhs, SourceLocation)
     /// `target = …`.
@@ -36,7 +36,7 @@ public indirect enum Stmt: Sendable {
     case compensate(Block, SourceLocation)
 
     /// Where the statement starts.
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .declare(_, _, _, let l), .assign(_, _, let l), .effect(_, let l), .log(_, let l),
             .throw(_, let l), .if(_, _, let l), .while(_, _, let l), .loop(_, let l),
@@ -48,56 +48,56 @@ public indirect enum Stmt: Sendable {
 }
 
 /// The right-hand side of `let`, `var` and assignment: an expression or an effect.
-public enum Rhs: Sendable {
+package enum Rhs: Sendable {
     case expr(Expr)
     case effect(Effect)
 }
 
 /// The target of an assignment: a variable or `state` (in reducers), then a path of
 /// `.name` and `[expr]` steps.
-public struct LValue: Sendable {
-    public enum Root: Sendable {
+package struct LValue: Sendable {
+    package enum Root: Sendable {
         case variable(Variable)
         case state(SourceLocation)
     }
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         case member(String)
         case index(Expr)
     }
-    public var root: Root
-    public var path: [Step]
-    public init(root: Root, path: [Step]) {
+    package var root: Root
+    package var path: [Step]
+    package init(root: Root, path: [Step]) {
         self.root = root
         self.path = path
     }
 }
 
 /// One `if`/`else if` arm.
-public struct ConditionalBlock: Sendable {
-    public var condition: Expr
-    public var body: Block
-    public init(condition: Expr, body: Block) {
+package struct ConditionalBlock: Sendable {
+    package var condition: Expr
+    package var body: Block
+    package init(condition: Expr, body: Block) {
         self.condition = condition
         self.body = body
     }
 }
 
 /// `catch e { … }`.
-public struct CatchClause: Sendable {
-    public var binding: Variable
-    public var body: Block
-    public init(binding: Variable, body: Block) {
+package struct CatchClause: Sendable {
+    package var binding: Variable
+    package var body: Block
+    package init(binding: Variable, body: Block) {
         self.binding = binding
         self.body = body
     }
 }
 
 /// A `{ … }` block of statements.
-public struct Block: Sendable {
-    public var statements: [Stmt]
+package struct Block: Sendable {
+    package var statements: [Stmt]
     /// Where the opening brace is.
-    public var location: SourceLocation
-    public init(statements: [Stmt], location: SourceLocation) {
+    package var location: SourceLocation
+    package init(statements: [Stmt], location: SourceLocation) {
         self.statements = statements
         self.location = location
     }

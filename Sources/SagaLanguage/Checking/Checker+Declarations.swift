@@ -11,9 +11,9 @@ extension Checker {
         // The units are let go of and each declaration is swapped out of the list for an
         // import, so that it is the only reference to its tree while it is checked in place
         // (see ``checkExpr(_:)``); when the caller still holds the units, the tree is copied
-        // where it changes, as before. (Swapped rather than taken off the end of a reversed
-        // list: reversing moved every declaration, and so did appending the first unit's list
-        // rather than taking it whole; callgrind, `sagabench parse-check`.)
+        // where it changes. (Swapped rather than taken off the end of a reversed list:
+        // reversing would move every declaration, and so would appending the first unit's list
+        // rather than taking it whole.)
         var runs: [UnitRun] = []
         runs.reserveCapacity(units.count)
         var count = 0
@@ -52,9 +52,9 @@ extension Checker {
         units = []
         let (reducerCount, sagaCount) = collectNames(heads, runs: &runs)
 
-        // Sized once: grown by doubling, a large program's lists were copied a dozen times,
-        // and each large buffer let go of made the allocator sweep its small free chunks
-        // (callgrind, `sagabench parse-check`).
+        // Sized once: grown by doubling, a large program's lists would be copied at every
+        // doubling, and each large buffer let go of makes the allocator sweep its small free
+        // chunks.
         var checked = CheckedDeclarations()
         checked.reducers.reserveCapacity(reducerCount)
         checked.sagas.reserveCapacity(sagaCount)
@@ -141,8 +141,8 @@ extension Checker {
     ) -> (reducers: Int, sagas: Int) {
         var reducers = 0
         var sagas = 0
-        // Sized once: grown one at a time, the list was copied a dozen times over for a
-        // large program (callgrind, `sagabench parse-check`).
+        // Sized once: grown one at a time, the list would be copied over and over for a large
+        // program.
         functions.reserveCapacity(runs.last?.end ?? 0)
         for unit in heads.indices {
             runs[unit].functionsBefore = functions.count

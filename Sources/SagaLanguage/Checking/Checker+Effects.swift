@@ -260,12 +260,12 @@ extension Checker {
             location = at
         case .function(let planned, let at):
             guard let offset = plannedCalleeOffset, functions.indices.contains(offset + planned) else { return callee }
-            // When the planned function is the first of its name in the program, it is what the
-            // name resolves to: with the right number of arguments, the callee is resolved
-            // without looking the name up (callgrind, `sagabench parse-check`). Looked up, the
-            // calls of every piece of a large file after the first took a fifth of its check.
-            // It is kept as it is when the parser counted the functions before the unit right:
-            // otherwise the call and each node around it up to its block are made again.
+            // When the planned function is the first of its name in the program, it is what
+            // the name resolves to: with the right number of arguments, the callee is resolved
+            // without looking the name up, a look-up that the calls of every piece of a large
+            // file after the first would otherwise pay. It is kept as it is when the parser
+            // counted the functions before the unit right: otherwise the call and each node
+            // around it up to its block are made again.
             let function = functions[offset + planned]
             if function.ownsItsName, function.arity == argumentCount {
                 return offset == 0 ? callee : .function(offset + planned, at)

@@ -1,15 +1,15 @@
 import SagaCore
 
 extension Checker {
-    /// Checks an expression and resolves its variables to slots, in place; returns whether
-    /// it changed.
+    /// Checks an expression and resolves its variables to slots, in place; returns whether it
+    /// changed.
     ///
     /// A node is rebuilt only when something in it changed: when the Frontend parses, each
     /// variable already has the slot the checker gives it (Parser+Slots.swift), and the tree
-    /// is only read. Rebuilding every node around its resolved children was an allocation and
-    /// a free per node, a third of checking (callgrind, `sagabench parse-check`). Where a
-    /// variable did change (an AST parsed without planned slots, or built by hand), its
-    /// ancestors are rebuilt around the new node and share what did not change.
+    /// is only read. Rebuilding every node around its resolved children would be an allocation
+    /// and a free per node. Where a variable did change (an AST parsed without planned slots,
+    /// or built by hand), its ancestors are rebuilt around the new node and share what did not
+    /// change.
     @discardableResult
     mutating func checkExpr(_ expr: inout Expr) -> Bool {
         switch expr {
@@ -108,8 +108,7 @@ extension Checker {
     ///
     /// Out of line: with the write inline in a loop that reads the list, the optimizer makes
     /// the list unique before the loop (copying it when the tree still shares it) whether or
-    /// not anything is written (callgrind, `sagabench parse-check`: a copy of every block
-    /// and list checked).
+    /// not anything is written, a copy of every block and list checked.
     @inline(never)
     static func replace<Element>(_ list: inout [Element], at index: Int, with element: Element) {
         list[index] = element
@@ -131,7 +130,7 @@ extension Checker {
     /// The slot of the innermost visible declaration of a variable read, marked as used.
     ///
     /// Inlined, and giving the slot only rather than the whole entry (as ``use(_:)`` does):
-    /// reads are most of the names checked (callgrind, `sagabench parse-check`).
+    /// reads are most of the names checked.
     @inline(__always)
     private mutating func usedSlot(of variable: Variable) -> Int? {
         guard let index = scopes.lookup(nameID(of: variable)) else { return nil }

@@ -35,7 +35,7 @@ struct Checker {
     var externs: [ExternDecl] = []
     /// What the program declares under each name (a function, a saga, or both, which is an
     /// error): one look-up per declaration instead of one per table of functions, sagas and
-    /// names seen (callgrind, parse-check).
+    /// names seen.
     var declaredNames = DeclaredNames()
     /// The program's functions, indexed as in ``Program/functions``.
     var functions: [FunctionInfo] = []
@@ -121,8 +121,8 @@ struct Checker {
     /// its variables that was never used.
     ///
     /// Inlined where every variable was used, the warnings out of line: a call of its own and
-    /// an empty list made and let go of at the end of every block cost more than the look
-    /// (callgrind, `sagabench parse-check`).
+    /// an empty list made and let go of at the end of every block would cost more than the
+    /// look.
     @inline(__always)
     mutating func popScope() {
         guard scopes.depth > 1 else { return }

@@ -13,7 +13,7 @@ public struct CompileResult: Sendable {
     public var unreadableFiles: [String]
 
     /// Creates a result.
-    public init(program: Program?, diagnostics: [Diagnostic], files: [SourceFile], unreadableFiles: [String]) {
+    package init(program: Program?, diagnostics: [Diagnostic], files: [SourceFile], unreadableFiles: [String]) {
         self.program = program
         self.diagnostics = diagnostics
         self.files = files

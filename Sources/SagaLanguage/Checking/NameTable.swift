@@ -1,20 +1,18 @@
 /// A hash table from names to integers, for the checker's look-ups of the program's functions
 /// and sagas (variables are found by number: see ``ScopeStack``).
 ///
-/// A `[String: Int]` hashes every key with SipHash, seeded per process: for the short names
-/// of a program that was most of a look-up (a tenth of checking, callgrind, `sagabench
-/// parse-check`). Here a name is hashed with FNV-1a over its UTF-8 bytes, and found by
-/// linear probing in a table at most half full; the full 64-bit hash is compared before the
-/// names are.
+/// A `[String: Int]` hashes every key with SipHash, seeded per process, which for the short
+/// names of a program is most of a look-up. Here a name is hashed with FNV-1a over its UTF-8
+/// bytes, and found by linear probing in a table at most half full; the full 64-bit hash is
+/// compared before the names are.
 struct NameTable {
     /// Each slot's hash with its lowest bit set, or 0 for an empty slot.
     private var hashes: [UInt64]
     /// Each used slot's index in ``names`` and ``values``.
     private var entries: [Int32]
     /// The names and their values, in the order first set: only these hold strings. (A name
-    /// per slot, the table's empty slots included, was a string to make and another to let go
-    /// of at each of them, twice the declarations of a program: callgrind, `sagabench
-    /// parse-check`.)
+    /// per slot, the table's empty slots included, would be a string to make and another to
+    /// let go of at each slot, and there are twice as many slots as names.)
     private var names: [String] = []
     private var values: [Int] = []
     /// The slot of each entry, so that ``removeAll()`` and growing cost what was put in, not

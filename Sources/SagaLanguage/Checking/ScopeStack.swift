@@ -4,24 +4,23 @@ import SagaCore
 /// then one scope per enclosing block, innermost last.
 ///
 /// One table maps each name to its innermost declaration, and each declaration remembers the
-/// one it hides, so finding a name is one look-up however deeply blocks nest. (A dictionary per
-/// block, searched from the innermost out and then again to mark the use, was a fifth of
-/// checking: callgrind, `sagabench parse-check`.) Names are found by their number (see
-/// ``NameInterner``), in an array, rather than hashed at each declaration, use and scope end.
+/// one it hides, so finding a name is one look-up however deeply blocks nest (a dictionary per
+/// block would be searched from the innermost out, and then again to mark the use). Names are
+/// found by their number (see ``NameInterner``), in an array, rather than hashed at each
+/// declaration, use and scope end.
 ///
 /// A class with buffers of its own, like ``BracketStack``: as three `Array`s, every
-/// declaration, use and scope end checked a buffer for uniqueness and an index against its
-/// bounds, about seventy times for each function and saga of `sagabench parse-check`, where
-/// the parser (planning slots) and the checker each keep a stack (callgrind: 339 → 333
-/// instructions per byte). The entries hold no references, so the buffers are plain memory.
-/// Its fields are unchecked for exclusivity (only the one parser or checker that owns a stack
-/// uses it, never across an access of its own): checked, each access of a field was a call
-/// into the runtime, and parse-check took 345 instructions per byte.
+/// declaration, use and scope end would check a buffer for uniqueness and an index against its
+/// bounds, dozens of times for each function and saga, where the parser (planning slots) and
+/// the checker each keep a stack. The entries hold no references, so the buffers are plain
+/// memory. Its fields are unchecked for exclusivity (only the one parser or checker that owns
+/// a stack uses it, never across an access of its own): checked, each access of a field would
+/// be a call into the runtime.
 final class ScopeStack {
     /// What the checker knows about a declared variable.
     ///
     /// Its name is kept as a number only: with no `String` in it, an entry is copied as plain
-    /// bytes, not by an outlined copy that retains the name (callgrind, `sagabench parse-check`).
+    /// bytes, not by an outlined copy that retains the name.
     struct Entry {
         /// The name's number in the checker's ``NameInterner``.
         var nameID: Int32

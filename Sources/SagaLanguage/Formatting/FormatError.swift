@@ -6,29 +6,29 @@ import SagaCore
 /// syntax errors (with file index 0, so `diagnostic.rendered(files: [file])` prints them).
 /// The formatter also refuses to hand back text that would parse to a different program
 /// (``Code/wouldChangeProgram``); that is a bug in the formatter, never in the file.
-public struct FormatError: Error, Sendable, Equatable {
+package struct FormatError: Error, Sendable, Equatable {
     /// What kind of failure this is; an opaque code, so that new codes break no `switch`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
 
         /// The source has lexical or syntax errors (see ``FormatError/diagnostics``).
-        public static let invalidSource = Code(name: "invalidSource")
+        package static let invalidSource = Code(name: "invalidSource")
         /// The formatted text would not parse to the same program; the file is left alone.
-        public static let wouldChangeProgram = Code(name: "wouldChangeProgram")
+        package static let wouldChangeProgram = Code(name: "wouldChangeProgram")
 
         /// The code's name.
-        public var description: String { name }
+        package var description: String { name }
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// A one-line explanation.
-    public var message: String
+    package var message: String
     /// The lexical and syntax errors of the source (empty for other codes).
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Creates a format error.
-    public init(code: Code, message: String, diagnostics: [Diagnostic] = []) {
+    package init(code: Code, message: String, diagnostics: [Diagnostic] = []) {
         self.code = code
         self.message = message
         self.diagnostics = diagnostics

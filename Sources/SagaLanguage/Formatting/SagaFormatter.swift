@@ -37,7 +37,7 @@ import SagaCore
 /// case .failure(let error): print(error.message)
 /// }
 /// ```
-public enum SagaFormatter {
+package enum SagaFormatter {
     /// The canonical form of a `.saga` source text.
     ///
     /// - Parameter source: the whole text of one file.
@@ -46,7 +46,7 @@ public enum SagaFormatter {
     ///   with the diagnostics when the file does not parse (file index 0), or
     ///   ``FormatError/Code/wouldChangeProgram`` if formatting could not be done safely.
     /// - Complexity: O(n) in the length of the source: two parses and one pass.
-    public static func format(_ source: String) -> Result<String, FormatError> {
+    package static func format(_ source: String) -> Result<String, FormatError> {
         let (unit, diagnostics) = Parser.parse(SourceFile(path: "", text: source), fileIndex: 0)
         guard diagnostics.isEmpty else {
             let first = diagnostics.first.map { ": \($0.message)" } ?? ""

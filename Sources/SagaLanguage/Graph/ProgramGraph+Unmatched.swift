@@ -8,7 +8,7 @@ extension ProgramGraph {
     ///
     /// A program that puts a computed type (not a literal string) could produce anything, so
     /// it gets no warnings. Globs are matched the way the runtime matches them.
-    public static func unmatchedTakes(_ program: Program, inputTypes: Set<String>) -> [Diagnostic] {
+    package static func unmatchedTakes(_ program: Program, inputTypes: Set<String>) -> [Diagnostic] {
         GraphBuilder(program: program, includeReducers: false).unmatchedTakes(inputTypes: inputTypes)
     }
 }

@@ -31,7 +31,7 @@
 ///     print(ProgramGraph.mermaid(program), terminator: "")
 /// }
 /// ```
-public enum ProgramGraph {
+package enum ProgramGraph {
     /// The diagram as a Mermaid flowchart (`flowchart LR`), ending with a newline.
     ///
     /// Labels are quoted, with `"`, `#`, `<`, `>`, `&` and `` ` `` written as Mermaid entity
@@ -43,7 +43,7 @@ public enum ProgramGraph {
     ///   - program: a checked program.
     ///   - includeReducers: whether reducers and their `reduce` edges are drawn.
     /// - Returns: Mermaid source, ready for a fenced ` ```mermaid ` block.
-    public static func mermaid(_ program: Program, includeReducers: Bool = true) -> String {
+    package static func mermaid(_ program: Program, includeReducers: Bool = true) -> String {
         renderMermaid(GraphBuilder(program: program, includeReducers: includeReducers).model())
     }
 
@@ -56,7 +56,7 @@ public enum ProgramGraph {
     ///   - program: a checked program.
     ///   - includeReducers: whether reducers and their `reduce` edges are drawn.
     /// - Returns: DOT source, for `dot -Tsvg`.
-    public static func dot(_ program: Program, includeReducers: Bool = true) -> String {
+    package static func dot(_ program: Program, includeReducers: Bool = true) -> String {
         renderDOT(GraphBuilder(program: program, includeReducers: includeReducers).model())
     }
 }

@@ -1,13 +1,12 @@
 import SagaCore
 
-/// A token as the lexer hands it to the parser: its kind, where it starts, and a reference
-/// to what it carries, with no `String` or ``Value`` inside.
+/// A token as the lexer hands it to the parser: its kind, where it starts, and a reference to
+/// what it carries, with no `String` or ``Value`` inside.
 ///
 /// It holds nothing to retain, so the lexer's queue and the parser's window copy it as plain
-/// bytes: a token with a `String` or `Value` payload cost an outlined copy and a release at
-/// each of the several copies on its way (callgrind, `sagabench parse-check`). The parser
-/// makes an identifier's `String` from the source bytes only where the tree needs it
-/// (``Parser/text(_:)``).
+/// bytes: a token with a `String` or `Value` payload would cost an outlined copy and a release
+/// at each of the several copies on its way. The parser makes an identifier's `String` from
+/// the source bytes only where the tree needs it (``Parser/text(_:)``).
 struct CompactToken: Sendable {
     var kind: TokenKind
     /// `true` when ``value`` holds a `Double`'s bit pattern.

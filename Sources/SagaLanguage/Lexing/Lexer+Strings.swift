@@ -14,7 +14,7 @@ extension Lexer {
         let tokenColumn = column(at: segmentStart)
         // Plain text is taken from the source a run at a time, up to the next quote, backslash
         // or line break, rather than appended to `scratch` byte by byte (an append, with its
-        // uniqueness check, per byte: callgrind, `sagabench parse-check`).
+        // uniqueness check, per byte).
         var run = pos
         while pos < bytes.count {
             let b = bytes[pos]

@@ -57,10 +57,10 @@ extension TokenKind {
 
     /// The keyword spelled by `count` bytes at `start`, or `nil` for an identifier.
     ///
-    /// A switch on the first byte, then a compare of the rest with each keyword of that
-    /// letter and length, written out: looking them up in ``keywordTable`` (a global array of
-    /// arrays) cost more than the compares (callgrind, `sagabench parse-check`). The table
-    /// stays the list of record, and a test checks that the two agree.
+    /// A switch on the first byte, then a compare of the rest with each keyword of that letter
+    /// and length, written out: looking them up in ``keywordTable`` (a global array of arrays)
+    /// costs more than the compares. The table stays the list of record, and a test checks
+    /// that the two agree.
     ///
     /// - Complexity: O(1): at most seven short compares.
     static func keyword(in bytes: UnsafeBufferPointer<UInt8>, start: Int, count: Int) -> TokenKind? {

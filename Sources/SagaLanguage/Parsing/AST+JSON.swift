@@ -9,7 +9,7 @@ import SagaCore
 /// let (unit, _) = Parser.parse(file, fileIndex: 0)
 /// let json = astJSON(unit)   // {"declarations": [{"kind": "saga", "name": "main", …}], "file": 0}
 /// ```
-public func astJSON(_ unit: SourceUnit) -> Value {
+package func astJSON(_ unit: SourceUnit) -> Value {
     ASTJSON.record([
         ("file", .int(Int(unit.file))),
         ("declarations", .list(unit.declarations.map(ASTJSON.declaration))),
@@ -18,7 +18,7 @@ public func astJSON(_ unit: SourceUnit) -> Value {
 
 /// A checked program as a JSON-ready value: its files, initial state, reducers, sagas and
 /// functions, with resolved slots and callees.
-public func astJSON(_ program: Program) -> Value {
+package func astJSON(_ program: Program) -> Value {
     var fields: [(String, Value)] = [
         ("files", .list(program.files.map { .string($0.path) })),
         ("initialState", program.initialState.map(ASTJSON.expr) ?? .null),

@@ -12,14 +12,14 @@ import SagaCore
 /// let (unit, _) = Parser.parse(SourceFile(path: "a.saga", text: "saga s { delay 1s }"), fileIndex: 0)
 /// ASTDump.render(unit)   // "(saga s {(delay 1000)})"
 /// ```
-public enum ASTDump {
+package enum ASTDump {
     /// Every declaration of a unit, one per line.
-    public static func render(_ unit: SourceUnit) -> String {
+    package static func render(_ unit: SourceUnit) -> String {
         unit.declarations.map(render).joined(separator: "\n")
     }
 
     /// One declaration.
-    public static func render(_ declaration: Declaration) -> String {
+    package static func render(_ declaration: Declaration) -> String {
         switch declaration {
         case .import(let path, _): return "(import \(quote(path)))"
         case .extern(let decl): return "(extern \(decl.name) (\(decl.parameters.joined(separator: " "))))"
@@ -32,12 +32,12 @@ public enum ASTDump {
     }
 
     /// A block: `{stmt stmt}`.
-    public static func render(_ block: Block) -> String {
+    package static func render(_ block: Block) -> String {
         "{" + block.statements.map(render).joined(separator: " ") + "}"
     }
 
     /// One statement; an effect statement renders as the effect alone.
-    public static func render(_ stmt: Stmt) -> String {
+    package static func render(_ stmt: Stmt) -> String {
         switch stmt {
         case .declare(let v, let isMutable, let rhs, _):
             return "(\(isMutable ? "var" : "let") \(v.name) \(render(rhs)))"
@@ -88,7 +88,7 @@ public enum ASTDump {
     }
 
     /// A pattern: `*` or its expression.
-    public static func render(_ pattern: Pattern) -> String {
+    package static func render(_ pattern: Pattern) -> String {
         switch pattern {
         case .any: return "*"
         case .expr(let e): return render(e)
@@ -96,7 +96,7 @@ public enum ASTDump {
     }
 
     /// An effect: `(take "a")`, `(put "a" (record (x 1)))`, `(race (a (take "x")))`, …
-    public static func render(_ effect: Effect) -> String {
+    package static func render(_ effect: Effect) -> String {
         switch effect {
         case .take(let p, let condition, _):
             return "(take \(render(p))" + (condition.map { " (where \(render($0)))" } ?? "") + ")"
@@ -151,7 +151,7 @@ public enum ASTDump {
     }
 
     /// An expression: `(+ a 1)`, `(. a b)`, `([] xs 0)`, `(len xs)`, `(record (k v))`, …
-    public static func render(_ expr: Expr) -> String {
+    package static func render(_ expr: Expr) -> String {
         switch expr {
         case .literal(let v, _): return render(v)
         case .interpolation(let parts, _):

@@ -1,9 +1,10 @@
 /// The brackets the parser has consumed and not yet closed, innermost last: where a broken
-/// statement's recovery looks to know which closers to skip (``Parser/synchronizeStatement(openBefore:)``).
+/// statement's recovery looks to know which closers to skip
+/// (``Parser/synchronizeStatement(openBefore:)``).
 ///
-/// A class with a buffer of its own, like ``TokenWindow``: every `(`, `[` and `{` is pushed and
-/// every closer pops, and as an `Array` of the parser each push and pop checked the buffer for
-/// uniqueness (callgrind, `sagabench parse-check`: 363 → 362 instructions per byte).
+/// A class with a buffer of its own, like ``TokenWindow``: every `(`, `[` and `{` is pushed
+/// and every closer pops, and as an `Array` of the parser each push and pop would check the
+/// buffer for uniqueness.
 final class BracketStack {
     /// An open bracket: a brace or not, and the line it is on.
     struct Bracket {

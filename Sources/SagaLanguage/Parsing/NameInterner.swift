@@ -3,8 +3,8 @@
 /// The parser asks it for an identifier's `String` instead of decoding the source bytes at
 /// each occurrence, and stores the number in ``Variable/nameID``; the checker then finds a
 /// variable's declaration by that number, in an array, instead of hashing its name in every
-/// scope operation (both were a tenth of parse + check: callgrind, `sagabench parse-check`).
-/// One interner serves every file of a program, so that a number means one name throughout.
+/// scope operation. One interner serves every file of a program, so that a number means one
+/// name throughout.
 struct NameInterner {
     /// Each number's name.
     private(set) var names: [String] = []
@@ -29,8 +29,8 @@ struct NameInterner {
     /// The number of `name`, given its UTF-8 bytes, numbering it if it is new.
     ///
     /// Inlined, with the numbering of a new name out of line: the parser looks up every name
-    /// it meets here, and the call (with a copy of the interner for `find`) was a third of a
-    /// look-up (callgrind, `sagabench parse-check`: 348 → 345 instructions per byte).
+    /// it meets here, and a call (with a copy of the interner for `find`) would be a large
+    /// part of a look-up.
     @inline(__always)
     mutating func intern(_ name: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = NameInterner.hash(name)
@@ -71,9 +71,9 @@ struct NameInterner {
     /// The number of `name`, whose ``hash(_:)`` is `hash`, or -1 and the empty slot where it
     /// would go.
     ///
-    /// Through buffer pointers, since every name of the program is looked up here: the
-    /// arrays' bounds checks were most of a look-up (callgrind, `sagabench parse-check`). The
-    /// slot index is masked, and a stored number and its bytes are in range by construction.
+    /// Through buffer pointers, since every name of the program is looked up here: the arrays'
+    /// bounds checks would be most of a look-up. The slot index is masked, and a stored number
+    /// and its bytes are in range by construction.
     @inline(__always)
     private func find(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (id: Int32, slot: Int) {
         slots.withUnsafeBufferPointer { slots in

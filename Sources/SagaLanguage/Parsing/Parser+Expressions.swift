@@ -76,7 +76,7 @@ extension Parser {
     ///
     /// A name, number or string with no `.`, `[` or `(` after it, most operands, is parsed as
     /// the primary it is, without going through ``parseUnary()`` and ``parsePostfix()`` to
-    /// find out (each a call that found nothing to do: callgrind, `sagabench parse-check`).
+    /// find out (each a call that would find nothing to do).
     @inline(__always)
     mutating func parseOperand() throws -> Expr {
         isSingleTokenPrimary ? try parsePrimary() : try parseUnary()

@@ -11,7 +11,7 @@ import SagaCore
 /// let file = SourceFile(path: "counter.saga", text: "saga main { log 1 }")
 /// let (unit, diagnostics) = Parser.parse(file, fileIndex: 0)
 /// ```
-public struct Parser {
+package struct Parser {
     /// How deeply brackets, blocks, unary operators and chains of binary operators and
     /// member steps may nest before the parser gives up with "nesting too deep" instead of
     /// overflowing the stack (here, or later in the checker and the evaluator, which walk
@@ -56,11 +56,9 @@ public struct Parser {
     /// The room each list the parser makes starts with (a block's statements, a call's
     /// arguments, a record's fields, …).
     ///
-    /// Growing from empty reallocated a block's list two or three times (callgrind,
-    /// `sagabench parse-check`). Room for four left most of it unused: the lists of the 10 MB
-    /// file took 16 MB more of its tree's 160 MB than with room for two (`sagarun check`
-    /// ×1.02, fewer pages to fault), and a list of three words fits in the same malloc block
-    /// as one of two.
+    /// Growing from empty would reallocate a block's list two or three times. Room for four
+    /// would leave most of it unused and make a large file's tree take more memory (more pages
+    /// to fault), and a list of three words fits in the same malloc block as one of two.
     static let listRoom = 2
 
     init(lexer: Lexer, file: Int32) {
@@ -77,7 +75,7 @@ public struct Parser {
     ///   - fileIndex: the file's index in the program's file table, stored in every location.
     /// - Returns: the declarations that parsed, and every lexical and syntax error, in
     ///   source order. The unit is usable (if incomplete) even when there are errors.
-    public static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
+    package static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
         var names = NameInterner()
         return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false, into: DeclarationList.self)
     }
@@ -87,9 +85,9 @@ public struct Parser {
     ///
     /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
     ///   (the checker then leaves the expressions whose variables are right as they are,
-    ///   instead of rebuilding each node around a resolved copy: callgrind, `sagabench
-    ///   parse-check`), rather than -1; and whether a call of a function declared earlier in
-    ///   the file names it by its index among the file's functions (see
+    ///   instead of rebuilding each node around a resolved copy), rather than -1; and whether
+    ///   a call of a function declared earlier in the file names it by its index among the
+    ///   file's functions (see
     ///   ``SourceUnit/calleesArePlanned``), rather than by name.
     static func parse<Sink: DeclarationSink>(
         _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, into _: Sink.Type
@@ -141,9 +139,9 @@ public struct Parser {
 
     /// Fills the window ahead of the current token, keeping the one behind it.
     ///
-    /// Never inlined: once in every hundred tokens or so, it made each inlined ``advance()``,
-    /// and so every parsing function, bigger and slower on the path taken at every token
-    /// (callgrind, `sagabench parse-check`: 345 → 334 instructions per byte).
+    /// Never inlined: it runs once in every hundred tokens or so, and inlined it would make
+    /// each inlined ``advance()``, and so every parsing function, bigger and slower on the
+    /// path taken at every token.
     @inline(never)
     mutating func lexAhead() {
         lexer.lex(until: pos - 1 + TokenWindow.initialCapacity, keepingFrom: pos - 1)
@@ -165,9 +163,9 @@ public struct Parser {
 
     /// The location of a token.
     ///
-    /// Take the token first (`let t = advance()`, then `location(t)`), here and in ``text(_:)``:
-    /// in `location(advance())` the call's `self` is read before the argument changes it, so
-    /// the whole parser is copied for the call (callgrind, `sagabench parse-check`).
+    /// Take the token first (`let t = advance()`, then `location(t)`), here and in
+    /// ``text(_:)``: in `location(advance())` the call's `self` is read before the argument
+    /// changes it, so the whole parser is copied for the call.
     @inline(__always)
     func location(_ token: CompactToken) -> SourceLocation {
         SourceLocation(file: file, line: token.line, column: token.column)
@@ -257,8 +255,7 @@ public struct Parser {
     /// Consumes a token of `kind`, or reports `message` (and what was found) here.
     ///
     /// Inlined, its error out of line: a call of its own at each of the parser's many
-    /// expectations, which nearly always hold, cost more than the check (callgrind,
-    /// `sagabench parse-check`).
+    /// expectations, which nearly always hold, would cost more than the check.
     @discardableResult
     @inline(__always)
     mutating func expect(_ kind: TokenKind, _ message: @autoclosure () -> String) throws -> CompactToken {
@@ -306,8 +303,8 @@ public struct Parser {
     /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
     /// touching parenthesis tells them apart, as it does for every built-in call.
     ///
-    /// Inlined: asked at every right-hand side of `let`, `var` and `=`, it was a call for
-    /// which the caller copied the whole parser (callgrind, `sagabench parse-check`).
+    /// Inlined: it is asked at every right-hand side of `let`, `var` and `=`, and as a call
+    /// of its own it would make the caller copy the whole parser.
     @inline(__always)
     var isJoinCall: Bool {
         guard kind == .kwJoin else { return false }

@@ -2,13 +2,13 @@
 /// and written by absolute token index (taken modulo the capacity, so any index is in bounds).
 ///
 /// The lexer fills it many tokens at a time (``Lexer/lex(until:keepingFrom:)``) and the parser
-/// reads it, rather than asking the lexer for each token in turn: a call into the scanner, with
-/// its state loaded and stored again, and a hand-over through a field per token cost 14
-/// instructions per byte of source (callgrind, `sagabench parse-check`: 362 → 348).
+/// reads it, rather than asking the lexer for each token in turn, which would be a call into
+/// the scanner, with its state loaded and stored again, and a hand-over through a field per
+/// token.
 ///
-/// A class with a buffer of its own: an `Array` checked its buffer for uniqueness at every
-/// token written, and an `InlineArray`, fast when optimized, gave every recursive parser frame
-/// kilobytes of temporary copies in a debug build, where deep nesting then overflowed the
+/// A class with a buffer of its own: an `Array` checks its buffer for uniqueness at every
+/// token written, and an `InlineArray`, fast when optimized, gives every recursive parser
+/// frame kilobytes of temporary copies in a debug build, where deep nesting then overflows the
 /// stack of a test's thread.
 final class TokenWindow {
     /// How many tokens the window holds at first (a power of two). It grows when the tokens the
