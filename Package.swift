@@ -20,9 +20,13 @@ let package = Package(
         .target(name: "SagaStore"),
         // Lexer, parser, AST and checker of the .saga language.
         .target(name: "SagaLanguage", dependencies: ["SagaCore"]),
-        // The interpreter: scheduler, tasks, effects, clocks, channels.
-        .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"]),
-        .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"]),
+        // The interpreter: scheduler, tasks, effects, clocks, channels. README.md: how it works;
+        // Embedding.md: sagas in a Swift app.
+        .target(
+            name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"],
+            exclude: ["README.md", "Embedding.md"]),
+        // The file store, the memory store, queries, the persistence middleware (README.md).
+        .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"], exclude: ["README.md"]),
         // The commands of `sagarun` as a library, so tests can run them in-process.
         .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
