@@ -6,14 +6,13 @@ import Glibc
 
 /// glibc's heap, told to grow in large steps while `sagarun` compiles a large file.
 ///
-/// A compiled program is a tree of a heap object per node: 163 MB for a 10 MB file, made on
-/// the two threads that parse its pieces. glibc grows a thread's heap one page at a time,
-/// with an `mprotect` call for each page (34,000 calls for that file, `strace`), and each
-/// call takes the address space's lock that the other thread's page faults wait for. Asked
-/// to pad every step with 64 MiB (`M_TOP_PAD`), it makes a whole heap writable at once:
-/// `sagarun check` of the 10 MB file took 0.181 s instead of 0.212 s at the median (15
-/// alternating rounds), with about half the system time. Memory the program does not touch
-/// is only reserved, not used.
+/// A compiled program is a tree of a heap object per node, many times the size of its file,
+/// made on the two threads that parse its pieces. glibc grows a thread's heap one page at a
+/// time, with an `mprotect` call for each page, and each call takes the address space's lock
+/// that the other thread's page faults wait for. Asked to pad every step with 64 MiB
+/// (`M_TOP_PAD`), it makes a whole heap writable at once, so that `sagarun check` of a large
+/// file spends far less time in the kernel. Memory the program does not touch is only
+/// reserved, not used.
 ///
 /// A thread's heap takes the pad in force when the thread first allocates, and the thread
 /// that runs a command starts before the command reads its arguments: so `sagarun`'s entry

@@ -22,8 +22,9 @@ package protocol ToolIO: AnyObject {
     /// Hands over what a command compiled, to be freed when the command is done with it (the
     /// default), or never, when the process is about to exit anyway.
     ///
-    /// A compiled program is a tree of a heap object per node: freeing the tree of a 10 MB
-    /// file takes a third of `sagarun check`'s time, for memory the exit gives back at once.
+    /// A compiled program is a tree of a heap object per node: freeing the tree of a large
+    /// file takes a large share of `sagarun check`'s time, for memory the exit gives back at
+    /// once.
     /// `sagarun` keeps it (as clang's driver does its AST, with `-disable-free`); tests,
     /// which run many commands in one process, let it go.
     func keepUntilExit(_ value: any Sendable)

@@ -5,7 +5,7 @@ extension JSONReader.Parser {
         let open = pos
         // Most strings are printable ASCII without escapes (keys, action types): find their
         // end eight bytes at a time, then byte by byte (over locals: through `self`, each
-        // byte cost three times as much), and make the string straight from the input.
+        // byte costs several times as much), and make the string straight from the input.
         let bytes = buf
         let end = bytes.count
         let start = open &+ 1

@@ -55,8 +55,8 @@ extension JSONReader {
             return value
         }
 
-        /// Counts one more level of nesting: inlined, as a call cost a small record 20
-        /// instructions; the error is made out of line.
+        /// Counts one more level of nesting: inlined, as a call would cost a small record
+        /// more than the count; the error is made out of line.
         @inline(__always)
         private mutating func enter(_ open: Int) throws(JSONError) {
             depth &+= 1
@@ -133,7 +133,7 @@ extension JSONReader {
                 let value: Value
                 if pos < buf.count, buf[pos] == UInt8(ascii: "\"") {
                     // Most values of an action are strings (its type): read them without the
-                    // dispatch of `parseValue` (30 instructions of 160).
+                    // dispatch of `parseValue`.
                     var valueRaw: Range<Int>? = nil
                     value = .string(try parseString(raw: &valueRaw))
                 } else {
@@ -143,7 +143,7 @@ extension JSONReader {
                     skipWhitespace()
                     if pos < buf.count, buf[pos] == UInt8(ascii: "}") {
                         // One entry (an action with only a type): an array literal is the
-                        // cheapest allocation, 90 instructions less than reserving room.
+                        // cheapest allocation, cheaper than reserving room.
                         pos &+= 1
                         depth &-= 1
                         return .record(Record(sortedEntries: [Record.Entry(key: key, value: value)]))
@@ -190,8 +190,8 @@ extension JSONReader {
                 }
             }
             depth &-= 1
-            // Not `sorted ? entries : …`: the conditional copied the array (a retain and a
-            // release a record, callgrind, every-select-put-payload); passed as it is, it moves.
+            // Not `sorted ? entries : …`: the conditional would copy the array (a retain and a
+            // release a record); passed as it is, it moves.
             if !sorted { entries = Record.sortedUnique(entries) }
             return .record(Record(sortedEntries: entries))
         }
@@ -221,9 +221,9 @@ extension JSONReader {
                 if order < 0 { break }
                 i &-= 1
             }
-            // Appended, then moved down past the entries it precedes: `insert(_:at:)` went
-            // through the generic `replaceSubrange` (callgrind, every-select-put-payload, whose
-            // `{"type":…,"n":…}` puts `n` before `type`).
+            // Appended, then moved down past the entries it precedes: `insert(_:at:)` goes
+            // through the generic `replaceSubrange` (an action such as `{"type":…,"n":…}`
+            // puts `n` before `type`).
             entries.append(Record.Entry(key: key, value: value))
             entries.withUnsafeMutableBufferPointer { all in
                 var j = all.count &- 1

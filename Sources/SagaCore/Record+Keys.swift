@@ -6,9 +6,8 @@ extension Record {
     }
 
     /// Orders two keys by their UTF-8 bytes: negative when `a` comes first, 0 when they are
-    /// the same, positive when `b` does. One pass serves the binary search, which asked
-    /// `sameKey` and then `keyPrecedes` at each step (two thirds of a reducer updating one
-    /// field of a 1,000-field state, callgrind).
+    /// the same, positive when `b` does. One pass serves the binary search, which would
+    /// otherwise ask `sameKey` and then `keyPrecedes` at each step.
     @inlinable
     public static func compareKeys(_ a: String, _ b: String) -> Int {
         sameBits(a, b) ? 0 : compareBytes(a, b)
@@ -16,13 +15,12 @@ extension Record {
 
     /// Whether two keys are the same Unicode scalars (byte-equal UTF-8): their byte counts
     /// (stored, so O(1)) first, then their bytes in place. Not Swift's `==`, which accepts
-    /// canonically equivalent spellings and cost twice as much here (callgrind, the
-    /// every-select-put workload, where keys are compared 18 times per action).
+    /// canonically equivalent spellings and costs more here, where keys are compared many
+    /// times per action.
     ///
     /// Two small strings are the same only if their bits are: a small string's bits are its
-    /// bytes and its count (``compareSmall(_:_:)``). Telling so ends most misses (a record's
-    /// other keys, looked past for its `type`) without reading either count (callgrind,
-    /// sagarun-every-select-put).
+    /// bytes and its count (`compareSmall(_:_:)`). Telling so ends most misses (a record's
+    /// other keys, looked past for its `type`) without reading either count.
     @inlinable
     public static func sameKey(_ a: String, _ b: String) -> Bool {
         if sameBits(a, b) { return true }
@@ -31,7 +29,7 @@ extension Record {
         return compareBytes(a, b) == 0
     }
 
-    /// Whether both strings are small (inline): see ``compareSmall(_:_:)`` for their form.
+    /// Whether both strings are small (inline): see `compareSmall(_:_:)` for their form.
     @inlinable @inline(__always)
     static func bothSmall(_ a: String, _ b: String) -> Bool {
         #if _endian(little)
@@ -53,8 +51,7 @@ extension Record {
     }
 
     /// Orders two strings by their UTF-8 bytes, over the bytes in place:
-    /// `utf8.lexicographicallyPrecedes` and `elementsEqual` went through the generic iterator
-    /// (7% of reopening a store, 4% of every-select-put: callgrind).
+    /// `utf8.lexicographicallyPrecedes` and `elementsEqual` go through the generic iterator.
     @inlinable
     static func compareBytes(_ a: String, _ b: String) -> Int {
         if let order = compareSmall(a, b) { return order }
@@ -78,8 +75,8 @@ extension Record {
     /// form (`1?10` in the top four bits: immortal, small) and its byte count; read as
     /// big-endian numbers, the words order as the bytes do, and a tie leaves the shorter
     /// first. The binary search of a large record compares keys this way: spilling each
-    /// small string to the stack to compare its bytes (`withContiguousStorageIfAvailable`) was
-    /// a third of a reducer updating one field of a 1,000-field state (callgrind, wide-state).
+    /// small string to the stack to compare its bytes (`withContiguousStorageIfAvailable`)
+    /// would be a large part of a reducer updating one field of a wide state.
     @inlinable @inline(__always)
     static func compareSmall(_ a: String, _ b: String) -> Int? {
         #if _endian(little)

@@ -76,8 +76,7 @@ extension Record: Sequence {
 
     /// How many sorted runs the entries are in: one for a small record, its chunks for a
     /// large one. A walk over the runs by index reads each entry where it lies; the iterator
-    /// copies each entry out (a retain and a release each: 60 instructions an action of
-    /// list-append's depth check, callgrind).
+    /// copies each entry out (a retain and a release each).
     @inlinable var runCount: Int {
         if case .chunked(let chunks) = storage { return chunks.count }
         return 1

@@ -1,9 +1,9 @@
 extension Record {
     /// One key of a record and its value.
     ///
-    /// A struct rather than a `(key:, value:)` tuple: freeing a record's entries went through
-    /// the runtime's generic tuple destroy, which reads the tuple's metadata for each element
-    /// (callgrind, every-select-put); a struct has a destroy function of its own.
+    /// A struct rather than a `(key:, value:)` tuple: freeing a record's entries would go
+    /// through the runtime's generic tuple destroy, which reads the tuple's metadata for each
+    /// element; a struct has a destroy function of its own.
     public struct Entry: Sendable {
         /// The key.
         public var key: String

@@ -5,11 +5,11 @@
 /// Most records in sagas are small (an action, a slice of state), and a small record is one
 /// sorted array: lookups are a scan or a binary search over a few keys, canonical JSON writes
 /// the entries as they are, and equality is one pass. A record that grows past
-/// ``flatCapacity`` keys (normalized state: `state.users[id] = user`) keeps them in sorted
+/// `flatCapacity` keys (normalized state: `state.users[id] = user`) keeps them in sorted
 /// chunks instead (`Record+Chunks.swift`), so that adding or removing a key moves at most one
-/// chunk's entries rather than half the record's: as one array, 40,000 new keys in random
-/// order took 12 s. An action with nothing but its type, `{type: "…"}`, is kept as the type
-/// string alone (``Storage/typed``), which copies without reference counting when short.
+/// chunk's entries rather than half the record's: as one array, adding n keys in random
+/// order would take time in n². An action with nothing but its type, `{type: "…"}`, is kept as the type
+/// string alone (`Storage.typed`), which copies without reference counting when short.
 ///
 /// A record is a sequence of its entries in key order:
 ///
@@ -21,7 +21,7 @@ public struct Record: Sendable {
     /// Where the entries are: an array, a chunk list or a string, one case at a time, so that
     /// copying a record (an action is copied several times a dispatch) retains one reference
     /// at most. (17 bytes with the string's case; two fields, a flat array and a chunk list
-    /// beside it, had cost 350 instructions more per action of take-put-loop, callgrind.)
+    /// beside it, would cost more at every copy.)
     @usableFromInline enum Storage: Sendable {
         /// A small record's entries, sorted by key (Unicode scalar order, which is UTF-8 byte
         /// order): at most ``Record/flatCapacity``.
@@ -32,7 +32,7 @@ public struct Record: Sendable {
         /// `{type: <this string>}`: an action with nothing but its type, kept as the string
         /// alone. A type of up to 15 bytes is a small string, held in the record's own bits,
         /// so that copying and freeing the action touch no reference count: each is an atomic
-        /// operation otherwise, and an action is copied three times a dispatch (take-put-loop).
+        /// operation otherwise, and an action is copied several times a dispatch.
         /// Made by ``Record/init(type:)`` (a `put "t"`'s way), ``Record/storage(_:)`` (the
         /// JSON reader's) and ``Record/init(unsortedEntries:)`` (a literal's); the first change
         /// to the record makes it flat (``Record/untype()``).
@@ -45,7 +45,8 @@ public struct Record: Sendable {
     public init() { storage = .flat([]) }
 
     /// An empty record with room for `capacity` keys: a record built key by key otherwise
-    /// reallocates its storage as it grows (a third of the cost of building a small record).
+    /// reallocates its storage as it grows (a large part of the cost of building a small
+    /// record).
     public init(minimumCapacity capacity: Int) {
         var entries: [Entry] = []
         entries.reserveCapacity(Swift.min(capacity, Record.flatCapacity))
@@ -102,7 +103,7 @@ public struct Record: Sendable {
     }
 
     /// The storage of sorted entries: typed for `{type: "…"}` alone, flat, or chunked past
-    /// ``flatCapacity``.
+    /// `flatCapacity`.
     static func storage(_ sorted: consuming [Entry]) -> Storage {
         if sorted.count == 1, let type = typeOnly(sorted[0]) { return .typed(type) }
         return sorted.count > Record.flatCapacity ? .chunked(Record.chunked(sorted)) : .flat(sorted)
@@ -118,12 +119,12 @@ public struct Record: Sendable {
     /// `type`, the key of an action's type.
     @usableFromInline static var typeKey: String { "type" }
 
-    /// The one entry of a typed record (``Storage/typed``), made when it is asked for.
+    /// The one entry of a typed record (`Storage.typed`), made when it is asked for.
     @usableFromInline static func typeEntry(_ type: String) -> Entry {
         Entry(key: typeKey, value: .string(type))
     }
 
-    /// `{type: type}`, kept as the string alone (see ``Storage/typed``).
+    /// `{type: type}`, kept as the string alone (see `Storage.typed`).
     ///
     /// ```swift
     /// Record(type: "ping") == ["type": "ping"]  // true
@@ -133,8 +134,8 @@ public struct Record: Sendable {
     }
 
     /// A typed record made flat, before a change: only flat and chunked records change.
-    /// Inlined (the test): a call per write cost the reducers of list-append and
-    /// normalized-state about 300 instructions an action (callgrind).
+    /// Inlined (the test): a call per write would be a noticeable cost to reducers at every
+    /// action.
     @inlinable @inline(__always)
     mutating func untype() {
         if case .typed = storage { makeFlat() }
@@ -204,8 +205,7 @@ public struct Record: Sendable {
         }
         if r.found {
             // `modifyFlat`, written out: through its closure, which is not inlined here, a
-            // reducer's `state.count = …` cost 190 instructions more an action (callgrind,
-            // every-select-put).
+            // reducer's `state.count = …` would cost more at every action.
             if Record.flatIsBareArray {
                 try withUnsafeMutablePointer(to: &storage) { (p: UnsafeMutablePointer<Storage>) throws(E) in
                     try body(&UnsafeMutableRawPointer(p).assumingMemoryBound(to: [Entry].self).pointee[r.index].value)
@@ -229,9 +229,8 @@ public struct Record: Sendable {
     /// with the record and copied on write. Where `.flat(entries)` is laid out as the bare
     /// array (``flatIsBareArray``), `body` writes the array through the record's own word;
     /// otherwise the record stands as `.flat([])` while `body` runs on the array taken out.
-    /// That stand-in retained and released the shared empty array, whose immortal count
-    /// takes the runtime's other branch: two mispredicted branches an action of
-    /// every-select-put (cachegrind's model).
+    /// That stand-in retains and releases the shared empty array, whose immortal count
+    /// takes the runtime's other branch: two mispredicted branches an action.
     @usableFromInline @inline(__always)
     mutating func modifyFlat<R, E: Error>(_ body: (inout [Entry]) throws(E) -> R) throws(E) -> R {
         if Record.flatIsBareArray, case .flat = storage {
@@ -282,7 +281,7 @@ public struct Record: Sendable {
     }
 
     /// Inserts an entry into a flat record at `index`, where the search put it; a record
-    /// that would outgrow ``flatCapacity`` becomes chunked.
+    /// that would outgrow `flatCapacity` becomes chunked.
     @usableFromInline
     mutating func insert(_ key: String, _ value: consuming Value, at index: Int) {
         assert(!isTyped, "an insertion into a typed record that was not made flat first")
@@ -297,11 +296,10 @@ public struct Record: Sendable {
     }
 
     /// Inserts `entry` into sorted `entries` at `index`. A few entries are appended and moved
-    /// down by swaps: `Array.insert` went through the generic `replaceSubrange`, several
-    /// times slower for the few entries of most records (callgrind, the persistence reducer).
-    /// Past those, each swap retains and releases the entry's key and value, and the move
-    /// that `insert` makes at once is the cheaper (half the time of 20,000 new keys went to
-    /// the swaps, perf).
+    /// down by swaps: `Array.insert` goes through the generic `replaceSubrange`, several
+    /// times slower for the few entries of most records. Past those, each swap retains and
+    /// releases the entry's key and value, and the move that `insert` makes at once is the
+    /// cheaper.
     static func insert(_ entry: consuming Entry, at index: Int, in entries: inout [Entry]) {
         if entries.count &- index > 8 {
             entries.insert(entry, at: index)
@@ -331,8 +329,8 @@ public struct Record: Sendable {
 
     /// Where `key` is in a flat record, or where it would be inserted; `nil` for a chunked
     /// record. A key already in a small record is found as the getter finds it, by a scan:
-    /// the ordered search is only needed to insert (callgrind, every-select-put: a reducer's
-    /// `state.count = …`).
+    /// the ordered search is only needed to insert (as a reducer's `state.count = …` does
+    /// only the first time).
     ///
     /// A function of its own, so that the entries it reads are let go before the caller
     /// writes them: held, they would be shared, and the write would copy them all.
@@ -362,7 +360,7 @@ public struct Record: Sendable {
     /// The value of `key`, or `nil` if it is absent. Setting `nil` removes the key.
     ///
     /// Inlinable: the interpreter reads a field of a small record several times per action,
-    /// and a call across modules cost more than the look-up itself (callgrind).
+    /// and a call across modules costs more than the look-up itself.
     public subscript(key: String) -> Value? {
         @inlinable get {
             switch storage {
@@ -431,7 +429,7 @@ public struct Record: Sendable {
 
     /// Runs `body` on the value of `key` where it lies, without copying it out: the subscript
     /// copies the whole value and destroys it again, and an action's `type` is read several
-    /// times per dispatch (callgrind, every-select-put).
+    /// times per dispatch.
     ///
     /// ```swift
     /// let action: Record = ["type": "add"]

@@ -2,10 +2,10 @@
 /// such a run of bytes ends, eight bytes at a time.
 ///
 /// A small string holds up to 15 UTF-8 bytes in the `String` value itself, then a
-/// discriminator byte (small, ASCII, immortal) with the count. `String(decoding:as:)`
-/// validates and builds that value through calls that cost ~165 instructions for a 4-byte
-/// key, `String(unsafeUninitializedCapacity:…)` ~100; two word loads and shifts cost a few.
-/// The JSON reader makes two such strings per input action (callgrind, every-select-put).
+/// discriminator byte (small, ASCII, immortal) with the count. `String(decoding:as:)` and
+/// `String(unsafeUninitializedCapacity:…)` validate and build that value through calls that
+/// cost far more for a short key than two word loads and shifts, and the JSON reader makes
+/// two such strings per input action.
 ///
 /// The layout is not a promise of the language, so it is checked once, against strings the
 /// library made (``isAvailable``); where it differs, callers use the library's initialisers.

@@ -32,8 +32,7 @@ extension Value {
         case .record(let r):
             if limit <= 0 { return true }
             // The entries where they lie: a small record's array borrowed from the value (a
-            // run copied out, or the iterator's copies, cost 80 instructions an action of
-            // list-append, callgrind).
+            // run copied out, or the iterator's copies, would retain and release each entry).
             switch r.storage {
             case .flat(let entries):
                 return Value.entriesNestQuickly(entries, deeperThan: limit, budget: &budget)

@@ -2,7 +2,7 @@ import SagaCore
 import SagaLanguage
 import SagaStore
 
-/// Runs a checked ``Program``: its reducers inside a Redux ``Store`` and its sagas as tasks
+/// Runs a checked `Program`: its reducers inside a Redux `Store` and its sagas as tasks
 /// of one deterministic scheduler (the contract's §6).
 ///
 /// ```swift
@@ -20,7 +20,7 @@ import SagaStore
 /// of the ready queue, ahead of the task that caused it: the same order as redux-saga's
 /// nested calls, without growing the machine stack.
 ///
-/// Its scheduler fields opt out of dynamic exclusivity checking, as ``SagaTask``'s do: only
+/// Its scheduler fields opt out of dynamic exclusivity checking, as `SagaTask`'s do: only
 /// the scheduler touches them, never with overlapping accesses.
 public final class Interpreter {
     /// How a run behaves and what it prints.
@@ -55,7 +55,7 @@ public final class Interpreter {
         public var maxBuffer = 1_000_000
         /// How long a list (in elements) or a string (in UTF-8 bytes) that `+`, interpolation
         /// or a built-in builds may be. Whatever it is set to, a list has at most
-        /// ``Value/maxListCount`` elements and a string at most ``Value/maxTextBytes`` bytes.
+        /// `Value.maxListCount` elements and a string at most `Value.maxTextBytes` bytes.
         public var maxLength = Value.maxListCount
         /// If set, a task that has run this many steps without blocking yields to the other
         /// ready tasks (it goes to the back of the ready queue), so a busy loop cannot starve
@@ -112,8 +112,8 @@ public final class Interpreter {
     public var state: Value { binding.stateValue }
 
     // The run queues are `RingQueue`s, objects only the interpreter holds: no copy-on-write
-    // check per append and pop (see there). Constants: a queue in a variable was retained and
-    // released around each use.
+    // check per append and pop (see there). Constants: a queue in a variable would be retained
+    // and released around each use.
 
     /// Work to do now, front first.
     let ready = RingQueue<Work>()
@@ -200,7 +200,7 @@ public final class Interpreter {
     ///   - options: scheduling and printing.
     ///   - host: the functions sagas may `call` besides their own.
     ///   - middleware: the store's middleware (the persistence middleware, say), outermost first.
-    ///   - reducers: reducers that run after the program's own, in order (the persistence
+    ///   - extraReducers: reducers that run after the program's own, in order (the persistence
     ///     reducer, say).
     ///   - output: where the transcript and error reports go.
     public convenience init(
@@ -335,8 +335,8 @@ final class InterpreterBox {
         reference = nil
     }
 
-    /// Runs `body` with the running interpreter, if any, without retaining it (two retains and
-    /// releases per action, callgrind): its `run()` holds it meanwhile.
+    /// Runs `body` with the running interpreter, if any, without retaining it (which saves
+    /// two retains and releases per action): its `run()` holds it meanwhile.
     ///
     /// - Returns: whether there was one.
     @inline(__always) @discardableResult

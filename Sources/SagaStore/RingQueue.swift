@@ -2,12 +2,11 @@
 /// owner keeps and never copies (the interpreter's run queues).
 ///
 /// Being one object, it needs no copy-on-write: an append or a pop does not first check that
-/// its storage is unshared, a call into the runtime each (callgrind, every-select-put: 132
-/// instructions an action went to such checks). Its slots hold elements, initialised on the
-/// way in and moved out on the way out, where ``RingBuffer``'s hold optionals, each write
-/// destroying the `nil` it replaces. Freed, or grown, it touches only the elements it holds:
-/// an array of a million optionals is destroyed slot by slot through their generic witness
-/// (callgrind, fork-wake: 150 instructions a task).
+/// its storage is unshared, a call into the runtime each. Its slots hold elements, initialised
+/// on the way in and moved out on the way out, where ``RingBuffer``'s hold optionals, each
+/// write destroying the `nil` it replaces. Freed, or grown, it touches only the elements it
+/// holds: an array of a million optionals is destroyed slot by slot through their generic
+/// witness.
 ///
 /// ```swift
 /// let queue = RingQueue<Int>()
@@ -120,7 +119,7 @@ public final class RingQueue<Element> {
 
     /// Exchanges this queue's elements (and room) with `other`'s: what swapping two arrays
     /// does, for queues held in `let`s (a queue in a variable is retained and released around
-    /// each use: callgrind, take-put-loop).
+    /// each use).
     @inlinable public func swapContents(with other: RingQueue) {
         swap(&slots, &other.slots)
         swap(&capacity, &other.capacity)

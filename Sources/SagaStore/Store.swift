@@ -75,8 +75,8 @@ public final class Store<State, Action> {
         isProcessing = true
         if chain == nil { buildChain() }
         // Called where it is stored, not through a local: a local of the concrete function type
-        // made the specialised code wrap the stored (generic) closure in a new reabstraction
-        // thunk, one allocation per dispatch (callgrind, every-select-put). The action itself
+        // makes the specialised code wrap the stored (generic) closure in a new reabstraction
+        // thunk, one allocation per dispatch. The action itself
         // goes straight through (the queue is empty when the store is idle); only those
         // dispatched while it is processed wait in the queue.
         chain?(action)

@@ -4,8 +4,8 @@ import SagaRuntime
 
 /// Workloads that run a `sagarun` command in this process: what the command line adds to the
 /// interpreter (the persistence middleware and reducer, reading the input file, compiling),
-/// without the process start. Valgrind cannot run the `sagarun` binary itself (it stops with an
-/// internal error), so this is how callgrind sees the end-to-end path.
+/// without the process start, so that a profiler that cannot run the `sagarun` binary itself
+/// still sees the end-to-end path.
 enum CommandWorkloads {
     static let everySelectPut = Workload(
         name: "sagarun-every-select-put",

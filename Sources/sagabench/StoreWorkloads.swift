@@ -4,7 +4,7 @@ import SagaLanguage
 import SagaPersistence
 import SagaRuntime
 
-// The persistence benchmarks of issue 3: acknowledged saves through the interpreter (one saga
+// The persistence benchmarks: acknowledged saves through the interpreter (one saga
 // in a loop, and many at once, which group commit batches), and the reopen of a big store.
 
 /// The `save-loop`, `save-many` and `reopen` workloads: a real `FileStore` in a temporary

@@ -25,8 +25,8 @@ enum BenchError: Error, CustomStringConvertible {
 /// Compiles and runs `source` on the virtual clock with `inputLines` copies of `line` read from
 /// a temporary file; returns the seconds the run took.
 func runProgram(_ source: String, inputLines: Int, line: String = "") throws -> Double {
-    // Repeated, not appended line by line: that cost about 1,100 instructions a line, which
-    // callgrind's per-item counts (taken over the whole process) included.
+    // Repeated, not appended line by line: building the input counts towards the whole
+    // process's cost, so it is kept cheap next to the work measured.
     try runProgram(source, input: inputLines > 0 ? String(repeating: line + "\n", count: inputLines) : nil)
 }
 
@@ -137,9 +137,8 @@ let workloads: [Workload] = [
         summary: "list-append beside a second statement, so that the reducer keeps an undo log",
         defaultCount: 1_000_000
     ) { n in
-        // The undo log of a reducer of two statements held the old list, so that the append
-        // copied it each action: 40,000 appends took 9.8 s through `sagarun`. It now notes the
-        // list's length.
+        // The undo log of a reducer of two statements notes the list's length rather than
+        // holding the old list, which would make the append copy it each action.
         let source = """
             state { todos: [], count: 0 }
             reduce "add" as a {
@@ -155,9 +154,9 @@ let workloads: [Workload] = [
         summary: "a reducer appending each outside action's message to a list under its channel",
         defaultCount: 1_000_000
     ) { n in
-        // Through a path (`state.byChannel[a.ch]`) the append built a new list each action and
-        // walked it for its depth: 20,000 took 36.5 s through `sagarun`. It now extends the
-        // list where it lies, as `state.K = state.K + [x]` does.
+        // Through a path (`state.byChannel[a.ch]`) the append extends the list where it lies,
+        // as `state.K = state.K + [x]` does, rather than building a new list each action and
+        // walking it for its depth.
         let source = """
             state { byChannel: { general: [], random: [] } }
             reduce "say" as a { state.byChannel[a.ch] = state.byChannel[a.ch] + [a.msg] }

@@ -5,7 +5,8 @@ import Testing
 @testable import SagaCommandLine
 
 /// `sagarun` lets glibc's heap grow in large steps while it compiles a large file (what that
-/// gains is measured by `scripts/e2e-compare.py --check`); these tests pin when it does.
+/// gains is measured by `Sources/sagabench/Scripts/e2e-compare.py --check`); these tests pin
+/// when it does.
 @Suite struct HeapGrowthTests {
     /// A file of `size` bytes in a fresh folder, named `name`.
     func withFile(_ name: String, size: Int, _ body: (String) -> Void) throws {

@@ -18,7 +18,7 @@ import Glibc
         """
 
     /// A folder named as each kind of store file: verify and open both refuse it, with the
-    /// same words (opening used to abort the process trying to read a folder).
+    /// same words (opening must not abort the process trying to read a folder).
     @Test(arguments: ["log-0000000000000001", "snapshot-0000000000000002", "log-0000000000000002.tmp"])
     func aFolderNamedLikeAStoreFileIsRefusedByVerifyAndOpen(name: String) async throws {
         try await ExitCodeTests.withFiles(["save.saga": Self.saves]) { dir in

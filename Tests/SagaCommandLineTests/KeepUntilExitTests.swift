@@ -5,7 +5,7 @@ import SagaRuntime
 import Testing
 
 /// `sagarun` does not free a compiled program on its way out (the exit gives the memory back
-/// at once, and freeing a large file's tree took a third of `check`); tests, which run many
+/// at once, and freeing a large file's tree takes a large share of `check`); tests, which run many
 /// commands in one process, still free theirs.
 @Suite struct KeepUntilExitTests {
     /// Something whose freeing a weak reference sees.

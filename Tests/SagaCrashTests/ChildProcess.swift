@@ -10,9 +10,9 @@ import Darwin
 /// can be killed at any moment and still tell what it printed before it died.
 ///
 /// It is started with `posix_spawn` and reaped with `waitpid`, not with Foundation's
-/// `Process`: on Linux, `Process` runs a shared manager thread whose run loop once exited
-/// under the parallel test run and took the whole test process down with its `fatalError`
-/// (CI, 2026-11-23: "signal code 4" in `closure #1 in closure #1 in static Process.setup()`).
+/// `Process`: on Linux, `Process` runs a shared manager thread whose run loop can exit under
+/// the parallel test run and take the whole test process down with its `fatalError` (a
+/// "signal code 4" in `closure #1 in closure #1 in static Process.setup()`).
 ///
 /// A reader thread per stream drains the pipe as the child writes, so a chatty child never
 /// blocks on a full pipe and nothing printed before the kill is lost.

@@ -6,8 +6,9 @@ import Testing
 
 /// The store's lock holds whatever happens to the files in its folder.
 @Suite struct LockHoldTests {
-    /// Deleting `LOCK` while a handle holds the store let a second one in, and both wrote the
-    /// log. The folder's own lock refuses it, and the refused open creates no `LOCK` of its own.
+    /// Deleting `LOCK` while a handle holds the store lets no second one in to write the log
+    /// too: the folder's own lock refuses it, and the refused open creates no `LOCK` of its
+    /// own.
     @Test func deletingTheLockFileLetsNoSecondWriterIn() async throws {
         try await withTemporaryFolder { folder in
             let first = try FileStore.open(directory: folder.path)

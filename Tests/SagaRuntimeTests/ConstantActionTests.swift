@@ -78,7 +78,7 @@ import Testing
         #expect(run.lines == once + once)
     }
 
-    /// A payload that names `type` fails at every run, as it did before it was cached.
+    /// A payload that names `type` fails at every run, as it would if it were not cached.
     @Test func aLiteralPayloadWithATypeStillFailsEachTime() async {
         let run = await runSaga(
             """

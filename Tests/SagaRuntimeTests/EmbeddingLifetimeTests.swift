@@ -57,7 +57,7 @@ import Testing
     }
 
     /// The store's middleware holds an interpreter only while its `run()` is under way (not
-    /// through a weak reference, which made every retain of the interpreter dearer): one never
+    /// through a weak reference, which makes every retain of the interpreter dearer): one never
     /// run, or whose run has ended, is freed when the app lets go of it, and the store goes on.
     @Test func anInterpreterLetGoOfIsFreedAndTheStoreGoesOn() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())

@@ -89,7 +89,7 @@ import Testing
     }
 
     /// A fixed side that fails to evaluate fails the taker when an action of its type comes,
-    /// as it did before takers were keyed.
+    /// as it would if takers were not keyed.
     @Test func aFixedSideThatFailsFailsWhenAnActionComes() async {
         let run = await runSaga(
             """

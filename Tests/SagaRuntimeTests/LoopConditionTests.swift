@@ -87,8 +87,8 @@ import Testing
     }
 
     /// Each turn of a `while` is a step, whether its condition is read from the loop's frame
-    /// in place or not: the step limit stops these loops at the same turn as before the short
-    /// cut (the figures are the session-start build's, 15ccf9d).
+    /// in place or not: the step limit stops these loops at the same turn as it would without
+    /// the short cut.
     @Test func aWhileLoopsTurnsCountAsSteps() async {
         let run = await runConfigured(
             """
@@ -105,7 +105,8 @@ import Testing
         #expect(run.lines == ["RangeError at i=23", "RangeError at j=22", "RangeError at k=13"])
     }
 
-    /// With `--yield-after`, two sagas' loops take turns at the same places as before.
+    /// With `--yield-after`, two sagas' loops take turns at the same places as they would
+    /// without the short cuts.
     @Test func loopsYieldAtTheSamePlaces() async {
         let run = await runConfigured(
             """

@@ -31,7 +31,7 @@ import Testing
     }
 
     /// Only the same member on both sides, and an operator that evaluates both: the others
-    /// are a read, the operator and a store, as before.
+    /// stay a read, the operator and a store.
     @Test func otherAssignmentsOfAnOperatorAreNotUpdates() throws {
         for source in [
             #"reduce "a" as a { state.count = state.other + 1 }"#,

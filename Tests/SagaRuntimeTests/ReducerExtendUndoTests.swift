@@ -6,7 +6,7 @@ import Testing
 
 /// A reducer that extends a list or a string in the state (`state.todos = state.todos + [x]`)
 /// beside other statements logs the member's length, not the member: holding the old list
-/// made the extension copy it, so that n appends took time in n². When the reducer fails, the
+/// would make the extension copy it, so that n appends take time in n². When the reducer fails, the
 /// list and the string are cut back to their lengths, whatever else changed them in between.
 @Suite struct ReducerExtendUndoTests {
     @Test func aFailingReducerCutsItsListsAndStringsBackToTheirLengths() async {
@@ -114,7 +114,7 @@ import Testing
     }
 
     /// A reducer of two statements appending to a list: each action extends the list where it
-    /// is; a copy each action made n appends take time in n².
+    /// is; a copy each action would make n appends take time in n².
     @Test func aLoggedReducerAppendsWhereTheListIs() throws {
         let source = """
             reduce "add" as a {

@@ -23,8 +23,8 @@ import Testing
     }
 
     /// The budget counts inside a task's turn: a loop with no effect that blocks stops at the
-    /// budget, not when the task ends or the per-task limit is met (issue 34: 8.8 million lines
-    /// in 10 s with a budget of 1,000; a loop of calls that never block ran on for ever).
+    /// budget, not when the task ends or the per-task limit is met, so that a loop of calls
+    /// that never block cannot run on for ever.
     @Test(arguments: [
         "saga main { loop { log 1 } }",
         "saga main { loop { let s = select } }",

@@ -5,9 +5,9 @@ import SagaCore
 ///
 /// The parser notes each declaration's head as it makes it (``SourceUnit/heads``), while
 /// the declaration is in the cache: read back from the tree at check time, after a large
-/// file's pieces were parsed on other threads, each head cost a cache miss or two (the
+/// file's pieces were parsed on other threads, each head would cost a cache miss or two (the
 /// declaration's body and parameters retained to be read) on the one thread that indexes the
-/// program's names: 28–60 ms of the 10 MB file's `sagarun check` (timed in the checker).
+/// program's names.
 enum DeclarationHead: Sendable, Equatable {
     case reducer
     case saga(String, SourceLocation)

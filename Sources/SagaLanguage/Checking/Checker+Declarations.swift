@@ -27,8 +27,7 @@ extension Checker {
         }
         // One list a group of units, each checked on a thread of its own when there are several
         // (Checker+AtOnce.swift): the units of a group are merged, a unit alone is taken whole
-        // (a large file's pieces were copied into one list and out again, 15–25 ms of the
-        // 10 MB file's `check`).
+        // (merging every unit would copy a large file's pieces into one list and out again).
         let groups = Self.groups(of: runs, count: parallelism)
         // Each unit's heads, as the parser noted them, taken before the declarations are
         // moved out (which lets the notes go).
@@ -236,7 +235,7 @@ extension Checker {
         swap(&parameters, &function.parameters)
         for i in parameters.indices {
             // Only the first of duplicate parameters is declared, so the declaration's scope
-            // finds it (a dictionary of its own per function cost an allocation each).
+            // finds it (a dictionary of its own per function would cost an allocation each).
             if let previous = scopes.declaredInInnermostScope(nameID(of: parameters[i])) {
                 let name = parameters[i].name
                 error(

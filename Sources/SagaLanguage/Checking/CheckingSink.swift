@@ -1,9 +1,8 @@
 /// Checks each reducer, saga and function as soon as the parser hands it over, then lets its
 /// tree go: a compile for the diagnostics alone (`Frontend.check(path:)`).
 ///
-/// Kept whole, the 10 MB file's tree is 2.1 million boxes and 144 MB, every page of it new to
-/// the process (a third of `sagarun check`'s CPU time went to the kernel) and torn down at
-/// exit. Let go of declaration by declaration, the memory of one is reused for the next while
+/// Kept whole, a large file's tree is millions of boxes, every page of it new to the process
+/// (the kernel's page faults then take much of the check's time) and torn down at exit. Let go of declaration by declaration, the memory of one is reused for the next while
 /// it is still in the cache.
 ///
 /// What a body's check needs of declarations not parsed yet, which function a `call` names,

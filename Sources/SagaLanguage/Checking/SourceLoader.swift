@@ -171,12 +171,14 @@ struct SourceLoader {
     /// The largest source file read: 64 MiB.
     static let maxFileSize = 64 << 20
 
-    /// Reads a whole file from disk, up to ``maxFileSize``: a file that never ends
-    /// (`import "/dev/zero"`) must not take all memory. A pipe (`sagarun run <(…)`) is fine.
+    /// Reads a whole file from disk, up to ``maxFileSize``.
+    ///
+    /// A file that never ends (`import "/dev/zero"`) must not take all memory. A pipe
+    /// (`sagarun run <(…)`) is fine.
     ///
     /// A regular file is read straight into an array of its size, in one call or few: through
-    /// `FileHandle`, a 10 MB file took 2,480 reads of 4 KiB into a growing buffer, then two
-    /// copies (strace, `sagarun check`).
+    /// `FileHandle`, a large file would be read in many small reads into a growing buffer,
+    /// then copied twice.
     static func readFromDisk(_ path: String) -> Result<[UInt8], ReadFailure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -11,8 +11,8 @@ protocol DeclarationSink: SendableMetatype {
     init()
 
     /// Whether the unit's names must be numbered as the program numbers them: the pieces of
-    /// a large file number theirs apart, and joining the numbers took 1.5 ms of the 10 MB
-    /// file's check, for declarations already checked.
+    /// a large file number theirs apart, and joining the numbers would take time for
+    /// declarations already checked.
     static var needsProgramNames: Bool { get }
 
     /// Takes `declaration`, just parsed, whose head is `head`; `names` are the parser's

@@ -93,9 +93,8 @@ extension Parser {
     /// The second is what each piece's parser counts its functions from, so that a call it
     /// plans names the function by its index in the program. A line that begins so and is not
     /// a function (in a block comment, say) makes the guess wrong: the checker then makes the
-    /// piece's planned calls again with the right index (`Checker.resolveCallee`), as it did
-    /// for every piece but the first before the guess (120,000 of the 10 MB file's 2.2
-    /// million allocations).
+    /// piece's planned calls again with the right index (`Checker.resolveCallee`), as it would
+    /// have to for every piece but the first without the guess.
     static func lineNumbers(
         of starts: [Int], in bytes: UnsafeBufferPointer<UInt8>
     ) -> (lines: [Int32], functionsBefore: [Int]) {

@@ -54,7 +54,7 @@ final class LiveRequests: Sendable {
 
     /// Whether the entity has a live request. Writes ask this before calling the async
     /// ``lockIfLive(_:)`` and ``refresh(_:store:)``: for the usual entity with none, their
-    /// async frames were a tenth of a save's cost (callgrind, save-many).
+    /// async frames would be a noticeable part of a save's cost.
     func hasLive(_ entity: String) -> Bool {
         // Most programs have no live request at all: no need to hash the entity's name then.
         entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[entity]?.isEmpty == false }

@@ -104,7 +104,7 @@ enum PersistenceOperation {
     /// A result action: `{type, entity, …fields, ref?}`.
     func result(_ type: String, _ entity: String, _ fields: KeyValuePairs<String, Value>, _ ref: Value?) -> Value {
         // Sized once and sorted once: setting the keys one by one, each a search and an
-        // insertion, was most of a `saved`'s cost on the writer thread (callgrind, save-many).
+        // insertion, would be most of a `saved`'s cost on the writer thread.
         var entries: [Record.Entry] = []
         entries.reserveCapacity(fields.count + 3)
         for (key, value) in fields { entries.append(Record.Entry(key: key, value: value)) }

@@ -1,6 +1,6 @@
 import SagaCore
 
-/// Keeps `state.persistence.<entity>` as the seed's `PersistenceState` (§7):
+/// Keeps `state.persistence.<entity>` (§7):
 /// `{request, persist, delete}`, each a `{status: …}` record. The slice of an entity appears
 /// with its first persistence action; `state.persistence` with the first of all.
 enum PersistenceReducer {
@@ -32,7 +32,7 @@ enum PersistenceReducer {
         }
         // In place, level by level: each level lets go of its reference before editing the
         // one below, so no record on the way is copied (copying `persistence` and the slice
-        // on every action was half of this reducer's cost, callgrind save-many).
+        // on every action would be most of this reducer's cost).
         state = .null
         root.modifyValue(forKey: "persistence") { (persistenceValue: inout Value) in
             var persistence = Record()

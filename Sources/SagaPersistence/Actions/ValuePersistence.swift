@@ -4,7 +4,7 @@ import SagaStore
 /// The persistence layer of the saga language (the contract's §7): a middleware that
 /// performs the `persistence/save`, `delete`, `request` and `cancelRequest` actions against an
 /// ``ElementStore`` and dispatches their results, and the reducer that keeps
-/// `state.persistence.<entity>` (the seed's `PersistenceState`).
+/// `state.persistence.<entity>`.
 ///
 /// ```swift
 /// let persistence = ValuePersistence(store: MemoryStore())
@@ -38,7 +38,7 @@ public final class ValuePersistence: @unchecked Sendable {
             { action in
                 next(action)
                 // Checked here, before the call: most actions are not persistence actions,
-                // and `start`'s entry and exit cost more than the check (callgrind, `sagarun`).
+                // and `start`'s entry and exit cost more than the check.
                 if PersistenceActionKind.mayBe(action) { self.start(action) }
             }
         }

@@ -1,9 +1,8 @@
 import SagaCore
 import Synchronization
 
-/// One store folder shared by every entity's controller (the seed's `CoreDataContainer`):
-/// it opens the store once, exposes its loading state, and tells live requests when an
-/// entity changes.
+/// One store folder shared by every entity's controller: it opens the store once, exposes its
+/// loading state, and tells live requests when an entity changes.
 ///
 /// ```swift
 /// let container = FileStoreContainer(directory: "Library.store")

@@ -1,7 +1,6 @@
 import SagaCore
 
-/// A value type that a ``FileStoreController`` can keep: an entity name, an id and `Codable`
-/// (the seed's `CoreDataPersistable`).
+/// A value type that a ``FileStoreController`` can keep: an entity name, an id and `Codable`.
 ///
 /// ```swift
 /// struct Song: Persistable, Equatable {

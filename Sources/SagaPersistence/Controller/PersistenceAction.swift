@@ -1,6 +1,6 @@
 /// An action of the persistence middleware for one kind of element: the requests an app
 /// dispatches (`save`, `delete`, `request`, `cancelRequest`) and the results the middleware
-/// dispatches back. The seed's `PersistenceAction`, in async/await.
+/// dispatches back.
 ///
 /// ```swift
 /// store.dispatch(.save(Song(id: "1", title: "So What")))

@@ -1,5 +1,5 @@
-/// What the persistence reducer keeps for one kind of element: the seed's
-/// `PersistenceState`, with the state of the current request, of saving and of deleting.
+/// What the persistence reducer keeps for one kind of element: the state of the current
+/// request, of saving and of deleting.
 ///
 /// ```swift
 /// if case .received(let songs) = state.songs.request { show(songs) }

@@ -1,7 +1,7 @@
 import SagaCore
 
 /// What a ``FileStoreController`` request selects: conditions on fields, an order, a page,
-/// and whether it stays live (the seed's `CoreDataRequest`, with §7's query semantics).
+/// and whether it stays live (with §7's query semantics).
 ///
 /// ```swift
 /// StoreRequest<Song>(where: ["year": .greaterThan(1950)], orderBy: ["-year", "title"], limit: 20, live: true)

@@ -6,7 +6,7 @@ import Musl
 
 /// The strings a decoder made recently, found again by their bytes: record keys and entity
 /// names repeat in nearly every record of a store file, and making each one anew (validating
-/// its UTF-8, building the String) was a sixth of reopening a store (callgrind).
+/// its UTF-8, building the String) would be a large part of reopening a store.
 ///
 /// A direct-mapped table of 64 slots, picked from the length and the first and last bytes;
 /// a miss makes the string and replaces the slot. A disabled cache (``init()``) makes every

@@ -97,7 +97,7 @@ enum LogReplay {
         queue.start()
         do throws(StoreError) {
             while let batch = queue.pop() {
-                // By index: `for entry in batch` copied each entry (callgrind).
+                // By index: `for entry in batch` would copy each entry.
                 for i in batch.indices { try apply(batch[i], path: path, to: &tables) }
             }
         } catch {

@@ -6,9 +6,8 @@ import Musl
 
 /// The log segment grows ahead of its records, in zero-filled chunks, so that a commit
 /// overwrites bytes that already exist instead of appending: `fdatasync` then has no file
-/// size to make durable, only the data. On this machine's ext4 that took acknowledged saves
-/// in a loop from about 4,000 to about 8,000 a second (the same gap SQLite's WAL gets by
-/// reusing its file). The zeros are real writes, not `fallocate`: unwritten extents would
+/// size to make durable, only the data. On ext4 that makes acknowledged saves in a loop much
+/// quicker (the same gain SQLite's WAL gets by reusing its file). The zeros are real writes, not `fallocate`: unwritten extents would
 /// need their own metadata update on the first write into them.
 ///
 /// Recovery already treats whatever follows the last valid record of the newest segment as a

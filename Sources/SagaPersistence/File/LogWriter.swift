@@ -37,8 +37,8 @@ final class LogWriter: @unchecked Sendable {
         didSet { logName = StoreFormat.logName(generation) }
     }
     /// The current segment's file name (`log-` and the generation in 16 digits), for errors:
-    /// made once a segment rather than at each commit, where it was 4% of a save's
-    /// instructions (callgrind, `sagabench save-loop`).
+    /// made once a segment rather than at each commit, where it would be a noticeable part of
+    /// a save's cost.
     private(set) var logName: String
     var nextSequence: UInt64
     var logBytes: Int

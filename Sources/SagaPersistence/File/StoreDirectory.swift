@@ -59,7 +59,7 @@ struct StoreDirectory: Sendable {
         do { size = Int(try fs.seekToEnd(fd)) } catch { throw error.storeError(path: path(of: name)) }
         var done = 0
         var failure: FileSystem.Failure?
-        // Uninitialized: zeroing a buffer the reads overwrite was 1% of reopening a store.
+        // Uninitialized: the reads overwrite the whole buffer, so zeroing it first is wasted work.
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             let raw = UnsafeMutableRawBufferPointer(buffer)
             do throws(FileSystem.Failure) {

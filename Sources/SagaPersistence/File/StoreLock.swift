@@ -9,7 +9,7 @@ import Musl
 /// the owner's pid.
 ///
 /// The folder's lock holds whatever happens to the files in it: a `LOCK` file deleted while a
-/// run holds the store lets no second process in (it did, when the file was the only lock).
+/// run holds the store lets no second process in (as it would, were the file the only lock).
 /// `flock` belongs to the open file description, so a second open in the same process
 /// conflicts too, and the lock goes away with the process.
 enum StoreLock {
@@ -90,8 +90,8 @@ enum StoreLock {
     /// A lock just released can still be held for a moment by a copy of its descriptor: a
     /// process spawned by another thread holds copies of every descriptor until it calls
     /// `exec` (O_CLOEXEC closes them only then). Without the retry, a store closed and
-    /// reopened at once in a process that also starts programs was reported in use by
-    /// itself, now and then (seen in the test suite under load).
+    /// reopened at once in a process that also starts programs would now and then be
+    /// reported in use by itself (as under load in the test suite).
     private static func lockBriefly(_ dir: StoreDirectory, _ fd: Int32, _ operation: Int32) throws(FileSystem.Failure) {
         var attempt = 0
         while true {

@@ -24,7 +24,7 @@ struct EntityIndex: Sendable {
     /// Removes the element with `id`; returns it, or nil if there was none.
     @discardableResult
     mutating func delete(entity: String, id: Value) -> Value? {
-        // In place: copying the table out (`var table = entities[entity]`) copied every
+        // In place: copying the table out (`var table = entities[entity]`) would copy every
         // element of the entity on each delete, its storage being shared with the index.
         guard let old = entities[entity]?.removeValue(forKey: id) else { return nil }
         if entities[entity]?.isEmpty == true { entities[entity] = nil }

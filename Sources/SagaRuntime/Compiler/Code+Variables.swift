@@ -5,7 +5,7 @@ extension Code {
     /// writes none.
     ///
     /// Such code runs with the action alone: the runner fills and clears no variables array
-    /// for it, about a tenth of a one-line reducer's run (callgrind, every-select-put).
+    /// for it, a noticeable part of a one-line reducer's run.
     static func readsOnlyTheAction(
         _ instructions: [Instruction], records: [[(key: Int32, value: Place)]], paths: [[PathStep]],
         calls: [(builtin: Builtin, arguments: [Place])]

@@ -8,7 +8,7 @@ import SagaLanguage
 /// The instructions are plain data (numbers into ``keys``, ``constants``, ``paths``,
 /// ``records``, ``calls`` and ``handlers``), so reading one copies a few bytes and retains
 /// nothing. A class: the runner hands it on with one reference, where a struct of its arrays
-/// was copied for each run.
+/// would be copied for each run.
 final class Code {
     /// Where an instruction reads or writes a value.
     enum Place: Equatable {

@@ -32,8 +32,8 @@ public final class SagaMiddleware<State, Action> {
             { action in
                 guard let value = self.bridge.value(of: action) else { return next(action) }
                 // The interpreters running now, for both calls, read by index: a copy of the
-                // array is a retain, where collecting them into a new array allocated for
-                // every action (callgrind, take-put-embedded).
+                // array is a retain, where collecting them into a new array would allocate
+                // for every action.
                 let listeners = self.running.list
                 for i in listeners.indices { listeners[i].actionWillReduce(value) }
                 next(action)
@@ -45,8 +45,8 @@ public final class SagaMiddleware<State, Action> {
     /// An interpreter that runs `program` over `store` (which must have ``middleware``).
     ///
     /// Inlinable, so that the sagas' `put`s reach the store through `dispatch` specialised for
-    /// the app's types: from this module's generic code each one looked up the metadata of
-    /// the store's queue (callgrind, take-put-embedded: a sixth of a take and put).
+    /// the app's types: from this module's generic code each one would look up the metadata
+    /// of the store's queue.
     @inlinable
     public func interpreter(
         for program: Program, store: Store<State, Action>, options: Interpreter.Options = .init(),

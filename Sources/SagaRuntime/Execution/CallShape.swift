@@ -4,7 +4,7 @@ import SagaLanguage
 /// interpreter is made (see ``InlineCalls``).
 ///
 /// A class: a call reads its function's shape by reference, one retain, where copying an enum
-/// with the body and the expression as payloads retained each (callgrind, `call`).
+/// with the body and the expression as payloads would retain each.
 final class CallShape {
     enum Kind {
         /// As an owned task of its own.
@@ -23,8 +23,8 @@ final class CallShape {
     /// The function's statements (for `inline`, and `value` when its expression fails).
     let body: [Stmt]
     /// The returned expression of a `value` function (a bare `return` returns a `null`
-    /// literal). Not optional: reading an optional expression out of the shape took an
-    /// outlined copy and destroy that switched over its cases (callgrind, `call`).
+    /// literal). Not optional: reading an optional expression out of the shape would take an
+    /// outlined copy and destroy that switches over its cases.
     let value: Expr
 
     /// The shape of calls of `function`.

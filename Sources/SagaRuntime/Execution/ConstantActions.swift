@@ -3,8 +3,8 @@ import SagaLanguage
 
 /// The actions of `put "t"` and of `put "t" {k: literal, …}`: the same value at every run of
 /// the statement, so made once and shared (values are immutable) rather than built, and freed
-/// again, at each `put`. The record's entries were an allocation and a free per action, about
-/// a fifteenth of a take and put (callgrind, take-put-loop).
+/// again, at each `put`, where the record's entries would be an allocation and a free per
+/// action.
 struct ConstantActions {
     /// The most `put "t" {…}` sites, and the most `put "t"` types, remembered beyond the first
     /// few of each: a program has as many sites as it has `put` statements, but a saga written
@@ -23,12 +23,11 @@ struct ConstantActions {
     }
 
     /// `put "t"` actions of the first few types, looked through in order: comparing short keys
-    /// by their bits costs less than hashing them (a dictionary look-up was 380 instructions,
-    /// callgrind, take-put-loop).
+    /// by their bits costs less than hashing them for a dictionary look-up.
     private var firstTypes: [Record.Entry] = []
     /// Those of any further types.
     private var moreTypes: [String: Value] = [:]
-    /// The first few `put "t" {…}` sites, looked through in order (hashing their address cost
+    /// The first few `put "t" {…}` sites, looked through in order (hashing their address costs
     /// more than comparing it with each), and any further ones.
     private var firstSites: [Site] = []
     private var moreSites: [UnsafeRawPointer: Site] = [:]

@@ -21,8 +21,8 @@ extension Evaluator {
     /// `env[slot] = eval(e, env)`.
     ///
     /// `x = x + LIST` and `s = s + TEXT` extend the list or string where the variable holds
-    /// it, rather than build a new one: a saga growing a list one item at a time took time in
-    /// n² otherwise. The operand is evaluated first (reading `x` cannot fail, and evaluating
+    /// it, rather than build a new one: a saga growing a list one item at a time would take
+    /// time in n² otherwise. The operand is evaluated first (reading `x` cannot fail, and evaluating
     /// it cannot change `x`), and the variable is unchanged when the statement fails.
     @inline(__always)
     func assign(_ e: Expr, toSlot slot: Int, of env: inout [Value]) throws(SagaError) {
@@ -42,7 +42,7 @@ extension Evaluator {
     ///
     /// - Returns: `false`, with `value` unchanged, for any other pair.
     private func extend(_ value: inout Value, with operand: Value, checkingDepth: Bool) throws(SagaError) -> Bool {
-        // Matched one at a time: a tuple of the two held a second reference to the list.
+        // Matched one at a time: a tuple of the two would hold a second reference to the list.
         if case .list(let more) = operand, case .list(var items) = value {
             let count = items.count + more.count
             try Value.checkListCount(count)

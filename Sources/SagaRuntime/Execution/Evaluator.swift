@@ -6,16 +6,16 @@ import SagaLanguage
 ///
 /// An evaluator is a trivial value (two words and a flag), made afresh for each statement at
 /// no cost: what `state` and `it` read lives in an ``EvaluationScope`` that its owner keeps.
-/// With the two values stored here, making and dropping evaluators was a tenth of the `call`
-/// workload's instructions (outlined copies of two `Value?` fields; callgrind).
+/// With the two values stored here, making and dropping an evaluator would cost outlined
+/// copies of two `Value?` fields per statement.
 struct Evaluator {
     /// Where `state` and `it` may be read (`select`, reducers, `take … where`); `nil`
     /// elsewhere. Unowned: the scope's owner (the interpreter or the reducer runner) outlives
     /// every evaluator it hands it to.
     unowned(unsafe) let scope: EvaluationScope?
     /// The scheduler's clock, read by `now()` when it is called: reading a real clock for
-    /// every evaluator made, most of which never call `now()`, was a `DispatchTime.now()` per
-    /// statement (callgrind). Unowned: its owner outlives every evaluator it makes.
+    /// every evaluator made, most of which never call `now()`, would be a `DispatchTime.now()`
+    /// per statement. Unowned: its owner outlives every evaluator it makes.
     unowned(unsafe) let clock: (any SchedulerClock)?
     /// Whether `cancelled` is true here.
     var cancelled: Bool
@@ -74,8 +74,8 @@ struct Evaluator {
     ///
     /// Literals and variables, the leaves of most expressions, are read here, inlined where
     /// the evaluator is called; the rest goes to ``evalNode(_:_:)``. Through that function's
-    /// entry and exit (it saves and restores what its many cases need), a leaf cost about 60
-    /// instructions (callgrind, call).
+    /// entry and exit (it saves and restores what its many cases need), a leaf would cost
+    /// several times what reading it does.
     @inline(__always)
     func eval(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Value {
         switch expr {
@@ -85,7 +85,7 @@ struct Evaluator {
             return env[v.slot]
         case .binary(let op, let lhs, let rhs, _):
             // Straight to the operator: through `evalNode`, whose entry and exit serve all
-            // its cases, `i + x` cost 30 instructions more (callgrind, `call`).
+            // its cases, `i + x` would cost more.
             return try binary(op, lhs, rhs, env)
         default:
             return try evalNode(expr, env)
@@ -161,10 +161,10 @@ struct Evaluator {
     }
 
     /// Evaluates a record literal, with room for `extra` more keys: `put "t" {…}` adds `type`,
-    /// and without the room that insertion reallocated the entries (callgrind, every-select-put).
+    /// and without the room that insertion would reallocate the entries.
     ///
     /// The fields are gathered in source order and sorted once (a later duplicate key wins):
-    /// setting them one by one cost a search and an insertion each (callgrind, save-many).
+    /// setting them one by one would cost a search and an insertion each.
     func record(_ fields: [RecordField], _ env: [Value], reserving extra: Int = 0) throws(SagaError) -> Record {
         var entries: [Record.Entry] = []
         entries.reserveCapacity(fields.count + extra)
@@ -228,8 +228,7 @@ struct Evaluator {
 
     /// A condition that compares two integer variables or literals (`i < n`, a loop's usual
     /// condition), worked out without the calls through `evalNode` and `binary`, nor an
-    /// evaluator (callgrind, `call`); `nil` for any other condition, which ``condition(_:_:)``
-    /// evaluates.
+    /// evaluator; `nil` for any other condition, which ``condition(_:_:)`` evaluates.
     @inline(__always)
     static func integerCondition(_ expr: Expr, _ env: [Value]) -> Bool? {
         if case .bool(let result)? = integerValue(expr, env) { return result }
@@ -250,14 +249,14 @@ struct Evaluator {
             break
         }
         // Two integer variables or literals (`i < n`, `i + 1`) are read where they are: taken
-        // out as values first, each was an outlined copy of a `Value` (callgrind, `call`).
+        // out as values first, each would be an outlined copy of a `Value`.
         if let x = Self.integer(lhs, env), let y = Self.integer(rhs, env), let result = Self.integerBinary(op, x, y) {
             return result
         }
         let a = try eval(lhs, env)
         let b = try eval(rhs, env)
-        // The integer case here, as in `apply`: through a call to `apply`, `call` ran 137
-        // more instructions per iteration (callgrind).
+        // The integer case here, as in `apply`: a call to `apply` would cost each turn of a
+        // counting loop more than the arithmetic itself.
         if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
         return try applyOperator(op, a, b)
     }
@@ -305,7 +304,7 @@ struct Evaluator {
 
     /// `x op y` on two integers, as `Value`'s operators give it, or `nil` for what those
     /// operators must decide (an overflow's error, a division, a remainder by zero): the common loop counter and
-    /// comparison without a call into them and its checks (callgrind, the `call` workload).
+    /// comparison without a call into them and its checks.
     @inline(__always)
     static func integerBinary(_ op: BinaryOperator, _ x: Int, _ y: Int) -> Value? {
         switch op {
@@ -331,8 +330,8 @@ struct Evaluator {
 
     /// `x % y` as `Value.remainder` gives it: by zero is an error (left to it: `nil`); by -1,
     /// 0 (`Int.min % -1` overflows in hardware). Out of line: inlined into
-    /// ``integerBinary(_:_:_:)``, which is inlined wherever two integers meet, it cost the
-    /// reducers' code 50 instructions an action (callgrind, wide-state).
+    /// ``integerBinary(_:_:_:)``, which is inlined wherever two integers meet, it would make
+    /// the reducers' code bigger and slower at every action.
     @inline(never)
     private static func integerRemainder(_ x: Int, _ y: Int) -> Value? {
         if y == 0 { return nil }

@@ -1,8 +1,7 @@
 import SagaLanguage
 
 /// Which functions a `call` may run inline, in the caller's task, instead of as an owned task
-/// of their own: a call then costs a frame instead of a task, a wake-up and a finish (the
-/// `call` workload: 6.3k → see README "Performance").
+/// of their own: a call then costs a frame instead of a task, a wake-up and a finish.
 ///
 /// Inlining is an optimisation and must not be observable, so it is kept to functions whose
 /// behaviour cannot tell the difference: no `try`, `transaction` or `compensate` (cleanup

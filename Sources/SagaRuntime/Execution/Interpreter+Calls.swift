@@ -83,9 +83,9 @@ extension Interpreter {
 
     /// `let x = call f(…)` or `x = call f(…)` of a function whose body is `return EXPR`,
     /// where the statement is: the value goes straight into the slot, without the effect's
-    /// way through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target (callgrind,
-    /// `call`). Not traced (a traced run takes the effect's way); any other function goes on
-    /// as ``call(_:_:_:_:)`` would, the call counted once.
+    /// way through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target. Not traced (a
+    /// traced run takes the effect's way); any other function goes on as ``call(_:_:_:_:)``
+    /// would, the call counted once.
     func callIntoSlot(
         _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {
@@ -116,7 +116,7 @@ extension Interpreter {
     }
 
     /// ``valueCall(_:_:_:_:)`` with the caller's evaluator (a lowered loop makes one for all
-    /// its turns: each made anew retained and released the clock).
+    /// its turns: each made anew would retain and release the clock).
     func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ ev: Evaluator) -> Value? {
         do {
             return try ev.eval(e, frame(index, args))
@@ -125,9 +125,10 @@ extension Interpreter {
         }
     }
 
-    /// Numbers a call, and throws the injected failure if it is the one to fail. Inlined,
-    /// with the failure made out of line: a call for the count cost 25 instructions a call
-    /// (callgrind, `call`).
+    /// Numbers a call, and throws the injected failure if it is the one to fail.
+    ///
+    /// Inlined, with the failure made out of line: a call of its own just for the count would
+    /// cost more than the count.
     @inline(__always)
     func countCall(_ callee: Callee, at loc: SourceLocation) throws(SagaError) {
         let number = callsMade

@@ -26,8 +26,8 @@ extension Interpreter {
         case .take(let pattern, let condition, _):
             return try take(pattern, condition, task)
         // `put` and `select` match their optional expressions as present or absent: bound as
-        // optionals, each was an outlined copy and destroy that switched over the expression's
-        // cases (callgrind, every-select-put).
+        // optionals, each would be an outlined copy and destroy that switches over the
+        // expression's cases.
         case .put(let first, nil, _):
             return try put(first, nil, task)
         case .put(let first, let second?, _):
@@ -124,9 +124,9 @@ extension Interpreter {
     /// `select EXPR`: the expression over the store's state as it is now.
     func select(_ expr: Expr, _ task: SagaTask) throws(SagaError) -> Value {
         // `select state.key`, the usual one: the field read from the state, with no evaluator
-        // and no scope to set and clear, as the evaluator would read it (callgrind,
-        // every-select-put: 494 instructions a select, most of them for that). Before the
-        // task's variables are read, which retains them.
+        // and no scope to set and clear, as the evaluator would read it (setting up the
+        // evaluator would be most of the cost of such a select). Before the task's variables
+        // are read, which retains them.
         if case .member(.state, let key, _) = expr { return try Evaluator.member(key, of: binding.stateValue) }
         return try select(evaluating: expr, task.env, cancelled: isCancelledContext(task))
     }
@@ -146,12 +146,12 @@ extension Interpreter {
     }
 
     func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
-        // No arguments, no array (reserving room in the empty array still went through the
+        // No arguments, no array (reserving room in the empty array still goes through the
         // generic reallocation path), and no evaluator.
         if args.isEmpty { return [] }
         let ev = evaluator(task)
-        // `map` makes the array at its size at once; `reserveCapacity` on an empty array took
-        // the generic reallocation path (callgrind, call-args).
+        // `map` makes the array at its size at once; `reserveCapacity` on an empty array takes
+        // the generic reallocation path.
         return try args.map { (a) throws(SagaError) -> Value in try ev.eval(a, task.env) }
     }
 
@@ -261,7 +261,7 @@ extension Interpreter {
     /// shared. `nil` for any other payload.
     @inline(__always)
     func constantAction(type: String, _ second: Expr?) -> Value? {
-        // Matched in place: `guard let payload = second` copied the optional expression.
+        // Matched in place: `guard let payload = second` would copy the optional expression.
         switch second {
         case nil: return constantActions.action(type: type)
         case .record(let fields, _)?: return constantActions.action(type: type, fields: fields)
@@ -302,7 +302,7 @@ extension Interpreter {
     /// ``dispatchAtOnce(_:putter:)``), queued otherwise, the putter waiting for its turn.
     ///
     /// The action is consumed: it is queued, or handed back in ``EffectResult/dispatched(_:)``,
-    /// without a copy (a retain and a release a `put`, callgrind, take-put-loop).
+    /// without a copy, which saves a retain and a release a `put`.
     func dispatch(_ action: consuming Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
@@ -380,7 +380,7 @@ extension Interpreter {
 
     /// `join t`, the usual form (and `leading`'s): what `join [t]` does, but returning `t`'s
     /// result itself, and waiting without a join state. The arrays and the state of the
-    /// general form were five allocations per join (callgrind, leading-select-put).
+    /// general form would be five allocations per join.
     private func joinOne(_ t: SagaTask, _ task: SagaTask) throws(SagaError) -> EffectResult {
         if t === task { throw SagaError.typeError("a task cannot join itself") }
         if t.isDone { return failedOrCancelledJoin(t, task) ?? .value(t.result) }

@@ -23,13 +23,12 @@ enum Step {
 extension Interpreter {
     /// Runs a task from where it stands until it blocks, yields or ends.
     func execute(_ task: SagaTask) {
-        // Swapped out rather than copied and reset: the copy and the destroy of what was
-        // left behind were two outlined calls per resumption (callgrind, take-put-loop).
+        // Swapped out rather than copied and reset, which saves a copy and a destroy (two
+        // outlined calls) per resumption.
         var resumption = Resumption.start
         swap(&resumption, &task.resumption)
-        // A value is moved out by a consuming method: bound by the `switch` below, it was
-        // copied and the resumption destroyed (a retain and a release a resumption,
-        // callgrind, take-put-loop).
+        // A value is moved out by a consuming method: bound by the `switch` below, it would
+        // be copied and the resumption destroyed (a retain and a release a resumption).
         if case .value = resumption {
             resume(task, with: (consume resumption).takeValue())
             return
@@ -123,7 +122,7 @@ extension Interpreter {
     private func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
         var steps = task.stepsBeforeYield
-        // Written only when set: the write reaches the task's extras (callgrind, take-put-loop).
+        // Written only when set: the write reaches the task's extras.
         if steps != 0 { task.stepsBeforeYield = 0 }
         var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
@@ -191,14 +190,14 @@ extension Interpreter {
                 return
             }
             // The body of a `loop` ran to its end and is still the current block: it starts
-            // again, without copying the frame or setting the block (callgrind, take-put-loop).
+            // again, without copying the frame or setting the block.
             if task.frames[last].isLoop(over: task.code) {
                 task.pc = 0
                 continue
             }
             // The same for a `while` whose body is the current block: only its condition is
-            // taken from the frame (a copy of the whole frame retained and released the body
-            // too, and setting the block again did the same; callgrind, `call`).
+            // taken from the frame (a copy of the whole frame would retain and release the
+            // body too, and so would setting the block again).
             if task.frames[last].isWhileLoop(over: task.code), case .whileLoop(let condition, _) = task.frames[last] {
                 guard whileTurn(task, condition, body: nil) else { return }
                 continue

@@ -6,8 +6,8 @@ extension Interpreter {
     func executeStatement(_ stmt: Stmt, _ task: SagaTask) -> Step {
         do throws(SagaError) {
             switch stmt {
-            // The right-hand side is matched in the same pattern: binding it first copied it
-            // and then its payload (callgrind, call).
+            // The right-hand side is matched in the same pattern: binding it first would copy
+            // it and then its payload.
             case .declare(let v, _, .expr(let e), _):
                 task.env[v.slot] = try evaluator(task).eval(e, task.env)
             case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _) where tracer == nil:
@@ -23,8 +23,8 @@ extension Interpreter {
                 return try runEffect(effect, task)
             case .assign(let lv, .expr(let e), _):
                 // `x = …`, the common case, needs no path and no boxed target. Its slot is
-                // read before the expression is evaluated: read after, the whole target was
-                // copied, its variable's name retained (callgrind, `call`: 1,551 → 1,395).
+                // read before the expression is evaluated: read after, the whole target would
+                // be copied, its variable's name retained.
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
                     let slot = v.slot
                     // `i = i + 1`: two integers need no evaluator.
@@ -136,8 +136,9 @@ extension Interpreter {
         return try runEffectResult(try perform(effect, task), task)
     }
 
-    /// What a statement does with what its effect did. Inlined: called out of line, every
-    /// effect statement paid for the call (callgrind, take-put-loop).
+    /// What a statement does with what its effect did.
+    ///
+    /// Inlined: called out of line, every effect statement would pay for the call.
     @inline(__always)
     func runEffectResult(_ result: EffectResult, _ task: SagaTask) throws(SagaError) -> Step {
         switch result {

@@ -8,10 +8,10 @@ import SagaLanguage
 /// body (not in an arm), a `log`, a `throw`, or a `take`, `put`, `select` or `delay`
 /// statement. Such a loop is run by
 /// ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` from a table of
-/// plain steps, without the tree walk's statement switch, frames and reference counting:
-/// `while i < n { let x = call one(); i = i + x }` took 768 instructions a turn walked, about
-/// 400 lowered (callgrind, `call`); `loop { let a = take "ping"; put "pong" }` 3,485 an
-/// action walked, about 3,180 lowered (take-put-loop, most of it the store and the input).
+/// plain steps, without the tree walk's statement switch, frames and reference counting, which
+/// are most of the cost of a turn of a loop like `while i < n { let x = call one(); i = i + x }`
+/// (less so of `loop { let a = take "ping"; put "pong" }`, where the store and the input
+/// dominate).
 ///
 /// Nothing a lowered step does can be seen before it succeeds: expressions have no effects,
 /// and a step that would fail (an error, a call that must run inline or as a task, an
@@ -59,7 +59,7 @@ final class LoweredLoop {
 
     /// One step, as plain data: read without a retain, and small (indices as 32 bits, the
     /// integer operations in a table of their own): with every field a word and the
-    /// operation inline, copying a step out of the table cost `call` 40 instructions a turn.
+    /// operation inline, copying a step out of the table would be a cost at every turn.
     struct Step {
         var kind: Kind
         /// Whether the call has arguments (so that a call without any reads no list).
@@ -76,8 +76,8 @@ final class LoweredLoop {
         /// The arm this step is in (an index of ``LoweredLoop/arms``), or -1 for the body.
         var arm: Int32 = -1
         /// ``Kind/take`` and ``Kind/put``: the index of the pattern or the action. (It also
-        /// keeps a step 36 bytes long: at 32, the optimiser copied a step out of the table
-        /// another way, and `call` took 459 instructions a turn instead of 416, callgrind.)
+        /// keeps a step 36 bytes long: at 32, the optimiser copies a step out of the table
+        /// another way, which makes every turn dearer.)
         var operand: Int32 = 0
         /// ``Kind/branch``: its tests in ``LoweredLoop/tests``, from here to ``testsEnd``.
         var testsStart: Int32 = 0

@@ -24,10 +24,10 @@ enum PathAssignment {
             return
         }
         let rest = path.dropFirst()
-        // The step and the container are matched one at a time: a tuple of the two held a
-        // second reference to the container through the case, so that editing it "in place"
-        // copied it, at every level of every assignment (a reducer adding to a record of
-        // users by id took time in n², callgrind and `sagarun`).
+        // The step and the container are matched one at a time: a tuple of the two would hold
+        // a second reference to the container through the case, so that editing it "in place"
+        // would copy it, at every level of every assignment (a reducer adding to a record of
+        // users by id would take time in n²).
         switch first {
         case .member(let key), .index(.string(let key)):
             if case .record(var r) = root {

@@ -6,7 +6,7 @@ import SagaLanguage
 ///
 /// Its mutable fields are unchecked for exclusivity, as ``SagaTask``'s are: only the store's
 /// reducer call reaches them, one action at a time (the store queues a dispatch made during
-/// another), and the checks were 3% of every-select-put's instructions (callgrind).
+/// another), and the checks would be paid at every action.
 final class ReducerRunner {
     private let program: Program
     private let output: RunOutput
@@ -18,7 +18,8 @@ final class ReducerRunner {
     /// Whether the running reducer logs what it changes.
     @exclusivity(unchecked) var logging = true
     /// The clock, for `now()` in a reducer; set by the interpreter. Strong: a clock holds
-    /// nothing, so there is no cycle, and a weak load cost two atomic operations per reducer run.
+    /// nothing, so there is no cycle, and a weak load costs two atomic operations per reducer
+    /// run.
     @exclusivity(unchecked) var clock: (any SchedulerClock)?
 
     /// The variables array reducers reuse.
@@ -41,9 +42,8 @@ final class ReducerRunner {
     @exclusivity(unchecked) private(set) var stepsTaken = 0
     /// Reducers that run after the program's own (the persistence reducer), as one.
     ///
-    /// One closure in a `let`, called where it is: called out of an array, each was retained
-    /// and released around its call, an atomic pair per action (callgrind,
-    /// sagarun-every-select-put).
+    /// One closure in a `let`, called where it is: called out of an array, each would be
+    /// retained and released around its call, an atomic pair per action.
     private let extra: ((inout Value, Value) -> Void)?
     /// Whether there is no reducer at all, the program's or another: a program of sagas alone.
     let reducesNothing: Bool
@@ -74,10 +74,10 @@ final class ReducerRunner {
     }
 
     /// Whether `statements` is a single assignment to `state` or through it (`state.key = …`,
-    /// `state.users[a.id] = …`): one that fails leaves the state as it was, so there is nothing
-    /// to undo. Logging it kept a reference to the member it changes, so that the change copied
-    /// the whole member: a reducer adding to a record of users by id took time in n² (40,000
-    /// took 31 s through `sagarun`).
+    /// `state.users[a.id] = …`): one that fails leaves the state as it was, so there is
+    /// nothing to undo. Logging it would keep a reference to the member it changes, so that
+    /// the change copies the whole member: a reducer adding to a record of users by id would
+    /// take time in n².
     private static func isOneStateAssignment(_ statements: [Stmt]) -> Bool {
         guard statements.count == 1, case .assign(let lv, .expr, _) = statements[0], case .state = lv.root
         else { return false }
@@ -106,19 +106,19 @@ final class ReducerRunner {
     /// Applies every matching reducer, in declaration order.
     ///
     /// Inline, so that a program of sagas alone, whose store's reducer calls this, makes no
-    /// call: about 50 instructions a dispatch (callgrind, take-put-loop).
+    /// call.
     @inline(__always)
     func reduce(_ state: inout Value, _ action: Value) {
         if !reducesNothing { reduceEach(&state, action) }
     }
 
     private func reduceEach(_ state: inout Value, _ action: Value) {
-        // By index: a `for reducer in` loop copied each declaration (retaining its parts), a
-        // cost every action paid for every reducer (callgrind).
+        // By index: a `for reducer in` loop would copy each declaration (retaining its parts),
+        // a cost every action would pay for every reducer.
         let type = program.reducers.isEmpty ? nil : ActionPattern.type(of: action)
         for i in program.reducers.indices {
-            // Matched where the pattern is: binding it copied it (and destroyed the copy), an
-            // outlined call each way per reducer per action (callgrind, every-select-put).
+            // Matched where the pattern is: binding it would copy it (and destroy the copy),
+            // an outlined call each way per reducer per action.
             switch patterns[i]?.matches(actionType: type) {
             case true?: break
             case false?: continue

@@ -28,7 +28,7 @@ final class HostCallTable: Sendable {
     /// Real time: the actions of finished work that reported its own end, by id, in the order
     /// it finished. Such work is never cancelled and nobody waits for it by id, so it needs
     /// none of the tables above: a count in ``Local/reportingInFlight`` and this list (the
-    /// tables cost a save a tenth of the scheduler's instructions, callgrind save-many).
+    /// tables would be a large part of the scheduler's work for a save).
     private let reported = Mutex<[(id: Int, actions: [Value])]>([])
     /// Wakes the scheduler when a call finishes or input arrives.
     let inbox = Signal()
@@ -37,9 +37,8 @@ final class HostCallTable: Sendable {
     /// Scheduler-only state.
     private let local: Mutex<Local>
     /// How many calls ``Local/waiting`` holds plus ``Local/reportingInFlight``, changed with
-    /// them under `local`: read without the lock, once per turn of the run loop (the lock's
-    /// atomic operations cost take-put-loop 80 instructions an action, callgrind, and more in
-    /// time than that).
+    /// them under `local`: read without the lock, once per turn of the run loop, so that the
+    /// lock's atomic operations are not paid at every action.
     private let inFlight = Atomic<Int>(0)
 
     private struct Local: ~Copyable {
@@ -198,7 +197,8 @@ final class HostCallTable: Sendable {
         for report in finishedReports {
             completions.append(Completion(id: report.id, waiter: .dispatch, result: .success(.list(report.actions))))
         }
-        // In the order the work was started, as before: ids grow with each start.
+        // In the order the work was started, as the finished calls above are: ids grow with
+        // each start.
         var inOrder = done.isEmpty
         if inOrder {
             for i in completions.indices.dropFirst() where completions[i - 1].id > completions[i].id {

@@ -20,7 +20,7 @@ struct InputLine {
             throw InputError(line: line, message: "\(error.message) (column \(error.column))")
         }
         // The type is read through the value, not a record bound here first: the binding,
-        // alive while the value moved into the line, cost a retain and a release a line.
+        // alive while the value moved into the line, would cost a retain and a release a line.
         switch typeField(of: value) {
         case .string: return InputLine(action: value, at: nil)
         case .absent: break
@@ -44,8 +44,8 @@ struct InputLine {
 
     private enum TypeField { case string, absent, other }
 
-    /// What the record's `type` holds, read in place: the subscript returned a copy of the
-    /// value, to be destroyed again (a third of this function's own cost, callgrind).
+    /// What the record's `type` holds, read in place: the subscript returns a copy of the
+    /// value, to be destroyed again.
     private static func typeField(of value: Value) -> TypeField {
         guard case .record(let r) = value else { return .absent }
         return r.withValue(forKey: "type") { type in

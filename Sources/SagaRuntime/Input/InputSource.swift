@@ -13,8 +13,7 @@ public final class InputSource: @unchecked Sendable {
     private let reader: LineReader?
     /// The actions of `{"type":"T"}` lines, made once per type (see ``TypeOnlyLines``).
     /// Unchecked for exclusivity: only the thread reading the input reaches it, one line at a
-    /// time, and the dynamic check of each mutating call cost 75 instructions a line
-    /// (callgrind, take-put-loop).
+    /// time, and the dynamic check of each mutating call would be paid at every line.
     @exclusivity(unchecked) private var typeOnly = TypeOnlyLines()
     /// The file to close at its end, or -1 (standard input, lines given, or already closed).
     private var fdToClose: Int32

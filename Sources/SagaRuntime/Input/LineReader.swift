@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A line that lies whole in one read is handed out in place, in the read buffer; only a
 /// line that spans reads is gathered, in a buffer kept for the next such line. A fresh array
-/// per line was a quarter of the cost of reading a small action (callgrind, every-select-put).
+/// per line would be a large part of the cost of reading a small action.
 final class LineReader {
     /// The longest line kept: 16 MiB.
     static let limit = 16 << 20

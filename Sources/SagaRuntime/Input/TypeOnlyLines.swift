@@ -3,12 +3,11 @@ import SagaCore
 /// The actions of input lines that are exactly `{"type":"T"}`: the same value at every such
 /// line of one type, so made once and shared (values are immutable), as `put "t"` shares its
 /// action (``ConstantActions``). Such a line costs a comparison of its bytes instead of the
-/// JSON reader, a record and a string made, and their freeing once the action is done with:
-/// about 700 of take-put-loop's 4,700 instructions per action (callgrind).
+/// JSON reader, a record and a string made, and their freeing once the action is done with.
 ///
 /// Only that spelling is recognised (no spaces, `type` alone, `T` of printable ASCII other
 /// than `"` and `\`, at most ``maxTypeBytes`` long); any other line, and any type past the
-/// first ``maxTypes``, is read by the JSON reader as before, which gives the same value.
+/// first ``maxTypes``, is read by the JSON reader, which gives the same value.
 struct TypeOnlyLines {
     /// The most types remembered: a stream of many distinct types must not grow this without
     /// end, nor make each line look through a long list.
@@ -24,7 +23,7 @@ struct TypeOnlyLines {
     private var known: [Known] = []
 
     /// `{"type":` as eight bytes read at once, little-endian (`{` is the low byte): a literal,
-    /// where a computed constant was a lazy global checked at every line.
+    /// where a computed constant would be a lazy global checked at every line.
     static let head: UInt64 = 0x3A22_6570_7974_227B
 
     /// The action of `line` if it is exactly `{"type":"T"}`, or `nil` (parse it as JSON).
@@ -39,7 +38,7 @@ struct TypeOnlyLines {
         guard end - head <= Self.maxTypeBytes else { return nil }
         let type = UnsafeBufferPointer(start: base + head, count: end - head)
         // A known type's bytes passed the check below when it became known: compared first,
-        // a line of a known type is not checked again (callgrind, take-put-loop: 28 a line).
+        // a line of a known type is not checked again.
         // By index, the bytes compared where they are: iterating would copy each entry.
         for i in known.indices {
             let found = known[i].type.withUnsafeBufferPointer { k in

@@ -17,7 +17,7 @@ import Musl
 /// every write succeeded (a full disk loses the trace, and the run must say so).
 ///
 /// Its fields are unchecked for exclusivity: only the interpreter that runs writes to it, one
-/// event at a time, and the checks were a tenth of a traced run.
+/// event at a time, and the checks would be a noticeable part of a traced run.
 public final class ChromeTrace {
     private let fd: Int32
     /// The first failed write's error; nothing is written after it.

@@ -37,8 +37,8 @@ enum ActionPattern {
         }
     }
 
-    /// Whether `text` holds a `*`, over its bytes in place (`utf8.contains` went through the
-    /// generic iterator: 1.3% of `take-put-loop`, callgrind).
+    /// Whether `text` holds a `*`, over its bytes in place (`utf8.contains` goes through the
+    /// generic iterator).
     private static func hasStar(_ text: String) -> Bool {
         let star = UInt8(ascii: "*")
         if let found = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.contains(star) }) {
@@ -49,7 +49,7 @@ enum ActionPattern {
 
     /// The `type` of an action, if it is a record with a string `type`: read once per
     /// dispatch and matched against every pattern, instead of looked up for each (the
-    /// look-up copies the record and the string: callgrind, every-select-put).
+    /// look-up copies the record and the string).
     @inline(__always)
     static func type(of action: Value) -> String? {
         guard case .record(let r) = action else { return nil }
@@ -59,8 +59,8 @@ enum ActionPattern {
     /// Whether an action of this type (`nil`: an action without a string `type`) matches.
     ///
     /// Inlined where it is called, so that a pattern held in an array is matched where it is:
-    /// called out of line, the pattern was copied for the call and destroyed after it, two
-    /// outlined calls per pattern per action (callgrind, every-select-put).
+    /// called out of line, the pattern would be copied for the call and destroyed after it,
+    /// two outlined calls per pattern per action.
     @inline(__always)
     func matches(actionType: String?) -> Bool {
         switch self {

@@ -15,7 +15,9 @@ extension Interpreter {
     /// Runs the program to its end: starts the root sagas, feeds the input, and applies the
     /// END rule when nothing else can happen (§6 rule 7).
     ///
-    /// - Parameter input: outside actions, or `nil` for none.
+    /// - Parameters:
+    ///   - input: outside actions, or `nil` for none.
+    ///   - isolation: the actor the sagas run on: by default the caller's.
     /// - Returns: how the run ended.
     ///
     /// Over an app's store (``SagaStoreBinding/acceptsOutsideActions``), it runs until
@@ -109,8 +111,8 @@ extension Interpreter {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
             }
-            // Through optional chaining rather than a binding, which retained the source and
-            // released it again for every line (callgrind, take-put-loop).
+            // Through optional chaining rather than a binding, which would retain the source
+            // and release it again for every line.
             if pending == nil, inputOpen {
                 do {
                     pending = try input?.next()

@@ -90,8 +90,8 @@ extension Interpreter {
     /// all. A saga written in Swift met on the way waits for the async loop.
     ///
     /// The run loop is woken only when it must act: for such a saga, or for a timer due before
-    /// the one it sleeps until. Waking it for every outside action cost a continuation and a
-    /// trip through the loop per action, for nothing to do (callgrind, take-put-embedded).
+    /// the one it sleeps until. Waking it for every outside action would cost a continuation
+    /// and a trip through the loop per action, for nothing to do.
     /// Host calls started here wake it when they finish, as any host call does.
     func takeOutsideTurn() {
         guard started, !inTurn, !nativePending, !stopRequested else { return }
@@ -188,13 +188,12 @@ extension Interpreter {
 
     /// An input line's action, in virtual time, where the run loop has just run everything
     /// runnable: processed now, as the loop would process it next, without a trip through the
-    /// dispatch queue (about 120 instructions a line, callgrind, take-put-loop). Queued if
-    /// anything is still waiting, or under a run-step limit (which counts each dispatch the
-    /// loop takes as a step).
+    /// dispatch queue. Queued if anything is still waiting, or under a run-step limit (which
+    /// counts each dispatch the loop takes as a step).
     ///
     /// The line is taken out of `pending`, and its action moved out of the line, here: in the
-    /// async run loop, taking the action out of its line copied it (a retain and a release a
-    /// line, callgrind, take-put-loop).
+    /// async run loop, taking the action out of its line would copy it (a retain and a release
+    /// a line).
     @inline(never)
     func dispatchInputLine(taking pending: inout InputLine?) {
         guard let line = pending.take() else { return }
@@ -206,8 +205,7 @@ extension Interpreter {
         }
         inTurn = true
         defer { inTurn = false }
-        // Not through `process(_:)`: making and destroying an entry with no putter cost about
-        // 40 instructions (callgrind).
+        // Not through `process(_:)`, which would make and destroy an entry with no putter.
         if let failure = storeProcesses(action) { reportUnputDispatchFailure(action, failure) }
     }
 
@@ -232,9 +230,8 @@ extension Interpreter {
     /// Otherwise, or if the dispatch failed, the putter ends up as ``process(_:)`` leaves a
     /// putter: blocked on the `put` and woken after the tasks the action woke.
     ///
-    /// Blocking, queueing and resuming cost a task run per `put` (callgrind: take-put-loop);
-    /// blocking and waking the putter only to take the wake-up back cost 660 instructions per
-    /// `put` more than this.
+    /// Blocking, queueing and resuming would cost a task run per `put`, and blocking and
+    /// waking the putter only to take the wake-up back would cost more than this.
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
         let failure = processAtOnce(action)
         guard failure != nil || !wakeups.isEmpty else { return .dispatched(action) }
@@ -310,7 +307,7 @@ extension Interpreter {
     @inline(__always)
     private func actionReachesTakers(_ action: Value) {
         // No type to read when nothing waits for an action: a saga's `put` often reaches no
-        // taker, its own watcher being between its turns (callgrind, every-select-put).
+        // taker, its own watcher being between its turns.
         if actionChannels.isEmpty, takers.isEmpty { return }
         let type = ActionPattern.type(of: action)
         for channel in actionChannels where channel.pattern?.matches(actionType: type) == true {
@@ -328,8 +325,8 @@ extension Interpreter {
         }
         // One taker without a condition, the usual case (a saga's `take`, a watcher between
         // turns): if it matches, it leaves the list, and its task goes to the run queue
-        // without being copied on the way (callgrind, take-put-loop: two retains and two
-        // releases fewer an action).
+        // without being copied on the way, which saves two retains and two releases an
+        // action.
         if takers.plain.count == 1, takers.plain[0].isUnconditional {
             guard takers.plain[0].isLive else {
                 takers.plain.removeLast()
@@ -343,13 +340,13 @@ extension Interpreter {
         // In place: a taker that stays is moved down over the ones that left, keeping their
         // order; the ones that match are woken in the order they began to wait. Nothing here
         // adds a taker (a woken task runs later), so the list can be edited as it is walked.
-        // Rebuilding the list copied every taker that stayed (a retain and a release of each
-        // of its parts, per action: callgrind, every-select-put).
+        // Rebuilding the list would copy every taker that stayed (a retain and a release of
+        // each of its parts, per action).
         var kept = 0
         for i in takers.plain.indices {
             guard takers.plain[i].isLive else { continue }
-            // Read in place: passing the taker on copied it (a retain and a release of each of
-            // its parts), which only a `where` condition needs.
+            // Read in place: passing the taker on would copy it (a retain and a release of each
+            // of its parts), which only a `where` condition needs.
             if takers.plain[i].pattern.matches(actionType: type) {
                 if takers.plain[i].isUnconditional {
                     wake(takers.plain[i].task, .value(action))

@@ -52,8 +52,7 @@ extension Interpreter {
         guard liveTasks < options.maxTasks else { return false }
         if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
         // Swapped in, not copied: the caller's value is the action's last use, and it drops
-        // the slot's old value instead (a retain and a release an action, callgrind,
-        // every-select-put).
+        // the slot's old value instead, which saves a retain and a release an action.
         swap(&task.env[watcher.bindingSlot], &action)
         task.target = .discard
         // `latest`'s `last` and `leading`'s `task` hold the last body's handle, which only the
@@ -83,8 +82,8 @@ extension Interpreter {
 
     /// Starts a body of `watcher` as a task attached to `task`, the watcher's: in the task of
     /// a body that has ended, if one was kept, or in a new one. The caller has `task` adopt it
-    /// (here, the reference held across the call was released and retained again: callgrind,
-    /// latest-select-put) and has it run.
+    /// (here, the reference held across the call would be released and retained again) and
+    /// has it run.
     @inline(__always)
     func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
         let child: SagaTask

@@ -6,8 +6,8 @@ import SagaLanguage
 /// ``SagaTask/code``.
 ///
 /// Every payload is at most two words (rare, bigger ones are boxed): frames are copied as
-/// they are pushed, inspected and popped, and with the widest payload at 84 bytes the
-/// outlined copies and destroys were a third of the `call` workload (callgrind).
+/// they are pushed, inspected and popped, and with a wide payload the outlined copies and
+/// destroys would be a large part of a call's cost.
 enum Frame {
     /// The rest of an enclosing block; the next statement to run is at the index.
     case block([Stmt], Int)
@@ -59,8 +59,8 @@ final class CallFrame {
     /// array stays uniquely referenced (or each assignment after a call would copy it).
     var env: [Value]
     /// The rest of the caller's current block, and where in it the caller goes on: kept
-    /// here rather than pushed as a `.block` frame under the call, which took a frame push,
-    /// a pop and a step of its own per call (callgrind, the `call` workload).
+    /// here rather than pushed as a `.block` frame under the call, which would take a frame
+    /// push, a pop and a step of its own per call.
     var code: [Stmt]
     let pc: Int
     /// Where the caller wants the function's result.
@@ -106,8 +106,8 @@ enum Completion {
 extension Frame {
     /// Whether this is a `loop` whose body is `code` (the same array, not merely equal ones).
     ///
-    /// Inlined, so that the frame is looked at where it is in the frames array: a call copied
-    /// it (a retain and a release of its body) per turn of the loop.
+    /// Inlined, so that the frame is looked at where it is in the frames array: a call would
+    /// copy it (a retain and a release of its body) per turn of the loop.
     @inline(__always)
     func isLoop(over code: [Stmt]) -> Bool {
         guard case .loop(let body) = self else { return false }

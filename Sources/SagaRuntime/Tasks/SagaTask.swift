@@ -10,8 +10,8 @@ import SagaLanguage
 ///
 /// The mutable fields opt out of dynamic exclusivity checking (`@exclusivity(unchecked)`):
 /// only the one scheduler touches them, never with overlapping accesses (the whole test suite
-/// passed with the checks on before they were turned off), and the checks cost a fifth of the
-/// interpreter's instructions (callgrind, every-select-put: 885M → 710M).
+/// passes with the checks on), and the checks would be a large part of the interpreter's
+/// work.
 final class SagaTask: @unchecked Sendable {
     /// How a task relates to the one that started it.
     enum Kind {
@@ -51,9 +51,8 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var env: [Value]
     /// The statements of the innermost running block, and the index of the next one to run
     /// (``pc``). The innermost block lives here rather than as a frame: stepping a statement
-    /// then bumps one integer instead of copying and rewriting the top frame (about a third
-    /// of `stepLoop`'s instructions, callgrind), and a task that never enters a nested block
-    /// has no frames array at all.
+    /// then bumps one integer instead of copying and rewriting the top frame, and a task that
+    /// never enters a nested block has no frames array at all.
     @exclusivity(unchecked) var code: [Stmt]
     @exclusivity(unchecked) var pc = 0
     /// The enclosing continuation: what is left to run once ``code`` is done, innermost last.
@@ -96,7 +95,7 @@ final class SagaTask: @unchecked Sendable {
     /// left to the walk): the step loop then looks for the loop to resume it in (see
     /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``, which checks where the task
     /// stands). Only a hint, read and cleared on the next run: looking for the loop at every
-    /// run cost tasks that never run one (callgrind, fork-wake: 50 instructions a task).
+    /// run would cost tasks that never run one.
     @exclusivity(unchecked) var mayResumeLowered = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
@@ -200,8 +199,8 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// Adds a task blocked on `join` of this one. The first is kept in place: most joined
-    /// tasks have one joiner, and an array for it was an allocation and a free per join
-    /// (callgrind, leading-select-put).
+    /// tasks have one joiner, and an array for it would be an allocation and a free per
+    /// join.
     func addJoiner(_ task: SagaTask, token: Int) {
         let extras = extrasForWriting
         if extras.firstJoiner == nil, extras.joiners.isEmpty {
@@ -246,8 +245,8 @@ final class SagaTask: @unchecked Sendable {
     /// holds a wake-up of the old task, and a token that never goes back would keep one stale).
     ///
     /// A field that a finished task already holds as `init` left it is only checked: assigning
-    /// it destroyed its old value through an outlined call, a third of the instructions a
-    /// restart saves (callgrind, every-select-put).
+    /// it would destroy its old value through an outlined call, which eats into what a
+    /// restart saves.
     func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Block) {
         self.id = id
         self.parent = parent

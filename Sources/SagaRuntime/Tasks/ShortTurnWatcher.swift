@@ -23,16 +23,15 @@ final class ShortTurnWatcher {
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
     /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
     let joinSlot: Int?
-    /// The variables array of a body that has ended, emptied, for the next body to fill: each
-    /// body's variables were the watcher's array, shared until the body's first assignment
-    /// copied it into a new one, freed when the body ended (a sixteenth of every-select-put's
-    /// instructions with the allocation and the freeing, callgrind). Unchecked for
+    /// The variables array of a body that has ended, emptied, for the next body to fill, so
+    /// that no body allocates an array of its own (shared with the watcher until the body's
+    /// first assignment copied it into a new one, freed when the body ended). Unchecked for
     /// exclusivity, as the tasks' fields are: only the interpreter's thread reaches it.
     @exclusivity(unchecked) private var spareVariables: [Value] = []
 
     /// The task of a body that ended with a value, kept to run the next body in: a task
-    /// allocated, initialised, destroyed and freed per action was a twentieth of
-    /// every-select-put's instructions (callgrind). Taken only when nothing else refers to it
+    /// allocated, initialised, destroyed and freed per action would be a noticeable cost.
+    /// Taken only when nothing else refers to it
     /// (``takeSpareTask()``): a handle, a joiner or a queued wake-up keeps it as it is.
     @exclusivity(unchecked) private var spareTask: SagaTask?
 
@@ -54,14 +53,13 @@ final class ShortTurnWatcher {
     /// moved to the body, and the watcher's slot left `.null`.
     ///
     /// Only the body reads the action: the watcher's next statement is its `take`, which
-    /// writes the slot again. Copied, the action was retained for the body and released twice,
-    /// when the body ended and when the next action took its place (callgrind,
-    /// every-select-put).
+    /// writes the slot again. Copied, the action would be retained for the body and released
+    /// twice, when the body ended and when the next action took its place.
     func bodyVariables(movingActionOutOf env: inout [Value]) -> [Value] {
         var variables: [Value] = []
         swap(&variables, &spareVariables)
-        // One by one: `append(contentsOf:)` took the generic path, 250 instructions for the
-        // few variables of a watcher (callgrind, every-select-put).
+        // One by one: `append(contentsOf:)` takes the generic path, which costs more than
+        // copying the few variables of a watcher.
         variables.reserveCapacity(env.count)
         for i in env.indices {
             if i == bindingSlot {
@@ -76,7 +74,7 @@ final class ShortTurnWatcher {
     }
 
     /// Keeps the variables of a body that has ended for the next one, emptied at once, so
-    /// that what they held is let go when the body ends, as before. `env` is left empty.
+    /// that what they held is let go when the body ends. `env` is left empty.
     /// A body the watcher's `fork` statement started (`latest` while its last body runs) that
     /// assigned nothing still shares the watcher's array, which is then copied to be emptied:
     /// rare enough not to check for at every body's end.

@@ -2,8 +2,8 @@
 /// into nothing) and the error callback.
 ///
 /// Weak, although that moves the store's reference counts to a side table, which makes each
-/// retain of the store dearer (store-dispatch-tasks: 519 instructions per dispatch through a
-/// reference the store cleared in its `deinit`, 655 through this one): the store may go away
+/// retain of the store dearer (dearer than a reference the store clears in its `deinit`): the
+/// store may go away
 /// on another thread than its own (an app model's `deinit` runs where its last reference is
 /// dropped) while a task's hop reads the link, and only a weak load is safe against that.
 ///

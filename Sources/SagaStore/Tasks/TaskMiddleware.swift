@@ -1,5 +1,4 @@
-/// Runs the async work that actions carry (thunks, in async/await) and keeps track of it:
-/// the seed's publisher middleware with Swift concurrency.
+/// Runs the async work that actions carry (thunks, in async/await) and keeps track of it.
 ///
 /// An app wraps a ``TaskCommand`` in one case of its action type and tells the middleware how
 /// to find it. Commands stop here: they never reach the reducer. Other actions pass on.
@@ -64,9 +63,8 @@ public final class TaskMiddleware<State, Action: Sendable> {
     /// The middleware to install in a store.
     ///
     /// Inlinable, so that every action an app dispatches is checked for a command in code
-    /// specialised for the app's types: unspecialised, each one looked up the generic metadata
-    /// of the command type, twice the cost of the rest of the dispatch (callgrind,
-    /// store-dispatch-tasks).
+    /// specialised for the app's types: unspecialised, each one would look up the generic
+    /// metadata of the command type, which costs more than the rest of the dispatch.
     @inlinable
     public func makeMiddleware() -> Middleware<State, Action> {
         Middleware { api, next in
