@@ -21,12 +21,10 @@ let package = Package(
         // Lexer, parser, AST and checker of the .saga language.
         .target(name: "SagaLanguage", dependencies: ["SagaCore"]),
         // The interpreter: scheduler, tasks, effects, clocks, channels. README.md: how it works;
-        // Embedding.md: sagas in a Swift app.
-        .target(
-            name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"],
-            exclude: ["README.md", "Embedding.md"]),
-        // The file store, the memory store, queries, the persistence middleware (README.md).
-        .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"], exclude: ["README.md"]),
+        // SagaRuntime.docc: sagas in a Swift app.
+        .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"], exclude: ["README.md"]),
+        // The file store, the memory store, queries, the persistence middleware.
+        .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"]),
         // The commands of `sagarun` as a library, so tests can run them in-process.
         .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),

@@ -6,17 +6,20 @@ extension Record {
     }
 
     /// Orders two keys by their UTF-8 bytes: negative when `a` comes first, 0 when they are
-    /// the same, positive when `b` does. One pass serves the binary search, which would
-    /// otherwise ask `sameKey` and then `keyPrecedes` at each step.
+    /// the same, positive when `b` does.
+    ///
+    /// One pass serves the binary search, which would otherwise ask `sameKey` and then
+    /// `keyPrecedes` at each step.
     @inlinable
     public static func compareKeys(_ a: String, _ b: String) -> Int {
         sameBits(a, b) ? 0 : compareBytes(a, b)
     }
 
     /// Whether two keys are the same Unicode scalars (byte-equal UTF-8): their byte counts
-    /// (stored, so O(1)) first, then their bytes in place. Not Swift's `==`, which accepts
-    /// canonically equivalent spellings and costs more here, where keys are compared many
-    /// times per action.
+    /// (stored, so O(1)) first, then their bytes in place.
+    ///
+    /// Not Swift's `==`, which accepts canonically equivalent spellings and costs more here,
+    /// where keys are compared many times per action.
     ///
     /// Two small strings are the same only if their bits are: a small string's bits are its
     /// bytes and its count (`compareSmall(_:_:)`). Telling so ends most misses (a record's
@@ -42,8 +45,9 @@ extension Record {
         #endif
     }
 
-    /// The same bits are the same string: the same small (inline) string, or the same
-    /// storage. Keys are mostly small, so most matches end here without a byte compare.
+    /// The same bits are the same string: the same small (inline) string, or the same storage.
+    ///
+    /// Keys are mostly small, so most matches end here without a byte compare.
     @inlinable
     static func sameBits(_ a: String, _ b: String) -> Bool {
         MemoryLayout<String>.size == 16
@@ -70,13 +74,15 @@ extension Record {
     }
 
     /// Orders two small (inline) strings by their UTF-8 bytes, read from the strings' own
-    /// bits; `nil` unless both are small. A small string keeps its bytes in its two words, in
-    /// order from the low byte (zeros past its end), and in the top byte of the second word its
-    /// form (`1?10` in the top four bits: immortal, small) and its byte count; read as
-    /// big-endian numbers, the words order as the bytes do, and a tie leaves the shorter
-    /// first. The binary search of a large record compares keys this way: spilling each
-    /// small string to the stack to compare its bytes (`withContiguousStorageIfAvailable`)
-    /// would be a large part of a reducer updating one field of a wide state.
+    /// bits; `nil` unless both are small.
+    ///
+    /// A small string keeps its bytes in its two words, in order from the low byte (zeros past
+    /// its end), and in the top byte of the second word its form (`1?10` in the top four bits:
+    /// immortal, small) and its byte count; read as big-endian numbers, the words order as the
+    /// bytes do, and a tie leaves the shorter first. The binary search of a large record
+    /// compares keys this way: spilling each small string to the stack to compare its bytes
+    /// (`withContiguousStorageIfAvailable`) would be a large part of a reducer updating one
+    /// field of a wide state.
     @inlinable @inline(__always)
     static func compareSmall(_ a: String, _ b: String) -> Int? {
         #if _endian(little)

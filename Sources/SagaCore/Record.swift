@@ -1,6 +1,7 @@
-/// The record value: string keys to values, kept sorted by Unicode scalar value. Keys are
-/// compared by their scalars too (not by Swift's canonical equivalence), so that order and
-/// equality agree.
+/// The record value: string keys to values, kept sorted by Unicode scalar value.
+///
+/// Keys are compared by their scalars too (not by Swift's canonical equivalence), so that
+/// order and equality agree.
 ///
 /// Most records in sagas are small (an action, a slice of state), and a small record is one
 /// sorted array: lookups are a scan or a binary search over a few keys, canonical JSON writes
@@ -65,9 +66,11 @@ public struct Record: Sendable {
         storage = Record.storage(sortedEntries)
     }
 
-    /// Entries in any order, sorted here: for the few entries of an action, one insertion
-    /// sort of the array is much cheaper than setting the keys one by one (a search and an
-    /// insertion each). Of two entries with the same key, the later one wins.
+    /// Entries in any order, sorted here: for the few entries of an action, one insertion sort
+    /// of the array is much cheaper than setting the keys one by one (a search and an
+    /// insertion each).
+    ///
+    /// Of two entries with the same key, the later one wins.
     ///
     /// - Complexity: O(n²) comparisons at worst (entries in reverse order) for the handful of
     ///   keys a literal or an action has; O(n log n) past 32 entries.
@@ -134,6 +137,7 @@ public struct Record: Sendable {
     }
 
     /// A typed record made flat, before a change: only flat and chunked records change.
+    ///
     /// Inlined (the test): a call per write would be a noticeable cost to reducers at every
     /// action.
     @inlinable @inline(__always)
@@ -252,10 +256,11 @@ public struct Record: Sendable {
 
     /// Whether a `.flat(entries)` storage starts with the array's own word, bit for bit, and
     /// the rest of it is the same whatever the array: then writing the array through the
-    /// storage's address leaves a `.flat` storage of the new array. (The first case's tag is
-    /// 0, in bits of the storage that an array's word does not use.) Checked once, on values
-    /// made here, rather than assumed; where it does not hold, ``modifyFlat(_:)`` takes the
-    /// array out instead.
+    /// storage's address leaves a `.flat` storage of the new array.
+    ///
+    /// (The first case's tag is 0, in bits of the storage that an array's word does not use.)
+    /// Checked once, on values made here, rather than assumed; where it does not hold,
+    /// ``modifyFlat(_:)`` takes the array out instead.
     @usableFromInline static let flatIsBareArray: Bool = {
         guard MemoryLayout<[Entry]>.size == MemoryLayout<UInt>.size else { return false }
         let one = [Entry(key: "k", value: .null)]
@@ -295,11 +300,12 @@ public struct Record: Sendable {
         modifyFlat { entries in Record.insert(entry, at: index, in: &entries) }
     }
 
-    /// Inserts `entry` into sorted `entries` at `index`. A few entries are appended and moved
-    /// down by swaps: `Array.insert` goes through the generic `replaceSubrange`, several
-    /// times slower for the few entries of most records. Past those, each swap retains and
-    /// releases the entry's key and value, and the move that `insert` makes at once is the
-    /// cheaper.
+    /// Inserts `entry` into sorted `entries` at `index`.
+    ///
+    /// A few entries are appended and moved down by swaps: `Array.insert` goes through the
+    /// generic `replaceSubrange`, several times slower for the few entries of most records.
+    /// Past those, each swap retains and releases the entry's key and value, and the move that
+    /// `insert` makes at once is the cheaper.
     static func insert(_ entry: consuming Entry, at index: Int, in entries: inout [Entry]) {
         if entries.count &- index > 8 {
             entries.insert(entry, at: index)
@@ -328,9 +334,11 @@ public struct Record: Sendable {
     }
 
     /// Where `key` is in a flat record, or where it would be inserted; `nil` for a chunked
-    /// record. A key already in a small record is found as the getter finds it, by a scan:
-    /// the ordered search is only needed to insert (as a reducer's `state.count = …` does
-    /// only the first time).
+    /// record.
+    ///
+    /// A key already in a small record is found as the getter finds it, by a scan: the ordered
+    /// search is only needed to insert (as a reducer's `state.count = …` does only the first
+    /// time).
     ///
     /// A function of its own, so that the entries it reads are let go before the caller
     /// writes them: held, they would be shared, and the write would copy them all.
@@ -357,7 +365,9 @@ public struct Record: Sendable {
         return (lo, false)
     }
 
-    /// The value of `key`, or `nil` if it is absent. Setting `nil` removes the key.
+    /// The value of `key`, or `nil` if it is absent.
+    ///
+    /// Setting `nil` removes the key.
     ///
     /// Inlinable: the interpreter reads a field of a small record several times per action,
     /// and a call across modules costs more than the look-up itself.

@@ -11,7 +11,7 @@ extension Value {
     /// ```
     ///
     /// A text past ``maxTextBytes`` is cut there and ends with `…` (only a value whose parts are
-    /// shared many times over can be that long); ``checkedCanonicalJSON()`` throws instead.
+    /// shared many times over can be that long); `checkedCanonicalJSON()` throws instead.
     public var canonicalJSON: String {
         CanonicalJSONWriter.withCanonicalJSON(of: self) { String(decoding: $0, as: UTF8.self) + ($1 ? "…" : "") }
     }

@@ -4,7 +4,7 @@
 extension Value {
     /// The longest string (in UTF-8 bytes), and the longest canonical JSON text: 256 MiB.
     public static let maxTextBytes = 256 << 20
-    /// The most elements a list may have: 16 Mi (above ``Builtin/maxRange``).
+    /// The most elements a list may have: 16 Mi (above `Builtin.maxRange`).
     public static let maxListCount = 16 << 20
 
     /// Throws a `RangeError` if a string of `bytes` UTF-8 bytes would be too long.

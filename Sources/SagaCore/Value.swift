@@ -69,6 +69,7 @@ extension Value {
     }
 
     /// Member access as the language defines it: a missing key, or access on null, gives null.
+    ///
     /// Returns `nil` when the access is a type error (a member of a number, say).
     @inlinable
     public func member(_ key: String) -> Value? {
@@ -107,7 +108,7 @@ extension Value: Equatable {
 }
 
 extension Value: Hashable {
-    /// Hashes the first values of a depth-first walk, at most ``hashedValues`` of them: equal
+    /// Hashes the first values of a depth-first walk, at most `hashedValues` of them: equal
     /// values walk alike, so they hash alike, and a value whose parts are shared many times
     /// over (`r = {a: r, b: r}`, repeated) costs no more than a small one.
     public func hash(into hasher: inout Hasher) {

@@ -41,8 +41,10 @@ public final class Interpreter {
         public var compensationRuns = 1
         /// How many steps a task (or one reducer run) may take without blocking on an effect
         /// before it fails with a `RangeError`: an effect-free `loop {}` must not hang the
-        /// program forever. The task is never preempted before that (the contract's "runs until
-        /// it blocks"), so ordering does not depend on this limit.
+        /// program forever.
+        ///
+        /// The task is never preempted before that (the contract's "runs until it blocks"), so
+        /// ordering does not depend on this limit.
         public var maxSteps = 100_000_000
         /// How deeply `call`s may nest (a function calling itself without end fails with a
         /// `RangeError` instead of taking all memory; calls never grow the machine stack).
@@ -54,18 +56,24 @@ public final class Interpreter {
         /// with a `RangeError` (a buffer of a given size drops instead, as its contract says).
         public var maxBuffer = 1_000_000
         /// How long a list (in elements) or a string (in UTF-8 bytes) that `+`, interpolation
-        /// or a built-in builds may be. Whatever it is set to, a list has at most
-        /// `Value.maxListCount` elements and a string at most `Value.maxTextBytes` bytes.
+        /// or a built-in builds may be.
+        ///
+        /// Whatever it is set to, a list has at most `Value.maxListCount` elements and a
+        /// string at most `Value.maxTextBytes` bytes.
         public var maxLength = Value.maxListCount
         /// If set, a task that has run this many steps without blocking yields to the other
         /// ready tasks (it goes to the back of the ready queue), so a busy loop cannot starve
-        /// them. Off by default: the contract says a task runs until it blocks, and yielding
-        /// changes the order other tasks can observe. ``maxSteps`` still fails such a task.
+        /// them.
+        ///
+        /// Off by default: the contract says a task runs until it blocks, and yielding changes
+        /// the order other tasks can observe. ``maxSteps`` still fails such a task.
         public var yieldAfterSteps: Int?
         /// How many steps the whole run may take, every task and reducer together, effects or
-        /// not; `nil` (the default) for no limit. Past it the run stops with an error instead of
-        /// going on: for fuzzing and sandboxes, where a program that never ends
-        /// (`loop { delay 1s }` on the virtual clock, `loop { put {type: "x"} }`) must.
+        /// not; `nil` (the default) for no limit.
+        ///
+        /// Past it the run stops with an error instead of going on: for fuzzing and sandboxes,
+        /// where a program that never ends (`loop { delay 1s }` on the virtual clock, `loop {
+        /// put {type: "x"} }`) must.
         public var maxRunSteps: Int?
 
         /// Creates options; everything is off unless named.
@@ -98,9 +106,10 @@ public final class Interpreter {
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
     /// The lowered form of each `while`, `for` and `loop` loop that has one (see
-    /// ``LoweredLoop``), by its body's storage: made when the loop is first entered. The
-    /// entry keeps the body, so that its storage cannot be freed and reused by another body
-    /// while the entry is there. Only loops that lower have one (see
+    /// ``LoweredLoop``), by its body's storage: made when the loop is first entered.
+    ///
+    /// The entry keeps the body, so that its storage cannot be freed and reused by another
+    /// body while the entry is there. Only loops that lower have one (see
     /// ``loweredLoop(_:_:)``).
     @exclusivity(unchecked) var loweredLoops: [UnsafeRawPointer: LoweredLoop] = [:]
 
@@ -152,7 +161,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var endReached = false
     /// Set while a saga written in Swift is runnable or between two effects: its Swift task
     /// runs apart from the scheduler, so an app's own dispatch meanwhile is held in
-    /// ``heldActions``. Otherwise it would pass the saga's next `take` by.
+    /// ``heldActions``.
+    ///
+    /// Otherwise it would pass the saga's next `take` by.
     @exclusivity(unchecked) var nativePending = false
     /// The app's own actions that the store processed while ``nativePending`` was set, oldest
     /// first: each reaches the takers once nothing else is runnable, as if it had been
@@ -237,9 +248,11 @@ public final class Interpreter {
         self.init(program: program, binding: binding, reducers: reducers, options: options, host: host, output: output)
     }
 
-    /// Creates an interpreter whose sagas run over another store, through `binding` (an
-    /// app's own store: see ``SagaMiddleware``). The program's own `state` and reducers are
-    /// not used there: the app's reducer owns the state.
+    /// Creates an interpreter whose sagas run over another store, through `binding` (an app's
+    /// own store: see ``SagaMiddleware``).
+    ///
+    /// The program's own `state` and reducers are not used there: the app's reducer owns the
+    /// state.
     public convenience init(
         program: Program, binding: SagaStoreBinding, options: Options = Options(),
         host: HostFunctions = HostFunctions(),
@@ -314,11 +327,13 @@ struct DispatchEntry {
 
 /// How the saga middleware of an interpreter's own store (``Interpreter/store``) reaches it,
 /// set only while it runs (``SagaStoreBinding/runStarted(_:)`` to
-/// ``SagaStoreBinding/runEnded(_:)``, both on the run's actor, where the store dispatches too):
-/// then `run()` keeps the interpreter alive, and once it has ended the interpreter may go away
-/// on any thread without the store reaching for it. Outside a run the middleware passes actions
-/// on to the reducer and nothing else; an app may keep the store after the interpreter is gone.
-/// (Over an app's store, ``RunningInterpreters`` plays this part.)
+/// ``SagaStoreBinding/runEnded(_:)``, both on the run's actor, where the store dispatches
+/// too): then `run()` keeps the interpreter alive, and once it has ended the interpreter may
+/// go away on any thread without the store reaching for it.
+///
+/// Outside a run the middleware passes actions on to the reducer and nothing else; an app may
+/// keep the store after the interpreter is gone. (Over an app's store, ``RunningInterpreters``
+/// plays this part.)
 ///
 /// Not a weak reference: an object that is weakly referenced has its reference counts moved to
 /// a side table, which makes every retain and release of it, anywhere, several times dearer.

@@ -16,6 +16,7 @@
 /// ```
 public final class RingQueue<Element> {
     /// `capacity` slots, of which the `storedCount` from `head` on (wrapping) are initialised.
+    ///
     /// Unchecked for exclusivity: only the owner's thread reaches them, one call at a time,
     /// and the dynamic checks cost more than the operations.
     @exclusivity(unchecked) @usableFromInline var slots: UnsafeMutablePointer<Element>
@@ -128,6 +129,7 @@ public final class RingQueue<Element> {
     }
 
     /// Doubles the room (to 8 at first), moving the elements to its start, in order.
+    ///
     /// Inlinable, so that the elements move in code specialised for them.
     @inlinable func grow() {
         let newCapacity = Swift.max(8, capacity &* 2)

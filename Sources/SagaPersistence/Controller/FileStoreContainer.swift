@@ -52,8 +52,10 @@ public final class FileStoreContainer: Sendable {
     }
 
     /// Runs `body` with the open store (or the error opening it failed with): at once if it is
-    /// open, or as soon as it is, in the order of the calls. A write started in `body` reaches
-    /// the store in that order too, which is what keeps a controller's saves in dispatch order.
+    /// open, or as soon as it is, in the order of the calls.
+    ///
+    /// A write started in `body` reaches the store in that order too, which is what keeps a
+    /// controller's saves in dispatch order.
     func withStore(_ body: @escaping @Sendable (Result<any ElementStore, StoreError>) -> Void) {
         access.run(body)
     }

@@ -74,7 +74,7 @@ extension PersistenceController {
 
     /// The middleware: performs `save`, `delete`, `request` and `cancelRequest` through this
     /// controller, and dispatches the results into the store it is installed in (on the
-    /// store's actor, through its ``StoreDispatcher``).
+    /// store's actor, through its `StoreDispatcher`).
     ///
     /// ```swift
     /// let songs = FileStoreController<Song>(container)

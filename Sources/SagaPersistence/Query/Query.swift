@@ -20,7 +20,7 @@ import SagaCore
 ///   for every element.
 /// - A missing field, or a path through a non-record, reads as null.
 /// - `<`, `<=`, `>`, `>=` hold only between values of the same kind (two numbers, two
-///   strings, two booleans, …), compared by ``ValueOrder``; so `{"year": {"<": 2000}}`
+///   strings, two booleans, …), compared by `ValueOrder`; so `{"year": {"<": 2000}}`
 ///   never matches an element without a year (MongoDB's "type bracketing").
 /// - `in` needs a list; `prefix` needs a string; `contains` holds when the field is a list
 ///   with an element equal to the value, or when both are strings and the field contains the

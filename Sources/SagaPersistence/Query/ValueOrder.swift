@@ -14,9 +14,9 @@ import SagaCore
 /// ValueOrder.compare(2, 1.5)            // 1
 /// ValueOrder.compare(["a"], ["a", 1])   // -1
 /// ```
-public enum ValueOrder {
+package enum ValueOrder {
     /// -1, 0 or 1 as `a` sorts before, with, or after `b`.
-    public static func compare(_ a: Value, _ b: Value) -> Int {
+    package static func compare(_ a: Value, _ b: Value) -> Int {
         let ra = rank(a)
         let rb = rank(b)
         if ra != rb { return ra < rb ? -1 : 1 }

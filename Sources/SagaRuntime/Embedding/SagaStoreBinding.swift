@@ -1,9 +1,11 @@
 import SagaCore
 
-/// How an interpreter reaches the store it runs over: it reads the state for `select`, and
-/// has the store process each action a saga puts. The store, in turn, reports every action
-/// it processes (a saga's or anyone else's) back to the interpreter, after its reducers have
-/// run: ``Interpreter/actionReduced(_:)`` through the saga middleware.
+/// How an interpreter reaches the store it runs over: it reads the state for `select`, and has
+/// the store process each action a saga puts.
+///
+/// The store, in turn, reports every action it processes (a saga's or anyone else's) back to
+/// the interpreter, after its reducers have run: `Interpreter.actionReduced(_:)` through the
+/// saga middleware.
 public protocol SagaStoreBinding: AnyObject {
     /// The state as sagas see it.
     var stateValue: Value { get }

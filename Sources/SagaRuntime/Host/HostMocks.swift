@@ -51,7 +51,9 @@ public final class HostMocks: Sendable {
 
     /// Parses a mocks file's text.
     ///
-    /// - Parameter source: the file's name, for messages.
+    /// - Parameters:
+    ///   - text: the file's lines, one JSON record a call.
+    ///   - source: the file's name, for messages.
     /// - Throws: ``ParseError`` for a line that is not a record with a string `call` and
     ///   either a `result` or an `error`.
     public init(jsonl text: String, source: String = "mocks") throws(ParseError) {
