@@ -69,7 +69,9 @@ public final class LibraryApp {
         return app
     }
 
-    /// Adds a song; the sagas normalize, save and count it. See ``settled()``.
+    /// Adds a song; the sagas normalize, save and count it.
+    ///
+    /// See ``settled()``.
     public func add(title: String, album: String, year: Int) {
         store.dispatch(.addSong(title: title, album: album, year: year))
     }

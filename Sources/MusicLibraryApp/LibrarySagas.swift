@@ -4,8 +4,10 @@ import SagaRuntime
 /// The app's sagas: a scripted one that turns each added song into a save, and one written
 /// in Swift that keeps each album's song count.
 public enum LibrarySagas {
-    /// The scripted saga, bundled as a string so the app needs no resource files. It declares
-    /// the app's functions it calls, so `sagarun check` and golden tests take it on its own.
+    /// The scripted saga, bundled as a string so the app needs no resource files.
+    ///
+    /// It declares the app's functions it calls, so `sagarun check` and golden tests take it
+    /// on its own.
     public static let source = """
         extern func catalog.normalizeTitle(title)
         extern func catalog.songID(title, album)

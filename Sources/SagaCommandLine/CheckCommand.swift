@@ -68,7 +68,9 @@ enum CheckCommand {
     }
 
     /// The action types of an input file (untimed and timed lines); `nil` if it cannot be
-    /// read. Lines that are not actions are ignored here: `run` reports them.
+    /// read.
+    ///
+    /// Lines that are not actions are ignored here: `run` reports them.
     static func actionTypes(in path: String) -> Set<String>? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         var types: Set<String> = []

@@ -4,10 +4,12 @@ import SagaLanguage
 import SagaPersistence
 import SagaRuntime
 
-/// `sagarun test --inject-failures`: reruns a program once per `call` it makes, with that
-/// one call throwing an `InjectedFailure`, and reports for each run how the program ended,
-/// which errors escaped, and which compensations ran. With `twice`, each compensation runs
-/// twice, to show whether it is idempotent. The summary can be kept as `X.failures.golden`.
+/// `sagarun test --inject-failures`: reruns a program once per `call` it makes, with that one
+/// call throwing an `InjectedFailure`, and reports for each run how the program ended, which
+/// errors escaped, and which compensations ran.
+///
+/// With `twice`, each compensation runs twice, to show whether it is idempotent. The summary
+/// can be kept as `X.failures.golden`.
 package enum FailureInjection {
     /// The summary for one golden case (its input included), with paths relative to the
     /// program's folder so that it can be kept as a golden file.

@@ -2,8 +2,9 @@ import Foundation
 import SagaCore
 import SagaLanguage
 
-/// `sagarun fmt FILE… [--check]`: canonical formatting, in place. `--check` only lists the
-/// files that would change, and exits 1 if any would.
+/// `sagarun fmt FILE… [--check]`: canonical formatting, in place.
+///
+/// `--check` only lists the files that would change, and exits 1 if any would.
 enum FormatCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
         guard let parsed = try Commands.fmt.parse(args, io) else { return .success }

@@ -1,11 +1,14 @@
 import Foundation
 import SagaRuntime
 
-/// Golden-file tests: each `X.saga` with an `X.golden` beside it runs as
-/// `sagarun run X.saga --virtual-time --print-actions --print-state --memory`
-/// (with `--input X.input.jsonl` and `--mocks X.mocks.jsonl` when those files exist), and its
-/// transcript must equal the golden file, with every mock used as given. `sagarun test` and
-/// the package's own tests share this code.
+/// Golden-file tests: each `X.saga` with an `X.golden` beside it runs, and its transcript must
+/// equal the golden file.
+///
+/// It runs as `sagarun run X.saga --virtual-time --print-actions --print-state --memory` (with
+/// `--input X.input.jsonl` and `--mocks X.mocks.jsonl` when those files exist), and every mock
+/// must be used as given.
+///
+/// `sagarun test` and the package's own tests share this code.
 package enum GoldenSuite {
     /// One golden test.
     package struct Case: Sendable, CustomStringConvertible {

@@ -36,7 +36,9 @@ package enum HeapGrowth {
     static let glibcDefaultPad = 128 << 10
 
     /// Lets the heap grow in large steps from now on if `arguments` name a `.saga` file of
-    /// ``largeFileBytes`` or more. Called by `sagarun` before anything else runs.
+    /// ``largeFileBytes`` or more.
+    ///
+    /// Called by `sagarun` before anything else runs.
     ///
     /// ```swift
     /// HeapGrowth.prepare(for: CommandLine.arguments)

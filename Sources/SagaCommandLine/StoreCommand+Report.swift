@@ -3,6 +3,7 @@ import SagaPersistence
 
 extension StoreCommand {
     /// The text report of `store verify`: a summary line, then a line per file and per entity.
+    ///
     /// Warnings and the problem go to standard error, as diagnostics do.
     static func text(_ report: StoreReport) -> String {
         var out = "\(report.directory): "

@@ -4,8 +4,9 @@ import SagaPersistence
 import SagaRuntime
 import Synchronization
 
-/// Where a command writes. `sagarun` uses the process's standard output and error; tests
-/// capture both in memory.
+/// Where a command writes.
+///
+/// `sagarun` uses the process's standard output and error; tests capture both in memory.
 package protocol ToolIO: AnyObject {
     /// The run's output sink: the transcript and error reports.
     var runOutput: RunOutput { get }

@@ -82,7 +82,9 @@ extension Builtin {
     }
 
     /// A decimal number: `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, with
-    /// surrounding white space. Integers that fit `Int` give `.int`, others `.double`.
+    /// surrounding white space.
+    ///
+    /// Integers that fit `Int` give `.int`, others `.double`.
     ///
     /// - Returns: `nil` when the text is not a number; `.some(nil)` when it is out of range.
     static func parseNumber(_ text: String) -> Value?? {

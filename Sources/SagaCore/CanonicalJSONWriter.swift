@@ -19,7 +19,9 @@ struct CanonicalJSONWriter: ~Copyable {
     private let limit: Int
 
     /// A writer that starts in `buffer` (typically stack memory) and moves to the heap if it
-    /// outgrows it. The writer must not outlive `buffer`.
+    /// outgrows it.
+    ///
+    /// The writer must not outlive `buffer`.
     init(startingIn buffer: UnsafeMutableBufferPointer<UInt8>, limit: Int = Value.maxTextBytes) {
         self.limit = limit
         if let start = buffer.baseAddress, buffer.count > 0 {

@@ -60,9 +60,10 @@ public struct Diagnostic: Sendable, Hashable {
         return lines.joined(separator: "\n")
     }
 
-    /// `line` with each control character but tab shown as U+FFFD: a NUL or an escape
-    /// sequence in a source file must not reach the terminal (an escape could recolour or
-    /// rewrite it). One scalar for one, so the caret below still lines up.
+    /// `line` with each control character but tab shown as U+FFFD: a NUL or an escape sequence
+    /// in a source file must not reach the terminal (an escape could recolour or rewrite it).
+    ///
+    /// One scalar for one, so the caret below still lines up.
     static func printable(_ line: String) -> String {
         guard line.unicodeScalars.contains(where: isControl) else { return line }
         var out = String.UnicodeScalarView()

@@ -1,8 +1,10 @@
-/// Action-type globs: `*` matches any run of characters, everything else itself. Shared by
-/// the runtime's patterns and the program graph, so that both agree on what matches.
+/// Action-type globs: `*` matches any run of characters, everything else itself.
+///
+/// Shared by the runtime's patterns and the program graph, so that both agree on what matches.
 package enum Glob {
-    /// Whether `text` matches `pattern` (UTF-8 bytes). Backtracks to the last `*` only, so
-    /// it is linear in practice.
+    /// Whether `text` matches `pattern` (UTF-8 bytes).
+    ///
+    /// Backtracks to the last `*` only, so it is linear in practice.
     package static func matches(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
         match(pattern, text)
     }
@@ -42,8 +44,10 @@ package enum Glob {
 }
 
 extension Value {
-    /// Compares an integer with a double exactly (converting the integer could round it):
-    /// -1, 0 or 1. NaN counts as greater than every integer.
+    /// Compares an integer with a double exactly (converting the integer could round it): -1,
+    /// 0 or 1.
+    ///
+    /// NaN counts as greater than every integer.
     package static func compareExactly(_ x: Int, _ y: Double) -> Int {
         if y.isNaN { return 1 }
         // 2^63 is exactly representable; every Int is below it and at or above -2^63.

@@ -1,5 +1,7 @@
 /// An opaque reference to a runtime object that a saga can hold in a variable: a task or a
-/// channel. Two handles are equal when they name the same object.
+/// channel.
+///
+/// Two handles are equal when they name the same object.
 ///
 /// The handle keeps its object alive, so the runtime needs no table from ids to objects
 /// (which would keep every finished task forever).

@@ -113,9 +113,11 @@ extension Record {
         chunks.insert(upper, at: at.chunk &+ 1)
     }
 
-    /// Removes the entry at `at`. A chunk left with under a quarter of ``chunkCapacity``
-    /// joins a neighbour that has room, so that chunks stay full enough to keep the chunk
-    /// list short. (A list left with one chunk is made flat by ``modifyChunks(_:)``.)
+    /// Removes the entry at `at`.
+    ///
+    /// A chunk left with under a quarter of ``chunkCapacity`` joins a neighbour that has room,
+    /// so that chunks stay full enough to keep the chunk list short. (A list left with one
+    /// chunk is made flat by ``modifyChunks(_:)``.)
     private static func remove(at: (chunk: Int, index: Int, found: Bool), in chunks: inout [[Entry]]) {
         let c = at.chunk
         chunks[c].remove(at: at.index)

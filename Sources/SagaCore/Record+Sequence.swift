@@ -62,6 +62,7 @@ extension Record: Sequence {
 
     /// The address of the record's storage while the record lives: two records with the same
     /// one are equal, and a walk over a value whose parts are shared can tell them by it.
+    ///
     /// `nil` for a record with no storage of its own (`{type: "…"}`, kept as its string).
     public var storageIdentity: UnsafeRawPointer? {
         switch storage {
@@ -74,16 +75,19 @@ extension Record: Sequence {
         }
     }
 
-    /// How many sorted runs the entries are in: one for a small record, its chunks for a
-    /// large one. A walk over the runs by index reads each entry where it lies; the iterator
-    /// copies each entry out (a retain and a release each).
+    /// How many sorted runs the entries are in: one for a small record, its chunks for a large
+    /// one.
+    ///
+    /// A walk over the runs by index reads each entry where it lies; the iterator copies each
+    /// entry out (a retain and a release each).
     @inlinable var runCount: Int {
         if case .chunked(let chunks) = storage { return chunks.count }
         return 1
     }
 
-    /// The `k`th sorted run of entries (see ``runCount``). A typed record's one entry is
-    /// made here, as an array of its own.
+    /// The `k`th sorted run of entries (see ``runCount``).
+    ///
+    /// A typed record's one entry is made here, as an array of its own.
     @inlinable func run(_ k: Int) -> [Entry] {
         switch storage {
         case .flat(let entries): return entries

@@ -1,6 +1,7 @@
 /// An error as sagas see it: a record with a string `message`, and for run-time errors a
-/// `kind` (`"TypeError"`, `"HostError"`, `"Timeout"`, …). `throw "text"` makes
-/// `{message: "text"}`; `throw {…}` throws the record as is.
+/// `kind` (`"TypeError"`, `"HostError"`, `"Timeout"`, …).
+///
+/// `throw "text"` makes `{message: "text"}`; `throw {…}` throws the record as is.
 public struct SagaError: Error, Sendable, Equatable {
     /// The error record that `catch e` binds.
     public var value: Value

@@ -41,10 +41,11 @@ enum SmallASCII {
         unsafeBitCast(bits(in: buffer, range), to: String.self)
     }
 
-    /// The two words of the small ASCII string of `buffer[range]`: its bytes in memory
-    /// order, and the count in the last byte under the discriminator `0xE0`. The bytes are
-    /// read as whole words where the buffer has room around them (bytes outside the range
-    /// are shifted out), one by one otherwise.
+    /// The two words of the small ASCII string of `buffer[range]`: its bytes in memory order,
+    /// and the count in the last byte under the discriminator `0xE0`.
+    ///
+    /// The bytes are read as whole words where the buffer has room around them (bytes outside
+    /// the range are shifted out), one by one otherwise.
     @inline(__always)
     private static func bits(in buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (UInt64, UInt64) {
         let n = range.count

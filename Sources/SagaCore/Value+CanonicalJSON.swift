@@ -19,6 +19,7 @@ extension Value {
     /// The value as canonical JSON, for `json(x)`.
     ///
     /// - Parameter limit: the longest text accepted, in UTF-8 bytes.
+    /// - Returns: the canonical JSON text.
     /// - Throws: a `RangeError` when the text would be longer than `limit`.
     public func checkedCanonicalJSON(limit: Int = Value.maxTextBytes) throws(SagaError) -> String {
         let text = CanonicalJSONWriter.withCanonicalJSON(of: self, limit: limit) {

@@ -1,10 +1,13 @@
 extension Value {
-    /// How deeply lists and records may nest: the same bound as the JSON reader's. Deeper
-    /// values would overflow the stack when they are compared, printed or freed.
+    /// How deeply lists and records may nest: the same bound as the JSON reader's.
+    ///
+    /// Deeper values would overflow the stack when they are compared, printed or freed.
     public static let maxDepth = 512
 
     /// Whether this value nests more than `limit` levels of lists and records (a scalar is
-    /// level 0). Stops as soon as the answer is known.
+    /// level 0).
+    ///
+    /// Stops as soon as the answer is known.
     ///
     /// A value whose parts are shared (`r = {a: r, b: r}`, repeated) is a tree exponentially
     /// larger than its memory: past a few thousand nodes the walk switches to one that visits

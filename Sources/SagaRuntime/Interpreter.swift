@@ -326,10 +326,12 @@ struct DispatchEntry {
 }
 
 /// How the saga middleware of an interpreter's own store (``Interpreter/store``) reaches it,
-/// set only while it runs (``SagaStoreBinding/runStarted(_:)`` to
-/// ``SagaStoreBinding/runEnded(_:)``, both on the run's actor, where the store dispatches
-/// too): then `run()` keeps the interpreter alive, and once it has ended the interpreter may
-/// go away on any thread without the store reaching for it.
+/// set only while it runs.
+///
+/// It is set from ``SagaStoreBinding/runStarted(_:)`` to ``SagaStoreBinding/runEnded(_:)``,
+/// both on the run's actor, where the store dispatches too: then `run()` keeps the interpreter
+/// alive, and once it has ended the interpreter may go away on any thread without the store
+/// reaching for it.
 ///
 /// Outside a run the middleware passes actions on to the reducer and nothing else; an app may
 /// keep the store after the interpreter is gone. (Over an app's store, ``RunningInterpreters``

@@ -1,6 +1,8 @@
 /// Where one module's actions live inside an app's action type: how to wrap one (usually an
-/// enum case) and how to find one. With it, a module's middleware and reducer work in the
-/// app's store, as SwiftRex's `lift` and TCA's `Scope` do.
+/// enum case) and how to find one.
+///
+/// With it, a module's middleware and reducer work in the app's store, as SwiftRex's `lift`
+/// and TCA's `Scope` do.
 ///
 /// ```swift
 /// enum AppAction: Sendable { case songs(Songs.Action), play(id: String) }
@@ -21,7 +23,9 @@ public struct ActionPath<Root, Value>: Sendable {
     }
 
     /// `reducer`, working in a wider state: on the part of it at `state`, for the actions this
-    /// path finds. Other actions leave the state alone.
+    /// path finds.
+    ///
+    /// Other actions leave the state alone.
     ///
     /// ```swift
     /// let reduceSongs = songsPath.lift(Songs.makeReducer(), state: \AppState.songs)

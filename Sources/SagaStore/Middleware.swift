@@ -15,7 +15,9 @@ public struct Middleware<State, Action> {
     public let body: (MiddlewareAPI<State, Action>, @escaping (Action) -> Void) -> (Action) -> Void
     /// The actions the middleware may act on, if it says: any other action its step only
     /// passes on, at once and unchanged, so that a dispatcher that knows may skip the step
-    /// (see ``init(actingOn:_:)``). `nil`: it may act on any action.
+    /// (see ``init(actingOn:_:)``).
+    ///
+    /// `nil`: it may act on any action.
     public let actsOn: ((Action) -> Bool)?
 
     /// Creates a middleware from its body.
@@ -25,10 +27,11 @@ public struct Middleware<State, Action> {
     }
 
     /// Creates a middleware that acts only on the actions for which `actsOn` is true: for any
-    /// other, its step must call `next` with the action and do nothing else. A dispatcher may
-    /// then leave the step out for those actions, saving the trip through its closure (the
-    /// saga interpreter's store does, for its own actions). `actsOn` may say true for more
-    /// actions than the middleware acts on, never for fewer.
+    /// other, its step must call `next` with the action and do nothing else.
+    ///
+    /// A dispatcher may then leave the step out for those actions, saving the trip through its
+    /// closure (the saga interpreter's store does, for its own actions). `actsOn` may say true
+    /// for more actions than the middleware acts on, never for fewer.
     ///
     /// ```swift
     /// let audit = Middleware<AppState, AppAction>(actingOn: \.isPayment) { api, next in

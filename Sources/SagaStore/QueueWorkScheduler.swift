@@ -17,8 +17,9 @@ import Synchronization
 public final class QueueWorkScheduler<Action: Sendable>: AsyncWorkScheduler, @unchecked Sendable {
     /// The queue results are dispatched on.
     public let queue: DispatchQueue
-    /// Dispatches one result into the store; called on ``queue``. Set it once, before the
-    /// first action (it is read on `queue` only).
+    /// Dispatches one result into the store; called on ``queue``.
+    ///
+    /// Set it once, before the first action (it is read on `queue` only).
     public var deliver: ((Action) -> Void)?
 
     /// The number of the next piece of work, the next to deliver, and the results that

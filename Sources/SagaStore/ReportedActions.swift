@@ -12,7 +12,9 @@ final class ReportedActions<Action: Sendable>: Sendable {
 
     private let slot = Mutex(Slot.empty)
 
-    /// Stores the actions, or hands them to the waiter. A second call is ignored.
+    /// Stores the actions, or hands them to the waiter.
+    ///
+    /// A second call is ignored.
     func fulfil(_ actions: [Action]) {
         let waiter = slot.withLock { slot -> CheckedContinuation<[Action], Never>? in
             switch slot {

@@ -1,7 +1,8 @@
 extension Store where State: Sendable {
     /// The store's states as they change: the current one first, then the state after each
-    /// processed action, for as long as the sequence is iterated. A consumer that falls
-    /// behind gets the newest state, not every one in between.
+    /// processed action, for as long as the sequence is iterated.
+    ///
+    /// A consumer that falls behind gets the newest state, not every one in between.
     ///
     /// ```swift
     /// for await state in store.states() where state.user != nil {

@@ -100,8 +100,10 @@ public final class Store<State, Action> {
     }
 
     /// Calls `observer` each time a `dispatch` has processed every action it queued, before
-    /// `dispatch` returns. The saga middleware uses it to resume the sagas an app's own
-    /// dispatch woke, within that dispatch, as redux-saga does; an observer may dispatch.
+    /// `dispatch` returns.
+    ///
+    /// The saga middleware uses it to resume the sagas an app's own dispatch woke, within that
+    /// dispatch, as redux-saga does; an observer may dispatch.
     ///
     /// - Returns: a token for ``removeIdleObserver(_:)``.
     @discardableResult

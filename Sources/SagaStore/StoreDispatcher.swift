@@ -1,6 +1,7 @@
 /// Dispatches into a store from any thread or task: each action is dispatched on the store's
-/// actor, in the order the calls were made. Results of asynchronous work (a database write, a
-/// request) come back to a store this way.
+/// actor, in the order the calls were made.
+///
+/// Results of asynchronous work (a database write, a request) come back to a store this way.
 ///
 /// ```swift
 /// let send = store.dispatcher                  // on the store's actor
@@ -32,8 +33,10 @@ public struct StoreDispatcher<Action: Sendable>: Sendable {
 }
 
 /// A store inbox's `send`, as a function of the action type the dispatcher sends (a lifted
-/// middleware's, say). Unchecked: an inbox may be called from any thread, and a
-/// ``StoreDispatcher`` carries only `Sendable` actions.
+/// middleware's, say).
+///
+/// Unchecked: an inbox may be called from any thread, and a ``StoreDispatcher`` carries only
+/// `Sendable` actions.
 struct UncheckedSender<Action>: @unchecked Sendable {
     let send: (Action) -> Void
 }

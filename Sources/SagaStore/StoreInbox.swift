@@ -18,8 +18,9 @@ final class StoreInbox<Action>: @unchecked Sendable {
     }
 
     private let pending = Mutex(Pending())
-    /// The store's actor: weak, as the store holds the inbox and the actor may hold the
-    /// store. Once it is gone, nothing sent is dispatched.
+    /// The store's actor: weak, as the store holds the inbox and the actor may hold the store.
+    ///
+    /// Once it is gone, nothing sent is dispatched.
     private weak let actor: (any Actor)?
     /// Dispatches into the store, if it is still there.
     private let target: Target

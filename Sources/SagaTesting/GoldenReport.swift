@@ -1,5 +1,7 @@
 /// What ``GoldenTests/run(_:host:)-(String...,_)`` found: the tests that passed, and how each
-/// other one failed. Its description says both, with a diff of each failed transcript.
+/// other one failed.
+///
+/// Its description says both, with a diff of each failed transcript.
 public struct GoldenReport: Sendable, CustomStringConvertible {
     /// A test that failed, or a path that holds none.
     public struct Failure: Sendable {

@@ -45,9 +45,10 @@ func secondsSince(_ start: ContinuousClock.Instant) -> Double {
 }
 
 /// The wall and CPU time of the last region ``time(_:)`` or ``blockingTime(_:)`` measured.
+///
 /// The CPU time (user and system, every thread of the process) is less disturbed than wall
-/// time by other work on a shared machine; a workload's result carries it when its seconds
-/// are that region's (see `main.swift`).
+/// time by other work on a shared machine; a workload's result carries it when its seconds are
+/// that region's (see `main.swift`).
 enum TimedRegion {
     private static let last = Mutex<(seconds: Double, cpuSeconds: Double)?>(nil)
 

@@ -3,8 +3,9 @@ import Testing
 @testable import SagaCore
 
 /// The reader's fast paths for small input: plain ASCII strings found eight bytes at a time
-/// and made straight from the input, and records of one entry. They must read exactly what
-/// the general paths read, wherever a string falls in the input.
+/// and made straight from the input, and records of one entry.
+///
+/// They must read exactly what the general paths read, wherever a string falls in the input.
 @Suite struct JSONReaderFastPathTests {
     private func parse(_ text: String) -> Result<Value, JSONError> {
         Result { () throws(JSONError) -> Value in try JSONReader.parse(text) }

@@ -3,8 +3,9 @@ import Testing
 @testable import SagaCore
 
 /// `{type: "…"}` alone is kept as its string (`Record.Storage.typed`), so that copying an
-/// action touches no reference count. Nothing a program or the store can do tells it from the
-/// same record kept as entries.
+/// action touches no reference count.
+///
+/// Nothing a program or the store can do tells it from the same record kept as entries.
 @Suite struct TypedRecordTests {
     /// The ways a type-only action is made: the JSON reader, `Record(type:)`, entries in any
     /// order (a record literal in a saga), sorted entries.

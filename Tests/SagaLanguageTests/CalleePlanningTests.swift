@@ -24,8 +24,10 @@ struct CalleePlanningTests {
     }
 
     /// Compiles `files` (by name; `main.saga` is the root) twice: parsed as the Frontend
-    /// parses, and parsed by the public entry, which plans nothing. Returns both programs'
-    /// JSON (or nil) and diagnostics, and the callees of the planned parse.
+    /// parses, and parsed by the public entry, which plans nothing.
+    ///
+    /// Returns both programs' JSON (or nil) and diagnostics, and the callees of the planned
+    /// parse.
     static func compileBothWays(
         _ files: [String: String], hostFunctions: Set<String> = []
     ) throws -> (

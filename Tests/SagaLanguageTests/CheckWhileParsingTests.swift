@@ -6,6 +6,7 @@ import Testing
 
 /// `Frontend.check` checks each declaration as soon as it is parsed and lets its tree go
 /// (`CheckingSink`), making the look-ups of the program's names once every file is parsed.
+///
 /// Whatever the program, it reports what `Frontend.compile` reports, in the same order.
 @Suite("Checking while parsing reports what compiling reports")
 struct CheckWhileParsingTests {

@@ -5,9 +5,10 @@ import Testing
 
 @testable import SagaLanguage
 
-/// A large file is parsed in pieces at once, one thread each (Parser+Pieces.swift). Cut or
-/// not, a file compiles to the same program with the same diagnostics: these tests cut small
-/// files as often as they can and compare.
+/// A large file is parsed in pieces at once, one thread each (Parser+Pieces.swift).
+///
+/// Cut or not, a file compiles to the same program with the same diagnostics: these tests cut
+/// small files as often as they can and compare.
 @Suite("A large file is parsed in pieces")
 struct ParsePiecesTests {
     /// Cuts every file, at up to eight lines that begin a declaration.

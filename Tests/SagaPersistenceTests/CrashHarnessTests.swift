@@ -3,11 +3,14 @@ import SagaCore
 import SagaPersistence
 import Testing
 
-/// SQLite's crash test, on a ``SimulatedDisk``: a scripted workload (saves, deletes,
-/// reopens, snapshots) runs once per call it makes, with that one write, sync, rename or
-/// removal failing; then the power goes, keeping, dropping or garbling whatever was not
-/// synced. Reopening must give every acknowledged write, and of the writes that failed
-/// only ones that were in flight, never a silent loss.
+/// SQLite's crash test, on a ``SimulatedDisk``.
+///
+/// A scripted workload (saves, deletes, reopens, snapshots) runs once per call it makes, with
+/// that one write, sync, rename or removal failing; then the power goes, keeping, dropping or
+/// garbling whatever was not synced.
+///
+/// Reopening must give every acknowledged write, and of the writes that failed only ones that
+/// were in flight, never a silent loss.
 @Suite("Crash harness")
 struct CrashHarnessTests {
     enum Op {

@@ -5,9 +5,11 @@ import Testing
 
 @testable import SagaPersistence
 
-/// A live request registers after its first query; a write acknowledged in between saw no
-/// live request to refresh. The request notices (the entity's write count moved) and
-/// queries again, so it does not miss that write for good.
+/// A live request registers after its first query; a write acknowledged in between saw no live
+/// request to refresh.
+///
+/// The request notices (the entity's write count moved) and queries again, so it does not miss
+/// that write for good.
 @Suite struct LiveRequestRaceTests {
     @Test func aWriteBetweenALiveRequestsQueryAndItsRegistrationIsNotMissed() async throws {
         let store = SnapshotGatedStore()

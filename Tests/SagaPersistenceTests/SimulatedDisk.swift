@@ -4,8 +4,10 @@ import SagaTestSupport
 
 /// An in-memory disk behind the ``FileSystem`` seam that remembers what is durable, after
 /// SQLite's crash-test VFS: each file has its written bytes and its synced bytes, and the
-/// folder has its current names and its synced names. ``crashed(_:)`` gives the disk as a
-/// power loss would leave it, keeping, dropping or garbling whatever was not synced.
+/// folder has its current names and its synced names.
+///
+/// ``crashed(_:)`` gives the disk as a power loss would leave it, keeping, dropping or
+/// garbling whatever was not synced.
 ///
 /// It also fails calls on demand: the `failAt`-th call whose name is in `faulty` fails
 /// once (a failing write first writes half its bytes, as a disk that fills up does).

@@ -74,8 +74,9 @@ func ids(_ elements: [Value]) -> [Value] { elements.map { $0["id"] } }
 
 /// A ``FileSystem`` over the real one that counts calls, and fails calls on demand: from the
 /// `failFrom`-th counted call on, every call (but `close`) fails with `errno` (EIO unless
-/// set), as if the process had died there. Counting starts once `armAfterDatasyncs`
-/// fdatasyncs have succeeded.
+/// set), as if the process had died there.
+///
+/// Counting starts once `armAfterDatasyncs` fdatasyncs have succeeded.
 final class FaultInjector: @unchecked Sendable {
     private let lock = NSLock()
     private var counted = 0

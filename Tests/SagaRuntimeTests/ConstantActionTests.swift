@@ -42,8 +42,9 @@ import Testing
     }
 
     /// Sites are told apart by where their fields are; two arrays can be at one place (every
-    /// empty array literal shares one), so the type is compared too. A site that finds the
-    /// place taken gets `nil`, and its `put` builds the action itself.
+    /// empty array literal shares one), so the type is compared too.
+    ///
+    /// A site that finds the place taken gets `nil`, and its `put` builds the action itself.
     @Test func sitesThatShareTheirFieldsKeepTheirTypes() {
         var actions = ConstantActions()
         let empty: [RecordField] = []

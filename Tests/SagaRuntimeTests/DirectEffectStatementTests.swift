@@ -6,8 +6,10 @@ import Testing
 
 /// `let x = select EXPR`, and `let x = call f(…)` or `x = call f(…)` of a function whose body
 /// is one `return`, run where the statement is, without the effect's usual way through the
-/// interpreter (`Interpreter+Statements.swift`). A traced run takes the usual way, so the two
-/// runs of each program here must print, fail and end alike.
+/// interpreter (`Interpreter+Statements.swift`).
+///
+/// A traced run takes the usual way, so the two runs of each program here must print, fail and
+/// end alike.
 @Suite struct DirectEffectStatementTests {
     private func run(
         _ source: String, traced: Bool, _ configure: (inout Interpreter.Options) -> Void = { _ in }

@@ -89,9 +89,11 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
-    /// An app's own dispatch runs the sagas it wakes at once, without waking the run loop;
-    /// a timer those sagas start must still wake it (here on the virtual clock, which the loop
-    /// moves to the timer once it is idle). Before, the loop slept on and the test timed out.
+    /// An app's own dispatch runs the sagas it wakes at once, without waking the run loop; a
+    /// timer those sagas start must still wake it (here on the virtual clock, which the loop
+    /// moves to the timer once it is idle).
+    ///
+    /// Before, the loop slept on and the test timed out.
     @Test(.timeLimit(.minutes(1))) func aTimerStartedByAnAppsOwnDispatchFires() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])

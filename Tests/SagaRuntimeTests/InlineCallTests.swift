@@ -3,10 +3,12 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// A `call` of a simple function runs inline, in the caller's task. That must not be
-/// observable: each program here runs twice, once with its functions as they are (inlined)
-/// and once with each body wrapped in an empty `try { … } finally { }` on the same lines
-/// (which keeps a function from being inlined), and both runs must print and fail alike.
+/// A `call` of a simple function runs inline, in the caller's task.
+///
+/// That must not be observable: each program here runs twice, once with its functions as they
+/// are (inlined) and once with each body wrapped in an empty `try { … } finally { }` on the
+/// same lines (which keeps a function from being inlined), and both runs must print and fail
+/// alike.
 @Suite struct InlineCallTests {
     /// The two variants of `template`: `TRY` and `FIN` mark where the wrapper goes.
     private func variants(_ template: String) -> (inline: String, asTasks: String) {

@@ -6,9 +6,11 @@ import Testing
 
 /// A `leading` body runs in its watcher's turn too, and the watcher, which joins its body,
 /// takes again only once the body has ended: actions that come while the body runs are
-/// dropped, those after it are taken. As for `every` (``InlineBodyTests``), each program runs
-/// both ways (a run-step budget turns the short cuts off) and the two runs must agree on
-/// transcript, errors, status and final state.
+/// dropped, those after it are taken.
+///
+/// As for `every` (``InlineBodyTests``), each program runs both ways (a run-step budget turns
+/// the short cuts off) and the two runs must agree on transcript, errors, status and final
+/// state.
 @Suite struct InlineLeadingBodyTests {
     private static func actions(_ type: String, _ count: Int) -> [String] {
         (1...count).map { #"{"type":"\#(type)","n":\#($0)}"# }
@@ -47,8 +49,10 @@ import Testing
     }
 
     /// A `put` that wakes another task gives the body its task there, and the watcher waits on
-    /// its join. The woken task's own `put` waits behind the body, which ends first: the watcher
-    /// has taken again by the time that action is processed, and takes it.
+    /// its join.
+    ///
+    /// The woken task's own `put` waits behind the body, which ends first: the watcher has
+    /// taken again by the time that action is processed, and takes it.
     @Test func aPutThatWakesATaskMakesTheWatcherWaitForTheBody() async {
         let outcome = await runLoweredAndWalked(
             """

@@ -2,9 +2,11 @@ import SagaCore
 import SagaRuntime
 import Testing
 
-/// Integer arithmetic and comparison as programs see it. The evaluator works two integers
-/// out itself (see `Evaluator.integerBinary`) and leaves the rest to `Value`'s operators:
-/// results, and the error of an overflow, must be the same either way.
+/// Integer arithmetic and comparison as programs see it.
+///
+/// The evaluator works two integers out itself (see `Evaluator.integerBinary`) and leaves the
+/// rest to `Value`'s operators: results, and the error of an overflow, must be the same either
+/// way.
 @Suite struct IntegerArithmeticTests {
     @Test func integersAddSubtractMultiplyAndCompare() async {
         let run = await runSaga(

@@ -4,11 +4,13 @@ import SagaRuntime
 import Testing
 
 /// `join t` waits on its one task without the state `join [t1, t2]` keeps (see the
-/// interpreter's `joinOne`). It must give what the list form gives for a list of one, whatever
-/// state the task is in when it is joined and how it ends: each program here runs once with
-/// `join t` and once with `join [t]` (its only result taken out), and both runs must print,
-/// fail and end alike. Where a program's lines are given too, they are those of the list form,
-/// since both forms share what a failed or cancelled task does to its joiner.
+/// interpreter's `joinOne`).
+///
+/// It must give what the list form gives for a list of one, whatever state the task is in when
+/// it is joined and how it ends: each program here runs once with `join t` and once with `join
+/// [t]` (its only result taken out), and both runs must print, fail and end alike. Where a
+/// program's lines are given too, they are those of the list form, since both forms share what
+/// a failed or cancelled task does to its joiner.
 @Suite struct JoinTests {
     /// The two variants of `template`: `JOIN(x)` stands for a join of the task `x` whose
     /// result goes into `r`.

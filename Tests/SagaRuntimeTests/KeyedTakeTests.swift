@@ -4,9 +4,11 @@ import SagaRuntime
 import Testing
 
 /// `take "t" where it.PATH == VALUE`, with VALUE fixed while the task waits, is kept under
-/// VALUE (the scheduler's taker index): an action meets only the takers under its own
-/// path's value. What a run prints must be what evaluating every condition for every action
-/// gives: the same tasks woken, in the order they began to wait, and the same errors.
+/// VALUE (the scheduler's taker index): an action meets only the takers under its own path's
+/// value.
+///
+/// What a run prints must be what evaluating every condition for every action gives: the same
+/// tasks woken, in the order they began to wait, and the same errors.
 @Suite struct KeyedTakeTests {
     /// Keyed, plain, `*` and `&&` takers woken by one action, in the order they began to wait.
     @Test func oneActionWakesEveryKindOfTakerInWaitOrder() async {

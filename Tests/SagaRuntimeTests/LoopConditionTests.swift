@@ -2,11 +2,12 @@ import SagaCore
 import SagaRuntime
 import Testing
 
-/// A `while` loop's later turns, conditions over integers and `x = …` each take a short cut
-/// in the interpreter (the condition read from the loop's frame in place, two integers
-/// compared where they are, the slot read before the value is computed). These programs pin
-/// what those short cuts must keep: the turns, `break` and `continue`, the error of a
-/// condition that fails on a later turn, and what a failed assignment leaves.
+/// A `while` loop's later turns, conditions over integers and `x = …` each take a short cut in
+/// the interpreter (the condition read from the loop's frame in place, two integers compared
+/// where they are, the slot read before the value is computed).
+///
+/// These programs pin what those short cuts must keep: the turns, `break` and `continue`, the
+/// error of a condition that fails on a later turn, and what a failed assignment leaves.
 @Suite struct LoopConditionTests {
     @Test func whileLoopsTurnBreakAndContinueAsWritten() async {
         let run = await runSaga(
@@ -135,6 +136,7 @@ import Testing
     }
 
     /// Division by zero is not an integer short cut: it fails as a value and as a condition.
+    ///
     /// An integer remainder is one, with `Value.remainder`'s values (by -1, of `Int.min`).
     @Test func divisionByZeroFailsInValuesAndConditions() async {
         let run = await runSaga(

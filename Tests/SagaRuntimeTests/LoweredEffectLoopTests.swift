@@ -4,11 +4,14 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A loop whose body has effects runs lowered too (`LoweredLoop`): a `take` of a type and a
-/// `put` of a literal action are steps of their own; a `log`, a `throw` and the other `take`,
-/// `put`, `select` and `delay` statements are run by the walk's `executeStatement` where they
-/// stand. A task that blocks or yields there goes on lowered when it resumes. Each program
-/// runs lowered and walked; both runs must print, fail, count steps and yield alike.
+/// A loop whose body has effects runs lowered too (`LoweredLoop`).
+///
+/// A `take` of a type and a `put` of a literal action are steps of their own; a `log`, a
+/// `throw` and the other `take`, `put`, `select` and `delay` statements are run by the walk's
+/// `executeStatement` where they stand.
+///
+/// A task that blocks or yields there goes on lowered when it resumes. Each program runs
+/// lowered and walked; both runs must print, fail, count steps and yield alike.
 @Suite struct LoweredEffectLoopTests {
     /// Two sagas passing actions back and forth: puts that wake a taker (and so block),
     /// puts that wake none, stored takes and puts, a `where`, a `select`, a channel, a delay.

@@ -6,8 +6,10 @@ import Testing
 
 /// Lowered loops at their edges: loops that never turn, failures inside arms and called
 /// functions, cancellation while yielded, `return`, nested `if`s, and which loops lower at
-/// all. As in ``LoweredLoopTests``, each program runs lowered and walked, and both runs must
-/// print, fail, count and yield alike.
+/// all.
+///
+/// As in ``LoweredLoopTests``, each program runs lowered and walked, and both runs must print,
+/// fail, count and yield alike.
 @Suite struct LoweredLoopEdgeTests {
     /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
     /// in a called function (the trace names it), a string past `--max-length`, and a condition

@@ -5,10 +5,13 @@ import SagaStore
 import Testing
 
 /// An interpreter's own store whose only middleware is the saga middleware processes the
-/// interpreter's actions without its middleware chain (`Store.dispatch(_:before:after:)`), and
-/// so does one whose other middleware all say what they act on (`Middleware(actingOn:)`), for
-/// the actions none of them acts on. Whatever the sagas, the reducers, a subscriber or the
-/// transcript see must be what they see when another middleware keeps the chain in use.
+/// interpreter's actions without its middleware chain (`Store.dispatch(_:before:after:)`).
+///
+/// So does one whose other middleware all say what they act on (`Middleware(actingOn:)`), for
+/// the actions none of them acts on.
+///
+/// Whatever the sagas, the reducers, a subscriber or the transcript see must be what they see
+/// when another middleware keeps the chain in use.
 @Suite struct OwnStoreDispatchTests {
     /// Reducers, takers with and without conditions, an action channel, puts
     /// that wake takers and puts that wake none, a watcher, and the action lines.

@@ -4,8 +4,9 @@ import SagaRuntime
 import Testing
 
 /// A `put` made when nothing else is waiting to run is processed on the spot instead of
-/// through the dispatch queue (`Interpreter.dispatchAtOnce`). Nobody may be able to tell: the
-/// order of every task and action stays the queue's.
+/// through the dispatch queue (`Interpreter.dispatchAtOnce`).
+///
+/// Nobody may be able to tell: the order of every task and action stays the queue's.
 @Suite struct PutAtOnceTests {
     @Test func aTakerWokenByThePutRunsBeforeThePutterGoesOn() async {
         let run = await runSaga(

@@ -6,8 +6,10 @@ import Testing
 
 /// A reducer that extends a list or a string in the state (`state.todos = state.todos + [x]`)
 /// beside other statements logs the member's length, not the member: holding the old list
-/// would make the extension copy it, so that n appends take time in n². When the reducer fails, the
-/// list and the string are cut back to their lengths, whatever else changed them in between.
+/// would make the extension copy it, so that n appends take time in n².
+///
+/// When the reducer fails, the list and the string are cut back to their lengths, whatever
+/// else changed them in between.
 @Suite struct ReducerExtendUndoTests {
     @Test func aFailingReducerCutsItsListsAndStringsBackToTheirLengths() async {
         let outcome = await runReducers(

@@ -4,11 +4,15 @@ import Testing
 
 @testable import SagaRuntime
 
-/// `state.P = state.P op x` through a path of more than one step
-/// (`state.byChannel[a.ch] = state.byChannel[a.ch] + [a.msg]`) updates the value where it lies:
-/// a list or string that `+` extends is extended in place, where building a new one would make
-/// n appends take time in n². It must give what reading the value into a variable first and
-/// storing `old op x` gives, errors included.
+/// `state.P = state.P op x` through a path of more than one step updates the value where it
+/// lies.
+///
+/// In `state.byChannel[a.ch] = state.byChannel[a.ch] + [a.msg]`, for one, the list that `+`
+/// extends is extended in place, where building a new one would make n appends take time in
+/// n².
+///
+/// It must give what reading the value into a variable first and storing `old op x` gives,
+/// errors included.
 @Suite struct ReducerPathUpdateTests {
     /// The same reducer written both ways; the first line of each is the reducer's, so that
     /// their errors name the same place.

@@ -3,9 +3,10 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// A reducer that fails leaves the state as it was before it ran. A body that is a single
-/// `state.key = …` keeps no undo log (the assignment happens whole or not at all), so these
-/// check that such a reducer, failing either way, changes nothing.
+/// A reducer that fails leaves the state as it was before it ran.
+///
+/// A body that is a single `state.key = …` keeps no undo log (the assignment happens whole or
+/// not at all), so these check that such a reducer, failing either way, changes nothing.
 @Suite struct ReducerUndoTests {
     @Test func aOneAssignmentReducerWhoseValueFailsChangesNothing() async {
         let result = await runSaga(

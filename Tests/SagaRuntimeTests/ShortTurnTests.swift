@@ -3,12 +3,15 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// The interpreter's short cuts must not show: a `put` processed on the spot
-/// (`dispatchAtOnce`) and an `every`, `latest` or `leading` watcher's short turns (`runShortTurn`, `retake`) do
-/// what the dispatch queue and the watcher's own statements would have done, in the same
-/// order. A run-step limit turns both off, so each program here runs twice, with and without
-/// one that is never reached, and the two runs must agree on everything: transcript, errors,
-/// status and final state.
+/// The interpreter's short cuts must not show.
+///
+/// A `put` processed on the spot (`dispatchAtOnce`) and an `every`, `latest` or `leading`
+/// watcher's short turns (`runShortTurn`, `retake`) do what the dispatch queue and the
+/// watcher's own statements would have done, in the same order.
+///
+/// A run-step limit turns both off, so each program here runs twice, with and without one that
+/// is never reached, and the two runs must agree on everything: transcript, errors, status and
+/// final state.
 @Suite struct ShortTurnTests {
     /// Runs `source` both ways; returns the (agreed) outcome for further checks.
     @discardableResult

@@ -5,7 +5,9 @@ import Testing
 @testable import SagaRuntime
 
 /// Which watchers take short turns: an `every`, a `latest` or a `leading` whose pattern is a
-/// literal (the common `every "type" as a`), and no other. The others run their written-out loop.
+/// literal (the common `every "type" as a`), and no other.
+///
+/// The others run their written-out loop.
 @Suite struct ShortTurnWatcherTests {
     private func watcher(_ kind: Watcher.Kind, _ pattern: Pattern) -> Watcher {
         Watcher(

@@ -2,10 +2,12 @@ import SagaCore
 import SagaLanguage
 import Testing
 
-/// A reducer's `state.K = state.K op …` runs as one update of the member where it is (lists and
-/// strings that `+` extends are appended to). Walked, it is a read, the operator and a store:
-/// each program here runs both ways (``runReducers(_:input:_:sourceLocation:)``) and the
-/// two must print, fail, roll back and end alike.
+/// A reducer's `state.K = state.K op …` runs as one update of the member where it is (lists
+/// and strings that `+` extends are appended to).
+///
+/// Walked, it is a read, the operator and a store: each program here runs both ways
+/// (``runReducers(_:input:_:sourceLocation:)``) and the two must print, fail, roll back and
+/// end alike.
 @Suite struct StateMemberUpdateTests {
     private static func adds(_ values: [String]) -> [String] {
         values.map { #"{"type":"add","v":\#($0)}"# }

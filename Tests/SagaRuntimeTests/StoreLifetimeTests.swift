@@ -5,8 +5,10 @@ import SagaStore
 import Testing
 
 /// An app may keep an interpreter's store (``Interpreter/store``) after the interpreter is
-/// gone. Its saga middleware must then stop reaching for the interpreter (which it holds
-/// unowned) and only pass actions on to the reducers.
+/// gone.
+///
+/// Its saga middleware must then stop reaching for the interpreter (which it holds unowned)
+/// and only pass actions on to the reducers.
 @Suite struct StoreLifetimeTests {
     @Test func aStoreKeptAfterItsInterpreterStillReduces() throws {
         let program = try #require(

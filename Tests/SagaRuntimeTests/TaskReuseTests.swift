@@ -5,8 +5,10 @@ import Testing
 @testable import SagaRuntime
 
 /// An `every`, `latest` or `leading` watcher runs each body in the task of a body that has
-/// ended, when nothing refers to that task any more (`ShortTurnWatcher.takeSpareTask`, `SagaTask.restart`). A restarted
-/// task must be what a new one would be, and no run may tell the difference.
+/// ended, when nothing refers to that task any more (`ShortTurnWatcher.takeSpareTask`,
+/// `SagaTask.restart`).
+///
+/// A restarted task must be what a new one would be, and no run may tell the difference.
 @Suite struct TaskReuseTests {
     private static let nowhere = SourceLocation.unknown
 

@@ -76,7 +76,9 @@ import Testing
     }
 
     /// Past the sixteen types remembered, lines go to the reader; an escaped type equals its
-    /// plain spelling; DEL (0x7F) is not taken as printable. Every action prints the same.
+    /// plain spelling; DEL (0x7F) is not taken as printable.
+    ///
+    /// Every action prints the same.
     @Test func manyTypesEscapesAndTheEdgeOfPrintableRunAlike() async {
         var input = (0..<20).map { #"{"type":"t\#($0)"}"# }
         input += [#"{"type":"\u0061"}"#, #"{"type":"a"}"#, "{\"type\":\"x\u{7F}\"}", #"{"type":"t3"}"#]

@@ -32,9 +32,10 @@ import Testing
         #expect(throws: SagaError.self) { try Value.add(half, half) }
     }
 
-    /// `r = {a: r, b: r}` sixty times: a value of 2^60 leaves in 61 records. Each assignment's
-    /// depth check must not walk the tree (that takes minutes); nor must `==`. (Its text, cut at
-    /// 256 MiB, is tested in SagaCoreTests with a smaller limit.)
+    /// `r = {a: r, b: r}` sixty times: a value of 2^60 leaves in 61 records.
+    ///
+    /// Each assignment's depth check must not walk the tree (that takes minutes); nor must
+    /// `==`. (Its text, cut at 256 MiB, is tested in SagaCoreTests with a smaller limit.)
     @Test func aValueOfSharedPartsIsCheckedInLinearTime() async {
         let run = await runSaga(
             """

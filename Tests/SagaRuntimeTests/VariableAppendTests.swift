@@ -3,9 +3,10 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// `xs = xs + [x]` and `s = s + "…"` on a saga's own variable extend it where it is. What a
-/// run prints must be what building a new list or string gives: the same values, the same
-/// errors, and no change to another variable that shares the old value.
+/// `xs = xs + [x]` and `s = s + "…"` on a saga's own variable extend it where it is.
+///
+/// What a run prints must be what building a new list or string gives: the same values, the
+/// same errors, and no change to another variable that shares the old value.
 @Suite struct VariableAppendTests {
     /// In a loop that runs lowered, in one that does not (a `try` in its body), and in a
     /// plain block.

@@ -60,7 +60,9 @@ package struct SagaDecl: Sendable {
     }
 }
 
-/// `func name(p1, p2) { … }`: a saga function. Parameters take slots 0..<params.count.
+/// `func name(p1, p2) { … }`: a saga function.
+///
+/// Parameters take slots 0..<params.count.
 package struct FunctionDecl: Sendable {
     package var name: String
     package var parameters: [Variable]
@@ -96,13 +98,17 @@ package struct SourceUnit: Sendable {
     /// Frontend's parse plans callees; see `Parser+Slots.swift`.)
     var calleesArePlanned = false
     /// Where the parser started counting this unit's functions for its planned callees: how
-    /// many function declarations it took to come before the unit's first. The checker, which
-    /// knows how many do, keeps a planned callee as it is when the two agree (a piece of a
-    /// large file, Parser+Pieces.swift), and otherwise rebuilds it with the right index.
+    /// many function declarations it took to come before the unit's first.
+    ///
+    /// The checker, which knows how many do, keeps a planned callee as it is when the two
+    /// agree (a piece of a large file, Parser+Pieces.swift), and otherwise rebuilds it with
+    /// the right index.
     var plannedFunctionsBase = 0
     /// By the number the parser gave a name in this unit, the number the program's interner
-    /// gives it; empty when they are the same. A piece of a file parsed on a thread of its own
-    /// numbers its names apart (Parser+Pieces.swift).
+    /// gives it; empty when they are the same.
+    ///
+    /// A piece of a file parsed on a thread of its own numbers its names apart
+    /// (Parser+Pieces.swift).
     var nameMap: [Int32] = []
     /// When the unit's reducers, sagas and functions were checked as they were parsed and
     /// then let go of (`CheckingSink`), what their check reported; ``declarations`` then

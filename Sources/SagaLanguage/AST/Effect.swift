@@ -1,7 +1,9 @@
 import SagaCore
 
-/// An effect: the only thing that can block a task. It appears as a statement of its own or
-/// as the whole right-hand side of `let`, `var` or an assignment (§4, §5).
+/// An effect: the only thing that can block a task.
+///
+/// It appears as a statement of its own or as the whole right-hand side of `let`, `var` or an
+/// assignment (§4, §5).
 package indirect enum Effect: Sendable {
     /// `take PATTERN [where COND]`, or `take CH`.
     case take(Pattern, where: Expr?, SourceLocation)
@@ -72,8 +74,10 @@ package enum RetryWait: Sendable {
     case backoff(Expr)
 }
 
-/// What `call`, `fork` and `spawn` name. The parser gives `.named`; the checker resolves it
-/// to a saga function of the program or to a host function.
+/// What `call`, `fork` and `spawn` name.
+///
+/// The parser gives `.named`; the checker resolves it to a saga function of the program or to
+/// a host function.
 package enum Callee: Sendable {
     /// A name as written (`fetchUser`, `api.fetchUser`), not yet resolved.
     case named(String, SourceLocation)

@@ -1,8 +1,9 @@
 import SagaCore
 
-/// An expression: evaluated synchronously, it never blocks. Effects are never nested in
-/// an expression (the contract's §4), which is what lets a task's continuation be a plain
-/// stack of statement frames.
+/// An expression: evaluated synchronously, it never blocks.
+///
+/// Effects are never nested in an expression (the contract's §4), which is what lets a task's
+/// continuation be a plain stack of statement frames.
 ///
 /// Every case is boxed (`indirect`), so an `Expr` is one word. Storing the leaves inline (a
 /// literal, a variable) would save the parser and the checker an allocation per leaf, but
@@ -65,14 +66,17 @@ package struct RecordField: Sendable {
     }
 }
 
-/// A use of a variable. `slot` is -1 until the checker resolves it.
+/// A use of a variable.
+///
+/// `slot` is -1 until the checker resolves it.
 package struct Variable: Sendable {
     package var name: String
     package var slot: Int
     package var location: SourceLocation
-    /// The parser's number for `name` (see ``NameInterner``), or -1. The checker trusts it
-    /// only while it still numbers `name`. (It fits in the padding after `location`, so a
-    /// variable is no bigger for it.)
+    /// The parser's number for `name` (see ``NameInterner``), or -1.
+    ///
+    /// The checker trusts it only while it still numbers `name`. (It fits in the padding after
+    /// `location`, so a variable is no bigger for it.)
     var nameID: Int32 = -1
     package init(name: String, slot: Int = -1, location: SourceLocation) {
         self.name = name
@@ -93,8 +97,10 @@ package enum UnaryOperator: String, Sendable {
     case not = "!"
 }
 
-/// An infix operator. Precedence, lowest first: `??`, `||`, `&&`, `== !=`, `< <= > >=`,
-/// `+ -`, `* / %`; all left-associative.
+/// An infix operator.
+///
+/// Precedence, lowest first: `??`, `||`, `&&`, `== !=`, `< <= > >=`, `+ -`, `* / %`; all
+/// left-associative.
 package enum BinaryOperator: String, Sendable {
     case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
     case equal = "==", notEqual = "!="

@@ -2,8 +2,10 @@ import SagaCore
 
 /// What a `take`, a watcher, a reducer or an `actionChannel` matches: `*` (every action), or
 /// an expression that evaluates to a type string (exact, or a glob with `*`), or a list of
-/// patterns. `take CH` also parses as a pattern: if its expression evaluates to a channel
-/// handle, the take reads that channel.
+/// patterns.
+///
+/// `take CH` also parses as a pattern: if its expression evaluates to a channel handle, the
+/// take reads that channel.
 package enum Pattern: Sendable {
     /// The bare `*`.
     case any(SourceLocation)

@@ -129,9 +129,10 @@ extension Checker {
     }
 
     /// Indexes functions and sagas by name (one namespace) before any body is checked, so a
-    /// function may be called before it is declared (``DeclaredNames``), and reports each
-    /// name declared twice. `heads` are the units' declarations' heads, unit by unit, in the
-    /// program's order.
+    /// function may be called before it is declared (``DeclaredNames``), and reports each name
+    /// declared twice.
+    ///
+    /// `heads` are the units' declarations' heads, unit by unit, in the program's order.
     ///
     /// - Returns: how many reducers and root sagas there are, to size their lists.
     ///   Each of `runs` learns how many functions come before it.

@@ -170,6 +170,7 @@ extension Checker {
     }
 
     /// The entries of `race { }` or `all { }`: keys must differ, since the result is a record.
+    ///
     /// Returns whether any changed.
     private mutating func checkEntries(_ entries: inout [EffectEntry], in what: String) -> Bool {
         var seen: Set<String> = []
@@ -187,6 +188,7 @@ extension Checker {
     }
 
     /// What `fork` or `spawn` runs: a callee, or a block that is a task body of its own.
+    ///
     /// Returns whether it changed.
     private mutating func checkTaskBody(_ body: inout TaskBody) -> Bool {
         switch body {
@@ -221,7 +223,9 @@ extension Checker {
     }
 
     /// A watcher: its duration and pattern are evaluated in the enclosing scope; its binding
-    /// is visible only in its body, which is a task body of its own. Returns whether it changed.
+    /// is visible only in its body, which is a task body of its own.
+    ///
+    /// Returns whether it changed.
     private mutating func checkWatcher(_ watcher: inout Watcher) -> Bool {
         var changed = checkExpr(&watcher.duration)
         if checkPattern(&watcher.pattern) { changed = true }

@@ -114,8 +114,9 @@ extension Checker {
         list[index] = element
     }
 
-    /// Checks each expression of a list in place; returns whether any changed. The list is
-    /// written (and so copied, if shared) only where one did.
+    /// Checks each expression of a list in place; returns whether any changed.
+    ///
+    /// The list is written (and so copied, if shared) only where one did.
     mutating func checkEach(_ list: inout [Expr]) -> Bool {
         var changed = false
         for i in list.indices {
@@ -145,8 +146,9 @@ extension Checker {
         error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
     }
 
-    /// A built-in call must name a built-in and give it as many arguments as it takes. A saga
-    /// or host function named here gets a message that says how to call it instead.
+    /// A built-in call must name a built-in and give it as many arguments as it takes.
+    ///
+    /// A saga or host function named here gets a message that says how to call it instead.
     ///
     /// A name that is not a built-in's waits, while the program's names are not all known
     /// (``deferredLookups``), since its message depends on what the program declares.

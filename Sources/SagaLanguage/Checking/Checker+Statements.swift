@@ -38,9 +38,10 @@ extension Checker {
     }
 
     /// Checks one statement; returns whether it changed, and only then rebuilds it (see
-    /// ``checkExpr(_:)``). Its parts are taken out by a `guard case`, whose copy ends with
-    /// the statement, rather than bound by the `switch`, whose copy would live to the end of
-    /// the case.
+    /// ``checkExpr(_:)``).
+    ///
+    /// Its parts are taken out by a `guard case`, whose copy ends with the statement, rather
+    /// than bound by the `switch`, whose copy would live to the end of the case.
     @discardableResult
     mutating func checkStmt(_ statement: inout Stmt) -> Bool {
         switch statement {
@@ -188,7 +189,9 @@ extension Checker {
         return true
     }
 
-    /// Reports `what` if it appears in a reducer. Returns whether it did.
+    /// Reports `what` if it appears in a reducer.
+    ///
+    /// Returns whether it did.
     @discardableResult
     mutating func forbidInReducer(_ what: String, at location: SourceLocation) -> Bool {
         guard context.inReducer else { return false }
@@ -217,6 +220,7 @@ extension Checker {
     }
 
     /// `try`/`catch`/`finally`: the catch binding is visible in its block only.
+    ///
     /// Returns whether any part changed.
     private mutating func checkTry(
         _ body: inout Block, _ catchClause: inout CatchClause?, _ finallyBlock: inout Block?
@@ -242,6 +246,7 @@ extension Checker {
 
     /// Checks an assignment target: the variable must exist, be mutable and belong to the
     /// current task body; `state` may be assigned in a reducer only.
+    ///
     /// Returns whether it changed.
     private mutating func checkLValue(_ target: inout LValue) -> Bool {
         var changed = false

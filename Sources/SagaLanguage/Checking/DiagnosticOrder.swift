@@ -4,7 +4,9 @@ import SagaCore
 /// note kept right after the diagnostic it belongs to (wherever the note points).
 enum DiagnosticOrder {
     /// `diagnostics` sorted by the location of each error or warning; notes travel with the
-    /// diagnostic before them. Equal locations keep their original order.
+    /// diagnostic before them.
+    ///
+    /// Equal locations keep their original order.
     static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         var groups: [[Diagnostic]] = []
         for diagnostic in diagnostics {

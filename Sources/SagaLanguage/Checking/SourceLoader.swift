@@ -209,8 +209,9 @@ struct SourceLoader {
         return .success(bytes)
     }
 
-    /// Reads from `fd` until `buffer` is full or the file ends; how many bytes it read. Sets
-    /// `failed` on an error other than an interruption.
+    /// Reads from `fd` until `buffer` is full or the file ends; how many bytes it read.
+    ///
+    /// Sets `failed` on an error other than an interruption.
     private static func readFully(
         _ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, failed: inout Bool
     ) -> Int {

@@ -246,8 +246,10 @@ struct GraphBuilder {
     }
 
     /// An exact type that a glob pattern in the diagram matches gets a `matches` edge to it,
-    /// so that a `put "user/login"` visibly reaches a `take "user/*"`. The bare `*` gets none:
-    /// it plainly matches everything, and an edge from every type would bury the diagram.
+    /// so that a `put "user/login"` visibly reaches a `take "user/*"`.
+    ///
+    /// The bare `*` gets none: it plainly matches everything, and an edge from every type
+    /// would bury the diagram.
     private mutating func addMatches() {
         var exact: [String] = []
         var globs: [String] = []

@@ -2,9 +2,13 @@ import SagaCore
 
 extension ProgramGraph {
     /// Warnings for every action type a saga or function takes (with `take`, a watcher or an
-    /// `actionChannel`) that nothing can produce: no `put` of the program, no input type in
-    /// `inputTypes`, and not a `persistence/` result (the persistence middleware dispatches
-    /// those). Each points at the declaration that takes the type.
+    /// `actionChannel`) that nothing can produce.
+    ///
+    /// Nothing produces a type when no `put` of the program does, no input type in
+    /// `inputTypes` is it, and it is not a `persistence/` result (the persistence middleware
+    /// dispatches those).
+    ///
+    /// Each points at the declaration that takes the type.
     ///
     /// A program that puts a computed type (not a literal string) could produce anything, so
     /// it gets no warnings. Globs are matched the way the runtime matches them.

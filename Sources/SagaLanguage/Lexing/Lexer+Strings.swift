@@ -7,7 +7,8 @@ extension Lexer {
     /// - Parameters:
     ///   - first: `true` right after the opening quote, `false` right after the `)` that
     ///     closed an interpolation.
-    ///   - startLine: where the whole string literal began (for "unterminated" errors).
+    ///   - startLine: the line where the whole string literal began (for "unterminated" errors).
+    ///   - startColumn: the column where it began.
     ///   - segmentStart: the byte offset where this token starts (the quote or the `)`).
     mutating func scanStringSegment(first: Bool, startLine: Int32, startColumn: Int32, segmentStart: Int) {
         scratch.removeAll(keepingCapacity: true)

@@ -66,8 +66,9 @@ struct Lexer {
     }
 
     /// A lexer of `bytes` from the start of a line in the middle, `offset`, which is line
-    /// `line` of the file: a piece of a file parsed on its own (Parser+Pieces.swift). Offsets
-    /// and locations are the whole file's; the piece ends where `bytes` does.
+    /// `line` of the file: a piece of a file parsed on its own (Parser+Pieces.swift).
+    ///
+    /// Offsets and locations are the whole file's; the piece ends where `bytes` does.
     init(bytes: UnsafeBufferPointer<UInt8>, file: Int32, from offset: Int, line: Int32) {
         self.init(bytes: bytes, file: file)
         pos = offset
@@ -172,8 +173,9 @@ struct Lexer {
     }
 
     /// A line break or the end of the file inside `\(…)`: the string literal never ended.
-    /// Reported once; an error token (which the parser does not report again) and a tail
-    /// close each open interpolation, so the next line parses normally.
+    ///
+    /// Reported once; an error token (which the parser does not report again) and a tail close
+    /// each open interpolation, so the next line parses normally.
     mutating func closeInterpolations() {
         for (i, open) in interpolations.enumerated().reversed() {
             if i == 0 { error("unterminated string literal", line: open.line, column: open.column) }

@@ -43,7 +43,8 @@ struct Token: Sendable {
         return ""
     }
 
-    /// How a diagnostic names this token: `'foo'` for an identifier, `'{'`, `newline`, …
+    /// How a diagnostic names this token: `'foo'` for an identifier, else its kind's spelling
+    /// (`'{'`, `newline`, …).
     var description: String {
         switch kind {
         case .identifier: return "'\(text)'"

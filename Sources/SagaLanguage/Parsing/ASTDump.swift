@@ -95,7 +95,7 @@ package enum ASTDump {
         }
     }
 
-    /// An effect: `(take "a")`, `(put "a" (record (x 1)))`, `(race (a (take "x")))`, …
+    /// An effect, such as `(take "a")`, `(put "a" (record (x 1)))` or `(race (a (take "x")))`.
     package static func render(_ effect: Effect) -> String {
         switch effect {
         case .take(let p, let condition, _):
@@ -150,7 +150,7 @@ package enum ASTDump {
         return ([name] + args.map(render)).joined(separator: " ")
     }
 
-    /// An expression: `(+ a 1)`, `(. a b)`, `([] xs 0)`, `(len xs)`, `(record (k v))`, …
+    /// An expression, such as `(+ a 1)`, `(. a b)`, `([] xs 0)`, `(len xs)` or `(record (k v))`.
     package static func render(_ expr: Expr) -> String {
         switch expr {
         case .literal(let v, _): return render(v)

@@ -205,6 +205,9 @@ extension Parser {
     ///
     /// - Parameter what: what precedes the pattern, made only for the error message (see
     ///   ``parseBlock(after:)``).
+    /// - Returns: the pattern.
+    /// - Throws: ``ParseError`` when no pattern starts here, or its expression does not parse,
+    ///   once the error is reported.
     mutating func parsePattern(after what: @autoclosure () -> String) throws -> Pattern {
         if kind == .star {
             let star = advance()

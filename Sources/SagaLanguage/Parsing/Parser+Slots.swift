@@ -54,8 +54,9 @@ extension Parser {
     }
 
     /// A variable read or assigned: the slot of the innermost visible declaration of its name
-    /// (left at -1 when there is none; the checker reports it). Inlined, as reads are most of
-    /// the names parsed.
+    /// (left at -1 when there is none; the checker reports it).
+    ///
+    /// Inlined, as reads are most of the names parsed.
     @inline(__always)
     mutating func planUse(of variable: inout Variable) {
         guard plansSlots, let index = plannedScopes.lookup(variable.nameID) else { return }

@@ -4,11 +4,16 @@
 import SagaCore
 
 extension Parser {
-    /// `{ statements }`. Inside, statements end at newlines whatever the context outside.
+    /// `{ statements }`.
+    ///
+    /// Inside, statements end at newlines whatever the context outside.
     ///
     /// - Parameter what: what precedes the block, for "expected '{' after saga name"; made only
     ///   for that message (a caller's `"'\(keyword.kind.text)'"` would cost a search of the
     ///   keyword table and a new string per block).
+    /// - Returns: the block and its statements.
+    /// - Throws: ``ParseError`` when there is no `{` or the nesting is too deep, once the error
+    ///   is reported.
     mutating func parseBlock(after what: @autoclosure () -> String) throws -> Block {
         if kind == .newline, nextKind == .leftBrace { step() }
         guard kind == .leftBrace else { throw fail("expected '{' after \(what()), found \(found)") }

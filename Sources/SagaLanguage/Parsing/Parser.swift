@@ -83,12 +83,11 @@ package struct Parser {
     /// Parses one source file, numbering its identifiers in `names`, which the other files of
     /// the program share (see ``NameInterner``), and hands each declaration to a `Sink`.
     ///
-    /// - Parameter plansSlots: whether each variable gets the slot the checker will give it
-    ///   (the checker then leaves the expressions whose variables are right as they are,
-    ///   instead of rebuilding each node around a resolved copy), rather than -1; and whether
-    ///   a call of a function declared earlier in the file names it by its index among the
-    ///   file's functions (see
-    ///   ``SourceUnit/calleesArePlanned``), rather than by name.
+    /// `plansSlots` says whether each variable gets the slot the checker will give it (the
+    /// checker then leaves the expressions whose variables are right as they are, instead of
+    /// rebuilding each node around a resolved copy), rather than -1; and whether a call of a
+    /// function declared earlier in the file names it by its index among the file's functions
+    /// (see ``SourceUnit/calleesArePlanned``), rather than by name.
     static func parse<Sink: DeclarationSink>(
         _ file: SourceFile, fileIndex: Int32, names: inout NameInterner, plansSlots: Bool, into _: Sink.Type
     ) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
@@ -200,7 +199,8 @@ package struct Parser {
         return Variable(name: names.name(id), nameID: id, location: location)
     }
 
-    /// How a diagnostic names a token: `'foo'` for an identifier, `'{'`, `newline`, …
+    /// How a diagnostic names a token: `'foo'` for an identifier, else its kind's spelling
+    /// (`'{'`, `newline`, …).
     func describe(_ token: CompactToken) -> String {
         token.kind == .identifier ? "'\(text(token))'" : token.kind.spelling
     }
@@ -208,8 +208,10 @@ package struct Parser {
     /// The location of the current token.
     var here: SourceLocation { location(current) }
 
-    /// Moves to the next token without consuming it as syntax (skipping separators,
-    /// recovering from errors). Never moves past the EOF.
+    /// Moves to the next token without consuming it as syntax (skipping separators, recovering
+    /// from errors).
+    ///
+    /// Never moves past the EOF.
     @inline(__always)
     mutating func step() {
         if kind != .eof {
@@ -276,6 +278,7 @@ package struct Parser {
     }
 
     /// Switches newline significance; returns the previous setting to restore later.
+    ///
     /// Restore it *before* consuming the closing bracket, so that the newline after the
     /// bracket keeps its meaning in the enclosing context.
     @inline(__always)
@@ -300,8 +303,10 @@ package struct Parser {
     }
 
     /// `true` when the current token is `join` directly followed by `(`: the built-in
-    /// `join(list, sep)` rather than the effect `join T`. Both are in the contract; the
-    /// touching parenthesis tells them apart, as it does for every built-in call.
+    /// `join(list, sep)` rather than the effect `join T`.
+    ///
+    /// Both are in the contract; the touching parenthesis tells them apart, as it does for
+    /// every built-in call.
     ///
     /// Inlined: it is asked at every right-hand side of `let`, `var` and `=`, and as a call
     /// of its own it would make the caller copy the whole parser.

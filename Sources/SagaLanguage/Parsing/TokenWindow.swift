@@ -11,10 +11,11 @@
 /// frame kilobytes of temporary copies in a debug build, where deep nesting then overflows the
 /// stack of a test's thread.
 final class TokenWindow {
-    /// How many tokens the window holds at first (a power of two). It grows when the tokens the
-    /// parser still needs and those a scan step adds do not fit: a step that ends a refill may
-    /// add several (the end of a line and of the file, or many open interpolations closing at
-    /// once). It then keeps its new size.
+    /// How many tokens the window holds at first (a power of two).
+    ///
+    /// It grows when the tokens the parser still needs and those a scan step adds do not fit:
+    /// a step that ends a refill may add several (the end of a line and of the file, or many
+    /// open interpolations closing at once). It then keeps its new size.
     static let initialCapacity = 128
 
     private var slots: UnsafeMutablePointer<CompactToken>

@@ -1,10 +1,12 @@
 import SagaCore
 import Synchronization
 
-/// The `live: true` requests, per entity, in the order they were made: each stays live until
-/// a `cancelRequest` of its entity (a later request, live or not, does not end it). After each
-/// acknowledged write to the entity, each one's query runs again, and a new `received` (with
-/// that request's `ref`) follows the write's result when its elements changed.
+/// The `live: true` requests, per entity, in the order they were made: each stays live until a
+/// `cancelRequest` of its entity (a later request, live or not, does not end it).
+///
+/// After each acknowledged write to the entity, each one's query runs again, and a new
+/// `received` (with that request's `ref`) follows the write's result when its elements
+/// changed.
 ///
 /// While an entity has a live request, its writes are serialized with the re-queries (a write
 /// and the `received`s it causes are one step), so each `received` reflects exactly the writes
@@ -52,9 +54,11 @@ final class LiveRequests: Sendable {
         entries.withLock { $0.byEntity[entity] = nil }
     }
 
-    /// Whether the entity has a live request. Writes ask this before calling the async
-    /// ``lockIfLive(_:)`` and ``refresh(_:store:)``: for the usual entity with none, their
-    /// async frames would be a noticeable part of a save's cost.
+    /// Whether the entity has a live request.
+    ///
+    /// Writes ask this before calling the async ``lockIfLive(_:)`` and ``refresh(_:store:)``:
+    /// for the usual entity with none, their async frames would be a noticeable part of a
+    /// save's cost.
     func hasLive(_ entity: String) -> Bool {
         // Most programs have no live request at all: no need to hash the entity's name then.
         entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[entity]?.isEmpty == false }
@@ -72,9 +76,11 @@ final class LiveRequests: Sendable {
         }
     }
 
-    /// Records an acknowledged write of the entity, and says whether it has a live request
-    /// to refresh. One step, so that a request registering meanwhile either sees the count
-    /// change (and queries again) or is seen here.
+    /// Records an acknowledged write of the entity, and says whether it has a live request to
+    /// refresh.
+    ///
+    /// One step, so that a request registering meanwhile either sees the count change (and
+    /// queries again) or is seen here.
     func wrote(_ entity: String) -> Bool {
         entries.withLock { e in
             if !e.byEntity.isEmpty, e.byEntity[entity]?.isEmpty == false { return true }

@@ -27,9 +27,11 @@ enum PersistenceActionKind: CaseIterable {
     case deleteFailed
 
     /// Whether `action` may be a persistence action: a record whose `type` is a string longer
-    /// than `persistence/`. Most actions are not, and are let through here, reading the type
-    /// where it lies: taking it out of the record first would copy the record and the string
-    /// and destroy them again, in the middleware and in the reducer, for every action.
+    /// than `persistence/`.
+    ///
+    /// Most actions are not, and are let through here, reading the type where it lies: taking
+    /// it out of the record first would copy the record and the string and destroy them again,
+    /// in the middleware and in the reducer, for every action.
     @inline(__always)
     static func mayBe(_ action: Value) -> Bool {
         guard case .record(let r) = action else { return false }
@@ -49,8 +51,10 @@ enum PersistenceActionKind: CaseIterable {
         self = kind
     }
 
-    /// The kind whose type is spelled by `bytes`. Compared with `memcmp`: the generic
-    /// `starts(with:)` and `elementsEqual` cost far more per action.
+    /// The kind whose type is spelled by `bytes`.
+    ///
+    /// Compared with `memcmp`: the generic `starts(with:)` and `elementsEqual` cost far more
+    /// per action.
     private static func kind(of bytes: UnsafeBufferPointer<UInt8>) -> PersistenceActionKind? {
         let prefixCount = prefix.count
         guard bytes.count > prefixCount, let base = bytes.baseAddress, same(base, prefix) else { return nil }

@@ -1,12 +1,16 @@
 import SagaCore
 
-/// Keeps `state.persistence.<entity>` (§7):
-/// `{request, persist, delete}`, each a `{status: …}` record. The slice of an entity appears
-/// with its first persistence action; `state.persistence` with the first of all.
+/// Keeps `state.persistence.<entity>` (§7): `{request, persist, delete}`, each a `{status: …}`
+/// record.
+///
+/// The slice of an entity appears with its first persistence action; `state.persistence` with
+/// the first of all.
 enum PersistenceReducer {
-    /// Applies `action` to `state.persistence`. Its caller (`ValuePersistence.reduce`) has let
-    /// through, with `PersistenceActionKind.mayBe`, only actions that may be persistence actions;
-    /// any other is still left alone here, by its type.
+    /// Applies `action` to `state.persistence`.
+    ///
+    /// Its caller (`ValuePersistence.reduce`) has let through, with
+    /// `PersistenceActionKind.mayBe`, only actions that may be persistence actions; any other
+    /// is still left alone here, by its type.
     static func reduce(_ state: inout Value, _ action: Value) {
         guard case .record(let a) = action, let type = a.actionType,
             let kind = PersistenceActionKind(type: type),

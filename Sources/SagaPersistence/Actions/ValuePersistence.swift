@@ -45,14 +45,18 @@ public final class ValuePersistence: @unchecked Sendable {
     }
 
     /// Whether `action` may be a persistence action (its type longer than `persistence/`):
-    /// false for most actions at a glance. The middleware acts on no other, so a store may
-    /// skip it for those (see `Middleware/init(actingOn:_:)`).
+    /// false for most actions at a glance.
+    ///
+    /// The middleware acts on no other, so a store may skip it for those (see
+    /// `Middleware/init(actingOn:_:)`).
     public static func mayAct(on action: Value) -> Bool {
         PersistenceActionKind.mayBe(action)
     }
 
-    /// Starts the work `action` asks for. Its caller has let through, with
-    /// `PersistenceActionKind.mayBe`, only actions that may be persistence actions.
+    /// Starts the work `action` asks for.
+    ///
+    /// Its caller has let through, with `PersistenceActionKind.mayBe`, only actions that may
+    /// be persistence actions.
     private func start(_ action: Value) {
         guard case .record(let r) = action, let type = r.actionType,
             let kind = PersistenceActionKind(type: type)

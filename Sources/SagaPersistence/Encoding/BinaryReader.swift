@@ -1,7 +1,9 @@
 import SagaCore
 
-/// Reads what ``BinaryWriter`` wrote, from a buffer that must outlive the reader. Every read
-/// is bounds-checked: a bad byte gives `nil` or a thrown ``Malformed``, never a crash.
+/// Reads what ``BinaryWriter`` wrote, from a buffer that must outlive the reader.
+///
+/// Every read is bounds-checked: a bad byte gives `nil` or a thrown ``Malformed``, never a
+/// crash.
 struct BinaryReader {
     /// The encoding is not valid (a truncated varint, an unknown tag, a string past the end…).
     struct Malformed: Error {}
@@ -86,6 +88,7 @@ struct BinaryReader {
 
     /// Reads one element: a value, and the value of its `id` key when it is a record whose
     /// keys are in order (nil otherwise: ``ElementID/of(_:)`` must then look, and decide).
+    ///
     /// Keys come from `keys` when it made them before.
     mutating func element(keys: inout KeyCache) throws(Malformed) -> (value: Value, id: Value?) {
         var id: Value?

@@ -1,7 +1,9 @@
 import SagaCore
 
-/// Appends the store's binary encoding: little-endian integers, LEB128 varints, and values
-/// as a tagged format (see ``ValueTag``). Encoding is the callers' work, off the writer thread.
+/// Appends the store's binary encoding: little-endian integers, LEB128 varints, and values as
+/// a tagged format (see ``ValueTag``).
+///
+/// Encoding is the callers' work, off the writer thread.
 struct BinaryWriter {
     /// The bytes written so far.
     var bytes: [UInt8] = []

@@ -1,5 +1,7 @@
-/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), slicing-by-8: the checksum of
-/// every header and record of the file store. `CRC32C.checksum("123456789")` is 0xE3069283.
+/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), slicing-by-8: the checksum of every
+/// header and record of the file store.
+///
+/// `CRC32C.checksum("123456789")` is 0xE3069283.
 enum CRC32C {
     /// Eight tables of 256 entries: table k gives the CRC of a byte followed by k zero bytes.
     private static let tables: [UInt32] = {

@@ -1,9 +1,11 @@
 import Foundation
 
 /// Decodes a log segment on a thread of its own (``start()``) and hands the records to the
-/// thread that applies them, in order, a batch at a time: on two cores, decoding and
-/// building the index overlap. At most ``limit`` batches wait, so a big segment is never
-/// held decoded in memory all at once.
+/// thread that applies them, in order, a batch at a time: on two cores, decoding and building
+/// the index overlap.
+///
+/// At most ``limit`` batches wait, so a big segment is never held decoded in memory all at
+/// once.
 ///
 /// The segment's bytes must stay valid until ``pop()`` has returned nil or ``cancel()`` has
 /// returned: both wait for the decoding thread to stop reading them.

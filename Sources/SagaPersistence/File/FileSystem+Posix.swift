@@ -7,7 +7,9 @@ import Darwin
 #endif
 
 extension FileSystem {
-    /// The real system calls. Calls interrupted by a signal (EINTR) are retried here.
+    /// The real system calls.
+    ///
+    /// Calls interrupted by a signal (EINTR) are retried here.
     public static let posix = FileSystem(
         open: { (path, flags, mode) throws(Failure) -> Int32 in
             while true {

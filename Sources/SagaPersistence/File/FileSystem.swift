@@ -1,6 +1,8 @@
-/// The system calls of the file store, as a struct of closures: the one seam through which
-/// the store touches the disk, so tests can inject faults (fail the N-th fsync, say) or
-/// count calls. ``posix`` is the real thing.
+/// The system calls of the file store, as a struct of closures: the one seam through which the
+/// store touches the disk, so tests can inject faults (fail the N-th fsync, say) or count
+/// calls.
+///
+/// ``posix`` is the real thing.
 ///
 /// Each closure makes one call and throws a ``Failure`` carrying `errno` when it fails;
 /// loops over partial writes and reads live in the store, not here.
@@ -16,7 +18,7 @@
 public struct FileSystem: Sendable {
     /// A failed system call: which one, its `errno`, and the path it was about.
     public struct Failure: Error, Sendable {
-        /// The call's name: `"open"`, `"write"`, `"fdatasync"`, …
+        /// The call's name, such as `"open"`, `"write"` or `"fdatasync"`.
         public var call: String
         /// The `errno` it set.
         public var errno: Int32

@@ -1,4 +1,5 @@
 /// One framed record of a store file: `[length u32][crc u32][type u8][seq u64]?[payload]`.
+///
 /// Log frames carry a sequence number; snapshot frames do not (see ``StoreFormat``).
 struct Frame {
     var type: UInt8
@@ -31,8 +32,8 @@ struct Frame {
     /// The valid frame at `offset` of `file`, or nil when the bytes there are not one: too
     /// short, a length out of range, a type not in `types`, or a checksum mismatch.
     ///
-    /// - Parameter minimumSequence: for log frames, the lowest sequence number accepted
-    ///   (checked before the checksum, which makes scanning damaged bytes cheap).
+    /// For log frames, `minimumSequence` is the lowest sequence number accepted (checked before
+    /// the checksum, which makes scanning damaged bytes cheap).
     static func read(
         _ file: UnsafeRawBufferPointer, at offset: Int, seed: UInt32, hasSequence: Bool,
         types: ClosedRange<UInt8>, minimumSequence: UInt64 = 0

@@ -49,8 +49,9 @@ struct LogDecoder {
         self.last = base
     }
 
-    /// The next frame, decoded; nil at the end or at damage (see ``stop``). After nil, or a
-    /// record with a failure, the replay stops: the caller must not ask again.
+    /// The next frame, decoded; nil at the end or at damage (see ``stop``).
+    ///
+    /// After nil, or a record with a failure, the replay stops: the caller must not ask again.
     mutating func next() -> Entry? {
         guard position < file.count,
             let frame = Frame.read(

@@ -23,12 +23,15 @@ enum LogReplay {
     /// Replays `file` (the log segment at `path`) into `index`.
     ///
     /// - Parameters:
+    ///   - file: The segment's bytes.
+    ///   - path: The segment's path, for errors.
     ///   - base: The last sequence number before this segment (its header must say so).
     ///   - isLast: Whether this is the newest segment, the only one that may have a torn tail.
+    ///   - index: The index the records are applied to.
     ///   - decodeAhead: Whether to decode on a second thread; nil decides by size and
     ///     processors. The result, and any error, is the same either way.
-    /// - Returns: The segment's header, the end of the valid prefix (the file's size unless the tail is torn) and the
-    ///   last sequence number replayed.
+    /// - Returns: The segment's header, the end of the valid prefix (the file's size unless the
+    ///   tail is torn) and the last sequence number replayed.
     /// - Throws: `.corrupt` with the path and the offset of the first bad byte; `.newerFormat`.
     static func replay(
         _ file: UnsafeRawBufferPointer, path: String, base: UInt64, isLast: Bool, into index: inout EntityIndex,
@@ -130,8 +133,10 @@ enum LogReplay {
 
     /// How many save records of each entity the segment holds, at most: a quick walk from
     /// frame to frame by their lengths (no checksums, no decoding), so that the replay can
-    /// size each table once. Only a hint: it stops at the first frame that does not look
-    /// like one, and counts at most 16 entities.
+    /// size each table once.
+    ///
+    /// Only a hint: it stops at the first frame that does not look like one, and counts at
+    /// most 16 entities.
     static func countSaves(_ file: UnsafeRawBufferPointer) -> [String: Int] {
         var names: [UnsafeRawBufferPointer] = []
         var counts: [Int] = []

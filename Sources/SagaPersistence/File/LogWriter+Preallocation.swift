@@ -15,8 +15,10 @@ import Musl
 extension LogWriter {
     /// Makes sure `count` more bytes fit before ``allocatedEnd``, writing zeros past the end
     /// of the file through a second descriptor (the log's own offset stays where the next
-    /// record goes). Best effort: if it fails (a full disk), the record is simply appended,
-    /// and its own write reports the problem.
+    /// record goes).
+    ///
+    /// Best effort: if it fails (a full disk), the record is simply appended, and its own
+    /// write reports the problem.
     func preallocate(for count: Int) {
         let end = StoreFormat.headerSize + logBytes + count
         guard preallocation > 0, end > allocatedEnd else { return }
@@ -32,10 +34,12 @@ extension LogWriter {
         allocatedEnd = target
     }
 
-    /// Cuts the zeros after the last record and syncs that, so that only a crash leaves
-    /// any, and only in the newest segment (recovery refuses an older segment that does not
-    /// end with a whole record). Before a segment is retired this must succeed, like any
-    /// other step of a snapshot; on close it is best effort.
+    /// Cuts the zeros after the last record and syncs that, so that only a crash leaves any,
+    /// and only in the newest segment (recovery refuses an older segment that does not end
+    /// with a whole record).
+    ///
+    /// Before a segment is retired this must succeed, like any other step of a snapshot; on
+    /// close it is best effort.
     ///
     /// It goes by ``mayHaveZeros``, not ``allocatedEnd``: a preallocation that failed half-way
     /// (a full disk) left zeros that ``allocatedEnd`` does not count (the crash harness found

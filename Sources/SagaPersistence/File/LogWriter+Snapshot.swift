@@ -1,7 +1,9 @@
 import SagaCore
 
 extension LogWriter {
-    /// Compacts the store, on the writer thread between batches:
+    /// Compacts the store, on the writer thread between batches.
+    ///
+    /// The steps, in order:
     ///
     /// 1. a new log segment is created (atomically) and writes go to it;
     /// 2. every element is written to a new snapshot file, which is fsynced, renamed into

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The single writer of a ``FileStore``: a dedicated thread that appends queued saves and
 /// deletes to the log, syncs once per batch (group commit), applies the batch to the index,
-/// and only then tells the callers. Blocking system calls run on this thread, never on
-/// Swift's cooperative pool.
+/// and only then tells the callers.
+///
+/// Blocking system calls run on this thread, never on Swift's cooperative pool.
 ///
 /// Any failed system call on this path (a write, an fdatasync, a snapshot step) is fatal for
 /// the handle: after it, every call throws that error. Nothing retries a sync, because a

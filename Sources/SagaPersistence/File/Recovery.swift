@@ -6,8 +6,9 @@ import Musl
 
 /// Opening a store: read the newest snapshot, replay the log segments after it (both in
 /// ``StoreScan``), then cut a torn tail and remove leftovers of an interrupted snapshot.
-/// Nothing is changed on disk until every file has been read and found sound, so a
-/// `.corrupt` store is left as it was.
+///
+/// Nothing is changed on disk until every file has been read and found sound, so a `.corrupt`
+/// store is left as it was.
 enum Recovery {
     static func run(_ dir: StoreDirectory) throws(StoreError) -> LogWriter.Recovered {
         let scan = StoreScan.run(dir)

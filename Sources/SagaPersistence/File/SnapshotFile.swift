@@ -1,8 +1,10 @@
 import SagaCore
 
 /// Writes and reads snapshots: every element of every entity, after a header (see
-/// ``StoreFormat``). A snapshot is written to a temporary file, synced and renamed into
-/// place, so one that exists is complete; any damage in it is corruption.
+/// ``StoreFormat``).
+///
+/// A snapshot is written to a temporary file, synced and renamed into place, so one that
+/// exists is complete; any damage in it is corruption.
 enum SnapshotFile {
     /// The bytes buffered before each write call.
     private static let chunk = 1 << 20

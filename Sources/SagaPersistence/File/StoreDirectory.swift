@@ -113,8 +113,10 @@ struct StoreDirectory: Sendable {
     }
 
     /// Creates `name` atomically with `contents` written by `write`: a temporary file is
-    /// written and fsynced, renamed into place, and the folder fsynced. A crash at any step
-    /// leaves either no file (a temporary one, which recovery removes) or the complete file.
+    /// written and fsynced, renamed into place, and the folder fsynced.
+    ///
+    /// A crash at any step leaves either no file (a temporary one, which recovery removes) or
+    /// the complete file.
     ///
     /// - Returns: The file's descriptor, its offset at the end of what `write` wrote, when
     ///   `keepOpen`; otherwise -1.

@@ -27,8 +27,10 @@ enum StoreLock {
         }
     }
 
-    /// Takes the lock and writes our pid into the lock file. A refused open changes nothing:
-    /// the folder's lock is tried before the lock file is opened or created.
+    /// Takes the lock and writes our pid into the lock file.
+    ///
+    /// A refused open changes nothing: the folder's lock is tried before the lock file is
+    /// opened or created.
     ///
     /// - Returns: The descriptors that hold the lock.
     /// - Throws: `.locked`, naming the holder's pid, when another handle holds it.
@@ -141,9 +143,11 @@ enum StoreLock {
         return Held(folder: folder, file: fd)
     }
 
-    /// The error for a lock held by someone else, naming the process in the lock file when
-    /// it is still running. A shared holder (a verifier) writes no pid, so the file may
-    /// name an earlier writer that has exited.
+    /// The error for a lock held by someone else, naming the process in the lock file when it
+    /// is still running.
+    ///
+    /// A shared holder (a verifier) writes no pid, so the file may name an earlier writer that
+    /// has exited.
     private static func inUse(_ dir: StoreDirectory, _ fd: Int32? = nil) -> StoreError {
         let holder = (try? holderPID(dir, fd)).flatMap { $0 }
         let who: String

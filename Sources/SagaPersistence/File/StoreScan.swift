@@ -5,10 +5,12 @@ import Musl
 #endif
 
 /// Reads and checks every file of a store's folder without changing anything: the newest
-/// snapshot, then each log segment after it. Opening a store (``Recovery``) and
-/// `sagarun store verify` (``FileStore/verify(directory:options:)``) both start here, so what
-/// verify calls sound is exactly what opening accepts, and verify's warnings are exactly
-/// what opening repairs (a torn tail it cuts, leftovers it removes).
+/// snapshot, then each log segment after it.
+///
+/// Opening a store (``Recovery``) and `sagarun store verify`
+/// (``FileStore/verify(directory:options:)``) both start here, so what verify calls sound is
+/// exactly what opening accepts, and verify's warnings are exactly what opening repairs (a
+/// torn tail it cuts, leftovers it removes).
 struct StoreScan {
     /// The live files read, in order (the newest snapshot first), as far as the scan got.
     var files: [StoreReport.File] = []
@@ -25,7 +27,9 @@ struct StoreScan {
     /// The first damage found; the scan stops there.
     var problem: StoreError?
 
-    /// Scans the folder of `dir`. Never throws: a damaged store gives a scan with a `problem`.
+    /// Scans the folder of `dir`.
+    ///
+    /// Never throws: a damaged store gives a scan with a `problem`.
     static func run(_ dir: StoreDirectory) -> StoreScan {
         var scan = StoreScan()
         do throws(StoreError) { try scan.scan(dir) } catch { scan.problem = error }

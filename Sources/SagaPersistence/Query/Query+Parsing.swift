@@ -1,9 +1,10 @@
 import SagaCore
 
 extension Query {
-    /// Reads a query from a `persistence/request` record: its `where`, `orderBy`, `limit`
-    /// and `offset` (each optional; null counts as absent). Other keys (`entity`, `live`,
-    /// `ref`, `type`) are ignored.
+    /// Reads a query from a `persistence/request` record: its `where`, `orderBy`, `limit` and
+    /// `offset` (each optional; null counts as absent).
+    ///
+    /// Other keys (`entity`, `live`, `ref`, `type`) are ignored.
     ///
     /// ```swift
     /// let q = try Query.parse(["entity": "books", "orderBy": ["-year"], "limit": 5])

@@ -93,7 +93,9 @@ extension FileStore {
     }
 
     /// The failure that made this handle unusable (a failed write, sync or snapshot), if one
-    /// did; every call then throws it. Acknowledged writes are on disk all the same.
+    /// did; every call then throws it.
+    ///
+    /// Acknowledged writes are on disk all the same.
     public var failure: StoreError? { writer.fatalFailure }
 
     /// The total size of the store's log segments, snapshots and temporaries.

@@ -7,9 +7,12 @@ import Musl
 #endif
 
 extension FileStore {
-    /// Rebuilds a damaged store from every record whose checksum holds: the newest snapshot,
-    /// then each log segment since it, read frame by frame in file order with the damage
-    /// between passed over (two processes that both wrote one log, a disk that lost a block).
+    /// Rebuilds a damaged store from every record whose checksum holds.
+    ///
+    /// It reads the newest snapshot, then each log segment since it, frame by frame in file
+    /// order with the damage between passed over (two processes that both wrote one log, a
+    /// disk that lost a block).
+    ///
     /// The result is written as a new snapshot and an empty log segment, as `compact` writes
     /// them, and the old files are removed only then.
     ///

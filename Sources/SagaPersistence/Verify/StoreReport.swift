@@ -1,7 +1,8 @@
 /// What `sagarun store verify` found in a store's folder: its files, what they hold, and
-/// either the first damage (``problem``) or nothing wrong. Warnings are things that opening
-/// the store repairs on its own and that lose no acknowledged write: a torn tail, leftovers
-/// of an interrupted snapshot.
+/// either the first damage (``problem``) or nothing wrong.
+///
+/// Warnings are things that opening the store repairs on its own and that lose no acknowledged
+/// write: a torn tail, leftovers of an interrupted snapshot.
 ///
 /// ```swift
 /// let report = FileStore.verify(directory: ".sagastore")

@@ -2,9 +2,11 @@ import SagaCore
 import SagaLanguage
 import SagaStore
 
-/// Runs sagas over an app's own `Store<State, Action>`: install ``middleware`` in the
-/// store, then make an interpreter per program with ``interpreter(for:store:options:host:output:)``
-/// and `await` its `run()` on the store's actor. Several programs can share one store.
+/// Runs sagas over an app's own `Store<State, Action>`: install ``middleware`` in the store,
+/// then make an interpreter per program with ``interpreter(for:store:options:host:output:)``
+/// and `await` its `run()` on the store's actor.
+///
+/// Several programs can share one store.
 ///
 /// ```swift
 /// let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
@@ -58,7 +60,9 @@ public final class SagaMiddleware<State, Action> {
     }
 
     /// Adds a root saga written in Swift, typed with the app's actions and state, to an
-    /// interpreter this middleware made; call before starting it. See ``AppSaga``.
+    /// interpreter this middleware made; call before starting it.
+    ///
+    /// See ``AppSaga``.
     public func addSaga(
         _ name: String, to interpreter: Interpreter,
         _ saga: @escaping @Sendable (AppSaga<State, Action>) async throws -> Void

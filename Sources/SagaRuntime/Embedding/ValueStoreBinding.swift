@@ -8,14 +8,17 @@ final class ValueStoreBinding: SagaStoreBinding {
     /// How the saga middleware reaches the interpreter: set only while it runs.
     let box: InterpreterBox
     /// Whether the saga middleware is the store's only one: the interpreter's actions then
-    /// skip the chain (see `Store.dispatch(_:before:after:)`). It follows from
-    /// ``othersSayingWhatTheyActOn`` being empty, and is kept apart so that this, the common
-    /// case, is one load rather than an unwrap and a loop at every dispatch.
+    /// skip the chain (see `Store.dispatch(_:before:after:)`).
+    ///
+    /// It follows from ``othersSayingWhatTheyActOn`` being empty, and is kept apart so that
+    /// this, the common case, is one load rather than an unwrap and a loop at every dispatch.
     let sagaMiddlewareOnly: Bool
     /// The store's other middleware, when each says what it acts on (``Middleware/actsOn``):
-    /// an action none of them acts on skips the chain too. `nil` when one of them does not say.
-    /// Kept as they are, not as an array of their `actsOn` closures: taken out of the generic
-    /// struct, each closure would be wrapped in a thunk, called through another.
+    /// an action none of them acts on skips the chain too.
+    ///
+    /// `nil` when one of them does not say. Kept as they are, not as an array of their
+    /// `actsOn` closures: taken out of the generic struct, each closure would be wrapped in a
+    /// thunk, called through another.
     ///
     /// Through `sagarun run`, the persistence middleware follows the saga middleware, and the
     /// chain's closures would be a large cost at every dispatch, for actions it only passes
@@ -44,8 +47,9 @@ final class ValueStoreBinding: SagaStoreBinding {
         store.dispatch(action)
     }
 
-    /// Whether the other middleware all say they do not act on `action`. By index:
-    /// `contains(where:)` over closures goes through generic code.
+    /// Whether the other middleware all say they do not act on `action`.
+    ///
+    /// By index: `contains(where:)` over closures goes through generic code.
     private func othersIgnore(_ action: Value) -> Bool {
         guard let others = othersSayingWhatTheyActOn else { return false }
         for i in others.indices where others[i].actsOn?(action) ?? true { return false }

@@ -23,8 +23,10 @@ final class CallShape {
     /// The function's statements (for `inline`, and `value` when its expression fails).
     let body: [Stmt]
     /// The returned expression of a `value` function (a bare `return` returns a `null`
-    /// literal). Not optional: reading an optional expression out of the shape would take an
-    /// outlined copy and destroy that switches over its cases.
+    /// literal).
+    ///
+    /// Not optional: reading an optional expression out of the shape would take an outlined
+    /// copy and destroy that switches over its cases.
     let value: Expr
 
     /// The shape of calls of `function`.

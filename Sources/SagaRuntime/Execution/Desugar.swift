@@ -2,8 +2,9 @@ import SagaCore
 import SagaLanguage
 
 /// Builds the plain statements that watchers, `retry` and the entries of `race`/`all` stand
-/// for (the contract's tables spell out these equivalences), so that one engine runs them
-/// all. Hidden variables take slots past the end of the copied frame.
+/// for (the contract's tables spell out these equivalences), so that one engine runs them all.
+///
+/// Hidden variables take slots past the end of the copied frame.
 enum Desugar {
     /// The buffer marker of throttle's sliding channel of one (keeps the newest action).
     static let slidingMarker = "\u{0}sliding"
@@ -19,7 +20,7 @@ enum Desugar {
         return (body, env + [.null])
     }
 
-    /// `retry N [delay D | backoff D] EFFECT`:
+    /// `retry N [delay D | backoff D] EFFECT`, as the loop below.
     ///
     ///     var attempt = 0; var wait = D
     ///     loop { try { return EFFECT } catch e { attempt += 1; if attempt >= N { throw e }; delay wait; wait = wait * 2 } }
@@ -76,6 +77,7 @@ enum Desugar {
     }
 
     /// The index of `join t` in a `leading` watcher's loop: `take` is at 0, the `fork` at 1.
+    ///
     /// A task blocked on the `take` stands at the next index (1), one about to join at 2, one
     /// blocked on the join at 3 (see ``Interpreter/runShortTurn(_:_:_:)``).
     static let leadingJoin = 2

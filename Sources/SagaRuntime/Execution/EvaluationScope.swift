@@ -1,9 +1,10 @@
 import SagaCore
 
-/// What `state` and `it` read while an ``Evaluator`` runs where they may be read. Its owner
-/// (the interpreter, the reducer runner) keeps one and sets it around each such evaluation;
-/// evaluation never re-enters, so one is enough. Its fields are unchecked for exclusivity:
-/// they are only ever set or read whole, never accessed in overlap.
+/// What `state` and `it` read while an ``Evaluator`` runs where they may be read.
+///
+/// Its owner (the interpreter, the reducer runner) keeps one and sets it around each such
+/// evaluation; evaluation never re-enters, so one is enough. Its fields are unchecked for
+/// exclusivity: they are only ever set or read whole, never accessed in overlap.
 final class EvaluationScope {
     /// The state, inside `select` and reducers.
     @exclusivity(unchecked) var state: Value?

@@ -1,8 +1,10 @@
 import SagaCore
 import SagaLanguage
 
-/// Evaluates expressions. Expressions never block, so evaluation is a plain recursive walk
-/// over the resolved tree: variables are slots, never names.
+/// Evaluates expressions.
+///
+/// Expressions never block, so evaluation is a plain recursive walk over the resolved tree:
+/// variables are slots, never names.
 ///
 /// An evaluator is a trivial value (two words and a flag), made afresh for each statement at
 /// no cost: what `state` and `it` read lives in an ``EvaluationScope`` that its owner keeps.
@@ -10,12 +12,16 @@ import SagaLanguage
 /// copies of two `Value?` fields per statement.
 struct Evaluator {
     /// Where `state` and `it` may be read (`select`, reducers, `take … where`); `nil`
-    /// elsewhere. Unowned: the scope's owner (the interpreter or the reducer runner) outlives
-    /// every evaluator it hands it to.
+    /// elsewhere.
+    ///
+    /// Unowned: the scope's owner (the interpreter or the reducer runner) outlives every
+    /// evaluator it hands it to.
     unowned(unsafe) let scope: EvaluationScope?
     /// The scheduler's clock, read by `now()` when it is called: reading a real clock for
     /// every evaluator made, most of which never call `now()`, would be a `DispatchTime.now()`
-    /// per statement. Unowned: its owner outlives every evaluator it makes.
+    /// per statement.
+    ///
+    /// Unowned: its owner outlives every evaluator it makes.
     unowned(unsafe) let clock: (any SchedulerClock)?
     /// Whether `cancelled` is true here.
     var cancelled: Bool
@@ -329,9 +335,10 @@ struct Evaluator {
     }
 
     /// `x % y` as `Value.remainder` gives it: by zero is an error (left to it: `nil`); by -1,
-    /// 0 (`Int.min % -1` overflows in hardware). Out of line: inlined into
-    /// ``integerBinary(_:_:_:)``, which is inlined wherever two integers meet, it would make
-    /// the reducers' code bigger and slower at every action.
+    /// 0 (`Int.min % -1` overflows in hardware).
+    ///
+    /// Out of line: inlined into ``integerBinary(_:_:_:)``, which is inlined wherever two
+    /// integers meet, it would make the reducers' code bigger and slower at every action.
     @inline(never)
     private static func integerRemainder(_ x: Int, _ y: Int) -> Value? {
         if y == 0 { return nil }

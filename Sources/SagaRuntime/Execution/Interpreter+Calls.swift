@@ -81,11 +81,12 @@ extension Interpreter {
         task.callDepth += 1
     }
 
-    /// `let x = call f(…)` or `x = call f(…)` of a function whose body is `return EXPR`,
-    /// where the statement is: the value goes straight into the slot, without the effect's
-    /// way through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target. Not traced (a
-    /// traced run takes the effect's way); any other function goes on as ``call(_:_:_:_:)``
-    /// would, the call counted once.
+    /// `let x = call f(…)` or `x = call f(…)` of a function whose body is `return EXPR`, where
+    /// the statement is: the value goes straight into the slot, without the effect's way
+    /// through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target.
+    ///
+    /// Not traced (a traced run takes the effect's way); any other function goes on as
+    /// ``call(_:_:_:_:)`` would, the call counted once.
     func callIntoSlot(
         _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {
@@ -109,8 +110,9 @@ extension Interpreter {
     }
 
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
-    /// it fails (the expression is then evaluated again, inline). The step of its `return` is
-    /// counted where the statement ends (see ``Step/called``).
+    /// it fails (the expression is then evaluated again, inline).
+    ///
+    /// The step of its `return` is counted where the statement ends (see ``Step/called``).
     func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
         valueCall(index, e, args, evaluator(task))
     }

@@ -258,7 +258,9 @@ extension Interpreter {
     }
 
     /// The action of `put "TYPE"` or `put "TYPE" {k: literal, …}`: made the first time,
-    /// shared. `nil` for any other payload.
+    /// shared.
+    ///
+    /// `nil` for any other payload.
     @inline(__always)
     func constantAction(type: String, _ second: Expr?) -> Value? {
         // Matched in place: `guard let payload = second` would copy the optional expression.
@@ -284,9 +286,10 @@ extension Interpreter {
         return try Self.action(type: type, payload: &payload)
     }
 
-    /// `put TYPE PAYLOAD`'s action: the payload, which must be a record without a `type`,
-    /// with `type` added. `payload` is left null, so that adding `type` does not copy its
-    /// entries.
+    /// `put TYPE PAYLOAD`'s action: the payload, which must be a record without a `type`, with
+    /// `type` added.
+    ///
+    /// `payload` is left null, so that adding `type` does not copy its entries.
     private static func action(type: String, payload b: inout Value) throws(SagaError) -> Value {
         guard case .record(var payload) = b else {
             throw SagaError.typeError("the payload of put must be a record, got \(b.kindName)")
@@ -379,8 +382,9 @@ extension Interpreter {
     }
 
     /// `join t`, the usual form (and `leading`'s): what `join [t]` does, but returning `t`'s
-    /// result itself, and waiting without a join state. The arrays and the state of the
-    /// general form would be five allocations per join.
+    /// result itself, and waiting without a join state.
+    ///
+    /// The arrays and the state of the general form would be five allocations per join.
     private func joinOne(_ t: SagaTask, _ task: SagaTask) throws(SagaError) -> EffectResult {
         if t === task { throw SagaError.typeError("a task cannot join itself") }
         if t.isDone { return failedOrCancelledJoin(t, task) ?? .value(t.result) }
@@ -395,7 +399,9 @@ extension Interpreter {
     }
 
     /// What `task` joining `t`, which has ended, does at once if `t` did not end with a value:
-    /// `t`'s failure is thrown, and a cancelled `t` cancels the joiner. `nil` for a value.
+    /// `t`'s failure is thrown, and a cancelled `t` cancels the joiner.
+    ///
+    /// `nil` for a value.
     private func failedOrCancelledJoin(_ t: SagaTask, _ task: SagaTask) -> EffectResult? {
         switch t.outcome {
         case .failed(let f)?: return .completion(.throwError(f))

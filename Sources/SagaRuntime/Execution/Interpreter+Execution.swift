@@ -265,7 +265,9 @@ extension Interpreter {
 
     /// A turn of the `while` loop on top of the frames: its condition decides whether its body
     /// (`body`, or the current block when `nil`: it is the body already) runs again, or the
-    /// loop ends. A condition that fails is reported at it.
+    /// loop ends.
+    ///
+    /// A condition that fails is reported at it.
     ///
     /// - Returns: `true` if the task goes on; `false` if its body ended (nothing caught that).
     @inline(__always)

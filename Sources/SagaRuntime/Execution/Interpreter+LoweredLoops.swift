@@ -3,9 +3,10 @@ import SagaLanguage
 
 extension Interpreter {
     /// The lowered form of a `while` loop (with its condition; `loop` with a `true` literal)
-    /// or a `for` loop (`nil`) about to be entered, or `nil` if it has none. The condition is
-    /// made only the first time. Not in traced runs (a trace describes each call
-    /// as an effect) nor under a run-step budget (as the other short cuts: see
+    /// or a `for` loop (`nil`) about to be entered, or `nil` if it has none.
+    ///
+    /// The condition is made only the first time. Not in traced runs (a trace describes each
+    /// call as an effect) nor under a run-step budget (as the other short cuts: see
     /// ``Options/maxRunSteps``).
     func loweredLoop(_ condition: @autoclosure () -> Expr?, _ body: [Stmt]) -> LoweredLoop? {
         guard tracer == nil, options.maxRunSteps == nil,
@@ -32,13 +33,16 @@ extension Interpreter {
 
     /// Runs turns of a lowered loop (on top of the task's frames) for as long as each of its
     /// steps can be taken here; anything else is left to the step loop, with the task where
-    /// the tree walk would have it. Called where the step loop takes a turn of the loop, whose
-    /// step it has counted; `steps`, `yieldAfter` and `ran` are the step loop's.
+    /// the tree walk would have it.
+    ///
+    /// Called where the step loop takes a turn of the loop, whose step it has counted;
+    /// `steps`, `yieldAfter` and `ran` are the step loop's.
     ///
     /// One function for both kinds of loop, which differ only in their turn: with the body in
     /// a function of its own, every turn would pay for a call.
     ///
-    /// - Parameter state: a `for` loop's items and next index; `nil` for a `while` loop.
+    /// `state` holds a `for` loop's items and next index; it is `nil` for a `while` loop.
+    ///
     /// - Returns: `true` if the task goes on; `false` if its body ended (a condition failed
     ///   and nothing caught that, or a `return` left it).
     func runLoweredLoop(
@@ -245,12 +249,14 @@ extension Interpreter {
         }
     }
 
-    /// Goes on with a task that stands in the body of the lowered loop on top of its frames:
-    /// one that a step with an effect (``LoweredLoop/Kind/take``, ``LoweredLoop/Kind/put``,
-    /// ``LoweredLoop/Kind/statement``) left blocked or yielding, or whose step was left to the
-    /// walk for a yield due. It goes on lowered, at the step of the statement the walk would
-    /// run next. Called as the step loop starts, with its counts, when the task's
-    /// `mayResumeLowered` hint is set.
+    /// Goes on with a task that stands in the body of the lowered loop on top of its frames.
+    ///
+    /// Such a task is one that a step with an effect (``LoweredLoop/Kind/take``,
+    /// ``LoweredLoop/Kind/put``, ``LoweredLoop/Kind/statement``) left blocked or yielding, or
+    /// whose step was left to the walk for a yield due.
+    ///
+    /// It goes on lowered, at the step of the statement the walk would run next. Called as the
+    /// step loop starts, with its counts, when the task's `mayResumeLowered` hint is set.
     ///
     /// - Returns: `nil` if the task stands anywhere else (the step loop goes on as usual);
     ///   otherwise what ``runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` returned.
@@ -275,9 +281,10 @@ extension Interpreter {
     }
 
     /// Leaves the rest of the loop's turn to the walk, from `step`: the task is set as the
-    /// walk has it there. In an arm, that is the arm's block, with the rest of each enclosing
-    /// block saved under it, outermost first (as `SagaTask.enter(_:)` saves it, unless the
-    /// `if` ends its block).
+    /// walk has it there.
+    ///
+    /// In an arm, that is the arm's block, with the rest of each enclosing block saved under
+    /// it, outermost first (as `SagaTask.enter(_:)` saves it, unless the `if` ends its block).
     private func leave(_ loop: LoweredLoop, at step: LoweredLoop.Step, _ task: SagaTask) {
         if step.arm >= 0 {
             let saved = task.frames.count
@@ -334,9 +341,12 @@ extension Interpreter {
     }
 
     /// The value of statement `index`'s call of `function`, a one-`return` function, or `nil`
-    /// if the call cannot be made here (see ``callIntoSlot(_:_:_:_:_:)``, which then makes it):
-    /// the call would fail (injected), exceeds the call depth, is made by a native saga, or
-    /// its arguments or value fail.
+    /// if the call cannot be made here.
+    ///
+    /// It cannot when the call would fail (injected), exceeds the call depth, is made by a
+    /// native saga, or its arguments or value fail; ``callIntoSlot(_:_:_:_:_:)`` then makes
+    /// it.
+    ///
     /// The value of statement `index`'s `return`, or `nil` if it fails (the statement is then
     /// run by the tree walk, which reports the error).
     private func returnedValue(_ loop: LoweredLoop, _ index: Int, _ ev: Evaluator, _ task: SagaTask) -> Value? {

@@ -2,27 +2,29 @@ import SagaCore
 import SagaLanguage
 
 /// A `while`, `for` or `loop` loop whose body only computes, or has effects in the body
-/// itself: each statement stores an expression's value, or the value of a call of a
-/// one-`return` function (see ``CallShape``), in a variable, or is `break`, `continue`,
-/// `return`, or an `if` whose arms do only that (or hold such `if`s in turn); or, in the
-/// body (not in an arm), a `log`, a `throw`, or a `take`, `put`, `select` or `delay`
-/// statement. Such a loop is run by
+/// itself.
+///
+/// Each statement stores an expression's value, or the value of a call of a one-`return`
+/// function (see ``CallShape``), in a variable, or is `break`, `continue`, `return`, or an
+/// `if` whose arms do only that (or hold such `if`s in turn); or, in the body (not in an arm),
+/// a `log`, a `throw`, or a `take`, `put`, `select` or `delay` statement.
+///
+/// Such a loop is run by
 /// ``Interpreter/runLoweredLoop(_:over:_:steps:yieldAfter:ran:resumingAt:)`` from a table of
 /// plain steps, without the tree walk's statement switch, frames and reference counting, which
-/// are most of the cost of a turn of a loop like `while i < n { let x = call one(); i = i + x }`
-/// (less so of `loop { let a = take "ping"; put "pong" }`, where the store and the input
+/// are most of the cost of a turn of a loop like `while i < n { let x = call one(); i = i + x
+/// }` (less so of `loop { let a = take "ping"; put "pong" }`, where the store and the input
 /// dominate).
 ///
 /// Nothing a lowered step does can be seen before it succeeds: expressions have no effects,
-/// and a step that would fail (an error, a call that must run inline or as a task, an
-/// injected failure, a yield or the step limit due) is left to the tree walk, which runs
-/// that statement as it always does. An effect is the walk's own: `take "t"` and a `put` of
-/// a literal action do what their statements do (with the pattern and the action made
-/// once), and the other statements are run by the walk's `executeStatement`, the task placed
-/// where the walk has it. A task that blocks or yields in the body goes on lowered when it
-/// resumes (``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``). A lowered loop
-/// therefore runs exactly as the walked one: the same values, errors, steps, call numbers and
-/// yields.
+/// and a step that would fail (an error, a call that must run inline or as a task, an injected
+/// failure, a yield or the step limit due) is left to the tree walk, which runs that statement
+/// as it always does. An effect is the walk's own: `take "t"` and a `put` of a literal action
+/// do what their statements do (with the pattern and the action made once), and the other
+/// statements are run by the walk's `executeStatement`, the task placed where the walk has it.
+/// A task that blocks or yields in the body goes on lowered when it resumes
+/// (``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``). A lowered loop therefore runs
+/// exactly as the walked one: the same values, errors, steps, call numbers and yields.
 final class LoweredLoop {
     /// What one step does.
     enum Kind: UInt8 {
@@ -164,7 +166,9 @@ final class LoweredLoop {
     /// - Parameters:
     ///   - condition: a `while` loop's condition (a `true` literal for `loop`); `nil` for a
     ///     `for` loop.
+    ///   - body: the loop's body.
     ///   - shapes: how each of the program's functions is called.
+    /// - Returns: the lowered loop, or `nil` if it cannot be lowered.
     static func lower(condition: Expr?, body: [Stmt], shapes: [CallShape]) -> LoweredLoop? {
         guard !body.isEmpty, LoweredLoopBuilder.canLower(body, shapes: shapes) else { return nil }
         var builder = LoweredLoopBuilder(shapes: shapes)

@@ -84,8 +84,10 @@ struct LoweredLoopBuilder {
 
     /// Whether a statement of the body (not of an arm) is one that a lowered loop hands to the
     /// walk's `executeStatement` where it stands (``LoweredLoop/Kind/statement``): a `log`, a
-    /// `throw`, or a `take`, `put`, `select` or `delay`, on its own or stored. Each leaves the
-    /// task where it was (its block and place), unless it blocks, yields or throws.
+    /// `throw`, or a `take`, `put`, `select` or `delay`, on its own or stored.
+    ///
+    /// Each leaves the task where it was (its block and place), unless it blocks, yields or
+    /// throws.
     ///
     /// Not `fork`, `race` or the other effects that start tasks or calls: besides the frames
     /// some of those push, they keep out the loops that desugaring makes at run time (each
@@ -153,7 +155,9 @@ struct LoweredLoopBuilder {
     /// Adds an arm's statements and its end.
     ///
     /// - Parameters:
-    ///   - parent: the arm the `if` is in (-1: the body); `ifIndex`, the `if`'s index there.
+    ///   - statements: the arm's statements.
+    ///   - parent: the arm the `if` is in (-1: the body).
+    ///   - ifIndex: the `if`'s index there.
     ///   - lastInBlock: whether the `if` ends that block (then leaving the arm is no step).
     /// - Returns: the index of the arm's end step; `nil` if a statement cannot be lowered.
     private mutating func addArm(_ statements: [Stmt], parent: Int32, ifIndex: Int32, lastInBlock: Bool) -> Int? {

@@ -44,7 +44,9 @@ extension PathAssignment {
 
     /// Runs `body` on the value at the end of `path` inside `root`, editing each record and
     /// list on the way in place, and tells whether every step was there: where one is not,
-    /// nothing is changed and `body` does not run. When `body` throws, `root` is as it was.
+    /// nothing is changed and `body` does not run.
+    ///
+    /// When `body` throws, `root` is as it was.
     @discardableResult
     static func update(
         _ root: inout Value, _ path: ArraySlice<Key>, _ body: (inout Value) throws(SagaError) -> Void

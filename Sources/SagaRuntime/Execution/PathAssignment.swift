@@ -9,8 +9,10 @@ enum PathAssignment {
         case index(Value)
     }
 
-    /// Sets `value` at `path` inside `root`. A null (or missing) step on the way becomes a
-    /// record; a list index must be in range (or one past the end, which appends).
+    /// Sets `value` at `path` inside `root`.
+    ///
+    /// A null (or missing) step on the way becomes a record; a list index must be in range (or
+    /// one past the end, which appends).
     ///
     /// When it throws, `root` is as it was: each level puts its container back before passing
     /// the error on (`x.a.b = 1` on a number `x.a` fails and leaves `x` whole, as JavaScript
@@ -97,7 +99,9 @@ enum PathAssignment {
 
     /// Updates `root.key` where it is with `body` (`.null` if absent, then inserted), `root`
     /// being a record: the member is not copied out and back, so a list or string in it can be
-    /// extended in place. When `body` throws, `root` is as it was.
+    /// extended in place.
+    ///
+    /// When `body` throws, `root` is as it was.
     static func updateMember(
         _ root: inout Value, _ key: String, _ body: (inout Value) throws(SagaError) -> Void
     ) throws(SagaError) {

@@ -1,8 +1,10 @@
 import SagaCore
 import SagaLanguage
 
-/// Runs the program's reducers: pure, synchronous code over the state. A reducer that fails
-/// leaves the state as it was before it ran; the failure is reported and the dispatch goes on.
+/// Runs the program's reducers: pure, synchronous code over the state.
+///
+/// A reducer that fails leaves the state as it was before it ran; the failure is reported and
+/// the dispatch goes on.
 ///
 /// Its mutable fields are unchecked for exclusivity, as ``SagaTask``'s are: only the store's
 /// reducer call reaches them, one action at a time (the store queues a dispatch made during
@@ -12,14 +14,17 @@ final class ReducerRunner {
     private let output: RunOutput
     /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
     private let patterns: [ActionPattern?]
-    /// Whether each reducer needs an undo log. One whose body is a single `state.key = …`
-    /// does not: that assignment either happens whole or fails before changing anything.
+    /// Whether each reducer needs an undo log.
+    ///
+    /// One whose body is a single `state.key = …` does not: that assignment either happens
+    /// whole or fails before changing anything.
     private let needsUndo: [Bool]
     /// Whether the running reducer logs what it changes.
     @exclusivity(unchecked) var logging = true
-    /// The clock, for `now()` in a reducer; set by the interpreter. Strong: a clock holds
-    /// nothing, so there is no cycle, and a weak load costs two atomic operations per reducer
-    /// run.
+    /// The clock, for `now()` in a reducer; set by the interpreter.
+    ///
+    /// Strong: a clock holds nothing, so there is no cycle, and a weak load costs two atomic
+    /// operations per reducer run.
     @exclusivity(unchecked) var clock: (any SchedulerClock)?
 
     /// The variables array reducers reuse.
@@ -75,9 +80,10 @@ final class ReducerRunner {
 
     /// Whether `statements` is a single assignment to `state` or through it (`state.key = …`,
     /// `state.users[a.id] = …`): one that fails leaves the state as it was, so there is
-    /// nothing to undo. Logging it would keep a reference to the member it changes, so that
-    /// the change copies the whole member: a reducer adding to a record of users by id would
-    /// take time in n².
+    /// nothing to undo.
+    ///
+    /// Logging it would keep a reference to the member it changes, so that the change copies
+    /// the whole member: a reducer adding to a record of users by id would take time in n².
     private static func isOneStateAssignment(_ statements: [Stmt]) -> Bool {
         guard statements.count == 1, case .assign(let lv, .expr, _) = statements[0], case .state = lv.root
         else { return false }

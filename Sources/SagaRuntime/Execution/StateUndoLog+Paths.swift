@@ -59,8 +59,10 @@ extension StateUndoLog {
     }
 
     /// Puts `old` back at the end of `path`: sets it, or, for `nil`, removes the key, or the
-    /// list's last item that the assignment appended. Each record and list on the way is
-    /// edited in place (``PathAssignment/update(_:_:_:)`` walks to the container).
+    /// list's last item that the assignment appended.
+    ///
+    /// Each record and list on the way is edited in place (``PathAssignment/update(_:_:_:)``
+    /// walks to the container).
     static func put(_ old: Value?, at path: ArraySlice<PathAssignment.Key>, in value: inout Value) {
         guard let last = path.last, let step = step(last) else { return }
         _ = try? PathAssignment.update(&value, path.dropLast()) { container in

@@ -3,10 +3,12 @@ import SagaStore
 import Synchronization
 
 /// Work in flight off the scheduler: host calls, and middleware work (persistence I/O) whose
-/// completion dispatches actions. Each runs as a Swift `Task`, or reports its own end (a file
-/// store's writer thread), in parallel with the others; its completion is posted back and
-/// delivered by the scheduler, which awaits it (it never blocks a thread, so it can share
-/// Swift's cooperative pool with the work it waits for).
+/// completion dispatches actions.
+///
+/// Each runs as a Swift `Task`, or reports its own end (a file store's writer thread), in
+/// parallel with the others; its completion is posted back and delivered by the scheduler,
+/// which awaits it (it never blocks a thread, so it can share Swift's cooperative pool with
+/// the work it waits for).
 final class HostCallTable: Sendable {
     /// Who waits for a piece of work.
     enum Waiter {
@@ -26,9 +28,11 @@ final class HostCallTable: Sendable {
     /// Finished results, guarded by the inbox.
     private let finished = Mutex<[Int: Result<Value, SagaError>]>([:])
     /// Real time: the actions of finished work that reported its own end, by id, in the order
-    /// it finished. Such work is never cancelled and nobody waits for it by id, so it needs
-    /// none of the tables above: a count in ``Local/reportingInFlight`` and this list (the
-    /// tables would be a large part of the scheduler's work for a save).
+    /// it finished.
+    ///
+    /// Such work is never cancelled and nobody waits for it by id, so it needs none of the
+    /// tables above: a count in ``Local/reportingInFlight`` and this list (the tables would be
+    /// a large part of the scheduler's work for a save).
     private let reported = Mutex<[(id: Int, actions: [Value])]>([])
     /// Wakes the scheduler when a call finishes or input arrives.
     let inbox = Signal()

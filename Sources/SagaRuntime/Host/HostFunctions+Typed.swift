@@ -49,8 +49,10 @@ extension HostFunctions {
         }
     }
 
-    /// Registers a host function of three `Decodable` arguments and a `Codable` result. For
-    /// more, take one `Decodable` record (`call api.add({title: t, album: a, year: y, …})`).
+    /// Registers a host function of three `Decodable` arguments and a `Codable` result.
+    ///
+    /// For more, take one `Decodable` record (`call api.add({title: t, album: a, year: y,
+    /// …})`).
     public mutating func register<
         A: Decodable & SendableMetatype, B: Decodable & SendableMetatype, C: Decodable & SendableMetatype,
         R: Encodable & SendableMetatype

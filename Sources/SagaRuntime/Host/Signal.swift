@@ -1,6 +1,7 @@
 import Synchronization
 
 /// A wake-up for one waiting scheduler: `signal` makes the current or next `wait` return.
+///
 /// Signals do not count: several before a wait wake it once.
 final class Signal: Sendable {
     private struct State {

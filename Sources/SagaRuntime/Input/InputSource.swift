@@ -12,6 +12,7 @@ public final class InputSource: @unchecked Sendable {
     /// The file read, or `nil` for lines given.
     private let reader: LineReader?
     /// The actions of `{"type":"T"}` lines, made once per type (see ``TypeOnlyLines``).
+    ///
     /// Unchecked for exclusivity: only the thread reading the input reaches it, one line at a
     /// time, and the dynamic check of each mutating call would be paid at every line.
     @exclusivity(unchecked) private var typeOnly = TypeOnlyLines()

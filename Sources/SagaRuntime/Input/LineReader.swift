@@ -12,9 +12,10 @@ final class LineReader {
     static let limit = 16 << 20
     /// The size of one read.
     static let chunkSize = 64 << 10
-    /// The largest gather buffer kept from one line to the next: 1 MiB. One grown for a
-    /// longer line (up to ``limit``) is let go once that line has been used, rather than held
-    /// for the rest of the run.
+    /// The largest gather buffer kept from one line to the next: 1 MiB.
+    ///
+    /// One grown for a longer line (up to ``limit``) is let go once that line has been used,
+    /// rather than held for the rest of the run.
     static let keptGatherCapacity = 1 << 20
 
     /// A line read, or a line too long to keep.
@@ -51,9 +52,10 @@ final class LineReader {
         spill.deallocate()
     }
 
-    /// The next line without its line break, or `nil` at the end of the input. A line that
-    /// grows past ``limit`` is reported as soon as it does (an endless line must not hang the
-    /// reader); the rest of it is skipped before the next line.
+    /// The next line without its line break, or `nil` at the end of the input.
+    ///
+    /// A line that grows past ``limit`` is reported as soon as it does (an endless line must
+    /// not hang the reader); the rest of it is skipped before the next line.
     ///
     /// The bytes of a line returned are valid until the next call.
     func next() -> Line? {

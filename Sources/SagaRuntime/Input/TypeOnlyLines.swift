@@ -2,8 +2,10 @@ import SagaCore
 
 /// The actions of input lines that are exactly `{"type":"T"}`: the same value at every such
 /// line of one type, so made once and shared (values are immutable), as `put "t"` shares its
-/// action (``ConstantActions``). Such a line costs a comparison of its bytes instead of the
-/// JSON reader, a record and a string made, and their freeing once the action is done with.
+/// action (``ConstantActions``).
+///
+/// Such a line costs a comparison of its bytes instead of the JSON reader, a record and a
+/// string made, and their freeing once the action is done with.
 ///
 /// Only that spelling is recognised (no spaces, `type` alone, `T` of printable ASCII other
 /// than `"` and `\`, at most ``maxTypeBytes`` long); any other line, and any type past the

@@ -2,7 +2,9 @@ import SagaCore
 
 /// The effects of a saga written in Swift over an app's own store, in the app's types: it
 /// takes and puts the app's actions, selects its state, and calls host functions or its own
-/// async functions. Add one with ``SagaMiddleware/addSaga(_:to:_:)``.
+/// async functions.
+///
+/// Add one with ``SagaMiddleware/addSaga(_:to:_:)``.
 ///
 /// ```swift
 /// sagas.addSaga("fetchUser", to: interpreter) { saga in

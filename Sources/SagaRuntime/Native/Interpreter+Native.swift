@@ -3,7 +3,9 @@ import SagaLanguage
 
 extension Interpreter {
     /// Adds a root saga written in Swift; root sagas start in the order the program declares
-    /// them, then the native ones in the order they were added. Call before ``run(input:isolation:)``.
+    /// them, then the native ones in the order they were added.
+    ///
+    /// Call before ``run(input:isolation:)``.
     public func addSaga(_ name: String, _ saga: @escaping NativeSaga) {
         guard !started else {
             output.error("error: saga \(name) was added after the interpreter started; add sagas before")

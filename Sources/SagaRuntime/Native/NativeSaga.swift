@@ -1,8 +1,9 @@
 import SagaCore
 
-/// A saga written in Swift: an `async` function that performs effects through
-/// ``SagaEffects``. It runs on the same scheduler as scripted sagas and obeys the same
-/// ordering rules, so native and scripted sagas interleave deterministically over one store.
+/// A saga written in Swift: an `async` function that performs effects through ``SagaEffects``.
+///
+/// It runs on the same scheduler as scripted sagas and obeys the same ordering rules, so
+/// native and scripted sagas interleave deterministically over one store.
 ///
 /// ```swift
 /// interpreter.addSaga("audit") { saga in

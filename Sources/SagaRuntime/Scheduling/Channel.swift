@@ -1,9 +1,10 @@
 import SagaCore
 import SagaStore
 
-/// A channel: a FIFO of messages between tasks. Unbounded unless a buffer size is named;
-/// a full buffer drops the newest message (or, for the sliding buffer that `throttle` uses,
-/// the oldest).
+/// A channel: a FIFO of messages between tasks.
+///
+/// Unbounded unless a buffer size is named; a full buffer drops the newest message (or, for
+/// the sliding buffer that `throttle` uses, the oldest).
 final class Channel: @unchecked Sendable {
     let id: Int
     /// `nil` for unbounded.

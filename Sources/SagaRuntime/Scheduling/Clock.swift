@@ -1,7 +1,8 @@
 import Foundation
 
-/// The scheduler's clock, in milliseconds since the run started. One protocol, two clocks:
-/// nothing else in the runtime knows which is in use.
+/// The scheduler's clock, in milliseconds since the run started.
+///
+/// One protocol, two clocks: nothing else in the runtime knows which is in use.
 protocol SchedulerClock: AnyObject {
     /// Milliseconds since the start.
     var now: Int { get }

@@ -147,8 +147,9 @@ extension Interpreter {
     /// action processed on the spot once the watcher has taken again, or, where a task would
     /// wait on the `put`, the body given its task, waiting there.
     ///
-    /// - Parameter joinsBody: whether the watcher is `leading`'s, which takes again only once
-    ///   the body has ended.
+    /// `joinsBody` says whether the watcher is `leading`'s, which takes again only once the body
+    /// has ended.
+    ///
     /// - Returns: `false` if the body now has a task, which goes on from there.
     @inline(__always)
     private func putAtOnce(
@@ -191,7 +192,9 @@ extension Interpreter {
     }
 
     /// The body's task, at last: started as the short turn starts it, with the variables as
-    /// the body has left them, standing at `place`. The caller has it run or wait.
+    /// the body has left them, standing at `place`.
+    ///
+    /// The caller has it run or wait.
     private func bodyTask(
         _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], at place: BodyPlace
     ) -> SagaTask {

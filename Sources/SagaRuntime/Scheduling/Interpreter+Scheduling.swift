@@ -12,8 +12,10 @@ extension Interpreter {
     }
 
     /// Runs everything runnable: ready work first, then the next dispatch entry, then the next
-    /// held action of the app's (see ``heldActions``), until all are empty (§6 rules 1 and 2). A saga written in Swift cannot be stepped from here (it
-    /// must be awaited), so when one is next, it is returned to the async loop to step.
+    /// held action of the app's (see ``heldActions``), until all are empty (§6 rules 1 and 2).
+    ///
+    /// A saga written in Swift cannot be stepped from here (it must be awaited), so when one
+    /// is next, it is returned to the async loop to step.
     func runUntilIdle() -> SagaTask? {
         inTurn = true
         defer { inTurn = false }
@@ -52,8 +54,10 @@ extension Interpreter {
     }
 
     /// Whether the run has taken at most `limit` steps (each piece of work and each dispatch
-    /// counts one, besides the steps of tasks and reducers). The first time it has not, the
-    /// run is stopped: nothing runs after, every root saga counts as failed.
+    /// counts one, besides the steps of tasks and reducers).
+    ///
+    /// The first time it has not, the run is stopped: nothing runs after, every root saga
+    /// counts as failed.
     private func withinRunSteps(_ limit: Int) -> Bool {
         if outOfSteps { return false }
         stepsTaken &+= 1
@@ -79,15 +83,19 @@ extension Interpreter {
         return max(0, limit &- stepsTaken &- reducers.stepsTaken)
     }
 
-    /// An app dispatched an action itself. Over a store that calls ``takeOutsideTurn()`` when
-    /// idle, the tasks it woke run there; otherwise the run loop is woken to run them.
+    /// An app dispatched an action itself.
+    ///
+    /// Over a store that calls ``takeOutsideTurn()`` when idle, the tasks it woke run there;
+    /// otherwise the run loop is woken to run them.
     private func outsideActionArrived() {
         if !takesOutsideTurns { hostCalls.inbox.signal() }
     }
 
     /// Runs what an app's own dispatch made runnable, synchronously, once the store is idle:
     /// unless the interpreter is itself running (that dispatch was its own), or not running at
-    /// all. A saga written in Swift met on the way waits for the async loop.
+    /// all.
+    ///
+    /// A saga written in Swift met on the way waits for the async loop.
     ///
     /// The run loop is woken only when it must act: for such a saga, or for a timer due before
     /// the one it sleeps until. Waking it for every outside action would cost a continuation
@@ -180,16 +188,19 @@ extension Interpreter {
         takers.add(taker)
     }
 
-    /// Adds an action to the dispatch queue (§6 rule 2). A saga's `put` passes itself, and
-    /// resumes once the action has been processed.
+    /// Adds an action to the dispatch queue (§6 rule 2).
+    ///
+    /// A saga's `put` passes itself, and resumes once the action has been processed.
     func enqueue(_ action: consuming Value, putter: SagaTask? = nil) {
         dispatchQueue.append(DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0))
     }
 
     /// An input line's action, in virtual time, where the run loop has just run everything
     /// runnable: processed now, as the loop would process it next, without a trip through the
-    /// dispatch queue. Queued if anything is still waiting, or under a run-step limit (which
-    /// counts each dispatch the loop takes as a step).
+    /// dispatch queue.
+    ///
+    /// Queued if anything is still waiting, or under a run-step limit (which counts each
+    /// dispatch the loop takes as a step).
     ///
     /// The line is taken out of `pending`, and its action moved out of the line, here: in the
     /// async run loop, taking the action out of its line would copy it (a retain and a release
@@ -209,14 +220,17 @@ extension Interpreter {
         if let failure = storeProcesses(action) { reportUnputDispatchFailure(action, failure) }
     }
 
-    /// Whether a `put` may have its action processed on the spot: when the dispatch queue
-    /// would process it next anyway, that is when no action is queued, nothing is waiting in
-    /// ``wakeups`` (work the putter caused runs first; today an effect that wakes a task makes
-    /// its own task yield, so this holds at every `put`, and the check keeps it so), and the
-    /// only work ready is watchers' second turns, going back to their `take` or joining their
-    /// body (which the run loop would do first; see ``isRetakeOrStale(_:)``). Not under a trace (which shows the
-    /// `put` blocking) or a run-step limit (which counts each dispatch as a step of the run
-    /// loop).
+    /// Whether a `put` may have its action processed on the spot.
+    ///
+    /// That is when the dispatch queue would process it next anyway: when no action is queued,
+    /// nothing is waiting in ``wakeups`` (work the putter caused runs first; an effect that
+    /// wakes a task makes its own task yield, so this holds at every `put`, and the check
+    /// keeps it so), and the only work ready is watchers' second turns, going back to their
+    /// `take` or joining their body (which the run loop would do first; see
+    /// ``isRetakeOrStale(_:)``).
+    ///
+    /// Not under a trace (which shows the `put` blocking) or a run-step limit (which counts
+    /// each dispatch as a step of the run loop).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
             wakeups.isEmpty && dispatchQueue.isEmpty && tracer == nil && options.maxRunSteps == nil
@@ -225,10 +239,12 @@ extension Interpreter {
     }
 
     /// Processes a `put`'s action on the spot (see ``canDispatchAtOnce``), as the run loop
-    /// would have right after the putter blocked. If the action woke no task, the putter goes
-    /// on without blocking: in the run loop's order nothing else would have run before it.
-    /// Otherwise, or if the dispatch failed, the putter ends up as ``process(_:)`` leaves a
-    /// putter: blocked on the `put` and woken after the tasks the action woke.
+    /// would have right after the putter blocked.
+    ///
+    /// If the action woke no task, the putter goes on without blocking: in the run loop's
+    /// order nothing else would have run before it. Otherwise, or if the dispatch failed, the
+    /// putter ends up as ``process(_:)`` leaves a putter: blocked on the `put` and woken after
+    /// the tasks the action woke.
     ///
     /// Blocking, queueing and resuming would cost a task run per `put`, and blocking and
     /// waking the putter only to take the wake-up back would cost more than this.
@@ -242,7 +258,9 @@ extension Interpreter {
 
     /// What ``dispatchAtOnce(_:putter:)`` does before it looks at the putter: the ready work
     /// (watchers' second turns, which the run loop would run first), then the store's
-    /// processing of the action. The error if it failed.
+    /// processing of the action.
+    ///
+    /// The error if it failed.
     @inline(__always)
     func processAtOnce(_ action: Value) -> SagaError? {
         while let work = ready.popFirst() { perform(work) }
@@ -290,8 +308,9 @@ extension Interpreter {
     }
 
     /// Called by the saga middleware once the reducers have run: feeds action channels and
-    /// wakes the tasks blocked on a matching `take`, in the order they began to wait. Tasks
-    /// that begin to wait from now on do not see this action.
+    /// wakes the tasks blocked on a matching `take`, in the order they began to wait.
+    ///
+    /// Tasks that begin to wait from now on do not see this action.
     func actionReduced(_ action: Value) {
         if !processingOwnEntry {
             if nativePending {

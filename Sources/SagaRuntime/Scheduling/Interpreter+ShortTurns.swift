@@ -81,9 +81,10 @@ extension Interpreter {
     }
 
     /// Starts a body of `watcher` as a task attached to `task`, the watcher's: in the task of
-    /// a body that has ended, if one was kept, or in a new one. The caller has `task` adopt it
-    /// (here, the reference held across the call would be released and retained again) and
-    /// has it run.
+    /// a body that has ended, if one was kept, or in a new one.
+    ///
+    /// The caller has `task` adopt it (here, the reference held across the call would be
+    /// released and retained again) and has it run.
     @inline(__always)
     func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
         let child: SagaTask
@@ -174,10 +175,12 @@ extension Interpreter {
         return true
     }
 
-    /// Whether a watcher's second turn changes nothing another task could see: always, but
-    /// for a `leading` watcher whose body failed or was cancelled (its `join` then fails or
-    /// cancels the watcher). A body's failure aborts the watcher, which makes the turn stale
-    /// before it gets here; a body that cancelled itself can reach it.
+    /// Whether a watcher's second turn changes nothing another task could see: always, but for
+    /// a `leading` watcher whose body failed or was cancelled (its `join` then fails or
+    /// cancels the watcher).
+    ///
+    /// A body's failure aborts the watcher, which makes the turn stale before it gets here; a
+    /// body that cancelled itself can reach it.
     private func retakeIsQuiet(_ task: SagaTask) -> Bool {
         guard let joinSlot = task.shortTurnWatcher?.joinSlot else { return true }
         guard let body = joinedBody(task, joinSlot) else { return bodyEndedInline(task, joinSlot) }

@@ -1,9 +1,10 @@
 import SagaCore
 import SagaLanguage
 
-/// One level of a task's continuation. Expressions never block, so a continuation is just
-/// where each enclosing statement is up to. The innermost running block is not a frame: see
-/// ``SagaTask/code``.
+/// One level of a task's continuation.
+///
+/// Expressions never block, so a continuation is just where each enclosing statement is up to.
+/// The innermost running block is not a frame: see ``SagaTask/code``.
 ///
 /// Every payload is at most two words (rare, bigger ones are boxed): frames are copied as
 /// they are pushed, inspected and popped, and with a wide payload the outlined copies and

@@ -13,9 +13,10 @@ import SagaLanguage
 struct InlineBody {
     let statements: [Stmt]
     /// The most steps a task running the body would count without an effect: each statement,
-    /// each block left for the one around it, and the step that finds the body's end (see
-    /// the step loop of ``Interpreter``). A body that may reach `--max-steps` runs as a task,
-    /// which fails there.
+    /// each block left for the one around it, and the step that finds the body's end (see the
+    /// step loop of ``Interpreter``).
+    ///
+    /// A body that may reach `--max-steps` runs as a task, which fails there.
     let maxSteps: Int
 
     /// The body as it runs inline, or `nil` if it cannot.

@@ -114,8 +114,10 @@ extension Interpreter {
         return work
     }
 
-    /// Cancels what a task is blocked on. Takers, timers and joins need nothing: the task's
-    /// token changes, which makes their wake-ups stale.
+    /// Cancels what a task is blocked on.
+    ///
+    /// Takers, timers and joins need nothing: the task's token changes, which makes their
+    /// wake-ups stale.
     private func cancelBlockedEffect(_ task: SagaTask) -> [Work] {
         switch task.wait {
         case .task(let owned):
@@ -168,7 +170,9 @@ extension Interpreter {
     }
 
     /// If `t` failed or was cancelled, ends `joiner`'s wait as joining it does at once: the
-    /// failure is thrown in the joiner, a cancellation cancels it. `false` if `t` has a value.
+    /// failure is thrown in the joiner, a cancellation cancels it.
+    ///
+    /// `false` if `t` has a value.
     private func endedJoinWithoutValue(_ t: SagaTask, _ joiner: SagaTask) -> Bool {
         switch t.outcome {
         case .failed(let f)?: wake(joiner, .error(f))

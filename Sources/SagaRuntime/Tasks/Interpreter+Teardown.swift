@@ -2,11 +2,14 @@ import SagaCore
 import SagaStore
 
 extension Interpreter {
-    /// Once a run is over, lets go of the tasks that did not finish: a run stopped by its
-    /// step budget (`maxRunSteps`), or left with tasks blocked for ever, ends with tasks that
-    /// still point at one another (a parent and its children, a caller and the task it
-    /// waits for, a race and its entries), and without this they would outlive the
-    /// interpreter (LeakSanitizer found them). A finished task already let go of its links.
+    /// Once a run is over, lets go of the tasks that did not finish.
+    ///
+    /// A run stopped by its step budget (`maxRunSteps`), or left with tasks blocked for ever,
+    /// ends with tasks that still point at one another (a parent and its children, a caller
+    /// and the task it waits for, a race and its entries), and without this they would outlive
+    /// the interpreter as leaks.
+    ///
+    /// A finished task already let go of its links.
     ///
     /// Every unfinished task is reached from what the scheduler holds (roots, queues, takers,
     /// timers, channels) or from another such task; each is then emptied of its links.

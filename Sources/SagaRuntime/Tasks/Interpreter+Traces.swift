@@ -2,9 +2,11 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The saga stack of an error raised in `task` at `location`: the task (or the function
-    /// it runs inline), each function that called it, then each task that started it, with
-    /// where it did. At most 64 lines of callers, as a deep recursion would make endless ones.
+    /// The saga stack of an error raised in `task` at `location`: the task (or the function it
+    /// runs inline), each function that called it, then each task that started it, with where
+    /// it did.
+    ///
+    /// At most 64 lines of callers, as a deep recursion would make endless ones.
     func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
         var calls = inlineCalls(of: task)
         var lines = ["at \(calls.first?.name ?? task.name) (\(describe(location)))"]

@@ -1,9 +1,11 @@
 import SagaCore
 import SagaLanguage
 
-/// One saga task: a root saga, a forked or spawned block or function, a called function, or
-/// an entry of `race`/`all`. A blocked task is only this record (its frames, its variables
-/// and what it waits on): no thread, no Swift `Task`.
+/// One saga task: a root saga, a forked or spawned block or function, a called function, or an
+/// entry of `race`/`all`.
+///
+/// A blocked task is only this record (its frames, its variables and what it waits on): no
+/// thread, no Swift `Task`.
 ///
 /// Tasks are confined to the scheduler that made them; the `Sendable` conformance exists
 /// only so that a task can sit inside a ``Value`` handle.
@@ -41,18 +43,24 @@ final class SagaTask: @unchecked Sendable {
     // one-byte fields fill the tails of the 12- and 9-byte ones instead of padding. A million
     // blocked tasks is a workload (`sagabench fork-wake`), so every word counts.
 
-    /// Its number, for handles and traces. A variable for ``restart(id:parent:env:body:)`` alone.
+    /// Its number, for handles and traces.
+    ///
+    /// A variable for ``restart(id:parent:env:body:)`` alone.
     @exclusivity(unchecked) private(set) var id: Int
     /// The task that started it (its parent for attached tasks; for the others, only for
-    /// traces). Strong, so that a parent waiting only for its children stays alive; cleared
-    /// when the task finishes, which breaks the cycle.
+    /// traces).
+    ///
+    /// Strong, so that a parent waiting only for its children stays alive; cleared when the
+    /// task finishes, which breaks the cycle.
     @exclusivity(unchecked) var parent: SagaTask?
     /// The variables: one slot per variable of the declaration the body comes from.
     @exclusivity(unchecked) var env: [Value]
     /// The statements of the innermost running block, and the index of the next one to run
-    /// (``pc``). The innermost block lives here rather than as a frame: stepping a statement
-    /// then bumps one integer instead of copying and rewriting the top frame, and a task that
-    /// never enters a nested block has no frames array at all.
+    /// (``pc``).
+    ///
+    /// The innermost block lives here rather than as a frame: stepping a statement then bumps
+    /// one integer instead of copying and rewriting the top frame, and a task that never
+    /// enters a nested block has no frames array at all.
     @exclusivity(unchecked) var code: [Stmt]
     @exclusivity(unchecked) var pc = 0
     /// The enclosing continuation: what is left to run once ``code`` is done, innermost last.
@@ -92,10 +100,14 @@ final class SagaTask: @unchecked Sendable {
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
     /// Set when a lowered loop left the task inside its body (blocked, yielding, or a step
-    /// left to the walk): the step loop then looks for the loop to resume it in (see
+    /// left to the walk).
+    ///
+    /// The step loop then looks for the loop to resume it in (see
     /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``, which checks where the task
-    /// stands). Only a hint, read and cleared on the next run: looking for the loop at every
-    /// run would cost tasks that never run one.
+    /// stands).
+    ///
+    /// Only a hint, read and cleared on the next run: looking for the loop at every run would
+    /// cost tasks that never run one.
     @exclusivity(unchecked) var mayResumeLowered = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
@@ -127,9 +139,10 @@ final class SagaTask: @unchecked Sendable {
         return made
     }
 
-    /// Attached children in the order they were started. Finished ones are dropped lazily
-    /// (removing each from the middle would make a million forks quadratic), so skip those
-    /// that are done; ``liveChildren`` counts the rest.
+    /// Attached children in the order they were started.
+    ///
+    /// Finished ones are dropped lazily (removing each from the middle would make a million
+    /// forks quadratic), so skip those that are done; ``liveChildren`` counts the rest.
     var children: [SagaTask] { extras?.children ?? [] }
     /// How many attached children are still running.
     var liveChildren: Int { extras?.liveChildren ?? 0 }
@@ -198,9 +211,10 @@ final class SagaTask: @unchecked Sendable {
         failure = nil
     }
 
-    /// Adds a task blocked on `join` of this one. The first is kept in place: most joined
-    /// tasks have one joiner, and an array for it would be an allocation and a free per
-    /// join.
+    /// Adds a task blocked on `join` of this one.
+    ///
+    /// The first is kept in place: most joined tasks have one joiner, and an array for it
+    /// would be an allocation and a free per join.
     func addJoiner(_ task: SagaTask, token: Int) {
         let extras = extrasForWriting
         if extras.firstJoiner == nil, extras.joiners.isEmpty {
@@ -211,8 +225,9 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// Forgets the tasks blocked on `join` of this one, handing each to `body` (with the token
-    /// it blocked with) in the order they joined. Inlined: most tasks have no joiner, and
-    /// finding that out is one load.
+    /// it blocked with) in the order they joined.
+    ///
+    /// Inlined: most tasks have no joiner, and finding that out is one load.
     @inline(__always)
     func takeJoiners(_ body: (SagaTask, Int) -> Void) {
         guard let extras else { return }
@@ -308,9 +323,10 @@ final class SagaTask: @unchecked Sendable {
     var isDone: Bool { phase == .done }
 }
 
-/// The parts of a task that few tasks need (see ``SagaTask``'s `extras`). Unchecked for
-/// exclusivity as ``SagaTask``'s own fields are, for the same reason: a watcher's fork adopts
-/// and releases a child per action.
+/// The parts of a task that few tasks need (see ``SagaTask``'s `extras`).
+///
+/// Unchecked for exclusivity as ``SagaTask``'s own fields are, for the same reason: a
+/// watcher's fork adopts and releases a child per action.
 final class TaskExtras {
     @exclusivity(unchecked) var children: [SagaTask] = []
     @exclusivity(unchecked) var liveChildren = 0

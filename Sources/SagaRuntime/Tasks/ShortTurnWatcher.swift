@@ -25,14 +25,17 @@ final class ShortTurnWatcher {
     let joinSlot: Int?
     /// The variables array of a body that has ended, emptied, for the next body to fill, so
     /// that no body allocates an array of its own (shared with the watcher until the body's
-    /// first assignment copied it into a new one, freed when the body ended). Unchecked for
-    /// exclusivity, as the tasks' fields are: only the interpreter's thread reaches it.
+    /// first assignment copied it into a new one, freed when the body ended).
+    ///
+    /// Unchecked for exclusivity, as the tasks' fields are: only the interpreter's thread
+    /// reaches it.
     @exclusivity(unchecked) private var spareVariables: [Value] = []
 
     /// The task of a body that ended with a value, kept to run the next body in: a task
     /// allocated, initialised, destroyed and freed per action would be a noticeable cost.
-    /// Taken only when nothing else refers to it
-    /// (``takeSpareTask()``): a handle, a joiner or a queued wake-up keeps it as it is.
+    ///
+    /// Taken only when nothing else refers to it (``takeSpareTask()``): a handle, a joiner or
+    /// a queued wake-up keeps it as it is.
     @exclusivity(unchecked) private var spareTask: SagaTask?
 
     init(
@@ -73,11 +76,12 @@ final class ShortTurnWatcher {
         return variables
     }
 
-    /// Keeps the variables of a body that has ended for the next one, emptied at once, so
-    /// that what they held is let go when the body ends. `env` is left empty.
-    /// A body the watcher's `fork` statement started (`latest` while its last body runs) that
-    /// assigned nothing still shares the watcher's array, which is then copied to be emptied:
-    /// rare enough not to check for at every body's end.
+    /// Keeps the variables of a body that has ended for the next one, emptied at once, so that
+    /// what they held is let go when the body ends.
+    ///
+    /// `env` is left empty. A body the watcher's `fork` statement started (`latest` while its
+    /// last body runs) that assigned nothing still shares the watcher's array, which is then
+    /// copied to be emptied: rare enough not to check for at every body's end.
     func keepVariables(_ env: inout [Value]) {
         guard spareVariables.capacity == 0 else {
             env = []
@@ -101,9 +105,10 @@ final class ShortTurnWatcher {
     }
 
     /// The short turn's data for `watcher`, or `nil` if it is not an `every`, `latest` or
-    /// `leading` watcher with a literal pattern. `hiddenSlot` is the first slot past the
-    /// variables the watcher copies, where ``Desugar/watcher(_:env:)`` puts `latest`'s `last`
-    /// and `leading`'s `task`.
+    /// `leading` watcher with a literal pattern.
+    ///
+    /// `hiddenSlot` is the first slot past the variables the watcher copies, where
+    /// ``Desugar/watcher(_:env:)`` puts `latest`'s `last` and `leading`'s `task`.
     static func make(for watcher: Watcher, hiddenSlot: Int) -> ShortTurnWatcher? {
         var lastSlot: Int?
         var joinSlot: Int?

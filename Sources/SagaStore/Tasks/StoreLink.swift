@@ -27,17 +27,23 @@ final class StoreLink<State, Action>: @unchecked Sendable {
         self.onError = onError
     }
 
-    /// Dispatches into the store, if it still exists. Store's thread only.
+    /// Dispatches into the store, if it still exists.
+    ///
+    /// Store's thread only.
     func dispatch(_ action: Action) {
         store.dispatch(action)
     }
 
-    /// Reads the state through `select`, or `nil` when the store is gone. Store's thread only.
+    /// Reads the state through `select`, or `nil` when the store is gone.
+    ///
+    /// Store's thread only.
     func read<T>(_ select: (State) -> T) -> T? {
         store.read().map(select)
     }
 
-    /// Reports a failed task. Store's thread only.
+    /// Reports a failed task.
+    ///
+    /// Store's thread only.
     func report(_ id: TaskID, _ error: any Error) {
         onError(id, error)
     }

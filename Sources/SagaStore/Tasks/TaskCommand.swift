@@ -1,5 +1,6 @@
-/// What an app's action asks of ``TaskMiddleware``. An app wraps it in one case of its
-/// action type and tells the middleware how to find it.
+/// What an app's action asks of ``TaskMiddleware``.
+///
+/// An app wraps it in one case of its action type and tells the middleware how to find it.
 ///
 /// ```swift
 /// enum AppAction: Sendable {

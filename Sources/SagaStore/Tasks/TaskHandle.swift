@@ -31,8 +31,9 @@ public final class TaskHandle: Sendable {
         holdings.withLock { $0.isCancelled }
     }
 
-    /// Cancels every task this handle owns, and any later started with it. Safe to call
-    /// more than once, from any thread.
+    /// Cancels every task this handle owns, and any later started with it.
+    ///
+    /// Safe to call more than once, from any thread.
     public func cancel() {
         let cancellers = holdings.withLock { h -> [@Sendable () -> Void] in
             h.isCancelled = true

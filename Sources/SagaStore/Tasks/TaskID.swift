@@ -50,6 +50,7 @@ public struct TaskID: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
     }
 }
 
-/// The last number ``TaskID/unique()`` handed out. Only uniqueness matters, so sharing it
-/// between tests running in parallel is harmless.
+/// The last number ``TaskID/unique()`` handed out.
+///
+/// Only uniqueness matters, so sharing it between tests running in parallel is harmless.
 private let serialCounter = Atomic<UInt64>(0)

@@ -1,7 +1,9 @@
 import Synchronization
 
-/// The tasks in flight, by id, in the order they started. Shared by the middleware (on the
-/// store's thread) and the tasks themselves (which remove themselves from any thread).
+/// The tasks in flight, by id, in the order they started.
+///
+/// Shared by the middleware (on the store's thread) and the tasks themselves (which remove
+/// themselves from any thread).
 final class TaskRegistry: Sendable {
     /// What ``admit(_:policy:)`` decided.
     enum Admission {

@@ -84,7 +84,9 @@ public final class VirtualTaskClock: TaskClock {
     }
 
     /// Moves the clock forward by `duration`, waking every sleeper due by then, in deadline
-    /// order. The woken tasks run when their executor runs them; to run each before the next
+    /// order.
+    ///
+    /// The woken tasks run when their executor runs them; to run each before the next
     /// deadline, use ``ManualStoreThread/advance(_:by:)``.
     public func advance(by duration: Duration) {
         let target = now + duration
