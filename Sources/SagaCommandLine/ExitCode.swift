@@ -1,4 +1,5 @@
-/// The exit codes of `sagarun` (the contract's §8, after BSD's sysexits).
+/// The exit codes of `sagarun` (see “Exit codes” in Sagas/README.md; they follow BSD's
+/// sysexits).
 package enum ExitCode: Int32, Sendable {
     /// Success.
     case success = 0

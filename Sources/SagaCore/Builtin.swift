@@ -1,5 +1,5 @@
-/// The built-in pure functions a saga can call in an expression (contract §3), such as
-/// `len(x)`, `keys(r)` and `json(x)`.
+/// The built-in pure functions a saga can call in an expression (see “Built-in functions” in
+/// Sagas/README.md), such as `len(x)`, `keys(r)` and `json(x)`.
 ///
 /// Each is pure given the scheduler clock (`now()` reads it). A call with an argument of the
 /// wrong kind throws a `TypeError` that names the function:

@@ -1,4 +1,5 @@
-/// Writes values as canonical JSON (contract §9) into a byte buffer.
+/// Writes values as canonical JSON (see “Canonical JSON” in Sagas/README.md) into a byte
+/// buffer.
 ///
 /// The bytes are UTF-8 by construction (string contents are copied from valid Swift strings,
 /// everything else is ASCII), so turning them into a `String` never needs repair.

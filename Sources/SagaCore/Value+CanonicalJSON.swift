@@ -1,5 +1,5 @@
-/// Canonical JSON (contract §9): the one text form of a value that transcripts, `json(x)`,
-/// `log` and string interpolation use.
+/// Canonical JSON (see “Canonical JSON” in Sagas/README.md): the one text form of a value that
+/// transcripts, `json(x)`, `log` and string interpolation use.
 extension Value {
     /// The value as canonical JSON: keys sorted by Unicode scalar value, no white space,
     /// integral numbers within ±2^53 as integers, other numbers in their shortest round-trip

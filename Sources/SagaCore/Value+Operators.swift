@@ -1,5 +1,5 @@
-/// The arithmetic and ordering operators of the language (contract §3). Equality (`==`) is
-/// `Value`'s own deep equality.
+/// The arithmetic and ordering operators of the language (see “Operators” in Sagas/README.md).
+/// Equality (`==`) is `Value`'s own deep equality.
 ///
 /// Integers stay integers until a double joins in; integer overflow and division by zero
 /// are arithmetic errors, and no operator ever yields an infinite or NaN double.

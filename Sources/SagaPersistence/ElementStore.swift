@@ -1,7 +1,8 @@
 import SagaCore
 
 /// A durable collection of elements, per entity: records with an `id` (string or integer),
-/// saved, deleted and queried by the persistence middleware (§7 of the language contract).
+/// saved, deleted and queried by the persistence middleware (see “Persistence” in
+/// Sagas/README.md).
 ///
 /// Two implementations: ``MemoryStore`` (for tests and `--memory`) and ``FileStore`` (the
 /// default, durable one). Both behave the same for every call.

@@ -3,7 +3,7 @@ import SagaLanguage
 import SagaStore
 
 /// Runs a checked `Program`: its reducers inside a Redux `Store` and its sagas as tasks
-/// of one deterministic scheduler (the contract's §6).
+/// of one deterministic scheduler (see “Tasks and the order of events” in Sagas/README.md).
 ///
 /// ```swift
 /// let result = Frontend().compile(path: "counter.saga")
@@ -25,7 +25,8 @@ import SagaStore
 public final class Interpreter {
     /// How a run behaves and what it prints.
     public struct Options: Sendable {
-        /// Deterministic scheduling on a virtual clock (§6 rule 3).
+        /// Deterministic scheduling on a virtual clock (see “Events and time” in
+        /// Sagas/README.md).
         public var virtualTime: Bool
         /// A transcript line `action <json>` per processed action.
         public var printActions: Bool
@@ -43,8 +44,9 @@ public final class Interpreter {
         /// before it fails with a `RangeError`: an effect-free `loop {}` must not hang the
         /// program forever.
         ///
-        /// The task is never preempted before that (the contract's "runs until it blocks"), so
-        /// ordering does not depend on this limit.
+        /// The task is never preempted before that (a task runs until it blocks: see “Tasks
+        /// and the order of events” in Sagas/README.md), so ordering does not depend on this
+        /// limit.
         public var maxSteps = 100_000_000
         /// How deeply `call`s may nest (a function calling itself without end fails with a
         /// `RangeError` instead of taking all memory; calls never grow the machine stack).
@@ -53,7 +55,8 @@ public final class Interpreter {
         /// that would start more fails with a `RangeError`.
         public var maxTasks = 10_000_000
         /// How many messages a channel may buffer; a `put` to a full unbounded channel fails
-        /// with a `RangeError` (a buffer of a given size drops instead, as its contract says).
+        /// with a `RangeError` (a buffer of a given size drops instead: see
+        /// “Channels” in Sagas/README.md).
         public var maxBuffer = 1_000_000
         /// How long a list (in elements) or a string (in UTF-8 bytes) that `+`, interpolation
         /// or a built-in builds may be.
@@ -65,8 +68,9 @@ public final class Interpreter {
         /// ready tasks (it goes to the back of the ready queue), so a busy loop cannot starve
         /// them.
         ///
-        /// Off by default: the contract says a task runs until it blocks, and yielding changes
-        /// the order other tasks can observe. ``maxSteps`` still fails such a task.
+        /// Off by default: a task runs until it blocks (see “Tasks and the order of events” in
+        /// Sagas/README.md), and yielding changes the order other tasks can observe.
+        /// ``maxSteps`` still fails such a task.
         public var yieldAfterSteps: Int?
         /// How many steps the whole run may take, every task and reducer together, effects or
         /// not; `nil` (the default) for no limit.
@@ -131,7 +135,7 @@ public final class Interpreter {
     let yielded = RingQueue<Work>()
     /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
     let wakeups = RingQueue<Work>()
-    /// Actions waiting to be processed (§6 rule 2).
+    /// Actions waiting to be processed (see “The dispatch queue” in Sagas/README.md).
     let dispatchQueue = RingQueue<DispatchEntry>()
     /// Tasks blocked on `take` of the store's actions.
     @exclusivity(unchecked) var takers = TakerIndex()

@@ -2,7 +2,8 @@ import Foundation
 import SagaCommandLine
 import Testing
 
-/// Every kind of bad input gets a clear message and the exit code of the contract's §8.
+/// Every kind of bad input gets a clear message and the exit code “Exit codes” in
+/// Sagas/README.md gives it.
 @Suite struct ExitCodeTests {
     /// A scratch folder with the given files, removed afterwards.
     static func withFiles(_ files: [String: String], _ body: (URL) async throws -> Void) async rethrows {

@@ -2,7 +2,8 @@ import Testing
 
 @testable import SagaCore
 
-/// The built-in pure functions (contract §3): each one's results, and the errors that name it.
+/// The built-in pure functions (see “Built-in functions” in Sagas/README.md): each one's
+/// results, and the errors that name it.
 @Suite struct BuiltinTests {
     private func call(_ f: Builtin, _ args: Value..., now: Int = 0) throws(SagaError) -> Value {
         try f.apply(args, now: now)

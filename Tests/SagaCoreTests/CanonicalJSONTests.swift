@@ -2,7 +2,8 @@ import Testing
 
 @testable import SagaCore
 
-/// Canonical JSON (contract §9): the one text form that transcripts and golden files compare.
+/// Canonical JSON (see “Canonical JSON” in Sagas/README.md): the one text form that
+/// transcripts and golden files compare.
 @Suite struct CanonicalJSONTests {
     @Test func scalarsAreWrittenAsJSONLiterals() {
         #expect(Value.null.canonicalJSON == "null")

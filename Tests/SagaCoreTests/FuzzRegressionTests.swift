@@ -26,8 +26,8 @@ import Testing
     }
 
     /// The first input the fuzzer kept: a double past 2^53 is written as JavaScript writes it,
-    /// and reads back as an integer (the contract's rule for integers that fit), not as the
-    /// same double; the text stays the same.
+    /// and reads back as an integer (an integer that fits reads as one), not as the same
+    /// double; the text stays the same.
     @Test func aDoublePast2To53ReadsBackAsTheIntegerItPrints() throws {
         let value = try JSONReader.parse("1846743446743646320.07690")
         #expect(value.canonicalJSON == "1846743446743646200")

@@ -2,8 +2,8 @@ import Testing
 
 @testable import SagaCore
 
-/// The operators of contract §3, row by row: what each kind combination gives, and the
-/// run-time errors for the others.
+/// The operators (see “Operators” in Sagas/README.md), row by row: what each kind combination
+/// gives, and the run-time errors for the others.
 @Suite struct ValueOperatorTests {
     /// The error an operation throws, or `nil` if it succeeds.
     private func failure<T>(_ op: @autoclosure () throws(SagaError) -> T) -> SagaError? {

@@ -4,9 +4,9 @@ import SagaPersistence
 import SagaTestSupport
 import Testing
 
-/// The durability promise of §7, tested the hard way: `sagarun` saves in a loop and is killed
-/// (SIGKILL) at a random moment; every save it acknowledged must be in the store afterwards,
-/// and the store must open again, round after round, in the same folder.
+/// The durability promise of the persistence layer, tested the hard way: `sagarun` saves in a
+/// loop and is killed (SIGKILL) at a random moment; every save it acknowledged must be in the
+/// store afterwards, and the store must open again, round after round, in the same folder.
 @Suite("Crash recovery: sagarun killed while saving")
 struct CrashRecoveryTests {
     @Test(

@@ -74,7 +74,8 @@ import Testing
     }
 }
 
-/// §2: the state key `persistence` belongs to the persistence reducer.
+/// The state key `persistence` belongs to the persistence reducer (see “Declarations” in
+/// Sagas/README.md).
 @Suite struct ReservedPersistenceKeyTests {
     @Test func declaringOrAssigningItIsAnError() {
         let source = """

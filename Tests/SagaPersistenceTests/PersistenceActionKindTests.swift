@@ -2,7 +2,8 @@ import Testing
 
 @testable import SagaPersistence
 
-/// The persistence middleware and reducer recognise exactly §7's action types, byte for byte.
+/// The persistence middleware and reducer recognise exactly the persistence action types
+/// (see “Persistence” in Sagas/README.md), byte for byte.
 @Suite struct PersistenceActionKindTests {
     @Test func everyTypeOfSection7IsRecognised() {
         for kind in PersistenceActionKind.allCases {

@@ -125,7 +125,7 @@ struct QueryTests {
     }
 }
 
-/// §7: a field maps to a value (equality) or to an operator record; a record with no operator
+/// A field maps to a value (equality) or to an operator record; a record with no operator
 /// keys is a value.
 @Suite struct WhereRecordValueTests {
     @Test func aRecordWithoutOperatorsIsComparedForEquality() async throws {

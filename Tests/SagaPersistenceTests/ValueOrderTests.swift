@@ -4,7 +4,8 @@ import Testing
 
 @Suite("The total order of values")
 struct ValueOrderTests {
-    /// One value of each kind, in the order §7 gives, each kind from low to high.
+    /// One value of each kind, in the order “Queries” in Sagas/README.md gives, each kind from
+    /// low to high.
     static let ascending: [Value] = [
         .null, false, true, -5, 1, 1.5, 2, "", "a", "b", "é", [], [1], [1, 2], [2], [:], ["a": 1], ["a": 2], ["b": 0],
     ]

@@ -3,8 +3,9 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// A busy task yields only when asked to: by default it runs until it blocks, as the
-/// contract says; with a step budget the others go first, and the hard limit still ends it.
+/// A busy task yields only when asked to: by default it runs until it blocks (see “Tasks and
+/// the order of events” in Sagas/README.md); with a step budget the others go first, and the
+/// hard limit still ends it.
 @Suite struct YieldBudgetTests {
     static let source = """
         saga spin { try { loop { } } catch e { log "spin stopped" } }

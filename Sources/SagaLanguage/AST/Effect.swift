@@ -3,7 +3,7 @@ import SagaCore
 /// An effect: the only thing that can block a task.
 ///
 /// It appears as a statement of its own or as the whole right-hand side of `let`, `var` or an
-/// assignment (§4, §5).
+/// assignment (see “Statements” and “Effects” in Sagas/README.md).
 package indirect enum Effect: Sendable {
     /// `take PATTERN [where COND]`, or `take CH`.
     case take(Pattern, where: Expr?, SourceLocation)

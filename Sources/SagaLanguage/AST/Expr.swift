@@ -2,8 +2,8 @@ import SagaCore
 
 /// An expression: evaluated synchronously, it never blocks.
 ///
-/// Effects are never nested in an expression (the contract's §4), which is what lets a task's
-/// continuation be a plain stack of statement frames.
+/// Effects are never nested in an expression (see “Statements” in Sagas/README.md), which is
+/// what lets a task's continuation be a plain stack of statement frames.
 ///
 /// Every case is boxed (`indirect`), so an `Expr` is one word. Storing the leaves inline (a
 /// literal, a variable) would save the parser and the checker an allocation per leaf, but

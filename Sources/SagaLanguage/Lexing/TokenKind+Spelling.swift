@@ -157,7 +157,7 @@ extension TokenKind {
     }
 }
 
-/// The keywords of §1, grouped by first letter (`a` at index 0).
+/// The keywords (see “Keywords” in Sagas/README.md), grouped by first letter (`a` at index 0).
 private let keywordTable: [[(StaticString, TokenKind)]] = [
     [("all", .kwAll), ("as", .kwAs), ("actionChannel", .kwActionChannel)],  // a
     [("break", .kwBreak), ("backoff", .kwBackoff), ("buffer", .kwBuffer)],  // b

@@ -30,7 +30,7 @@ enum TokenKind: UInt8, Sendable {
     case plus, minus, star, slash, percent
     case and, or, not, coalesce
 
-    // Keywords (§1 of the contract).
+    // Keywords (see “Keywords” in Sagas/README.md).
     case kwImport, kwState, kwReduce, kwSaga, kwFunc, kwLet, kwVar, kwIf, kwElse
     case kwWhile, kwLoop, kwFor, kwIn, kwBreak, kwContinue, kwReturn, kwTry, kwCatch
     case kwFinally, kwThrow, kwLog, kwTransaction, kwCompensate

@@ -1,4 +1,5 @@
-// Top-level declarations (§2): import, state, reduce, saga, func.
+// Top-level declarations (see “Declarations” in Sagas/README.md): import, state, reduce, saga,
+// func.
 
 import SagaCore
 

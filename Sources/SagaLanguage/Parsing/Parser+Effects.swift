@@ -1,5 +1,6 @@
-// Effects (§5) and watchers: take, put, select, call, fork, spawn, join, cancel, delay,
-// race, all, retry, channel, actionChannel; every, latest, leading, throttle, debounce.
+// Effects and watchers (see “Effects” and “Watchers” in Sagas/README.md): take, put, select,
+// call, fork, spawn, join, cancel, delay, race, all, retry, channel, actionChannel; every,
+// latest, leading, throttle, debounce.
 
 import SagaCore
 
@@ -157,7 +158,8 @@ extension Parser {
         return (.named(name, location(first)), try parseArguments())
     }
 
-    /// The `.b.c` parts of a dotted function name (§1: `api.fetchUser`), after its first part.
+    /// The `.b.c` parts of a dotted function name (such as `api.fetchUser`), after its first
+    /// part.
     mutating func parseDottedRest(of first: String) throws -> String {
         var name = first
         while kind == .dot {

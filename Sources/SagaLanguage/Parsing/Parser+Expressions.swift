@@ -1,6 +1,7 @@
-// Expressions (§3) by precedence climbing: one loop for every binary level. Each operator of
-// a chain still makes the tree one level deeper (`a + b + c` is `(a + b) + c`), and the tree
-// is walked recursively later, so chain links count toward the nesting limit too.
+// Expressions (see “Expressions” in Sagas/README.md) by precedence climbing: one loop for
+// every binary level. Each operator of a chain still makes the tree one level deeper
+// (`a + b + c` is `(a + b) + c`), and the tree is walked recursively later, so chain links
+// count toward the nesting limit too.
 
 import SagaCore
 

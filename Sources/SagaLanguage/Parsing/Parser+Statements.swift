@@ -1,5 +1,6 @@
-// Blocks and statements (§4, §10): let/var/assignment, effects, log, throw, control flow,
-// try/catch/finally, transaction and compensate.
+// Blocks and statements (see “Statements” and “Transactions and compensation” in
+// Sagas/README.md): let/var/assignment, effects, log, throw, control flow, try/catch/finally,
+// transaction and compensate.
 
 import SagaCore
 

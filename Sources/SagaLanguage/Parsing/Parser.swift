@@ -1,6 +1,6 @@
 import SagaCore
 
-/// The recursive-descent parser of `.saga` files (§1–§5 and §10 of the contract).
+/// The recursive-descent parser of `.saga` files, whose syntax Sagas/README.md describes.
 ///
 /// It reports every syntax error it can find in one run: after an error it records a
 /// diagnostic and skips to the end of the statement (or to the next declaration), so one
@@ -305,8 +305,8 @@ package struct Parser {
     /// `true` when the current token is `join` directly followed by `(`: the built-in
     /// `join(list, sep)` rather than the effect `join T`.
     ///
-    /// Both are in the contract; the touching parenthesis tells them apart, as it does for
-    /// every built-in call.
+    /// The language has both (see “Built-in functions” and “join” in Sagas/README.md); the
+    /// touching parenthesis tells them apart, as it does for every built-in call.
     ///
     /// Inlined: it is asked at every right-hand side of `let`, `var` and `=`, and as a call
     /// of its own it would make the caller copy the whole parser.

@@ -8,7 +8,8 @@ import Musl
 import Darwin
 #endif
 
-/// The action types of §7, told apart by the bytes of an action's `type`.
+/// The persistence action types (see “Persistence” in Sagas/README.md), told apart by the
+/// bytes of an action's `type`.
 ///
 /// Each of these names is longer than Swift's small strings (15 bytes), so a `switch` over
 /// them compared heap strings one after another, after a `hasPrefix`, twice per action (the

@@ -1,6 +1,7 @@
 import SagaCore
 
-/// One request action of §7 and the result actions it produces.
+/// One request action of the persistence layer (see “Persistence” in Sagas/README.md) and the
+/// result actions it produces.
 enum PersistenceOperation {
     case save
     case delete

@@ -1,7 +1,7 @@
 import SagaCore
 
-/// Keeps `state.persistence.<entity>` (§7): `{request, persist, delete}`, each a `{status: …}`
-/// record.
+/// Keeps `state.persistence.<entity>` (see “The persistence state” in Sagas/README.md):
+/// `{request, persist, delete}`, each a `{status: …}` record.
 ///
 /// The slice of an entity appears with its first persistence action; `state.persistence` with
 /// the first of all.

@@ -1,10 +1,10 @@
 import SagaCore
 import SagaStore
 
-/// The persistence layer of the saga language (the contract's §7): a middleware that
-/// performs the `persistence/save`, `delete`, `request` and `cancelRequest` actions against an
-/// ``ElementStore`` and dispatches their results, and the reducer that keeps
-/// `state.persistence.<entity>`.
+/// The persistence layer of the saga language (see “Persistence” in Sagas/README.md): a
+/// middleware that performs the `persistence/save`, `delete`, `request` and `cancelRequest`
+/// actions against an ``ElementStore`` and dispatches their results, and the reducer that
+/// keeps `state.persistence.<entity>`.
 ///
 /// ```swift
 /// let persistence = ValuePersistence(store: MemoryStore())

@@ -1,7 +1,7 @@
 import SagaCore
 
 /// What a ``FileStoreController`` request selects: conditions on fields, an order, a page,
-/// and whether it stays live (with §7's query semantics).
+/// and whether it stays live (with the semantics of “Queries” in Sagas/README.md).
 ///
 /// ```swift
 /// StoreRequest<Song>(where: ["year": .greaterThan(1950)], orderBy: ["-year", "title"], limit: 20, live: true)
@@ -41,7 +41,8 @@ public struct StoreRequest<Element: Persistable>: Sendable, Equatable, Codable {
         self.live = live
     }
 
-    /// The request as §7's request record, for ``Query/parse(_:)``.
+    /// The request as a `persistence/request` record (see “Persistence” in Sagas/README.md),
+    /// for ``Query/parse(_:)``.
     var record: Value {
         var r = Record()
         var conditionRecord = Record()

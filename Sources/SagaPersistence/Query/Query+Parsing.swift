@@ -53,7 +53,7 @@ extension Query {
         guard let path = FieldPath(field) else {
             throw .invalidQuery("bad field path '\(field)' in 'where'")
         }
-        // §7: a field maps to a value (equality) or to an operator record. A record is an
+        // A field maps to a value (equality) or to an operator record. A record is an
         // operator record when its keys are operators; one with no operator keys is a value
         // compared for equality (`{ o: { k: 1 } }`, `{ s: {} }`); one that mixes the two is
         // refused rather than guessed.

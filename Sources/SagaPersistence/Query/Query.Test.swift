@@ -13,7 +13,8 @@ extension Query {
         case contains(Value)
         case prefix(String)
 
-        /// The operators of §7, in the order error messages list them.
+        /// The query operators (see “Queries” in Sagas/README.md), in the order error messages
+        /// list them.
         static let operators = ["==", "!=", "<", "<=", ">", ">=", "in", "contains", "prefix"]
 
         /// The test for operator `op` with `operand`.

@@ -1,7 +1,8 @@
 import SagaCore
 
-/// A query of §7: which elements of an entity (`where`), in which order (`orderBy`, then
-/// `id`), and which page of them (`offset`, `limit`).
+/// A persistence query (see “Queries” in Sagas/README.md): which elements of an entity
+/// (`where`), in which order (`orderBy`, then `id`), and which page of them (`offset`,
+/// `limit`).
 ///
 /// Build one from a `persistence/request` record with ``parse(_:)``:
 ///
@@ -14,7 +15,7 @@ import SagaCore
 /// let page = q.apply(elements)
 /// ```
 ///
-/// Semantics of `where`, decided where §7 is silent:
+/// Semantics of `where`, decided where “Queries” in Sagas/README.md is silent:
 /// - A plain value means equality (deep; `1 == 1.0`). A record value is always an operator
 ///   record: compare with a record through `{"==": {…}}`. An empty operator record holds
 ///   for every element.

@@ -2,7 +2,8 @@ import SagaCore
 import SagaLanguage
 
 /// Builds the plain statements that watchers, `retry` and the entries of `race`/`all` stand
-/// for (the contract's tables spell out these equivalences), so that one engine runs them all.
+/// for (the table in “Watchers” in Sagas/README.md spells out the watchers' loops), so that
+/// one engine runs them all.
 ///
 /// Hidden variables take slots past the end of the copied frame.
 enum Desugar {
@@ -82,7 +83,7 @@ enum Desugar {
     /// blocked on the join at 3 (see ``Interpreter/runShortTurn(_:_:_:)``).
     static let leadingJoin = 2
 
-    /// A watcher as the loop the contract's table gives for it.
+    /// A watcher as the loop the table in “Watchers” in Sagas/README.md gives for it.
     static func watcher(_ w: Watcher, env: [Value]) -> (Block, [Value]) {
         let loc = w.location
         let base = env.count

@@ -20,7 +20,7 @@ enum EffectResult {
 }
 
 extension Interpreter {
-    /// Performs an effect for a task (§5).
+    /// Performs an effect for a task (see “Effects” in Sagas/README.md).
     func perform(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> EffectResult {
         switch effect {
         case .take(let pattern, let condition, _):

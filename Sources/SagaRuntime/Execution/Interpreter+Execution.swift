@@ -354,7 +354,8 @@ extension Interpreter {
                 restoreCaller(frame, task)
                 switch completion {
                 case .returnValue(let value): return returned(value, from: frame, task, restored: true)
-                // END ends a blocked take in a called function as if by `return` (§6 rule 7).
+                // END ends a blocked take in a called function as if by `return` (see “END” in
+                // Sagas/README.md).
                 case .end: return returned(.null, from: frame, task, restored: true)
                 case .throwError, .abort, .cancel:
                     // The caller's block is left too.

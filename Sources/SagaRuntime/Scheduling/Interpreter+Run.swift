@@ -13,7 +13,7 @@ public enum RunStatus: Equatable, Sendable {
 
 extension Interpreter {
     /// Runs the program to its end: starts the root sagas, feeds the input, and applies the
-    /// END rule when nothing else can happen (§6 rule 7).
+    /// END rule when nothing else can happen (see “END” in Sagas/README.md).
     ///
     /// - Parameters:
     ///   - input: outside actions, or `nil` for none.
@@ -97,8 +97,9 @@ extension Interpreter {
         return failures > 0 ? .sagaFailed : .success
     }
 
-    /// Virtual time (§6 rule 3): input one action at a time once idle, host completions in
-    /// call order, and the clock moved only when nothing else can happen.
+    /// Virtual time (see “Events and time” in Sagas/README.md): input one action at a time
+    /// once idle, host completions in call order, and the clock moved only when nothing else
+    /// can happen.
     private func runVirtual(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         var pending: InputLine?
         var inputOpen = input != nil

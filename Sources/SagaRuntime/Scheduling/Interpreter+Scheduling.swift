@@ -12,7 +12,8 @@ extension Interpreter {
     }
 
     /// Runs everything runnable: ready work first, then the next dispatch entry, then the next
-    /// held action of the app's (see ``heldActions``), until all are empty (§6 rules 1 and 2).
+    /// held action of the app's (see ``heldActions``), until all are empty (see
+    /// “Tasks and the order of events” in Sagas/README.md).
     ///
     /// A saga written in Swift cannot be stepped from here (it must be awaited), so when one
     /// is next, it is returned to the async loop to step.
@@ -188,7 +189,7 @@ extension Interpreter {
         takers.add(taker)
     }
 
-    /// Adds an action to the dispatch queue (§6 rule 2).
+    /// Adds an action to the dispatch queue (see “The dispatch queue” in Sagas/README.md).
     ///
     /// A saga's `put` passes itself, and resumes once the action has been processed.
     func enqueue(_ action: consuming Value, putter: SagaTask? = nil) {
@@ -426,7 +427,7 @@ extension Interpreter {
     /// Puts a message into a channel: to its oldest taker, or into its buffer.
     ///
     /// - Returns: `false` if the buffer is at ``Options/maxBuffer`` and the channel's own
-    ///   contract would keep the message (an unbounded buffer, or one sized above the limit):
+    ///   buffer would keep the message (an unbounded buffer, or one sized above the limit):
     ///   the message was not put.
     @discardableResult
     func channelPut(_ channel: Channel, _ message: Value) -> Bool {

@@ -2,7 +2,8 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// A task's body has ended; the task ends once its attached children have (§6 rule 6).
+    /// A task's body has ended; the task ends once its attached children have (see
+    /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
         task.frames = []
         task.abandonCurrentBlock()
@@ -94,9 +95,9 @@ extension Interpreter {
         task.owner = .none
     }
 
-    /// Cancels a task (§6 rule 5): first the effect it is blocked on (a called function,
-    /// whole), then its body unwinds through its finally blocks with `cancelled` true, then
-    /// its running attached children are cancelled in start order.
+    /// Cancels a task (see “Cancellation” in Sagas/README.md): first the effect it is blocked
+    /// on (a called function, whole), then its body unwinds through its finally blocks with
+    /// `cancelled` true, then its running attached children are cancelled in start order.
     ///
     /// - Returns: the work to do, in order.
     func cancelWork(_ task: SagaTask) -> [Work] {
@@ -133,9 +134,9 @@ extension Interpreter {
         }
     }
 
-    /// An attached child failed (§6 rule 4): the parent's body stops where it is blocked and
-    /// runs its finally blocks (not its catch), its other children are cancelled, and then it
-    /// fails with the same error.
+    /// An attached child failed (see “Errors and tasks” in Sagas/README.md): the parent's body
+    /// stops where it is blocked and runs its finally blocks (not its catch), its other
+    /// children are cancelled, and then it fails with the same error.
     func abort(_ parent: SagaTask, _ failure: Failure) {
         if parent.isDone || parent.failure != nil || parent.isCancelling { return }
         parent.failure = failure

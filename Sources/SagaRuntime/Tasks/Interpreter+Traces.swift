@@ -56,7 +56,8 @@ extension Interpreter {
         return "\(path):\(location.line):\(location.column)"
     }
 
-    /// Reports a failed root saga or spawned task (§8), and counts it for the exit code.
+    /// Reports a failed root saga or spawned task (see “Errors and tasks” in Sagas/README.md),
+    /// and counts it for the exit code.
     func report(_ task: SagaTask, _ failure: Failure) {
         failures += 1
         if tracer != nil { traceError(task, failure) }

@@ -5,8 +5,8 @@ import SagaCore
 /// writes as canonical JSON that reads back and writes as the same text.
 ///
 /// The same text, not always the same value: a double past 2^53 is written as JavaScript
-/// writes it (`1846743446743646200`), which reads back as that `Int` (the contract: an integer
-/// that fits is an `Int`), not as the double it came from (…208).
+/// writes it (`1846743446743646200`), which reads back as that `Int` (an integer that fits is
+/// an `Int`), not as the double it came from (…208).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
