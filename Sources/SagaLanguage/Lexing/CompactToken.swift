@@ -15,7 +15,8 @@ struct CompactToken: Sendable {
     var line: Int32
     /// 1-based column, in Unicode scalars.
     var column: Int32
-    /// An identifier's length in bytes; 0 for other tokens.
+    /// An identifier's length in bytes; a string segment's length in columns up to and with
+    /// its closing quote (`.string`, `.stringTail`); 0 for other tokens.
     var count = 0
     /// An identifier's byte offset in the source; a string segment's index in
     /// ``Lexer/strings``; a number's `Int` (or `Double` bits); 0 for other tokens.

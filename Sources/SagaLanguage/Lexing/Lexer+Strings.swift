@@ -23,7 +23,9 @@ extension Lexer {
             case UInt8(ascii: "\""):
                 let end = pos
                 pos += 1
-                finish(first ? .string : .stringTail, column: tokenColumn, last: run..<end)
+                // Its width, so the parser sees an index touching it: `"abc"[1]`.
+                let width = Int(column(at: pos) - tokenColumn)
+                finish(first ? .string : .stringTail, column: tokenColumn, last: run..<end, width: width)
                 return
             case UInt8(ascii: "\n"):
                 // A raw line break ends the literal: the rest of the file stays parseable.
@@ -55,7 +57,10 @@ extension Lexer {
     }
 
     /// Emits the segment: what `scratch` holds, then the plain text `last` of the source.
-    private mutating func finish(_ kind: TokenKind, column: Int32, last: Range<Int>) {
+    ///
+    /// `width` is the segment's length in columns when it ends at its closing quote, and 0
+    /// otherwise.
+    private mutating func finish(_ kind: TokenKind, column: Int32, last: Range<Int>, width: Int = 0) {
         let text: String
         if scratch.isEmpty {
             // Nothing before the last run (no escape, or only escapes that gave nothing): the
@@ -65,7 +70,7 @@ extension Lexer {
             scratch.append(contentsOf: bytes[last])
             text = String(decoding: scratch, as: UTF8.self)
         }
-        emitText(kind, line: line, column: column, text)
+        emitText(kind, line: line, column: column, text, width: width)
     }
 
     /// One escape sequence at `pos` (a backslash), appended to `scratch` when valid.

@@ -101,8 +101,9 @@ struct Lexer {
     }
 
     /// A string segment's token, its text kept in ``strings``.
-    mutating func emitText(_ kind: TokenKind, line: Int32, column: Int32, _ text: String) {
+    mutating func emitText(_ kind: TokenKind, line: Int32, column: Int32, _ text: String, width: Int = 0) {
         var token = CompactToken(kind: kind, line: line, column: column)
+        token.count = width
         token.value = strings.count
         strings.append(text)
         push(token)

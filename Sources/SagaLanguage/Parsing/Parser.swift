@@ -319,12 +319,12 @@ package struct Parser {
     }
 
     /// `true` when the current token touches the one consumed last, with no space between:
-    /// `len(x)` and `xs[0]` are a call and an index, but `put ch (x)` and `put ch [1]` put
+    /// `len(x)`, `xs[0]` and `"abc"[1]` are a call and indexes, but `put ch (x)` and `put ch [1]` put
     /// a value into a channel.
     var isDirectlyAfterPrevious: Bool {
         let length: Int
         switch previous.kind {
-        case .identifier: length = previous.count
+        case .identifier, .string, .stringTail: length = previous.count
         case .rightParen, .rightBracket, .rightBrace: length = 1
         default:
             guard previous.kind.isKeyword else { return false }
