@@ -11,21 +11,37 @@ import SagaRuntime
 /// With `twice`, each compensation runs twice, to show whether it is idempotent. The summary
 /// can be kept as `X.failures.golden`.
 package enum FailureInjection {
-    /// The summary for one golden case (its input included), with paths relative to the
-    /// program's folder so that it can be kept as a golden file.
+    /// The summary for one golden case (its input and mocks included), with paths relative to
+    /// the program's folder, however the program was named, so that it can be kept as a golden
+    /// file.
     package static func summary(for c: GoldenSuite.Case, twice: Bool) async -> String {
         let compiled = Frontend().compile(path: c.saga)
-        let folder = URL(fileURLWithPath: c.saga).deletingLastPathComponent().path + "/"
         guard let program = compiled.program else { return "does not compile\n" + compiled.renderedDiagnostics }
-        let baseline = await run(program, c, failingCall: nil, twice: twice)
+        var mocksText: String?
+        if let path = c.mocks {
+            guard let text = TextFile.read(path) else { return "cannot read the mocks file '\(path)'\n" }
+            mocksText = text
+        }
+        let baseline: Outcome
+        do {
+            baseline = try await run(program, c, mocks: mocksText, failingCall: nil, twice: twice)
+        } catch {
+            return "\(c.mocks ?? "mocks"): \(error)\n"
+        }
         var text = "\(baseline.calls) call\(baseline.calls == 1 ? "" : "s") without failures: \(baseline.ending)\n"
         for n in 0..<baseline.calls {
-            let r = await run(program, c, failingCall: n, twice: twice)
+            guard let r = try? await run(program, c, mocks: mocksText, failingCall: n, twice: twice) else { break }
             text += "call #\(n + 1) fails: \(r.ending)\n"
             for error in r.escaped { text += "  escaped: \(error)\n" }
             text += "  compensations: \(r.compensations.isEmpty ? "none" : r.compensations.joined(separator: ", "))\n"
         }
-        return text.replacingOccurrences(of: folder, with: "")
+        // Locations name the file as it was given: relative, absolute, or through `..`.
+        let given = (c.saga as NSString).deletingLastPathComponent
+        let folders = [URL(fileURLWithPath: c.saga).standardizedFileURL.deletingLastPathComponent().path, given]
+        for folder in folders.sorted(by: { $0.count > $1.count }) where !folder.isEmpty {
+            text = text.replacingOccurrences(of: folder + "/", with: "")
+        }
+        return text
     }
 
     private struct Outcome {
@@ -35,14 +51,21 @@ package enum FailureInjection {
         var compensations: [String]
     }
 
-    private static func run(_ program: Program, _ c: GoldenSuite.Case, failingCall: Int?, twice: Bool) async -> Outcome
-    {
+    /// One run of the case, with the `failingCall`-th call failing; the mocks, when there are
+    /// any, answer the calls of the program's `extern` functions afresh for each run.
+    private static func run(
+        _ program: Program, _ c: GoldenSuite.Case, mocks: String?, failingCall: Int?, twice: Bool
+    ) async throws -> Outcome {
+        var host = HostFunctions()
+        if let mocks, let path = c.mocks {
+            host = try HostMocks(jsonl: mocks, source: path).functions(failingCallsOf: program.externs.map(\.name))
+        }
         var options = Interpreter.Options(virtualTime: true)
         options.failingCall = failingCall
         options.compensationRuns = twice ? 2 : 1
         let output = BufferedOutput()
         let (interpreter, store) = RunCommand.interpreter(
-            program, options: options, store: MemoryStore(), output: output)
+            program, options: options, store: MemoryStore(), output: output, host: host)
         let input = c.input.flatMap { InputSource.file($0) }
         let status = await interpreter.run(input: input)
         await store.close()

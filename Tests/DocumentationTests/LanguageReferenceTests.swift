@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The language reference, `Sagas/README.md`, shows only code that the golden tests run: each
-/// ```saga block is a run of consecutive lines, indentation included, of a `.saga` file under
-/// `Sagas/`.
+/// The language reference, `Sagas/README.md`, and the front page, `README.md`, show only code
+/// that the golden tests run: each ```saga block is a run of consecutive lines, indentation
+/// included, of a `.saga` file under `Sagas/`.
 @Suite struct LanguageReferenceTests {
     /// The `Sagas/` folder of the package, found from this file's place in `Tests/DocumentationTests/`.
     static let sagasFolder: URL = URL(fileURLWithPath: #filePath)
@@ -32,6 +32,12 @@ import Testing
     /// The text of `Sagas/README.md`.
     static func reference() throws -> String {
         try String(contentsOf: sagasFolder.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    /// The text of the package's `README.md`.
+    static func frontPage() throws -> String {
+        try String(
+            contentsOf: sagasFolder.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
     }
 
     /// The lines of `text`, split at each newline, empty ones kept.
@@ -75,19 +81,22 @@ import Testing
         }
     }
 
-    /// Each ```saga block is a run of lines of one program under `Sagas/`; the first that is not
-    /// is reported with its line in the reference.
-    @Test func everySagaBlockIsCopiedFromAProgramUnderSagas() throws {
+    /// Each ```saga block of the reference and of the front page is a run of lines of one
+    /// program under `Sagas/`; the first that is not is reported with its file and line.
+    @Test(arguments: ["Sagas/README.md", "README.md"])
+    func everySagaBlockIsCopiedFromAProgramUnderSagas(document: String) throws {
         let programs = try Self.programs()
         #expect(!programs.isEmpty, "no .saga file under \(Self.sagasFolder.path)")
-        let blocks = Self.sagaBlocks(of: try Self.reference())
+        let text = document == "README.md" ? try Self.frontPage() : try Self.reference()
+        let blocks = Self.sagaBlocks(of: text)
+        #expect(!blocks.isEmpty, "\(document) has no ```saga block")
         let stray = blocks.first { block in
             !programs.contains { Self.contains($0.lines, block.lines) }
         }
         if let stray {
             Issue.record(
                 """
-                the ```saga block at Sagas/README.md:\(stray.line) is not a run of lines of any .saga \
+                the ```saga block at \(document):\(stray.line) is not a run of lines of any .saga \
                 file under Sagas/:
                 \(stray.lines.joined(separator: "\n"))
                 """)

@@ -28,6 +28,8 @@ func runningSagasFromSwift() async {
     host.register("api.fetchUser") { (id: Int) async throws -> [String: String] in ["name": "Ada"] }
 
     let source = """
+        extern func api.fetchUser(id)
+
         saga main {
           let a = take "user/load"
           let user = call api.fetchUser(a.id)
@@ -117,6 +119,8 @@ struct AppState: Codable, Sendable {
 }
 
 let usersSaga = """
+    extern func api.fetchUser(id)
+
     saga users {
       every "fetchUser" as a {
         let user = call api.fetchUser(a.id)
