@@ -15,7 +15,7 @@ enum Commands {
           ast                     Print a file's effect AST as JSON.
           test                    Run golden-file tests.
           graph                   Draw a program: sagas, functions and the actions they take and put.
-          store                   Check (verify) or rewrite (compact) a file store.
+          store                   Check (verify), rewrite (compact) or rebuild (recover) a file store.
 
         OPTIONS:
           --version               Show the version.
@@ -93,9 +93,11 @@ enum Commands {
                 help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],
         discussion: """
-            Exit codes: 0 success, 1 a root saga failed, 64 bad usage, 65 invalid source or
-            input, 66 a file that cannot be read, 74 a store that cannot be opened or written
-            (damaged, in use, newer, unreadable, or a disk that is full).
+            Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
+            --max-run-steps, or a mocks line did not match its call or was never used; 64 bad
+            usage; 65 invalid source or input; 66 a file that cannot be read; 74 a store or
+            trace file that cannot be opened or written (damaged, in use, newer, unreadable, or
+            a disk that is full).
             """)
 
     static let check = CommandSpec(
@@ -152,7 +154,8 @@ enum Commands {
         options: [.init(name: "--filter", valueName: "text", help: "Only run files whose path contains the text.")],
         discussion: """
             Each program runs as 'run --virtual-time --print-actions --print-state --memory',
-            with X.input.jsonl as its input when there is one. A mismatch prints a unified diff.
+            with X.input.jsonl as its input and X.mocks.jsonl as the results of its extern
+            functions when they are there. A mismatch prints a unified diff.
             With --inject-failures the summary is compared with X.failures.golden where there is one.
             """)
 

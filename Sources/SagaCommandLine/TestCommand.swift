@@ -76,6 +76,13 @@ enum TestCommand {
                 do {
                     try result.actual.write(toFile: c.golden, atomically: true, encoding: .utf8)
                     io.out("\(c.hasGolden ? "UPDATED" : "CREATED") \(c.golden)\n")
+                    // Errors are not part of a golden: say so, lest a failed saga be kept
+                    // unawares as the expected transcript.
+                    if result.exitCode != 0, !result.errors.isEmpty {
+                        io.out(
+                            "  note: the run exited with \(result.exitCode), and its errors are not in the golden:\n"
+                                + result.errors.split(separator: "\n").map { "  \($0)\n" }.joined())
+                    }
                     passed += 1
                 } catch {
                     io.err("error: cannot write '\(c.golden)': \(error.localizedDescription)\n")
