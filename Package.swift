@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SagaRuntime", targets: ["SagaRuntime"]),
         .library(name: "SagaPersistence", targets: ["SagaPersistence"]),
         .library(name: "SagaTesting", targets: ["SagaTesting"]),
+        .library(name: "SagaHostLibrary", targets: ["SagaHostLibrary"]),
         .executable(name: "sagarun", targets: ["sagarun"]),
         .executable(name: "sagabench", targets: ["sagabench"]),
     ],
@@ -25,8 +26,12 @@ let package = Package(
         .target(name: "SagaRuntime", dependencies: ["SagaCore", "SagaStore", "SagaLanguage"], exclude: ["README.md"]),
         // The file store, the memory store, queries, the persistence middleware.
         .target(name: "SagaPersistence", dependencies: ["SagaCore", "SagaStore"]),
+        // HTTP, processes, files and the environment for sagas, behind Deno-like permissions.
+        .target(name: "SagaHostLibrary", dependencies: ["SagaCore", "SagaRuntime"]),
         // The commands of `sagarun` as a library, so tests can run them in-process.
-        .target(name: "SagaCommandLine", dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence"]),
+        .target(
+            name: "SagaCommandLine",
+            dependencies: ["SagaCore", "SagaLanguage", "SagaStore", "SagaRuntime", "SagaPersistence", "SagaHostLibrary"]),
         .executableTarget(name: "sagarun", dependencies: ["SagaCommandLine"]),
         // Golden-file tests of an app's sagas from its own test target.
         .target(name: "SagaTesting", dependencies: ["SagaCommandLine", "SagaRuntime"]),
@@ -57,6 +62,7 @@ let package = Package(
         .testTarget(
             name: "SagaEmbeddingTests",
             dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),
+        .testTarget(name: "SagaHostLibraryTests", dependencies: ["SagaCore", "SagaRuntime", "SagaHostLibrary"]),
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["SagaCore", "SagaLanguage", "SagaPersistence", "SagaRuntime", "SagaStore"]),

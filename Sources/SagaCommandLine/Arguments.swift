@@ -1,10 +1,15 @@
 /// The command-line arguments of one command, parsed against its ``CommandSpec``: the small
 /// piece of swift-argument-parser that `sagarun` needs (flags, options with a value as
-/// `--name value` or `--name=value`, positionals, and `--` to end options).
+/// `--name value` or `--name=value`, options whose value is optional and which may repeat,
+/// as `--name` or `--name=value`, positionals, and `--` to end options).
 struct Arguments {
     var positionals: [String] = []
     var flags: Set<String> = []
     var options: [String: String] = [:]
+    /// Each occurrence of an option whose value is optional: its value, or `nil` when it has none.
+    var repeated: [String: [String?]] = [:]
+    /// The arguments after `--`, which are also the last ``positionals``.
+    var afterDashes: [String] = []
 
     /// Whether a flag was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
@@ -18,6 +23,7 @@ struct Arguments {
         while let arg = rest.popFirst() {
             if arg == "--" {
                 parsed.positionals.append(contentsOf: rest)
+                parsed.afterDashes = Array(rest)
                 break
             }
             if arg == "-h" || arg == "--help" {
@@ -31,7 +37,9 @@ struct Arguments {
                     name = String(arg[..<eq])
                     inlineValue = String(arg[arg.index(after: eq)...])
                 }
-                if spec.flags.contains(where: { $0.name == name }) {
+                if spec.repeatable.contains(where: { $0.name == name }) {
+                    parsed.repeated[name, default: []].append(inlineValue)
+                } else if spec.flags.contains(where: { $0.name == name }) {
                     if inlineValue != nil { throw UsageError("the flag '\(name)' takes no value", command: spec.name) }
                     parsed.flags.insert(name)
                 } else if spec.options.contains(where: { $0.name == name }) {
@@ -40,7 +48,7 @@ struct Arguments {
                     }
                     parsed.options[name] = value
                 } else {
-                    let known = (spec.flags + spec.options).map(\.name)
+                    let known = (spec.flags + spec.options + spec.repeatable).map(\.name)
                     var message = "unknown option '\(name)'"
                     if let guess = closest(name, in: known) { message += "; did you mean '\(guess)'?" }
                     throw UsageError(message, command: spec.name)
@@ -106,6 +114,9 @@ struct CommandSpec {
     var arguments: [(String, String)]
     var flags: [Option]
     var options: [Option]
+    /// Options whose value is optional (`--allow-read` or `--allow-read=PATH,…`), which may
+    /// be given more than once; shown as `--name[=<valueName>]`.
+    var repeatable: [Option] = []
     var discussion: String = ""
     /// A command group's subcommands and what each does (shown before the options).
     var subcommands: [(String, String)] = []
@@ -134,9 +145,13 @@ struct CommandSpec {
             for (name, help) in arguments { text += CommandSpec.row(name, help) }
         }
         text += "\nOPTIONS:\n"
-        let all = (options + flags).sorted { $0.name < $1.name }
+        let optional = Set(repeatable.map(\.name))
+        let all = (options + flags + repeatable).sorted { $0.name < $1.name }
         for option in all {
-            let label = option.valueName.map { "\(option.name) <\($0)>" } ?? option.name
+            let label =
+                optional.contains(option.name)
+                ? option.name + (option.valueName.map { "[=<\($0)>]" } ?? "")
+                : option.valueName.map { "\(option.name) <\($0)>" } ?? option.name
             text += CommandSpec.row(label, option.help)
         }
         text += CommandSpec.row("-h, --help", "Show help information.")

@@ -26,11 +26,15 @@ enum CheckCommand {
         }
         var worst = ExitCode.success
         var documents: [Value] = []
+        var permissions = Record()
         for path in parsed.positionals {
             let code: ExitCode
+            var callees: Set<String> = []
             if format == "json" {
                 // The program is needed only to match its takes against the input's types.
-                let result = inputTypes == nil ? Frontend().check(path: path) : io.compile(path, with: Frontend())
+                let frontend = SagaRunTool.frontend(io)
+                let result = inputTypes == nil ? frontend.check(path: path) : io.compile(path, with: frontend)
+                callees = result.hostCallees
                 var diagnostics = result.diagnostics
                 if let inputTypes, let program = result.program {
                     diagnostics += ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)
@@ -41,10 +45,13 @@ enum CheckCommand {
                 }
                 code = !result.unreadableFiles.isEmpty ? .noInput : result.hasErrors ? .dataError : .success
             } else if inputTypes == nil {
-                code = SagaRunTool.check(path, io)
+                let (checked, result) = SagaRunTool.check(path, io)
+                code = checked
+                callees = result.hostCallees
             } else {
                 let (program, result) = SagaRunTool.compile(path, io)
                 code = result
+                callees = Set(program?.hostCallees ?? [])
                 if let inputTypes, let program {
                     let warnings = ProgramGraph.unmatchedTakes(program, inputTypes: inputTypes)
                     io.err(
@@ -52,8 +59,20 @@ enum CheckCommand {
                 }
             }
             if code == .noInput || (code == .dataError && worst == .success) { worst = code }
+            // What the standard host library's calls need, for `sagarun run`.
+            let needed = SagaRunTool.permissions(for: callees)
+            if format == "json" {
+                if !needed.isEmpty { permissions[path] = .list(needed.map { .string($0.flag) }) }
+            } else if code == .success, !needed.isEmpty {
+                let list = needed.map { "\($0.flag) (\($0.functions.joined(separator: ", ")))" }
+                io.out("\(path): needs \(list.joined(separator: ", "))\n")
+            }
         }
-        if format == "json" { io.out(Value.record(["diagnostics": .list(documents)]).canonicalJSON + "\n") }
+        if format == "json" {
+            var document: Record = ["diagnostics": .list(documents)]
+            if !permissions.isEmpty { document["permissions"] = .record(permissions) }
+            io.out(Value.record(document).canonicalJSON + "\n")
+        }
         return worst
     }
 

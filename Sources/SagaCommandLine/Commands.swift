@@ -48,7 +48,7 @@ enum Commands {
         name: "run",
         abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
         usage:
-            "sagarun run <file.saga> [--input <file>] [--mocks <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>]",
+            "sagarun run <file.saga> [--input <file>] [--mocks <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>] [--allow-…] [-- <argument> ...]",
         arguments: [("<file.saga>", "The program to run.")],
         flags: [
             .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),
@@ -56,8 +56,13 @@ enum Commands {
             .init(name: "--print-state", help: "Print 'state <json>' at the end."),
             .init(name: "--timestamps", help: "Prefix each transcript line with '@<ms> '."),
             .init(name: "--memory", help: "Use an in-memory store instead of the file store."),
+            .init(
+                name: "--allow-all", help: "Allow every host library function: network, processes, files, environment."),
         ],
         options: [
+            .init(
+                name: "--record", valueName: "file",
+                help: "Write every host function call and its result as a mocks file (for --mocks)."),
             .init(
                 name: "--input", valueName: "file",
                 help: "Outside actions, one JSON record a line ('-' for standard input)."),
@@ -92,7 +97,19 @@ enum Commands {
                 name: "--trace", valueName: "file",
                 help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],
+        repeatable: [
+            .init(name: "--allow-net", valueName: "hosts", help: "Allow HTTP requests (to these hosts, host:port)."),
+            .init(name: "--allow-run", valueName: "commands", help: "Allow exec and sh (of these commands)."),
+            .init(name: "--allow-read", valueName: "paths", help: "Allow reading files (under these paths)."),
+            .init(name: "--allow-write", valueName: "paths", help: "Allow writing files (under these paths)."),
+            .init(name: "--allow-env", valueName: "names", help: "Allow reading environment variables (these)."),
+        ],
         discussion: """
+            The host library (http.request/get/post, exec, sh, file.read/write/append/list/exists,
+            env, args) reaches nothing unless an --allow flag allows it; a call without its
+            permission fails in the saga with a PermissionError that names the flag. Lists are
+            comma-separated. args() gives the arguments after '--'.
+
             Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
             --max-run-steps, or a mocks line did not match its call or was never used; 64 bad
             usage; 65 invalid source or input; 66 a file that cannot be read; 74 a store or

@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaHostLibrary
 import SagaLanguage
 import SagaPersistence
 import SagaRuntime
@@ -15,7 +16,7 @@ package enum FailureInjection {
     /// the program's folder, however the program was named, so that it can be kept as a golden
     /// file.
     package static func summary(for c: GoldenSuite.Case, twice: Bool) async -> String {
-        let compiled = Frontend().compile(path: c.saga)
+        let compiled = Frontend(hostFunctions: HostLibrary.names).compile(path: c.saga)
         guard let program = compiled.program else { return "does not compile\n" + compiled.renderedDiagnostics }
         var mocksText: String?
         if let path = c.mocks {
@@ -56,9 +57,13 @@ package enum FailureInjection {
     private static func run(
         _ program: Program, _ c: GoldenSuite.Case, mocks: String?, failingCall: Int?, twice: Bool
     ) async throws -> Outcome {
-        var host = HostFunctions()
+        // The host library, with no permission, as under `sagarun test`: the mocks stand in.
+        let library = HostLibrary(permissions: HostPermissions()).functions
+        var host = library
         if let mocks, let path = c.mocks {
-            host = try HostMocks(jsonl: mocks, source: path).functions(failingCallsOf: program.externs.map(\.name))
+            let mocked = try HostMocks(jsonl: mocks, source: path)
+            host = library.merging(
+                mocked.functions(failingCallsOf: program.externs.map(\.name).filter { library[$0] == nil }))
         }
         var options = Interpreter.Options(virtualTime: true)
         options.failingCall = failingCall

@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaHostLibrary
 import SagaLanguage
 import SagaPersistence
 import SagaRuntime
@@ -9,12 +10,20 @@ import SagaStore
 enum RunCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         guard let parsed = try Commands.run.parse(args, io) else { return .success }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+        // The arguments after `--` are the script's (`args()`).
+        let files = parsed.positionals.dropLast(parsed.afterDashes.count)
+        guard files.count == 1, let path = files.first else {
+            // `--allow-read PATH` takes PATH for a second file: the list goes after '='.
+            let bare = parsed.repeated.filter { $0.value.contains(nil) }.keys.sorted()
+            let hint =
+                bare.isEmpty
+                ? "put the script's arguments after '--'" : "a list goes after '=', as in \(bare[0])=PATH,…"
             throw UsageError(
-                parsed.positionals.isEmpty
-                    ? "missing the saga file to run" : "run takes one saga file; got \(parsed.positionals.count)",
+                files.isEmpty
+                    ? "missing the saga file to run" : "run takes one saga file; got \(files.count) (\(hint))",
                 command: "run")
         }
+        let permissions = try Self.permissions(parsed)
         if parsed.has("--memory"), parsed.options["--store"] != nil {
             throw UsageError("--memory and --store cannot be used together", command: "run")
         }
@@ -62,11 +71,22 @@ enum RunCommand {
                 return .dataError
             }
         }
+        var recorder: HostCallRecorder?
+        if let recordPath = parsed.options["--record"] {
+            guard FileManager.default.createFile(atPath: recordPath, contents: nil) else {
+                io.err("error: cannot write the mocks file '\(recordPath)'\n")
+                return .ioError
+            }
+            recorder = HostCallRecorder()
+        }
+        let library = HostLibrary(permissions: permissions, arguments: parsed.afterDashes, maxLength: options.maxLength)
+        let provided = library.functions.merging(io.hostFunctions)
+        var host = provided.merging(
+            mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { provided[$0] == nil }))
+        if let recorder { host = recorder.recording(host) }
         let deferred = store as? DeferredFileStore
         let (interpreter, _) = Self.interpreter(
-            program, options: options, store: store, output: io.runOutput,
-            host: io.hostFunctions.merging(
-                mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { io.hostFunctions[$0] == nil })),
+            program, options: options, store: store, output: io.runOutput, host: host,
             before: deferred.map { [Self.opener($0, io: io)] } ?? [])
         if let tracePath = parsed.options["--trace"] {
             guard let trace = ChromeTrace(path: tracePath) else {
@@ -77,6 +97,15 @@ enum RunCommand {
             interpreter.tracer = trace
         }
         let status = await interpreter.run(input: input)
+        // No child process outlives the run.
+        library.terminateChildren()
+        if let recorder, let recordPath = parsed.options["--record"] {
+            guard (try? recorder.jsonl().write(toFile: recordPath, atomically: true, encoding: .utf8)) != nil else {
+                io.err("error: cannot write the mocks file '\(recordPath)'\n")
+                await store.close()
+                return .ioError
+            }
+        }
         if let traceFailure = interpreter.tracer?.close(), let tracePath = parsed.options["--trace"] {
             io.err("error: cannot write the trace file '\(tracePath)': \(traceFailure)\n")
             await store.close()
@@ -110,6 +139,30 @@ enum RunCommand {
             throw UsageError("\(flag) needs a positive whole number, not '\(text)'", command: "run")
         }
         return n
+    }
+
+    /// The host library's permissions the `--allow-…` flags give.
+    static func permissions(_ parsed: Arguments) throws(UsageError) -> HostPermissions {
+        if parsed.has("--allow-all") { return .all }
+        var permissions = HostPermissions()
+        let fields: [(String, WritableKeyPath<HostPermissions, HostPermissions.Grant>)] = [
+            ("--allow-net", \.net), ("--allow-run", \.run), ("--allow-read", \.read), ("--allow-write", \.write),
+            ("--allow-env", \.env),
+        ]
+        for (flag, field) in fields {
+            for value in parsed.repeated[flag] ?? [] {
+                guard let value else {
+                    permissions[keyPath: field] = .all
+                    continue
+                }
+                let items = value.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+                guard !items.isEmpty else {
+                    throw UsageError("\(flag)= needs a list, or no '=' for all", command: "run")
+                }
+                permissions[keyPath: field] = permissions[keyPath: field].adding(.only(Set(items)))
+            }
+        }
+        return permissions
     }
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as

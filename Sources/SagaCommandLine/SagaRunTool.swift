@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaHostLibrary
 import SagaLanguage
 import SagaRuntime
 
@@ -79,16 +80,36 @@ package enum SagaRunTool {
     /// Compiles a file for a command, printing diagnostics; `nil` with the exit code when it
     /// cannot run.
     static func compile(_ path: String, _ io: ToolIO) -> (Program?, ExitCode) {
-        let result = io.compile(path, with: Frontend(hostFunctions: io.hostFunctions.names))
+        let result = io.compile(path, with: frontend(io))
         let code = report(result, of: path, io)
         guard code == .success, let program = result.program else { return (nil, code == .success ? .dataError : code) }
         return (program, .success)
     }
 
+    /// The frontend of every command: it knows the standard host library's functions and the
+    /// host functions `io` gives.
+    static func frontend(_ io: ToolIO) -> Frontend {
+        Frontend(hostFunctions: io.hostFunctions.names.union(HostLibrary.names))
+    }
+
     /// Checks a file for its diagnostics alone (`Frontend.check(path:)`, which never holds
-    /// the whole tree), printing them; the exit code `sagarun check` gives.
-    static func check(_ path: String, _ io: ToolIO) -> ExitCode {
-        report(Frontend().check(path: path), of: path, io)
+    /// the whole tree), printing them; the exit code `sagarun check` gives, and what the check
+    /// found.
+    static func check(_ path: String, _ io: ToolIO) -> (ExitCode, CompileResult) {
+        let result = frontend(io).check(path: path)
+        return (report(result, of: path, io), result)
+    }
+
+    /// The permission flags the standard host library functions among `callees` need, each
+    /// with the functions that need it, in flag order.
+    static func permissions(for callees: Set<String>) -> [(flag: String, functions: [String])] {
+        var byFlag: [String: [String]] = [:]
+        for name in callees {
+            if case .some(.some(let flag)) = HostLibrary.permissionsByName[name] {
+                byFlag[flag, default: []].append(name)
+            }
+        }
+        return byFlag.keys.sorted().map { ($0, byFlag[$0, default: []].sorted()) }
     }
 
     /// Prints the diagnostics of a compile or a check of `path`: the exit code for a file that

@@ -134,6 +134,8 @@ public struct Program: Sendable {
     package var functions: [FunctionDecl]
     /// The host functions the program declares with `extern func`, in declaration order.
     package var externs: [ExternDecl] = []
+    /// The host functions the program calls, forks or spawns, by name, sorted.
+    package var hostCallees: [String] = []
 
     package init(
         files: [SourceFile], initialState: Expr?, reducers: [ReducerDecl], sagas: [SagaDecl],

@@ -93,7 +93,8 @@ extension Checker {
         swap(&taken, &lists)
         let inputs = Mutex(taken)
         taken = []
-        let outputs = Mutex<[(CheckedDeclarations, [Diagnostic])?]>(Array(repeating: nil, count: groups.count))
+        let outputs = Mutex<[(CheckedDeclarations, [Diagnostic], Set<String>)?]>(
+            Array(repeating: nil, count: groups.count))
         let tables = ProgramTables(
             hostFunctions: hostFunctions, declaredNames: declaredNames,
             functions: functions, names: names)
@@ -104,15 +105,16 @@ extension Checker {
             var checker = Checker(tables: tables)
             var result = CheckedDeclarations()
             checker.checkDeclarations(&list, from: runs[group.lowerBound].start, runs: runs[group], into: &result)
-            let diagnostics = checker.diagnostics
-            outputs.withLock { $0[index] = (result, diagnostics) }
+            let (diagnostics, callees) = (checker.diagnostics, checker.hostCallees)
+            outputs.withLock { $0[index] = (result, diagnostics, callees) }
         }
         // Taken out of the lock, so that the first group's lists are taken whole and the
         // others' copied once.
-        var results: [(CheckedDeclarations, [Diagnostic])?] = []
+        var results: [(CheckedDeclarations, [Diagnostic], Set<String>)?] = []
         outputs.withLock { swap(&results, &$0) }
         for index in results.indices {
-            guard case (var result, let diagnostics)? = results[index] else { continue }
+            guard case (var result, let diagnostics, let callees)? = results[index] else { continue }
+            hostCallees.formUnion(callees)
             results[index] = nil
             Self.append(&result.reducers, to: &checked.reducers)
             Self.append(&result.sagas, to: &checked.sagas)

@@ -296,6 +296,7 @@ extension Checker {
                         + "\(Self.count(argumentCount, "was", plural: "were")) given",
                     at: location, note: ("'\(name)' declared here", declared.location))
             }
+            hostCallees.insert(name)
             return .host(name, location)
         }
         if isSagaName(name) {

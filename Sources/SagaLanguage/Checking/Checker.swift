@@ -31,6 +31,8 @@ struct Checker {
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions: the
     /// frontend's, and those the program declares `extern` (added as its names are indexed).
     var hostFunctions: Set<String>
+    /// The host functions the program calls, forks or spawns, by name.
+    var hostCallees: Set<String> = []
     /// The program's `extern func` declarations, in order: their arity is checked at each call.
     var externs: [ExternDecl] = []
     /// What the program declares under each name (a function, a saga, or both, which is an

@@ -11,6 +11,8 @@ public struct CompileResult: Sendable {
     public var files: [SourceFile]
     /// Paths of files that could not be read (the command line exits 66 for these).
     public var unreadableFiles: [String]
+    /// The host functions the program calls, forks or spawns, by name.
+    package var hostCallees: Set<String> = []
 
     /// Creates a result.
     package init(program: Program?, diagnostics: [Diagnostic], files: [SourceFile], unreadableFiles: [String]) {

@@ -105,20 +105,25 @@ public struct Frontend: Sendable {
     /// ``finish(_:)``'s, the checker's only when reading and parsing reported no error.
     private func finishChecking(_ loader: inout SourceLoader) -> CompileResult {
         var diagnostics = loader.diagnostics
+        var callees: Set<String> = []
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = Checker(hostFunctions: hostFunctions)
             checker.names = loader.takeNames()
             checker.finishChecking(units: loader.takeUnits())
             diagnostics += checker.diagnostics
+            callees = checker.hostCallees
         }
-        return CompileResult(
+        var result = CompileResult(
             program: nil, diagnostics: DiagnosticOrder.sorted(diagnostics), files: loader.files,
             unreadableFiles: loader.unreadableFiles)
+        result.hostCallees = callees
+        return result
     }
 
     /// Checks what the loader read, unless reading or parsing already failed.
     private func finish(_ loader: inout SourceLoader) -> CompileResult {
         var diagnostics = loader.diagnostics
+        var callees: Set<String> = []
         var program: Program?
         if !diagnostics.contains(where: { $0.severity == .error }) {
             var checker = Checker(hostFunctions: hostFunctions)
@@ -129,9 +134,13 @@ public struct Frontend: Sendable {
             // Taken from the loader, so that the checker holds the only reference to the tree.
             program = checker.check(units: loader.takeUnits(), files: loader.files)
             diagnostics += checker.diagnostics
+            callees = checker.hostCallees
+            program?.hostCallees = callees.sorted()
         }
-        return CompileResult(
+        var result = CompileResult(
             program: program, diagnostics: DiagnosticOrder.sorted(diagnostics), files: loader.files,
             unreadableFiles: loader.unreadableFiles)
+        result.hostCallees = callees
+        return result
     }
 }

@@ -1,5 +1,5 @@
 import SagaCore
-@_spi(Testing) import SagaLanguage
+@_spi(Fuzzing) @_spi(Testing) import SagaLanguage
 
 /// libFuzzer's entry point: compiles the input as a `.saga` file (parse and check), renders
 /// its diagnostics, and draws the graph of a program the checker accepts.
@@ -22,7 +22,7 @@ public func fuzzChecker(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     cutting.cutsEveryFile()
     let cut = cutting.compile(source: text, path: "fuzz.saga")
     if cut.renderedDiagnostics != result.renderedDiagnostics
-        || cut.program.map({ astJSON($0).canonicalJSON }) != result.program.map({ astJSON($0).canonicalJSON })
+        || cut.program.map(FuzzingHooks.json(of:)) != result.program.map(FuzzingHooks.json(of:))
     {
         fatalError("a file cut into pieces compiles to another program:\n\(text)")
     }
@@ -34,10 +34,7 @@ public func fuzzChecker(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         fatalError("a file checked as it is parsed reports otherwise than its compile:\n\(text)")
     }
     if let program = result.program {
-        _ = astJSON(program).canonicalJSON
-        _ = ProgramGraph.dot(program)
-        _ = ProgramGraph.mermaid(program)
-        _ = ProgramGraph.unmatchedTakes(program, inputTypes: ["a", "go"])
+        FuzzingHooks.draw(program, inputTypes: ["a", "go"])
     }
     return 0
 }

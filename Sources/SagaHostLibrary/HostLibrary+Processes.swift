@@ -1,0 +1,100 @@
+import Foundation
+import SagaCore
+import SagaRuntime
+
+extension HostLibrary {
+    /// Registers `exec` and `sh`, which run a process and give `{status, stdout, stderr}`.
+    ///
+    /// `exec(["cmd", "arg", …], {stdin, env, cwd, timeout})` runs a program with no shell;
+    /// `sh("…", {…})` runs a line of `/bin/sh`. Each gives its result once the process has
+    /// exited; a status that is not 0 is a value, not an error.
+    ///
+    /// `env` adds variables to the run's environment; `timeout` is in milliseconds. Cancelling
+    /// the calling task terminates the process (SIGTERM, then SIGKILL).
+    static func registerProcesses(_ host: inout HostFunctions, _ context: Context) {
+        host.register("exec") { args in
+            try expect(args, 1, 2, "exec")
+            guard case .list(let items) = args[0], !items.isEmpty else {
+                throw failure(
+                    "TypeError", "exec", "the command must be a non-empty list of strings, like [\"ls\", \"-l\"]")
+            }
+            var argv: [String] = []
+            for item in items {
+                guard case .string(let s) = item else {
+                    throw failure("TypeError", "exec", "the command's items must be strings, got \(item.kindName)")
+                }
+                argv.append(s)
+            }
+            return try await run(argv, try options(args, 1, "exec"), context, "exec")
+        }
+        host.register("sh") { args in
+            try expect(args, 1, 2, "sh")
+            let line = try string(args, 0, "sh", "the command line")
+            return try await run(["/bin/sh", "-c", line], try options(args, 1, "sh"), context, "sh", name: "sh")
+        }
+    }
+
+    /// Runs `argv` under the options of `exec`; `name` is the command the permission names.
+    private static func run(
+        _ argv: [String], _ options: Record, _ context: Context, _ function: String, name: String? = nil
+    ) async throws(SagaError) -> Value {
+        let command = name ?? argv[0]
+        guard context.permissions.allowsRun(command) else {
+            throw denied("running '\(command)'", flag: "--allow-run", value: command)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        switch options["env"] {
+        case nil, .null?: break
+        case .record(let extra)?:
+            for entry in extra {
+                guard case .string(let value) = entry.value else {
+                    throw failure("TypeError", function, "env values must be strings, got \(entry.value.kindName)")
+                }
+                environment[entry.key] = value
+            }
+        case let other?: throw failure("TypeError", function, "env must be a record, got \(other.kindName)")
+        }
+        var folder: String?
+        switch options["cwd"] {
+        case nil, .null?: break
+        case .string(let path)?:
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw failure("ExecError", function, "no such folder '\(path)' (cwd)")
+            }
+            folder = path
+        case let other?: throw failure("TypeError", function, "cwd must be a string, got \(other.kindName)")
+        }
+        var stdin: Data?
+        switch options["stdin"] {
+        case nil, .null?: break
+        case .string(let text)?: stdin = Data(text.utf8)
+        case let other?: stdin = Data((other.canonicalJSON + "\n").utf8)
+        }
+        let timeout = try timeout(options, function)
+        guard let executable = ChildProcess.resolve(argv[0], path: environment["PATH"]) else {
+            throw failure("ExecError", function, "no such command '\(argv[0])'")
+        }
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try await ChildProcess.run(
+                executable: executable, arguments: Array(argv.dropFirst()), stdin: stdin, environment: environment,
+                folder: folder, timeout: timeout, maxLength: context.maxLength, in: context.children)
+        } catch {
+            throw failure("ExecError", function, "cannot run '\(argv[0])': \(error.localizedDescription)")
+        }
+        if outcome.timedOut, let timeout {
+            throw failure("Timeout", function, "'\(command)' did not end within \(timeout) ms and was terminated")
+        }
+        if outcome.overflowed {
+            throw failure(
+                "RangeError", function,
+                "'\(command)' wrote more than --max-length \(context.maxLength) bytes and was terminated")
+        }
+        return [
+            "status": .int(Int(outcome.status)),
+            "stdout": .string(String(decoding: outcome.stdout, as: UTF8.self)),
+            "stderr": .string(String(decoding: outcome.stderr, as: UTF8.self)),
+        ]
+    }
+}

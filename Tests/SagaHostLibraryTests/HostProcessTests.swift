@@ -1,0 +1,109 @@
+import Foundation
+import SagaCore
+import SagaHostLibrary
+import SagaRuntime
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `exec` and `sh`, running real processes.
+@Suite struct HostProcessTests {
+    /// A process's status, output, input, environment and folder.
+    @Test func aProcessGivesItsStatusAndOutput() async throws {
+        try await withFolder { folder in
+            let host = HostLibrary(permissions: .all).functions
+            #expect(
+                try await call(host, "exec", [["echo", "a  b"]])
+                    == ["status": 0, "stdout": "a  b\n", "stderr": ""])
+            #expect(
+                try await call(host, "sh", ["echo out; echo err >&2; exit 3"])
+                    == ["status": 3, "stdout": "out\n", "stderr": "err\n"])
+            let piped = try await call(host, "exec", [["cat"], ["stdin": "fed"]])
+            #expect(piped["stdout"] == "fed")
+            let env = try await call(host, "sh", ["printf %s \"$SAGA_TEST\"", ["env": ["SAGA_TEST": "set"]]])
+            #expect(env["stdout"] == "set")
+            let cwd = try await call(host, "exec", [["pwd"], ["cwd": .string(folder)]])
+            guard case .string(let printed) = cwd["stdout"] else {
+                Issue.record("pwd gave \(cwd)")
+                return
+            }
+            #expect(printed.hasSuffix((folder as NSString).lastPathComponent + "\n"))
+        }
+    }
+
+    /// Only the commands allowed run; `sh` needs `sh`.
+    @Test func onlyAllowedCommandsRun() async throws {
+        var permissions = HostPermissions()
+        permissions.run = .only(["echo"])
+        let host = HostLibrary(permissions: permissions).functions
+        #expect(try await call(host, "exec", [["echo", "ok"]])["status"] == 0)
+        #expect(try await call(host, "exec", [["/bin/echo", "ok"]])["status"] == 0)
+        let denied = await failure(host, "exec", [["ls"]])
+        #expect(denied?.kind == "PermissionError")
+        #expect(denied?.message.contains("--allow-run=ls") == true)
+        #expect(await failure(host, "sh", ["echo"])?.message.contains("--allow-run=sh") == true)
+    }
+
+    /// A command that does not exist, a bad argument, a timeout and output past the limit are
+    /// errors that say so.
+    @Test func badCommandsAreClearErrors() async throws {
+        let host = HostLibrary(permissions: .all, maxLength: 1000).functions
+        let missing = await failure(host, "exec", [["no-such-command-here"]])
+        #expect(missing?.kind == "ExecError")
+        #expect(missing?.message.contains("no such command 'no-such-command-here'") == true)
+        #expect(await failure(host, "exec", ["ls"])?.kind == "TypeError")
+        #expect(await failure(host, "exec", [[]])?.kind == "TypeError")
+        #expect(await failure(host, "exec", [["ls"], ["cwd": "/no/such/folder"]])?.kind == "ExecError")
+        let slow = await failure(host, "exec", [["sleep", "30"], ["timeout": 50]])
+        #expect(slow?.kind == "Timeout")
+        let loud = await failure(host, "exec", [["yes"]])
+        #expect(loud?.kind == "RangeError")
+        #expect(loud?.message.contains("--max-length") == true)
+    }
+
+    /// The process id `sh` wrote to `file`, once it is there (the process runs in real time).
+    private func pid(in file: String) async throws -> Int32 {
+        for _ in 0..<1000 {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return pid
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw SagaError(kind: "Test", message: "the child never wrote its pid")
+    }
+
+    /// Cancelling the calling task terminates the child: its process is gone once the call
+    /// has ended.
+    @Test func cancellingTheCallTerminatesTheChild() async throws {
+        try await withFolder { folder in
+            let host = HostLibrary(permissions: .all).functions
+            let file = folder + "/pid"
+            let running = Task { try await call(host, "sh", [.string("echo $$ > \(file); exec sleep 30")]) }
+            let child = try await pid(in: file)
+            #expect(kill(child, 0) == 0)
+            running.cancel()
+            _ = await running.result
+            #expect(kill(child, 0) == -1 && errno == ESRCH)
+        }
+    }
+
+    /// At the end of a run, every child still running is killed.
+    @Test func noChildOutlivesTheRun() async throws {
+        try await withFolder { folder in
+            let library = HostLibrary(permissions: .all)
+            let file = folder + "/pid"
+            let running = Task {
+                try await call(library.functions, "sh", [.string("echo $$ > \(file); exec sleep 30")])
+            }
+            let child = try await pid(in: file)
+            library.terminateChildren()
+            let result = try await running.value
+            #expect(result["status"] == .int(128 + Int(SIGKILL)))
+            #expect(kill(child, 0) == -1)
+        }
+    }
+}
