@@ -49,7 +49,8 @@ let package = Package(
         .testTarget(
             name: "SagaCoreTests", dependencies: ["SagaCore", "SagaTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "SagaStoreTests", dependencies: ["SagaStore"]),
-        .testTarget(name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage", "SagaTestSupport"]),
+        .testTarget(
+            name: "SagaLanguageTests", dependencies: ["SagaCore", "SagaLanguage", "SagaTestSupport", "SagaHostLibrary"]),
         .testTarget(
             name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaTestSupport"],
             exclude: ["FuzzRegressions"]),

@@ -37,8 +37,15 @@ struct Arguments {
                     name = String(arg[..<eq])
                     inlineValue = String(arg[arg.index(after: eq)...])
                 }
-                if spec.repeatable.contains(where: { $0.name == name }) {
-                    parsed.repeated[name, default: []].append(inlineValue)
+                if let option = spec.repeatable.first(where: { $0.name == name }) {
+                    if option.valueRequired {
+                        guard let value = inlineValue ?? rest.popFirst() else {
+                            throw UsageError("missing value for '\(name)'", command: spec.name)
+                        }
+                        parsed.repeated[name, default: []].append(value)
+                    } else {
+                        parsed.repeated[name, default: []].append(inlineValue)
+                    }
                 } else if spec.flags.contains(where: { $0.name == name }) {
                     if inlineValue != nil { throw UsageError("the flag '\(name)' takes no value", command: spec.name) }
                     parsed.flags.insert(name)
@@ -106,6 +113,9 @@ struct CommandSpec {
         /// Shown as `--name <valueName>`; `nil` for a flag.
         var valueName: String?
         var help: String
+        /// For one of ``CommandSpec/repeatable``: whether it must have a value (`--name value`
+        /// or `--name=value`), rather than taking one only after `=`.
+        var valueRequired = false
     }
 
     var name: String
@@ -114,8 +124,9 @@ struct CommandSpec {
     var arguments: [(String, String)]
     var flags: [Option]
     var options: [Option]
-    /// Options whose value is optional (`--allow-read` or `--allow-read=PATH,…`), which may
-    /// be given more than once; shown as `--name[=<valueName>]`.
+    /// Options that may be given more than once: with a value that is optional
+    /// (`--allow-read` or `--allow-read=PATH,…`, shown as `--name[=<valueName>]`), or required
+    /// (``Option/valueRequired``).
     var repeatable: [Option] = []
     var discussion: String = ""
     /// A command group's subcommands and what each does (shown before the options).
@@ -149,7 +160,7 @@ struct CommandSpec {
         let all = (options + flags + repeatable).sorted { $0.name < $1.name }
         for option in all {
             let label =
-                optional.contains(option.name)
+                optional.contains(option.name) && !option.valueRequired
                 ? option.name + (option.valueName.map { "[=<\($0)>]" } ?? "")
                 : option.valueName.map { "\(option.name) <\($0)>" } ?? option.name
             text += CommandSpec.row(label, option.help)

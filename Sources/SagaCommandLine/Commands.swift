@@ -103,6 +103,10 @@ enum Commands {
             .init(name: "--allow-read", valueName: "paths", help: "Allow reading files (under these paths)."),
             .init(name: "--allow-write", valueName: "paths", help: "Allow writing files (under these paths)."),
             .init(name: "--allow-env", valueName: "names", help: "Allow reading environment variables (these)."),
+            .init(
+                name: "--host", valueName: "name=command",
+                help: "Serve extern functions NAME and NAME.* by a process speaking JSON lines (run by /bin/sh).",
+                valueRequired: true),
         ],
         discussion: """
             The host library (http.request/get/post, exec, sh, file.read/write/append/list/exists,

@@ -80,7 +80,20 @@ enum RunCommand {
             recorder = HostCallRecorder()
         }
         let library = HostLibrary(permissions: permissions, arguments: parsed.afterDashes, maxLength: options.maxLength)
-        let provided = library.functions.merging(io.hostFunctions)
+        var served = HostFunctions()
+        var hostProcesses: [HostProcess] = []
+        for spec in parsed.repeated["--host"] ?? [] {
+            guard let spec, let eq = spec.firstIndex(of: "="), eq != spec.startIndex,
+                spec.index(after: eq) != spec.endIndex
+            else {
+                throw UsageError("--host takes NAME=COMMAND, as in --host api='python3 api.py'", command: "run")
+            }
+            let process = HostProcess(name: String(spec[..<eq]), command: String(spec[spec.index(after: eq)...]))
+            process.register(program.externs.map(\.name), in: &served)
+            hostProcesses.append(process)
+        }
+        defer { for process in hostProcesses { process.stop() } }
+        let provided = library.functions.merging(io.hostFunctions).merging(served)
         var host = provided.merging(
             mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { provided[$0] == nil }))
         if let recorder { host = recorder.recording(host) }

@@ -76,4 +76,67 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: folder + "/out.txt"))
         }
     }
+
+    /// A host of the tests' own, in Python: `api.add` sums, `api.fail` throws, `api.slow` never
+    /// answers (and logs the cancel it gets), `api.garbage` answers garbage, `api.die` exits.
+    static let pythonHost = """
+        import sys, json
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m.get("cancel"):
+                print("cancelled", m["id"], file=sys.stderr, flush=True)
+                continue
+            c = m["call"]
+            if c == "api.add": print(json.dumps({"id": m["id"], "result": sum(m["args"])}), flush=True)
+            elif c == "api.fail": print(json.dumps({"id": m["id"], "error": {"kind": "Nope", "message": "no"}}), flush=True)
+            elif c == "api.garbage": print("garbage", flush=True)
+            elif c == "api.die": sys.exit(3)
+        """
+
+    /// `--host NAME=COMMAND`: calls go to the process as JSON lines and come back as results
+    /// or errors; a cancelled call sends a cancel; a process that answers garbage, or exits,
+    /// fails its calls with a HostError that says so.
+    @Test func aHostProcessServesExternFunctions() async throws {
+        let python = try #require(
+            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "the test's host is a Python script")
+        let source = """
+            extern func api.add(a, b)
+            extern func api.fail()
+            extern func api.slow()
+            extern func api.garbage()
+            extern func api.die()
+
+            saga main {
+              let s = call api.add(2, 3)
+              log s
+              try { call api.fail() } catch e { log e }
+              let r = race { x: call api.slow(), t: delay 100ms }
+              log r
+              try { call api.garbage() } catch e { log e.kind }
+              try { call api.add(1, 1) } catch e { log e.kind }
+            }
+            """
+        try await withScript(source) { folder, script in
+            try Self.pythonHost.write(toFile: folder + "/host.py", atomically: true, encoding: .utf8)
+            let run = await runSagarun(["run", script, "--host", "api=\(python) \(folder)/host.py"])
+            #expect(run.code == 0, "\(run.err)")
+            #expect(
+                run.out == """
+                    5
+                    {"kind":"Nope","message":"no"}
+                    {"t":true}
+                    HostError
+                    HostError
+
+                    """)
+            let dies = "extern func api.die()\nsaga main { call api.die() }\n"
+            try dies.write(toFile: script, atomically: true, encoding: .utf8)
+            let died = await runSagarun(["run", script, "--host=api=\(python) \(folder)/host.py"])
+            #expect(died.code == 1)
+            #expect(died.err.contains("the host process 'api'"), "\(died.err)")
+            let usage = await runSagarun(["run", script, "--host", "api"])
+            #expect(usage.code == 64)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaHostLibrary
 import Testing
 
 @testable import SagaLanguage
@@ -297,7 +298,7 @@ struct ProgramGraphTests {
 
     @Test(arguments: exampleFiles)
     func everyExampleRendersAsWellFormedMermaid(_ path: String) throws {
-        let result = Frontend().compile(path: path)
+        let result = Frontend(hostFunctions: HostLibrary.names).compile(path: path)
         let program = try #require(result.program, "\(result.renderedDiagnostics)")
         let model = GraphBuilder(program: program, includeReducers: true).model()
         let mermaid = ProgramGraph.mermaid(program)
@@ -322,7 +323,7 @@ struct ProgramGraphTests {
 
     @Test(arguments: exampleFiles)
     func everyExampleRendersAsWellFormedDOT(_ path: String) throws {
-        let result = Frontend().compile(path: path)
+        let result = Frontend(hostFunctions: HostLibrary.names).compile(path: path)
         let program = try #require(result.program, "\(result.renderedDiagnostics)")
         let model = GraphBuilder(program: program, includeReducers: true).model()
         let dot = ProgramGraph.dot(program)

@@ -1,0 +1,204 @@
+import Dispatch
+import Foundation
+import SagaCore
+import SagaRuntime
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Host functions served by a long-lived process of any language, which speaks JSON lines on
+/// its standard input and output (`sagarun run --host NAME=COMMAND`).
+///
+/// Each call is one line to the process, `{"id": 1, "call": "api.fetchUser", "args": [7]}`,
+/// and the process answers, in any order, with `{"id": 1, "result": …}` or
+/// `{"id": 1, "error": {"kind": …, "message": …}}` (a string error is a message). A call whose
+/// task is cancelled sends `{"id": 1, "cancel": true}` and takes no answer. What the process
+/// writes to its standard error passes through.
+///
+/// The process starts at the first call and ends with ``stop()``. If it exits, or writes a line
+/// that is not an answer to a call in flight, the calls in flight and every later call fail
+/// with a `HostError` that says why.
+public final class HostProcess: Sendable {
+    /// The name its functions go by: `NAME`, and any `NAME.something`.
+    public let name: String
+    /// The shell command line that starts it.
+    public let command: String
+
+    private struct State {
+        var process: Process?
+        var input: FileHandle?
+        var nextID = 1
+        var waiting: [Int: CheckedContinuation<Result<Value, SagaError>, Never>] = [:]
+        /// Why it can no longer take calls, once it cannot.
+        var broken: String?
+    }
+
+    private let state = Mutex(State())
+
+    /// A process started by `command` (run by `/bin/sh -c`) at the first call of a function
+    /// named `name` or `name.…`.
+    public init(name: String, command: String) {
+        self.name = name
+        self.command = command
+    }
+
+    /// Whether calls of `function` go to this process.
+    public func serves(_ function: String) -> Bool {
+        function == name || function.hasPrefix(name + ".")
+    }
+
+    /// `host` with each of `functions` that this process serves registered to call it.
+    public func register(_ functions: [String], in host: inout HostFunctions) {
+        for function in functions where serves(function) {
+            host.register(function) { [self] args in try await call(function, args) }
+        }
+    }
+
+    /// Ends the process: its input is closed, then it is terminated.
+    public func stop() {
+        let (process, input) = state.withLock { s -> (Process?, FileHandle?) in
+            if s.broken == nil { s.broken = "the run is over" }
+            defer { (s.process, s.input) = (nil, nil) }
+            return (s.process, s.input)
+        }
+        try? input?.close()
+        if let process, process.isRunning {
+            process.terminate()
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) {
+                if process.isRunning { Glibc.kill(pid, SIGKILL) }
+            }
+        }
+        failAll("the run is over")
+    }
+
+    /// Calls `function` in the process and waits for its answer.
+    func call(_ function: String, _ args: [Value]) async throws(SagaError) -> Value {
+        let id = try start()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, SagaError>, Never>) in
+                let (input, broken) = state.withLock { s -> (FileHandle?, String?) in
+                    if let broken = s.broken { return (nil, broken) }
+                    s.waiting[id] = continuation
+                    return (s.input, nil)
+                }
+                if let broken {
+                    continuation.resume(returning: .failure(failure(broken)))
+                    return
+                }
+                send(["id": .int(id), "call": .string(function), "args": .list(args)], on: input)
+            }
+        } onCancel: {
+            let (continuation, input) = state.withLock { ($0.waiting.removeValue(forKey: id), $0.input) }
+            guard let continuation else { return }
+            send(["id": .int(id), "cancel": true], on: input)
+            continuation.resume(returning: .failure(SagaError(kind: "Cancelled", message: "\(function) was cancelled")))
+        }
+        return try result.get()
+    }
+
+    /// Starts the process if it is not running, and gives the next call's id.
+    private func start() throws(SagaError) -> Int {
+        let outcome = state.withLock { s -> Result<Int, SagaError> in
+            if let broken = s.broken { return .failure(failure(broken)) }
+            if s.process == nil {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = ["-c", command]
+                let input = Pipe()
+                let output = Pipe()
+                process.standardInput = input
+                process.standardOutput = output
+                process.standardError = FileHandle.standardError
+                process.terminationHandler = { [self] p in
+                    exited("exited with status \(p.terminationStatus)")
+                }
+                do {
+                    try process.run()
+                } catch {
+                    s.broken = "cannot start '\(command)': \(error.localizedDescription)"
+                    return .failure(failure(s.broken ?? ""))
+                }
+                try? output.fileHandleForWriting.close()
+                try? input.fileHandleForReading.close()
+                s.process = process
+                s.input = input.fileHandleForWriting
+                let reading = output.fileHandleForReading
+                Thread { [self] in read(reading) }.start()
+            }
+            defer { s.nextID += 1 }
+            return .success(s.nextID)
+        }
+        return try outcome.get()
+    }
+
+    /// Writes one JSON line to the process (a write that fails is found out by the reader, when
+    /// the process has gone).
+    private func send(_ message: Value, on input: FileHandle?) {
+        try? input?.write(contentsOf: Data((message.canonicalJSON + "\n").utf8))
+    }
+
+    /// Reads the process's answers until its output ends.
+    private func read(_ handle: FileHandle) {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                guard answer(line) else {
+                    exited("answered with a line that is not an answer to a call in flight: \(line.prefix(200))")
+                    return
+                }
+            }
+        }
+        exited("closed its output")
+    }
+
+    /// Delivers one answer; `false` if the line is not an answer to a call in flight.
+    private func answer(_ line: String) -> Bool {
+        guard let message = try? JSONReader.parse(line), case .record(let r) = message, case .int(let id)? = r["id"]
+        else { return false }
+        let result: Result<Value, SagaError>
+        if let error = r["error"] {
+            switch error {
+            case .string(let text): result = .failure(SagaError(kind: "HostError", message: text))
+            default: result = .failure(SagaError(value: error))
+            }
+        } else if let value = r["result"] {
+            result = .success(value)
+        } else {
+            return false
+        }
+        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+        // An answer to a call cancelled meanwhile is dropped; one to no call at all is not an answer.
+        guard let continuation else { return id > 0 && id < state.withLock { $0.nextID } }
+        continuation.resume(returning: result)
+        return true
+    }
+
+    /// The process can no longer take calls: every call in flight fails.
+    private func exited(_ why: String) {
+        state.withLock { s in
+            if s.broken == nil { s.broken = why }
+        }
+        failAll(why)
+    }
+
+    private func failAll(_ why: String) {
+        let waiting = state.withLock { s -> [CheckedContinuation<Result<Value, SagaError>, Never>] in
+            defer { s.waiting = [:] }
+            return Array(s.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(returning: .failure(failure(why))) }
+    }
+
+    private func failure(_ why: String) -> SagaError {
+        SagaError(kind: "HostError", message: "the host process '\(name)' (\(command)) \(why)")
+    }
+}
