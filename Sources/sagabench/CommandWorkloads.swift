@@ -32,7 +32,7 @@ enum CommandWorkloads {
 }
 
 /// A `ToolIO` that drops the transcript and keeps error text for the failure message.
-private final class QuietIO: ToolIO {
+final class QuietIO: ToolIO {
     private(set) var errors = ""
     let runOutput: RunOutput = NullOutput()
     var errorIsTerminal: Bool { false }

@@ -204,6 +204,7 @@ let workloads: [Workload] = [
     EmbeddedWorkloads.takePut,
     EmbeddedWorkloads.scriptedAndNative,
     CommandWorkloads.everySelectPut,
+    HostWorkloads.httpGet,
     Workload(
         name: "store-dispatch", summary: "Store dispatch: reducer + one middleware + one subscriber",
         defaultCount: 10_000_000
