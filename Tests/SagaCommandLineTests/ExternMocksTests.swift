@@ -65,6 +65,23 @@ import Testing
         }
     }
 
+    /// A host call that fails after it has started is reported at its line, as one that fails
+    /// at once is, with the frames of the calls that led there.
+    @Test func aFailedHostCallIsReportedAtItsLine() async {
+        let source =
+            "extern func api.get(x)\nfunc f() {\n  log \"in f\"\n  let r = call api.get(1)\n}\nsaga main { call f() }\n"
+        let mocks = #"{"call": "api.get", "args": [1], "error": "boom"}"# + "\n"
+        await withFiles(["app.saga": source, "app.mocks.jsonl": mocks]) { dir in
+            let r = await runSagarun([
+                "run", dir.appendingPathComponent("app.saga").path, "--mocks",
+                dir.appendingPathComponent("app.mocks.jsonl").path,
+            ])
+            #expect(r.code == 1)
+            #expect(r.err.contains("app.saga:4:3)\n"), "\(r.err)")
+            #expect(r.err.contains("called by saga main at ") && r.err.hasSuffix("app.saga:6:13\n"), "\(r.err)")
+        }
+    }
+
     @Test func aGoldenTestTakesItsMocksAndFailsOnAnUnexpectedCallOrAnUnusedLine() async {
         let mocks = #"{"call": "api.lookupSong", "args": [3], "result": {"title": "So What"}}"# + "\n"
         let golden = """

@@ -249,7 +249,9 @@ extension Interpreter {
                 r["kind"] = "HostError"
                 error = SagaError(value: .record(r))
             }
-            wake(task, .error(Failure(error: error, trace: trace(task, at: task.location))))
+            wake(
+                task,
+                .error(Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
         }
         flushWakeups()
     }
