@@ -20,6 +20,20 @@ import Testing
         #expect(missing["status"] == 503)
     }
 
+    /// A redirect is a value, not followed; a chunked body is read whole; a body past
+    /// `--max-length` is a RangeError.
+    @Test func redirectsChunksAndLimits() async throws {
+        let server = try #require(TestHTTPServer())
+        defer { server.stop() }
+        let host = HostLibrary(permissions: .all, maxLength: 50_000).functions
+        let moved = try await call(host, "http.get", [.string(server.url("/redirect"))])
+        #expect(moved["status"] == 302)
+        #expect(moved["headers"]["location"] == "/json")
+        #expect(try await call(host, "http.get", [.string(server.url("/chunked"))])["body"] == ["chunked": true])
+        #expect(await failure(host, "http.get", [.string(server.url("/big"))])?.kind == "RangeError")
+        #expect(server.received.withLock { $0 } == ["/redirect", "/chunked", "/big"])
+    }
+
     /// A record body goes out as JSON; method, headers and a string body go as given.
     @Test func requestsCarryTheirBodyAndHeaders() async throws {
         let server = try #require(TestHTTPServer())
@@ -64,6 +78,8 @@ import Testing
         let port = closed?.port ?? 1
         closed?.stop()
         #expect(await failure(host, "http.get", [.string("http://127.0.0.1:\(port)/")])?.kind == "HttpError")
+        let slow = await failure(host, "http.get", [.string(server.url("/hang")), ["timeout": 50]])
+        #expect(slow?.kind == "Timeout")
         let notJSON = await failure(host, "http.get", [.string(server.url("/text")), ["json": true]])
         #expect(notJSON?.kind == "HttpError")
         #expect(notJSON?.message.contains("not JSON") == true)

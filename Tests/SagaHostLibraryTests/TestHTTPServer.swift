@@ -12,7 +12,8 @@ import Glibc
 /// - `/json`: `{"ok":true}` as `application/json`; `/text`: `hello` as `text/plain`;
 /// - `/echo`: the request's method, body and `x-test` header, as JSON;
 /// - `/status/N`: an empty answer with status N;
-/// - `/hang`: no answer; the server records when the client closes the connection.
+/// - `/hang`: no answer; the server records when the client closes the connection;
+/// - `/redirect`: a 302 to `/json`; `/chunked`: `{"chunked":true}` in three chunks; `/big`: 100 KB.
 final class TestHTTPServer: @unchecked Sendable {
     /// The port it listens on.
     let port: Int
@@ -80,6 +81,13 @@ final class TestHTTPServer: @unchecked Sendable {
             ]
             let data = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])) ?? Data()
             answer(client, 200, "application/json", String(decoding: data, as: UTF8.self))
+        case "/redirect": answer(client, 302, "text/plain", "", extra: "Location: /json\r\n")
+        case "/big": answer(client, 200, "text/plain", String(repeating: "x", count: 100_000))
+        case "/chunked":
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            let body = "5\r\n{\"chu\r\n9\r\nnked\":tru\r\n1\r\ne\r\n1\r\n}\r\n0\r\n\r\n"
+            let all = Array((head + body).utf8)
+            _ = all.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         case "/hang":
             // No answer: wait for the client to close its end.
             var byte: UInt8 = 0
@@ -135,10 +143,11 @@ final class TestHTTPServer: @unchecked Sendable {
             body: String(decoding: body, as: UTF8.self))
     }
 
-    private func answer(_ client: Int32, _ status: Int, _ type: String, _ body: String) {
+    private func answer(_ client: Int32, _ status: Int, _ type: String, _ body: String, extra: String = "") {
         let bytes = Array(body.utf8)
         let head =
-            "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(bytes.count)\r\n\(extra)"
+            + "Connection: close\r\n\r\n"
         let all = Array(head.utf8) + bytes
         _ = all.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
