@@ -49,11 +49,27 @@ extension Interpreter {
         case .cancel(let expr, _):
             guard let expr else { return cancelSelf(task) }
             let value = try evaluator(task).eval(expr, task.env)
-            guard case .handle(let h) = value, let target = h.object as? SagaTask else {
-                throw SagaError.typeError("cancel needs a task, got \(value.kindName)")
+            // `cancel [t1, t2]` cancels each in turn, as redux-saga's `cancel([…])`; the task
+            // itself, if it is in the list, last.
+            var targets: [SagaTask] = []
+            switch value {
+            case .handle(let h):
+                guard let target = h.object as? SagaTask else {
+                    throw SagaError.typeError("cancel needs a task, got a \(h.kind.rawValue)")
+                }
+                targets = [target]
+            case .list(let items):
+                for item in items {
+                    guard case .handle(let h) = item, let target = h.object as? SagaTask else {
+                        throw SagaError.typeError("cancel needs tasks, got \(item.kindName) in the list")
+                    }
+                    targets.append(target)
+                }
+            default:
+                throw SagaError.typeError("cancel needs a task or a list of tasks, got \(value.kindName)")
             }
-            if target === task { return cancelSelf(task) }
-            wakeups.append(contentsOf: cancelWork(target))
+            for target in targets where target !== task { wakeups.append(contentsOf: cancelWork(target)) }
+            if targets.contains(where: { $0 === task }) { return cancelSelf(task) }
             return .value(.null)
         case .delay(let expr, _):
             let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
