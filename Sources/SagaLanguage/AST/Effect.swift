@@ -34,10 +34,10 @@ package indirect enum Effect: Sendable {
     case allFor(Variable, Expr, Effect, SourceLocation)
     /// `retry N [delay D | backoff D] EFFECT`.
     case retry(count: Expr, wait: RetryWait?, Effect, SourceLocation)
-    /// `channel [buffer N]`.
-    case channel(buffer: Expr?, SourceLocation)
-    /// `actionChannel PATTERN [buffer N]`.
-    case actionChannel(Pattern, buffer: Expr?, SourceLocation)
+    /// `channel [buffer N [KIND]]`.
+    case channel(buffer: Expr?, BufferKind, SourceLocation)
+    /// `actionChannel PATTERN [buffer N [KIND]]`.
+    case actionChannel(Pattern, buffer: Expr?, BufferKind, SourceLocation)
     /// `every`/`latest`/`leading`/`throttle`/`debounce` used as a value (`let w = every …`);
     /// as a statement it appears as `.effect(.watcher(…))` too.
     case watcher(Watcher)
@@ -48,7 +48,7 @@ package indirect enum Effect: Sendable {
         case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
             .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, let l),
             .race(_, let l), .allRecord(_, let l), .allList(_, let l), .allFor(_, _, _, let l),
-            .retry(_, _, _, let l), .channel(_, let l), .actionChannel(_, _, let l):
+            .retry(_, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l):
             return l
         case .watcher(let w):
             return w.location
@@ -119,4 +119,16 @@ package struct Watcher: Sendable {
         self.body = body
         self.location = location
     }
+}
+
+/// What a channel's buffer does with a message when it is full (`channel buffer N KIND`).
+package enum BufferKind: String, Sendable, CaseIterable {
+    /// The new message is dropped (the default for `buffer N`).
+    case dropping
+    /// The oldest message is dropped to make room.
+    case sliding
+    /// The `put` fails with a `RangeError`.
+    case fixed
+    /// The buffer grows, up to `--max-buffer` (the default with no `buffer`).
+    case expanding
 }

@@ -127,14 +127,18 @@ extension Checker {
             effect = .retry(count: count, wait: wait, body, location)
 
         case .channel:
-            guard case .channel(var buffer, let location) = effect, checkExpr(&buffer) else { return false }
-            effect = .channel(buffer: buffer, location)
+            guard case .channel(var buffer, let bufferKind, let location) = effect, checkExpr(&buffer) else {
+                return false
+            }
+            effect = .channel(buffer: buffer, bufferKind, location)
 
         case .actionChannel:
-            guard case .actionChannel(var pattern, var buffer, let location) = effect else { return false }
+            guard case .actionChannel(var pattern, var buffer, let bufferKind, let location) = effect else {
+                return false
+            }
             let patternChanged = checkPattern(&pattern)
             guard checkExpr(&buffer) || patternChanged else { return false }
-            effect = .actionChannel(pattern, buffer: buffer, location)
+            effect = .actionChannel(pattern, buffer: buffer, bufferKind, location)
 
         case .watcher:
             guard case .watcher(var watcher) = effect, checkWatcher(&watcher) else { return false }

@@ -153,7 +153,7 @@ struct GraphBuilder {
         switch effect {
         case .take(let pattern, _, _):
             taken(pattern, by: owner, label: "take")
-        case .actionChannel(let pattern, _, _):
+        case .actionChannel(let pattern, _, _, _):
             taken(pattern, by: owner, label: "actionChannel")
         case .watcher(let watcher):
             taken(watcher.pattern, by: owner, label: watcher.kind.rawValue)

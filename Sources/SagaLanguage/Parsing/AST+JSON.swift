@@ -42,6 +42,11 @@ private enum ASTJSON {
         record([("kind", .string(kind)), ("line", .int(Int(at.line))), ("column", .int(Int(at.column)))] + fields)
     }
 
+    /// A channel's `bufferKind` field, when its kind is not the one its form implies.
+    static func bufferKind(_ buffer: Expr?, _ kind: BufferKind) -> [(String, Value)] {
+        kind == (buffer == nil ? .expanding : .dropping) ? [] : [("bufferKind", .string(kind.rawValue))]
+    }
+
     static func optional<T>(_ value: T?, _ transform: (T) -> Value) -> Value {
         value.map(transform) ?? .null
     }
@@ -188,9 +193,12 @@ private enum ASTJSON {
             case nil: break
             }
             return node("retry", at, [("count", expr(count)), ("wait", waitValue), ("effect", effect(body))])
-        case .channel(let buffer, let at): return node("channel", at, [("buffer", optional(buffer, expr))])
-        case .actionChannel(let p, let buffer, let at):
-            return node("actionChannel", at, [("pattern", pattern(p)), ("buffer", optional(buffer, expr))])
+        case .channel(let buffer, let kind, let at):
+            return node("channel", at, [("buffer", optional(buffer, expr))] + bufferKind(buffer, kind))
+        case .actionChannel(let p, let buffer, let kind, let at):
+            return node(
+                "actionChannel", at,
+                [("pattern", pattern(p)), ("buffer", optional(buffer, expr))] + bufferKind(buffer, kind))
         case .watcher(let w):
             return node(
                 w.kind.rawValue, w.location,

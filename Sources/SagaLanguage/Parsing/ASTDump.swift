@@ -120,9 +120,9 @@ package enum ASTDump {
             case nil: break
             }
             return s + " \(render(e)))"
-        case .channel(let buffer, _): return "(channel" + (buffer.map { " (buffer \(render($0)))" } ?? "") + ")"
-        case .actionChannel(let p, let buffer, _):
-            return "(actionChannel \(render(p))" + (buffer.map { " (buffer \(render($0)))" } ?? "") + ")"
+        case .channel(let buffer, let kind, _): return "(channel" + render(buffer, kind) + ")"
+        case .actionChannel(let p, let buffer, let kind, _):
+            return "(actionChannel \(render(p))" + render(buffer, kind) + ")"
         case .watcher(let w):
             let duration = w.duration.map { render($0) + " " } ?? ""
             return "(\(w.kind.rawValue) \(duration)\(render(w.pattern)) \(w.binding.name) \(render(w.body)))"
@@ -202,5 +202,11 @@ package enum ASTDump {
             }
         }
         return out + "\""
+    }
+
+    /// A channel's buffer, with its kind when it is not the one its form implies.
+    private static func render(_ buffer: Expr?, _ kind: BufferKind) -> String {
+        guard let buffer else { return kind == .expanding ? "" : " (\(kind.rawValue))" }
+        return " (buffer \(render(buffer))" + (kind == .dropping ? "" : " \(kind.rawValue)") + ")"
     }
 }

@@ -68,15 +68,30 @@ extension Parser {
             depth -= 1
             return .retry(count: count, wait: wait, effect, at)
         case .kwChannel:
-            let buffer = match(.kwBuffer) ? try parseExpression() : nil
-            return .channel(buffer: buffer, at)
+            let (buffer, bufferKind) = try parseBuffer()
+            return .channel(buffer: buffer, bufferKind, at)
         case .kwActionChannel:
             let pattern = try parsePattern(after: "'actionChannel'")
-            let buffer = match(.kwBuffer) ? try parseExpression() : nil
-            return .actionChannel(pattern, buffer: buffer, at)
+            let (buffer, bufferKind) = try parseBuffer()
+            return .actionChannel(pattern, buffer: buffer, bufferKind, at)
         default:
             throw fail("expected an effect, found \(describe(keyword))", at: at)
         }
+    }
+
+    /// A channel's `buffer N [KIND]`, if there is one: its size and kind (`dropping` when none
+    /// is named); with no `buffer`, an unbounded (`expanding`) one.
+    mutating func parseBuffer() throws -> (Expr?, BufferKind) {
+        guard match(.kwBuffer) else { return (nil, .expanding) }
+        let size = try parseExpression()
+        guard kind == .identifier else { return (size, .dropping) }
+        let word = text(current)
+        guard let named = BufferKind(rawValue: word) else {
+            let kinds = BufferKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail("unknown buffer kind '\(word)'; the kinds are \(kinds)")
+        }
+        advance()
+        return (size, named)
     }
 
     /// `all { k: E, … }`, `all [E, …]` or `all for x in LIST { E }`.

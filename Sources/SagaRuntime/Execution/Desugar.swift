@@ -119,7 +119,7 @@ enum Desugar {
             let ch = Variable(name: "channel", slot: base, location: loc)
             let makeChannel = Stmt.declare(
                 ch, isMutable: false,
-                .effect(.actionChannel(w.pattern, buffer: .literal(.string(slidingMarker), loc), loc)),
+                .effect(.actionChannel(w.pattern, buffer: .literal(.string(slidingMarker), loc), .sliding, loc)),
                 loc)
             let takeCh = Stmt.declare(
                 w.binding, isMutable: true, .effect(.take(.expr(.variable(ch)), where: nil, loc)), loc)

@@ -66,9 +66,9 @@ enum InlineCalls {
             return args.allSatisfy(allowed)
         case .delay(let e, _):
             return allowed(e)
-        case .channel(let buffer, _):
+        case .channel(let buffer, _, _):
             return buffer.map(allowed) ?? true
-        case .actionChannel(let pattern, let buffer, _):
+        case .actionChannel(let pattern, let buffer, _, _):
             return allowed(pattern) && (buffer.map(allowed) ?? true)
         case .fork, .spawn, .join, .cancel, .race, .allRecord, .allList, .allFor, .retry, .watcher:
             return false

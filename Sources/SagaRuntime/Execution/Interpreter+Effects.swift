@@ -104,22 +104,29 @@ extension Interpreter {
             try reserveTasks(1)
             let (body, env) = Desugar.retry(count: n, wait: wait, effect: effect, env: task.env, at: loc)
             return runOwned(body, env: env, name: "retry", task, loc)
-        case .channel(let buffer, _):
+        case .channel(let buffer, let kind, _):
             var limit: Int?
-            if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env)) }
-            return .value(Channel(id: makeID(), limit: limit).handle)
-        case .actionChannel(let pattern, let buffer, _):
-            var sliding = false
+            if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind) }
+            return .value(Channel(id: makeID(), limit: limit, kind: kind).handle)
+        case .actionChannel(let pattern, let buffer, var kind, _):
+            var throttles = false
             var limit: Int?
             if let buffer {
                 if case .literal(.string(Desugar.slidingMarker), _) = buffer {
-                    sliding = true
-                    limit = 1
+                    throttles = true
+                    (limit, kind) = (1, .sliding)
                 } else {
-                    limit = try bufferSize(try evaluator(task).eval(buffer, task.env))
+                    limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind)
                 }
             }
-            let channel = Channel(id: makeID(), limit: limit, sliding: sliding)
+            // `throttle D CH`: the channel itself, as redux-saga's throttle takes from a channel
+            // it is given; what arrives during the pause waits in that channel's buffer.
+            if throttles, case .expr(let expr) = pattern,
+                case .handle(let h) = try evaluator(task).eval(expr, task.env), h.kind == .channel
+            {
+                return .value(.handle(h))
+            }
+            let channel = Channel(id: makeID(), limit: limit, kind: kind)
             channel.pattern = try evaluatePattern(pattern, task)
             actionChannels.append(channel)
             return .value(channel.handle)
@@ -178,11 +185,12 @@ extension Interpreter {
         }
     }
 
-    private func bufferSize(_ value: Value) throws(SagaError) -> Int? {
+    /// The size a `buffer N` names: its limit, or `nil` for an `expanding` buffer, which grows.
+    private func bufferSize(_ value: Value, _ kind: BufferKind) throws(SagaError) -> Int? {
         guard let n = Evaluator.integer(value), n >= 0 else {
             throw SagaError.typeError("a buffer size must be a whole number ≥ 0, got \(value.canonicalJSON)")
         }
-        return n
+        return kind == .expanding ? nil : n
     }
 
     /// The longest wait: about 285,000 years, far from overflowing the clock.

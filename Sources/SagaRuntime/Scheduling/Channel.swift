@@ -1,16 +1,18 @@
 import SagaCore
+import SagaLanguage
 import SagaStore
 
 /// A channel: a FIFO of messages between tasks.
 ///
-/// Unbounded unless a buffer size is named; a full buffer drops the newest message (or, for
-/// the sliding buffer that `throttle` uses, the oldest).
+/// Unbounded unless a buffer size is named; what a full buffer does with a message is its
+/// ``kind``: drop it, drop the oldest to make room (the sliding buffer `throttle` uses), or
+/// refuse it.
 final class Channel: @unchecked Sendable {
     let id: Int
     /// `nil` for unbounded.
     let limit: Int?
-    /// Keep the newest message when full (throttle's buffer) instead of dropping it.
-    let sliding: Bool
+    /// What a full buffer does with a new message.
+    let kind: BufferKind
     @exclusivity(unchecked) var messages = RingBuffer<Value>()
     /// Tasks blocked on `take`, with the token they blocked with.
     @exclusivity(unchecked) var takers = RingBuffer<(task: SagaTask, token: Int)>()
@@ -19,18 +21,24 @@ final class Channel: @unchecked Sendable {
     /// Set once an overflow of this action channel has been reported.
     @exclusivity(unchecked) var reportedOverflow = false
 
-    init(id: Int, limit: Int?, sliding: Bool = false) {
+    init(id: Int, limit: Int?, kind: BufferKind = .dropping) {
         self.id = id
         self.limit = limit
-        self.sliding = sliding
+        self.kind = kind
     }
 
     var handle: Value { .handle(Handle(kind: .channel, id: id, object: self)) }
 
-    /// Buffers a message that no taker is waiting for, honouring the limit.
+    /// Whether its buffer is full: a `fixed` one then refuses a message.
+    var isFull: Bool {
+        limit.map { messages.count >= $0 } ?? false
+    }
+
+    /// Buffers a message that no taker is waiting for, honouring the limit (a full `fixed`
+    /// buffer is the caller's to refuse).
     func buffer(_ message: Value) {
         if let limit, messages.count >= limit {
-            if sliding, limit > 0 {
+            if kind == .sliding, limit > 0 {
                 _ = messages.popFirst()
                 messages.append(message)
             }

@@ -427,8 +427,8 @@ extension Interpreter {
     /// Puts a message into a channel: to its oldest taker, or into its buffer.
     ///
     /// - Returns: `false` if the buffer is at ``Options/maxBuffer`` and the channel's own
-    ///   buffer would keep the message (an unbounded buffer, or one sized above the limit):
-    ///   the message was not put.
+    ///   buffer would keep the message (an unbounded buffer, or one sized above the limit), or
+    ///   if it is a full `fixed` buffer: the message was not put.
     @discardableResult
     func channelPut(_ channel: Channel, _ message: Value) -> Bool {
         if let taker = channel.popTaker() {
@@ -438,6 +438,7 @@ extension Interpreter {
         if channel.messages.count >= options.maxBuffer, (channel.limit ?? Int.max) > options.maxBuffer {
             return false
         }
+        if channel.kind == .fixed, channel.isFull { return false }
         channel.buffer(message)
         return true
     }

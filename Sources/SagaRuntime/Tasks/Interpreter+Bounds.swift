@@ -23,9 +23,12 @@ extension Interpreter {
             message: "more than \(options.maxTasks) tasks would be alive at once; raise the limit with --max-tasks")
     }
 
-    /// The error for a channel whose buffer is full (`--max-buffer`).
+    /// The error for a channel whose buffer is full: a `fixed` one's, or `--max-buffer`.
     func bufferOverflow(_ channel: Channel) -> SagaError {
-        SagaError(
+        if channel.kind == .fixed, channel.isFull, let limit = channel.limit {
+            return SagaError(kind: "RangeError", message: "the channel's fixed buffer of \(limit) is full")
+        }
+        return SagaError(
             kind: "RangeError",
             message: "a channel's buffer would hold more than \(options.maxBuffer) messages; "
                 + "raise the limit with --max-buffer")
