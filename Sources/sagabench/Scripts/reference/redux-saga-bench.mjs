@@ -1,19 +1,32 @@
 // Issue 6's workloads written for redux-saga, the reference our figures are held against.
-// `Sources/sagabench/Scripts/redux-saga-compare.py` runs it beside ours; by itself, from a
-// directory whose node_modules holds redux-saga and redux (`npm install redux-saga@1.4.3 redux@4`):
+// `Sources/sagabench/Scripts/redux-saga-compare.py` runs it beside ours. By itself, against the
+// redux-saga 1.4.3 sources of an anchor folder (its runtime/register.mjs hook resolves
+// `redux-saga`; `redux` resolves from a node_modules folder beside this file or above it, so
+// link ANCHOR/node_modules there):
+//
+//   NODE_ENV=production node --import ANCHOR/runtime/register.mjs redux-saga-bench.mjs WORKLOAD COUNT
+//
+// or, from a directory whose node_modules holds redux-saga and redux
+// (`npm install redux-saga@1.4.3 redux@4`):
 //
 //   NODE_ENV=production node [--expose-gc] redux-saga-bench.mjs WORKLOAD COUNT
 //
-// Prints one JSON line: {"name", "count", "ok", "seconds", "rate", …}; exits 1 if the
-// workload did not do what it says (its final count is checked).
+// Prints one JSON line: {"name", "count", "ok", "seconds", "rate", "cpuSeconds", "cpuRate", …}
+// (cpuSeconds: the process's user and system time over the same phase, all threads); exits 1
+// if the workload did not do what it says (its final count is checked).
 import createSagaMiddleware from 'redux-saga'
 import { call, fork, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
 import { applyMiddleware, createStore } from 'redux'
 
 const [name, countText] = process.argv.slice(2)
 const n = Number(countText)
-const now = () => process.hrtime.bigint()
-const seconds = (from, to) => Number(to - from) / 1e9
+/// A moment: its wall clock and the process's CPU time.
+const now = () => ({ wall: process.hrtime.bigint(), cpu: process.cpuUsage() })
+/// The wall and CPU seconds from one moment to another.
+const seconds = (from, to) => ({
+  wall: Number(to.wall - from.wall) / 1e9,
+  cpu: (to.cpu.user - from.cpu.user + to.cpu.system - from.cpu.system) / 1e6,
+})
 
 /// A store with the saga middleware, and the errors that reached its root saga.
 function storeWith(reducer) {
@@ -58,8 +71,29 @@ function takePutLoop() {
   return check(time, errors, pongs === n, `pongs ${pongs}`)
 }
 
-/// `call` of a saga function (a generator returning 1), n times in a loop.
-async function callLoop() {
+/// n x `yield call(fn, i)` of a plain function, fn = i => i + 1, each result checked: the anchor's
+/// bench/d_calls.mjs. redux-saga calls a plain function and goes on at once, its fastest `call`.
+function callLoop() {
+  const { sagas, errors } = storeWith((state = {}) => state)
+  const fn = (i) => i + 1
+  const start = now()
+  const task = sagas.run(function* main() {
+    let sum = 0
+    for (let i = 0; i < n; i++) {
+      const r = yield call(fn, i)
+      if (r !== i + 1) throw new Error(`bad result ${r} for ${i}`)
+      sum += r
+    }
+    return sum
+  })
+  const time = seconds(start, now())
+  // Everything here is synchronous: a task still running has stopped for good.
+  return check(time, errors, !task.isRunning() && task.result() === (n * (n + 1)) / 2, 'stopped before the end')
+}
+
+/// `call` of a saga function (a generator returning 1), n times in a loop: each call runs the
+/// generator as a child task, as a Sagas `call` of a `func` does.
+async function callSagaLoop() {
   const { sagas, errors } = storeWith((state = {}) => state)
   function* one() {
     return 1
@@ -70,8 +104,6 @@ async function callLoop() {
     while (i < n) i += yield call(one)
     return i
   })
-  // Everything here is synchronous: a task still running has stopped for good (before
-  // 1.4.3, a deep run of synchronous effects overflows the stack silently: redux-saga #1592).
   if (task.isRunning()) return check(seconds(start, now()), errors, false, 'stopped before the end')
   const i = await task.toPromise()
   return check(seconds(start, now()), errors, i === n, `i ${i}`)
@@ -94,16 +126,17 @@ async function forkWake() {
   const bytesPerTask = (heap() - before) / n
   const woken = now()
   store.dispatch({ type: 'go' })
-  const wakeSeconds = seconds(woken, now())
-  const time = seconds(start, forked) + wakeSeconds
+  const wake = seconds(woken, now())
+  const forking = seconds(start, forked)
+  const time = { wall: forking.wall + wake.wall, cpu: forking.cpu + wake.cpu }
   const result = check(time, errors, !task.isRunning(), 'tasks still blocked after the wake-up')
-  return { ...result, bytesPerTask, wakeSeconds }
+  return { ...result, bytesPerTask, wakeSeconds: wake.wall }
 }
 
 function check(time, errors, ok, what) {
-  if (errors.length > 0) return { ok: false, seconds: time, error: errors[0] }
-  if (!ok) return { ok: false, seconds: time, error: what }
-  return { ok: true, seconds: time, rate: n / time }
+  if (errors.length > 0) return { ok: false, seconds: time.wall, error: errors[0] }
+  if (!ok) return { ok: false, seconds: time.wall, error: what }
+  return { ok: true, seconds: time.wall, rate: n / time.wall, cpuSeconds: time.cpu, cpuRate: n / time.cpu }
 }
 
 const workloads = {
@@ -112,6 +145,7 @@ const workloads = {
   'leading-select-put': () => watcherSelectPut(takeLeading),
   'take-put-loop': takePutLoop,
   call: callLoop,
+  'call-saga': callSagaLoop,
   'fork-wake': forkWake,
 }
 if (!(name in workloads) || !Number.isSafeInteger(n) || n < 1) {
