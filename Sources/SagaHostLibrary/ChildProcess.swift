@@ -99,7 +99,10 @@ final class ChildProcess: @unchecked Sendable {
         child.drain(out.fileHandleForReading, isError: false)
         child.drain(err.fileHandleForReading, isError: true)
         if let timeout {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout)) { child.timeUp() }
+            // Weak, as the timers below: a pending timer must not keep an ended child alive.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak child] in
+                child?.timeUp()
+            }
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -190,8 +193,8 @@ final class ChildProcess: @unchecked Sendable {
         guard process.isRunning else { return }
         let pid = process.processIdentifier
         Glibc.kill(pid, SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { [self] in
-            if process.isRunning { Glibc.kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { [weak self] in
+            if let self, process.isRunning { Glibc.kill(pid, SIGKILL) }
         }
     }
 

@@ -67,8 +67,8 @@ public final class HostProcess: Sendable {
         if let process, process.isRunning {
             process.terminate()
             let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) {
-                if process.isRunning { Glibc.kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) { [weak process] in
+                if let process, process.isRunning { Glibc.kill(pid, SIGKILL) }
             }
         }
         failAll("the run is over")

@@ -29,3 +29,13 @@ func withFolder(_ body: (String) async throws -> Void) async throws {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try await body(folder)
 }
+
+/// Whether `condition` holds within a few seconds of real time, asked again every millisecond
+/// (what it waits for happens in another thread or process).
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<10_000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}

@@ -91,10 +91,9 @@ import Testing
         defer { server.stop() }
         let host = HostLibrary(permissions: .all).functions
         let request = Task { try await call(host, "http.get", [.string(server.url("/hang"))]) }
-        while server.received.withLock({ $0.isEmpty }) { await Task.yield() }
+        #expect(await eventually { server.received.withLock { !$0.isEmpty } })
         request.cancel()
         _ = await request.result
-        while server.closedHangs.withLock({ $0 }) == 0 { await Task.yield() }
-        #expect(server.closedHangs.withLock { $0 } == 1)
+        #expect(await eventually { server.closedHangs.withLock { $0 } == 1 })
     }
 }

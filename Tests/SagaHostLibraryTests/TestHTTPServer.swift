@@ -22,6 +22,9 @@ final class TestHTTPServer: @unchecked Sendable {
     let closedHangs = Mutex<Int>(0)
     /// Requests received, by path.
     let received = Mutex<[String]>([])
+    /// Set by ``stop()``: the accept loop closes the socket as it ends, so that its number is
+    /// not reused (by another test's server) while the loop may still accept on it.
+    private let stopped = Atomic<Bool>(false)
 
     /// Starts listening on a free port; `nil` if no socket could be made.
     init?() {
@@ -53,14 +56,15 @@ final class TestHTTPServer: @unchecked Sendable {
     /// The URL of `path` on this server.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections: the accept loop wakes, ends, and closes the socket.
     func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
         shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
     }
 
     private func acceptLoop() {
-        while true {
+        defer { close(socket) }
+        while !stopped.load(ordering: .sequentiallyConsistent) {
             let client = accept(socket, nil, nil)
             guard client >= 0 else { return }
             DispatchQueue.global().async { [self] in serve(client) }

@@ -65,7 +65,7 @@ struct CheckerSlotTests {
         #expect(watcher.binding.slot == 7)
 
         // The `all for` variable is met before `w`, whose value it computes.
-        guard case .declare(let w, _, .effect(.allFor(let k, _, .delay(.variable(let kUse), _), _)), _) = body[5]
+        guard case .declare(let w, _, .effect(.allFor(let k, _, .delay(.variable(let kUse), _, _), _)), _) = body[5]
         else {
             Issue.record("unexpected \(body[5])")
             return

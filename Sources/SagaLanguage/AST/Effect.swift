@@ -22,8 +22,8 @@ package indirect enum Effect: Sendable {
     case join(Expr, SourceLocation)
     /// `cancel T` or bare `cancel` (the current task).
     case cancel(Expr?, SourceLocation)
-    /// `delay DURATION`.
-    case delay(Expr, SourceLocation)
+    /// `delay DURATION [VALUE]`: gives VALUE, or `true`, once DURATION has passed.
+    case delay(Expr, value: Expr?, SourceLocation)
     /// `race { k1: EFFECT, … }`.
     case race([EffectEntry], SourceLocation)
     /// `all { k: EFFECT, … }`.
@@ -46,7 +46,7 @@ package indirect enum Effect: Sendable {
     package var location: SourceLocation {
         switch self {
         case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
-            .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, let l),
+            .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, _, let l),
             .race(_, let l), .allRecord(_, let l), .allList(_, let l), .allFor(_, _, _, let l),
             .retry(_, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l):
             return l

@@ -78,8 +78,10 @@ extension Checker {
             effect = .cancel(expr, location)
 
         case .delay:
-            guard case .delay(var expr, let location) = effect, checkExpr(&expr) else { return false }
-            effect = .delay(expr, location)
+            guard case .delay(var expr, var value, let location) = effect else { return false }
+            let durationChanged = checkExpr(&expr)
+            guard checkExpr(&value) || durationChanged else { return false }
+            effect = .delay(expr, value: value, location)
 
         case .race:
             guard case .race(var entries, let location) = effect, checkEntries(&entries, in: "race") else {

@@ -179,7 +179,8 @@ private enum ASTJSON {
         case .spawn(let body, let at): return node("spawn", at, taskBody(body))
         case .join(let t, let at): return node("join", at, [("task", expr(t))])
         case .cancel(let t, let at): return node("cancel", at, [("task", optional(t, expr))])
-        case .delay(let d, let at): return node("delay", at, [("duration", expr(d))])
+        case .delay(let d, let value, let at):
+            return node("delay", at, [("duration", expr(d))] + (value.map { [("value", expr($0))] } ?? []))
         case .race(let list, let at): return node("race", at, [("entries", entries(list))])
         case .allRecord(let list, let at): return node("allRecord", at, [("entries", entries(list))])
         case .allList(let list, let at): return node("allList", at, [("effects", .list(list.map(effect)))])

@@ -49,7 +49,9 @@ extension Parser {
             let task = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .cancel(task, at)
         case .kwDelay:
-            return .delay(try parseExpression(), at)
+            let duration = try parseExpression()
+            let value = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
+            return .delay(duration, value: value, at)
         case .kwRace:
             guard kind == .leftBrace else { throw fail("expected '{' after 'race', found \(found)") }
             return .race(try parseEffectEntries(of: "race"), at)

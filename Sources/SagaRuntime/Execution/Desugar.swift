@@ -52,7 +52,7 @@ enum Desugar {
                 ], else: nil, loc),
         ]
         if wait != nil {
-            onError.append(.effect(.delay(.variable(pause), loc), loc))
+            onError.append(.effect(.delay(.variable(pause), value: nil, loc), loc))
         }
         if case .backoff? = wait {
             onError.append(
@@ -123,7 +123,7 @@ enum Desugar {
                 loc)
             let takeCh = Stmt.declare(
                 w.binding, isMutable: true, .effect(.take(.expr(.variable(ch)), where: nil, loc)), loc)
-            let pause = Stmt.effect(.delay(w.duration ?? .literal(.int(0), loc), loc), loc)
+            let pause = Stmt.effect(.delay(w.duration ?? .literal(.int(0), loc), value: nil, loc), loc)
             return (Block(statements: [makeChannel, loop([takeCh, forkBody, pause])], location: loc), env + [.null])
         case .debounce:
             // loop { var a = take P; loop { let r = race { t: delay D, n: take P };
@@ -134,7 +134,8 @@ enum Desugar {
                 .effect(
                     .race(
                         [
-                            EffectEntry(key: "t", effect: .delay(w.duration ?? .literal(.int(0), loc), loc)),
+                            EffectEntry(
+                                key: "t", effect: .delay(w.duration ?? .literal(.int(0), loc), value: nil, loc)),
                             EffectEntry(key: "n", effect: .take(w.pattern, where: nil, loc)),
                         ], loc)), loc)
             let fired = Stmt.if(

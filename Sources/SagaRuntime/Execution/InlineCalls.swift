@@ -64,8 +64,8 @@ enum InlineCalls {
             return e.map(allowed) ?? true
         case .call(_, let args, _):
             return args.allSatisfy(allowed)
-        case .delay(let e, _):
-            return allowed(e)
+        case .delay(let e, let value, _):
+            return allowed(e) && (value.map(allowed) ?? true)
         case .channel(let buffer, _, _):
             return buffer.map(allowed) ?? true
         case .actionChannel(let pattern, let buffer, _, _):

@@ -71,10 +71,12 @@ extension Interpreter {
             for target in targets where target !== task { wakeups.append(contentsOf: cancelWork(target)) }
             if targets.contains(where: { $0 === task }) { return cancelSelf(task) }
             return .value(.null)
-        case .delay(let expr, _):
+        case .delay(let expr, let valueExpr, _):
             let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
+            var value = Value.bool(true)
+            if let valueExpr { value = try evaluator(task).eval(valueExpr, task.env) }
             block(task, on: .timer(0))
-            let sequence = timers.add(due: clock.now + ms, task: task, token: task.token)
+            let sequence = timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
             task.wait = .timer(sequence)
             return .suspended
         case .race(let entries, let loc):

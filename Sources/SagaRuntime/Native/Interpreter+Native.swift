@@ -112,7 +112,7 @@ extension Interpreter {
                 ps.count == 1 ? .literal(.string(ps[0]), at) : .list(ps.map { .literal(.string($0), at) }, at)
             return .take(.expr(pattern), where: nil, at)
         case .delay(let ms):
-            return .delay(.literal(.int(ms), at), at)
+            return .delay(.literal(.int(ms), at), value: nil, at)
         case .call(let name, let args):
             guard host[name] != nil else {
                 throw missingHostFunction(name)

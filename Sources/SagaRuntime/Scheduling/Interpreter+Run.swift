@@ -274,7 +274,7 @@ extension Interpreter {
         guard let timer = timers.pop() else { return }
         let task = timer.task
         guard task.token == timer.token, case .timer(let seq) = task.wait, seq == timer.sequence else { return }
-        wake(task, .value(.bool(true)))
+        wake(task, .value(timer.value))
         flushWakeups()
     }
 

@@ -1,3 +1,5 @@
+import SagaCore
+
 /// Pending timers (`delay`s), ordered by due time, then by the order they were set.
 struct TimerQueue {
     struct Entry {
@@ -5,6 +7,8 @@ struct TimerQueue {
         var sequence: Int
         var task: SagaTask
         var token: Int
+        /// What the `delay` gives when it fires.
+        var value: Value
     }
 
     private var heap: [Entry] = []
@@ -23,10 +27,10 @@ struct TimerQueue {
     var first: Entry? { heap.first }
 
     /// Adds a timer; returns its sequence number.
-    mutating func add(due: Int, task: SagaTask, token: Int) -> Int {
+    mutating func add(due: Int, task: SagaTask, token: Int, value: Value = .bool(true)) -> Int {
         let seq = nextSequence
         nextSequence += 1
-        heap.append(Entry(due: due, sequence: seq, task: task, token: token))
+        heap.append(Entry(due: due, sequence: seq, task: task, token: token, value: value))
         siftUp(heap.count - 1)
         return seq
     }
