@@ -38,6 +38,10 @@ package indirect enum Effect: Sendable {
     case channel(buffer: Expr?, BufferKind, SourceLocation)
     /// `actionChannel PATTERN [buffer N [KIND]]`.
     case actionChannel(Pattern, buffer: Expr?, BufferKind, SourceLocation)
+    /// `close CH`: no more messages; takers of an empty closed channel end as at END.
+    case close(Expr, SourceLocation)
+    /// `flush CH`: every buffered message, as a list.
+    case flush(Expr, SourceLocation)
     /// `every`/`latest`/`leading`/`throttle`/`debounce` used as a value (`let w = every …`);
     /// as a statement it appears as `.effect(.watcher(…))` too.
     case watcher(Watcher)
@@ -48,7 +52,8 @@ package indirect enum Effect: Sendable {
         case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
             .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, _, let l),
             .race(_, let l), .allRecord(_, let l), .allList(_, let l), .allFor(_, _, _, let l),
-            .retry(_, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l):
+            .retry(_, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l), .close(_, let l),
+            .flush(_, let l):
             return l
         case .watcher(let w):
             return w.location

@@ -77,6 +77,14 @@ extension Checker {
             guard case .cancel(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .cancel(expr, location)
 
+        case .close:
+            guard case .close(var expr, let location) = effect, checkExpr(&expr) else { return false }
+            effect = .close(expr, location)
+
+        case .flush:
+            guard case .flush(var expr, let location) = effect, checkExpr(&expr) else { return false }
+            effect = .flush(expr, location)
+
         case .delay:
             guard case .delay(var expr, var value, let location) = effect else { return false }
             let durationChanged = checkExpr(&expr)

@@ -60,7 +60,7 @@ enum BlockBraces {
             for inner in effects { collect(inner, into: &found) }
         case .allFor(_, _, let inner, _), .retry(_, _, let inner, _):
             collect(inner, into: &found)
-        case .take, .put, .select, .call, .join, .cancel, .delay, .channel, .actionChannel:
+        case .take, .put, .select, .call, .join, .cancel, .delay, .channel, .actionChannel, .close, .flush:
             break
         }
     }

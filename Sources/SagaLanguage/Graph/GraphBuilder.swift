@@ -172,7 +172,7 @@ struct GraphBuilder {
             for inner in effects { walk(inner, from: owner) }
         case .allFor(_, _, let inner, _), .retry(_, _, let inner, _):
             walk(inner, from: owner)
-        case .select, .join, .cancel, .delay, .channel:
+        case .select, .join, .cancel, .delay, .channel, .close, .flush:
             break
         }
     }

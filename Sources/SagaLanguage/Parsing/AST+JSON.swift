@@ -173,6 +173,8 @@ private enum ASTJSON {
             return node("take", at, [("pattern", pattern(p)), ("where", optional(condition, expr))])
         case .put(let x, let y, let at): return node("put", at, [("target", expr(x)), ("value", optional(y, expr))])
         case .select(let s, let at): return node("select", at, [("selector", optional(s, expr))])
+        case .close(let c, let at): return node("close", at, [("channel", expr(c))])
+        case .flush(let c, let at): return node("flush", at, [("channel", expr(c))])
         case .call(let c, let args, let at):
             return node("call", at, [("callee", callee(c)), ("arguments", .list(args.map(expr)))])
         case .fork(let body, let at): return node("fork", at, taskBody(body))

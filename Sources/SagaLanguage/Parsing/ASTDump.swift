@@ -107,6 +107,8 @@ package enum ASTDump {
         case .spawn(let body, _): return "(spawn \(render(body)))"
         case .join(let e, _): return "(join \(render(e)))"
         case .cancel(let e, _): return e.map { "(cancel \(render($0)))" } ?? "(cancel)"
+        case .close(let e, _): return "(close \(render(e)))"
+        case .flush(let e, _): return "(flush \(render(e)))"
         case .delay(let e, let value, _): return "(delay \(render(e))" + (value.map { " \(render($0))" } ?? "") + ")"
         case .race(let entries, _): return "(race" + render(entries) + ")"
         case .allRecord(let entries, _): return "(all" + render(entries) + ")"

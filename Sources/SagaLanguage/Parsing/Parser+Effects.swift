@@ -5,9 +5,31 @@
 import SagaCore
 
 extension Parser {
+    /// Whether the current token is `close` or `flush` with an operand after it on its line
+    /// (a name, a literal): the effect `close CH` or `flush CH`. (They are names anywhere else,
+    /// so a program that has a variable named `close` keeps it.)
+    var isChannelWordEffect: Bool {
+        guard kind == .identifier, window[pos + 1].line == current.line else { return false }
+        switch nextKind {
+        case .identifier, .number, .string, .stringHead, .kwState, .kwIt, .kwTrue, .kwFalse, .kwNull: break
+        default: return false
+        }
+        let word = text(current)
+        return word == "close" || word == "flush"
+    }
+
+    /// `close CH` or `flush CH`; the current token is the word.
+    mutating func parseChannelWordEffect() throws -> Effect {
+        let word = advance()
+        let at = location(word)
+        let channel = try parseExpression()
+        return text(word) == "close" ? .close(channel, at) : .flush(channel, at)
+    }
+
     /// An effect or a watcher (a watcher is the effect ``Effect/watcher(_:)``).
     mutating func parseAnyEffect() throws -> Effect {
         if kind.isWatcherKeyword { return .watcher(try parseWatcher()) }
+        if isChannelWordEffect { return try parseChannelWordEffect() }
         guard kind.isEffectKeyword else {
             throw fail("expected an effect (take, put, call, delay, …) \(afterPrevious), found \(found)")
         }

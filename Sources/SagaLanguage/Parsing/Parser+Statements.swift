@@ -118,6 +118,9 @@ extension Parser {
             if first.kind.isEffectKeyword {
                 return .effect(try parseEffect(), at)
             }
+            if isChannelWordEffect {
+                return .effect(try parseChannelWordEffect(), at)
+            }
             return try parseAssignmentOrExpression()
         }
     }
@@ -134,7 +137,7 @@ extension Parser {
             }
             return .expr(expr)
         }
-        if kind.isEffectKeyword || kind.isWatcherKeyword {
+        if kind.isEffectKeyword || kind.isWatcherKeyword || isChannelWordEffect {
             return .effect(try parseAnyEffect())
         }
         guard kind.startsExpression else {

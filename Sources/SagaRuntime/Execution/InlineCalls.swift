@@ -70,6 +70,8 @@ enum InlineCalls {
             return buffer.map(allowed) ?? true
         case .actionChannel(let pattern, let buffer, _, _):
             return allowed(pattern) && (buffer.map(allowed) ?? true)
+        case .close(let e, _), .flush(let e, _):
+            return allowed(e)
         case .fork, .spawn, .join, .cancel, .race, .allRecord, .allList, .allFor, .retry, .watcher:
             return false
         }

@@ -132,6 +132,19 @@ extension Interpreter {
             channel.pattern = try evaluatePattern(pattern, task)
             actionChannels.append(channel)
             return .value(channel.handle)
+        case .close(let expr, _):
+            let channel = try self.channel(expr, task, "close")
+            guard !channel.isClosed else { return .value(.null) }
+            channel.isClosed = true
+            // Waiting takers mean an empty buffer: each ends as a take does at END, in the
+            // order they began to wait.
+            while let taker = channel.popTaker() { wake(taker, .unwind(.end)) }
+            return .value(.null)
+        case .flush(let expr, _):
+            let channel = try self.channel(expr, task, "flush")
+            var messages: [Value] = []
+            while let message = channel.messages.popFirst() { messages.append(message) }
+            return .value(.list(messages))
         case .watcher(let watcher):
             try reserveTasks(1)
             let (body, env) = Desugar.watcher(watcher, env: task.env)
@@ -212,6 +225,15 @@ extension Interpreter {
         return .completion(.cancel)
     }
 
+    /// The channel `expr` gives, for `close` and `flush` (`what`).
+    private func channel(_ expr: Expr, _ task: SagaTask, _ what: String) throws(SagaError) -> Channel {
+        let value = try evaluator(task).eval(expr, task.env)
+        guard case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel else {
+            throw SagaError.typeError("\(what) needs a channel, got \(value.kindName)")
+        }
+        return channel
+    }
+
     private func take(_ pattern: Pattern, _ condition: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
         let actionPattern: ActionPattern
         switch pattern {
@@ -224,6 +246,8 @@ extension Interpreter {
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel {
                 if let message = channel.messages.popFirst() { return .value(message) }
+                // A closed channel, once empty, ends its takers as END does.
+                if channel.isClosed { return .completion(.end) }
                 block(task, on: .channel(channel))
                 channel.takers.append((task, task.token))
                 channelWaiters.append((task, task.token))

@@ -36,6 +36,8 @@ extension Interpreter {
         case .channel: 14
         case .actionChannel: 15
         case .watcher: 16
+        case .close: 17
+        case .flush: 18
         }
     }
 

@@ -20,6 +20,8 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var pattern: ActionPattern?
     /// Set once an overflow of this action channel has been reported.
     @exclusivity(unchecked) var reportedOverflow = false
+    /// Set by `close`: puts do nothing, and takes of an empty channel end as at END.
+    @exclusivity(unchecked) var isClosed = false
 
     init(id: Int, limit: Int?, kind: BufferKind = .dropping) {
         self.id = id

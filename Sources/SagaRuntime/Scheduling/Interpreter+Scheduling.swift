@@ -431,6 +431,8 @@ extension Interpreter {
     ///   if it is a full `fixed` buffer: the message was not put.
     @discardableResult
     func channelPut(_ channel: Channel, _ message: Value) -> Bool {
+        // A put to a closed channel does nothing, as in redux-saga.
+        if channel.isClosed { return true }
         if let taker = channel.popTaker() {
             wake(taker, .value(message))
             return true
