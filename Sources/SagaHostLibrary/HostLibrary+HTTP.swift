@@ -69,18 +69,7 @@ extension HostLibrary {
             throw denied("a request to '\(value)'", flag: "--allow-net", value: value)
         }
         let timeout = try timeout(options, function) ?? 60_000
-        var headers: [(String, String)] = []
-        switch options["headers"] {
-        case nil, .null?: break
-        case .record(let given)?:
-            for entry in given {
-                guard case .string(let value) = entry.value else {
-                    throw failure("TypeError", function, "header values must be strings, got \(entry.value.kindName)")
-                }
-                headers.append((entry.key, value))
-            }
-        case let other?: throw failure("TypeError", function, "headers must be a record, got \(other.kindName)")
-        }
+        var headers = try strings(options, "headers", function)
         var payload: Data?
         switch body {
         case .null: break

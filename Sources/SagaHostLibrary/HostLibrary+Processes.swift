@@ -43,17 +43,7 @@ extension HostLibrary {
             throw denied("running '\(command)'", flag: "--allow-run", value: command)
         }
         var environment = ProcessInfo.processInfo.environment
-        switch options["env"] {
-        case nil, .null?: break
-        case .record(let extra)?:
-            for entry in extra {
-                guard case .string(let value) = entry.value else {
-                    throw failure("TypeError", function, "env values must be strings, got \(entry.value.kindName)")
-                }
-                environment[entry.key] = value
-            }
-        case let other?: throw failure("TypeError", function, "env must be a record, got \(other.kindName)")
-        }
+        for (name, value) in try strings(options, "env", function) { environment[name] = value }
         var folder: String?
         switch options["cwd"] {
         case nil, .null?: break

@@ -115,6 +115,24 @@ public struct HostLibrary: Sendable {
         }
     }
 
+    /// The record of strings under `key` in an options record (`headers`, `env`), as pairs in
+    /// key order; none when it is absent or null.
+    static func strings(_ options: Record, _ key: String, _ function: String) throws(SagaError) -> [(String, String)] {
+        switch options[key] {
+        case nil, .null?: return []
+        case .record(let given)?:
+            var pairs: [(String, String)] = []
+            for entry in given {
+                guard case .string(let value) = entry.value else {
+                    throw failure("TypeError", function, "the values of \(key) must be strings, got \(entry.value.kindName)")
+                }
+                pairs.append((entry.key, value))
+            }
+            return pairs
+        case let other?: throw failure("TypeError", function, "\(key) must be a record, got \(other.kindName)")
+        }
+    }
+
     /// A timeout in milliseconds from an options record, if it has one.
     static func timeout(_ options: Record, _ function: String) throws(SagaError) -> Int? {
         switch options["timeout"] {
