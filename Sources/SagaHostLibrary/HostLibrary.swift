@@ -124,7 +124,8 @@ public struct HostLibrary: Sendable {
             var pairs: [(String, String)] = []
             for entry in given {
                 guard case .string(let value) = entry.value else {
-                    throw failure("TypeError", function, "the values of \(key) must be strings, got \(entry.value.kindName)")
+                    throw failure(
+                        "TypeError", function, "the values of \(key) must be strings, got \(entry.value.kindName)")
                 }
                 pairs.append((entry.key, value))
             }
