@@ -13,10 +13,7 @@ import Glibc
 ///
 /// Every child alive is in its library's ``ChildProcesses``, so that the library can end them
 /// when the run ends: no child outlives the run.
-///
-/// `@unchecked Sendable`: its own state is behind a mutex, and of the `Process` it reads only
-/// what Foundation guards with the process's lock (whether it runs, its id and status).
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess: Sendable {
     /// How long a terminated child has to exit before it is killed.
     static let gracePeriod: DispatchTimeInterval = .seconds(2)
 
@@ -37,17 +34,18 @@ final class ChildProcess: @unchecked Sendable {
         var overflowed = false
         var timedOut = false
         var streamsOpen = 2
-        var exited = false
+        /// Its status, once it has exited and been reaped.
+        var status: Int32?
         var finished: CheckedContinuation<Void, Never>?
         var done = false
     }
 
-    private let process: Process
+    let pid: pid_t
     private let state = Mutex(State())
     private let maxLength: Int
 
-    private init(process: Process, maxLength: Int) {
-        self.process = process
+    private init(pid: pid_t, maxLength: Int) {
+        self.pid = pid
         self.maxLength = maxLength
     }
 
@@ -62,44 +60,46 @@ final class ChildProcess: @unchecked Sendable {
         return nil
     }
 
-    /// Runs `executable` with `arguments` to its end, or until the calling task is cancelled
-    /// or `timeout` (milliseconds) passes.
+    /// Runs `executable` with `arguments` (the first is the program's name) to its end, or
+    /// until the calling task is cancelled or `timeout` (milliseconds) passes.
     ///
-    /// - Throws: what starting it threw (a folder that does not exist, say).
+    /// - Throws: why it could not start.
     static func run(
-        executable: String, arguments: [String], stdin: Data?, environment: [String: String]?,
-        folder: String?, timeout: Int?, maxLength: Int, in alive: ChildProcesses
-    ) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        let out = Pipe()
-        let err = Pipe()
-        let input = stdin.map { _ in Pipe() }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input ?? FileHandle.nullDevice
-        let child = ChildProcess(process: process, maxLength: maxLength)
-        process.terminationHandler = { _ in child.exited() }
-        try process.run()
-        let pid = process.processIdentifier
-        alive.add(child, pid)
-        defer { alive.remove(pid) }
-        // Closed on this side, so that the child's end of each pipe is the only writer left.
-        try? out.fileHandleForWriting.close()
-        try? err.fileHandleForWriting.close()
-        if let input, let stdin {
+        executable: String, arguments: [String], stdin: Data?, environment: [String: String], folder: String?,
+        timeout: Int?, maxLength: Int, in alive: ChildProcesses
+    ) async throws(SpawnedProcess.Failure) -> Outcome {
+        HostLibrary.ignoreBrokenPipes
+        let spawned = try SpawnedProcess.start(
+            executable: executable, arguments: arguments, environment: environment, folder: folder,
+            pipeInput: stdin != nil, pipeErrors: true)
+        let child = ChildProcess(pid: spawned.pid, maxLength: maxLength)
+        alive.add(child, spawned.pid)
+        defer { alive.remove(spawned.pid) }
+        if let input = spawned.input, let stdin {
             DispatchQueue.global().async {
-                try? input.fileHandleForWriting.write(contentsOf: stdin)
-                try? input.fileHandleForWriting.close()
+                stdin.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let n = write(input, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                        if n > 0 {
+                            offset += n
+                        } else if n < 0, errno != EINTR {
+                            break
+                        }
+                    }
+                }
+                close(input)
             }
         }
-        child.drain(out.fileHandleForReading, isError: false)
-        child.drain(err.fileHandleForReading, isError: true)
+        child.drain(spawned.output, isError: false)
+        if let errors = spawned.errors { child.drain(errors, isError: true) }
+        let reaper = Thread {
+            SpawnedProcess.waitForExit(spawned.pid)
+            child.exited()
+        }
+        reaper.start()
         if let timeout {
-            // Weak, as the timers below: a pending timer must not keep an ended child alive.
+            // Weak, as the timer of `terminate()`: a pending timer must not keep an ended child.
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout)) { [weak child] in
                 child?.timeUp()
             }
@@ -107,7 +107,7 @@ final class ChildProcess: @unchecked Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = child.state.withLock { s -> Bool in
-                    if s.exited && s.streamsOpen == 0 { return true }
+                    if s.status != nil && s.streamsOpen == 0 { return true }
                     s.finished = continuation
                     return false
                 }
@@ -116,35 +116,34 @@ final class ChildProcess: @unchecked Sendable {
         } onCancel: {
             child.terminate()
         }
-        // The handler holds the child, which holds the process: let go of it.
-        process.terminationHandler = nil
         return child.state.withLock { s in
             Outcome(
-                status: child.status, stdout: s.stdout, stderr: s.stderr, overflowed: s.overflowed,
+                status: s.status ?? -1, stdout: s.stdout, stderr: s.stderr, overflowed: s.overflowed,
                 timedOut: s.timedOut)
         }
     }
 
-    /// The exit status, or 128 plus the signal that ended the process.
-    private var status: Int32 {
-        process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    }
-
-    /// Reads `handle` to its end on a thread of its own, terminating the child once the
-    /// output passes the limit.
-    private func drain(_ handle: FileHandle, isError: Bool) {
+    /// Reads `fd` to its end on a thread of its own, terminating the child once the output
+    /// passes the limit.
+    private func drain(_ fd: Int32, isError: Bool) {
         DispatchQueue.global().async { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
+                let n = read(fd, &buffer, buffer.count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
                 let over = state.withLock { s -> Bool in
                     if s.overflowed { return true }
-                    let count = (isError ? s.stderr.count : s.stdout.count) + chunk.count
+                    let count = (isError ? s.stderr.count : s.stdout.count) + n
                     if count > maxLength {
                         s.overflowed = true
                         return true
                     }
-                    if isError { s.stderr.append(chunk) } else { s.stdout.append(chunk) }
+                    if isError {
+                        s.stderr.append(contentsOf: buffer[0..<n])
+                    } else {
+                        s.stdout.append(contentsOf: buffer[0..<n])
+                    }
                     return false
                 }
                 if over {
@@ -152,7 +151,7 @@ final class ChildProcess: @unchecked Sendable {
                     break
                 }
             }
-            try? handle.close()
+            close(fd)
             let continuation = state.withLock { s -> CheckedContinuation<Void, Never>? in
                 s.streamsOpen -= 1
                 return takeContinuation(&s)
@@ -161,10 +160,11 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// The process exited.
+    /// The process exited: it is reaped under the lock that ``send(_:)`` takes, so no signal
+    /// reaches a process that got its number afterwards.
     private func exited() {
         let continuation = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            s.exited = true
+            s.status = SpawnedProcess.reap(pid)
             return takeContinuation(&s)
         }
         continuation?.resume()
@@ -172,7 +172,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The waiting continuation, once the process has exited and both streams are read.
     private func takeContinuation(_ s: inout State) -> CheckedContinuation<Void, Never>? {
-        guard s.exited, s.streamsOpen == 0, !s.done, let continuation = s.finished else { return nil }
+        guard s.status != nil, s.streamsOpen == 0, !s.done, let continuation = s.finished else { return nil }
         s.done = true
         s.finished = nil
         return continuation
@@ -181,26 +181,31 @@ final class ChildProcess: @unchecked Sendable {
     /// The timeout passed.
     private func timeUp() {
         let running = state.withLock { s -> Bool in
-            if s.exited { return false }
+            if s.status != nil { return false }
             s.timedOut = true
             return true
         }
         if running { terminate() }
     }
 
+    /// Sends `signal` unless the process has been reaped (its number may then be another's).
+    private func send(_ signal: Int32) {
+        state.withLock { s in
+            if s.status == nil { _ = kill(pid, signal) }
+        }
+    }
+
     /// Sends SIGTERM, then SIGKILL if the process is still there after the grace period.
     func terminate() {
-        guard process.isRunning else { return }
-        let pid = process.processIdentifier
-        Glibc.kill(pid, SIGTERM)
+        send(SIGTERM)
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { [weak self] in
-            if let self, process.isRunning { Glibc.kill(pid, SIGKILL) }
+            self?.send(SIGKILL)
         }
     }
 
     /// Kills the process if it still runs.
     func killNow() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        send(SIGKILL)
     }
 }
 

@@ -68,10 +68,10 @@ extension HostLibrary {
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(
-                executable: executable, arguments: Array(argv.dropFirst()), stdin: stdin, environment: environment,
+                executable: executable, arguments: argv, stdin: stdin, environment: environment,
                 folder: folder, timeout: timeout, maxLength: context.maxLength, in: context.children)
         } catch {
-            throw failure("ExecError", function, "cannot run '\(argv[0])': \(error.localizedDescription)")
+            throw failure("ExecError", function, "cannot run '\(argv[0])': \(error.message)")
         }
         if outcome.timedOut, let timeout {
             throw failure("Timeout", function, "'\(command)' did not end within \(timeout) ms and was terminated")

@@ -66,6 +66,12 @@ public struct HostLibrary: Sendable {
     /// The names of the library's functions, for the checker.
     public static var names: Set<String> { Set(permissionsByName.keys) }
 
+    /// Ignores SIGPIPE, once: a write to a child that has closed its input then fails with
+    /// EPIPE instead of ending this process (as servers, swift-nio among them, do).
+    static let ignoreBrokenPipes: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+
     /// What every function of one library instance shares.
     struct Context: Sendable {
         var permissions: HostPermissions

@@ -27,8 +27,10 @@ public final class HostProcess: Sendable {
     public let command: String
 
     private struct State {
-        var process: Process?
-        var input: FileHandle?
+        /// The process, once started; `nil` again once it has been reaped.
+        var pid: pid_t?
+        /// The write end of its standard input.
+        var input: Int32?
         var nextID = 1
         var waiting: [Int: CheckedContinuation<Result<Value, SagaError>, Never>] = [:]
         /// Why it can no longer take calls, once it cannot.
@@ -36,6 +38,8 @@ public final class HostProcess: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Held while a line is written, so that lines of calls made at once do not interleave.
+    private let writing = Mutex(())
 
     /// A process started by `command` (run by `/bin/sh -c`) at the first call of a function
     /// named `name` or `name.…`.
@@ -56,22 +60,29 @@ public final class HostProcess: Sendable {
         }
     }
 
-    /// Ends the process: its input is closed, then it is terminated.
+    /// Ends the process: its input is closed, then it is terminated (SIGTERM, then SIGKILL
+    /// after the grace period).
     public func stop() {
-        let (process, input) = state.withLock { s -> (Process?, FileHandle?) in
+        let (input, running) = state.withLock { s -> (Int32?, Bool) in
             if s.broken == nil { s.broken = "the run is over" }
-            defer { (s.process, s.input) = (nil, nil) }
-            return (s.process, s.input)
+            defer { s.input = nil }
+            return (s.input, s.pid != nil)
         }
-        try? input?.close()
-        if let process, process.isRunning {
-            process.terminate()
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) { [weak process] in
-                if let process, process.isRunning { Glibc.kill(pid, SIGKILL) }
+        if let input { writing.withLock { _ in _ = close(input) } }
+        if running {
+            signal(SIGTERM)
+            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) { [weak self] in
+                self?.signal(SIGKILL)
             }
         }
         failAll("the run is over")
+    }
+
+    /// Sends `signal` unless the process has been reaped (its number may then be another's).
+    private func signal(_ number: Int32) {
+        state.withLock { s in
+            if let pid = s.pid { _ = kill(pid, number) }
+        }
     }
 
     /// Calls `function` in the process and waits for its answer.
@@ -79,7 +90,7 @@ public final class HostProcess: Sendable {
         let id = try start()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, SagaError>, Never>) in
-                let (input, broken) = state.withLock { s -> (FileHandle?, String?) in
+                let (input, broken) = state.withLock { s -> (Int32?, String?) in
                     if let broken = s.broken { return (nil, broken) }
                     s.waiting[id] = continuation
                     return (s.input, nil)
@@ -101,32 +112,32 @@ public final class HostProcess: Sendable {
 
     /// Starts the process if it is not running, and gives the next call's id.
     private func start() throws(SagaError) -> Int {
+        HostLibrary.ignoreBrokenPipes
         let outcome = state.withLock { s -> Result<Int, SagaError> in
             if let broken = s.broken { return .failure(failure(broken)) }
-            if s.process == nil {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", command]
-                let input = Pipe()
-                let output = Pipe()
-                process.standardInput = input
-                process.standardOutput = output
-                process.standardError = FileHandle.standardError
-                process.terminationHandler = { [self] p in
-                    exited("exited with status \(p.terminationStatus)")
-                }
-                do {
-                    try process.run()
+            if s.pid == nil {
+                let spawned: SpawnedProcess
+                do throws(SpawnedProcess.Failure) {
+                    spawned = try SpawnedProcess.start(
+                        executable: "/bin/sh", arguments: ["/bin/sh", "-c", command],
+                        environment: ProcessInfo.processInfo.environment, folder: nil, pipeInput: true,
+                        pipeErrors: false)
                 } catch {
-                    s.broken = "cannot start '\(command)': \(error.localizedDescription)"
+                    s.broken = "cannot start: \(error.message)"
                     return .failure(failure(s.broken ?? ""))
                 }
-                try? output.fileHandleForWriting.close()
-                try? input.fileHandleForReading.close()
-                s.process = process
-                s.input = input.fileHandleForWriting
-                let reading = output.fileHandleForReading
-                Thread { [self] in read(reading) }.start()
+                s.pid = spawned.pid
+                s.input = spawned.input
+                let output = spawned.output
+                Thread { [self] in read(output) }.start()
+                Thread { [self] in
+                    SpawnedProcess.waitForExit(spawned.pid)
+                    let status = state.withLock { s -> Int32 in
+                        s.pid = nil
+                        return SpawnedProcess.reap(spawned.pid)
+                    }
+                    exited("exited with status \(status)")
+                }.start()
             }
             defer { s.nextID += 1 }
             return .success(s.nextID)
@@ -134,19 +145,35 @@ public final class HostProcess: Sendable {
         return try outcome.get()
     }
 
-    /// Writes one JSON line to the process (a write that fails is found out by the reader, when
-    /// the process has gone).
-    private func send(_ message: Value, on input: FileHandle?) {
-        try? input?.write(contentsOf: Data((message.canonicalJSON + "\n").utf8))
+    /// Writes one JSON line to the process, whole: lines of calls made at once do not mix.
+    ///
+    /// A write that fails is found out by the reader, when the process has gone.
+    private func send(_ message: Value, on input: Int32?) {
+        guard let input else { return }
+        let bytes = Array((message.canonicalJSON + "\n").utf8)
+        writing.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { write(input, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+                if n > 0 {
+                    offset += n
+                } else if n < 0, errno != EINTR {
+                    return
+                }
+            }
+        }
     }
 
     /// Reads the process's answers until its output ends.
-    private func read(_ handle: FileHandle) {
+    private func read(_ fd: Int32) {
+        defer { close(fd) }
         var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            buffer.append(contentsOf: chunk[0..<n])
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)

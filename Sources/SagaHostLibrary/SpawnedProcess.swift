@@ -1,0 +1,132 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A process started with `posix_spawn`, its standard streams on pipes: what `exec`, `sh` and
+/// `--host` run. (Foundation's `Process` keeps every process it starts alive for the rest of
+/// the run on Linux, which a long script that runs many commands cannot afford.)
+struct SpawnedProcess {
+    /// Why a process did not start.
+    struct Failure: Error {
+        var message: String
+    }
+
+    let pid: pid_t
+    /// The write end of its standard input, when it has one of its own (`/dev/null` otherwise).
+    let input: Int32?
+    /// The read end of its standard output.
+    let output: Int32
+    /// The read end of its standard error, unless it writes to ours.
+    let errors: Int32?
+
+    /// Starts a process.
+    ///
+    /// - Parameters:
+    ///   - executable: the program's path.
+    ///   - arguments: its arguments, the first being the program's name.
+    ///   - environment: its whole environment.
+    ///   - folder: the folder it starts in, if not this process's.
+    ///   - pipeInput: give it a pipe for standard input (``input``), not `/dev/null`.
+    ///   - pipeErrors: give it a pipe for standard error (``errors``), not ours.
+    /// - Returns: the process and our ends of its pipes.
+    /// - Throws: ``Failure`` when a pipe cannot be made or the program cannot start.
+    static func start(
+        executable: String, arguments: [String], environment: [String: String], folder: String?,
+        pipeInput: Bool, pipeErrors: Bool
+    ) throws(Failure) -> SpawnedProcess {
+        var pipes: [Int32] = []
+        func newPipe() throws(Failure) -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else {
+                throw Failure(message: "cannot make a pipe: \(String(cString: strerror(errno)))")
+            }
+            pipes += ends
+            // Ours close on exec: the child keeps only the ends duplicated onto 0, 1 and 2.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            return (ends[0], ends[1])
+        }
+        func closeAll() { for fd in pipes { close(fd) } }
+        let stdin = pipeInput ? try newPipe() : nil
+        let stdout: (read: Int32, write: Int32)
+        let stderr: (read: Int32, write: Int32)?
+        do throws(Failure) {
+            stdout = try newPipe()
+            stderr = pipeErrors ? try newPipe() : nil
+        } catch {
+            closeAll()
+            throw error
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.write, 2) }
+        if let folder {
+            guard let addChdir = Self.addChdir else {
+                closeAll()
+                throw Failure(message: "this system cannot start a process in another folder")
+            }
+            _ = folder.withCString { addChdir(&actions, $0) }
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        // The child's ends are the child's now.
+        if let stdin { close(stdin.read) }
+        close(stdout.write)
+        if let stderr { close(stderr.write) }
+        guard status == 0 else {
+            if let stdin { close(stdin.write) }
+            close(stdout.read)
+            if let stderr { close(stderr.read) }
+            throw Failure(message: String(cString: strerror(status)))
+        }
+        return SpawnedProcess(pid: pid, input: stdin?.write, output: stdout.read, errors: stderr?.read)
+    }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which Swift's Glibc
+    /// module does not show.
+    private static let addChdir:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+            else {
+                return nil
+            }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)
+                    .self)
+        }()
+
+    /// Waits for the process to end (blocking the calling thread), leaving it to ``reap(_:)``:
+    /// until then its number cannot be another process's, so a signal sent meanwhile is safe.
+    static func waitForExit(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+    }
+
+    /// Collects the ended process and gives its exit status, or 128 plus the signal that
+    /// ended it.
+    static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            if errno != EINTR { return -1 }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
