@@ -48,7 +48,7 @@ enum Commands {
         name: "run",
         abstract: "Run a saga program: its sagas run against a Redux store until nothing more can happen.",
         usage:
-            "sagarun run <file.saga> [--input <file>] [--mocks <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>] [--allow-…] [-- <argument> ...]",
+            "sagarun run <file.saga> [--input <file>] [--mocks <file>] [--virtual-time] [--print-actions] [--print-state] [--timestamps] [--memory | --store <dir>] [--trace <file>] [--allow-…] [--host <name=command>] [--record <file>] [-- <argument> ...]",
         arguments: [("<file.saga>", "The program to run.")],
         flags: [
             .init(name: "--virtual-time", help: "Deterministic scheduling on a virtual clock."),

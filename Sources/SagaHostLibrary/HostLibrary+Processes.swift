@@ -39,11 +39,30 @@ extension HostLibrary {
         _ argv: [String], _ options: Record, _ context: Context, _ function: String, name: String? = nil
     ) async throws(SagaError) -> Value {
         let command = name ?? argv[0]
-        guard context.permissions.allowsRun(command) else {
+        // Found on the run's own PATH, not one the options set, and compared as a real path.
+        let runPath = ProcessInfo.processInfo.environment["PATH"]
+        guard let found = ChildProcess.resolve(argv[0], path: runPath) else {
+            if !context.permissions.allowsAnyRun {
+                throw denied("running '\(command)'", flag: "--allow-run", value: command)
+            }
+            throw failure("ExecError", function, "no such command '\(argv[0])'")
+        }
+        let executable = HostPermissions.real(found)
+        guard context.permissions.allowsRun(executable: executable, path: runPath) else {
             throw denied("running '\(command)'", flag: "--allow-run", value: command)
         }
         var environment = ProcessInfo.processInfo.environment
-        for (name, value) in try strings(options, "env", function) { environment[name] = value }
+        for (name, value) in try strings(options, "env", function) {
+            // What the dynamic loader reads would let a listed command run any code.
+            if name.hasPrefix("LD_"), context.permissions.run != .all {
+                throw SagaError(
+                    kind: "PermissionError",
+                    message:
+                        "setting \(name) for '\(command)' needs --allow-run without a list; the run allows only some commands"
+                )
+            }
+            environment[name] = value
+        }
         var folder: String?
         switch options["cwd"] {
         case nil, .null?: break
@@ -62,9 +81,6 @@ extension HostLibrary {
         case let other?: stdin = Data((other.canonicalJSON + "\n").utf8)
         }
         let timeout = try timeout(options, function)
-        guard let executable = ChildProcess.resolve(argv[0], path: environment["PATH"]) else {
-            throw failure("ExecError", function, "no such command '\(argv[0])'")
-        }
         let outcome: ChildProcess.Outcome
         do {
             outcome = try await ChildProcess.run(

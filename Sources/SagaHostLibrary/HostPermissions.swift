@@ -62,15 +62,22 @@ public struct HostPermissions: Sendable, Equatable {
         }
     }
 
-    /// Whether the command `name` (as given, or its last path component) may run.
-    func allowsRun(_ name: String) -> Bool {
+    /// Whether the program at `executable` (a real path, found on the run's own `PATH`) may
+    /// run: it must be the very program one of the listed commands names (a name found on the
+    /// run's `PATH`, or a path), so `evil/ls` is not `ls`.
+    func allowsRun(executable: String, path: String?) -> Bool {
         switch run {
         case .none: return false
         case .all: return true
         case .only(let commands):
-            return commands.contains(name) || commands.contains((name as NSString).lastPathComponent)
+            return commands.contains { command in
+                ChildProcess.resolve(command, path: path).map(Self.real) == executable
+            }
         }
     }
+
+    /// Whether any command may run at all.
+    var allowsAnyRun: Bool { run != .none }
 
     /// Whether the environment variable `name` may be read.
     func allowsEnv(_ name: String) -> Bool {
@@ -81,22 +88,34 @@ public struct HostPermissions: Sendable, Equatable {
         }
     }
 
-    /// Whether `grant` covers the file at `path`: the path itself or a folder above it.
+    /// Whether `grant` covers the file at `path`: the path itself or a folder above it, after
+    /// symbolic links are followed on both sides (a link inside an allowed folder to a file
+    /// outside it is outside).
     static func allows(_ grant: Grant, path: String) -> Bool {
         switch grant {
         case .none: return false
         case .all: return true
         case .only(let paths):
-            let target = absolute(path)
+            let target = real(path)
             return paths.contains { allowed in
-                let root = absolute(allowed)
+                let root = real(allowed)
                 return target == root || target.hasPrefix(root.hasSuffix("/") ? root : root + "/")
             }
         }
     }
 
-    /// `path` made absolute (from the current folder) and standardized, `..` and `.` resolved.
-    static func absolute(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+    /// `path` made absolute (from the current folder), with `..`, `.` and symbolic links
+    /// resolved; for a path that does not exist yet (a file to write), its folder's.
+    static func real(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        if let resolved = realpath(absolute, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let folder = (absolute as NSString).deletingLastPathComponent
+        guard folder != absolute, let resolved = realpath(folder, nil) else { return absolute }
+        defer { free(resolved) }
+        let base = String(cString: resolved)
+        return (base == "/" ? "" : base) + "/" + (absolute as NSString).lastPathComponent
     }
 }

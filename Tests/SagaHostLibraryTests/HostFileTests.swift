@@ -45,6 +45,11 @@ import Testing
                 #expect(read?.message.contains("--allow-read") == true)
             }
             #expect(!FileManager.default.fileExists(atPath: folder + "/secret.txt"))
+            // A link inside the allowed folder to a file outside it is outside.
+            try "secret".write(toFile: folder + "/secret.txt", atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(
+                atPath: inside + "/link", withDestinationPath: folder + "/secret.txt")
+            #expect(await failure(host, "file.read", [.string(inside + "/link")])?.kind == "PermissionError")
             let none = HostLibrary(permissions: HostPermissions()).functions
             #expect(await failure(none, "file.exists", [.string(inside)])?.kind == "PermissionError")
             #expect(await failure(none, "file.list", [.string(inside)])?.kind == "PermissionError")

@@ -46,6 +46,30 @@ import Glibc
         #expect(await failure(host, "sh", ["echo"])?.message.contains("--allow-run=sh") == true)
     }
 
+    /// A listed command is the program its name finds on the run's own PATH: another program
+    /// of that name, by path or through the options' PATH, is refused or not run, and the
+    /// loader's variables cannot be set for it.
+    @Test func aListedCommandIsThatProgramOnly() async throws {
+        try await withFolder { folder in
+            let evil = folder + "/ls"
+            try "#!/bin/sh\necho EVIL\n".write(toFile: evil, atomically: true, encoding: .utf8)
+            _ = chmod(evil, 0o755)
+            var permissions = HostPermissions()
+            permissions.run = .only(["ls"])
+            let host = HostLibrary(permissions: permissions).functions
+            #expect(await failure(host, "exec", [[.string(evil)]])?.kind == "PermissionError")
+            let throughPath = try await call(host, "exec", [["ls", "/"], ["env": ["PATH": .string(folder)]]])
+            guard case .string(let listed) = throughPath["stdout"] else {
+                Issue.record("ls gave \(throughPath)")
+                return
+            }
+            #expect(!listed.contains("EVIL"))
+            let loader = await failure(host, "exec", [["ls"], ["env": ["LD_PRELOAD": "/tmp/x.so"]]])
+            #expect(loader?.kind == "PermissionError")
+            #expect(loader?.message.contains("LD_PRELOAD") == true)
+        }
+    }
+
     /// A command that does not exist, a bad argument, a timeout and output past the limit are
     /// errors that say so.
     @Test func badCommandsAreClearErrors() async throws {

@@ -8,7 +8,8 @@ extension Interpreter {
             return SagaError(
                 kind: "HostError",
                 message: "'\(name)' is declared extern, and nothing provides it here: an app registers it "
-                    + "in its HostFunctions, and `sagarun run` takes its results from --mocks FILE")
+                    + "in its HostFunctions, and `sagarun run` takes its results from --mocks FILE or a process "
+                    + "given with --host NAME=COMMAND")
         }
         return SagaError(kind: "HostError", message: "no host function named '\(name)' is registered")
     }
