@@ -4,9 +4,13 @@ import Synchronization
 
 /// `sagarun run --record FILE`: every host function call and what it gave, as lines of a
 /// mocks file (`--mocks`), in the order the calls were made.
+///
+/// A call that was cancelled before it answered (a `race` its timeout won), or had not
+/// answered when the run ended, is written as `"pending": true`, which replays as a call that
+/// never answers.
 final class HostCallRecorder: Sendable {
-    /// The lines, by call number; `nil` for a call still in flight (or cancelled).
-    private let lines = Mutex<[Value?]>([])
+    /// Each call's line so far (`call` and `args`), and what it gave once it has.
+    private let calls = Mutex<[(call: Record, outcome: (key: String, value: Value)?)]>([])
 
     /// `host` with each function wrapped so that its calls are recorded.
     func recording(_ host: HostFunctions) -> HostFunctions {
@@ -14,20 +18,20 @@ final class HostCallRecorder: Sendable {
         for name in host.names {
             guard let function = host[name] else { continue }
             wrapped.register(name) { [self] args in
-                let index = lines.withLock { lines -> Int in
-                    lines.append(nil)
-                    return lines.count - 1
+                let index = calls.withLock { calls -> Int in
+                    calls.append((["call": .string(name), "args": .list(args)], nil))
+                    return calls.count - 1
                 }
                 do {
                     let result = try await function(args)
-                    record(index, ["call": .string(name), "args": .list(args), "result": result])
+                    if !Task.isCancelled { record(index, "result", result) }
                     return result
-                } catch let error as SagaError {
-                    record(index, ["call": .string(name), "args": .list(args), "error": error.value])
-                    throw error
                 } catch {
-                    let value = SagaError(kind: "HostError", message: String(describing: error)).value
-                    record(index, ["call": .string(name), "args": .list(args), "error": value])
+                    if !Task.isCancelled {
+                        let failure =
+                            error as? SagaError ?? SagaError(kind: "HostError", message: String(describing: error))
+                        record(index, "error", failure.value)
+                    }
                     throw error
                 }
             }
@@ -35,12 +39,22 @@ final class HostCallRecorder: Sendable {
         return wrapped
     }
 
-    private func record(_ index: Int, _ line: Value) {
-        lines.withLock { $0[index] = line }
+    private func record(_ index: Int, _ key: String, _ value: Value) {
+        calls.withLock { $0[index].outcome = (key, value) }
     }
 
-    /// The mocks file: one JSON record a finished call, in call order.
+    /// The mocks file: one JSON record a call, in call order.
     func jsonl() -> String {
-        lines.withLock { $0.compactMap { $0.map { $0.canonicalJSON + "\n" } }.joined() }
+        calls.withLock { calls in
+            calls.map { entry in
+                var line = entry.call
+                if let outcome = entry.outcome {
+                    line[outcome.key] = outcome.value
+                } else {
+                    line["pending"] = true
+                }
+                return Value.record(line).canonicalJSON + "\n"
+            }.joined()
+        }
     }
 }

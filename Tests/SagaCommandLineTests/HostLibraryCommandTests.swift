@@ -139,4 +139,35 @@ import Testing
             #expect(usage.code == 64)
         }
     }
+
+    /// A call a race's timeout beat is recorded as pending, and replays as a call that never
+    /// answers, so the timeout wins again, on the virtual clock too.
+    @Test func aTimedOutCallRecordsAndReplaysAsPending() async throws {
+        let python = try #require(
+            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "the test's host is a Python script")
+        let source = """
+            extern func api.add(a, b)
+            extern func api.slow()
+
+            saga main {
+              let s = call api.add(1, 2)
+              let r = race { x: call api.slow(), t: delay 100ms "late" }
+              log "\\(s) \\(r)"
+            }
+            """
+        try await withScript(source) { folder, script in
+            try Self.pythonHost.write(toFile: folder + "/host.py", atomically: true, encoding: .utf8)
+            let mocks = folder + "/script.mocks.jsonl"
+            let recorded = await runSagarun(
+                ["run", script, "--host", "api=\(python) \(folder)/host.py", "--record", mocks])
+            #expect(recorded.code == 0, "\(recorded.err)")
+            #expect(recorded.out == #"3 {"t":"late"}"# + "\n")
+            let lines = try String(contentsOfFile: mocks, encoding: .utf8)
+            #expect(lines.contains(#"{"args":[],"call":"api.slow","pending":true}"#), "\(lines)")
+            let replayed = await runSagarun(["run", script, "--mocks", mocks, "--virtual-time"])
+            #expect(replayed.code == 0, "\(replayed.err)")
+            #expect(replayed.out == recorded.out)
+        }
+    }
 }

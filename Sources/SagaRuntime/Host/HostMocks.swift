@@ -6,11 +6,13 @@ import Synchronization
 /// or `sagarun run --mocks FILE`).
 ///
 /// Each line is one JSON record: the function's name, optionally the arguments it must be
-/// called with, and its result or its error.
+/// called with, and its result, its error, or `"pending": true` for a call that never answers
+/// (one a `race` timeout beat).
 ///
 /// ```
 /// {"call": "api.fetchUser", "args": [7], "result": {"id": 7, "name": "Ada"}}
 /// {"call": "api.fetchUser", "error": {"kind": "NotFound", "message": "no user 9"}}
+/// {"call": "api.slow", "args": [], "pending": true}
 /// ```
 ///
 /// The calls of one function take its lines in order. A call with no line left, or with
@@ -74,13 +76,15 @@ public final class HostMocks: Sendable {
                 throw ParseError(line: line, message: "a mock names its function in a string 'call'")
             }
             let outcome: Result<Value, SagaError>
-            switch (r["result"], r["error"]) {
-            case (let result?, nil):
+            switch (r["result"], r["error"], r["pending"]) {
+            case (let result?, nil, nil):
                 outcome = .success(result)
-            case (nil, let error?):
+            case (nil, let error?, nil):
                 outcome = .failure(Self.error(error))
+            case (nil, nil, .bool(true)?):
+                outcome = .failure(Self.neverAnswers)
             default:
-                throw ParseError(line: line, message: "a mock has either a 'result' or an 'error'")
+                throw ParseError(line: line, message: "a mock has either a 'result', an 'error' or \"pending\": true")
             }
             let arguments = r["args"]
             if let arguments {
@@ -146,6 +150,12 @@ public final class HostMocks: Sendable {
             return c.unexpected + unused
         }
     }
+
+    /// The outcome of a `"pending": true` line, a call that never answers.
+    ///
+    /// Its task waits (on the virtual clock too, which moves on without it) until it is
+    /// cancelled, as when a `race`'s timeout wins, or the run ends.
+    package static let neverAnswers = SagaError(kind: "\u{0}pending", message: "the call never answers")
 
     /// A mock's `error`: a record with a `kind` and a `message`, or a message.
     private static func error(_ value: Value) -> SagaError {
