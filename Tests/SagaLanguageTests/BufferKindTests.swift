@@ -53,4 +53,12 @@ import Testing
         #expect(json.components(separatedBy: "bufferKind").count == 2)
         #expect(json.contains(#""bufferKind":"fixed""#))
     }
+
+    /// A kind with no size says where it goes; `flush` and `close` in an expression say they
+    /// are effects.
+    @Test func misplacedWordsSayWhy() {
+        #expect(effect("channel sliding").1.contains("a buffer kind follows its size: channel buffer N sliding"))
+        let result = Frontend().compile(source: "saga main {\n  let s = channel\n  log flush s\n}\n", path: "b.saga")
+        #expect(result.renderedDiagnostics.contains("'flush' is an effect and cannot be used inside an expression"))
+    }
 }

@@ -92,6 +92,9 @@ extension Parser {
             depth -= 1
             return .retry(count: count, wait: wait, effect, at)
         case .kwChannel:
+            if kind == .identifier, isOnSameLine, let named = BufferKind(rawValue: text(current)) {
+                throw fail("a buffer kind follows its size: channel buffer N \(named.rawValue)")
+            }
             let (buffer, bufferKind) = try parseBuffer()
             return .channel(buffer: buffer, bufferKind, at)
         case .kwActionChannel:

@@ -40,6 +40,14 @@ extension Parser {
                 case .newline, .semicolon, .rightBrace, .eof: break
                 default:
                     if isAtDeclarationKeyword { break }
+                    // `log flush ch`: the word was read as a name inside an expression.
+                    if previous.kind == .identifier, case let word = text(previous), word == "close" || word == "flush"
+                    {
+                        throw fail(
+                            "'\(word)' is an effect and cannot be used inside an expression; "
+                                + "an effect stands alone or is the whole right side of let, var or '='",
+                            at: location(previous))
+                    }
                     throw fail("expected newline or ';' after statement, found \(found)")
                 }
             } catch {
