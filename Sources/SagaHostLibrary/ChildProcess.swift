@@ -9,14 +9,11 @@ import Glibc
 
 /// One process started by `exec` or `sh`: its output read as it comes, a limit on its size,
 /// a timeout, and termination when the calling task is cancelled (SIGTERM, then SIGKILL
-/// after ``gracePeriod``).
+/// after ``ProcessLifetime/gracePeriod``).
 ///
 /// Every child alive is in its library's ``ChildProcesses``, so that the library can end them
 /// when the run ends: no child outlives the run.
 final class ChildProcess: Sendable {
-    /// How long a terminated child has to exit before it is killed.
-    static let gracePeriod: DispatchTimeInterval = .seconds(2)
-
     /// What the child gave: its exit status and output.
     struct Outcome {
         /// The exit status, or 128 plus the signal's number when a signal ended it.
@@ -34,18 +31,18 @@ final class ChildProcess: Sendable {
         var overflowed = false
         var timedOut = false
         var streamsOpen = 2
-        /// Its status, once it has exited and been reaped.
+        /// Its status, once it has exited and been collected.
         var status: Int32?
         var finished: CheckedContinuation<Void, Never>?
         var done = false
     }
 
-    let pid: pid_t
+    private let lifetime: ProcessLifetime
     private let state = Mutex(State())
     private let maxLength: Int
 
     private init(pid: pid_t, maxLength: Int) {
-        self.pid = pid
+        self.lifetime = ProcessLifetime(pid: pid)
         self.maxLength = maxLength
     }
 
@@ -93,10 +90,7 @@ final class ChildProcess: Sendable {
         }
         child.drain(spawned.output, isError: false)
         if let errors = spawned.errors { child.drain(errors, isError: true) }
-        let reaper = Thread {
-            SpawnedProcess.waitForExit(spawned.pid)
-            child.exited()
-        }
+        let reaper = Thread { child.exited(child.lifetime.waitAndCollect()) }
         reaper.start()
         if let timeout {
             // Weak, as the timer of `terminate()`: a pending timer must not keep an ended child.
@@ -160,11 +154,10 @@ final class ChildProcess: Sendable {
         }
     }
 
-    /// The process exited: it is reaped under the lock that ``send(_:)`` takes, so no signal
-    /// reaches a process that got its number afterwards.
-    private func exited() {
+    /// The process exited with `status`, and was collected.
+    private func exited(_ status: Int32) {
         let continuation = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            s.status = SpawnedProcess.reap(pid)
+            s.status = status
             return takeContinuation(&s)
         }
         continuation?.resume()
@@ -188,24 +181,14 @@ final class ChildProcess: Sendable {
         if running { terminate() }
     }
 
-    /// Sends `signal` unless the process has been reaped (its number may then be another's).
-    private func send(_ signal: Int32) {
-        state.withLock { s in
-            if s.status == nil { _ = kill(pid, signal) }
-        }
-    }
-
     /// Sends SIGTERM, then SIGKILL if the process is still there after the grace period.
     func terminate() {
-        send(SIGTERM)
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { [weak self] in
-            self?.send(SIGKILL)
-        }
+        lifetime.terminate()
     }
 
     /// Kills the process if it still runs.
     func killNow() {
-        send(SIGKILL)
+        lifetime.signal(SIGKILL)
     }
 }
 

@@ -27,8 +27,8 @@ public final class HostProcess: Sendable {
     public let command: String
 
     private struct State {
-        /// The process, once started; `nil` again once it has been reaped.
-        var pid: pid_t?
+        /// The process, once started.
+        var process: ProcessLifetime?
         /// The write end of its standard input.
         var input: Int32?
         var nextID = 1
@@ -63,26 +63,14 @@ public final class HostProcess: Sendable {
     /// Ends the process: its input is closed, then it is terminated (SIGTERM, then SIGKILL
     /// after the grace period).
     public func stop() {
-        let (input, running) = state.withLock { s -> (Int32?, Bool) in
+        let (input, process) = state.withLock { s -> (Int32?, ProcessLifetime?) in
             if s.broken == nil { s.broken = "the run is over" }
             defer { s.input = nil }
-            return (s.input, s.pid != nil)
+            return (s.input, s.process)
         }
         if let input { writing.withLock { _ in _ = close(input) } }
-        if running {
-            signal(SIGTERM)
-            DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcess.gracePeriod) { [weak self] in
-                self?.signal(SIGKILL)
-            }
-        }
+        process?.terminate()
         failAll("the run is over")
-    }
-
-    /// Sends `signal` unless the process has been reaped (its number may then be another's).
-    private func signal(_ number: Int32) {
-        state.withLock { s in
-            if let pid = s.pid { _ = kill(pid, number) }
-        }
     }
 
     /// Calls `function` in the process and waits for its answer.
@@ -115,7 +103,7 @@ public final class HostProcess: Sendable {
         HostLibrary.ignoreBrokenPipes
         let outcome = state.withLock { s -> Result<Int, SagaError> in
             if let broken = s.broken { return .failure(failure(broken)) }
-            if s.pid == nil {
+            if s.process == nil {
                 let spawned: SpawnedProcess
                 do throws(SpawnedProcess.Failure) {
                     spawned = try SpawnedProcess.start(
@@ -126,18 +114,12 @@ public final class HostProcess: Sendable {
                     s.broken = "cannot start: \(error.message)"
                     return .failure(failure(s.broken ?? ""))
                 }
-                s.pid = spawned.pid
+                let process = ProcessLifetime(pid: spawned.pid)
+                s.process = process
                 s.input = spawned.input
                 let output = spawned.output
                 Thread { [self] in read(output) }.start()
-                Thread { [self] in
-                    SpawnedProcess.waitForExit(spawned.pid)
-                    let status = state.withLock { s -> Int32 in
-                        s.pid = nil
-                        return SpawnedProcess.reap(spawned.pid)
-                    }
-                    exited("exited with status \(status)")
-                }.start()
+                Thread { [self] in exited("exited with status \(process.waitAndCollect())") }.start()
             }
             defer { s.nextID += 1 }
             return .success(s.nextID)

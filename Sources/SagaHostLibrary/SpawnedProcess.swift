@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -128,5 +130,52 @@ struct SpawnedProcess {
         }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
+
+/// A started process's signals and its end, as `exec`, `sh` and `--host` share them.
+///
+/// A signal goes only while the process has not been collected, since its number may be
+/// another process's afterwards.
+final class ProcessLifetime: Sendable {
+    /// How long a terminated process has to exit before it is killed.
+    static let gracePeriod: DispatchTimeInterval = .seconds(2)
+
+    let pid: pid_t
+    /// Its status once it has been collected.
+    private let status = Mutex<Int32?>(nil)
+
+    init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Blocks the calling thread until the process ends, then collects it, under the lock that
+    /// ``signal(_:)`` takes, and gives its status.
+    func waitAndCollect() -> Int32 {
+        SpawnedProcess.waitForExit(pid)
+        return status.withLock { status in
+            let collected = SpawnedProcess.reap(pid)
+            status = collected
+            return collected
+        }
+    }
+
+    /// Whether it has ended and been collected.
+    var hasEnded: Bool { status.withLock { $0 != nil } }
+
+    /// Sends `number` unless the process has been collected.
+    func signal(_ number: Int32) {
+        status.withLock { status in
+            if status == nil { _ = kill(pid, number) }
+        }
+    }
+
+    /// Sends SIGTERM, then SIGKILL if the process is still there after ``gracePeriod``.
+    func terminate() {
+        signal(SIGTERM)
+        // Weak: a pending timer must not keep an ended process's object alive.
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.gracePeriod) { [weak self] in
+            self?.signal(SIGKILL)
+        }
     }
 }

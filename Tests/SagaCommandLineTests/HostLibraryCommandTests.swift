@@ -77,6 +77,13 @@ import Testing
         }
     }
 
+    /// The Python that runs the tests' host.
+    static func python() throws -> String {
+        try #require(
+            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
+            "the test's host is a Python script")
+    }
+
     /// A host of the tests' own, in Python: `api.add` sums, `api.fail` throws, `api.slow` never
     /// answers (and logs the cancel it gets), `api.garbage` answers garbage, `api.die` exits.
     static let pythonHost = """
@@ -97,9 +104,7 @@ import Testing
     /// or errors; a cancelled call sends a cancel; a process that answers garbage, or exits,
     /// fails its calls with a HostError that says so.
     @Test func aHostProcessServesExternFunctions() async throws {
-        let python = try #require(
-            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
-            "the test's host is a Python script")
+        let python = try Self.python()
         let source = """
             extern func api.add(a, b)
             extern func api.fail()
@@ -143,9 +148,7 @@ import Testing
     /// A call a race's timeout beat is recorded as pending, and replays as a call that never
     /// answers, so the timeout wins again, on the virtual clock too.
     @Test func aTimedOutCallRecordsAndReplaysAsPending() async throws {
-        let python = try #require(
-            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
-            "the test's host is a Python script")
+        let python = try Self.python()
         let source = """
             extern func api.add(a, b)
             extern func api.slow()
