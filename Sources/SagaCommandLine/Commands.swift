@@ -65,7 +65,9 @@ enum Commands {
                 help: "Write every host function call and its result as a mocks file (for --mocks)."),
             .init(
                 name: "--input", valueName: "file",
-                help: "Outside actions, one JSON record a line ('-' for standard input)."),
+                help:
+                    "Outside actions, one JSON record a line ('-' for standard input); {\"channel\": NAME, \"value\": …} feeds an event channel."
+            ),
             .init(
                 name: "--mocks", valueName: "file",
                 help: "Results of the host functions ('extern func'), one JSON record a call, in call order."),

@@ -24,7 +24,13 @@ final class HostCallRecorder: Sendable {
                 }
                 do {
                     let result = try await function(args)
-                    if !Task.isCancelled { record(index, "result", result) }
+                    if !Task.isCancelled {
+                        if case .handle(let h) = result, let channel = h.object as? EventChannel {
+                            record(index, "channel", .string(channel.name))
+                        } else {
+                            record(index, "result", result)
+                        }
+                    }
                     return result
                 } catch {
                     if !Task.isCancelled {

@@ -17,6 +17,11 @@ import Glibc
 /// task is cancelled sends `{"id": 1, "cancel": true}` and takes no answer. What the process
 /// writes to its standard error passes through.
 ///
+/// An answer `{"id": 1, "channel": "ticks"}` gives the call a new `EventChannel` named
+/// `ticks`, which the process then feeds with `{"channel": "ticks", "value": …}` lines and closes
+/// with `{"channel": "ticks", "close": true}`; when the saga closes it first, the process gets
+/// that close line.
+///
 /// The process starts at the first call and ends with ``stop()``. If it exits, or writes a line
 /// that is not an answer to a call in flight, the calls in flight and every later call fail
 /// with a `HostError` that says why.
@@ -35,6 +40,11 @@ public final class HostProcess: Sendable {
         var waiting: [Int: CheckedContinuation<Result<Value, SagaError>, Never>] = [:]
         /// Why it can no longer take calls, once it cannot.
         var broken: String?
+        /// The event channels its answers opened and that are still open, by name.
+        var channels: [String: EventChannel] = [:]
+        /// The name of every event channel its answers opened: a line for one of them that has
+        /// closed meanwhile is dropped, and a line for any other name is not an answer.
+        var channelNames: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -169,10 +179,12 @@ public final class HostProcess: Sendable {
         exited("closed its output")
     }
 
-    /// Delivers one answer; `false` if the line is not an answer to a call in flight.
+    /// Delivers one answer, or one event of a channel; `false` if the line is neither an answer
+    /// to a call in flight nor an event of a channel the process opened.
     private func answer(_ line: String) -> Bool {
-        guard let message = try? JSONReader.parse(line), case .record(let r) = message, case .int(let id)? = r["id"]
-        else { return false }
+        guard let message = try? JSONReader.parse(line), case .record(let r) = message else { return false }
+        if r["id"] == nil, case .string(let name)? = r["channel"] { return channelEvent(r, name) }
+        guard case .int(let id)? = r["id"] else { return false }
         let result: Result<Value, SagaError>
         if let error = r["error"] {
             switch error {
@@ -181,6 +193,8 @@ public final class HostProcess: Sendable {
             }
         } else if let value = r["result"] {
             result = .success(value)
+        } else if case .string(let name)? = r["channel"], !name.isEmpty {
+            result = .success(openChannel(name).value)
         } else {
             return false
         }
@@ -191,11 +205,53 @@ public final class HostProcess: Sendable {
         return true
     }
 
-    /// The process can no longer take calls: every call in flight fails.
-    private func exited(_ why: String) {
+    /// An event channel the process answered a call with: its `close` from the saga's side is
+    /// written to the process.
+    private func openChannel(_ name: String) -> EventChannel {
+        let channel = EventChannel(named: name) { [weak self] in self?.sagaClosed(name) }
         state.withLock { s in
-            if s.broken == nil { s.broken = why }
+            s.channels[name] = channel
+            s.channelNames.insert(name)
         }
+        return channel
+    }
+
+    /// `{"channel": NAME, "value": …}` or `{"channel": NAME, "close": true}` from the process.
+    private func channelEvent(_ r: Record, _ name: String) -> Bool {
+        let (channel, known) = state.withLock { s in
+            (s.channels[name], s.channelNames.contains(name))
+        }
+        guard known else { return false }
+        if let value = r["value"] {
+            channel?.send(value)
+            return true
+        }
+        guard r["close"] == .bool(true) else { return false }
+        state.withLock { _ = $0.channels.removeValue(forKey: name) }
+        channel?.close()
+        return true
+    }
+
+    /// The saga, or the end of the run, closed the channel `name`: the process is told, unless
+    /// it closed the channel itself.
+    private func sagaClosed(_ name: String) {
+        let input = state.withLock { s -> Int32?? in
+            guard let channel = s.channels[name], channel.isClosed else { return nil }
+            s.channels[name] = nil
+            return .some(s.input)
+        }
+        if let input { send(["channel": .string(name), "close": true], on: input) }
+    }
+
+    /// The process can no longer take calls: every call in flight fails, and its event
+    /// channels close.
+    private func exited(_ why: String) {
+        let channels = state.withLock { s -> [EventChannel] in
+            if s.broken == nil { s.broken = why }
+            defer { s.channels = [:] }
+            return Array(s.channels.values)
+        }
+        for channel in channels { channel.close() }
         failAll(why)
     }
 

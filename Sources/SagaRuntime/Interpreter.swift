@@ -148,6 +148,15 @@ public final class Interpreter {
     @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []
     @exclusivity(unchecked) var timers = TimerQueue()
     var hostCalls: HostCallTable
+    /// What event channels' hosts have sent, not yet delivered.
+    let eventInbox: EventInbox
+    /// The event channels of the run, by name (see ``EventChannel``).
+    @exclusivity(unchecked) var eventChannels: [String: Channel] = [:]
+    /// Input lines for event channels no host call has opened yet, by name: their messages,
+    /// and whether a line closed the channel.
+    @exclusivity(unchecked) var earlyChannelInput: [String: (messages: [Value], closed: Bool)] = [:]
+    /// How many open event channels hold END back (see ``EventChannel``).
+    @exclusivity(unchecked) var openEventSources = 0
     @exclusivity(unchecked) var nextID = 1
     /// Tasks started and not yet finished (see ``Options/maxTasks``).
     @exclusivity(unchecked) var liveTasks = 0
@@ -285,6 +294,7 @@ public final class Interpreter {
         self.host = host
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
+        self.eventInbox = EventInbox(wake: hostCalls.inbox)
         reducers.maxSteps = options.maxSteps
         reducers.maxLength = options.maxLength
         self.reducers = reducers

@@ -82,7 +82,8 @@ import Testing
             lines == [
                 #": {"type":"a"}"#, "error 2: trailing comma in object (column 12)",
                 "error 3: expected a JSON record, got list",
-                #"error 4: expected an action with a string 'type', or {"at": MS, "action": {…}}"#,
+                #"error 4: expected an action with a string 'type', {"at": MS, "action": {…}}, "#
+                    + #"or {"channel": NAME, "value": …}"#,
                 "error 5: 'at' must be a whole number of milliseconds ≥ 0",
             ])
         #expect(try transcript(ofFile: [0x7B, 0x22, 0xFF, 0x22, 0x7D]) == ["error 1: invalid UTF-8 (column 3)"])

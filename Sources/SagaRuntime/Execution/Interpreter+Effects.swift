@@ -133,12 +133,7 @@ extension Interpreter {
             actionChannels.append(channel)
             return .value(channel.handle)
         case .close(let expr, _):
-            let channel = try self.channel(expr, task, "close")
-            guard !channel.isClosed else { return .value(.null) }
-            channel.isClosed = true
-            // Waiting takers mean an empty buffer: each ends as a take does at END, in the
-            // order they began to wait.
-            while let taker = channel.popTaker() { wake(taker, .unwind(.end)) }
+            close(try self.channel(expr, task, "close"))
             return .value(.null)
         case .flush(let expr, _):
             let channel = try self.channel(expr, task, "flush")
@@ -228,7 +223,7 @@ extension Interpreter {
     /// The channel `expr` gives, for `close` and `flush` (`what`).
     private func channel(_ expr: Expr, _ task: SagaTask, _ what: String) throws(SagaError) -> Channel {
         let value = try evaluator(task).eval(expr, task.env)
-        guard case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel else {
+        guard case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) else {
             throw SagaError.typeError("\(what) needs a channel, got \(value.kindName)")
         }
         return channel
@@ -244,7 +239,7 @@ extension Interpreter {
             actionPattern = takePatterns.pattern(for: s)
         case .expr(let e):
             let value = try evaluator(task).eval(e, task.env)
-            if case .handle(let h) = value, h.kind == .channel, let channel = h.object as? Channel {
+            if case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) {
                 if let message = channel.messages.popFirst() { return .value(message) }
                 // A closed channel, once empty, ends its takers as END does.
                 if channel.isClosed { return .completion(.end) }
@@ -283,7 +278,7 @@ extension Interpreter {
             case .string(let type):
                 action = try Self.action(type: type, payload: &b)
             case .handle(let h) where h.kind == .channel:
-                guard let channel = h.object as? Channel else { throw SagaError.typeError("not a channel") }
+                guard let channel = channel(of: h) else { throw SagaError.typeError("not a channel") }
                 guard channelPut(channel, b) else { throw bufferOverflow(channel) }
                 return .value(.null)
             default:

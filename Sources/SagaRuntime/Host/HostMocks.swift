@@ -6,13 +6,15 @@ import Synchronization
 /// or `sagarun run --mocks FILE`).
 ///
 /// Each line is one JSON record: the function's name, optionally the arguments it must be
-/// called with, and its result, its error, or `"pending": true` for a call that never answers
-/// (one a `race` timeout beat).
+/// called with, and its result, its error, `"pending": true` for a call that never answers
+/// (one a `race` timeout beat), or `"channel": NAME` for a call that returns a new event
+/// channel, which input lines then feed (see ``EventChannel``).
 ///
 /// ```
 /// {"call": "api.fetchUser", "args": [7], "result": {"id": 7, "name": "Ada"}}
 /// {"call": "api.fetchUser", "error": {"kind": "NotFound", "message": "no user 9"}}
 /// {"call": "api.slow", "args": [], "pending": true}
+/// {"call": "chat.connect", "args": ["general"], "channel": "chat.messages"}
 /// ```
 ///
 /// The calls of one function take its lines in order. A call with no line left, or with
@@ -35,7 +37,14 @@ public final class HostMocks: Sendable {
         var name: String
         var line: Int
         var arguments: Value?
-        var outcome: Result<Value, SagaError>
+        var outcome: Outcome
+    }
+
+    /// What a line's call gives.
+    private enum Outcome: Sendable {
+        case result(Result<Value, SagaError>)
+        /// A new event channel of this name, each time.
+        case channel(String)
     }
 
     private struct Calls: ~Copyable {
@@ -57,7 +66,7 @@ public final class HostMocks: Sendable {
     ///   - text: the file's lines, one JSON record a call.
     ///   - source: the file's name, for messages.
     /// - Throws: ``ParseError`` for a line that is not a record with a string `call` and
-    ///   either a `result` or an `error`.
+    ///   a `result`, an `error`, `"pending": true` or a `channel`.
     public init(jsonl text: String, source: String = "mocks") throws(ParseError) {
         var state = Calls()
         // Split on every line end, "\r\n" included (one `Character` in Swift).
@@ -75,16 +84,21 @@ public final class HostMocks: Sendable {
             guard case .string(let name)? = r["call"] else {
                 throw ParseError(line: line, message: "a mock names its function in a string 'call'")
             }
-            let outcome: Result<Value, SagaError>
-            switch (r["result"], r["error"], r["pending"]) {
-            case (let result?, nil, nil):
-                outcome = .success(result)
-            case (nil, let error?, nil):
-                outcome = .failure(Self.error(error))
-            case (nil, nil, .bool(true)?):
-                outcome = .failure(Self.neverAnswers)
+            let outcome: Outcome
+            switch (r["result"], r["error"], r["pending"], r["channel"]) {
+            case (let result?, nil, nil, nil):
+                outcome = .result(.success(result))
+            case (nil, let error?, nil, nil):
+                outcome = .result(.failure(Self.error(error)))
+            case (nil, nil, .bool(true)?, nil):
+                outcome = .result(.failure(Self.neverAnswers))
+            case (nil, nil, nil, .string(let name)?) where !name.isEmpty:
+                outcome = .channel(name)
+            case (nil, nil, nil, _?):
+                throw ParseError(line: line, message: "'channel' is the name of the event channel the call returns")
             default:
-                throw ParseError(line: line, message: "a mock has either a 'result', an 'error' or \"pending\": true")
+                throw ParseError(
+                    line: line, message: "a mock has either a 'result', an 'error', \"pending\": true or a 'channel'")
             }
             let arguments = r["args"]
             if let arguments {
@@ -137,7 +151,12 @@ public final class HostMocks: Sendable {
             }
             return .success(mock)
         }
-        return try next.get().outcome.get()
+        switch try next.get().outcome {
+        case .result(let result):
+            return try result.get()
+        case .channel(let name):
+            return EventChannel(named: name, buffer: .unbounded, holdsEnd: false, onClose: nil).value
+        }
     }
 
     /// What went wrong once the run is over: each unexpected call, then each line no call

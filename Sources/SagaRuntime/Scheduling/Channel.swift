@@ -22,6 +22,8 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var reportedOverflow = false
     /// Set by `close`: puts do nothing, and takes of an empty channel end as at END.
     @exclusivity(unchecked) var isClosed = false
+    /// For an event channel: the host's end, closed with it.
+    @exclusivity(unchecked) var source: EventChannel?
 
     init(id: Int, limit: Int?, kind: BufferKind = .dropping) {
         self.id = id

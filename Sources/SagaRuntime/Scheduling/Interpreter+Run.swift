@@ -88,6 +88,7 @@ extension Interpreter {
     private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         defer { binding.runEnded(self) }
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
+        closeEventChannels()
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
@@ -108,6 +109,7 @@ extension Interpreter {
             await drain()
             dropStaleTimers()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
+            if deliverEvents() { continue }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
                 continue
@@ -139,7 +141,7 @@ extension Interpreter {
                 dispatchInputLine(taking: &pending)
                 continue
             }
-            if binding.acceptsOutsideActions, !stopRequested {
+            if binding.acceptsOutsideActions || eventSourcesHoldEnd, !stopRequested {
                 await hostCalls.inbox.wait()
                 continue
             }
@@ -155,7 +157,7 @@ extension Interpreter {
     /// Real time: input lines as they arrive, timers when due, host completions when done.
     private func runReal(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
-        var timed: [(at: Int, order: Int, action: Value)] = []
+        var timed: [(at: Int, order: Int, line: InputLine)] = []
         var order = 0
         var failure: InputError?
         while true {
@@ -163,7 +165,7 @@ extension Interpreter {
             await drain()
             dropStaleTimers()
             if outOfSteps, !hostCalls.hasInFlight { return failure }
-            var progressed = false
+            var progressed = deliverEvents()
             var timedAdded = false
             if let feed {
                 for event in feed.drain() {
@@ -171,11 +173,11 @@ extension Interpreter {
                     switch event {
                     case .line(let line):
                         if let at = line.at, at > clock.now {
-                            timed.append((at, order, line.action))
+                            timed.append((at, order, line))
                             order += 1
                             timedAdded = true
                         } else {
-                            enqueue(line.action)
+                            await dispatchNow(line)
                         }
                     case .failed(let error):
                         failure = error
@@ -192,7 +194,7 @@ extension Interpreter {
             }
             if let first = timed.first, first.at <= now {
                 timed.removeFirst()
-                enqueue(first.action)
+                await dispatchNow(first.line)
                 continue
             }
             if progressed { continue }
@@ -200,7 +202,8 @@ extension Interpreter {
                 await stopRoots()
                 return failure
             }
-            let inputOpen = feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions
+            let inputOpen =
+                feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
             if !hostCalls.hasInFlight, timers.isEmpty, timed.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
                 return failure
@@ -216,6 +219,16 @@ extension Interpreter {
                 await hostCalls.inbox.wait()
             }
         }
+    }
+
+    /// Real time: an input line, now.
+    ///
+    /// An action joins the dispatch queue; a message for an event channel waits until the
+    /// actions of the lines before it have been processed.
+    private func dispatchNow(_ line: InputLine, isolation: isolated (any Actor)? = #isolation) async {
+        guard let name = line.channel else { return enqueue(line.takeAction()) }
+        if !dispatchQueue.isEmpty { await drain() }
+        deliverInput(line.closesChannel ? Value?.none : line.action, toChannel: name)
     }
 
     /// Stops the run at its next turn: every root saga is cancelled (its finally blocks run as
@@ -241,6 +254,17 @@ extension Interpreter {
         }
         guard task.token == token, case .host(let id) = task.wait, id == done.id else { return }
         switch done.result {
+        case .success(.handle(let h)) where h.object is EventChannel:
+            // A host's event channel, given to the saga: the run's own from now on.
+            do throws(SagaError) {
+                guard let source = h.object as? EventChannel else { return }
+                wake(task, .value(try openEventChannel(source).handle))
+            } catch {
+                wake(
+                    task,
+                    .error(
+                        Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
+            }
         case .success(let v):
             wake(task, .value(v))
         case .failure(let e) where e == HostMocks.neverAnswers:

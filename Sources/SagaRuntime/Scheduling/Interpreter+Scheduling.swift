@@ -209,6 +209,9 @@ extension Interpreter {
     @inline(never)
     func dispatchInputLine(taking pending: inout InputLine?) {
         guard let line = pending.take() else { return }
+        if let name = line.channel {
+            return deliverInput(line.closesChannel ? Value?.none : line.action, toChannel: name)
+        }
         let action = line.takeAction()
         guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.maxRunSteps == nil
         else {

@@ -1,0 +1,117 @@
+import SagaCore
+
+extension Interpreter {
+    /// The run's channel for a host's event channel: made the first time a host call gives
+    /// the channel to a saga, with the messages sent to it so far.
+    ///
+    /// - Throws: when another open channel of the run has its name, or another run has it.
+    func openEventChannel(_ source: EventChannel) throws(SagaError) -> Channel {
+        if let channel = eventChannels[source.name] {
+            if channel.source === source { return channel }
+            if !channel.isClosed {
+                throw SagaError(kind: "HostError", message: "an event channel named '\(source.name)' is open already")
+            }
+        }
+        let channel = Channel(id: makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
+        let (early, closed) = try source.link(eventInbox, channel)
+        eventChannels[source.name] = channel
+        for message in early { send(message, to: channel) }
+        if closed {
+            channel.isClosed = true
+        } else {
+            channel.source = source
+            if source.holdsEnd { openEventSources += 1 }
+        }
+        // Input lines that came before the channel opened.
+        if let input = earlyChannelInput.removeValue(forKey: source.name) {
+            for message in input.messages { send(message, to: channel) }
+            if input.closed { close(channel) }
+        }
+        return channel
+    }
+
+    /// The channel a handle names: a channel of the run, or a host's event channel (which it
+    /// opens, the first time).
+    func channel(of handle: Handle) -> Channel? {
+        if let channel = handle.object as? Channel { return channel }
+        guard let source = handle.object as? EventChannel else { return nil }
+        return try? openEventChannel(source)
+    }
+
+    /// Closes a channel.
+    ///
+    /// `put`s to it do nothing from now on, and its takers, which wait on an empty buffer, end
+    /// as at END, in the order they began to wait. An event channel's host runs its cleanup.
+    func close(_ channel: Channel) {
+        guard !channel.isClosed else { return }
+        channel.isClosed = true
+        while let taker = channel.popTaker() { wake(taker, .unwind(.end)) }
+        if let source = channel.source {
+            channel.source = nil
+            if source.holdsEnd { openEventSources -= 1 }
+            source.close()
+        }
+    }
+
+    /// Delivers what event channels' hosts have sent since the last call, in the order sent.
+    ///
+    /// - Returns: whether there was anything.
+    func deliverEvents() -> Bool {
+        let events = eventInbox.takeAll()
+        guard !events.isEmpty else { return false }
+        for event in events {
+            switch event {
+            case .message(let channel, let message): send(message, to: channel)
+            case .close(let channel): close(channel)
+            }
+        }
+        flushWakeups()
+        return true
+    }
+
+    /// An input line for the event channel `name`: its message, or `nil` to close it.
+    ///
+    /// With no channel of that name open, the line waits for the next host call that opens one.
+    func deliverInput(_ message: Value?, toChannel name: String) {
+        guard let channel = eventChannels[name], !channel.isClosed else {
+            if let message {
+                earlyChannelInput[name, default: ([], false)].messages.append(message)
+            } else {
+                earlyChannelInput[name, default: ([], false)].closed = true
+            }
+            return
+        }
+        if let message { send(message, to: channel) } else { close(channel) }
+        flushWakeups()
+    }
+
+    /// Whether an open event channel of the host's holds END back: while it is open and some
+    /// task could still take from it.
+    var eventSourcesHoldEnd: Bool { openEventSources > 0 && liveTasks > 0 }
+
+    /// Once the run is over: closes every event channel still open (each host runs its
+    /// cleanup), and reports input lines for channels that never opened.
+    func closeEventChannels() {
+        for channel in eventChannels.values {
+            channel.isClosed = true
+            channel.source?.close()
+            channel.source = nil
+        }
+        eventChannels = [:]
+        openEventSources = 0
+        _ = eventInbox.takeAll()
+        for name in earlyChannelInput.keys.sorted() {
+            output.error("warning: input for the event channel '\(name)' was not delivered: no host call opened it")
+        }
+        earlyChannelInput = [:]
+    }
+
+    /// A message from outside the sagas, into `channel`: one past the run's `maxBuffer` is
+    /// dropped, and reported once.
+    private func send(_ message: Value, to channel: Channel) {
+        guard !channelPut(channel, message), !channel.reportedOverflow else { return }
+        channel.reportedOverflow = true
+        output.error(
+            "warning: an event channel holds \(options.maxBuffer) messages (--max-buffer): later ones are dropped")
+    }
+}
