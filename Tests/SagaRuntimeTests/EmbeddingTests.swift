@@ -89,6 +89,42 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
+    /// An app's event source reaches a saga over the app's store: the host function gives an
+    /// `EventChannel`, the app sends to it from another task, and the saga puts the app's
+    /// actions; stopping the run closes the channel, which runs the app's cleanup.
+    @Test(.timeLimit(.minutes(1))) func anEventChannelFeedsASagaOverTheAppsStore() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let (cleaned, cleanup) = AsyncStream<Void>.makeStream()
+        let ticks = EventChannel(named: "ticks") {
+            cleanup.yield()
+            cleanup.finish()
+        }
+        var host = HostFunctions()
+        host.register("ticks.open") { _ in ticks.value }
+        let source = """
+            saga ticker {
+              let ch = call ticks.open()
+              every ch as n { put "increment" { by: n } }
+            }
+            """
+        guard let program = Frontend(hostFunctions: host.names).compile(source: source, path: "app.saga").program else {
+            Issue.record("the program does not compile")
+            return
+        }
+        let interpreter = sagas.interpreter(for: program, store: store, host: host, output: BufferedOutput())
+        let running = interpreter.start()
+        Task.detached {
+            for n in 1...4 { ticks.send(.int(n)) }
+        }
+        await waitFor(store) { $0.count == 10 }
+        #expect(store.state.count == 10)
+        interpreter.stop()
+        #expect(await running.value == .success)
+        for await _ in cleaned { break }
+        #expect(ticks.isClosed)
+    }
+
     /// An app's own dispatch runs the sagas it wakes at once, without waking the run loop; a
     /// timer those sagas start must still wake it (here on the virtual clock, which the loop
     /// moves to the timer once it is idle).
