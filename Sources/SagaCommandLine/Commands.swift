@@ -79,7 +79,7 @@ enum Commands {
                 help: "How deeply calls may nest before the call fails (default 1000000)."),
             .init(
                 name: "--max-steps", valueName: "n",
-                help: "Steps a task may take without an effect before it fails (default 100000000)."),
+                help: "Steps a task may take without waiting before it fails (default 100000000)."),
             .init(
                 name: "--max-tasks", valueName: "n",
                 help: "Tasks that may be alive at once; starting more fails (default 10000000)."),
@@ -92,6 +92,11 @@ enum Commands {
             .init(
                 name: "--max-run-steps", valueName: "n",
                 help: "Steps the whole run may take, every task together; past it the run stops (default: none)."),
+            .init(
+                name: "--max-turns-without-input", valueName: "n",
+                help:
+                    "Turns the run may take with no input, host answer or wait; past it the run stops (default 100000000)."
+            ),
             .init(
                 name: "--yield-after", valueName: "n",
                 help: "A task that runs n steps without blocking lets the others go first (default: never)."),
@@ -117,7 +122,8 @@ enum Commands {
             comma-separated. args() gives the arguments after '--'.
 
             Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
-            --max-run-steps, or a mocks line did not match its call or was never used; 64 bad
+            --max-run-steps or --max-turns-without-input, or a mocks line did not match its call
+            or was never used; 64 bad
             usage; 65 invalid source or input; 66 a file that cannot be read; 74 a store or
             trace file that cannot be opened or written (damaged, in use, newer, unreadable, or
             a disk that is full).

@@ -58,6 +58,7 @@ enum RunCommand {
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
+        options.maxTurnsWithoutInput = try Self.positiveNumber(parsed, "--max-turns-without-input") ?? 100_000_000
         var mocks: HostMocks?
         if let mocksPath = parsed.options["--mocks"] {
             guard let text = TextFile.read(mocksPath) else {

@@ -40,9 +40,9 @@ public final class Interpreter {
         /// Failure injection: how many times each compensation runs (2 shows whether it is
         /// idempotent).
         public var compensationRuns = 1
-        /// How many steps a task (or one reducer run) may take without blocking on an effect
-        /// before it fails with a `RangeError`: an effect-free `loop {}` must not hang the
-        /// program forever.
+        /// How many steps a task (or one reducer run) may take without waiting before it fails
+        /// with a `RangeError`: a `loop {}` that never waits (of `select`s, or of `call`s that
+        /// return without waiting) must not hang the program forever.
         ///
         /// The task is never preempted before that (a task runs until it blocks: see “Tasks
         /// and the order of events” in Sagas/README.md), so ordering does not depend on this
@@ -79,6 +79,14 @@ public final class Interpreter {
         /// where a program that never ends (`loop { delay 1s }` on the virtual clock, `loop {
         /// put {type: "x"} }`) must.
         public var maxRunSteps: Int?
+        /// How many turns the run may take on its own, with no input line, host answer, event
+        /// channel message or real wait in between, before it stops with an error; `nil` (the
+        /// default) for no limit.
+        ///
+        /// A turn is a task resumed or an action processed. A program that only feeds itself
+        /// (`every "x" as a { put "x" }`, or `loop { delay 1s }` on the virtual clock) would
+        /// otherwise never end. `sagarun run` sets it to 100,000,000.
+        public var maxTurnsWithoutInput: Int?
 
         /// Creates options; everything is off unless named.
         public init(
@@ -189,7 +197,13 @@ public final class Interpreter {
     @exclusivity(unchecked) var takesOutsideTurns = false
     /// Steps taken by every task so far, for ``Options/maxRunSteps``.
     @exclusivity(unchecked) var stepsTaken = 0
-    /// Set once the run has taken more than ``Options/maxRunSteps`` steps: nothing runs after.
+    /// Turns taken since the run last heard from outside (see
+    /// ``Options/maxTurnsWithoutInput``).
+    @exclusivity(unchecked) var turnsWithoutInput = 0
+    /// ``Options/maxTurnsWithoutInput``, or `Int.max`.
+    let turnsWithoutInputLimit: Int
+    /// Set once the run has taken more than ``Options/maxRunSteps`` steps, or more than
+    /// ``Options/maxTurnsWithoutInput`` turns on its own: nothing runs after.
     @exclusivity(unchecked) var outOfSteps = false
     /// How many turns the real-time run loop has taken: each waits for something to happen,
     /// so a loop that spins shows here (for tests).
@@ -295,6 +309,7 @@ public final class Interpreter {
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         self.eventInbox = EventInbox(wake: hostCalls.inbox)
+        self.turnsWithoutInputLimit = options.maxTurnsWithoutInput ?? Int.max
         reducers.maxSteps = options.maxSteps
         reducers.maxLength = options.maxLength
         self.reducers = reducers
@@ -303,6 +318,8 @@ public final class Interpreter {
 
     /// Prints the action line, when asked for, as its queue entry is processed.
     func actionWillReduce(_ action: Value) {
+        turnsWithoutInput &+= 1
+        if _slowPath(turnsWithoutInput > turnsWithoutInputLimit) { ranOnItsOwn() }
         if options.printActions { emit("action " + action.canonicalJSON) }
         if tracer != nil { traceAction(action) }
     }

@@ -343,7 +343,7 @@ import Testing
             let path = dir.appendingPathComponent("spin.saga").path
             let io = CapturedIO()
             #expect(await SagaRunTool.main([path, "--memory", "--virtual-time", "--max-steps", "1000"], io: io) == 1)
-            #expect(io.stderr.contains("the task ran 1000 steps without an effect"))
+            #expect(io.stderr.contains("the task ran 1000 steps without waiting"))
             #expect(await SagaRunTool.main([path, "--memory", "--max-steps", "lots"], io: CapturedIO()) == 64)
         }
     }

@@ -98,7 +98,7 @@ import Testing
         // Since the last `put`: the `while` turn that ends it, `var j`, the `loop`, then two
         // steps a turn and the `log`.
         #expect(run.lines == ["1"])
-        #expect(run.errors.first?.contains("the task ran 7 steps without an effect") == true)
+        #expect(run.errors.first?.contains("the task ran 7 steps without waiting") == true)
     }
 
     /// A task blocked on a `take` in a lowered loop is cancelled where it waits: its `finally`

@@ -130,7 +130,7 @@ import Testing
         #expect(plain.errors == [])
         for limit in [4, 5, 6, 7, 9] {
             let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
-            #expect(limited.errors.first?.contains("steps without an effect") == true)
+            #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 5] {
             let yielding = await runLoweredAndWalked(source) { $0.yieldAfterSteps = budget }
@@ -176,7 +176,7 @@ import Testing
         #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
         for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
             let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
-            #expect(limited.errors.first?.contains("steps without an effect") == true)
+            #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 4, 5, 6] {
             let yielding = await runLoweredAndWalked(

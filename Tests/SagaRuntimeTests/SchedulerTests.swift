@@ -109,7 +109,7 @@ import Testing
         #expect(await interpreter.run() == .sagaFailed)
         #expect(output.lines == ["still here"])
         #expect(interpreter.state == ["n": 0])
-        #expect(output.errors.contains { $0.contains("saga spin failed: the task ran 10000 steps without an effect") })
+        #expect(output.errors.contains { $0.contains("saga spin failed: the task ran 10000 steps without waiting") })
         #expect(output.errors.contains { $0.contains("the reducer looped 10000 times") })
     }
 }

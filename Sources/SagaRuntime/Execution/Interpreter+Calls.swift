@@ -26,7 +26,8 @@ extension Interpreter {
                     message: "calls nest more than \(options.maxCallDepth) deep (an endless recursion?); "
                         + "raise the limit with --max-call-depth")
             }
-            if tracer == nil, task.native == nil {
+            if task.native == nil {
+                if tracer != nil { traceCall(task, index, args) }
                 let shape = callShapes[index]
                 switch shape.kind {
                 case .task:

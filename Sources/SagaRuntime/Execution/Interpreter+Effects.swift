@@ -12,7 +12,7 @@ enum EffectResult {
     /// A function was called inline: its body is now the task's current block.
     case entered
     /// A function whose body is one `return` was called: this is its value (see
-    /// ``CallShape/Kind/value``). Like ``entered``, the call counts as an effect.
+    /// ``CallShape/Kind/value``). Like ``entered``, the call does not wait.
     case called(Value)
     /// A `put` whose action was processed at once and woke no task (see
     /// ``Interpreter/dispatchAtOnce(_:putter:)``): the task goes on as if it had been resumed.

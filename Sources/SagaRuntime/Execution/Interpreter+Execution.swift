@@ -15,7 +15,7 @@ enum Step {
     /// counts as ``entered`` followed by the step of that `return`, as the inline call would.
     case called
     /// The statement's effect completed where the task would otherwise have blocked and been
-    /// resumed at once (a `put` processed on the spot): the count of steps without an effect
+    /// resumed at once (a `put` processed on the spot): the count of steps without waiting
     /// starts again, as it does when a task is resumed.
     case resumed
 }
@@ -159,7 +159,7 @@ extension Interpreter {
                 yieldAfter = options.yieldAfterSteps ?? Int.max
                 let error = SagaError(
                     kind: "RangeError",
-                    message: "the task ran \(options.maxSteps) steps without an effect (an endless loop?); "
+                    message: "the task ran \(options.maxSteps) steps without waiting (an endless loop?); "
                         + "raise the limit with --max-steps")
                 guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
                     return
@@ -173,15 +173,17 @@ extension Interpreter {
                 case .next: continue
                 case .suspended: return
                 case .completion(let c): guard unwind(task, c) else { return }
-                case .entered, .resumed:
-                    // A call is an effect: as when the function ran as its own task, the
-                    // count of steps without one starts again (as after any resumption).
+                case .resumed:
+                    // As after any resumption, the count of steps without blocking starts again.
                     steps = 0
                     yieldAfter = options.yieldAfterSteps ?? Int.max
+                case .entered:
+                    // A call that runs inline does not block: its steps count on, so a loop of
+                    // calls that never block meets the limit as any loop does.
+                    break
                 case .called:
-                    steps = 1
+                    steps &+= 1
                     ran &+= 1
-                    yieldAfter = options.yieldAfterSteps ?? Int.max
                 }
                 continue
             }

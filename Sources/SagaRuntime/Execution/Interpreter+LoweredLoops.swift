@@ -133,10 +133,9 @@ extension Interpreter {
                     callsMade &+= 1
                     task.env[Int(step.slot)] = value
                     // As the step loop counts a call by value (see `Step.called`): the
-                    // statement's step and its `return`'s, after which steps count again.
-                    steps = 1
+                    // statement's step and its `return`'s.
+                    steps = next &+ 1
                     ran &+= 2
-                    yieldAfter = options.yieldAfterSteps ?? Int.max
                     index &+= 1
                 case .branch:
                     guard let target = branchTarget(loop, step, ev, task) else {
@@ -194,13 +193,10 @@ extension Interpreter {
                     // No statement lowered this way calls a function today; should one, the
                     // counts are the step loop's (see `Step.entered` and `Step.called`).
                     case .entered:
-                        steps = 0
-                        yieldAfter = options.yieldAfterSteps ?? Int.max
                         return true
                     case .called:
-                        steps = 1
+                        steps &+= 1
                         ran &+= 1
-                        yieldAfter = options.yieldAfterSteps ?? Int.max
                         index &+= 1
                     }
                 case .take:

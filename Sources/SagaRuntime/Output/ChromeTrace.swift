@@ -9,8 +9,8 @@ import Musl
 
 /// Writes a run as a Chrome Trace Event Format file (it opens in Perfetto and
 /// chrome://tracing): one track per saga task, a slice per blocking effect with its
-/// arguments, instant events for each dispatched action and each error, and flow arrows
-/// from a fork to its child.
+/// arguments, instant events for each dispatched action, each `call` of a saga function and
+/// each error, and flow arrows from a fork to its child.
 ///
 /// Events are written as canonical JSON (keys in order) into a buffer, which goes to the file
 /// each time it fills; ``close()`` writes the rest, ends the JSON document and says whether

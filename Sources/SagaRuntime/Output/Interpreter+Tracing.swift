@@ -79,6 +79,15 @@ extension Interpreter {
         trace.end(task.id, at: clock.now)
     }
 
+    /// Records a `call` of a saga function, which runs in the caller's task.
+    func traceCall(_ task: SagaTask, _ index: Int, _ args: [Value]) {
+        guard let trace = tracer else { return }
+        trace.track(task.id, task.name)
+        trace.instant(
+            "call", tid: task.id, ["function": .string(program.functions[index].name), "args": .list(args)],
+            at: clock.now)
+    }
+
     /// Records a fork, spawn or watcher start.
     func traceStart(_ child: SagaTask, from parent: SagaTask) {
         guard let trace = tracer else { return }

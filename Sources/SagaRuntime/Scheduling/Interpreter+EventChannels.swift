@@ -59,6 +59,7 @@ extension Interpreter {
     func deliverEvents() -> Bool {
         let events = eventInbox.takeAll()
         guard !events.isEmpty else { return false }
+        heardFromOutside()
         for event in events {
             switch event {
             case .message(let channel, let message): send(message, to: channel)
@@ -73,6 +74,7 @@ extension Interpreter {
     ///
     /// With no channel of that name open, the line waits for the next host call that opens one.
     func deliverInput(_ message: Value?, toChannel name: String) {
+        heardFromOutside()
         guard let channel = eventChannels[name], !channel.isClosed else {
             if let message {
                 earlyChannelInput[name, default: ([], false)].messages.append(message)

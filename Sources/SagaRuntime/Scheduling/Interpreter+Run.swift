@@ -143,6 +143,7 @@ extension Interpreter {
             }
             if binding.acceptsOutsideActions || eventSourcesHoldEnd, !stopRequested {
                 await hostCalls.inbox.wait()
+                heardFromOutside()
                 continue
             }
             if stopRequested {
@@ -172,6 +173,7 @@ extension Interpreter {
                     progressed = true
                     switch event {
                     case .line(let line):
+                        heardFromOutside()
                         if let at = line.at, at > clock.now {
                             timed.append((at, order, line))
                             order += 1
@@ -194,6 +196,7 @@ extension Interpreter {
             }
             if let first = timed.first, first.at <= now {
                 timed.removeFirst()
+                heardFromOutside()
                 await dispatchNow(first.line)
                 continue
             }
@@ -218,6 +221,7 @@ extension Interpreter {
             } else {
                 await hostCalls.inbox.wait()
             }
+            heardFromOutside()
         }
     }
 
@@ -246,6 +250,7 @@ extension Interpreter {
 
     /// Resumes the task that waited for a host call, or dispatches a middleware's actions.
     private func deliver(_ done: HostCallTable.Completion) {
+        heardFromOutside()
         guard case .task(let task, let token) = done.waiter else {
             if case .success(.list(let actions)) = done.result {
                 for action in actions { enqueue(action) }

@@ -23,6 +23,11 @@ extension Interpreter {
         flushWakeups()
         while true {
             if let limit = options.maxRunSteps, !withinRunSteps(limit) { return nil }
+            turnsWithoutInput &+= 1
+            if _slowPath(turnsWithoutInput > turnsWithoutInputLimit) {
+                ranOnItsOwn()
+                return nil
+            }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
@@ -77,6 +82,23 @@ extension Interpreter {
         stop()
     }
 
+    /// Stops the run that has taken more than ``Options/maxTurnsWithoutInput`` turns on its
+    /// own: nothing runs after, and every root saga counts as failed.
+    func ranOnItsOwn() {
+        guard !outOfSteps else { return }
+        outOfSteps = true
+        failures += 1
+        output.error(
+            "error: the run took \(turnsWithoutInputLimit) turns with no input, host answer or wait "
+                + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
+        stop()
+    }
+
+    /// The run heard from outside (an input line, a host call's answer, an event channel's
+    /// message, a real wait): the count of turns on its own starts again.
+    @inline(__always)
+    func heardFromOutside() { turnsWithoutInput = 0 }
+
     /// How many more steps a task may take in its turn before the run as a whole has taken
     /// ``Options/maxRunSteps``: `Int.max` without a limit.
     var runStepsLeft: Int {
@@ -104,6 +126,7 @@ extension Interpreter {
     /// Host calls started here wake it when they finish, as any host call does.
     func takeOutsideTurn() {
         guard started, !inTurn, !nativePending, !stopRequested else { return }
+        heardFromOutside()
         let due = timers.nextDue
         if let native = runUntilIdle() {
             ready.prepend(.run(native, native.token))
@@ -209,6 +232,7 @@ extension Interpreter {
     @inline(never)
     func dispatchInputLine(taking pending: inout InputLine?) {
         guard let line = pending.take() else { return }
+        heardFromOutside()
         if let name = line.channel {
             return deliverInput(line.closesChannel ? Value?.none : line.action, toChannel: name)
         }
@@ -254,7 +278,8 @@ extension Interpreter {
     /// waking the putter only to take the wake-up back would cost more than this.
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
         let failure = processAtOnce(action)
-        guard failure != nil || !wakeups.isEmpty else { return .dispatched(action) }
+        // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
+        guard failure != nil || !wakeups.isEmpty || outOfSteps else { return .dispatched(action) }
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
