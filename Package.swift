@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "SagaRuntimeTests", dependencies: ["SagaCore", "SagaLanguage", "SagaRuntime", "SagaTestSupport"],
             exclude: ["FuzzRegressions"]),
-        .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence"]),
+        .testTarget(name: "SagaCommandLineTests", dependencies: ["SagaCommandLine", "SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "SagaPersistenceTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "SagaCrashTests", dependencies: ["SagaPersistence", "SagaTestSupport"]),
         .testTarget(name: "GoldenTests", dependencies: ["SagaCommandLine"]),

@@ -93,6 +93,9 @@ enum Commands {
                 name: "--max-run-steps", valueName: "n",
                 help: "Steps the whole run may take, every task together; past it the run stops (default: none)."),
             .init(
+                name: "--max-memory", valueName: "mib",
+                help: "Memory the run may hold, in MiB; past it the run stops (default 1024)."),
+            .init(
                 name: "--max-turns-without-input", valueName: "n",
                 help:
                     "Turns the run may take with no input, host answer or wait; past it the run stops (default 100000000)."
@@ -122,7 +125,8 @@ enum Commands {
             comma-separated. args() gives the arguments after '--'.
 
             Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
-            --max-run-steps or --max-turns-without-input, or a mocks line did not match its call
+            --max-run-steps, --max-turns-without-input or --max-memory, or a mocks line did not
+            match its call
             or was never used; 64 bad
             usage; 65 invalid source or input; 66 a file that cannot be read; 74 a store or
             trace file that cannot be opened or written (damaged, in use, newer, unreadable, or

@@ -77,6 +77,11 @@ public struct Diagnostic: Sendable, Hashable {
         scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
     }
 
+    /// A source line longer than this (in Unicode scalars) is shown in part.
+    static let longLine = 200
+    /// How much of a long line is shown, around the column.
+    static let shownWidth = 120
+
     /// The diagnostic as text: `FILE:LINE:COLUMN: error: MESSAGE`, the source line, and a caret.
     public func rendered(files: [SourceFile]) -> String {
         let index = Int(location.file)
@@ -87,13 +92,22 @@ public struct Diagnostic: Sendable, Hashable {
         var out = "\(file.path):\(location.line):\(location.column): \(severity.rawValue): \(message)"
         let text = file.line(Int(location.line))
         if !text.isEmpty || location.line > 0 {
-            out += "\n" + Diagnostic.printable(text) + "\n"
-            var caret = ""
-            var column = 1
-            for scalar in text.unicodeScalars {
-                if column >= Int(location.column) { break }
+            // A long line is shown as the part around the column, `…` where it is cut.
+            let scalars = Array(text.unicodeScalars)
+            let column = max(1, Int(location.column))
+            var shown = 0..<scalars.count
+            if scalars.count > Self.longLine {
+                let start = max(0, min(column - 1 - Self.shownWidth / 2, scalars.count - Self.shownWidth))
+                shown = start..<min(scalars.count, start + Self.shownWidth)
+            }
+            let before = shown.lowerBound > 0 ? "…" : ""
+            let after = shown.upperBound < scalars.count ? "…" : ""
+            var line = String.UnicodeScalarView()
+            line.append(contentsOf: scalars[shown])
+            out += "\n" + before + Diagnostic.printable(String(line)) + after + "\n"
+            var caret = before.isEmpty ? "" : " "
+            for scalar in scalars[shown.lowerBound..<min(max(shown.lowerBound, column - 1), shown.upperBound)] {
                 caret.append(scalar == "\t" ? "\t" : " ")
-                column += 1
             }
             out += caret + "^"
         }

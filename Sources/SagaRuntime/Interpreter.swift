@@ -87,6 +87,14 @@ public final class Interpreter {
         /// (`every "x" as a { put "x" }`, or `loop { delay 1s }` on the virtual clock) would
         /// otherwise never end. `sagarun run` sets it to 100,000,000.
         public var maxTurnsWithoutInput: Int?
+        /// How much memory (in bytes) the process may hold while the program runs; `nil` (the
+        /// default) for no limit.
+        ///
+        /// What is measured is the process's resident set, read every few milliseconds: the
+        /// values, tasks and buffers of every run in the process, and anything else it holds.
+        /// Once past it, the next task started, long list or string built, or turn fails with a
+        /// `RangeError` and the run stops. `sagarun run` sets it to 1 GiB.
+        public var maxMemory: Int?
 
         /// Creates options; everything is off unless named.
         public init(
@@ -200,6 +208,8 @@ public final class Interpreter {
     /// Turns taken since the run last heard from outside (see
     /// ``Options/maxTurnsWithoutInput``).
     @exclusivity(unchecked) var turnsWithoutInput = 0
+    /// Watches the memory budget while the run goes on (``Options/maxMemory``).
+    @exclusivity(unchecked) var memoryWatch: MemoryWatch?
     /// ``Options/maxTurnsWithoutInput``, or `Int.max`.
     let turnsWithoutInputLimit: Int
     /// Set once the run has taken more than ``Options/maxRunSteps`` steps, or more than

@@ -31,6 +31,24 @@ import Testing
     }
 }
 
+/// A long source line is shown around the column, cut with `…`, and the caret still points
+/// at the column; a list literal past its cap is an error, not gigabytes of syntax tree.
+@Suite struct LongLineDiagnosticTests {
+    @Test func aLongLineIsShownAroundTheColumn() {
+        let elements = String(repeating: "1,", count: (1 << 20) + 100)
+        let result = Frontend().compile(source: "saga s { let xs = [\(elements)1]\n log xs }\n", path: "big.saga")
+        let rendered = result.diagnostics.map { $0.rendered(files: result.files) }
+        #expect(rendered.count == 1)
+        let lines = rendered.first?.split(separator: "\n").map(String.init) ?? []
+        #expect(
+            lines.first?.hasSuffix(
+                "error: a list literal has at most 1048576 elements; build a longer list with range() or +") == true)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("…1,1,") && lines[1].hasSuffix(",…") && lines[1].count == 122)
+        #expect(lines[2] == String(repeating: " ", count: 61) + "^")
+    }
+}
+
 /// A `let` or `var` of a plain value that nothing reads is probably a mistake.
 @Suite struct UnusedVariableWarningTests {
     @Test func unusedPlainVariablesAreWarnedAbout() {

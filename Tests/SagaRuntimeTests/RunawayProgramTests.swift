@@ -1,5 +1,7 @@
+import Foundation
 import SagaCore
 import SagaRuntime
+import SagaTestSupport
 import Testing
 
 /// Programs that would run for ever end with an error: a loop of calls that never wait meets
@@ -85,5 +87,24 @@ import Testing
         }
         #expect(run.status == .success)
         #expect(run.state == ["n": 3_000])
+    }
+
+    /// Past its memory budget the run stops, whether the memory goes to values or to tasks,
+    /// and the error names the flag.
+    @Test(arguments: [
+        "saga s {\n  var xs = []\n  loop { xs = xs + [range(100000)] }\n}",
+        "saga s { loop { fork { take \"x\" } } }",
+        "saga s { all for i in range(5000000) { delay 1s } }",
+    ])
+    func aRunPastItsMemoryBudgetStops(source: String) async throws {
+        let resident = try #require(residentMiB())
+        let run = await runConfigured(source) {
+            $0.maxMemory = (resident + 128) << 20
+            $0.maxTasks = 100_000_000
+        }
+        #expect(run.status == .sagaFailed)
+        #expect(
+            run.errors.contains { $0.contains("MiB of memory; it was stopped; raise the limit with --max-memory") },
+            "\(run.errors)")
     }
 }

@@ -220,6 +220,10 @@ extension Parser {
         return arguments
     }
 
+    /// The most elements a list literal, or fields a record literal, may have: a literal longer
+    /// than any program is written with would take the compiler many times its size in memory.
+    static let maxLiteralCount = 1 << 20
+
     /// `[a, b,]`; the current token is `[`.
     mutating func parseList() throws -> Expr {
         try enterNesting()
@@ -228,6 +232,11 @@ extension Parser {
         var elements: [Expr] = []
         elements.reserveCapacity(Self.listRoom)
         while kind != .rightBracket {
+            guard elements.count < Self.maxLiteralCount else {
+                throw fail(
+                    "a list literal has at most \(Self.maxLiteralCount) elements; build a longer list with range() or +"
+                )
+            }
             elements.append(try parseExpression())
             if !match(.comma) {
                 guard kind == .rightBracket else {
@@ -249,6 +258,9 @@ extension Parser {
         var fields: [RecordField] = []
         fields.reserveCapacity(Self.listRoom)
         while kind != .rightBrace {
+            guard fields.count < Self.maxLiteralCount else {
+                throw fail("a record literal has at most \(Self.maxLiteralCount) fields")
+            }
             let key = try parseKey(in: "record literal")
             try expect(.colon, "expected ':' after field name '\(key)'")
             fields.append(RecordField(key: key, value: try parseExpression()))

@@ -30,19 +30,24 @@ struct Evaluator {
     /// The longest list (elements) or string (UTF-8 bytes) that `+`, interpolation or a
     /// built-in may build (``Interpreter/Options/maxLength``).
     var maxLength: Int
+    /// The run's memory budget, if it has one (``Interpreter/Options/maxMemory``).
+    ///
+    /// Unowned: its owner outlives every evaluator it makes.
+    unowned(unsafe) let memory: MemoryWatch?
 
     /// The scheduler's clock, for `now()`.
     var now: Int { clock?.now ?? fixedNow }
 
     init(
         scope: EvaluationScope? = nil, cancelled: Bool = false, clock: (any SchedulerClock)?,
-        maxLength: Int = Int.max
+        maxLength: Int = Int.max, memory: MemoryWatch? = nil
     ) {
         self.scope = scope
         self.clock = clock
         self.cancelled = cancelled
         self.fixedNow = 0
         self.maxLength = maxLength
+        self.memory = memory
     }
 
     /// An evaluator with no clock: `now()` gives `now`.
@@ -52,6 +57,7 @@ struct Evaluator {
         self.cancelled = false
         self.fixedNow = now
         self.maxLength = Int.max
+        self.memory = nil
     }
 
     /// Fails a list or string longer than ``maxLength``: growing one by doubling it in a loop
@@ -67,8 +73,10 @@ struct Evaluator {
         return value
     }
 
-    /// Fails a list or string of `length` elements or UTF-8 bytes, if that is past ``maxLength``.
+    /// Fails a list or string of `length` elements or UTF-8 bytes, if that is past ``maxLength``,
+    /// or if a long one is built once the run has held more than its memory budget.
     func checkLength(count length: Int) throws(SagaError) {
+        if length >= MemoryWatch.watchedLength, let memory, memory.isExceeded { throw memory.error }
         guard length > maxLength else { return }
         throw SagaError(
             kind: "RangeError",

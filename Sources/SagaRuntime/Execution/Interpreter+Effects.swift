@@ -92,10 +92,14 @@ extension Interpreter {
             let list = try evaluator(task).eval(listExpr, task.env)
             let items = try Interpreter.iterationItems(list)
             try reserveTasks(items.count)
-            let entries = items.map { item -> (Effect, [Value]) in
+            var entries: [(Effect, [Value])] = []
+            entries.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                // One effect can make millions of entries: the budget is read as they are made.
+                if i & 4095 == 4095, let memoryWatch, memoryWatch.check() { throw memoryWatch.error }
                 var env = task.env
                 env[variable.slot] = item
-                return (effect, env)
+                entries.append((effect, env))
             }
             return startCombinator(.allList, [], entries, task, loc)
         case .retry(let countExpr, let wait, let effect, let loc):
@@ -174,7 +178,8 @@ extension Interpreter {
     private func select(evaluating expr: Expr, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
         scope.state = binding.stateValue
         defer { scope.state = nil }
-        let ev = Evaluator(scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength)
+        let ev = Evaluator(
+            scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
         return try ev.eval(expr, env)
     }
 
@@ -320,7 +325,7 @@ extension Interpreter {
     /// (where `cancelled` reads as given); see ``constantAction(type:_:)`` first.
     func action(type: String, _ second: Expr?, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
         guard let second else { return ConstantActions.typeOnly(type) }
-        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength)
+        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
         var payload: Value
         if case .record(let fields, _) = second {
             // A record literal (the usual `put "t" {…}`) is built with room for `type`.
@@ -468,6 +473,11 @@ extension Interpreter {
         let combinator = Combinator(kind: kind, owner: task, keys: keys, count: entries.count)
         block(task, on: .combinator(combinator))
         for (i, (effect, env)) in entries.enumerated() {
+            // Past the memory budget the run stops, and the entries made so far with it.
+            if i & 4095 == 4095, let memoryWatch, memoryWatch.check() {
+                ranOutOfMemory()
+                break
+            }
             let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
             let entry = newTask(
                 name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,

@@ -108,7 +108,7 @@ extension Interpreter {
 
     /// An evaluator for expressions of this task.
     func evaluator(_ task: SagaTask) -> Evaluator {
-        Evaluator(cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength)
+        Evaluator(cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength, memory: memoryWatch)
     }
 
     /// `cancelled`: true once the task is being cancelled, which only its finally blocks
@@ -172,7 +172,14 @@ extension Interpreter {
                 switch executeStatement(task.code[pc], task) {
                 case .next: continue
                 case .suspended: return
-                case .completion(let c): guard unwind(task, c) else { return }
+                case .completion(let c):
+                    // Past the memory budget, the run stops here (the error that says so
+                    // could otherwise be caught, and the task go on allocating).
+                    if let memoryWatch, memoryWatch.isExceeded {
+                        ranOutOfMemory()
+                        return
+                    }
+                    guard unwind(task, c) else { return }
                 case .resumed:
                     // As after any resumption, the count of steps without blocking starts again.
                     steps = 0

@@ -43,6 +43,8 @@ final class ReducerRunner {
     @exclusivity(unchecked) var maxSteps = 100_000_000
     /// The longest list or string a reducer may build (see ``Evaluator/maxLength``).
     @exclusivity(unchecked) var maxLength = Int.max
+    /// The run's memory budget, if it has one.
+    @exclusivity(unchecked) var memoryWatch: MemoryWatch?
     /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
     @exclusivity(unchecked) private(set) var stepsTaken = 0
     /// Reducers that run after the program's own (the persistence reducer), as one.
@@ -155,7 +157,7 @@ final class ReducerRunner {
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
             do {
-                let ev = Evaluator(clock: clock, maxLength: maxLength)
+                let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
                 try run(codes[i], &state, &env, action: action, temporaries, ev)
                 undo.commit()
             } catch {

@@ -43,7 +43,7 @@ extension Interpreter {
         task.token &+= 1
         var retakeDone = false
         let joinsBody = watcher.joinSlot != nil
-        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength)
+        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
         // Where the body stands, as a task's registers would have it (``SagaTask/code``,
         // ``SagaTask/pc``, ``SagaTask/frames``): `pc` is past the statement running, and an
         // `if` enters its arm as ``SagaTask/enter(_:)`` does, so a task made at any point

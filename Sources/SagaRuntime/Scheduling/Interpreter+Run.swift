@@ -66,6 +66,10 @@ extension Interpreter {
         }
         // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
         binding.runStarted(self)
+        if let limit = options.maxMemory {
+            memoryWatch = MemoryWatch(limit: limit)
+            reducers.memoryWatch = memoryWatch
+        }
         reducers.clock = clock
         for saga in program.sagas {
             let task = newTask(
@@ -86,7 +90,10 @@ extension Interpreter {
 
     /// The run after ``begin()``: turns until the program ends or is stopped.
     private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
-        defer { binding.runEnded(self) }
+        defer {
+            binding.runEnded(self)
+            memoryWatch?.stop()
+        }
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
         releaseUnfinishedTasks()

@@ -28,6 +28,10 @@ extension Interpreter {
                 ranOnItsOwn()
                 return nil
             }
+            if let memoryWatch, memoryWatch.isExceeded {
+                ranOutOfMemory()
+                return nil
+            }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
@@ -91,6 +95,18 @@ extension Interpreter {
         output.error(
             "error: the run took \(turnsWithoutInputLimit) turns with no input, host answer or wait "
                 + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
+        stop()
+    }
+
+    /// Stops the run that has held more than ``Options/maxMemory``: nothing runs after, and
+    /// every root saga counts as failed.
+    func ranOutOfMemory() {
+        guard !outOfSteps, let memoryWatch else { return }
+        outOfSteps = true
+        failures += 1
+        output.error(
+            "error: the run held more than \(memoryWatch.limit >> 20) MiB of memory; it was stopped; "
+                + "raise the limit with --max-memory")
         stop()
     }
 
@@ -434,7 +450,8 @@ extension Interpreter {
     private func pathValue(_ path: Expr, of action: Value) -> Value? {
         scope.it = action
         defer { scope.it = nil }
-        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength).eval(path, [])
+        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: memoryWatch).eval(
+            path, [])
     }
 
     /// What an action does to a taker with a `where` condition, `it` bound to the action: it
@@ -444,7 +461,7 @@ extension Interpreter {
         guard let condition = taker.condition else { return .value(action) }
         scope.it = action
         defer { scope.it = nil }
-        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength)
+        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
         do {
             return try ev.condition(condition, taker.task.env) ? .value(action) : nil
         } catch {
