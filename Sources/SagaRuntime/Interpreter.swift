@@ -212,6 +212,12 @@ public final class Interpreter {
     @exclusivity(unchecked) var memoryWatch: MemoryWatch?
     /// ``Options/maxTurnsWithoutInput``, or `Int.max`.
     let turnsWithoutInputLimit: Int
+    /// Whether each turn of the run loop counts against a limit: a run-step limit, a limit of
+    /// turns on its own, or a memory budget (a run without one pays for no count).
+    let checksEachTurn: Bool
+    /// Whether each action processed is counted against the limit of turns on its own, or
+    /// printed.
+    let notesEachAction: Bool
     /// Set once the run has taken more than ``Options/maxRunSteps`` steps, or more than
     /// ``Options/maxTurnsWithoutInput`` turns on its own: nothing runs after.
     @exclusivity(unchecked) var outOfSteps = false
@@ -320,6 +326,9 @@ public final class Interpreter {
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         self.eventInbox = EventInbox(wake: hostCalls.inbox)
         self.turnsWithoutInputLimit = options.maxTurnsWithoutInput ?? Int.max
+        self.checksEachTurn =
+            options.maxRunSteps != nil || options.maxTurnsWithoutInput != nil || options.maxMemory != nil
+        self.notesEachAction = options.printActions || options.maxTurnsWithoutInput != nil
         reducers.maxSteps = options.maxSteps
         reducers.maxLength = options.maxLength
         self.reducers = reducers
@@ -327,9 +336,16 @@ public final class Interpreter {
     }
 
     /// Prints the action line, when asked for, as its queue entry is processed.
+    @inline(__always)
     func actionWillReduce(_ action: Value) {
+        if _slowPath(notesEachAction || tracer != nil) { actionWillReduceNoted(action) }
+    }
+
+    /// ``actionWillReduce(_:)`` when the action is printed or traced, or counted against the
+    /// limit of turns on its own.
+    private func actionWillReduceNoted(_ action: Value) {
         turnsWithoutInput &+= 1
-        if _slowPath(turnsWithoutInput > turnsWithoutInputLimit) { ranOnItsOwn() }
+        if turnsWithoutInput > turnsWithoutInputLimit { ranOnItsOwn() }
         if options.printActions { emit("action " + action.canonicalJSON) }
         if tracer != nil { traceAction(action) }
     }

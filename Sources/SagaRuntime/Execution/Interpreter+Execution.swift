@@ -175,7 +175,7 @@ extension Interpreter {
                 case .completion(let c):
                     // Past the memory budget, the run stops here (the error that says so
                     // could otherwise be caught, and the task go on allocating).
-                    if let memoryWatch, memoryWatch.isExceeded {
+                    if memoryWatch?.isExceeded == true {
                         ranOutOfMemory()
                         return
                     }

@@ -25,6 +25,10 @@ final class EventInbox: Sendable {
         wake.signal()
     }
 
+    /// Whether anything was posted since the last ``takeAll()``.
+    @inline(__always)
+    var hasPosted: Bool { posted.load(ordering: .relaxed) }
+
     /// The events posted since the last call, oldest first.
     func takeAll() -> [Event] {
         guard posted.load(ordering: .relaxed), posted.exchange(false, ordering: .acquiring) else { return [] }

@@ -3,13 +3,34 @@ import SagaCore
 /// One outside action, or a message for an event channel, with the time it is due when the
 /// line names one.
 struct InputLine {
-    /// The action, or the channel's message.
+    /// The action; for a channel's line, `[NAME, MESSAGE]` (see ``channelEvent``).
     var action: Value
     var at: Int?
-    /// The event channel the line is for (`{"channel": NAME, …}`), or `nil` for an action.
-    var channel: String? = nil
-    /// Set for `{"channel": NAME, "close": true}`.
-    var closesChannel = false
+    /// Set for a line of an event channel (`{"channel": NAME, …}`).
+    ///
+    /// Kept apart from the action, a flag rather than the name: a line of the usual kind is
+    /// moved from the reader to the store, and a larger one costs that move at every line.
+    var isForChannel = false
+
+    /// A line for the event channel `name`: its message, or `nil` to close it.
+    init(channel name: String, message: Value?, at: Int?) {
+        self.action = .list([.string(name), message ?? .null, .bool(message == nil)])
+        self.at = at
+        self.isForChannel = true
+    }
+
+    init(action: Value, at: Int?) {
+        self.action = action
+        self.at = at
+    }
+
+    /// A channel's line: the channel's name, and its message or `nil` for a close.
+    var channelEvent: (name: String, message: Value?)? {
+        guard isForChannel, case .list(let parts) = action, parts.count == 3, case .string(let name) = parts[0] else {
+            return nil
+        }
+        return (name, parts[2] == .bool(true) ? Value?.none : parts[1])
+    }
 
     /// The action, moved out of the line (reading `action` copies it).
     consuming func takeAction() -> Value { action }
@@ -62,9 +83,9 @@ struct InputLine {
         }
         switch (r["value"], r["close"]) {
         case (let message?, nil):
-            return InputLine(action: message, at: at, channel: name)
+            return InputLine(channel: name, message: message, at: at)
         case (nil, .bool(true)?):
-            return InputLine(action: .null, at: at, channel: name, closesChannel: true)
+            return InputLine(channel: name, message: nil, at: at)
         default:
             throw InputError(line: line, message: "a channel line has either a 'value' or \"close\": true")
         }

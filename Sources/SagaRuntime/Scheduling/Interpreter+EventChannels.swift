@@ -56,7 +56,14 @@ extension Interpreter {
     /// Delivers what event channels' hosts have sent since the last call, in the order sent.
     ///
     /// - Returns: whether there was anything.
+    @inline(__always)
     func deliverEvents() -> Bool {
+        guard _slowPath(eventInbox.hasPosted) else { return false }
+        return deliverPostedEvents()
+    }
+
+    /// ``deliverEvents()`` once something was posted.
+    private func deliverPostedEvents() -> Bool {
         let events = eventInbox.takeAll()
         guard !events.isEmpty else { return false }
         heardFromOutside()

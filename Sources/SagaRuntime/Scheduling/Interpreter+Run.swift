@@ -237,9 +237,9 @@ extension Interpreter {
     /// An action joins the dispatch queue; a message for an event channel waits until the
     /// actions of the lines before it have been processed.
     private func dispatchNow(_ line: InputLine, isolation: isolated (any Actor)? = #isolation) async {
-        guard let name = line.channel else { return enqueue(line.takeAction()) }
+        guard let event = line.channelEvent else { return enqueue(line.takeAction()) }
         if !dispatchQueue.isEmpty { await drain() }
-        deliverInput(line.closesChannel ? Value?.none : line.action, toChannel: name)
+        deliverInput(event.message, toChannel: event.name)
     }
 
     /// Stops the run at its next turn: every root saga is cancelled (its finally blocks run as

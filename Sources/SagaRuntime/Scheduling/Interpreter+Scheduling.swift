@@ -22,16 +22,7 @@ extension Interpreter {
         defer { inTurn = false }
         flushWakeups()
         while true {
-            if let limit = options.maxRunSteps, !withinRunSteps(limit) { return nil }
-            turnsWithoutInput &+= 1
-            if _slowPath(turnsWithoutInput > turnsWithoutInputLimit) {
-                ranOnItsOwn()
-                return nil
-            }
-            if let memoryWatch, memoryWatch.isExceeded {
-                ranOutOfMemory()
-                return nil
-            }
+            if _slowPath(checksEachTurn), !withinRunLimits() { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
@@ -61,6 +52,23 @@ extension Interpreter {
             nativePending = false
             return nil
         }
+    }
+
+    /// Counts a turn against the run's limits (``checksEachTurn``): whether it may go on.
+    ///
+    /// Once it may not, the run is stopped: nothing runs after.
+    private func withinRunLimits() -> Bool {
+        if let limit = options.maxRunSteps, !withinRunSteps(limit) { return false }
+        turnsWithoutInput &+= 1
+        if turnsWithoutInput > turnsWithoutInputLimit {
+            ranOnItsOwn()
+            return false
+        }
+        if memoryWatch?.isExceeded == true {
+            ranOutOfMemory()
+            return false
+        }
+        return true
     }
 
     /// Whether the run has taken at most `limit` steps (each piece of work and each dispatch
@@ -247,11 +255,12 @@ extension Interpreter {
     /// a line).
     @inline(never)
     func dispatchInputLine(taking pending: inout InputLine?) {
-        guard let line = pending.take() else { return }
         heardFromOutside()
-        if let name = line.channel {
-            return deliverInput(line.closesChannel ? Value?.none : line.action, toChannel: name)
+        if _slowPath(pending?.isForChannel == true) {
+            if let event = pending.take()?.channelEvent { deliverInput(event.message, toChannel: event.name) }
+            return
         }
+        guard let line = pending.take() else { return }
         let action = line.takeAction()
         guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.maxRunSteps == nil
         else {

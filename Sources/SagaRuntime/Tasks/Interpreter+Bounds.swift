@@ -17,7 +17,7 @@ extension Interpreter {
 
     /// Checks that `count` more tasks may start (`--max-tasks`).
     func reserveTasks(_ count: Int) throws(SagaError) {
-        if let memoryWatch, memoryWatch.isExceeded { throw memoryWatch.error }
+        if memoryWatch?.isExceeded == true, let memoryWatch { throw memoryWatch.error }
         guard liveTasks + count > options.maxTasks else { return }
         throw SagaError(
             kind: "RangeError",
