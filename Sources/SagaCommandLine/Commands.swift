@@ -125,12 +125,11 @@ enum Commands {
             comma-separated. args() gives the arguments after '--'.
 
             Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
-            --max-run-steps, --max-turns-without-input or --max-memory, or a mocks line did not
-            match its call
-            or was never used; 64 bad
-            usage; 65 invalid source or input; 66 a file that cannot be read; 74 a store or
-            trace file that cannot be opened or written (damaged, in use, newer, unreadable, or
-            a disk that is full).
+            --max-run-steps, --max-turns-without-input or --max-memory, a mocks line did not
+            match its call or was never used, or an input line for an event channel found none
+            open; 64 bad usage; 65 invalid source or input; 66 a file that cannot be read; 74 a
+            store or trace file that cannot be opened or written (damaged, in use, newer,
+            unreadable, or a disk that is full).
             """)
 
     static let check = CommandSpec(

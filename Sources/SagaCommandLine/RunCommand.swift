@@ -59,8 +59,9 @@ enum RunCommand {
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
         options.maxTurnsWithoutInput = try Self.positiveNumber(parsed, "--max-turns-without-input") ?? 100_000_000
-        let memory = try Self.positiveNumber(parsed, "--max-memory") ?? 1024
-        options.maxMemory = memory < Int.max >> 20 ? memory << 20 : Int.max
+        if let memory = try Self.positiveNumber(parsed, "--max-memory") ?? io.defaultMaxMemoryMiB {
+            options.maxMemory = memory < Int.max >> 20 ? memory << 20 : Int.max
+        }
         var mocks: HostMocks?
         if let mocksPath = parsed.options["--mocks"] {
             guard let text = TextFile.read(mocksPath) else {

@@ -38,6 +38,10 @@ package protocol ToolIO: AnyObject {
     /// The host functions a run's sagas may call besides those its mocks give: none for
     /// `sagarun`; an app's own when its tests run golden files (``GoldenSuite``).
     var hostFunctions: HostFunctions { get }
+    /// The memory budget of `sagarun run` when `--max-memory` is not given, in MiB: 1,024 for
+    /// `sagarun`; none for tests, which run many commands in one process, whose resident set
+    /// is not one run's.
+    var defaultMaxMemoryMiB: Int? { get }
 }
 
 extension ToolIO {
@@ -45,6 +49,8 @@ extension ToolIO {
     package var storeFileSystem: FileSystem { .posix }
     /// No host functions.
     package var hostFunctions: HostFunctions { HostFunctions() }
+    /// No memory budget unless the command line gives one.
+    package var defaultMaxMemoryMiB: Int? { nil }
     /// Lets the value go as soon as the command drops it.
     package func keepUntilExit(_ value: any Sendable) {}
     /// Compiles as a library caller would, then hands the result over.
@@ -61,6 +67,9 @@ package final class ProcessIO: ToolIO {
 
     /// Creates the process's IO.
     package init() {}
+
+    /// A budget a laptop survives (see ``ToolIO/defaultMaxMemoryMiB``).
+    package var defaultMaxMemoryMiB: Int? { 1024 }
 
     package var runOutput: RunOutput { standard }
     /// Why standard output lost text, if a write to it failed (`strerror`'s words).

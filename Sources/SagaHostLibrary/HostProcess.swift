@@ -233,7 +233,7 @@ public final class HostProcess: Sendable {
     }
 
     /// The saga, or the end of the run, closed the channel `name`: the process is told, unless
-    /// it closed the channel itself.
+    /// it closed the channel itself or has gone.
     private func sagaClosed(_ name: String) {
         let input = state.withLock { s -> Int32?? in
             guard let channel = s.channels[name], channel.isClosed else { return nil }
@@ -243,15 +243,15 @@ public final class HostProcess: Sendable {
         if let input { send(["channel": .string(name), "close": true], on: input) }
     }
 
-    /// The process can no longer take calls: every call in flight fails, and its event
-    /// channels close.
+    /// The process can no longer take calls: every call in flight fails, and so does a
+    /// `take` of each event channel it left open, once that channel's buffer is empty.
     private func exited(_ why: String) {
         let channels = state.withLock { s -> [EventChannel] in
             if s.broken == nil { s.broken = why }
             defer { s.channels = [:] }
             return Array(s.channels.values)
         }
-        for channel in channels { channel.close() }
+        for channel in channels { channel.close(throwing: failure(why)) }
         failAll(why)
     }
 

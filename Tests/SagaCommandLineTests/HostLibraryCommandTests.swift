@@ -175,7 +175,8 @@ import Testing
     }
 
     /// A process that serves event channels: it opens one as a call's answer and feeds it with
-    /// lines; its close ends the saga's `take`; the saga's close reaches the process; `--record`
+    /// lines; its close ends the saga's `take`; the saga's close reaches the process; a process
+    /// that exits with a channel open fails the `take` once the channel is empty; `--record`
     /// writes the call as a `channel` line.
     @Test func aHostProcessFeedsEventChannels() async throws {
         let python = try Self.python()
@@ -192,6 +193,7 @@ import Testing
                     print(json.dumps({"id": m["id"], "channel": name}), flush=True)
                     for i in range(3): print(json.dumps({"channel": name, "value": i}), flush=True)
                     if name == "short": print(json.dumps({"channel": name, "close": True}), flush=True)
+                    if name == "crash": sys.exit(3)
                 else:
                     print(json.dumps({"id": m["id"], "result": closed}), flush=True)
             """
@@ -219,6 +221,8 @@ import Testing
               close long
               let c = call feed.closed()
               log "took \\(a); the host saw closed: \\(c)"
+              let crash = call feed.open("crash")
+              try { call drain(crash) } catch e { log "\\(e.kind): the process is gone" }
             }
             """
         try await withScript(source) { folder, script in
@@ -227,7 +231,9 @@ import Testing
             let run = await runSagarun(
                 ["run", script, "--host", "feed=\(python) \(folder)/host.py", "--record", mocks])
             #expect(run.code == 0, "\(run.err)")
-            #expect(run.out == "drained [0,1,2]\n" + #"took 0; the host saw closed: ["long"]"# + "\n")
+            #expect(
+                run.out == "drained [0,1,2]\n" + #"took 0; the host saw closed: ["long"]"# + "\n"
+                    + "drained [0,1,2]\nHostError: the process is gone\n")
             let lines = try String(contentsOfFile: mocks, encoding: .utf8)
             #expect(lines.contains(#"{"args":["short"],"call":"feed.open","channel":"short"}"#), "\(lines)")
         }

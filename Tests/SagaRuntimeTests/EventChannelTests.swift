@@ -222,13 +222,53 @@ import Testing
         #expect(run.errors.isEmpty)
     }
 
-    /// An input line for a channel that never opens is reported once the run is over.
-    @Test func inputForAChannelThatNeverOpensIsReported() async {
+    /// An input line for a channel that never opens is an error once the run is over, as a
+    /// mocks line no call took is: a misspelt name must not pass a golden test.
+    @Test func inputForAChannelThatNeverOpensIsAnError() async {
         let run = await runSaga(
             "saga main { take \"go\" }", input: [#"{"channel": "fed", "value": 1}"#, #"{"type": "go"}"#])
-        #expect(run.status == .success)
+        #expect(run.status == .sagaFailed)
         #expect(
-            run.errors == ["warning: input for the event channel 'fed' was not delivered: no host call opened it"])
+            run.errors == [
+                "error: input for the event channel 'fed' was not delivered: no channel of that name was open to take it"
+            ])
+    }
+
+    /// A source that fails closes its channel with the error: what was sent before can still
+    /// be taken, and then the `take` throws it, so that a saga tells a broken source from one
+    /// that ended.
+    @Test(arguments: [true, false]) func aSourceThatFailsFailsTheTake(virtualTime: Bool) async {
+        struct Broken: Error, CustomStringConvertible {
+            var description: String { "the socket broke" }
+        }
+        let feed = EventChannel(named: "feed")
+        var host = HostFunctions()
+        host.register("feed.open") { _ in
+            Task {
+                feed.send(1)
+                feed.send(2)
+                feed.close(throwing: Broken())
+            }
+            return feed.value
+        }
+        let run = await runSaga(
+            """
+            extern func feed.open()
+            saga main {
+              let ch = call feed.open()
+              var got = []
+              try {
+                loop {
+                  let n = take ch
+                  got = got + [n]
+                }
+              } catch e {
+                log "\\(got) then \\(e.kind): \\(e.message)"
+              }
+            }
+            """, host: host, virtualTime: virtualTime)
+        #expect(run.lines == ["[1,2] then HostError: the socket broke"])
+        #expect(run.status == .success)
     }
 
     /// Malformed channel lines are input errors that say what a channel line holds.
@@ -270,5 +310,6 @@ import Testing
         #expect(throws: HostMocks.ParseError.self) {
             try HostMocks(jsonl: #"{"call": "f", "channel": "c", "result": 1}"#)
         }
+        #expect(throws: HostMocks.ParseError.self) { try HostMocks(jsonl: #"{"call": "f", "chanel": "c"}"#) }
     }
 }

@@ -67,7 +67,7 @@ import Testing
         #expect(run.status == .sagaFailed)
         #expect(
             run.errors.contains {
-                $0.contains("the run took 5000 turns with no input, host answer or wait")
+                $0.contains("the run took 5000 turns with no input, host answer or real-time wait")
                     && $0.contains("--max-turns-without-input")
             }, "\(run.errors)")
     }

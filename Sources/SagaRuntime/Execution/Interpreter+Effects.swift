@@ -246,8 +246,12 @@ extension Interpreter {
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) {
                 if let message = channel.messages.popFirst() { return .value(message) }
-                // A closed channel, once empty, ends its takers as END does.
-                if channel.isClosed { return .completion(.end) }
+                // A closed channel, once empty, ends its takers as END does, or throws the error
+                // its source failed with.
+                if channel.isClosed {
+                    if let failure = channel.failure { throw failure }
+                    return .completion(.end)
+                }
                 block(task, on: .channel(channel))
                 channel.takers.append((task, task.token))
                 channelWaiters.append((task, task.token))

@@ -42,6 +42,8 @@ public final class EventChannel: Sendable {
         /// Messages sent before a run took the channel, oldest first.
         var early: [Value] = []
         var isClosed = false
+        /// The error it was closed with, if its source failed.
+        var failure: SagaError?
         var onClose: (@Sendable () -> Void)?
         /// The run that has the channel, once one does.
         var link: Link?
@@ -69,8 +71,9 @@ public final class EventChannel: Sendable {
 
     /// Makes an event channel fed by `messages`.
     ///
-    /// Each element is sent, and the channel closes when the sequence ends or throws. Closing
-    /// the channel first cancels the iteration.
+    /// Each element is sent, and the channel closes when the sequence ends (or, when it
+    /// throws, closes throwing its error: see ``close(throwing:)``). Closing the channel first
+    /// cancels the iteration.
     ///
     /// ```swift
     /// let (stream, continuation) = AsyncStream.makeStream(of: Value.self)
@@ -84,8 +87,10 @@ public final class EventChannel: Sendable {
         pump.start { [self] in
             do {
                 for try await message in messages { send(message) }
-            } catch {}
-            close()
+                close()
+            } catch {
+                close(throwing: error)
+            }
         }
     }
 
@@ -146,32 +151,50 @@ public final class EventChannel: Sendable {
     /// Closes the channel, and runs the `onClose` cleanup the first time.
     ///
     /// A saga's `take` of it, once its buffer is empty, ends as at END.
-    public func close() {
+    public func close() { close(failure: nil) }
+
+    /// Closes the channel because its source failed, as `AsyncThrowingStream`'s
+    /// `finish(throwing:)` does.
+    ///
+    /// Once its buffer is empty, a saga's `take` of it throws `error` (a `HostError` with its
+    /// description, unless it is a `SagaError`), so that the saga can tell a broken source from
+    /// one that ended. Runs the `onClose` cleanup the first time.
+    public func close(throwing error: any Error) {
+        close(failure: error as? SagaError ?? SagaError(kind: "HostError", message: String(describing: error)))
+    }
+
+    private func close(failure: SagaError?) {
         let (link, cleanup) = state.withLock { s -> (Link?, (@Sendable () -> Void)?) in
             if s.isClosed { return (nil, nil) }
             s.isClosed = true
+            s.failure = failure
             defer {
                 s.onClose = nil
                 s.link = nil
             }
             return (s.link, s.onClose)
         }
-        if let link { link.inbox.post(.close(link.channel)) }
+        if let link { link.inbox.post(.close(link.channel, failure)) }
         cleanup?()
     }
 
     /// Gives the channel to a run: from now on its messages go to `inbox` for `channel`.
     ///
-    /// - Returns: the messages sent so far, and whether it is closed already.
+    /// - Returns: the messages sent so far, whether it is closed already, and the error it
+    ///   was closed with.
     /// - Throws: when another run has the channel.
-    func link(_ inbox: EventInbox, _ channel: Channel) throws(SagaError) -> (early: [Value], isClosed: Bool) {
-        try state.withLock { s throws(SagaError) -> ([Value], Bool) in
+    func link(
+        _ inbox: EventInbox, _ channel: Channel
+    ) throws(SagaError) -> (
+        early: [Value], isClosed: Bool, failure: SagaError?
+    ) {
+        try state.withLock { s throws(SagaError) -> ([Value], Bool, SagaError?) in
             if let link = s.link, link.inbox !== inbox {
                 throw SagaError(kind: "HostError", message: "the event channel '\(name)' belongs to another run")
             }
             if !s.isClosed { s.link = Link(inbox: inbox, channel: channel) }
             defer { s.early = [] }
-            return (s.early, s.isClosed)
+            return (s.early, s.isClosed, s.failure)
         }
     }
 }

@@ -7,7 +7,8 @@ final class EventInbox: Sendable {
     /// One thing a host did to a channel.
     enum Event: Sendable {
         case message(Channel, Value)
-        case close(Channel)
+        /// Closed, with the error a `take` throws once the buffer is empty, or `nil` for END.
+        case close(Channel, SagaError?)
     }
 
     private let events = Mutex<[Event]>([])

@@ -84,6 +84,13 @@ public final class HostMocks: Sendable {
             guard case .string(let name)? = r["call"] else {
                 throw ParseError(line: line, message: "a mock names its function in a string 'call'")
             }
+            for key in r.keys where !Self.keys.contains(key) {
+                throw ParseError(
+                    line: line,
+                    message:
+                        "a mock has no '\(key)': it has 'call', 'args', and a 'result', an 'error', 'pending' or a 'channel'"
+                )
+            }
             let outcome: Outcome
             switch (r["result"], r["error"], r["pending"], r["channel"]) {
             case (let result?, nil, nil, nil):
@@ -113,6 +120,9 @@ public final class HostMocks: Sendable {
         self.calls = Mutex(state)
         self.source = source
     }
+
+    /// The keys a mocks line may have.
+    private static let keys: Set<String> = ["call", "args", "result", "error", "pending", "channel"]
 
     /// The names of the functions the lines give results for.
     public var names: Set<String> { calls.withLock { Set($0.counts.keys) } }

@@ -22,6 +22,9 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var reportedOverflow = false
     /// Set by `close`: puts do nothing, and takes of an empty channel end as at END.
     @exclusivity(unchecked) var isClosed = false
+    /// Set when an event channel's source failed: a `take` of the closed, empty channel throws
+    /// it instead of ending as at END.
+    @exclusivity(unchecked) var failure: SagaError?
     /// For an event channel: the host's end, closed with it.
     @exclusivity(unchecked) var source: EventChannel?
 

@@ -13,11 +13,12 @@ extension Interpreter {
             }
         }
         let channel = Channel(id: makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
-        let (early, closed) = try source.link(eventInbox, channel)
+        let (early, closed, failure) = try source.link(eventInbox, channel)
         eventChannels[source.name] = channel
         for message in early { send(message, to: channel) }
         if closed {
             channel.isClosed = true
+            channel.failure = failure
         } else {
             channel.source = source
             if source.holdsEnd { openEventSources += 1 }
@@ -41,11 +42,20 @@ extension Interpreter {
     /// Closes a channel.
     ///
     /// `put`s to it do nothing from now on, and its takers, which wait on an empty buffer, end
-    /// as at END, in the order they began to wait. An event channel's host runs its cleanup.
-    func close(_ channel: Channel) {
+    /// as at END, in the order they began to wait; or, for an event channel whose source failed
+    /// (`failure`), fail with that error. An event channel's host runs its cleanup.
+    func close(_ channel: Channel, failure: SagaError? = nil) {
         guard !channel.isClosed else { return }
         channel.isClosed = true
-        while let taker = channel.popTaker() { wake(taker, .unwind(.end)) }
+        channel.failure = failure
+        while let taker = channel.popTaker() {
+            if let failure {
+                let at = taker.waitingStatementLocation ?? taker.location
+                wake(taker, .error(Failure(error: failure, trace: trace(taker, at: at))))
+            } else {
+                wake(taker, .unwind(.end))
+            }
+        }
         if let source = channel.source {
             channel.source = nil
             if source.holdsEnd { openEventSources -= 1 }
@@ -70,7 +80,7 @@ extension Interpreter {
         for event in events {
             switch event {
             case .message(let channel, let message): send(message, to: channel)
-            case .close(let channel): close(channel)
+            case .close(let channel, let failure): close(channel, failure: failure)
             }
         }
         flushWakeups()
@@ -110,7 +120,10 @@ extension Interpreter {
         openEventSources = 0
         _ = eventInbox.takeAll()
         for name in earlyChannelInput.keys.sorted() {
-            output.error("warning: input for the event channel '\(name)' was not delivered: no host call opened it")
+            output.error(
+                "error: input for the event channel '\(name)' was not delivered: no channel of that name was open to take it"
+            )
+            failures += 1
         }
         earlyChannelInput = [:]
     }

@@ -101,7 +101,7 @@ extension Interpreter {
         outOfSteps = true
         failures += 1
         output.error(
-            "error: the run took \(turnsWithoutInputLimit) turns with no input, host answer or wait "
+            "error: the run took \(turnsWithoutInputLimit) turns with no input, host answer or real-time wait "
                 + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
         stop()
     }
