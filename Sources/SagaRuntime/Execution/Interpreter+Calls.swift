@@ -97,9 +97,11 @@ extension Interpreter {
         guard task.native == nil, task.callDepth < options.maxCallDepth, index >= 0, index < callShapes.count,
             callShapes[index].kind == .value
         else {
+            // callCounted traces the call.
             task.target = .slot(slot)
             return try runEffectResult(try callCounted(callee, args, task, loc), task)
         }
+        if tracer != nil { traceCall(task, index, args) }
         if let value = valueCall(index, callShapes[index].value, args, task) {
             task.env[slot] = value
             return .called

@@ -5,11 +5,10 @@ extension Interpreter {
     /// The lowered form of a `while` loop (with its condition; `loop` with a `true` literal)
     /// or a `for` loop (`nil`) about to be entered, or `nil` if it has none.
     ///
-    /// The condition is made only the first time. Not in traced runs (a trace describes each
-    /// call as an effect) nor under a run-step budget (as the other short cuts: see
-    /// ``Options/maxRunSteps``).
+    /// The condition is made only the first time. Not under a run-step budget (as the other
+    /// short cuts: see ``Options/maxRunSteps``).
     func loweredLoop(_ condition: @autoclosure () -> Expr?, _ body: [Stmt]) -> LoweredLoop? {
-        guard tracer == nil, options.maxRunSteps == nil,
+        guard options.maxRunSteps == nil,
             let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
         if let loop = loweredLoops[key] {
@@ -206,6 +205,7 @@ extension Interpreter {
                     ran &+= 1
                     task.pc = Int(step.pc) &+ 1
                     task.target = step.slot >= 0 ? .slot(Int(step.slot)) : .discard
+                    if tracer != nil { traceEffect(of: loop.body[Int(step.pc)], task) }
                     block(task, on: .take)
                     addTaker(
                         Taker(task, pattern: loop.patterns[Int(step.operand)]))
@@ -219,6 +219,7 @@ extension Interpreter {
                     task.pc = Int(step.pc) &+ 1
                     let slot = Int(step.slot)
                     task.target = slot >= 0 ? .slot(slot) : .discard
+                    if tracer != nil { traceEffect(of: loop.body[Int(step.pc)], task) }
                     guard case .dispatched(let action) = dispatch(loop.actions[Int(step.operand)], from: task) else {
                         // Blocked until the action has been processed.
                         task.mayResumeLowered = true
@@ -367,6 +368,7 @@ extension Interpreter {
                 return nil
             }
         }
+        if tracer != nil { traceCall(task, function, args) }
         return valueCall(function, loop.expressions[index], args, ev)
     }
 }

@@ -10,11 +10,13 @@ extension Interpreter {
             // it and then its payload.
             case .declare(let v, _, .expr(let e), _):
                 task.env[v.slot] = try evaluator(task).eval(e, task.env)
-            case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _) where tracer == nil:
+            case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _):
+                if tracer != nil { traceEffect(of: stmt, task) }
                 return try callIntoSlot(v.slot, index, args, task, loc)
-            case .declare(let v, _, .effect(.select(let e?, _)), _) where tracer == nil:
+            case .declare(let v, _, .effect(.select(let e?, _)), _):
                 // `let x = select EXPR` where the statement is, as `let x = call f()` below:
                 // the value straight into the slot, then what any effect's value does.
+                if tracer != nil { traceEffect(of: stmt, task) }
                 let slot = v.slot
                 task.env[slot] = try select(e, task)
                 return yieldIfWoken(task)
@@ -40,7 +42,8 @@ extension Interpreter {
                 try storeResult(value, task)
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
-                    if tracer == nil, case .call(.function(let index, _), let args, let loc) = effect {
+                    if case .call(.function(let index, _), let args, let loc) = effect {
+                        if tracer != nil { tracedEffects[task.id] = effectDescription(effect) }
                         return try callIntoSlot(v.slot, index, args, task, loc)
                     }
                     task.target = .slot(v.slot)

@@ -79,6 +79,25 @@ extension Interpreter {
         trace.end(task.id, at: clock.now)
     }
 
+    /// Notes the effect of a statement that runs it directly (not through `runEffect`), for
+    /// the trace's description of what the task waits on.
+    func traceEffect(of stmt: Stmt, _ task: SagaTask) {
+        switch stmt {
+        case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
+            tracedEffects[task.id] = effectDescription(effect)
+        default:
+            break
+        }
+    }
+
+    /// Records a `put` whose action was processed on the spot: it did not wait, so it is an
+    /// instant of its task rather than a slice.
+    func tracePutAtOnce(_ task: SagaTask, _ action: Value) {
+        guard let trace = tracer else { return }
+        trace.track(task.id, task.name)
+        trace.instant("put", tid: task.id, argument: "action", action, at: clock.now)
+    }
+
     /// Records a `call` of a saga function, which runs in the caller's task.
     func traceCall(_ task: SagaTask, _ index: Int, _ args: [Value]) {
         guard let trace = tracer else { return }

@@ -282,11 +282,10 @@ extension Interpreter {
     /// `take` or joining their body (which the run loop would do first; see
     /// ``isRetakeOrStale(_:)``).
     ///
-    /// Not under a trace (which shows the `put` blocking) or a run-step limit (which counts
-    /// each dispatch as a step of the run loop).
+    /// Not under a run-step limit (which counts each dispatch as a step of the run loop).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
-            wakeups.isEmpty && dispatchQueue.isEmpty && tracer == nil && options.maxRunSteps == nil
+            wakeups.isEmpty && dispatchQueue.isEmpty && options.maxRunSteps == nil
                 && (ready.isEmpty || ready.allSatisfy(isRetakeOrStale))
         }
     }
@@ -302,6 +301,7 @@ extension Interpreter {
     /// Blocking, queueing and resuming would cost a task run per `put`, and blocking and
     /// waking the putter only to take the wake-up back would cost more than this.
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
+        if tracer != nil { tracePutAtOnce(putter, action) }
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
         guard failure != nil || !wakeups.isEmpty || outOfSteps else { return .dispatched(action) }
