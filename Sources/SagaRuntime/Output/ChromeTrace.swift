@@ -64,13 +64,27 @@ public final class ChromeTrace {
         startEvent()
         append("{\"args\":")
         args.writeCanonicalJSON(into: &buffer)
+        beginRest(tid, name, at: ms)
+    }
+
+    /// A blocking effect begins, its arguments one key and its value (`{"effect": …}`), written
+    /// as that record would be, without making it.
+    func begin(_ tid: Int, _ name: String, argument key: StaticString, _ value: Value, at ms: Int) {
+        startEvent()
+        append("{\"args\":{\"")
+        append(key)
+        append("\":")
+        value.writeCanonicalJSON(into: &buffer)
+        append("}")
+        beginRest(tid, name, at: ms)
+    }
+
+    /// The fields of a slice's beginning after its arguments.
+    private func beginRest(_ tid: Int, _ name: String, at ms: Int) {
         append(",\"cat\":\"effect\",\"name\":")
         append(string: name)
         append(",\"ph\":\"B\",\"pid\":1,\"tid\":")
-        append(tid)
-        append(",\"ts\":")
-        append(timestamp(ms))
-        append("}")
+        appendTidAndTime(tid, timestamp(ms))
         endEvent()
     }
 
@@ -78,10 +92,7 @@ public final class ChromeTrace {
     func end(_ tid: Int, at ms: Int) {
         startEvent()
         append("{\"ph\":\"E\",\"pid\":1,\"tid\":")
-        append(tid)
-        append(",\"ts\":")
-        append(timestamp(ms))
-        append("}")
+        appendTidAndTime(tid, timestamp(ms))
         endEvent()
     }
 
@@ -105,17 +116,27 @@ public final class ChromeTrace {
         instantRest(name, tid: tid, at: ms)
     }
 
+    /// An instant event with no arguments.
+    func instant(_ name: String, tid: Int?, at ms: Int) {
+        startEvent()
+        append("{")
+        instantFields(name, tid: tid, at: ms)
+    }
+
     /// The fields of an instant event after its arguments.
     private func instantRest(_ name: String, tid: Int?, at ms: Int) {
-        append(",\"name\":")
+        append(",")
+        instantFields(name, tid: tid, at: ms)
+    }
+
+    /// The fields of an instant event from its name on.
+    private func instantFields(_ name: String, tid: Int?, at ms: Int) {
+        append("\"name\":")
         append(string: name)
         append(",\"ph\":\"i\",\"pid\":1,\"s\":")
         append(tid == nil ? "\"g\"" : "\"t\"")
         append(",\"tid\":")
-        append(tid ?? 0)
-        append(",\"ts\":")
-        append(timestamp(ms))
-        append("}")
+        appendTidAndTime(tid ?? 0, timestamp(ms))
         endEvent()
     }
 
@@ -166,6 +187,46 @@ public final class ChromeTrace {
 
     private func append(_ text: StaticString) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// `TID,"ts":TS}`, the end of most events, in one append.
+    private func appendTidAndTime(_ tid: Int, _ ts: Int) {
+        guard tid >= 0, ts >= 0 else {
+            append(tid)
+            append(",\"ts\":")
+            append(ts)
+            append("}")
+            return
+        }
+        // At most 19 digits each, and the 7 bytes between and after them.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { bytes in
+            var at = 0
+            func digits(_ number: Int) {
+                var n = number
+                var count = 1
+                var rest = n / 10
+                while rest > 0 {
+                    count += 1
+                    rest /= 10
+                }
+                var i = at + count
+                repeat {
+                    i -= 1
+                    bytes[i] = UInt8(ascii: "0") &+ UInt8(n % 10)
+                    n /= 10
+                } while n > 0
+                at += count
+            }
+            digits(tid)
+            for byte in ",\"ts\":".utf8 {
+                bytes[at] = byte
+                at += 1
+            }
+            digits(ts)
+            bytes[at] = UInt8(ascii: "}")
+            at += 1
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<at]))
+        }
     }
 
     /// A number's decimal digits (a timestamp, an id: never negative).

@@ -67,8 +67,14 @@ extension Interpreter {
         case .timer: name = "delay"
         case .host: name = "call"
         }
-        if let effect = tracedEffects[task.id] { args["effect"] = .string(effect) }
         task.traceOpen = true
+        let effect = tracedEffects[task.id]
+        // The usual slice, a `take` or a `delay`, has only its effect: written without a record.
+        if args.isEmpty, let effect {
+            trace.begin(task.id, name, argument: "effect", .string(effect), at: clock.now)
+            return
+        }
+        if let effect { args["effect"] = .string(effect) }
         trace.begin(task.id, name, .record(args), at: clock.now)
     }
 
@@ -91,11 +97,11 @@ extension Interpreter {
     }
 
     /// Records a `put` whose action was processed on the spot: it did not wait, so it is an
-    /// instant of its task rather than a slice.
-    func tracePutAtOnce(_ task: SagaTask, _ action: Value) {
+    /// instant of its task rather than a slice (the action's own instant follows it).
+    func tracePutAtOnce(_ task: SagaTask) {
         guard let trace = tracer else { return }
         trace.track(task.id, task.name)
-        trace.instant("put", tid: task.id, argument: "action", action, at: clock.now)
+        trace.instant("put", tid: task.id, at: clock.now)
     }
 
     /// Records a `call` of a saga function, which runs in the caller's task.

@@ -301,7 +301,7 @@ extension Interpreter {
     /// Blocking, queueing and resuming would cost a task run per `put`, and blocking and
     /// waking the putter only to take the wake-up back would cost more than this.
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
-        if tracer != nil { tracePutAtOnce(putter, action) }
+        if tracer != nil { tracePutAtOnce(putter) }
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
         guard failure != nil || !wakeups.isEmpty || outOfSteps else { return .dispatched(action) }
