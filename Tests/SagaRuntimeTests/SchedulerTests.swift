@@ -64,6 +64,27 @@ import Testing
         #expect(run.errors.last?.hasPrefix("error: input line 3:") == true)
     }
 
+    /// An error caught and thrown again, by `retry` after its last attempt or by a `catch`
+    /// that rethrows it, is reported where it was first thrown.
+    @Test func aRethrownErrorKeepsItsStack() async {
+        let run = await runSaga(
+            """
+            func flaky(n) { throw "boom \\(n)" }
+            func middle() {
+              try { call flaky(2) } catch e { throw e }
+            }
+            saga retried { retry 2 call flaky(1) }
+            saga rethrown { call middle() }
+            """)
+        #expect(
+            run.errors == [
+                "error: saga retried failed: boom 1\n    at func flaky (test.saga:1:17)\n"
+                    + "    called by retry at test.saga:5:24\n    called by saga retried at test.saga:5:16",
+                "error: saga rethrown failed: boom 2\n    at func flaky (test.saga:1:17)\n"
+                    + "    called by func middle at test.saga:3:9\n    called by saga rethrown at test.saga:6:17",
+            ])
+    }
+
     @Test func aFailedRootSagaIsReportedWithItsStackAndTheOthersGoOn() async {
         let run = await runSaga(
             """

@@ -346,6 +346,7 @@ extension Interpreter {
             case .tryBody(let catchClause, let finally):
                 if case .throwError(let failure) = completion, let catchClause {
                     task.env[catchClause.binding.slot] = failure.error.value
+                    task.lastCaught = failure
                     task.frames.append(.catchBody(finally: finally?.statements))
                     task.code = catchClause.body.statements
                     return true

@@ -60,6 +60,9 @@ extension Interpreter {
                 emit(line)
             case .throw(let e, let loc):
                 let value = try evaluator(task).eval(e, task.env)
+                // The error a `catch` caught, thrown again (`retry` does so with its last
+                // attempt's): where it was first thrown is where it is reported.
+                if let caught = task.lastCaught, caught.error.value == value { return .completion(.throwError(caught)) }
                 return .completion(
                     .throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
             case .if(let arms, let elseBlock, _):

@@ -163,6 +163,13 @@ final class SagaTask: @unchecked Sendable {
         }
     }
 
+    /// The error its last `catch` caught: `throw` of that same error again keeps the trace of
+    /// where it was first thrown, as a rethrown JavaScript error keeps its stack.
+    var lastCaught: Failure? {
+        get { extras?.lastCaught }
+        set { if newValue != nil || extras != nil { extrasForWriting.lastCaught = newValue } }
+    }
+
     /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
     var stepsBeforeYield: Int {
         get { extras?.stepsBeforeYield ?? 0 }
@@ -337,6 +344,8 @@ final class TaskExtras {
     @exclusivity(unchecked) var native: NativeState?
     @exclusivity(unchecked) var stepsBeforeYield = 0
     @exclusivity(unchecked) var shortTurnWatcher: ShortTurnWatcher?
+    /// The error its last `catch` caught, with the trace of where it was thrown.
+    @exclusivity(unchecked) var lastCaught: Failure?
 }
 
 /// How a finished task ended.
