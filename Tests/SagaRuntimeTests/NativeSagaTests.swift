@@ -48,6 +48,59 @@ import Testing
             ])
     }
 
+    /// A saga written in Swift takes from an event channel as a scripted one does: the
+    /// messages in order, then `Ended` once the host closes it; a channel closed and empty
+    /// ends the next take at once, and a failed source's error is thrown.
+    @Test func aNativeSagaTakesFromAnEventChannel() async {
+        let feed = EventChannel(named: "feed")
+        let broken = EventChannel(named: "broken")
+        var host = HostFunctions()
+        host.register("feed.open") { _ in
+            Task {
+                feed.send(1)
+                feed.send(2)
+                feed.close()
+            }
+            return feed.value
+        }
+        host.register("broken.open") { _ in
+            broken.close(throwing: SagaError(kind: "SocketError", message: "reset"))
+            return broken.value
+        }
+        let output = BufferedOutput()
+        guard let interpreter = interpreter("", host: host, output: output) else {
+            Issue.record("does not compile")
+            return
+        }
+        interpreter.addSaga("native") { saga in
+            let messages = try await saga.call("feed.open")
+            do {
+                while true {
+                    let n = try await saga.take(from: messages)
+                    try await saga.put("got", ["n": n])
+                }
+            } catch is SagaEffects.Ended {
+                try await saga.put("ended")
+            }
+            do {
+                try await saga.take(from: messages)
+            } catch is SagaEffects.Ended {
+                try await saga.put("ended again")
+            }
+            do {
+                try await saga.take(from: try await saga.call("broken.open"))
+            } catch let error as SagaError {
+                try await saga.put("failed", ["kind": .string(error.kind ?? "")])
+            }
+        }
+        #expect(await interpreter.run() == .success)
+        #expect(
+            output.lines == [
+                #"action {"n":1,"type":"got"}"#, #"action {"n":2,"type":"got"}"#, #"action {"type":"ended"}"#,
+                #"action {"type":"ended again"}"#, #"action {"kind":"SocketError","type":"failed"}"#,
+            ])
+    }
+
     @Test func aNativeSagaDelaysSelectsAndCallsHostFunctions() async {
         var host = HostFunctions()
         host.register("double") { (n: Int) async throws -> Int in n * 2 }

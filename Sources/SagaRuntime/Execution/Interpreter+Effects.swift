@@ -225,6 +225,16 @@ extension Interpreter {
         return .completion(.cancel)
     }
 
+    /// Blocks `task` on a `take` of `channel`, which is empty and open.
+    func wait(_ task: SagaTask, on channel: Channel) {
+        block(task, on: .channel(channel))
+        channel.takers.append((task, task.token))
+        channelWaiters.append((task, task.token))
+        if channelWaiters.count >= 1024, channelWaiters.count.nonzeroBitCount == 1 {
+            channelWaiters.removeAll { $0.task.token != $0.token }
+        }
+    }
+
     /// The channel `expr` gives, for `close` and `flush` (`what`).
     private func channel(_ expr: Expr, _ task: SagaTask, _ what: String) throws(SagaError) -> Channel {
         let value = try evaluator(task).eval(expr, task.env)
@@ -252,12 +262,7 @@ extension Interpreter {
                     if let failure = channel.failure { throw failure }
                     return .completion(.end)
                 }
-                block(task, on: .channel(channel))
-                channel.takers.append((task, task.token))
-                channelWaiters.append((task, task.token))
-                if channelWaiters.count >= 1024, channelWaiters.count.nonzeroBitCount == 1 {
-                    channelWaiters.removeAll { $0.task.token != $0.token }
-                }
+                wait(task, on: channel)
                 return .suspended
             }
             actionPattern = try ActionPattern(value)

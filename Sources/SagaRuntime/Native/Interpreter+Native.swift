@@ -136,6 +136,21 @@ extension Interpreter {
                 block(task, on: .take)
                 addTaker(Taker(task, pattern: pattern))
                 return .success(nil)
+            case .takeFrom(let value):
+                guard case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) else {
+                    throw SagaError.typeError("take(from:) needs a channel, got \(value.kindName)")
+                }
+                if let message = channel.messages.popFirst() { return .success(message) }
+                if channel.isClosed {
+                    if let failure = channel.failure { throw failure }
+                    // Ends as a take at END does: the saga gets `Ended` when it next runs.
+                    task.token &+= 1
+                    task.resumption = .unwind(.end)
+                    wakeups.append(.run(task, task.token))
+                    return .success(nil)
+                }
+                wait(task, on: channel)
+                return .success(nil)
             case .put(let action):
                 guard case .record(let r) = action, case .string? = r["type"] else {
                     throw SagaError.typeError("an action must be a record with a string 'type'")

@@ -27,6 +27,8 @@ public typealias NativeSaga = @Sendable (SagaEffects) async throws -> Void
 /// An effect a native saga asks the scheduler for.
 enum NativeEffect: Sendable {
     case take(ActionPatternSpec)
+    /// `take CH`: the oldest message of a channel.
+    case takeFrom(Value)
     case put(Value)
     case select
     case delay(Int)

@@ -37,6 +37,24 @@ public final class SagaEffects: Sendable {
         return try ActionDecoding.decode(value, as: A.self)
     }
 
+    /// Takes the oldest message of a channel (an ``EventChannel``'s `value`, or a channel a
+    /// scripted saga gives), waiting while it is empty, as `take CH` does.
+    ///
+    /// ```swift
+    /// let messages = try await saga.call("chat.connect", "general")
+    /// while true {
+    ///     let message = try await saga.take(from: messages)
+    ///     try await saga.put("chat/received", ["message": message])
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``Ended`` once the channel is closed and empty (or at END), or the error its
+    ///   source failed with (see ``EventChannel/close(throwing:)``).
+    @discardableResult
+    public func take(from channel: Value) async throws -> Value {
+        try await driver.perform(.takeFrom(channel))
+    }
+
     /// Starts every effect, in order; the first to finish wins and the others are cancelled.
     ///
     /// ```swift
