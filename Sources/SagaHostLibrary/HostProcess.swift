@@ -128,8 +128,12 @@ public final class HostProcess: Sendable {
                 s.process = process
                 s.input = spawned.input
                 let output = spawned.output
-                Thread { [self] in read(output) }.start()
-                Thread { [self] in exited("exited with status \(process.waitAndCollect())") }.start()
+                let collected = DispatchSemaphore(value: 0)
+                Thread { [self] in read(output, collected) }.start()
+                Thread { [self] in
+                    exited("exited with status \(process.waitAndCollect())")
+                    collected.signal()
+                }.start()
             }
             defer { s.nextID += 1 }
             return .success(s.nextID)
@@ -156,8 +160,9 @@ public final class HostProcess: Sendable {
         }
     }
 
-    /// Reads the process's answers until its output ends.
-    private func read(_ fd: Int32) {
+    /// Reads the process's answers until its output ends (then the process is given a moment
+    /// to exit, so that its status is what the calls and channels it leaves report).
+    private func read(_ fd: Int32, _ collected: DispatchSemaphore) {
         defer { close(fd) }
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -176,8 +181,11 @@ public final class HostProcess: Sendable {
                 }
             }
         }
-        exited("closed its output")
+        if collected.wait(timeout: .now() + Self.exitWait) == .timedOut { exited("closed its output") }
     }
+
+    /// How long a process whose output ended has to exit before its calls fail without its status.
+    static let exitWait: DispatchTimeInterval = .milliseconds(500)
 
     /// Delivers one answer, or one event of a channel; `false` if the line is neither an answer
     /// to a call in flight nor an event of a channel the process opened.

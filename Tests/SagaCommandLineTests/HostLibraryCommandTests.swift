@@ -222,7 +222,7 @@ import Testing
               let c = call feed.closed()
               log "took \\(a); the host saw closed: \\(c)"
               let crash = call feed.open("crash")
-              try { call drain(crash) } catch e { log "\\(e.kind): the process is gone" }
+              try { call drain(crash) } catch e { log "\\(e.kind): \\(e.message)" }
             }
             """
         try await withScript(source) { folder, script in
@@ -233,7 +233,8 @@ import Testing
             #expect(run.code == 0, "\(run.err)")
             #expect(
                 run.out == "drained [0,1,2]\n" + #"took 0; the host saw closed: ["long"]"# + "\n"
-                    + "drained [0,1,2]\nHostError: the process is gone\n")
+                    + "drained [0,1,2]\nHostError: the host process 'feed' (\(python) \(folder)/host.py) "
+                    + "exited with status 3\n")
             let lines = try String(contentsOfFile: mocks, encoding: .utf8)
             #expect(lines.contains(#"{"args":["short"],"call":"feed.open","channel":"short"}"#), "\(lines)")
         }
