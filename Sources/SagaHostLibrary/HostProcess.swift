@@ -128,10 +128,12 @@ public final class HostProcess: Sendable {
                 s.process = process
                 s.input = spawned.input
                 let output = spawned.output
+                // The process's end is reported by the reader, once it has read everything the
+                // process wrote: answers still in the pipe when the process exits are answers.
                 let collected = DispatchSemaphore(value: 0)
-                Thread { [self] in read(output, collected) }.start()
-                Thread { [self] in
-                    exited("exited with status \(process.waitAndCollect())")
+                Thread { [self] in read(output, process, collected) }.start()
+                Thread {
+                    _ = process.waitAndCollect()
                     collected.signal()
                 }.start()
             }
@@ -160,9 +162,9 @@ public final class HostProcess: Sendable {
         }
     }
 
-    /// Reads the process's answers until its output ends (then the process is given a moment
-    /// to exit, so that its status is what the calls and channels it leaves report).
-    private func read(_ fd: Int32, _ collected: DispatchSemaphore) {
+    /// Reads the process's answers until its output ends; then the process is given a moment
+    /// to exit, so that its status is what the calls and channels it leaves report.
+    private func read(_ fd: Int32, _ process: ProcessLifetime, _ collected: DispatchSemaphore) {
         defer { close(fd) }
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -181,7 +183,10 @@ public final class HostProcess: Sendable {
                 }
             }
         }
-        if collected.wait(timeout: .now() + Self.exitWait) == .timedOut { exited("closed its output") }
+        guard collected.wait(timeout: .now() + Self.exitWait) == .success, let status = process.exitStatus else {
+            return exited("closed its output")
+        }
+        exited("exited with status \(status)")
     }
 
     /// How long a process whose output ended has to exit before its calls fail without its status.

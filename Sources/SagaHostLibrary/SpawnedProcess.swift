@@ -163,6 +163,9 @@ final class ProcessLifetime: Sendable {
     /// Whether it has ended and been collected.
     var hasEnded: Bool { status.withLock { $0 != nil } }
 
+    /// Its exit status (128 + the signal's number for a signal) once it has been collected.
+    var exitStatus: Int32? { status.withLock { $0 } }
+
     /// Sends `number` unless the process has been collected.
     func signal(_ number: Int32) {
         status.withLock { status in
