@@ -168,6 +168,10 @@ public final class Interpreter {
     let eventInbox: EventInbox
     /// The event channels of the run, by name (see ``EventChannel``).
     @exclusivity(unchecked) var eventChannels: [String: Channel] = [:]
+    /// Every host's event channel the run has taken, open or closed, with its channel of the
+    /// run: the same host channel is always the same channel (the source is kept, so that its
+    /// identifier is not another's).
+    @exclusivity(unchecked) var adoptedEventChannels: [ObjectIdentifier: (source: EventChannel, channel: Channel)] = [:]
     /// Input lines for event channels no host call has opened yet, by name: their messages,
     /// and whether a line closed the channel.
     @exclusivity(unchecked) var earlyChannelInput: [String: (messages: [Value], closed: Bool)] = [:]

@@ -312,4 +312,27 @@ import Testing
         }
         #expect(throws: HostMocks.ParseError.self) { try HostMocks(jsonl: #"{"call": "f", "chanel": "c"}"#) }
     }
+
+    /// The same host channel given twice is the same channel of the run, whether it is open
+    /// or was closed before the saga had it: its messages are taken once each, in order.
+    @Test func theSameHostChannelIsAlwaysTheSameChannel() async {
+        let feed = EventChannel(named: "feed")
+        for n in 1...3 { feed.send(.int(n)) }
+        feed.close()
+        var host = HostFunctions()
+        host.register("feed.open") { _ in feed.value }
+        let run = await runSaga(
+            """
+            extern func feed.open()
+            saga main {
+              let a = call feed.open()
+              let first = take a
+              let b = call feed.open()
+              let second = take b
+              let third = take a
+              log "\\(a == b) \\(first) \\(second) \\(third)"
+            }
+            """, host: host)
+        #expect(run.lines == ["true 1 2 3"])
+    }
 }

@@ -6,8 +6,8 @@ extension Interpreter {
     ///
     /// - Throws: when another open channel of the run has its name, or another run has it.
     func openEventChannel(_ source: EventChannel) throws(SagaError) -> Channel {
+        if let adopted = adoptedEventChannels[ObjectIdentifier(source)] { return adopted.channel }
         if let channel = eventChannels[source.name] {
-            if channel.source === source { return channel }
             if !channel.isClosed {
                 throw SagaError(kind: "HostError", message: "an event channel named '\(source.name)' is open already")
             }
@@ -15,6 +15,7 @@ extension Interpreter {
         let channel = Channel(id: makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
         let (early, closed, failure) = try source.link(eventInbox, channel)
         eventChannels[source.name] = channel
+        adoptedEventChannels[ObjectIdentifier(source)] = (source, channel)
         for message in early { send(message, to: channel) }
         if closed {
             channel.isClosed = true
@@ -117,6 +118,7 @@ extension Interpreter {
             channel.source = nil
         }
         eventChannels = [:]
+        adoptedEventChannels = [:]
         openEventSources = 0
         _ = eventInbox.takeAll()
         for name in earlyChannelInput.keys.sorted() {
