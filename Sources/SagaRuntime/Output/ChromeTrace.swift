@@ -70,12 +70,7 @@ public final class ChromeTrace {
     /// A blocking effect begins, its arguments one key and its value (`{"effect": …}`), written
     /// as that record would be, without making it.
     func begin(_ tid: Int, _ name: String, argument key: StaticString, _ value: Value, at ms: Int) {
-        startEvent()
-        append("{\"args\":{\"")
-        append(key)
-        append("\":")
-        value.writeCanonicalJSON(into: &buffer)
-        append("}")
+        startEvent(argument: key, value)
         beginRest(tid, name, at: ms)
     }
 
@@ -107,12 +102,7 @@ public final class ChromeTrace {
     /// An instant event whose arguments are one key and its value (`{"action": …}`), written
     /// as that record would be, without making it.
     func instant(_ name: String, tid: Int?, argument key: StaticString, _ value: Value, at ms: Int) {
-        startEvent()
-        append("{\"args\":{\"")
-        append(key)
-        append("\":")
-        value.writeCanonicalJSON(into: &buffer)
-        append("}")
+        startEvent(argument: key, value)
         instantRest(name, tid: tid, at: ms)
     }
 
@@ -177,6 +167,17 @@ public final class ChromeTrace {
     private func startEvent() {
         if !first { append(",\n") }
         first = false
+    }
+
+    /// Starts an event with arguments of one key and its value, written as that record
+    /// would be, without making it.
+    private func startEvent(argument key: StaticString, _ value: Value) {
+        startEvent()
+        append("{\"args\":{\"")
+        append(key)
+        append("\":")
+        value.writeCanonicalJSON(into: &buffer)
+        append("}")
     }
 
     /// Writes the buffer once it is full.
