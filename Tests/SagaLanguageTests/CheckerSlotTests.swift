@@ -84,6 +84,44 @@ struct CheckerSlotTests {
         #expect([innerX.slot, innerUse.slot, outerUse.slot] == [10, 10, 2])
     }
 
+    /// A forked block's task holds only the first slots it needs: one past the highest slot
+    /// it reads, writes or declares, its nested tasks' reads of the frame included.
+    @Test func aForkedBlockNeedsTheSlotsUpToTheHighestItUses() throws {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              let a = 1
+              let b = 2
+              let c = 3
+              fork { take "go" }
+              spawn { log a }
+              fork { log b; let d = 4; log d }
+              fork { fork { log c } }
+              fork { let e = 5; fork { log e } }
+              fork { every "t" as t { log b; log t } }
+              fork { let r = retry 2 call f(a) }
+            }
+            func f(x) { return x }
+            """)
+        let body = try #require(result.program?.sagas.first?.body.statements)
+        func size(_ statement: Stmt) -> Int32? {
+            switch statement {
+            case .effect(.fork(.block(let block), _), _), .effect(.spawn(.block(let block), _), _):
+                return block.frameSize
+            default:
+                return nil
+            }
+        }
+        // a, b and c take slots 0, 1 and 2; d takes 3, e 4, t 5 and r 6.
+        #expect(body[3...].map(size) == [0, 1, 4, 3, 5, 6, 7])
+        guard case .effect(.fork(.block(let outer), _), _) = body[6], let inner = size(outer.statements[0])
+        else {
+            Issue.record("unexpected \(body[6])")
+            return
+        }
+        #expect(inner == 3)
+    }
+
     @Test func aReducersBindingTakesSlotZero() throws {
         let result = CheckerTests.compile(
             """

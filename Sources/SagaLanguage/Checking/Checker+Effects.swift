@@ -217,7 +217,19 @@ extension Checker {
             let saved = context
             defer { context = saved }
             enterTaskBody(.fork)
-            guard checkBlock(&block) else { return false }
+            let outerHighest = highestSlotInTask
+            let firstLocal = nextSlot
+            highestSlotInTask = -1
+            var changed = checkBlock(&block)
+            let size = Int32(clamping: highestSlotInTask + 1)
+            // What the block reads of the frame around it, the enclosing task must hold too;
+            // its own variables (from `firstLocal` on) it need not.
+            highestSlotInTask = max(outerHighest, min(highestSlotInTask, firstLocal - 1))
+            if block.frameSize != size {
+                block.frameSize = size
+                changed = true
+            }
+            guard changed else { return false }
             body = .block(block)
         }
         return true

@@ -136,7 +136,9 @@ extension Checker {
     private mutating func usedSlot(of variable: Variable) -> Int? {
         guard let index = scopes.lookup(nameID(of: variable)) else { return nil }
         scopes.markUsed(index)
-        return scopes.entry(at: index).slot
+        let slot = scopes.entry(at: index).slot
+        noteSlot(slot)
+        return slot
     }
 
     /// Reports a read of a variable that no visible declaration names.

@@ -65,6 +65,9 @@ struct Checker {
     var names = NameInterner()
     /// The next fresh slot of the declaration being checked.
     var nextSlot = 0
+    /// The highest slot read, written or declared since the innermost `fork` or `spawn` block
+    /// began, or -1: what sets that block's ``Block/frameSize``.
+    var highestSlotInTask = -1
     /// What the constructs around the node being checked allow.
     var context = CheckContext()
 
@@ -110,6 +113,7 @@ struct Checker {
     mutating func beginDeclaration() {
         scopes.reset()
         nextSlot = 0
+        highestSlotInTask = -1
         context = CheckContext()
     }
 
@@ -152,6 +156,7 @@ struct Checker {
     mutating func declare(_ variable: inout Variable, isMutable: Bool, warnsIfUnused: Bool = false) {
         variable.slot = nextSlot
         nextSlot += 1
+        noteSlot(variable.slot)
         guard scopes.depth > 0 else { return }
         let id = nameID(of: variable)
         if let previous = scopes.declaredInInnermostScope(id) {
@@ -169,7 +174,15 @@ struct Checker {
     mutating func use(_ variable: Variable) -> ScopeStack.Entry? {
         guard let index = scopes.lookup(nameID(of: variable)) else { return nil }
         scopes.markUsed(index)
-        return scopes.entry(at: index)
+        let entry = scopes.entry(at: index)
+        noteSlot(entry.slot)
+        return entry
+    }
+
+    /// Counts `slot` as one the innermost task body uses (see ``highestSlotInTask``).
+    @inline(__always)
+    mutating func noteSlot(_ slot: Int) {
+        if slot > highestSlotInTask { highestSlotInTask = slot }
     }
 
     /// The number of `variable`'s name: the parser's, while it still numbers that name, or

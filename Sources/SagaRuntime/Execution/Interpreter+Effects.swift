@@ -381,7 +381,7 @@ extension Interpreter {
         case .block(let block):
             child = newTask(
                 name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
-                parent: task, env: task.env, body: block)
+                parent: task, env: Self.frame(of: block, from: task.env), body: block)
         case .call(.function(let index, _), let argExprs):
             child = try functionTask(index, try evaluate(argExprs, task), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
@@ -394,6 +394,18 @@ extension Interpreter {
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
         if case .discard = task.target { return .null }
         return child.handle
+    }
+
+    /// The variables a `fork` or `spawn` block starts with: a copy of the first
+    /// ``Block/frameSize`` slots of its parent's, or the whole frame when the block does not say.
+    ///
+    /// The whole frame is shared until either task writes to it; a prefix is a new array (none
+    /// at all for a block that uses no variable), which the parent then does not copy at its
+    /// next write.
+    private static func frame(of block: Block, from env: [Value]) -> [Value] {
+        let size = Int(block.frameSize)
+        guard size >= 0, size < env.count else { return env }
+        return size == 0 ? [] : Array(env[..<size])
     }
 
     /// Runs a body as an owned task that `task` waits for, like `call`.

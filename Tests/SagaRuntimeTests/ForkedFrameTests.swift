@@ -1,0 +1,60 @@
+import SagaCore
+import Testing
+
+/// A `fork` or `spawn` block's task holds a copy of only the first slots of its parent's frame
+/// that it uses (see `Block.frameSize`): whatever it reads, at any depth, keeps the value it
+/// had when the task started.
+@Suite("Forked blocks see the variables they use")
+struct ForkedFrameTests {
+    @Test func nestedTasksReadTheVariablesOfEveryEnclosingFrame() async {
+        let run = await runSaga(
+            """
+            saga main {
+              var a = "a"
+              let b = "b"
+              let unused = "u"
+              fork { take "go"; log "first" }
+              fork {
+                let c = "c"
+                fork {
+                  take "go"
+                  log a + b + c
+                  spawn { log b + c }
+                }
+              }
+              fork { fork { take "go"; log b } }
+              a = "changed"
+              for i in range(2) {
+                fork {
+                  let doubled = i * 2
+                  take "go"
+                  log [i, doubled]
+                }
+              }
+              log unused
+            }
+            """, input: [#"{"type":"go"}"#])
+        #expect(run.errors == [])
+        #expect(run.lines == ["u", "first", "abc", "bc", "b", "[0,0]", "[1,2]"])
+    }
+
+    @Test func effectsThatBuildHiddenVariablesRunInAForkedBlock() async {
+        let run = await runSaga(
+            """
+            saga main {
+              let limit = 2
+              let label = "n"
+              fork {
+                let n = retry 3 call tries(limit)
+                let both = all { x: call tries(1), y: delay 1ms label }
+                let first = race { slow: delay 10ms, fast: delay 1ms label }
+                every "x" as x { log [label, x.n, n, both.x, both.y, first.fast] }
+                latest "y" as y { log y.n + limit }
+              }
+            }
+            func tries(x) { return x * 10 }
+            """, input: [#"{"at":20,"action":{"type":"x","n":1}}"#, #"{"at":30,"action":{"type":"y","n":5}}"#])
+        #expect(run.errors == [])
+        #expect(run.lines == [#"["n",1,20,10,"n","n"]"#, "7"])
+    }
+}
