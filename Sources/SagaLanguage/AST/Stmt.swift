@@ -97,10 +97,10 @@ package struct Block: Sendable {
     package var statements: [Stmt]
     /// Where the opening brace is.
     package var location: SourceLocation
-    /// For the block of a `fork` or `spawn`: how many of the frame's first slots its task
-    /// needs, being one past the highest slot the block reads, writes or declares (nested
-    /// blocks and tasks included). The checker sets it; -1, for any other block, means the whole
-    /// frame.
+    /// How many of the frame's first slots the task of a `fork` or `spawn` block needs.
+    ///
+    /// It is one past the highest slot the block reads, writes or declares, nested blocks and
+    /// tasks included. The checker sets it; -1, for any other block, means the whole frame.
     ///
     /// The forked task then holds a copy of those slots only, so a blocked task that uses few
     /// variables of a large frame, or none, keeps few or none of them alive.
