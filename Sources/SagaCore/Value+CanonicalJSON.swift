@@ -50,6 +50,16 @@ extension Value {
         }
     }
 
+    /// Hands the value's canonical JSON, as UTF-8 that stays valid only during the call, to
+    /// `body` (for writers with buffers of their own); a text cut at its limit ends with `…`.
+    package func withCanonicalJSON(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        CanonicalJSONWriter.withCanonicalJSON(of: self) { text, truncated in
+            guard truncated else { return body(text) }
+            let whole = Array(text) + Array("…".utf8)
+            return whole.withUnsafeBufferPointer(body)
+        }
+    }
+
     /// Appends the value's canonical JSON, as UTF-8, to `bytes` (for writers of files and pipes).
     ///
     /// - Parameter bytes: The buffer to append to; its existing contents are kept.

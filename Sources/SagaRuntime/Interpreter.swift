@@ -240,12 +240,9 @@ public final class Interpreter {
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
     @exclusivity(unchecked) public var tracer: ChromeTrace?
-    /// For the trace: a description of the effect each task last performed, by task id
-    /// (kept here, not in every task, since only a traced run needs it).
-    @exclusivity(unchecked) var tracedEffects: [Int: String] = [:]
     /// For the trace: each effect's description, made once, by where it is and its kind (see
     /// ``effectDescription(_:)``).
-    @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, text: String)]] = [:]
+    @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]
     /// The root sagas, for ``stop()``.
     @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.

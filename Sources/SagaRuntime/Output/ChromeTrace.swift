@@ -23,21 +23,27 @@ public final class ChromeTrace {
     /// The first failed write's error; nothing is written after it.
     @exclusivity(unchecked) private var failure: Int32?
     @exclusivity(unchecked) private var first = true
-    @exclusivity(unchecked) private var named: Set<Int> = []
+    /// One bit per task number: whether its track is named yet.
+    @exclusivity(unchecked) private var named: [UInt64] = []
     @exclusivity(unchecked) private var lastTimestamp = -1
     @exclusivity(unchecked) private var nextFlow = 1
-    /// Events not yet written to the file.
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
-    /// How full ``buffer`` gets before it is written.
-    private static let bufferSize = 1 << 16
+    /// Events not yet written to the file: ``count`` bytes of ``capacity``.
+    private let bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var count = 0
+    /// How many bytes are written to the file at once.
+    private static let capacity = 1 << 16
 
     /// Creates (or truncates) the trace file; `nil` if it cannot be opened for writing.
     public init?(path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
         self.fd = fd
-        buffer.reserveCapacity(Self.bufferSize + 4096)
+        bytes = .allocate(capacity: Self.capacity)
         append("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n")
+    }
+
+    deinit {
+        bytes.deallocate()
     }
 
     /// Microseconds for an event at `milliseconds`: strictly increasing, so that events at
@@ -48,29 +54,47 @@ public final class ChromeTrace {
     }
 
     /// Names a task's track the first time it appears.
+    @inline(__always)
     func track(_ tid: Int, _ name: String) {
-        guard named.insert(tid).inserted else { return }
+        let word = tid >> 6
+        let bit = UInt64(1) << UInt64(tid & 63)
+        if tid >= 0, word < named.count, named[word] & bit != 0 { return }
+        nameTrack(tid, name)
+    }
+
+    /// Writes a track's name, once.
+    @inline(never)
+    private func nameTrack(_ tid: Int, _ name: String) {
+        if tid >= 0 {
+            let word = tid >> 6
+            if word >= named.count { named.append(contentsOf: repeatElement(0, count: word + 1 - named.count)) }
+            named[word] |= UInt64(1) << UInt64(tid & 63)
+        }
         startEvent()
         append("{\"args\":{\"name\":")
         append(string: "\(name) #\(tid)")
         append("},\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":")
         append(tid)
         append("}")
-        endEvent()
     }
 
     /// A blocking effect begins.
     func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int) {
         startEvent()
         append("{\"args\":")
-        args.writeCanonicalJSON(into: &buffer)
+        append(json: args)
         beginRest(tid, name, at: ms)
     }
 
-    /// A blocking effect begins, its arguments one key and its value (`{"effect": …}`), written
-    /// as that record would be, without making it.
-    func begin(_ tid: Int, _ name: String, argument key: StaticString, _ value: Value, at ms: Int) {
-        startEvent(argument: key, value)
+    /// A blocking effect begins, its arguments one key and a string given as its JSON text
+    /// (`{"effect": "…"}`), written as that record would be, without making it.
+    func begin(_ tid: Int, _ name: String, argument key: StaticString, json: [UInt8], at ms: Int) {
+        startEvent()
+        append("{\"args\":{\"")
+        append(key)
+        append("\":")
+        json.withUnsafeBytes { append($0) }
+        append("}")
         beginRest(tid, name, at: ms)
     }
 
@@ -80,7 +104,6 @@ public final class ChromeTrace {
         append(string: name)
         append(",\"ph\":\"B\",\"pid\":1,\"tid\":")
         appendTidAndTime(tid, timestamp(ms))
-        endEvent()
     }
 
     /// The blocking effect of a task ends.
@@ -88,21 +111,25 @@ public final class ChromeTrace {
         startEvent()
         append("{\"ph\":\"E\",\"pid\":1,\"tid\":")
         appendTidAndTime(tid, timestamp(ms))
-        endEvent()
     }
 
     /// An instant event: on a task's track, or global when `tid` is nil.
     func instant(_ name: String, tid: Int?, _ args: Value, at ms: Int) {
         startEvent()
         append("{\"args\":")
-        args.writeCanonicalJSON(into: &buffer)
+        append(json: args)
         instantRest(name, tid: tid, at: ms)
     }
 
     /// An instant event whose arguments are one key and its value (`{"action": …}`), written
     /// as that record would be, without making it.
     func instant(_ name: String, tid: Int?, argument key: StaticString, _ value: Value, at ms: Int) {
-        startEvent(argument: key, value)
+        startEvent()
+        append("{\"args\":{\"")
+        append(key)
+        append("\":")
+        append(json: value)
+        append("}")
         instantRest(name, tid: tid, at: ms)
     }
 
@@ -123,11 +150,10 @@ public final class ChromeTrace {
     private func instantFields(_ name: String, tid: Int?, at ms: Int) {
         append("\"name\":")
         append(string: name)
-        append(",\"ph\":\"i\",\"pid\":1,\"s\":")
-        append(tid == nil ? "\"g\"" : "\"t\"")
-        append(",\"tid\":")
+        append(
+            tid == nil ? ",\"ph\":\"i\",\"pid\":1,\"s\":\"g\",\"tid\":" : ",\"ph\":\"i\",\"pid\":1,\"s\":\"t\",\"tid\":"
+        )
         appendTidAndTime(tid ?? 0, timestamp(ms))
-        endEvent()
     }
 
     /// An arrow from the parent's track to the child's.
@@ -143,11 +169,7 @@ public final class ChromeTrace {
             append(",\"ph\":\"")
             append(phase)
             append("\",\"pid\":1,\"tid\":")
-            append(tid)
-            append(",\"ts\":")
-            append(timestamp(ms))
-            append("}")
-            endEvent()
+            appendTidAndTime(tid, timestamp(ms))
         }
     }
 
@@ -164,116 +186,152 @@ public final class ChromeTrace {
     }
 
     /// Separates an event from the one before.
-    private func startEvent() {
-        if !first { append(",\n") }
-        first = false
-    }
-
-    /// Starts an event with arguments of one key and its value, written as that record
-    /// would be, without making it.
-    private func startEvent(argument key: StaticString, _ value: Value) {
-        startEvent()
-        append("{\"args\":{\"")
-        append(key)
-        append("\":")
-        value.writeCanonicalJSON(into: &buffer)
-        append("}")
-    }
-
-    /// Writes the buffer once it is full.
     @inline(__always)
-    private func endEvent() {
-        if buffer.count >= Self.bufferSize { flush() }
+    private func startEvent() {
+        if !first {
+            append(",\n")
+        } else {
+            first = false
+        }
     }
 
+    @inline(__always)
     private func append(_ text: StaticString) {
-        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `TID,"ts":TS}`, the end of most events, in one append.
-    private func appendTidAndTime(_ tid: Int, _ ts: Int) {
-        guard tid >= 0, ts >= 0 else {
-            append(tid)
-            append(",\"ts\":")
-            append(ts)
-            append("}")
+    /// Copies `run` into the buffer, writing the buffer first when `run` does not fit.
+    @inline(__always)
+    private func append(_ run: UnsafeRawBufferPointer) {
+        guard let source = run.baseAddress, run.count <= Self.capacity &- count else {
+            appendOverflowing(run)
             return
         }
-        // At most 19 digits each, and the 7 bytes between and after them.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { bytes in
-            var at = 0
-            func digits(_ number: Int) {
-                var n = number
-                var count = 1
-                var rest = n / 10
-                while rest > 0 {
-                    count += 1
-                    rest /= 10
-                }
-                var i = at + count
-                repeat {
-                    i -= 1
-                    bytes[i] = UInt8(ascii: "0") &+ UInt8(n % 10)
-                    n /= 10
-                } while n > 0
-                at += count
-            }
-            digits(tid)
-            for byte in ",\"ts\":".utf8 {
-                bytes[at] = byte
+        UnsafeMutableRawPointer(bytes + count).copyMemory(from: source, byteCount: run.count)
+        count &+= run.count
+    }
+
+    /// Appends what does not fit: the buffer goes to the file first, and a run larger than
+    /// the whole buffer goes straight after it.
+    @inline(never)
+    private func appendOverflowing(_ run: UnsafeRawBufferPointer) {
+        guard let source = run.baseAddress, run.count > 0 else { return }
+        flush()
+        guard run.count <= Self.capacity else {
+            write(UnsafeRawBufferPointer(start: source, count: run.count))
+            return
+        }
+        UnsafeMutableRawPointer(bytes).copyMemory(from: source, byteCount: run.count)
+        count = run.count
+    }
+
+    /// A value as canonical JSON.
+    private func append(json value: Value) {
+        value.withCanonicalJSON { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `TID,"ts":TS}`, the end of most events, written in place.
+    private func appendTidAndTime(_ tid: Int, _ ts: Int) {
+        // At most 20 characters each, and the 7 bytes between and after them.
+        if Self.capacity &- count < 48 { flush() }
+        var at = bytes + count
+        Self.writeDigits(tid, at: &at)
+        for byte in ",\"ts\":".utf8 {
+            at.pointee = byte
+            at += 1
+        }
+        Self.writeDigits(ts, at: &at)
+        at.pointee = UInt8(ascii: "}")
+        at += 1
+        count = at - bytes
+    }
+
+    /// The two digits of every number below 100, in order.
+    private static let digitPairs: StaticString = """
+        0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+        5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+        """
+
+    /// Writes `number` in decimal at `at`, which it moves past the digits (at most 20 bytes).
+    @inline(__always)
+    private static func writeDigits(_ number: Int, at: inout UnsafeMutablePointer<UInt8>) {
+        guard number >= 0 else {
+            for byte in String(number).utf8 {
+                at.pointee = byte
                 at += 1
             }
-            digits(ts)
-            bytes[at] = UInt8(ascii: "}")
-            at += 1
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<at]))
-        }
-    }
-
-    /// A number's decimal digits (a timestamp, an id: never negative).
-    private func append(_ number: Int) {
-        guard number > 0 else {
-            if number == 0 {
-                buffer.append(UInt8(ascii: "0"))
-            } else {
-                buffer.append(contentsOf: String(number).utf8)
-            }
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        var n = number
-        withUnsafeMutableBytes(of: &digits) { bytes in
-            while n > 0 {
-                count += 1
-                bytes[24 - count] = UInt8(ascii: "0") &+ UInt8(n % 10)
-                n /= 10
-            }
-            buffer.append(contentsOf: bytes[(24 - count)...])
+        var width = 1
+        var power = 10
+        while width < 19, number >= power {
+            width &+= 1
+            power &*= 10
+        }
+        var n = UInt(number)
+        var end = at + width
+        at = end
+        let pairs = digitPairs.utf8Start
+        while n >= 100 {
+            let pair = Int(n % 100) &* 2
+            n /= 100
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair &+ 1]
+        }
+        if n >= 10 {
+            let pair = Int(n) &* 2
+            end -= 2
+            end[0] = pairs[pair]
+            end[1] = pairs[pair &+ 1]
+        } else {
+            end -= 1
+            end[0] = UInt8(ascii: "0") &+ UInt8(n)
         }
     }
 
-    /// A JSON string, escaped as canonical JSON escapes it.
+    /// A number's decimal digits (a flow id: never negative).
+    private func append(_ number: Int) {
+        var text = String(number)
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A JSON string, escaped as canonical JSON escapes it: copied as it is when no character
+    /// of it needs escaping, as in the names of effects and of most actions.
     private func append(string: String) {
-        Value.string(string).writeCanonicalJSON(into: &buffer)
+        var text = string
+        let plain = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte >= 0x7F {
+                return false
+            }
+            append("\"")
+            append(UnsafeRawBufferPointer(utf8))
+            append("\"")
+            return true
+        }
+        if !plain { append(json: .string(string)) }
     }
 
     /// Writes the buffer to the file and empties it.
     private func flush() {
-        defer { buffer.removeAll(keepingCapacity: true) }
-        guard failure == nil else { return }
-        buffer.withUnsafeBufferPointer { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
-                if n > 0 {
-                    done += n
-                } else if n < 0, errno == EINTR {
-                    continue
-                } else {
-                    failure = n < 0 ? errno : ENOSPC
-                    return
-                }
+        write(UnsafeRawBufferPointer(start: bytes, count: count))
+        count = 0
+    }
+
+    /// Writes `run` to the file, unless an earlier write failed.
+    private func write(_ run: UnsafeRawBufferPointer) {
+        guard failure == nil, let base = run.baseAddress else { return }
+        var done = 0
+        while done < run.count {
+            let n = Glibc.write(fd, base + done, run.count - done)
+            if n > 0 {
+                done += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                failure = n < 0 ? errno : ENOSPC
+                return
             }
         }
     }

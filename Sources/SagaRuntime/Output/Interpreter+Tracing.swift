@@ -5,15 +5,15 @@ extension Interpreter {
     /// Where an effect is and what it is (`file:3:5 (take "ping")`), for the trace: made the
     /// first time an effect of its kind runs at its place, then read from
     /// ``effectDescriptions``.
-    func effectDescription(_ effect: Effect) -> String {
+    func effectDescription(_ effect: Effect) -> TracedEffect {
         let location = effect.location
         let kind = Self.kindNumber(effect)
         if let known = effectDescriptions[location], let found = known.first(where: { $0.kind == kind }) {
-            return found.text
+            return found.effect
         }
-        let text = "\(describe(location)) \(ASTDump.render(effect))"
-        effectDescriptions[location, default: []].append((kind, text))
-        return text
+        let described = TracedEffect("\(describe(location)) \(ASTDump.render(effect))")
+        effectDescriptions[location, default: []].append((kind, described))
+        return described
     }
 
     /// A number for each kind of effect: two effects of one kind do not begin at one place.
@@ -68,13 +68,13 @@ extension Interpreter {
         case .host: name = "call"
         }
         task.traceOpen = true
-        let effect = tracedEffects[task.id]
+        let effect = task.tracedEffect.map(effectDescription)
         // The usual slice, a `take` or a `delay`, has only its effect: written without a record.
         if args.isEmpty, let effect {
-            trace.begin(task.id, name, argument: "effect", .string(effect), at: clock.now)
+            trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now)
             return
         }
-        if let effect { args["effect"] = .string(effect) }
+        if let effect { args["effect"] = .string(effect.text) }
         trace.begin(task.id, name, .record(args), at: clock.now)
     }
 
@@ -90,7 +90,7 @@ extension Interpreter {
     func traceEffect(of stmt: Stmt, _ task: SagaTask) {
         switch stmt {
         case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
-            tracedEffects[task.id] = effectDescription(effect)
+            task.tracedEffect = effect
         default:
             break
         }

@@ -50,7 +50,6 @@ extension Interpreter {
         } else {
             outcome = .value(task.result)
         }
-        if tracer != nil { tracedEffects[task.id] = nil }
         task.outcome = outcome
         // A body that ended with a value: its task can run the watcher's next body, once
         // nothing refers to it (see ``ShortTurnWatcher/takeSpareTask()``). Every body of a

@@ -170,6 +170,12 @@ final class SagaTask: @unchecked Sendable {
         set { if newValue != nil || extras != nil { extrasForWriting.lastCaught = newValue } }
     }
 
+    /// For the trace: the effect it last performed, which names the slice of its next wait.
+    var tracedEffect: Effect? {
+        get { extras?.tracedEffect }
+        set { if newValue != nil || extras != nil { extrasForWriting.tracedEffect = newValue } }
+    }
+
     /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
     var stepsBeforeYield: Int {
         get { extras?.stepsBeforeYield ?? 0 }
@@ -346,6 +352,8 @@ final class TaskExtras {
     @exclusivity(unchecked) var shortTurnWatcher: ShortTurnWatcher?
     /// The error its last `catch` caught, with the trace of where it was thrown.
     @exclusivity(unchecked) var lastCaught: Failure?
+    /// In a traced run, the effect it last performed.
+    @exclusivity(unchecked) var tracedEffect: Effect?
 }
 
 /// How a finished task ended.
