@@ -19,31 +19,34 @@ import Musl
 /// Its fields are unchecked for exclusivity: only the interpreter that runs writes to it, one
 /// event at a time, and the checks would be a noticeable part of a traced run.
 public final class ChromeTrace {
-    private let fd: Int32
-    /// The first failed write's error; nothing is written after it.
-    @exclusivity(unchecked) private var failure: Int32?
+    private let file: TraceFile
     @exclusivity(unchecked) private var first = true
     /// One bit per task number: whether its track is named yet.
     @exclusivity(unchecked) private var named: [UInt64] = []
     @exclusivity(unchecked) private var lastTimestamp = -1
     @exclusivity(unchecked) private var nextFlow = 1
-    /// Events not yet written to the file: ``count`` bytes of ``capacity``.
-    private let bytes: UnsafeMutablePointer<UInt8>
+    /// Events not yet handed to the file: ``count`` bytes of ``capacity``.
+    @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var count = 0
-    /// How many bytes are written to the file at once.
-    private static let capacity = 1 << 16
+    /// The buffer the file writes in the background, filled before ``bytes`` was.
+    @exclusivity(unchecked) private var spare: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var isClosed = false
+    /// How many bytes are handed to the file at once.
+    private static let capacity = 1 << 18
 
     /// Creates (or truncates) the trace file; `nil` if it cannot be opened for writing.
     public init?(path: String) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return nil }
-        self.fd = fd
+        guard let file = TraceFile(path: path) else { return nil }
+        self.file = file
         bytes = .allocate(capacity: Self.capacity)
+        spare = .allocate(capacity: Self.capacity)
         append("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n")
     }
 
     deinit {
+        if !isClosed { _ = file.close() }
         bytes.deallocate()
+        spare.deallocate()
     }
 
     /// Microseconds for an event at `milliseconds`: strictly increasing, so that events at
@@ -179,10 +182,11 @@ public final class ChromeTrace {
     ///   `strerror` says it), or `nil` when every write succeeded.
     @discardableResult
     public func close() -> String? {
+        guard !isClosed else { return nil }
         append("\n]}\n")
         flush()
-        if Glibc.close(fd) != 0, failure == nil { failure = errno }
-        return failure.map { String(cString: strerror($0)) }
+        isClosed = true
+        return file.close().map { String(cString: strerror($0)) }
     }
 
     /// Separates an event from the one before.
@@ -218,7 +222,7 @@ public final class ChromeTrace {
         guard let source = run.baseAddress, run.count > 0 else { return }
         flush()
         guard run.count <= Self.capacity else {
-            write(UnsafeRawBufferPointer(start: source, count: run.count))
+            file.writeNow(UnsafeRawBufferPointer(start: source, count: run.count))
             return
         }
         UnsafeMutableRawPointer(bytes).copyMemory(from: source, byteCount: run.count)
@@ -313,26 +317,11 @@ public final class ChromeTrace {
         if !plain { append(json: .string(string)) }
     }
 
-    /// Writes the buffer to the file and empties it.
+    /// Hands the buffer to the file and goes on in the spare one.
     private func flush() {
-        write(UnsafeRawBufferPointer(start: bytes, count: count))
+        guard count > 0 else { return }
+        file.write(bytes, count: count)
+        swap(&bytes, &spare)
         count = 0
-    }
-
-    /// Writes `run` to the file, unless an earlier write failed.
-    private func write(_ run: UnsafeRawBufferPointer) {
-        guard failure == nil, let base = run.baseAddress else { return }
-        var done = 0
-        while done < run.count {
-            let n = Glibc.write(fd, base + done, run.count - done)
-            if n > 0 {
-                done += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else {
-                failure = n < 0 ? errno : ENOSPC
-                return
-            }
-        }
     }
 }
