@@ -91,25 +91,82 @@ extension Interpreter {
     func callIntoSlot(
         _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {
-        let args = argExprs.isEmpty ? [] : try evaluate(argExprs, task)
         let callee = Callee.function(index, loc)
-        try countCall(callee, at: loc)
         guard task.native == nil, task.callDepth < options.maxCallDepth, index >= 0, index < callShapes.count,
             callShapes[index].kind == .value
         else {
+            let args = argExprs.isEmpty ? [] : try evaluate(argExprs, task)
+            try countCall(callee, at: loc)
             // callCounted traces the call.
             task.target = .slot(slot)
             return try runEffectResult(try callCounted(callee, args, task, loc), task)
         }
-        if tracer != nil { traceCall(task, index, args) }
-        if let value = valueCall(index, callShapes[index].value, args, task) {
+        let ev = evaluator(task)
+        var frame = try takeValueFrame(index, argExprs, task.env, ev)
+        do {
+            try countCall(callee, at: loc)
+        } catch {
+            putBackValueFrame(index, &frame)
+            throw error
+        }
+        if tracer != nil { traceCall(task, index, Array(frame.prefix(argExprs.count))) }
+        if let value = try? ev.eval(callShapes[index].value, frame) {
+            putBackValueFrame(index, &frame)
             task.env[slot] = value
             return .called
         }
         // It failed: run it inline, where the error gets the function's frame (as `call` does).
+        let args = Array(frame.prefix(argExprs.count))
+        putBackValueFrame(index, &frame)
         task.target = .slot(slot)
         enterInline(index, callShapes[index].body, args, task, loc)
         return .entered
+    }
+
+    /// The value of a call of function `index`, a one-`return` function whose `return`
+    /// expression is `e`, with its arguments evaluated over `env`; `nil` if an argument or
+    /// the value fails.
+    ///
+    /// Not counted: the caller counts it once it has the value.
+    func valueCall(
+        _ index: Int, _ e: Expr, arguments argExprs: [Expr], over env: [Value], _ task: SagaTask, _ ev: Evaluator
+    ) -> Value? {
+        guard var frame = try? takeValueFrame(index, argExprs, env, ev) else { return nil }
+        if tracer != nil { traceCall(task, index, Array(frame.prefix(argExprs.count))) }
+        let value = try? ev.eval(e, frame)
+        putBackValueFrame(index, &frame)
+        return value
+    }
+
+    /// Function `index`'s frame for a call evaluated as a value, taken out of
+    /// ``valueFrames``, its first slots the arguments `argExprs` evaluated over `env`; give it
+    /// back with ``putBackValueFrame(_:_:)``.
+    ///
+    /// A value call runs no other call, so each function's frame is in use once at a time.
+    private func takeValueFrame(
+        _ index: Int, _ argExprs: [Expr], _ env: [Value], _ ev: Evaluator
+    ) throws(SagaError) -> [Value] {
+        var frame: [Value] = []
+        swap(&frame, &valueFrames[index])
+        let size = frameSizes[index]
+        if frame.count != size { frame = [Value](repeating: .null, count: size) }
+        var i = 0
+        while i < argExprs.count, i < size {
+            do {
+                frame[i] = try ev.eval(argExprs[i], env)
+            } catch {
+                putBackValueFrame(index, &frame)
+                throw error
+            }
+            i += 1
+        }
+        return frame
+    }
+
+    /// Empties a frame ``takeValueFrame(_:_:_:_:)`` gave and keeps it for the next call.
+    private func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
+        for i in frame.indices { frame[i] = .null }
+        swap(&frame, &valueFrames[index])
     }
 
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating

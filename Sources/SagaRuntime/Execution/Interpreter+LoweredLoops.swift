@@ -360,15 +360,8 @@ extension Interpreter {
         guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth else {
             return nil
         }
-        var args: [Value] = []
-        if hasArguments {
-            do {
-                args = try evaluate(loop.arguments[index], task)
-            } catch {
-                return nil
-            }
-        }
-        if tracer != nil { traceCall(task, function, args) }
-        return valueCall(function, loop.expressions[index], args, ev)
+        return valueCall(
+            function, loop.expressions[index], arguments: hasArguments ? loop.arguments[index] : [], over: task.env,
+            task, ev)
     }
 }
