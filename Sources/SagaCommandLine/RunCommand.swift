@@ -129,7 +129,9 @@ enum RunCommand {
             return .ioError
         }
         let mockProblems = mocks?.problems ?? []
-        for problem in mockProblems { io.err("error: mocks: \(problem)\n") }
+        // An unexpected call that failed its saga is already reported, with the saga's stack.
+        let reported = Set(interpreter.reportedErrorMessages)
+        for problem in mockProblems where !reported.contains(problem) { io.err("error: mocks: \(problem)\n") }
         // A store that could not be opened at the first persistence action, or failed under
         // the run (a full disk, a failed sync), refused the writes from then on; the sagas saw
         // `…Failed` actions, and the run must not look fine.

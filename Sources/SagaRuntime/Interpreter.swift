@@ -239,6 +239,9 @@ public final class Interpreter {
     public var isRunning: Bool { started && !stopRequested }
     /// How many `call` effects the run has made (failure injection numbers them).
     @exclusivity(unchecked) public internal(set) var callsMade = 0
+    /// The message of each uncaught error the run reported (a failed root saga or spawned
+    /// task), in order: a command that sums up the run afterwards does not repeat them.
+    @exclusivity(unchecked) package internal(set) var reportedErrorMessages: [String] = []
     /// Where each compensation that ran was registered (`file:line:column`), in order.
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.

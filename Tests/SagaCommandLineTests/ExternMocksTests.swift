@@ -117,6 +117,27 @@ import Testing
         }
     }
 
+    /// A call the mocks do not expect is reported once: as the failure of its saga when
+    /// nothing catches it, in the summary after the run when the saga catches it.
+    @Test func anUnexpectedCallIsReportedOnce() async {
+        let uncaught = "extern func api.get(x)\nsaga main {\n  let r = call api.get(1)\n}\n"
+        let caught =
+            "extern func api.get(x)\nsaga main {\n  try { let r = call api.get(1) } catch e { log e.kind }\n}\n"
+        let mocks = #"{"call": "api.get", "args": [2], "result": 5}"# + "\n"
+        await withFiles(["uncaught.saga": uncaught, "caught.saga": caught, "m.jsonl": mocks]) { dir in
+            for (file, printsKind) in [("uncaught.saga", false), ("caught.saga", true)] {
+                let r = await runSagarun([
+                    "run", dir.appendingPathComponent(file).path, "--mocks", dir.appendingPathComponent("m.jsonl").path,
+                ])
+                #expect(r.code == 1)
+                let mentions = r.err.components(separatedBy: "unexpected call api.get(1)").count - 1
+                #expect(mentions == 1, "\(file): \(r.err)")
+                #expect(r.err.contains("error: mocks: unexpected call") == printsKind, "\(file): \(r.err)")
+                #expect(r.out.contains("MockError") == printsKind)
+            }
+        }
+    }
+
     @Test func aMocksFileThatDoesNotParseIsAClearErrorWithItsLine() async {
         await withFiles(["app.saga": Self.app, "m.jsonl": "\n{\"call\": \"x\", \"result\": 1}\n{oops\n"]) { dir in
             let r = await runSagarun([

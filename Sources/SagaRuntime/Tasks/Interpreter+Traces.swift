@@ -60,6 +60,7 @@ extension Interpreter {
     /// and counts it for the exit code.
     func report(_ task: SagaTask, _ failure: Failure) {
         failures += 1
+        reportedErrorMessages.append(failure.error.message)
         if tracer != nil { traceError(task, failure) }
         // `saga main`, `func fetch` → the declared name; a block keeps its description.
         var name = task.name
