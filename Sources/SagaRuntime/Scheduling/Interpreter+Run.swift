@@ -1,5 +1,6 @@
 import Foundation
 import SagaCore
+import SagaStore
 
 /// How a run ended.
 public enum RunStatus: Equatable, Sendable {
@@ -111,11 +112,10 @@ extension Interpreter {
     private func runVirtual(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         var pending: InputLine?
         var inputOpen = input != nil
-        var failure: InputError?
         while true {
             await drain()
             dropStaleTimers()
-            if outOfSteps, !hostCalls.hasInFlight { return failure }
+            if outOfSteps, !hostCalls.hasInFlight { return nil }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
@@ -128,8 +128,10 @@ extension Interpreter {
                     pending = try input?.next()
                     if pending == nil { inputOpen = false }
                 } catch {
-                    failure = error
-                    inputOpen = false
+                    // A malformed line stops the run: what the lines before it caused has
+                    // happened (each was taken once the program was idle).
+                    await stopRoots()
+                    return error
                 }
             }
             // A line due now, or with no time: its time read in place (a line bound here is
@@ -155,75 +157,75 @@ extension Interpreter {
             }
             if stopRequested {
                 await stopRoots()
-                return failure
+                return nil
             }
             if endBlockedTakes() { continue }
-            return failure
+            return nil
         }
     }
 
-    /// Real time: input lines as they arrive, timers when due, host completions when done.
+    /// Real time: input lines as they arrive, in order (a timed line holds back the lines
+    /// after it until its moment), timers when due, host completions when done.
     private func runReal(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
         let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
-        var timed: [(at: Int, order: Int, line: InputLine)] = []
-        var order = 0
-        var failure: InputError?
+        // Lines read but not yet dispatched: the first waits for its moment, the others behind it.
+        let held = RingQueue<InputLine>()
         while true {
             realTimeTurns &+= 1
             await drain()
             dropStaleTimers()
-            if outOfSteps, !hostCalls.hasInFlight { return failure }
+            if outOfSteps, !hostCalls.hasInFlight { return nil }
             var progressed = deliverEvents()
-            var timedAdded = false
             if let feed {
                 for event in feed.drain() {
                     progressed = true
                     switch event {
                     case .line(let line):
                         heardFromOutside()
-                        if let at = line.at, at > clock.now {
-                            timed.append((at, order, line))
-                            order += 1
-                            timedAdded = true
-                        } else {
-                            await dispatchNow(line)
-                        }
+                        held.append(line)
                     case .failed(let error):
-                        failure = error
+                        // A malformed line stops the run, once the lines before it are in.
+                        while let line = held.popFirst() { await dispatchNow(line) }
+                        await drain()
+                        await stopRoots()
+                        return error
                     }
                 }
             }
-            // Sorted only when lines were added: sorting even an empty list has a set-up cost,
-            // paid at every turn of this loop, twice a save.
-            if timedAdded { timed.sort { $0.at != $1.at ? $0.at < $1.at : $0.order < $1.order } }
             let now = clock.now
-            if let due = timers.nextDue, due <= now, timed.first.map({ due <= $0.at }) ?? true {
+            let heldAt = held.first.map { $0.at ?? now }
+            if let due = timers.nextDue, due <= now, heldAt.map({ due <= $0 }) ?? true {
                 fireNextTimer()
                 continue
             }
-            if let first = timed.first, first.at <= now {
-                timed.removeFirst()
+            if let at = heldAt, at <= now {
+                // Every line due now, in order, unless a timer comes between them.
                 heardFromOutside()
-                await dispatchNow(first.line)
+                while let line = held.popFirst() {
+                    await dispatchNow(line)
+                    guard let next = held.first.map({ $0.at ?? now }), next <= now,
+                        timers.nextDue.map({ $0 > next }) ?? true
+                    else { break }
+                }
                 continue
             }
             if progressed { continue }
             if stopRequested {
                 await stopRoots()
-                return failure
+                return nil
             }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
-            if !hostCalls.hasInFlight, timers.isEmpty, timed.isEmpty, !inputOpen {
+            if !hostCalls.hasInFlight, timers.isEmpty, held.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
-                return failure
+                return nil
             }
             for done in hostCalls.finishedCalls() {
                 deliver(done)
                 progressed = true
             }
             if progressed { continue }
-            if let next = [timers.nextDue, timed.first?.at].compactMap({ $0 }).min() {
+            if let next = [timers.nextDue, heldAt].compactMap({ $0 }).min() {
                 await hostCalls.inbox.wait(milliseconds: max(1, next - clock.now))
             } else {
                 await hostCalls.inbox.wait()
