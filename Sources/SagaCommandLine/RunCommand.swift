@@ -129,6 +129,7 @@ enum RunCommand {
             return .ioError
         }
         let mockProblems = mocks?.problems ?? []
+        io.noteMockProblems(mockProblems)
         // An unexpected call that failed its saga is already reported, with the saga's stack.
         let reported = Set(interpreter.reportedErrorMessages)
         for problem in mockProblems where !reported.contains(problem) { io.err("error: mocks: \(problem)\n") }

@@ -27,7 +27,16 @@ enum TestCommand {
         var failed = 0
         for c in withoutGolden {
             failed += 1
-            io.out("NO GOLDEN \(c.saga): run 'sagarun test --update \(c.saga)' to write \(c.golden)\n")
+            // `--update` writes no golden for a program that does not run: say why instead.
+            let result = await GoldenSuite.run(c)
+            guard result.exitCode >= 64 else {
+                io.out("NO GOLDEN \(c.saga): run 'sagarun test --update \(c.saga)' to write \(c.golden)\n")
+                continue
+            }
+            io.out(
+                "NO GOLDEN \(c.saga): it does not run (exit \(result.exitCode)); once it does, 'sagarun test --update' writes \(c.golden)\n"
+            )
+            if !result.errors.isEmpty { io.out("standard error:\n" + result.errors) }
         }
         if parsed.has("--inject-failures") {
             for c in cases {

@@ -42,6 +42,10 @@ package protocol ToolIO: AnyObject {
     /// `sagarun`; none for tests, which run many commands in one process, whose resident set
     /// is not one run's.
     var defaultMaxMemoryMiB: Int? { get }
+    /// Takes what a run's mocks reported once it is over (unexpected calls, lines no call
+    /// took), including what the run already reported as a saga's failure: a golden test
+    /// fails on any of them.
+    func noteMockProblems(_ problems: [String])
 }
 
 extension ToolIO {
@@ -53,6 +57,8 @@ extension ToolIO {
     package var defaultMaxMemoryMiB: Int? { nil }
     /// Lets the value go as soon as the command drops it.
     package func keepUntilExit(_ value: any Sendable) {}
+    /// Nothing to keep: the run has written what the user needs.
+    package func noteMockProblems(_ problems: [String]) {}
     /// Compiles as a library caller would, then hands the result over.
     package func compile(_ path: String, with frontend: Frontend) -> CompileResult {
         let result = frontend.compile(path: path)
@@ -110,6 +116,8 @@ package final class CapturedIO: ToolIO {
     package var storeFileSystem: FileSystem = .posix
     /// The host functions the commands' runs may call.
     package var hostFunctions = HostFunctions()
+    /// What the last run's mocks reported (see ``ToolIO/noteMockProblems(_:)``).
+    package private(set) var mockProblems: [String] = []
 
     /// Creates an empty capture.
     package init() {}
@@ -119,6 +127,7 @@ package final class CapturedIO: ToolIO {
     package var outputIsTerminal: Bool { false }
     package func out(_ text: String) { stdout += text }
     package func err(_ text: String) { stderr += text }
+    package func noteMockProblems(_ problems: [String]) { mockProblems = problems }
 
     private final class Sink: RunOutput {
         let owner: CapturedIO

@@ -138,6 +138,18 @@ import Testing
         }
     }
 
+    /// A golden test fails on an unexpected call that failed its saga, even when the
+    /// transcript is what the golden file says.
+    @Test func aGoldenTestFailsOnAnUnexpectedCallThatFailedItsSaga() async {
+        let source = "extern func api.get(x)\nsaga main {\n  let r = call api.get(1)\n}\n"
+        let mocks = #"{"call": "api.get", "args": [2], "result": 5}"# + "\n"
+        await withFiles(["app.saga": source, "app.mocks.jsonl": mocks, "app.golden": "state {}\n"]) { dir in
+            let r = await runSagarun(["test", dir.path])
+            #expect(r.code == 1)
+            #expect(r.out.contains("mocks: unexpected call api.get(1)"), "\(r.out)")
+        }
+    }
+
     @Test func aMocksFileThatDoesNotParseIsAClearErrorWithItsLine() async {
         await withFiles(["app.saga": Self.app, "m.jsonl": "\n{\"call\": \"x\", \"result\": 1}\n{oops\n"]) { dir in
             let r = await runSagarun([

@@ -32,4 +32,36 @@ import Testing
         #expect(run.code == 0)
         #expect(run.out.contains("CREATED") && !run.out.contains("note:"), "\(run.out)")
     }
+
+    /// A golden file written with `\r\n` line ends, or without a newline after its last line,
+    /// stands for the same transcript; one that differs still fails, with the lines that differ.
+    @Test(arguments: [("hi\r\nstate {}\r\n", true), ("hi\nstate {}", true), ("ho\r\nstate {}", false)])
+    func lineEndsOfAGoldenDoNotMatter(golden: String, passes: Bool) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saga = folder.appendingPathComponent("fine.saga").path
+        try "saga main { log \"hi\" }\n".write(toFile: saga, atomically: true, encoding: .utf8)
+        try golden.write(toFile: folder.appendingPathComponent("fine.golden").path, atomically: true, encoding: .utf8)
+        let run = await runSagarun(["test", saga])
+        #expect(run.code == (passes ? 0 : 1), "\(run.out)")
+        if !passes { #expect(run.out.contains("-ho\n+hi\n"), "\(run.out)") }
+    }
+
+    /// A test without a golden whose program does not run says why, rather than sending the
+    /// user to `--update`, which cannot write one.
+    @Test func aTestWithoutAGoldenThatDoesNotRunSaysWhy() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "saga main { log x }\n".write(
+            toFile: folder.appendingPathComponent("bad.saga").path, atomically: true, encoding: .utf8)
+        try "{\"type\":\"a\"}\n".write(
+            toFile: folder.appendingPathComponent("bad.input.jsonl").path, atomically: true, encoding: .utf8)
+        let run = await runSagarun(["test", folder.path])
+        #expect(run.code == 1)
+        #expect(run.out.contains("it does not run (exit 65)"), "\(run.out)")
+        #expect(run.out.contains("unknown variable 'x'"), "\(run.out)")
+        #expect(!run.out.contains("run 'sagarun test --update"), "\(run.out)")
+    }
 }
