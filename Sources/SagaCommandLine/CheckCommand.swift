@@ -1,6 +1,7 @@
 import Foundation
 import SagaCore
 import SagaLanguage
+import SagaRuntime
 
 /// `sagarun check FILE… [--format text|json] [--input FILE]`: parse and check, print every
 /// diagnostic, change nothing.
@@ -18,11 +19,17 @@ enum CheckCommand {
         }
         var inputTypes: Set<String>?
         if let input = parsed.options["--input"] {
-            guard let types = Self.actionTypes(in: input) else {
+            guard let source = input == "-" ? InputSource.standardInput() : InputSource.file(input) else {
                 io.err("error: cannot read input file '\(input)'\n")
                 return .noInput
             }
-            inputTypes = types
+            do {
+                inputTypes = try source.actionTypes()
+            } catch {
+                // As `run` would stop at it.
+                io.err("error: \(input): input line \(error.line): \(error.message)\n")
+                return .dataError
+            }
         }
         var worst = ExitCode.success
         var documents: [Value] = []
@@ -84,23 +91,5 @@ enum CheckCommand {
             "file": file, "line": .int(Int(d.location.line)), "column": .int(Int(d.location.column)),
             "severity": .string(d.severity.rawValue), "message": .string(d.message),
         ]
-    }
-
-    /// The action types of an input file (untimed and timed lines); `nil` if it cannot be
-    /// read.
-    ///
-    /// Lines that are not actions are ignored here: `run` reports them.
-    static func actionTypes(in path: String) -> Set<String>? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        var types: Set<String> = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            guard let value = try? JSONReader.parse(String(line)) else { continue }
-            if case .string(let type) = value["type"] {
-                types.insert(type)
-            } else if case .string(let type) = value["action"]["type"] {
-                types.insert(type)
-            }
-        }
-        return types
     }
 }

@@ -140,7 +140,9 @@ enum Commands {
         options: [
             .init(
                 name: "--input", valueName: "file",
-                help: "The input the program will get: warn about takes that no put and no input line can match."),
+                help:
+                    "The input the program will get: warn about takes that no put and no input line can match, "
+                    + "and fail on a line that is not valid input."),
             .init(
                 name: "--format", valueName: "format",
                 help:

@@ -329,9 +329,37 @@ import Testing
                     "saga main takes 'reset', but no put and no input line produces an action of that type",
                     "saga other takes 'user/*', but no put and no input line produces an action of that type",
                 ])
+            // Each at its `take`.
+            #expect(io.stderr.contains("u.saga:3:3: warning: saga main takes 'reset'"), "\(io.stderr)")
+            #expect(io.stderr.contains("u.saga:6:28: warning: saga other takes 'user/*'"), "\(io.stderr)")
             let quiet = CapturedIO()
             #expect(await SagaRunTool.main(["check", dir.appendingPathComponent("u.saga").path], io: quiet) == 0)
             #expect(!quiet.stderr.contains("warning:"))
+        }
+    }
+}
+
+/// `sagarun check --input` reads the input as `run` does.
+@Suite struct CheckInputTests {
+    @Test func aTypeOneLetterOffIsSuggestedAndAMalformedLineFails() async {
+        let source = "saga main {\n  take \"user/login\"\n}\n"
+        await ExitCodeTests.withFiles([
+            "t.saga": source, "typo.jsonl": "{\"type\":\"user/logn\"}\n",
+            "bad.jsonl": "{\"type\":\"user/login\"}\n{\"type\":\"b\"\n",
+        ]) { dir in
+            let typo = CapturedIO()
+            let path = dir.appendingPathComponent("t.saga").path
+            let typoCode = await SagaRunTool.main(
+                ["check", path, "--input", dir.appendingPathComponent("typo.jsonl").path], io: typo)
+            #expect(typoCode == 0)
+            #expect(typo.stderr.contains("t.saga:2:3: warning: saga main takes 'user/login'"), "\(typo.stderr)")
+            #expect(typo.stderr.contains("; 'user/logn' is produced: a typo?"), "\(typo.stderr)")
+
+            let bad = CapturedIO()
+            let badCode = await SagaRunTool.main(
+                ["check", path, "--input", dir.appendingPathComponent("bad.jsonl").path], io: bad)
+            #expect(badCode == 65)
+            #expect(bad.stderr.contains("bad.jsonl: input line 2:"), "\(bad.stderr)")
         }
     }
 }

@@ -40,6 +40,8 @@ struct GraphBuilder {
 
     /// Every edge found, before ids are given out.
     var rawEdges: Set<RawEdge> { edges }
+    /// Where each `take` edge is first written: the `take`, watcher or `actionChannel`.
+    private(set) var takeLocations: [RawEdge: SourceLocation] = [:]
     private var hosts: Set<String> = []
     private var actions: Set<ActionKey> = []
 
@@ -151,12 +153,12 @@ struct GraphBuilder {
 
     private mutating func walk(_ effect: Effect, from owner: Endpoint) {
         switch effect {
-        case .take(let pattern, _, _):
-            taken(pattern, by: owner, label: "take")
-        case .actionChannel(let pattern, _, _, _):
-            taken(pattern, by: owner, label: "actionChannel")
+        case .take(let pattern, _, let location):
+            taken(pattern, by: owner, label: "take", at: location)
+        case .actionChannel(let pattern, _, _, let location):
+            taken(pattern, by: owner, label: "actionChannel", at: location)
         case .watcher(let watcher):
-            taken(watcher.pattern, by: owner, label: watcher.kind.rawValue)
+            taken(watcher.pattern, by: owner, label: watcher.kind.rawValue, at: watcher.location)
             walk(watcher.body, from: owner)
         case .put(let target, let payload, _):
             for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
@@ -197,8 +199,12 @@ struct GraphBuilder {
         }
     }
 
-    private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String) {
-        for key in actionKeys(pattern) { add(.action(key), owner, .take, label) }
+    private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String, at location: SourceLocation) {
+        for key in actionKeys(pattern) {
+            add(.action(key), owner, .take, label)
+            let edge = RawEdge(from: .action(key), to: owner, kind: .take, label: label)
+            if takeLocations[edge] == nil { takeLocations[edge] = location }
+        }
     }
 
     private mutating func add(

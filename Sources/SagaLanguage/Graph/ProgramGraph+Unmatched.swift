@@ -8,7 +8,8 @@ extension ProgramGraph {
     /// `inputTypes` is it, and it is not a `persistence/` result (the persistence middleware
     /// dispatches those).
     ///
-    /// Each points at the declaration that takes the type.
+    /// Each points at the first `take`, watcher or `actionChannel` of the saga or function
+    /// that takes the type, and names a produced type one or two letters away.
     ///
     /// A program that puts a computed type (not a literal string) could produce anything, so
     /// it gets no warnings. Globs are matched the way the runtime matches them.
@@ -37,12 +38,17 @@ extension GraphBuilder {
             }
             let bytes = Array(pattern.utf8)
             if produced.contains(where: { Glob.matches(bytes[...], Array($0.utf8)[...]) }) { continue }
-            let (name, location) = describe(edge.to)
+            let (name, declaration) = describe(edge.to)
             guard seen.insert("\(pattern) \(name)").inserted else { continue }
+            let location =
+                rawEdges.filter { $0.from == edge.from && $0.to == edge.to && $0.kind == .take }
+                .compactMap { takeLocations[$0] }.min { ($0.line, $0.column) < ($1.line, $1.column) } ?? declaration
+            let hint =
+                Suggestions.closest(to: pattern, in: produced.sorted()).map { "; '\($0)' is produced: a typo?" } ?? ""
             warnings.append(
                 Diagnostic(
                     .warning,
-                    "\(name) takes '\(pattern)', but no put and no input line produces an action of that type",
+                    "\(name) takes '\(pattern)', but no put and no input line produces an action of that type\(hint)",
                     at: location))
         }
         return warnings

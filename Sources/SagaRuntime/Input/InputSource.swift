@@ -81,6 +81,22 @@ public final class InputSource: @unchecked Sendable {
         return nil
     }
 
+    /// The types of every action the input holds, read to its end (the lines of event
+    /// channels have none), as `sagarun check --input` matches them against the program's
+    /// takes.
+    ///
+    /// - Throws: ``InputError`` for the first line that is not a valid input record, as a run
+    ///   would stop at it.
+    package func actionTypes() throws(InputError) -> Set<String> {
+        var types: Set<String> = []
+        while let line = try next() {
+            if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
+                types.insert(type)
+            }
+        }
+        return types
+    }
+
     /// The next action of the lines given (taken as they are: no line break to strip).
     private func nextGivenLine() throws(InputError) -> InputLine? {
         while nextIndex < lines.count {
