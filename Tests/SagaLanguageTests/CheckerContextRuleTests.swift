@@ -154,7 +154,8 @@ struct CheckerContextRuleTests {
                 }
                 """) == [
                     "2:3: error: compensate must be inside a transaction",
-                    "6:12: error: compensate must be inside a transaction",
+                    "6:12: error: compensate must be inside a transaction of its own task; a forked, watcher or "
+                        + "compensate block runs as a task of its own, outside the transaction around it",
                 ])
     }
 

@@ -92,6 +92,27 @@ import Testing
     }
 }
 
+/// What a redux-saga user writes from habit gets told what to write here.
+@Suite struct ReduxSagaHabitTests {
+    @Test func generatorsHelpersAndConstSayWhatToWriteInstead() {
+        let lines = [
+            "  yield take \"x\"", "  const n = 1", "  takeLatest(\"x\", fetch)", "  takeEvery(\"y\", handle)",
+        ]
+        let errors = lines.map { line in
+            Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
+                .filter { $0.severity == .error }.map { "\($0.location.line):\($0.location.column): \($0.message)" }
+                .first ?? ""
+        }
+        #expect(
+            errors == [
+                #"2:3: there is no 'yield' in a saga; write the effect alone, as in 'take "x"' or 'let a = take "x"'"#,
+                "2:3: there is no 'const' in a saga; write 'let' (or 'var' for a variable assigned again)",
+                #"2:3: redux-saga's takeLatest is the watcher 'latest' here: latest "type" as a { … }"#,
+                #"2:3: redux-saga's takeEvery is the watcher 'every' here: every "type" as a { … }"#,
+            ])
+    }
+}
+
 /// The state key `persistence` belongs to the persistence reducer (see “Declarations” in
 /// Sagas/README.md).
 @Suite struct ReservedPersistenceKeyTests {

@@ -23,6 +23,9 @@ struct CheckContext {
     var loopBehindBoundary = false
     /// Inside a `transaction` of the current task body.
     var inTransaction = false
+    /// A `transaction` encloses the current task body's start, but its `compensate` cannot be
+    /// registered from here.
+    var transactionBehindBoundary = false
     /// How many task boundaries enclose the current node.
     var taskDepth = 0
     /// The innermost task boundary, if any.

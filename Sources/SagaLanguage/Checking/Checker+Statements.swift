@@ -164,7 +164,14 @@ extension Checker {
         case .compensate:
             guard case .compensate(var body, let location) = statement else { return false }
             if !forbidInReducer("'compensate'", at: location), !context.inTransaction {
-                error("compensate must be inside a transaction", at: location)
+                if context.transactionBehindBoundary {
+                    error(
+                        "compensate must be inside a transaction of its own task; a forked, watcher or compensate "
+                            + "block runs as a task of its own, outside the transaction around it",
+                        at: location)
+                } else {
+                    error("compensate must be inside a transaction", at: location)
+                }
             }
             let saved = context
             enterTaskBody(.compensate)

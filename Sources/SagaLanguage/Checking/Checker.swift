@@ -203,6 +203,7 @@ struct Checker {
     /// are out of reach.
     mutating func enterTaskBody(_ boundary: CheckContext.Boundary) {
         context.loopBehindBoundary = context.inLoop || context.loopBehindBoundary
+        context.transactionBehindBoundary = context.inTransaction || context.transactionBehindBoundary
         context.inLoop = false
         context.inTransaction = false
         context.taskDepth += 1

@@ -169,15 +169,36 @@ extension Parser {
             return .assign(lvalue, try parseRhs(), target.location)
         }
         if startsWithCall, case .builtin(let name, _, _) = target {
+            if let watcher = Parser.reduxSagaHelpers[name] {
+                throw fail(
+                    "redux-saga's \(name) is the watcher '\(watcher)' here: \(watcher) \"type\" as a { … }",
+                    at: target.location)
+            }
             throw fail(
                 "expression result unused; only effects can stand alone (to run a function, write 'call \(name)(…)')",
                 at: target.location)
+        }
+        if case .variable(let v) = target, let advice = Parser.foreignKeywords[v.name] {
+            throw fail("there is no '\(v.name)' in a saga; \(advice)", at: target.location)
         }
         if case .variable(let v) = target, let keyword = Suggestions.closest(to: v.name, in: Parser.statementKeywords) {
             throw fail("unknown statement '\(v.name)'; did you mean '\(keyword)'?", at: target.location)
         }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
     }
+
+    /// redux-saga's watcher helpers, written as calls, and the watcher each is here.
+    static let reduxSagaHelpers = [
+        "takeEvery": "every", "takeLatest": "latest", "takeLeading": "leading",
+    ]
+
+    /// Words of JavaScript (and redux-saga's generators) that start no statement here, with
+    /// what to write instead.
+    static let foreignKeywords = [
+        "yield": "write the effect alone, as in 'take \"x\"' or 'let a = take \"x\"'",
+        "const": "write 'let' (or 'var' for a variable assigned again)",
+        "function": "write 'func name(a, b) { … }' at the top level",
+    ]
 
     /// The keywords a statement starts with, for suggestions when one is misspelled.
     static let statementKeywords = [
