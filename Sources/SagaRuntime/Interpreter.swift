@@ -358,13 +358,14 @@ public final class Interpreter {
         if tracer != nil { traceAction(action) }
     }
 
-    /// Writes a transcript line, with its timestamp when asked for.
+    /// Writes a transcript line, with its timestamp when asked for: on each of its lines, when
+    /// the text has several (`log "a\nb"`).
     func emit(_ line: String) {
-        if options.timestamps {
-            output.transcript("@\(clock.now) " + line)
-        } else {
-            output.transcript(line)
-        }
+        guard options.timestamps else { return output.transcript(line) }
+        let stamp = "@\(clock.now) "
+        guard line.utf8.contains(UInt8(ascii: "\n")) else { return output.transcript(stamp + line) }
+        output.transcript(
+            line.split(separator: "\n", omittingEmptySubsequences: false).map { stamp + $0 }.joined(separator: "\n"))
     }
 
     /// A fresh id for a task or channel.

@@ -51,6 +51,11 @@ import Testing
         #expect(run.lines == ["@1500 a", "@2500 b"])
     }
 
+    @Test func aLogOfSeveralLinesHasTheTimestampOnEach() async {
+        let run = await runSaga(#"saga main { delay 5ms; log "one\ntwo" }"#, timestamps: true)
+        #expect(run.lines.joined(separator: "\n") == "@5 one\n@5 two")
+    }
+
     @Test func aMalformedInputLineEndsTheRunWithItsLineNumber() async {
         let run = await runSaga(
             """
@@ -132,6 +137,22 @@ import Testing
         #expect(interpreter.state == ["n": 0])
         #expect(output.errors.contains { $0.contains("saga spin failed: the task ran 10000 steps without waiting") })
         #expect(output.errors.contains { $0.contains("the reducer looped 10000 times") })
+    }
+
+    /// The error points into the loop, not at the saga's declaration.
+    @Test func theErrorIsReportedInsideTheLoop() async {
+        let run = await runConfigured(
+            """
+            saga main {
+              var i = 0
+              while true {
+                i = i + 1
+              }
+            }
+            """
+        ) { $0.maxSteps = 1000 }
+        #expect(run.status == .sagaFailed)
+        #expect(run.errors.first?.contains("at saga main (test.saga:4:5)") == true, "\(run.errors)")
     }
 }
 

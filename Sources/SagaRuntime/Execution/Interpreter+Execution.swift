@@ -118,6 +118,21 @@ extension Interpreter {
         task.isCancelling || task.runsForCancelledOwner
     }
 
+    /// Where the statement `task` runs next stands: in its current block, or at the top of the
+    /// loop it is about to turn (for an error raised between statements, as `--max-steps` is).
+    private func nextStatementLocation(_ task: SagaTask) -> SourceLocation {
+        if task.pc < task.code.count { return task.code[task.pc].location }
+        let body: [Stmt]
+        switch task.frames.last {
+        case .block(let code, let index)? where index < code.count: return code[index].location
+        case .whileLoop(_, let statements)?, .loop(let statements)?: body = statements
+        case .loweredWhile(let loop)?: body = loop.body
+        case .forLoop(let loop)?: body = loop.body
+        default: body = []
+        }
+        return body.first?.location ?? task.location
+    }
+
     /// Runs statements and frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
@@ -161,9 +176,8 @@ extension Interpreter {
                     kind: "RangeError",
                     message: "the task ran \(options.maxSteps) steps without waiting (an endless loop?); "
                         + "raise the limit with --max-steps")
-                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
-                    return
-                }
+                let at = nextStatementLocation(task)
+                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
             }
             // The common case: the next statement of the current block.
             let pc = task.pc
