@@ -27,7 +27,7 @@ enum CheckCommand {
                 inputTypes = try source.actionTypes()
             } catch {
                 // As `run` would stop at it.
-                io.err("error: \(input): input line \(error.line): \(error.message)\n")
+                io.err("error: \(source.name ?? input): input line \(error.line): \(error.message)\n")
                 return .dataError
             }
         }

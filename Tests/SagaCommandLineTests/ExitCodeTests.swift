@@ -71,7 +71,7 @@ import Testing
                 dir.appendingPathComponent("in.jsonl").path,
             ])
             #expect(r.code == 65)
-            #expect(r.err.contains("input line 1"))
+            #expect(r.err.contains("in.jsonl: input line 1:"), "\(r.err)")
         }
     }
 

@@ -22,6 +22,9 @@ public final class InputSource: @unchecked Sendable {
     private let lines: [String]
     private var nextIndex = 0
     private var lineNumber = 0
+    /// What error messages call the input: the file's path, `standard input`, or `nil` for
+    /// lines given.
+    package private(set) var name: String?
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
@@ -32,7 +35,9 @@ public final class InputSource: @unchecked Sendable {
 
     /// Input from standard input.
     public static func standardInput() -> InputSource {
-        InputSource(fd: STDIN_FILENO, close: false)
+        let source = InputSource(fd: STDIN_FILENO, close: false)
+        source.name = "standard input"
+        return source
     }
 
     /// Input from a file; `nil` if it cannot be opened.
@@ -45,7 +50,9 @@ public final class InputSource: @unchecked Sendable {
             close(fd)
             return nil
         }
-        return InputSource(fd: fd, close: true)
+        let source = InputSource(fd: fd, close: true)
+        source.name = path
+        return source
     }
 
     /// Input from an open file descriptor, closed at the end when `close` is set.

@@ -100,7 +100,8 @@ extension Interpreter {
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
-            output.error("error: input line \(inputFailure.line): \(inputFailure.message)")
+            let file = input?.name.map { "\($0): " } ?? ""
+            output.error("error: \(file)input line \(inputFailure.line): \(inputFailure.message)")
             return .malformedInput(inputFailure.message)
         }
         return failures > 0 ? .sagaFailed : .success
