@@ -163,6 +163,8 @@ struct ProgramGraphTests {
         #expect(edges.count == 16 + 2 + 2)
     }
 
+    /// A channel made into a variable is a node: puts go into it, takes and watchers come
+    /// out of it, and an `actionChannel`'s pattern feeds it.
     @Test func patternsAreSplitIntoLiteralTypesAndAnythingComputedIsOneQuestionMark() throws {
         let program = try Self.program(
             """
@@ -188,14 +190,43 @@ struct ProgramGraphTests {
                     act_3>"user/*"]
                     act_4>"user/login"]
                     act_5>"?"]
+                    chan_0[/"channel ch"/]
                     saga_main -->|"put"| act_4
                     saga_main -->|"put"| act_5
+                    saga_main -->|"put"| chan_0
                     act_0 -->|"debounce"| saga_main
                     act_1 -->|"take"| saga_main
-                    act_2 -->|"actionChannel"| saga_main
+                    act_2 -->|"actionChannel"| chan_0
                     act_3 -->|"take"| saga_main
                     act_4 -.->|"matches"| act_3
                     act_5 -->|"take"| saga_main
+                    chan_0 -->|"take"| saga_main
+
+                """)
+    }
+
+    @Test func aChannelPassedOnByAWatcherIsDrawnAsOneNode() throws {
+        let program = try Self.program(
+            """
+            saga main {
+              let jobs = channel buffer 10
+              every "job/add" as a { put jobs a }
+              every jobs as job { put "job/done" { id: job.id } }
+            }
+            """)
+        #expect(
+            ProgramGraph.dot(program, includeReducers: false) == """
+                digraph program {
+                    rankdir=LR
+                    saga_main [label="saga main", shape=box, style=rounded]
+                    act_0 [label="job/add", shape=cds]
+                    act_1 [label="job/done", shape=cds]
+                    chan_0 [label="channel jobs", shape=parallelogram]
+                    saga_main -> act_1 [label="put"]
+                    saga_main -> chan_0 [label="put"]
+                    act_0 -> saga_main [label="every"]
+                    chan_0 -> saga_main [label="every"]
+                }
 
                 """)
     }
@@ -308,7 +339,8 @@ struct ProgramGraphTests {
         #expect(lines.last == "")
         lines = Array(lines.dropFirst().dropLast())
         let id = "[A-Za-z_][A-Za-z0-9_]*"
-        let node = try Regex(#"^    \#(id)(\(\["[^"]*"\]\)|\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\("[^"]*"\)\]|>"[^"]*"\])$"#)
+        let shapes = #"\(\["[^"]*"\]\)|\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\("[^"]*"\)\]|>"[^"]*"\]|\[/"[^"]*"/\]"#
+        let node = try Regex(#"^    \#(id)(\#(shapes))$"#)
         let edge = try Regex(#"^    \#(id) (-->|-\.->)\|"[a-zA-Z]+"\| \#(id)$"#)
         let style = try Regex(#"^    linkStyle [0-9]+(,[0-9]+)* stroke-dasharray:1 4$"#)
         let nodeLines = lines.filter { $0.wholeMatch(of: node) != nil }

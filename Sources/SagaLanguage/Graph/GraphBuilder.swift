@@ -18,6 +18,9 @@ struct GraphBuilder {
         case host(String)
         case reducer(Int)
         case action(ActionKey)
+        /// A channel a saga or function makes (`let ch = channel`), by its index in
+        /// ``channels``.
+        case channel(Int)
     }
 
     /// An action node: a type (or pattern) written as a literal string, or `?` for one
@@ -44,13 +47,25 @@ struct GraphBuilder {
     private(set) var takeLocations: [RawEdge: SourceLocation] = [:]
     private var hosts: Set<String> = []
     private var actions: Set<ActionKey> = []
+    /// Every channel made by a `let`, `var` or assignment of `channel` or `actionChannel`, with
+    /// the variable's name, in the order met.
+    private(set) var channels: [(name: String, owner: Endpoint)] = []
+    /// The channels of the declaration being walked, by the slot of the variable holding each:
+    /// a `put`, `take` or watcher that names the variable reaches the channel.
+    private var channelsBySlot: [Int: Int] = [:]
 
     /// Collects every edge of `program`.
     init(program: Program, includeReducers: Bool) {
         self.program = program
         self.includeReducers = includeReducers
-        for (i, saga) in program.sagas.enumerated() { walk(saga.body, from: .saga(i)) }
-        for (i, function) in program.functions.enumerated() { walk(function.body, from: .function(i)) }
+        for (i, saga) in program.sagas.enumerated() {
+            channelsBySlot = [:]
+            walk(saga.body, from: .saga(i))
+        }
+        for (i, function) in program.functions.enumerated() {
+            channelsBySlot = [:]
+            walk(function.body, from: .function(i))
+        }
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
                 for key in actionKeys(reducer.pattern) { add(.action(key), .reducer(i), .reduce, "reduce") }
@@ -60,7 +75,8 @@ struct GraphBuilder {
     }
 
     /// The diagram: nodes in a fixed order (sagas, functions and host functions by name, reducers
-    /// in declaration order, action types sorted, `?` last), edges sorted by their ends.
+    /// in declaration order, action types sorted, `?` after them, channels in the order made),
+    /// edges sorted by their ends.
     func model() -> GraphModel {
         var endpoints: [Endpoint] = []
         var nodes: [GraphModel.Node] = []
@@ -101,6 +117,9 @@ struct GraphBuilder {
             case .unknown: node(.action(key), "act_\(n)", .action, "?")
             }
         }
+        for (n, channel) in channels.enumerated() {
+            node(.channel(n), "chan_\(n)", .channel, "channel \(channel.name)")
+        }
         var position: [Endpoint: Int] = [:]
         for (i, end) in endpoints.enumerated() { position[end] = i }
         var modelEdges: [GraphModel.Edge] = []
@@ -132,8 +151,16 @@ struct GraphBuilder {
 
     private mutating func walk(_ statement: Stmt, from owner: Endpoint) {
         switch statement {
-        case .declare(_, _, let rhs, _), .assign(_, let rhs, _):
-            if case .effect(let effect) = rhs { walk(effect, from: owner) }
+        case .declare(let variable, _, .effect(let effect), _):
+            walk(effect, from: owner, into: variable)
+        case .assign(let target, .effect(let effect), _):
+            if target.path.isEmpty, case .variable(let variable) = target.root {
+                walk(effect, from: owner, into: variable)
+            } else {
+                walk(effect, from: owner)
+            }
+        case .declare, .assign:
+            break
         case .effect(let effect, _):
             walk(effect, from: owner)
         case .if(let arms, let elseBlock, _):
@@ -151,15 +178,52 @@ struct GraphBuilder {
         }
     }
 
+    /// An effect whose result goes into `variable`: a channel made there gets a node of its
+    /// own, which later effects naming the variable reach.
+    private mutating func walk(_ effect: Effect, from owner: Endpoint, into variable: Variable) {
+        switch effect {
+        case .channel:
+            channelsBySlot[variable.slot] = channels.count
+            channels.append((variable.name, owner))
+        case .actionChannel(let pattern, _, _, let location):
+            let channel = channels.count
+            channelsBySlot[variable.slot] = channel
+            channels.append((variable.name, owner))
+            taken(pattern, by: .channel(channel), label: "actionChannel", at: location)
+        default:
+            walk(effect, from: owner)
+        }
+    }
+
+    /// The channel node an expression names, when it is a variable holding one.
+    private func channel(_ expr: Expr) -> Endpoint? {
+        guard case .variable(let variable) = expr, let channel = channelsBySlot[variable.slot] else { return nil }
+        return .channel(channel)
+    }
+
+    /// The channel node a pattern names, when it is a variable holding one.
+    private func channel(_ pattern: Pattern) -> Endpoint? {
+        guard case .expr(let expr) = pattern else { return nil }
+        return channel(expr)
+    }
+
     private mutating func walk(_ effect: Effect, from owner: Endpoint) {
         switch effect {
+        case .take(let pattern, _, _) where channel(pattern) != nil:
+            if let source = channel(pattern) { add(source, owner, .take, "take") }
         case .take(let pattern, _, let location):
             taken(pattern, by: owner, label: "take", at: location)
         case .actionChannel(let pattern, _, _, let location):
             taken(pattern, by: owner, label: "actionChannel", at: location)
         case .watcher(let watcher):
-            taken(watcher.pattern, by: owner, label: watcher.kind.rawValue, at: watcher.location)
+            if let source = channel(watcher.pattern) {
+                add(source, owner, .take, watcher.kind.rawValue)
+            } else {
+                taken(watcher.pattern, by: owner, label: watcher.kind.rawValue, at: watcher.location)
+            }
             walk(watcher.body, from: owner)
+        case .put(let target, _?, _) where channel(target) != nil:
+            if let destination = channel(target) { add(owner, destination, .put, "put") }
         case .put(let target, let payload, _):
             for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
         case .call(let callee, _, _):

@@ -8,7 +8,7 @@
 struct GraphModel: Equatable {
     /// What a node stands for; each kind has its own shape.
     enum NodeKind: Equatable {
-        case saga, function, host, reducer, action
+        case saga, function, host, reducer, action, channel
     }
 
     /// One box of the diagram.
@@ -28,10 +28,10 @@ struct GraphModel: Equatable {
         case fork
         /// Saga or function → function it spawns (dotted).
         case spawn
-        /// Saga or function → action type it puts.
+        /// Saga or function → action type it puts, or channel it puts into.
         case put
-        /// Action type → saga or function that takes it (with `take`, a watcher or an
-        /// `actionChannel`; the label says which).
+        /// Action type or channel → saga, function or channel that takes from it (with `take`, a
+        /// watcher or an `actionChannel`; the label says which).
         case take
         /// Action type → reducer it runs.
         case reduce

@@ -10,6 +10,7 @@ extension ProgramGraph {
             case .host: shape = "shape=hexagon"
             case .reducer: shape = "shape=cylinder"
             case .action: shape = "shape=cds"
+            case .channel: shape = "shape=parallelogram"
             }
             out += "    \(node.id) [label=\(dotQuote(node.label)), \(shape)]\n"
         }

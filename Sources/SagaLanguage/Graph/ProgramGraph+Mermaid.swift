@@ -11,6 +11,7 @@ extension ProgramGraph {
             case .host: shaped = "{{\(label)}}"
             case .reducer: shaped = "[(\(label))]"
             case .action: shaped = ">\(label)]"
+            case .channel: shaped = "[/\(label)/]"
             }
             out += "    \(node.id)\(shaped)\n"
         }

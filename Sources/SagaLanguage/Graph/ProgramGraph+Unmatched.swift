@@ -56,6 +56,9 @@ extension GraphBuilder {
 
     private func describe(_ end: Endpoint) -> (String, SourceLocation) {
         switch end {
+        case .channel(let i) where i < channels.count:
+            // An `actionChannel`'s pattern: the saga or function that made the channel takes it.
+            return describe(channels[i].owner)
         case .saga(let i) where i < program.sagas.count:
             return ("saga \(program.sagas[i].name)", program.sagas[i].location)
         case .function(let i) where i < program.functions.count:
