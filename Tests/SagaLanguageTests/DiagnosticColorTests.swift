@@ -97,6 +97,7 @@ import Testing
     @Test func generatorsHelpersAndConstSayWhatToWriteInstead() {
         let lines = [
             "  yield take \"x\"", "  const n = 1", "  takeLatest(\"x\", fetch)", "  takeEvery(\"y\", handle)",
+            "  put \"user/add\"\n  { name: \"Ada\" }",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -109,6 +110,7 @@ import Testing
                 "2:3: there is no 'const' in a saga; write 'let' (or 'var' for a variable assigned again)",
                 #"2:3: redux-saga's takeLatest is the watcher 'latest' here: latest "type" as a { … }"#,
                 #"2:3: redux-saga's takeEvery is the watcher 'every' here: every "type" as a { … }"#,
+                #"3:3: a record alone does nothing; a put's payload starts on the line of the put, as in put "type" { key: value }"#,
             ])
     }
 }

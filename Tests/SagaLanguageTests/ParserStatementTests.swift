@@ -97,7 +97,8 @@ import Testing
         // The payload must start on the line of `put`.
         #expect(
             ParseFixture.errors("saga s {\n  put \"a\"\n  {x: 1}\n}") == [
-                "3:3: expression result unused; only effects can stand alone"
+                "3:3: a record alone does nothing; a put's payload starts on the line of the put, "
+                    + #"as in put "type" { key: value }"#
             ])
         #expect(ParseFixture.body("put \"a\" {\n  x: 1\n}\nlog 1") == #"(put "a" (record (x 1))) (log 1)"#)
     }

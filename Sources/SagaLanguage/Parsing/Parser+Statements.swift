@@ -178,6 +178,12 @@ extension Parser {
                 "expression result unused; only effects can stand alone (to run a function, write 'call \(name)(…)')",
                 at: target.location)
         }
+        if case .record = target {
+            throw fail(
+                "a record alone does nothing; a put's payload starts on the line of the put, "
+                    + "as in put \"type\" { key: value }",
+                at: target.location)
+        }
         if case .variable(let v) = target, let advice = Parser.foreignKeywords[v.name] {
             throw fail("there is no '\(v.name)' in a saga; \(advice)", at: target.location)
         }
