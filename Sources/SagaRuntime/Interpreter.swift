@@ -382,6 +382,10 @@ enum Work {
     case run(SagaTask, Int)
     /// Cancel a task's running attached children, in start order, each whole.
     case cancelChildren(SagaTask)
+    /// An action channel that took an action waits for the next from here on, behind the
+    /// tasks that were woken before it and have begun to wait again (see
+    /// ``Channel/waitSequence``).
+    case subscribe(Channel)
 }
 
 /// An action waiting in the dispatch queue, with the task that put it (if one did).

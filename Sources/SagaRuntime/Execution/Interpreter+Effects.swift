@@ -134,6 +134,8 @@ extension Interpreter {
             }
             let channel = Channel(id: makeID(), limit: limit, kind: kind)
             channel.pattern = try evaluatePattern(pattern, task)
+            waitCounter &+= 1
+            channel.waitSequence = waitCounter
             actionChannels.append(channel)
             return .value(channel.handle)
         case .close(let expr, _):

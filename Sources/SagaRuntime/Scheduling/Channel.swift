@@ -18,6 +18,9 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var takers = RingBuffer<(task: SagaTask, token: Int)>()
     /// For an `actionChannel`: the pattern of the actions it queues.
     @exclusivity(unchecked) var pattern: ActionPattern?
+    /// For an `actionChannel`: where it stands among the tasks waiting for actions (a number
+    /// of their ``SagaTask/waitSequence``), as it was made or last took an action in.
+    @exclusivity(unchecked) var waitSequence = 0
     /// Set once an overflow of this action channel has been reported.
     @exclusivity(unchecked) var reportedOverflow = false
     /// Set by `close`: puts do nothing, and takes of an empty channel end as at END.

@@ -182,6 +182,9 @@ extension Interpreter {
             for child in task.children {
                 wakeups.append(contentsOf: cancelWork(child))
             }
+        case .subscribe(let channel):
+            waitCounter &+= 1
+            channel.waitSequence = waitCounter
         }
     }
 
@@ -383,7 +386,39 @@ extension Interpreter {
         // taker, its own watcher being between its turns.
         if actionChannels.isEmpty, takers.isEmpty { return }
         let type = ActionPattern.type(of: action)
-        for channel in actionChannels where channel.pattern?.matches(actionType: type) == true {
+        if _slowPath(!actionChannels.isEmpty),
+            actionChannels.contains(where: { $0.pattern?.matches(actionType: type) == true })
+        {
+            actionReachesChannelsAndTakers(action, type: type)
+            return
+        }
+        wakeTakers(of: action, type: type)
+    }
+
+    /// An action that action channels take, with the takers it wakes, each served in the
+    /// order it began to wait.
+    ///
+    /// An action channel waits from when it was made, and again from its turn after each
+    /// action it takes in (as redux-saga's action channel subscribes anew each time, after the
+    /// subscribers before it have run). The task waiting on a channel resumes in the channel's
+    /// place.
+    @inline(never)
+    private func actionReachesChannelsAndTakers(_ action: Value, type: String?) {
+        var channels = actionChannels.filter { $0.pattern?.matches(actionType: type) == true }
+        channels.sort { $0.waitSequence < $1.waitSequence }
+        // The takers' wake-ups, taken back off the queue to be put among the channels'.
+        let start = wakeups.count
+        if !takers.isEmpty { wakeTakers(of: action, type: type) }
+        var woken: [Work] = []
+        while wakeups.count > start, let work = wakeups.popLast() { woken.append(work) }
+        woken.reverse()
+        var next = 0
+        for channel in channels {
+            while next < woken.count, case .run(let task, _) = woken[next], task.waitSequence < channel.waitSequence {
+                wakeups.append(woken[next])
+                next += 1
+            }
+            wakeups.append(.subscribe(channel))
             if !channelPut(channel, action), !channel.reportedOverflow {
                 // No saga put this action, so no saga can be failed for it: say so, once.
                 channel.reportedOverflow = true
@@ -391,6 +426,15 @@ extension Interpreter {
                 output.error("error: \(bufferOverflow(channel).message); actions are dropped")
             }
         }
+        while next < woken.count {
+            wakeups.append(woken[next])
+            next += 1
+        }
+    }
+
+    /// Wakes the takers of a processed action, in the order they began to wait.
+    @inline(__always)
+    private func wakeTakers(of action: Value, type: String?) {
         guard !takers.isEmpty else { return }
         if takers.hasKeyed {
             actionReachesTakersWithKeys(action, type: type)

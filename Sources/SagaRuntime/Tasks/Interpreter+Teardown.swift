@@ -20,6 +20,7 @@ extension Interpreter {
             for work in queue {
                 switch work {
                 case .run(let task, _), .cancelChildren(let task): pending.append(task)
+                case .subscribe: break
                 }
             }
         }
