@@ -295,6 +295,14 @@ extension Interpreter {
                 action = try Self.action(type: type, payload: &b)
             case .handle(let h) where h.kind == .channel:
                 guard let channel = channel(of: h) else { throw SagaError.typeError("not a channel") }
+                // In the one queue with actions, as redux-saga's puts share one: delivered now
+                // only when the queue would deliver it next.
+                guard canDispatchAtOnce else {
+                    block(task, on: .put)
+                    dispatchQueue.append(
+                        DispatchEntry(action: b, putter: task, putterToken: task.token, channel: channel))
+                    return .suspended
+                }
                 guard channelPut(channel, b) else { throw bufferOverflow(channel) }
                 return .value(.null)
             default:

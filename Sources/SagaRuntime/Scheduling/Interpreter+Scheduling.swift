@@ -327,11 +327,25 @@ extension Interpreter {
     /// Processes one dispatch entry: middleware and reducers (in the store), then the
     /// takers, then the putter.
     private func process(_ entry: DispatchEntry) {
+        if let channel = entry.channel { return deliver(entry, to: channel) }
         let failure = storeProcesses(entry.action)
         if let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait {
             wakePutter(putter, failure, entry.action)
         } else if let failure {
             reportUnputDispatchFailure(entry.action, failure)
+        }
+    }
+
+    /// Processes a channel's entry: its message goes to the channel's oldest taker or into its
+    /// buffer, then the putter goes on (with `null`, or the error of a full buffer).
+    private func deliver(_ entry: DispatchEntry, to channel: Channel) {
+        let delivered = channelPut(channel, entry.action)
+        guard let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait else { return }
+        if delivered {
+            wake(putter, .value(.null))
+        } else {
+            let at = putter.waitingStatementLocation ?? putter.location
+            wake(putter, .error(Failure(error: bufferOverflow(channel), trace: trace(putter, at: at))))
         }
     }
 
