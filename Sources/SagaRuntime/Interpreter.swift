@@ -205,6 +205,10 @@ public final class Interpreter {
     /// first: each reaches the takers once nothing else is runnable, as if it had been
     /// dispatched then, one at a time (as input lines are).
     let heldActions = RingQueue<Value>()
+    /// Actions a middleware's work gave back together (a group commit's results), oldest
+    /// first: each is dispatched once nothing else can run, one at a time, as the events they
+    /// are (see “Events and time” in Sagas/README.md).
+    let heldResults = RingQueue<Value>()
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
     /// Set when the store calls ``takeOutsideTurn()`` each time it is idle (an app's store, see

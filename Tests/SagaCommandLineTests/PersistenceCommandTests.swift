@@ -67,6 +67,41 @@ import Testing
         }
     }
 
+    /// The results of saves committed together are events of their own, each dispatched once
+    /// nothing else can run: a router that takes each and puts it into a channel is back at its
+    /// `take` for the next, and misses none.
+    @Test func resultsCommittedTogetherReachATakerOneAtATime() async {
+        let program = """
+            saga main {
+              let inbox = channel
+              let router = fork {
+                loop {
+                  let a = take "persistence/saved"
+                  put inbox a
+                }
+              }
+              for i in range(50) {
+                fork { put "persistence/save" { entity: "e", element: { id: i } } }
+              }
+              var n = 0
+              while n < 50 {
+                take inbox
+                n = n + 1
+              }
+              log "all \\(n) saves routed"
+              cancel router
+            }
+            """
+        await ExitCodeTests.withFiles(["router.saga": program]) { dir in
+            for timing in [[], ["--virtual-time"]] {
+                let store = dir.appendingPathComponent("store\(timing.count)").path
+                let r = await runSagarun([dir.appendingPathComponent("router.saga").path, "--store", store] + timing)
+                #expect(r.code == 0)
+                #expect(r.out == "all 50 saves routed\n", "\(timing): \(r.err)")
+            }
+        }
+    }
+
     /// The store opens at the first persistence action: a program that never persists
     /// creates no store folder, and runs while another process holds the store.
     @Test func aProgramThatNeverPersistsLeavesTheStoreAlone() async throws {

@@ -262,8 +262,10 @@ extension Interpreter {
     private func deliver(_ done: HostCallTable.Completion) {
         heardFromOutside()
         guard case .task(let task, let token) = done.waiter else {
+            // A middleware's results (a group commit's `persistence/saved` actions): each is
+            // an event of its own, dispatched once nothing else can run.
             if case .success(.list(let actions)) = done.result {
-                for action in actions { enqueue(action) }
+                for action in actions { heldResults.append(action) }
             }
             return
         }

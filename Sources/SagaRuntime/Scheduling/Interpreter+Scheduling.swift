@@ -12,8 +12,9 @@ extension Interpreter {
     }
 
     /// Runs everything runnable: ready work first, then the next dispatch entry, then the next
-    /// held action of the app's (see ``heldActions``), until all are empty (see
-    /// “Tasks and the order of events” in Sagas/README.md).
+    /// held action of the app's (see ``heldActions``), then yielded tasks, and once nothing
+    /// else can run the next held result of a middleware's (see ``heldResults``), until all
+    /// are empty (see “Tasks and the order of events” in Sagas/README.md).
     ///
     /// A saga written in Swift cannot be stepped from here (it must be awaited), so when one
     /// is next, it is returned to the async loop to step.
@@ -47,6 +48,10 @@ extension Interpreter {
             }
             if let work = yielded.popFirst() {
                 ready.append(work)
+                continue
+            }
+            if let action = heldResults.popFirst() {
+                enqueue(action)
                 continue
             }
             nativePending = false

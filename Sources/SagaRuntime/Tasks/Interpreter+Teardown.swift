@@ -61,6 +61,7 @@ extension Interpreter {
         channelWaiters = []
         timers = TimerQueue()
         dispatchQueue.removeAll()
+        heldResults.removeAll()
         actionChannels = []
     }
 
