@@ -14,7 +14,8 @@ import Testing
               var xs = []
               var i = 0
               while i < 3 {
-                let p = call pair(i, "x\\(i)")
+                let n = call none()
+                let p = call pair(i, "x\\(i)" + n)
                 xs = xs + [p]
                 i = i + 1
               }
@@ -26,7 +27,7 @@ import Testing
             }
             """)
         #expect(run.errors == [])
-        #expect(run.lines == [#"[[[0,"x0"],[1,"x1"],[2,"x2"]],null]"#, #"["n",[1,2]]"#])
+        #expect(run.lines == [#"[[[0,"x0n"],[1,"x1n"],[2,"x2n"]],null]"#, #"["n",[1,2]]"#])
     }
 
     @Test func callsAfterAFailedArgumentOrAFailedValueSeeTheirOwnArguments() async {

@@ -102,6 +102,18 @@ extension Interpreter {
             return try runEffectResult(try callCounted(callee, args, task, loc), task)
         }
         let ev = evaluator(task)
+        if frameSizes[index] == 0 {
+            // A function without variables: no frame, and nothing to give back.
+            try countCall(callee, at: loc)
+            if tracer != nil { traceCall(task, index, []) }
+            if let value = try? ev.eval(callShapes[index].value, []) {
+                task.env[slot] = value
+                return .called
+            }
+            task.target = .slot(slot)
+            enterInline(index, callShapes[index].body, [], task, loc)
+            return .entered
+        }
         var frame = try takeValueFrame(index, argExprs, task.env, ev)
         do {
             try countCall(callee, at: loc)

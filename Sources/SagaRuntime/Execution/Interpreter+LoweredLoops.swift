@@ -360,6 +360,11 @@ extension Interpreter {
         guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth else {
             return nil
         }
+        if frameSizes[function] == 0 {
+            // A function without variables needs no frame at all.
+            if tracer != nil { traceCall(task, function, []) }
+            return try? ev.eval(loop.expressions[index], [])
+        }
         return valueCall(
             function, loop.expressions[index], arguments: hasArguments ? loop.arguments[index] : [], over: task.env,
             task, ev)
