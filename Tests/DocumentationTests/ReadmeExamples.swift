@@ -37,7 +37,7 @@ func runningSagasFromSwift() async {
         }
         """
     let compiled = Frontend(hostFunctions: host.names).compile(source: source, path: "app.saga")
-    guard let program = compiled.program else { return print(compiled.renderedDiagnostics) }
+    guard let program = compiled.program else { fatalError(compiled.renderedDiagnostics) }
     let output = BufferedOutput()
     let interpreter = Interpreter(
         program: program, options: .init(virtualTime: true, printActions: true), host: host, output: output)
@@ -144,7 +144,7 @@ func sagasOverTheAppsOwnStore(folder: String) async {
         ])
 
     let compiled = Frontend(hostFunctions: host.names).compile(source: usersSaga, path: "users.saga")
-    guard let program = compiled.program else { return print(compiled.renderedDiagnostics) }
+    guard let program = compiled.program else { fatalError(compiled.renderedDiagnostics) }
     let interpreter = sagas.interpreter(for: program, store: store, host: host, output: BufferedOutput())
     sagas.addSaga("countSongs", to: interpreter) { saga in
         var count = 0

@@ -36,8 +36,6 @@ public struct PersistenceState<Element, PersistenceError: Error, Request> {
 }
 
 extension PersistenceState: Codable where Element: Codable, PersistenceError: Codable, Request: Codable {}
-extension PersistenceState.RequestState: Codable where Element: Codable, PersistenceError: Codable, Request: Codable {}
-extension PersistenceState.ProcessState: Codable where Element: Codable, PersistenceError: Codable {}
 extension PersistenceState: Sendable where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
 extension PersistenceState.RequestState: Sendable
 where Element: Sendable, PersistenceError: Sendable, Request: Sendable {}
