@@ -102,18 +102,6 @@ extension Interpreter {
             return try runEffectResult(try callCounted(callee, args, task, loc), task)
         }
         let ev = evaluator(task)
-        if frameSizes[index] == 0 {
-            // A function without variables: no frame, and nothing to give back.
-            try countCall(callee, at: loc)
-            if tracer != nil { traceCall(task, index, []) }
-            if let value = try? ev.eval(callShapes[index].value, []) {
-                task.env[slot] = value
-                return .called
-            }
-            task.target = .slot(slot)
-            enterInline(index, callShapes[index].body, [], task, loc)
-            return .entered
-        }
         var frame = try takeValueFrame(index, argExprs, task.env, ev)
         do {
             try countCall(callee, at: loc)
@@ -158,9 +146,11 @@ extension Interpreter {
     private func takeValueFrame(
         _ index: Int, _ argExprs: [Expr], _ env: [Value], _ ev: Evaluator
     ) throws(SagaError) -> [Value] {
+        let size = frameSizes[index]
+        // A function without variables needs no frame at all.
+        if size == 0 { return [] }
         var frame: [Value] = []
         swap(&frame, &valueFrames[index])
-        let size = frameSizes[index]
         if frame.count != size { frame = [Value](repeating: .null, count: size) }
         var i = 0
         while i < argExprs.count, i < size {
@@ -177,6 +167,7 @@ extension Interpreter {
 
     /// Empties a frame ``takeValueFrame(_:_:_:_:)`` gave and keeps it for the next call.
     private func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
+        guard !frame.isEmpty else { return }
         for i in frame.indices { frame[i] = .null }
         swap(&frame, &valueFrames[index])
     }
