@@ -299,8 +299,7 @@ extension Interpreter {
                 // only when the queue would deliver it next.
                 guard canDispatchAtOnce else {
                     block(task, on: .put)
-                    dispatchQueue.append(
-                        DispatchEntry(action: b, putter: task, putterToken: task.token, channel: channel))
+                    enqueue(b, putter: task, channel: channel)
                     return .suspended
                 }
                 guard channelPut(channel, b) else { throw bufferOverflow(channel) }

@@ -247,8 +247,9 @@ extension Interpreter {
     /// Adds an action to the dispatch queue (see “The dispatch queue” in Sagas/README.md).
     ///
     /// A saga's `put` passes itself, and resumes once the action has been processed.
-    func enqueue(_ action: consuming Value, putter: SagaTask? = nil) {
-        dispatchQueue.append(DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0))
+    func enqueue(_ action: consuming Value, putter: SagaTask? = nil, channel: Channel? = nil) {
+        dispatchQueue.append(
+            DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0, channel: channel))
     }
 
     /// An input line's action, in virtual time, where the run loop has just run everything
@@ -346,12 +347,7 @@ extension Interpreter {
     private func deliver(_ entry: DispatchEntry, to channel: Channel) {
         let delivered = channelPut(channel, entry.action)
         guard let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait else { return }
-        if delivered {
-            wake(putter, .value(.null))
-        } else {
-            let at = putter.waitingStatementLocation ?? putter.location
-            wake(putter, .error(Failure(error: bufferOverflow(channel), trace: trace(putter, at: at))))
-        }
+        wakePutter(putter, delivered ? nil : bufferOverflow(channel), .null)
     }
 
     /// A dispatch that failed with no saga's `put` to fail for it: reported on its own.
@@ -372,14 +368,15 @@ extension Interpreter {
         }
     }
 
-    /// Wakes a task blocked on `put` once its action has been processed: with the action, or
-    /// with the error the dispatch failed with, reported at the `put`.
-    func wakePutter(_ putter: SagaTask, _ failure: SagaError?, _ action: Value) {
+    /// Wakes a task blocked on `put` once its action (or channel message) has been processed:
+    /// with `value` (the action, or `null` for a channel), or with the error the dispatch
+    /// failed with, reported at the `put`.
+    func wakePutter(_ putter: SagaTask, _ failure: SagaError?, _ value: Value) {
         if let failure {
             let at = putter.waitingStatementLocation ?? putter.location
             wake(putter, .error(Failure(error: failure, trace: trace(putter, at: at))))
         } else {
-            wake(putter, .value(action))
+            wake(putter, .value(value))
         }
     }
 
