@@ -95,6 +95,13 @@ public final class Interpreter {
         /// Once past it, the next task started, long list or string built, or turn fails with a
         /// `RangeError` and the run stops. `sagarun run` sets it to 1 GiB.
         public var maxMemory: Int?
+        /// Whether the run takes its short cuts (for tests).
+        ///
+        /// They are lowered loops, actions processed on the spot and watchers' short turns
+        /// (see Sources/SagaRuntime/README.md). Each does what the statements as written do, so
+        /// a run shows the same either way; tests and fuzzers turn them off to hold a run
+        /// against the statements as written. No command sets it.
+        @_spi(Testing) public var shortCuts = true
 
         /// Creates options; everything is off unless named.
         public init(

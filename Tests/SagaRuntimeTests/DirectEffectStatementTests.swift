@@ -8,8 +8,8 @@ import Testing
 /// is one `return`, run where the statement is, without the effect's usual way through the
 /// interpreter (`Interpreter+Statements.swift`).
 ///
-/// A traced run takes the usual way, so the two runs of each program here must print, fail and
-/// end alike.
+/// A traced run takes the same way and also records each effect, so the two runs of each
+/// program here must print, fail and end alike.
 @Suite struct DirectEffectStatementTests {
     private func run(
         _ source: String, traced: Bool, _ configure: (inout Interpreter.Options) -> Void = { _ in }

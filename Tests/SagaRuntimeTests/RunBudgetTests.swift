@@ -30,6 +30,7 @@ import Testing
         "saga main { loop { let s = select } }",
         "func f(x) { return x + 1 }\nsaga main { var i = 0\n loop { i = call f(i) } }",
         "func f(x) { var y = x\n y = y + 1\n return y }\nsaga main { var i = 0\n loop { i = call f(i) } }",
+        "saga main { var i = 0\n while true { i = i + 1\n if i < 0 { break } } }",
     ])
     func aLoopThatNeverBlocksStopsAtTheBudget(source: String) async {
         let result = await run(source, steps: 1_000)
@@ -53,6 +54,21 @@ import Testing
             reduce "tick" as a { state.n = state.n + 1 }
             saga main { loop { put {type: "tick"} } }
             """, steps: 5_000)
+        #expect(result.status == .sagaFailed)
+        #expect(result.errors == ["error: the run took more than 5000 steps; it was stopped"])
+    }
+
+    /// A watcher that feeds itself stops at the budget, whether its body runs in the watcher's
+    /// turn or as a task of its own, and whatever the watcher.
+    @Test(arguments: [
+        #"every "x" as a { put "x" }"#,
+        #"every "x" as a { log a.n; put "x" { n: a.n + 1 } }"#,
+        #"latest "x" as a { put "x" }"#,
+        #"leading "x" as a { put "y" }; every "y" as y { put "x" }"#,
+        #"every "x" as a { delay 1; put "x" }"#,
+    ])
+    func aWatcherThatFeedsItselfStops(watcher: String) async {
+        let result = await run("saga main { \(watcher) }", steps: 5_000, input: [#"{"type":"x","n":0}"#])
         #expect(result.status == .sagaFailed)
         #expect(result.errors == ["error: the run took more than 5000 steps; it was stopped"])
     }

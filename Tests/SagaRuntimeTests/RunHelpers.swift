@@ -1,6 +1,6 @@
 import SagaCore
 import SagaLanguage
-import SagaRuntime
+@_spi(Testing) import SagaRuntime
 import Testing
 
 /// Compiles `source` and runs it on the virtual clock; returns the transcript lines, the
@@ -47,14 +47,14 @@ func runConfigured(
 }
 
 /// The program's run with the interpreter's short cuts (lowered loops among them), after
-/// checking that its run without them (a run-step budget turns them off) is the same.
+/// checking that its run without them (the statements as written) is the same.
 func runLoweredAndWalked(
     _ source: String, input: [String] = [], configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
 ) async -> ConfiguredRun {
     let lowered = await runConfigured(source, input: input, configure)
     let walked = await runConfigured(source, input: input) {
         configure(&$0)
-        $0.maxRunSteps = Int.max
+        $0.shortCuts = false
     }
     #expect(lowered == walked)
     return lowered

@@ -1,6 +1,6 @@
 import SagaCore
 import SagaLanguage
-import SagaRuntime
+@_spi(Testing) import SagaRuntime
 import Testing
 
 /// The interpreter's short cuts must not show.
@@ -9,9 +9,9 @@ import Testing
 /// watcher's short turns (`runShortTurn`, `retake`) do what the dispatch queue and the
 /// watcher's own statements would have done, in the same order.
 ///
-/// A run-step limit turns both off, so each program here runs twice, with and without one that
-/// is never reached, and the two runs must agree on everything: transcript, errors, status and
-/// final state.
+/// Each program here runs twice, with the short cuts and without them (the statements as
+/// written), and the two runs must agree on everything: transcript, errors, status and final
+/// state.
 @Suite struct ShortTurnTests {
     /// Runs `source` both ways; returns the (agreed) outcome for further checks.
     @discardableResult
@@ -21,7 +21,7 @@ import Testing
     ) async -> ConfiguredRun {
         func options(shortTurns: Bool) -> (inout Interpreter.Options) -> Void {
             { options in
-                if !shortTurns { options.maxRunSteps = Int.max / 2 }
+                options.shortCuts = shortTurns
                 if let maxTasks { options.maxTasks = maxTasks }
                 options.yieldAfterSteps = yieldAfterSteps
             }

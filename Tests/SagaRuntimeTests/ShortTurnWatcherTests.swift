@@ -80,8 +80,11 @@ import Testing
     /// A body's variables: the watcher's, in the array of a body that ended before it, which
     /// holds nothing of that body any more; the action is moved to the body.
     @Test func aBodysVariablesAreTheWatchersInTheArrayOfTheBodyBefore() {
-        let kept = ShortTurnWatcher(
-            pattern: .any, bindingSlot: 1, body: Block(statements: [], location: .unknown), location: .unknown)
+        let watcher = Watcher(
+            kind: .every, duration: nil, pattern: .any(.unknown),
+            binding: Variable(name: "a", slot: 1, location: .unknown), body: Block(statements: [], location: .unknown),
+            location: .unknown)
+        let kept = ShortTurnWatcher(watcher, pattern: .any)
         var watcherVariables: [Value] = [.int(1), .string("a")]
         var first = kept.bodyVariables(movingActionOutOf: &watcherVariables)
         #expect(first == [.int(1), .string("a")])

@@ -12,6 +12,14 @@ import Testing
 @Suite struct TaskReuseTests {
     private static let nowhere = SourceLocation.unknown
 
+    /// An `every` watcher binding each action in `binding`, with `body`.
+    private static func watcher(binding: Int, body: Block) -> Watcher {
+        Watcher(
+            kind: .every, duration: nil, pattern: .any(nowhere),
+            binding: Variable(name: "a", slot: binding, location: nowhere),
+            body: body, location: nowhere)
+    }
+
     private func task(id: Int, parent: SagaTask?, env: [Value], body: Block) -> SagaTask {
         SagaTask(
             id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env, body: body)
@@ -39,8 +47,7 @@ import Testing
         used.runsForCancelledOwner = true
         used.isCancelling = true
         used.mayResumeLowered = true
-        used.shortTurnWatcher = ShortTurnWatcher(
-            pattern: .any, bindingSlot: 0, body: empty, location: Self.nowhere)
+        used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
         used.target = .slot(2)
         used.resumption = .retake
         used.outcome = .cancelled
@@ -65,7 +72,7 @@ import Testing
 
     @Test func aKeptTaskIsTakenOnlyWhenNothingElseRefersToIt() {
         let empty = Block(statements: [], location: Self.nowhere)
-        let watcher = ShortTurnWatcher(pattern: .any, bindingSlot: 0, body: empty, location: Self.nowhere)
+        let watcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
         var ended: SagaTask? = task(id: 2, parent: nil, env: [], body: empty)
         watcher.keepSpareTask(ended!)
         #expect(watcher.takeSpareTask() == nil, "a handle or a queued wake-up still holds it")

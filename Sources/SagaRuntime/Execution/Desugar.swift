@@ -83,12 +83,27 @@ enum Desugar {
     /// blocked on the join at 3 (see ``Interpreter/runShortTurn(_:_:_:)``).
     static let leadingJoin = 2
 
+    /// The `take` of an `every`, `latest`, `leading` or `debounce` watcher's loop.
+    static func watcherTake(_ w: Watcher) -> Effect {
+        .take(w.pattern, where: nil, w.location)
+    }
+
+    /// The `fork` of a watcher's body in its loop.
+    static func watcherFork(_ w: Watcher) -> Effect {
+        .fork(.block(w.body), w.location)
+    }
+
+    /// The `join` of a `leading` watcher's loop, of its hidden `task` variable in `hiddenSlot`.
+    static func leadingJoin(_ w: Watcher, hiddenSlot: Int) -> Effect {
+        .join(.variable(Variable(name: "task", slot: hiddenSlot, location: w.location)), w.location)
+    }
+
     /// A watcher as the loop the table in “Watchers” in Sagas/README.md gives for it.
     static func watcher(_ w: Watcher, env: [Value]) -> (Block, [Value]) {
         let loc = w.location
         let base = env.count
-        let takeAction = Stmt.declare(w.binding, isMutable: true, .effect(.take(w.pattern, where: nil, loc)), loc)
-        let forkBody = Stmt.effect(.fork(.block(w.body), loc), loc)
+        let takeAction = Stmt.declare(w.binding, isMutable: true, .effect(watcherTake(w)), loc)
+        let forkBody = Stmt.effect(watcherFork(w), loc)
         func loop(_ statements: [Stmt]) -> Stmt {
             .loop(Block(statements: statements, location: loc), loc)
         }
@@ -104,15 +119,14 @@ enum Desugar {
                         condition: .binary(.notEqual, .variable(last), .literal(.null, loc), loc),
                         body: Block(statements: [.effect(.cancel(.variable(last), loc), loc)], location: loc))
                 ], else: nil, loc)
-            let forkLast = Stmt.assign(
-                LValue(root: .variable(last), path: []), .effect(.fork(.block(w.body), loc)), loc)
+            let forkLast = Stmt.assign(LValue(root: .variable(last), path: []), .effect(watcherFork(w)), loc)
             return (Block(statements: [loop([takeAction, cancelLast, forkLast])], location: loc), env + [.null])
         case .leading:
             // loop { let a = take P; call B } — as fork and join, which waits the same way.
             // The statements' places in the loop are ``leadingJoin``'s (short turns rely on them).
             let t = Variable(name: "task", slot: base, location: loc)
-            let forkT = Stmt.declare(t, isMutable: false, .effect(.fork(.block(w.body), loc)), loc)
-            let joinT = Stmt.effect(.join(.variable(t), loc), loc)
+            let forkT = Stmt.declare(t, isMutable: false, .effect(watcherFork(w)), loc)
+            let joinT = Stmt.effect(leadingJoin(w, hiddenSlot: base), loc)
             return (Block(statements: [loop([takeAction, forkT, joinT])], location: loc), env + [.null])
         case .throttle:
             // let ch = actionChannel P (sliding buffer of one); loop { let a = take ch; fork { B }; delay D }

@@ -302,6 +302,11 @@ extension Interpreter {
                     enqueue(b, putter: task, channel: channel)
                     return .suspended
                 }
+                guard withinLimitsAtOnce() else {
+                    // The run is stopped: the put never happens.
+                    block(task, on: .put)
+                    return .suspended
+                }
                 guard channelPut(channel, b) else { throw bufferOverflow(channel) }
                 return .value(.null)
             default:

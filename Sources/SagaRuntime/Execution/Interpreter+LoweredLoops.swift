@@ -5,10 +5,9 @@ extension Interpreter {
     /// The lowered form of a `while` loop (with its condition; `loop` with a `true` literal)
     /// or a `for` loop (`nil`) about to be entered, or `nil` if it has none.
     ///
-    /// The condition is made only the first time. Not under a run-step budget (as the other
-    /// short cuts: see ``Options/maxRunSteps``).
+    /// The condition is made only the first time.
     func loweredLoop(_ condition: @autoclosure () -> Expr?, _ body: [Stmt]) -> LoweredLoop? {
-        guard options.maxRunSteps == nil,
+        guard options.shortCuts,
             let key = body.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
         if let loop = loweredLoops[key] {
@@ -49,6 +48,10 @@ extension Interpreter {
         ran: inout Int, resumingAt resumed: Int? = nil
     ) -> Bool {
         let maxSteps = options.maxSteps
+        // The run's step limit (``Options/maxRunSteps``) is the step loop's to meet: the last
+        // steps before it are left to the walk, which counts them and stops the run there. A
+        // step counts two at most (a call by value).
+        let runStepsLeft = self.runStepsLeft
         let count = loop.steps.count
         let ev = evaluator(task)
         // The body becomes the current block at the first turn that runs it (before the
@@ -103,10 +106,10 @@ extension Interpreter {
                     index = Int(step.next)
                     continue
                 }
-                // What the step loop does before a statement: a yield or the step limit due
+                // What the step loop does before a statement: a yield or a step limit due
                 // is left to it.
                 let next = steps &+ 1
-                if next > yieldAfter || next > maxSteps {
+                if next > yieldAfter || next > maxSteps || ran &+ 2 > runStepsLeft {
                     leave(loop, at: step, task)
                     return true
                 }
@@ -237,7 +240,7 @@ extension Interpreter {
             // walk has an emptied block or the arm's there instead: either way a block that is
             // done, which is all the step loop reads before it takes the turn.)
             let next = steps &+ 1
-            if next > yieldAfter || next > maxSteps {
+            if next > yieldAfter || next > maxSteps || ran &+ 1 > runStepsLeft {
                 task.pc = loop.body.count
                 return true
             }

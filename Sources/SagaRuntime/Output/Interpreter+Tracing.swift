@@ -99,9 +99,15 @@ extension Interpreter {
     /// Records a `put` whose action was processed on the spot: it did not wait, so it is an
     /// instant of its task rather than a slice (the action's own instant follows it).
     func tracePutAtOnce(_ task: SagaTask) {
+        tracePutAtOnce(task.id, task.name)
+    }
+
+    /// Records a `put` processed on the spot by the task numbered `id`, named `name` (a
+    /// watcher's body that runs in its watcher's turn has no task of its own).
+    func tracePutAtOnce(_ id: Int, _ name: String) {
         guard let trace = tracer else { return }
-        trace.track(task.id, task.name)
-        trace.instant("put", tid: task.id, at: clock.now)
+        trace.track(id, name)
+        trace.instant("put", tid: id, at: clock.now)
     }
 
     /// Records a `call` of a saga function, which runs in the caller's task.
@@ -115,10 +121,16 @@ extension Interpreter {
 
     /// Records a fork, spawn or watcher start.
     func traceStart(_ child: SagaTask, from parent: SagaTask) {
+        traceStart(child.id, child.name, spawned: child.kind == .detached, from: parent)
+    }
+
+    /// Records the start of the task numbered `id`, named `name`, by `parent` (or of a
+    /// watcher's body that runs in its watcher's turn, which has no task of its own).
+    func traceStart(_ id: Int, _ name: String, spawned: Bool, from parent: SagaTask) {
         guard let trace = tracer else { return }
         trace.track(parent.id, parent.name)
-        trace.track(child.id, child.name)
-        trace.flow(from: parent.id, to: child.id, child.kind == .detached ? "spawn" : "fork", at: clock.now)
+        trace.track(id, name)
+        trace.flow(from: parent.id, to: id, spawned ? "spawn" : "fork", at: clock.now)
     }
 
     /// Records a dispatched action.

@@ -37,6 +37,7 @@ extension Interpreter {
     func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
         // The body's number, taken where its task would have taken it.
         let id = makeID()
+        if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: task) }
         var env = watcher.bodyVariables(movingActionOutOf: &task.env)
         // The watcher's second turn, as the short turn sets it up: run here, or queued (see
         // ``queueRetake(_:_:)``). A `leading` watcher's comes only once the body has ended.
@@ -61,6 +62,7 @@ extension Interpreter {
             }
             let statement = code[pc]
             pc += 1
+            stepsTaken &+= 1
             do throws(SagaError) {
                 var asWritten = false
                 // The effects are matched where they are in the statement: taken out as a
@@ -91,7 +93,7 @@ extension Interpreter {
                     guard
                         putAtOnce(
                             action, .slot(v.slot), task, watcher, id, env, code, pc, frames, &retakeDone,
-                            joinsBody: joinsBody)
+                            joinsBody: joinsBody, statement: statement)
                     else { return }
                     env[v.slot] = action
                 case .effect(.put(.literal(.string(let type), _), let second, _), _):
@@ -99,7 +101,7 @@ extension Interpreter {
                     guard
                         putAtOnce(
                             action, .discard, task, watcher, id, env, code, pc, frames, &retakeDone,
-                            joinsBody: joinsBody)
+                            joinsBody: joinsBody, statement: statement)
                     else { return }
                 case .if(let arms, let elseBlock, _):
                     var arm: [Stmt]? = elseBlock?.statements
@@ -143,6 +145,9 @@ extension Interpreter {
         var frames: [Frame]
     }
 
+    /// The name of a body's task (see ``startBody(of:in:id:env:)``).
+    static let bodyName = "fork block"
+
     /// A `put` of the body at `pc`, its action made, as ``dispatch(_:from:)`` runs it: the
     /// action processed on the spot once the watcher has taken again, or, where a task would
     /// wait on the `put`, the body given its task, waiting there.
@@ -155,23 +160,27 @@ extension Interpreter {
     private func putAtOnce(
         _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
         _ env: [Value], _ code: [Stmt], _ pc: Int, _ frames: [Frame], _ retakeDone: inout Bool,
-        joinsBody: Bool
+        joinsBody: Bool, statement: Stmt
     ) -> Bool {
         guard canDispatchAtOnce else {
             let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+            if tracer != nil { traceEffect(of: statement, child) }
             child.target = target
             block(child, on: .put)
             enqueue(action, putter: child)
             queueRetake(task, retakeDone)
             return false
         }
+        // As ``dispatchAtOnce(_:putter:)`` records it, before the work it runs first.
+        if tracer != nil { tracePutAtOnce(id, Self.bodyName) }
         if !retakeDone, !joinsBody {
             retakeDone = true
             retakeNow(task, watcher)
         }
         let failure = processAtOnce(action)
-        if failure == nil, wakeups.isEmpty { return true }
+        if failure == nil, wakeups.isEmpty, !outOfSteps { return true }
         let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+        if tracer != nil { traceEffect(of: statement, child) }
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
             retakeDone = true

@@ -271,11 +271,11 @@ extension Interpreter {
         }
         guard let line = pending.take() else { return }
         let action = line.takeAction()
-        guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.maxRunSteps == nil
-        else {
+        guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.shortCuts else {
             enqueue(action)
             return
         }
+        guard withinLimitsAtOnce() else { return }
         inTurn = true
         defer { inTurn = false }
         // Not through `process(_:)`, which would make and destroy an entry with no putter.
@@ -290,11 +290,9 @@ extension Interpreter {
     /// keeps it so), and the only work ready is watchers' second turns, going back to their
     /// `take` or joining their body (which the run loop would do first; see
     /// ``isRetakeOrStale(_:)``).
-    ///
-    /// Not under a run-step limit (which counts each dispatch as a step of the run loop).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
-            wakeups.isEmpty && dispatchQueue.isEmpty && options.maxRunSteps == nil
+            wakeups.isEmpty && dispatchQueue.isEmpty && options.shortCuts
                 && (ready.isEmpty || ready.allSatisfy(isRetakeOrStale))
         }
     }
@@ -325,9 +323,25 @@ extension Interpreter {
     ///
     /// The error if it failed.
     @inline(__always)
+    ///
+    /// Each piece of work and the dispatch count against the run's limits as the run loop's
+    /// turns do; once past one, the run is stopped and nothing more is done here.
     func processAtOnce(_ action: Value) -> SagaError? {
-        while let work = ready.popFirst() { perform(work) }
+        while let work = ready.popFirst() {
+            guard withinLimitsAtOnce() else { return nil }
+            perform(work)
+        }
+        guard withinLimitsAtOnce() else { return nil }
         return storeProcesses(action)
+    }
+
+    /// Counts a turn taken on the spot (a dispatch, or the work run before it) against the
+    /// run's limits, as the run loop counts each of its turns: whether it may go on.
+    ///
+    /// Once it may not, the run is stopped (see ``outOfSteps``).
+    @inline(__always)
+    func withinLimitsAtOnce() -> Bool {
+        !checksEachTurn || withinRunLimits()
     }
 
     /// Processes one dispatch entry: middleware and reducers (in the store), then the

@@ -21,13 +21,20 @@ import SagaLanguage
 /// ends later, the join's wake-up takes it back to its `take`. A body that failed or was
 /// cancelled is joined by the `join` statement as written.
 ///
-/// Not under a trace (which shows the watcher's statements), a run-step limit (which counts
-/// them) or a yield budget (`--yield-after`: a small one sends the watcher to the back of the
-/// run order between its statements, and other work runs before it takes again).
+/// A short turn counts the steps of the statements it stands for (toward `--max-run-steps`), and
+/// a traced run records what those statements record: the body's start, and the `take` or
+/// `join` the watcher then waits on.
+///
+/// A yield budget (`--yield-after`) under ``shortTurnSteps`` could send the watcher to the back
+/// of the run order between its statements, letting other work run before it takes again: the
+/// statements then run as written.
 extension Interpreter {
+    /// The most steps a watcher's turn takes: `latest`'s `if`, `cancel` and `fork`.
+    static let shortTurnSteps = 3
+
     /// Whether watchers take their short turns.
     var watchersRunShort: Bool {
-        tracer == nil && options.maxRunSteps == nil && options.yieldAfterSteps == nil
+        options.shortCuts && (options.yieldAfterSteps ?? Int.max) >= Self.shortTurnSteps
     }
 
     /// The first turn, for the action that woke the watcher: the `take` statement stores it,
@@ -50,7 +57,13 @@ extension Interpreter {
             return true
         }
         guard liveTasks < options.maxTasks else { return false }
-        if let lastSlot = watcher.lastSlot, !cancelDoesNothing(task, lastSlot) { return false }
+        if let lastSlot = watcher.lastSlot {
+            guard cancelDoesNothing(task, lastSlot) else { return false }
+            // `if last != null { cancel last }`, then the `fork`.
+            stepsTaken &+= task.env[lastSlot] == .null ? 2 : 3
+        } else {
+            stepsTaken &+= 1  // The `fork`.
+        }
         // Swapped in, not copied: the caller's value is the action's last use, and it drops
         // the slot's old value instead, which saves a retain and a release an action.
         swap(&task.env[watcher.bindingSlot], &action)
@@ -61,13 +74,18 @@ extension Interpreter {
         // the last body's task, if nothing else refers to it, runs the next. The body then
         // sees `.null` there, where the `fork` statement would hand it the old handle.
         if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
-        if let inline = watcher.inlineBody, inline.maxSteps <= options.maxSteps, wakeups.isEmpty {
+        // Inline only where no step limit can fall inside the body, which as a task would fail
+        // or yield there.
+        if let inline = watcher.inlineBody, inline.maxSteps <= options.maxSteps,
+            inline.maxSteps <= options.yieldAfterSteps ?? Int.max, wakeups.isEmpty
+        {
             runBodyInline(task, watcher, inline.statements)
             return true
         }
         let env = watcher.bodyVariables(movingActionOutOf: &task.env)
         let child = startBody(of: watcher, in: task, id: makeID(), env: env)
         task.adopt(child)
+        if tracer != nil { traceStart(child, from: task) }
         wakeups.append(.run(child, child.token))
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         if let joinSlot = watcher.joinSlot {
@@ -94,7 +112,7 @@ extension Interpreter {
             child = spare
         } else {
             child = SagaTask(
-                id: id, name: "fork block", location: watcher.location, kind: .attached, parent: task, env: env,
+                id: id, name: Self.bodyName, location: watcher.location, kind: .attached, parent: task, env: env,
                 body: watcher.body)
         }
         return child
@@ -128,6 +146,8 @@ extension Interpreter {
 
     /// Blocks a watcher on its `take`, as the statement does.
     private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+        stepsTaken &+= 2  // The loop's next turn, and the `take`.
+        if tracer != nil { task.tracedEffect = watcher.takeEffect }
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
         addTaker(Taker(task, pattern: watcher.pattern))
@@ -143,12 +163,15 @@ extension Interpreter {
         guard let body = joinedBody(task, joinSlot) else {
             // A body that ran inline ended with a value and no work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
+            stepsTaken &+= 1  // The `join`.
             task.pc = Desugar.leadingJoin - 1
             takeAgain(task, watcher)
             return true
         }
         if !body.isDone {
             // Where the `join` statement leaves it: past the statement, its value dropped.
+            stepsTaken &+= 1
+            if tracer != nil { task.tracedEffect = watcher.joinEffect }
             task.pc = Desugar.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: body)
@@ -156,6 +179,7 @@ extension Interpreter {
         }
         // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, wakeups.isEmpty else { return false }
+        stepsTaken &+= 1
         task.pc = Desugar.leadingJoin - 1
         takeAgain(task, watcher)
         return true

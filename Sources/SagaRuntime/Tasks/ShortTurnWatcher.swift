@@ -23,6 +23,12 @@ final class ShortTurnWatcher {
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
     /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
     let joinSlot: Int?
+    /// The effects of the watcher's `take`, `fork` and (for `leading`) `join` statements, as
+    /// ``Desugar/watcher(_:env:)`` writes them: a traced run describes what the watcher waits
+    /// on by them, as it does when the statements run.
+    let takeEffect: Effect
+    let forkEffect: Effect
+    let joinEffect: Effect?
     /// The variables array of a body that has ended, emptied, for the next body to fill, so
     /// that no body allocates an array of its own (shared with the watcher until the body's
     /// first assignment copied it into a new one, freed when the body ended).
@@ -38,17 +44,17 @@ final class ShortTurnWatcher {
     /// a queued wake-up keeps it as it is.
     @exclusivity(unchecked) private var spareTask: SagaTask?
 
-    init(
-        pattern: ActionPattern, bindingSlot: Int, body: Block, location: SourceLocation, lastSlot: Int? = nil,
-        joinSlot: Int? = nil
-    ) {
+    init(_ watcher: Watcher, pattern: ActionPattern, lastSlot: Int? = nil, joinSlot: Int? = nil) {
         self.pattern = pattern
-        self.bindingSlot = bindingSlot
-        self.body = body
-        self.location = location
-        self.inlineBody = InlineBody(body)
+        self.bindingSlot = watcher.binding.slot
+        self.body = watcher.body
+        self.location = watcher.location
+        self.inlineBody = InlineBody(watcher.body)
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
+        self.takeEffect = Desugar.watcherTake(watcher)
+        self.forkEffect = Desugar.watcherFork(watcher)
+        self.joinEffect = joinSlot.map { Desugar.leadingJoin(watcher, hiddenSlot: $0) }
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
@@ -128,8 +134,6 @@ final class ShortTurnWatcher {
         case .expr:
             return nil
         }
-        return ShortTurnWatcher(
-            pattern: pattern, bindingSlot: watcher.binding.slot, body: watcher.body, location: watcher.location,
-            lastSlot: lastSlot, joinSlot: joinSlot)
+        return ShortTurnWatcher(watcher, pattern: pattern, lastSlot: lastSlot, joinSlot: joinSlot)
     }
 }

@@ -1,15 +1,16 @@
 import SagaCore
 import SagaLanguage
 import SagaPersistence
-import SagaRuntime
+@_spi(Testing) import SagaRuntime
 
 /// One fuzz run of the interpreter, as `sagarun run --virtual-time --memory --print-actions
 /// --print-state` makes it, with budgets small enough for thousands of runs a second.
 ///
-/// A program that ends within the run-step budget runs a second time without it: the
-/// interpreter's short cuts (a `put` processed on the spot, a watcher's short turns)
-/// are off under a run-step budget and on without one, and must not change what a program
-/// does. The two runs must print the same transcript and errors and end the same way.
+/// Each program runs first with the interpreter's short cuts off (its statements as written)
+/// and a run-step budget; one that ends within the budget runs a second time with the short
+/// cuts (a `put` processed on the spot, a watcher's short turns, lowered loops) and without the
+/// budget. The short cuts must not change what a program does: the two runs must print the
+/// same transcript and errors and end the same way.
 enum FuzzRun {
     /// The line between the program and its input.
     static let separator = Array("\n%%\n".utf8)
@@ -35,21 +36,22 @@ enum FuzzRun {
         guard let program = compiled.program else { return }
         let input = lines(inputBytes)
 
-        let budgeted = await once(program, host: host, input: input, maxRunSteps: 200_000)
-        guard !budgeted.errors.contains(where: { $0.contains("the run took more than") }) else { return }
-        let unbudgeted = await once(program, host: host, input: input, maxRunSteps: nil)
-        if unbudgeted != budgeted {
-            fatalError("the short cuts changed the run:\nwith a budget: \(budgeted)\nwithout: \(unbudgeted)")
+        let written = await once(program, host: host, input: input, maxRunSteps: 200_000, shortCuts: false)
+        guard !written.errors.contains(where: { $0.contains("the run took more than") }) else { return }
+        let short = await once(program, host: host, input: input, maxRunSteps: nil, shortCuts: true)
+        if short != written {
+            fatalError("the short cuts changed the run:\nwithout them: \(written)\nwith them: \(short)")
         }
     }
 
     private static func once(
-        _ program: Program, host: HostFunctions, input: [String], maxRunSteps: Int?
+        _ program: Program, host: HostFunctions, input: [String], maxRunSteps: Int?, shortCuts: Bool
     ) async -> Outcome {
         var options = Interpreter.Options(virtualTime: true, printActions: true, printState: true, timestamps: true)
         options.maxSteps = 10_000
         options.maxCallDepth = 200
         options.maxRunSteps = maxRunSteps
+        options.shortCuts = shortCuts
         let store = MemoryStore()
         let persistence = ValuePersistence(store: store)
         let output = BufferedOutput()
