@@ -7,8 +7,8 @@ import Testing
 /// An `every` body made only of statements that complete at once runs in its watcher's turn,
 /// with no task of its own, and gets one only where it would wait or fails.
 ///
-/// None of it may show: each program here runs both ways (a run-step budget turns the short
-/// cuts off) and the two runs must agree on transcript, errors, status and final state.
+/// None of it may show: each program here runs both ways (with the short cuts and without,
+/// `Options.shortCuts`) and the two runs must agree on transcript, errors, status and final state.
 @Suite struct InlineBodyTests {
     private static func actions(_ type: String, _ count: Int) -> [String] {
         (1...count).map { #"{"type":"\#(type)","n":\#($0)}"# }

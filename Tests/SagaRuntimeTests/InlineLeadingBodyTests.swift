@@ -8,8 +8,8 @@ import Testing
 /// takes again only once the body has ended: actions that come while the body runs are
 /// dropped, those after it are taken.
 ///
-/// As for `every` (``InlineBodyTests``), each program runs both ways (a run-step budget turns
-/// the short cuts off) and the two runs must agree on transcript, errors, status and final
+/// As for `every` (``InlineBodyTests``), each program runs both ways (with the short cuts and
+/// without) and the two runs must agree on transcript, errors, status and final
 /// state.
 @Suite struct InlineLeadingBodyTests {
     private static func actions(_ type: String, _ count: Int) -> [String] {

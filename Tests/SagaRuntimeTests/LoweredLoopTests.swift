@@ -7,8 +7,7 @@ import Testing
 /// A `while` or `for` loop whose body only stores values (expressions, calls of one-`return`
 /// functions), or branches on `if`s whose arms do only that, runs lowered (`LoweredLoop`).
 ///
-/// Each program here runs twice: lowered, and walked (a run-step budget turns the short cuts
-/// off); both runs must print, fail, count steps and calls, and yield alike.
+/// Each program here runs twice: lowered, and walked (`Options.shortCuts` off); both runs must print, fail, count steps and calls, and yield alike.
 @Suite struct LoweredLoopTests {
     @Test func computesWhatTheWalkComputes() async {
         let run = await runLoweredAndWalked(

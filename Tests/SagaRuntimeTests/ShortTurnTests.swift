@@ -362,12 +362,18 @@ import Testing
     /// A step budget small enough to make a watcher yield between its statements
     /// (`--yield-after 1`) lets other work in between: the short turns must not skip that.
     @Test func aTinyYieldBudgetKeepsItsOrder() async {
-        for budget in [1, 2, 3] {
+        for budget in [1, 2, 3, 4] {
             await expectSameBothWays(
                 """
                 saga main { every "a" as a { log "every \\(a.n)"; if a.n < 3 { put "a" { n: a.n + 1 } } } }
                 saga other { loop { let a = take "a"; log "other \\(a.n)"; put "b" } }
                 """, input: Self.actions("a", 1), yieldAfterSteps: budget)
+            // `latest`'s turn is four steps once it has a last body to cancel.
+            await expectSameBothWays(
+                """
+                saga main { latest "a" as a { log "latest \\(a.n)" } }
+                saga other { every "a" as a { log "every \\(a.n)" } }
+                """, input: Self.actions("a", 3), yieldAfterSteps: budget)
         }
     }
 

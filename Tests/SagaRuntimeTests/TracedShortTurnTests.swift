@@ -41,6 +41,7 @@ import Testing
         #"every "a" as a { delay 5; log "late \(a.n)" }"#,
         #"latest "a" as a { log "latest \(a.n)" }"#,
         #"latest "a" as a { delay 15; log "latest \(a.n)" }"#,
+        #"latest "a" as a { delay 5; log "latest \(a.n)" }"#,
         #"leading "a" as a { log "leading \(a.n)" }"#,
         #"leading "a" as a { delay 15; log "leading \(a.n)" }"#,
     ])

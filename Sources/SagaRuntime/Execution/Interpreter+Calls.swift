@@ -86,8 +86,7 @@ extension Interpreter {
     /// the statement is: the value goes straight into the slot, without the effect's way
     /// through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target.
     ///
-    /// Not traced (a traced run takes the effect's way); any other function goes on as
-    /// ``call(_:_:_:_:)`` would, the call counted once.
+    /// Any other function goes on as ``call(_:_:_:_:)`` would, the call counted once.
     func callIntoSlot(
         _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {

@@ -145,7 +145,7 @@ extension Interpreter {
         // (an effect-free loop, or one of calls that never block, would otherwise go on).
         var ran = 0
         defer { stepsTaken &+= ran }
-        let runStepsLeft = self.runStepsLeft
+        var runStepsLeft = self.runStepsLeft
         // A task that stopped inside a lowered loop's body goes on there, lowered.
         if task.mayResumeLowered {
             task.mayResumeLowered = false
@@ -198,6 +198,8 @@ extension Interpreter {
                     // As after any resumption, the count of steps without blocking starts again.
                     steps = 0
                     yieldAfter = options.yieldAfterSteps ?? Int.max
+                    // An action processed on the spot counted steps of the run's.
+                    runStepsLeft = self.runStepsLeft
                 case .entered:
                     // A call that runs inline does not block: its steps count on, so a loop of
                     // calls that never block meets the limit as any loop does.

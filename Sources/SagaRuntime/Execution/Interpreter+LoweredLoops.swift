@@ -51,7 +51,7 @@ extension Interpreter {
         // The run's step limit (``Options/maxRunSteps``) is the step loop's to meet: the last
         // steps before it are left to the walk, which counts them and stops the run there. A
         // step counts two at most (a call by value).
-        let runStepsLeft = self.runStepsLeft
+        var runStepsLeft = self.runStepsLeft
         let count = loop.steps.count
         let ev = evaluator(task)
         // The body becomes the current block at the first turn that runs it (before the
@@ -188,9 +188,11 @@ extension Interpreter {
                     case .completion(let c):
                         return unwind(task, c)
                     case .resumed:
-                        // An effect completed at once: steps count again (see `Step.resumed`).
+                        // An effect completed at once: steps count again (see `Step.resumed`),
+                        // and an action processed on the spot counted steps of the run's.
                         steps = 0
                         yieldAfter = options.yieldAfterSteps ?? Int.max
+                        runStepsLeft = self.runStepsLeft
                         index &+= 1
                     // No statement lowered this way calls a function today; should one, the
                     // counts are the step loop's (see `Step.entered` and `Step.called`).
@@ -232,6 +234,7 @@ extension Interpreter {
                     if slot >= 0 { task.env[slot] = action }
                     steps = 0
                     yieldAfter = options.yieldAfterSteps ?? Int.max
+                    runStepsLeft = self.runStepsLeft
                     index &+= 1
                 }
             }

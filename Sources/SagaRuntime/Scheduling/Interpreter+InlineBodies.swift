@@ -134,6 +134,8 @@ extension Interpreter {
             }
         }
         watcher.keepVariables(&env)
+        // The step that finds the body's end, and the body's turn as a task.
+        stepsTaken &+= 2
         if !retakeDone { retakeNow(task, watcher) }
     }
 
@@ -184,6 +186,8 @@ extension Interpreter {
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
             retakeDone = true
+            stepsTaken &+= 1
+            if tracer != nil { task.tracedEffect = watcher.joinEffect }
             task.pc = Desugar.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: child)

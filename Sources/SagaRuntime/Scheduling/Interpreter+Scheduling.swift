@@ -256,8 +256,8 @@ extension Interpreter {
     /// runnable: processed now, as the loop would process it next, without a trip through the
     /// dispatch queue.
     ///
-    /// Queued if anything is still waiting, or under a run-step limit (which counts each
-    /// dispatch the loop takes as a step).
+    /// Queued if anything is still waiting. Counted as a step toward the run's step limit, as
+    /// the loop counts each dispatch it takes.
     ///
     /// The line is taken out of `pending`, and its action moved out of the line, here: in the
     /// async run loop, taking the action out of its line would copy it (a retain and a release
@@ -322,10 +322,10 @@ extension Interpreter {
     /// processing of the action.
     ///
     /// The error if it failed.
-    @inline(__always)
     ///
-    /// Each piece of work and the dispatch count against the run's limits as the run loop's
-    /// turns do; once past one, the run is stopped and nothing more is done here.
+    /// Each piece of work and the dispatch count as a step toward the run's step limit, as the
+    /// run loop's turns do; once past it, the run is stopped and nothing more is done here.
+    @inline(__always)
     func processAtOnce(_ action: Value) -> SagaError? {
         while let work = ready.popFirst() {
             guard withinLimitsAtOnce() else { return nil }
@@ -335,13 +335,16 @@ extension Interpreter {
         return storeProcesses(action)
     }
 
-    /// Counts a turn taken on the spot (a dispatch, or the work run before it) against the
-    /// run's limits, as the run loop counts each of its turns: whether it may go on.
+    /// Counts a turn taken on the spot (a dispatch, or the work run before it) as a step
+    /// toward ``Options/maxRunSteps``, as the run loop counts each of its turns: whether the
+    /// run may go on. (The turns on its own count the actions dispatched: see
+    /// ``notesEachAction``.)
     ///
     /// Once it may not, the run is stopped (see ``outOfSteps``).
     @inline(__always)
     func withinLimitsAtOnce() -> Bool {
-        !checksEachTurn || withinRunLimits()
+        guard let limit = options.maxRunSteps else { return !outOfSteps }
+        return withinRunSteps(limit)
     }
 
     /// Processes one dispatch entry: middleware and reducers (in the store), then the

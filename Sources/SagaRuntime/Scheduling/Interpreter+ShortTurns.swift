@@ -29,8 +29,9 @@ import SagaLanguage
 /// of the run order between its statements, letting other work run before it takes again: the
 /// statements then run as written.
 extension Interpreter {
-    /// The most steps a watcher's turn takes: `latest`'s `if`, `cancel` and `fork`.
-    static let shortTurnSteps = 3
+    /// The most steps a watcher's turn takes: `latest`'s `if`, `cancel`, the end of the
+    /// `if`'s arm and `fork`.
+    static let shortTurnSteps = 4
 
     /// Whether watchers take their short turns.
     var watchersRunShort: Bool {
@@ -59,8 +60,10 @@ extension Interpreter {
         guard liveTasks < options.maxTasks else { return false }
         if let lastSlot = watcher.lastSlot {
             guard cancelDoesNothing(task, lastSlot) else { return false }
-            // `if last != null { cancel last }`, then the `fork`.
-            stepsTaken &+= task.env[lastSlot] == .null ? 2 : 3
+            // `if last != null { cancel last }` (`last` is null only before the first body:
+            // a body run in the watcher's turn leaves no handle there), then the `fork`.
+            stepsTaken &+= task.env[lastSlot] == .null && !watcher.hasStartedBody ? 2 : 4
+            watcher.hasStartedBody = true
         } else {
             stepsTaken &+= 1  // The `fork`.
         }

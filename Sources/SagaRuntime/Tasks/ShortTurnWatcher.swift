@@ -23,12 +23,14 @@ final class ShortTurnWatcher {
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
     /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
     let joinSlot: Int?
-    /// The effects of the watcher's `take`, `fork` and (for `leading`) `join` statements, as
+    /// The effects of the watcher's `take` and (for `leading`) `join` statements, as
     /// ``Desugar/watcher(_:env:)`` writes them: a traced run describes what the watcher waits
     /// on by them, as it does when the statements run.
     let takeEffect: Effect
-    let forkEffect: Effect
     let joinEffect: Effect?
+    /// Whether a short turn has started a body (`latest`'s hidden `last` stays null after a
+    /// body that ran in the watcher's turn, where the statements would have kept its handle).
+    @exclusivity(unchecked) var hasStartedBody = false
     /// The variables array of a body that has ended, emptied, for the next body to fill, so
     /// that no body allocates an array of its own (shared with the watcher until the body's
     /// first assignment copied it into a new one, freed when the body ended).
@@ -53,7 +55,6 @@ final class ShortTurnWatcher {
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
         self.takeEffect = Desugar.watcherTake(watcher)
-        self.forkEffect = Desugar.watcherFork(watcher)
         self.joinEffect = joinSlot.map { Desugar.leadingJoin(watcher, hiddenSlot: $0) }
     }
 
