@@ -47,11 +47,11 @@ extension Interpreter {
         _ loop: LoweredLoop, over state: ForLoop?, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int,
         ran: inout Int, resumingAt resumed: Int? = nil
     ) -> Bool {
-        let maxSteps = options.maxSteps
-        // The run's step limit (``Options/maxRunSteps``) is the step loop's to meet: the last
-        // steps before it are left to the walk, which counts them and stops the run there. A
-        // step counts two at most (a call by value).
-        var runStepsLeft = self.runStepsLeft
+        // The step loop meets the limits: a step that would pass the yield budget, the task's
+        // step limit or the run's (``Options/maxRunSteps``; a step counts two at most, a call
+        // by value) is left to it. `steps` and `ran` grow together between resumptions, so one
+        // bound on `steps` stands for all three.
+        var bound = stepBound(steps: steps, ran: ran, yieldAfter: yieldAfter)
         let count = loop.steps.count
         let ev = evaluator(task)
         // The body becomes the current block at the first turn that runs it (before the
@@ -109,7 +109,7 @@ extension Interpreter {
                 // What the step loop does before a statement: a yield or a step limit due
                 // is left to it.
                 let next = steps &+ 1
-                if next > yieldAfter || next > maxSteps || ran &+ 2 > runStepsLeft {
+                if next > bound {
                     leave(loop, at: step, task)
                     return true
                 }
@@ -192,7 +192,7 @@ extension Interpreter {
                         // and an action processed on the spot counted steps of the run's.
                         steps = 0
                         yieldAfter = options.yieldAfterSteps ?? Int.max
-                        runStepsLeft = self.runStepsLeft
+                        bound = stepBound(steps: 0, ran: ran, yieldAfter: yieldAfter)
                         index &+= 1
                     // No statement lowered this way calls a function today; should one, the
                     // counts are the step loop's (see `Step.entered` and `Step.called`).
@@ -234,7 +234,7 @@ extension Interpreter {
                     if slot >= 0 { task.env[slot] = action }
                     steps = 0
                     yieldAfter = options.yieldAfterSteps ?? Int.max
-                    runStepsLeft = self.runStepsLeft
+                    bound = stepBound(steps: 0, ran: ran, yieldAfter: yieldAfter)
                     index &+= 1
                 }
             }
@@ -243,13 +243,25 @@ extension Interpreter {
             // walk has an emptied block or the arm's there instead: either way a block that is
             // done, which is all the step loop reads before it takes the turn.)
             let next = steps &+ 1
-            if next > yieldAfter || next > maxSteps || ran &+ 1 > runStepsLeft {
+            if next > bound {
                 task.pc = loop.body.count
                 return true
             }
             steps = next
             ran &+= 1
         }
+    }
+
+    /// The most steps a lowered loop may count (in the step loop's `steps`) before it leaves
+    /// the next step to the step loop: the yield budget, the task's step limit, or a step of
+    /// two before the run's step limit, whichever comes first.
+    @inline(__always)
+    private func stepBound(steps: Int, ran: Int, yieldAfter: Int) -> Int {
+        let bound = min(yieldAfter, options.maxSteps)
+        guard options.maxRunSteps != nil else { return bound }
+        // `ran` reaches the steps left when `steps` reaches this.
+        let (run, overflow) = steps.addingReportingOverflow(runStepsLeft &- ran &- 1)
+        return overflow ? bound : min(bound, run)
     }
 
     /// Goes on with a task that stands in the body of the lowered loop on top of its frames.

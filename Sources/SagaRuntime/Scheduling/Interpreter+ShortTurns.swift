@@ -62,7 +62,7 @@ extension Interpreter {
             guard cancelDoesNothing(task, lastSlot) else { return false }
             // `if last != null { cancel last }` (`last` is null only before the first body:
             // a body run in the watcher's turn leaves no handle there), then the `fork`.
-            stepsTaken &+= task.env[lastSlot] == .null && !watcher.hasStartedBody ? 2 : 4
+            stepsTaken &+= watcher.hasStartedBody ? 4 : 2
             watcher.hasStartedBody = true
         } else {
             stepsTaken &+= 1  // The `fork`.
