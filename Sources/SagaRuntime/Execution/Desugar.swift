@@ -94,7 +94,7 @@ enum Desugar {
     }
 
     /// The `join` of a `leading` watcher's loop, of its hidden `task` variable in `hiddenSlot`.
-    static func leadingJoin(_ w: Watcher, hiddenSlot: Int) -> Effect {
+    static func leadingJoinEffect(_ w: Watcher, hiddenSlot: Int) -> Effect {
         .join(.variable(Variable(name: "task", slot: hiddenSlot, location: w.location)), w.location)
     }
 
@@ -126,7 +126,7 @@ enum Desugar {
             // The statements' places in the loop are ``leadingJoin``'s (short turns rely on them).
             let t = Variable(name: "task", slot: base, location: loc)
             let forkT = Stmt.declare(t, isMutable: false, .effect(watcherFork(w)), loc)
-            let joinT = Stmt.effect(leadingJoin(w, hiddenSlot: base), loc)
+            let joinT = Stmt.effect(leadingJoinEffect(w, hiddenSlot: base), loc)
             return (Block(statements: [loop([takeAction, forkT, joinT])], location: loc), env + [.null])
         case .throttle:
             // let ch = actionChannel P (sliding buffer of one); loop { let a = take ch; fork { B }; delay D }

@@ -55,7 +55,7 @@ final class ShortTurnWatcher {
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
         self.takeEffect = Desugar.watcherTake(watcher)
-        self.joinEffect = joinSlot.map { Desugar.leadingJoin(watcher, hiddenSlot: $0) }
+        self.joinEffect = joinSlot.map { Desugar.leadingJoinEffect(watcher, hiddenSlot: $0) }
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
