@@ -32,6 +32,10 @@ public protocol ElementStore: AnyObject, Sendable {
 
     /// The elements of `entity` that match `query`, ordered and paged.
     ///
+    /// It reads your writes: every save and delete started before the call is in the result,
+    /// and only writes on stable storage are. A ``FileStore`` answers once the writes queued
+    /// before the call are synced.
+    ///
     /// - Throws: `.io` when the handle failed earlier; `.closed` after ``close()``.
     func query(entity: String, _ query: Query) async throws(StoreError) -> [Value]
 

@@ -67,6 +67,34 @@ import Testing
         }
     }
 
+    /// A request put right after saves and a delete, without waiting for their results, reads
+    /// them: with no live request (the writes go straight to the store), and with one on the
+    /// entity (they wait on the entity's lock, and the request behind them).
+    @Test(arguments: [false, true])
+    func aRequestPutAfterWritesReadsThem(live: Bool) async {
+        let program = """
+            saga main {
+              \(live ? #"put "persistence/request" { entity: "songs", live: true, ref: "live" }"# : "")
+              \(live ? #"take "persistence/received""# : "")
+              for i in range(100) {
+                put "persistence/save" { entity: "songs", element: { id: i } }
+              }
+              put "persistence/delete" { entity: "songs", id: 0 }
+              put "persistence/request" { entity: "songs", ref: "once" }
+              let r = take "persistence/received" where it.ref == "once"
+              log "\\(len(r.elements)) from \\(r.elements[0].id)"
+            }
+            """
+        await ExitCodeTests.withFiles(["read.saga": program]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let r = await runSagarun([
+                dir.appendingPathComponent("read.saga").path, "--virtual-time", "--store", store,
+            ])
+            #expect(r.code == 0)
+            #expect(r.out == "99 from 1\n")
+        }
+    }
+
     /// The results of saves committed together are events of their own, each dispatched once
     /// nothing else can run: a router that takes each and puts it into a channel is back at its
     /// `take` for the next, and misses none.

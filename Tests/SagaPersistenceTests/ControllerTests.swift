@@ -68,6 +68,24 @@ import Testing
         #expect(store.state.request == .received([giant, blue]))
     }
 
+    /// A request dispatched right after saves, before their results, reads them: the file
+    /// store answers once the writes before it are on stable storage.
+    @Test func aRequestDispatchedRightAfterSavesReadsThem() async throws {
+        try await withTemporaryFolder { folder in
+            let container = FileStoreContainer(directory: folder.path)
+            let (store, scheduler) = makeStore(container)
+            store.dispatch(.save(blue))
+            store.dispatch(.save(giant))
+            store.dispatch(.request(StoreRequest(orderBy: ["-year"])))
+            for _ in 0..<1000 where store.state.request == .loading {
+                await scheduler.waitForWork()
+                await scheduler.drain(into: store)
+            }
+            #expect(store.state.request == .received([giant, blue]))
+            await container.close()
+        }
+    }
+
     @Test func aLiveRequestReceivesAgainAfterEachChangeUntilCancelled() async {
         let (store, scheduler) = makeStore(.inMemory())
         store.dispatch(.request(StoreRequest(where: ["year": .lessThan(1960)], live: true)))

@@ -31,6 +31,25 @@ struct StartedWriteTests {
         await store.close()
     }
 
+    /// A query reads the writes started before it, acknowledged or not yet: it answers once
+    /// they are on stable storage.
+    @Test(arguments: StoreKind.allCases)
+    func aQueryReadsTheWritesStartedBeforeIt(_ kind: StoreKind) async throws {
+        let (store, cleanUp) = try kind.make()
+        defer { cleanUp() }
+        let acknowledged = Delivered<Result<Value, StoreError>>()
+        for i in 0..<200 {
+            store.save(entity: "items", element: ["id": .int(i)]) { acknowledged.add($0) }
+        }
+        store.delete(entity: "items", id: .int(0)) { acknowledged.add($0.map { _ in .null }) }
+        // Without waiting for the acknowledgements.
+        let found = try await all(store)
+        #expect(found.count == 199)
+        #expect(found.first?["id"] == .int(1))
+        #expect(await acknowledged.wait(for: 201).count == 201)
+        await store.close()
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anElementWithoutAnIdFailsAtOnce(_ kind: StoreKind) async throws {
         let (store, cleanUp) = try kind.make()

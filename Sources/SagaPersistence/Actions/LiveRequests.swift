@@ -76,6 +76,18 @@ final class LiveRequests: Sendable {
         }
     }
 
+    /// A request's place in the entity's lock, taken now, when writes of the entity wait on
+    /// the async path.
+    ///
+    /// The request then reads after them. Nil when none waits: a write that went straight to
+    /// the store is read anyway (see ``ElementStore/query(entity:_:)``).
+    func ticketForRead(_ entity: String) -> AsyncLock.Ticket? {
+        locks.withLock { l -> AsyncLock.Ticket? in
+            guard l[entity]?.isBusy == true else { return nil }
+            return Self.reserve(entity, in: &l)
+        }
+    }
+
     /// Records an acknowledged write of the entity, and says whether it has a live request to
     /// refresh.
     ///

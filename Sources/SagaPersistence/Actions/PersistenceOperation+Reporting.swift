@@ -5,21 +5,25 @@ extension PersistenceOperation {
     enum Route {
         /// Handed to the store at once, reporting its end (``start(_:store:live:finish:)``).
         case direct
-        /// A write on the async path, with its place in the entity's lock taken at dispatch,
-        /// so that later writes of its entity do not overtake it.
-        case queuedWrite(AsyncLock.Ticket)
+        /// A write, or a request, on the async path with its place in the entity's lock taken
+        /// at dispatch: later writes of its entity do not overtake it, and it does not overtake
+        /// the writes before it.
+        case queued(AsyncLock.Ticket)
         /// The async ``perform(_:store:live:)``.
         case async
     }
 
     /// The route of `r`: a save or delete of a valid entity goes direct unless the entity has
     /// a live request (whose lock and re-query need the async path) or a write still queued
-    /// on that path; everything else is async.
+    /// on that path; a request queues behind such writes, so that it reads them; everything
+    /// else is async.
     func route(_ r: Record, live: LiveRequests) -> Route {
-        guard self == .save || self == .delete, case .string(let entity)? = r["entity"], !entity.isEmpty else {
-            return .async
+        guard case .string(let entity)? = r["entity"], !entity.isEmpty else { return .async }
+        switch self {
+        case .save, .delete: return live.ticketForWrite(entity).map { .queued($0) } ?? .direct
+        case .request: return live.ticketForRead(entity).map { .queued($0) } ?? .async
+        case .cancelRequest: return .async
         }
-        return live.ticketForWrite(entity).map { .queuedWrite($0) } ?? .direct
     }
 
     /// Starts the save or delete `r` (routed ``Route/direct``) and calls `finish` once

@@ -10,9 +10,9 @@ enum PersistenceOperation {
 
     /// Performs the request `r` and returns the actions to dispatch, in order.
     ///
-    /// A write's `ticket` is its place in the entity's lock, taken when it was dispatched
-    /// (``Route/queuedWrite(_:)``); without one, a write takes the lock only while the entity
-    /// has a live request.
+    /// A `ticket` is the action's place in the entity's lock, taken when it was dispatched
+    /// (``Route/queued(_:)``); without one, a write takes the lock only while the entity has a
+    /// live request.
     func perform(
         _ r: Record, store: any ElementStore, live: LiveRequests, ticket: AsyncLock.Ticket? = nil
     ) async -> [Value] {

@@ -75,7 +75,7 @@ public final class ValuePersistence: @unchecked Sendable {
         switch operation.route(r, live: live) {
         case .direct:
             scheduler.schedule(reporting: { finish in operation.start(r, store: store, live: live, finish: finish) })
-        case .queuedWrite(let ticket):
+        case .queued(let ticket):
             scheduler.schedule { await operation.perform(r, store: store, live: live, ticket: ticket) }
         case .async:
             scheduler.schedule { await operation.perform(r, store: store, live: live) }

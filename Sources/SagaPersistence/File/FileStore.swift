@@ -125,6 +125,7 @@ public final class FileStore: ElementStore {
 
     /// The matching elements; see ``ElementStore/query(entity:_:)``.
     public func query(entity: String, _ query: Query) async throws(StoreError) -> [Value] {
+        await writer.awaitWritesSubmitted()
         if let error = writer.unusable() { throw error }
         let elements = writer.index.withLock { $0 }
         return elements.query(entity: entity, query)

@@ -28,6 +28,12 @@ final class LogWriter: @unchecked Sendable {
     /// Callers of ``compact()``, resumed with nil or the error once the snapshot is written.
     private var compactWaiters: [CheckedContinuation<StoreError?, Never>] = []
     private var failure: StoreError?
+    /// How many writes have been queued, and how many of those the writer is done with
+    /// (applied to the index, or failed).
+    private var submitted = 0
+    private var done = 0
+    /// Callers of ``awaitWritesSubmitted()``, each resumed once `done` reaches its count.
+    private var doneWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     // Owned by the writer thread once it starts.
     private let lock: StoreLock.Held
@@ -83,8 +89,47 @@ final class LogWriter: @unchecked Sendable {
             return
         }
         queue.append(pending)
+        submitted += 1
         condition.signal()
         condition.unlock()
+    }
+
+    /// Returns once every write queued before the call is applied to the index (or has
+    /// failed): a query made after it sees them, as soon as they are durable.
+    func awaitWritesSubmitted() async {
+        guard hasWritesInFlight() else { return }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            if done >= submitted || finished {
+                condition.unlock()
+                c.resume()
+                return
+            }
+            doneWaiters.append((submitted, c))
+            condition.unlock()
+        }
+    }
+
+    /// Whether a write queued so far is not applied yet: a query then waits.
+    private func hasWritesInFlight() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return done < submitted && !finished
+    }
+
+    /// The writer is done with `count` more writes: resumes the callers of
+    /// ``awaitWritesSubmitted()`` they were waiting for (all of them once the writer stops).
+    private func finishedWrites(_ count: Int, stopping: Bool = false) {
+        condition.lock()
+        done += count
+        var ready: [CheckedContinuation<Void, Never>] = []
+        doneWaiters.removeAll { waiter in
+            guard stopping || waiter.count <= done else { return false }
+            ready.append(waiter.continuation)
+            return true
+        }
+        condition.unlock()
+        for c in ready { c.resume() }
     }
 
     /// The error every call must throw now: the fatal failure, or `.closed`; nil when healthy.
@@ -157,6 +202,7 @@ final class LogWriter: @unchecked Sendable {
             }
             if let failed {
                 for p in batch { p.finish(.failure(failed)) }
+                finishedWrites(batch.count)
                 for c in compactions { c.resume(returning: failed) }
                 continue
             }
@@ -166,6 +212,7 @@ final class LogWriter: @unchecked Sendable {
                 } catch {
                     fail(error)
                     for p in batch { p.finish(.failure(error)) }
+                    finishedWrites(batch.count)
                     for c in compactions { c.resume(returning: error) }
                     continue
                 }
@@ -179,6 +226,7 @@ final class LogWriter: @unchecked Sendable {
                     }
                 }
                 for (p, result) in zip(batch, results) { p.finish(.success(result)) }
+                finishedWrites(batch.count)
             }
             if logBytes >= snapshotThreshold || !compactions.isEmpty {
                 var snapshotError: StoreError?
@@ -230,6 +278,7 @@ final class LogWriter: @unchecked Sendable {
         compactWaiters = []
         condition.unlock()
         for p in stragglers { p.finish(.failure(.closed)) }
+        finishedWrites(stragglers.count, stopping: true)
         for c in compactions { c.resume(returning: .closed) }
         for w in waiters { w.resume() }
     }
