@@ -221,24 +221,11 @@ public final class Interpreter {
     /// Set when the store calls ``takeOutsideTurn()`` each time it is idle (an app's store, see
     /// ``SagaMiddleware``): the tasks an app's own dispatch wakes then run there.
     @exclusivity(unchecked) var takesOutsideTurns = false
-    /// Steps taken by every task so far, for ``Options/maxRunSteps``.
-    @exclusivity(unchecked) var stepsTaken = 0
-    /// Turns taken since the run last heard from outside (see
-    /// ``Options/maxTurnsWithoutInput``).
-    @exclusivity(unchecked) var turnsWithoutInput = 0
-    /// Watches the memory budget while the run goes on (``Options/maxMemory``).
-    @exclusivity(unchecked) var memoryWatch: MemoryWatch?
-    /// ``Options/maxTurnsWithoutInput``, or `Int.max`.
-    let turnsWithoutInputLimit: Int
-    /// Whether each turn of the run loop counts against a limit: a run-step limit, a limit of
-    /// turns on its own, or a memory budget (a run without one pays for no count).
-    let checksEachTurn: Bool
+    /// The run's steps, turns on its own and memory, against their limits.
+    @exclusivity(unchecked) var budget: RunBudget
     /// Whether each action processed is counted against the limit of turns on its own, or
     /// printed.
     let notesEachAction: Bool
-    /// Set once the run has taken more than ``Options/maxRunSteps`` steps, or more than
-    /// ``Options/maxTurnsWithoutInput`` turns on its own: nothing runs after.
-    @exclusivity(unchecked) var outOfSteps = false
     /// How many turns the real-time run loop has taken: each waits for something to happen,
     /// so a loop that spins shows here (for tests).
     @exclusivity(unchecked) var realTimeTurns = 0
@@ -344,9 +331,7 @@ public final class Interpreter {
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         self.eventInbox = EventInbox(wake: hostCalls.inbox)
-        self.turnsWithoutInputLimit = options.maxTurnsWithoutInput ?? Int.max
-        self.checksEachTurn =
-            options.maxRunSteps != nil || options.maxTurnsWithoutInput != nil || options.maxMemory != nil
+        self.budget = RunBudget(options)
         self.notesEachAction = options.printActions || options.maxTurnsWithoutInput != nil
         reducers.maxSteps = options.maxSteps
         reducers.maxLength = options.maxLength
@@ -363,8 +348,7 @@ public final class Interpreter {
     /// ``actionWillReduce(_:)`` when the action is printed or traced, or counted against the
     /// limit of turns on its own.
     private func actionWillReduceNoted(_ action: Value) {
-        turnsWithoutInput &+= 1
-        if turnsWithoutInput > turnsWithoutInputLimit { ranOnItsOwn() }
+        if let overrun = budget.countTurnWithoutInput() { overran(overrun) }
         if options.printActions { emit("action " + action.canonicalJSON) }
         if tracer != nil { traceAction(action) }
     }

@@ -96,7 +96,7 @@ extension Interpreter {
             entries.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
                 // One effect can make millions of entries: the budget is read as they are made.
-                if i & 4095 == 4095, let memoryWatch, memoryWatch.check() { throw memoryWatch.error }
+                if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() { throw watch.error }
                 var env = task.env
                 env[variable.slot] = item
                 entries.append((effect, env))
@@ -181,7 +181,7 @@ extension Interpreter {
         scope.state = binding.stateValue
         defer { scope.state = nil }
         let ev = Evaluator(
-            scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
+            scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         return try ev.eval(expr, env)
     }
 
@@ -348,7 +348,7 @@ extension Interpreter {
     /// (where `cancelled` reads as given); see ``constantAction(type:_:)`` first.
     func action(type: String, _ second: Expr?, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
         guard let second else { return ConstantActions.typeOnly(type) }
-        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
+        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         var payload: Value
         if case .record(let fields, _) = second {
             // A record literal (the usual `put "t" {…}`) is built with room for `type`.
@@ -509,8 +509,8 @@ extension Interpreter {
         block(task, on: .combinator(combinator))
         for (i, (effect, env)) in entries.enumerated() {
             // Past the memory budget the run stops, and the entries made so far with it.
-            if i & 4095 == 4095, let memoryWatch, memoryWatch.check() {
-                ranOutOfMemory()
+            if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {
+                overran(.memory(watch))
                 break
             }
             let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)

@@ -108,7 +108,8 @@ extension Interpreter {
 
     /// An evaluator for expressions of this task.
     func evaluator(_ task: SagaTask) -> Evaluator {
-        Evaluator(cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength, memory: memoryWatch)
+        Evaluator(
+            cancelled: isCancelledContext(task), clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
     }
 
     /// `cancelled`: true once the task is being cancelled, which only its finally blocks
@@ -144,7 +145,7 @@ extension Interpreter {
         // a task that would take more in its turn than the run has left stops the run there
         // (an effect-free loop, or one of calls that never block, would otherwise go on).
         var ran = 0
-        defer { stepsTaken &+= ran }
+        defer { budget.stepsTaken &+= ran }
         var runStepsLeft = self.runStepsLeft
         // A task that stopped inside a lowered loop's body goes on there, lowered.
         if task.mayResumeLowered {
@@ -159,7 +160,7 @@ extension Interpreter {
             steps &+= 1
             ran &+= 1
             if _slowPath(ran > runStepsLeft), let limit = options.maxRunSteps {
-                runOutOfSteps(limit)
+                overran(.steps(limit))
                 return
             }
             if steps > yieldAfter {
@@ -189,10 +190,7 @@ extension Interpreter {
                 case .completion(let c):
                     // Past the memory budget, the run stops here (the error that says so
                     // could otherwise be caught, and the task go on allocating).
-                    if memoryWatch?.isExceeded == true {
-                        ranOutOfMemory()
-                        return
-                    }
+                    if stopsOverMemory() { return }
                     guard unwind(task, c) else { return }
                 case .resumed:
                     // As after any resumption, the count of steps without blocking starts again.

@@ -44,7 +44,7 @@ extension Interpreter {
         task.token &+= 1
         var retakeDone = false
         let joinsBody = watcher.joinSlot != nil
-        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
+        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         // Where the body stands, as a task's registers would have it (``SagaTask/code``,
         // ``SagaTask/pc``, ``SagaTask/frames``): `pc` is past the statement running, and an
         // `if` enters its arm as ``SagaTask/enter(_:)`` does, so a task made at any point
@@ -62,7 +62,7 @@ extension Interpreter {
             }
             let statement = code[pc]
             pc += 1
-            stepsTaken &+= 1
+            budget.stepsTaken &+= 1
             do throws(SagaError) {
                 var asWritten = false
                 // The effects are matched where they are in the statement: taken out as a
@@ -135,7 +135,7 @@ extension Interpreter {
         }
         watcher.keepVariables(&env)
         // The step that finds the body's end, and the body's turn as a task.
-        stepsTaken &+= 2
+        budget.stepsTaken &+= 2
         if !retakeDone { retakeNow(task, watcher) }
     }
 
@@ -180,13 +180,13 @@ extension Interpreter {
             retakeNow(task, watcher)
         }
         let failure = processAtOnce(action)
-        if failure == nil, wakeups.isEmpty, !outOfSteps { return true }
+        if failure == nil, wakeups.isEmpty, !budget.isSpent { return true }
         let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
         if tracer != nil { traceEffect(of: statement, child) }
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
             retakeDone = true
-            stepsTaken &+= 1
+            budget.stepsTaken &+= 1
             if tracer != nil { task.tracedEffect = watcher.joinEffect }
             task.pc = Desugar.leadingJoin + 1
             task.target = .discard

@@ -68,8 +68,8 @@ extension Interpreter {
         // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
         binding.runStarted(self)
         if let limit = options.maxMemory {
-            memoryWatch = MemoryWatch(limit: limit)
-            reducers.memoryWatch = memoryWatch
+            budget.memoryWatch = MemoryWatch(limit: limit)
+            reducers.memoryWatch = budget.memoryWatch
         }
         reducers.clock = clock
         for saga in program.sagas {
@@ -93,7 +93,7 @@ extension Interpreter {
     private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         defer {
             binding.runEnded(self)
-            memoryWatch?.stop()
+            budget.memoryWatch?.stop()
         }
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
@@ -116,7 +116,7 @@ extension Interpreter {
         while true {
             await drain()
             dropStaleTimers()
-            if outOfSteps, !hostCalls.hasInFlight { return nil }
+            if budget.isSpent, !hostCalls.hasInFlight { return nil }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder() { deliver(done) }
@@ -175,7 +175,7 @@ extension Interpreter {
             realTimeTurns &+= 1
             await drain()
             dropStaleTimers()
-            if outOfSteps, !hostCalls.hasInFlight { return nil }
+            if budget.isSpent, !hostCalls.hasInFlight { return nil }
             var progressed = deliverEvents()
             if let feed {
                 for event in feed.drain() {

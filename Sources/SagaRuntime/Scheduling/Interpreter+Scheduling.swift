@@ -23,7 +23,7 @@ extension Interpreter {
         defer { inTurn = false }
         flushWakeups()
         while true {
-            if _slowPath(checksEachTurn), !withinRunLimits() { return nil }
+            if _slowPath(budget.checksEachTurn), !withinRunLimits() { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
@@ -59,81 +59,56 @@ extension Interpreter {
         }
     }
 
-    /// Counts a turn against the run's limits (``checksEachTurn``): whether it may go on.
+    /// Counts a turn against the run's limits (``RunBudget/checksEachTurn``): whether it may go on.
     ///
     /// Once it may not, the run is stopped: nothing runs after.
     private func withinRunLimits() -> Bool {
-        if let limit = options.maxRunSteps, !withinRunSteps(limit) { return false }
-        turnsWithoutInput &+= 1
-        if turnsWithoutInput > turnsWithoutInputLimit {
-            ranOnItsOwn()
-            return false
-        }
-        if memoryWatch?.isExceeded == true {
-            ranOutOfMemory()
-            return false
-        }
-        return true
-    }
-
-    /// Whether the run has taken at most `limit` steps (each piece of work and each dispatch
-    /// counts one, besides the steps of tasks and reducers).
-    ///
-    /// The first time it has not, the run is stopped: nothing runs after, every root saga
-    /// counts as failed.
-    private func withinRunSteps(_ limit: Int) -> Bool {
-        if outOfSteps { return false }
-        stepsTaken &+= 1
-        guard stepsTaken &+ reducers.stepsTaken > limit else { return true }
-        runOutOfSteps(limit)
+        if budget.isSpent { return false }
+        guard let overrun = budget.countTurn(reducerSteps: reducers.stepsTaken) else { return true }
+        overran(overrun)
         return false
     }
 
-    /// Stops the run that has taken more than `limit` steps: nothing runs after, and every
-    /// root saga counts as failed.
-    func runOutOfSteps(_ limit: Int) {
-        guard !outOfSteps else { return }
-        outOfSteps = true
+    /// Stops the run that has passed a limit of its budget.
+    ///
+    /// Nothing runs after, and every root saga counts as failed. Only the first overrun is
+    /// reported.
+    func overran(_ overrun: RunBudget.Overrun) {
+        guard !budget.isSpent else { return }
+        budget.isSpent = true
         failures += 1
-        output.error("error: the run took more than \(limit) steps; it was stopped")
+        switch overrun {
+        case .steps(let limit):
+            output.error("error: the run took more than \(limit) steps; it was stopped")
+        case .turnsWithoutInput(let limit):
+            output.error(
+                "error: the run took \(limit) turns with no input, host answer or real-time wait "
+                    + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
+        case .memory(let watch):
+            output.error(
+                "error: the run held more than \(watch.limit >> 20) MiB of memory; it was stopped; "
+                    + "raise the limit with --max-memory")
+        }
         stop()
     }
 
-    /// Stops the run that has taken more than ``Options/maxTurnsWithoutInput`` turns on its
-    /// own: nothing runs after, and every root saga counts as failed.
-    func ranOnItsOwn() {
-        guard !outOfSteps else { return }
-        outOfSteps = true
-        failures += 1
-        output.error(
-            "error: the run took \(turnsWithoutInputLimit) turns with no input, host answer or real-time wait "
-                + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
-        stop()
-    }
-
-    /// Stops the run that has held more than ``Options/maxMemory``: nothing runs after, and
-    /// every root saga counts as failed.
-    func ranOutOfMemory() {
-        guard !outOfSteps, let memoryWatch else { return }
-        outOfSteps = true
-        failures += 1
-        output.error(
-            "error: the run held more than \(memoryWatch.limit >> 20) MiB of memory; it was stopped; "
-                + "raise the limit with --max-memory")
-        stop()
+    /// Stops the run if it holds more than its memory budget (see ``overran(_:)``).
+    ///
+    /// - Returns: whether it did.
+    func stopsOverMemory() -> Bool {
+        guard let watch = budget.memoryWatch, watch.isExceeded else { return false }
+        overran(.memory(watch))
+        return true
     }
 
     /// The run heard from outside (an input line, a host call's answer, an event channel's
     /// message, a real wait): the count of turns on its own starts again.
     @inline(__always)
-    func heardFromOutside() { turnsWithoutInput = 0 }
+    func heardFromOutside() { budget.heardFromOutside() }
 
     /// How many more steps a task may take in its turn before the run as a whole has taken
     /// ``Options/maxRunSteps``: `Int.max` without a limit.
-    var runStepsLeft: Int {
-        guard let limit = options.maxRunSteps else { return Int.max }
-        return max(0, limit &- stepsTaken &- reducers.stepsTaken)
-    }
+    var runStepsLeft: Int { budget.stepsLeft(reducerSteps: reducers.stepsTaken) }
 
     /// An app dispatched an action itself.
     ///
@@ -311,7 +286,7 @@ extension Interpreter {
         if tracer != nil { tracePutAtOnce(putter) }
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
-        guard failure != nil || !wakeups.isEmpty || outOfSteps else { return .dispatched(action) }
+        guard failure != nil || !wakeups.isEmpty || budget.isSpent else { return .dispatched(action) }
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
@@ -340,11 +315,13 @@ extension Interpreter {
     /// run may go on. (The turns on its own count the actions dispatched: see
     /// ``notesEachAction``.)
     ///
-    /// Once it may not, the run is stopped (see ``outOfSteps``).
+    /// Once it may not, the run is stopped (see ``RunBudget/isSpent``).
     @inline(__always)
     func withinLimitsAtOnce() -> Bool {
-        guard let limit = options.maxRunSteps else { return !outOfSteps }
-        return withinRunSteps(limit)
+        if budget.isSpent { return false }
+        guard let overrun = budget.countStep(reducerSteps: reducers.stepsTaken) else { return true }
+        overran(overrun)
+        return false
     }
 
     /// Processes one dispatch entry: middleware and reducers (in the store), then the
@@ -536,8 +513,9 @@ extension Interpreter {
     private func pathValue(_ path: Expr, of action: Value) -> Value? {
         scope.it = action
         defer { scope.it = nil }
-        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: memoryWatch).eval(
-            path, [])
+        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
+            .eval(
+                path, [])
     }
 
     /// What an action does to a taker with a `where` condition, `it` bound to the action: it
@@ -547,7 +525,7 @@ extension Interpreter {
         guard let condition = taker.condition else { return .value(action) }
         scope.it = action
         defer { scope.it = nil }
-        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: memoryWatch)
+        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         do {
             return try ev.condition(condition, taker.task.env) ? .value(action) : nil
         } catch {

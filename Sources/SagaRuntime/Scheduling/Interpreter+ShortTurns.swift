@@ -62,10 +62,10 @@ extension Interpreter {
             guard cancelDoesNothing(task, lastSlot) else { return false }
             // `if last != null { cancel last }` (`last` is null only before the first body:
             // a body run in the watcher's turn leaves no handle there), then the `fork`.
-            stepsTaken &+= watcher.hasStartedBody ? 4 : 2
+            budget.stepsTaken &+= watcher.hasStartedBody ? 4 : 2
             watcher.hasStartedBody = true
         } else {
-            stepsTaken &+= 1  // The `fork`.
+            budget.stepsTaken &+= 1  // The `fork`.
         }
         // Swapped in, not copied: the caller's value is the action's last use, and it drops
         // the slot's old value instead, which saves a retain and a release an action.
@@ -149,7 +149,7 @@ extension Interpreter {
 
     /// Blocks a watcher on its `take`, as the statement does.
     private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
-        stepsTaken &+= 2  // The loop's next turn, and the `take`.
+        budget.stepsTaken &+= 2  // The loop's next turn, and the `take`.
         if tracer != nil { task.tracedEffect = watcher.takeEffect }
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
@@ -166,14 +166,14 @@ extension Interpreter {
         guard let body = joinedBody(task, joinSlot) else {
             // A body that ran inline ended with a value and no work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
-            stepsTaken &+= 1  // The `join`.
+            budget.stepsTaken &+= 1  // The `join`.
             task.pc = Desugar.leadingJoin - 1
             takeAgain(task, watcher)
             return true
         }
         if !body.isDone {
             // Where the `join` statement leaves it: past the statement, its value dropped.
-            stepsTaken &+= 1
+            budget.stepsTaken &+= 1
             if tracer != nil { task.tracedEffect = watcher.joinEffect }
             task.pc = Desugar.leadingJoin + 1
             task.target = .discard
@@ -182,7 +182,7 @@ extension Interpreter {
         }
         // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, wakeups.isEmpty else { return false }
-        stepsTaken &+= 1
+        budget.stepsTaken &+= 1
         task.pc = Desugar.leadingJoin - 1
         takeAgain(task, watcher)
         return true

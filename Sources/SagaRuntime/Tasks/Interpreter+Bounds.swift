@@ -17,7 +17,7 @@ extension Interpreter {
 
     /// Checks that `count` more tasks may start (`--max-tasks`).
     func reserveTasks(_ count: Int) throws(SagaError) {
-        if memoryWatch?.isExceeded == true, let memoryWatch { throw memoryWatch.error }
+        if let watch = budget.memoryWatch, watch.isExceeded { throw watch.error }
         guard liveTasks + count > options.maxTasks else { return }
         throw SagaError(
             kind: "RangeError",
