@@ -51,7 +51,7 @@ extension Interpreter {
             child.callDepth = task.callDepth + 1
             child.owner = .caller(task)
             block(task, on: .task(child))
-            scheduler.wakeups.append(.run(child, child.token))
+            wakeups.append(.run(child, child.token))
             return .suspended
         case .host(let name, _):
             guard let function = host[name] else {

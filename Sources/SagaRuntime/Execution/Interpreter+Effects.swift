@@ -68,7 +68,7 @@ extension Interpreter {
             default:
                 throw SagaError.typeError("cancel needs a task or a list of tasks, got \(value.kindName)")
             }
-            for target in targets where target !== task { scheduler.wakeups.append(contentsOf: cancelWork(target)) }
+            for target in targets where target !== task { wakeups.append(contentsOf: cancelWork(target)) }
             if targets.contains(where: { $0 === task }) { return cancelSelf(task) }
             return .value(.null)
         case .delay(let expr, let valueExpr, _):
@@ -76,7 +76,7 @@ extension Interpreter {
             var value = Value.bool(true)
             if let valueExpr { value = try evaluator(task).eval(valueExpr, task.env) }
             block(task, on: .timer(0))
-            let sequence = scheduler.timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
+            let sequence = timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
             task.wait = .timer(sequence)
             return .suspended
         case .race(let entries, let loc):
@@ -134,8 +134,9 @@ extension Interpreter {
             }
             let channel = Channel(id: makeID(), limit: limit, kind: kind)
             channel.pattern = try evaluatePattern(pattern, task)
-            channel.waitSequence = scheduler.nextWait()
-            scheduler.actionChannels.append(channel)
+            waitCounter &+= 1
+            channel.waitSequence = waitCounter
+            actionChannels.append(channel)
             return .value(channel.handle)
         case .close(let expr, _):
             close(try self.channel(expr, task, "close"))
@@ -154,7 +155,7 @@ extension Interpreter {
             child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher, hiddenSlot: task.env.count)
             task.adopt(child)
             if tracer != nil { traceStart(child, from: task) }
-            scheduler.wakeups.append(.run(child, child.token))
+            wakeups.append(.run(child, child.token))
             return .value(child.handle)
         }
     }
@@ -230,9 +231,9 @@ extension Interpreter {
     func wait(_ task: SagaTask, on channel: Channel) {
         block(task, on: .channel(channel))
         channel.takers.append((task, task.token))
-        scheduler.channelWaiters.append((task, task.token))
-        if scheduler.channelWaiters.count >= 1024, scheduler.channelWaiters.count.nonzeroBitCount == 1 {
-            scheduler.channelWaiters.removeAll { $0.task.token != $0.token }
+        channelWaiters.append((task, task.token))
+        if channelWaiters.count >= 1024, channelWaiters.count.nonzeroBitCount == 1 {
+            channelWaiters.removeAll { $0.task.token != $0.token }
         }
     }
 
@@ -298,7 +299,7 @@ extension Interpreter {
                 // only when the queue would deliver it next.
                 guard canDispatchAtOnce else {
                     block(task, on: .put)
-                    scheduler.enqueue(b, putter: task, channel: channel)
+                    enqueue(b, putter: task, channel: channel)
                     return .suspended
                 }
                 guard withinLimitsAtOnce() else {
@@ -381,7 +382,7 @@ extension Interpreter {
     func dispatch(_ action: consuming Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
-        scheduler.enqueue(action, putter: task)
+        enqueue(action, putter: task)
         return .suspended
     }
 
@@ -403,7 +404,7 @@ extension Interpreter {
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
-        scheduler.wakeups.append(.run(child, child.token))
+        wakeups.append(.run(child, child.token))
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
         if case .discard = task.target { return .null }
         return child.handle
@@ -428,7 +429,7 @@ extension Interpreter {
         let child = newTask(name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
         child.owner = .caller(task)
         block(task, on: .task(child))
-        scheduler.wakeups.append(.run(child, child.token))
+        wakeups.append(.run(child, child.token))
         return .suspended
     }
 
@@ -518,7 +519,7 @@ extension Interpreter {
                 parent: task, env: entryEnv, body: body)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
-            scheduler.wakeups.append(.run(entry, entry.token))
+            wakeups.append(.run(entry, entry.token))
         }
         return .suspended
     }

@@ -167,7 +167,7 @@ extension Interpreter {
                 task.stepsBeforeYield = steps
                 task.token &+= 1
                 task.resumption = .start
-                scheduler.yielded.append(.run(task, task.token))
+                yielded.append(.run(task, task.token))
                 return
             }
             if steps > options.maxSteps {
@@ -324,7 +324,7 @@ extension Interpreter {
         child.owner = .caller(task)
         child.runsForCancelledOwner = task.isCancelling
         block(task, on: .task(child))
-        scheduler.wakeups.append(.run(child, child.token))
+        wakeups.append(.run(child, child.token))
     }
 
     /// Hands a completed transaction's compensations to the enclosing transaction, if any.

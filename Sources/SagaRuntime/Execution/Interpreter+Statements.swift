@@ -172,7 +172,7 @@ extension Interpreter {
     /// them first.
     @inline(__always)
     func yieldIfWoken(_ task: SagaTask) -> Step {
-        if scheduler.wakeups.isEmpty { return .next }
+        if wakeups.isEmpty { return .next }
         yieldTask(task)
         return .suspended
     }
@@ -181,6 +181,6 @@ extension Interpreter {
     func yieldTask(_ task: SagaTask) {
         task.token &+= 1
         task.resumption = .start
-        scheduler.wakeups.append(.run(task, task.token))
+        wakeups.append(.run(task, task.token))
     }
 }

@@ -84,7 +84,7 @@ extension Interpreter {
             case .close(let channel, let failure): close(channel, failure: failure)
             }
         }
-        scheduler.flushWakeups()
+        flushWakeups()
         return true
     }
 
@@ -102,7 +102,7 @@ extension Interpreter {
             return
         }
         if let message { send(message, to: channel) } else { close(channel) }
-        scheduler.flushWakeups()
+        flushWakeups()
     }
 
     /// Whether an open event channel of the host's holds END back: while it is open and some

@@ -48,7 +48,7 @@ extension Interpreter {
         guard begin() else { return Task { .sagaFailed } }
         // The first turn, here: the scripted sagas reach their first `take` before the caller
         // goes on. A saga written in Swift met on the way is left for the task to step.
-        if let native = runUntilIdle() { scheduler.ready.prepend(.run(native, native.token)) }
+        if let native = runUntilIdle() { ready.prepend(.run(native, native.token)) }
         return Task {
             _ = isolation
             return await self.finish(input: nil)
@@ -77,14 +77,14 @@ extension Interpreter {
                 name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
                 env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
             roots.append(task)
-            scheduler.wakeups.append(.run(task, task.token))
+            wakeups.append(.run(task, task.token))
         }
         for (name, saga) in nativeRoots {
             let task = nativeTask(name: "saga \(name)", kind: .root, parent: nil, saga)
             roots.append(task)
-            scheduler.wakeups.append(.run(task, task.token))
+            wakeups.append(.run(task, task.token))
         }
-        scheduler.flushWakeups()
+        flushWakeups()
         started = true
         return true
     }
@@ -141,7 +141,7 @@ extension Interpreter {
                 dispatchInputLine(taking: &pending)
                 continue
             }
-            if let due = scheduler.timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
+            if let due = timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
                 clock.advance(to: due)
                 fireNextTimer()
                 continue
@@ -195,7 +195,7 @@ extension Interpreter {
             }
             let now = clock.now
             let heldAt = held.first.map { $0.at ?? now }
-            if let due = scheduler.timers.nextDue, due <= now, heldAt.map({ due <= $0 }) ?? true {
+            if let due = timers.nextDue, due <= now, heldAt.map({ due <= $0 }) ?? true {
                 fireNextTimer()
                 continue
             }
@@ -205,7 +205,7 @@ extension Interpreter {
                 while let line = held.popFirst() {
                     await dispatchNow(line)
                     guard let next = held.first.map({ $0.at ?? now }), next <= now,
-                        scheduler.timers.nextDue.map({ $0 > next }) ?? true
+                        timers.nextDue.map({ $0 > next }) ?? true
                     else { break }
                 }
                 continue
@@ -217,7 +217,7 @@ extension Interpreter {
             }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
-            if !hostCalls.hasInFlight, scheduler.timers.isEmpty, held.isEmpty, !inputOpen {
+            if !hostCalls.hasInFlight, timers.isEmpty, held.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
                 return nil
             }
@@ -226,7 +226,7 @@ extension Interpreter {
                 progressed = true
             }
             if progressed { continue }
-            if let next = [scheduler.timers.nextDue, heldAt].compactMap({ $0 }).min() {
+            if let next = [timers.nextDue, heldAt].compactMap({ $0 }).min() {
                 await hostCalls.inbox.wait(milliseconds: max(1, next - clock.now))
             } else {
                 await hostCalls.inbox.wait()
@@ -240,8 +240,8 @@ extension Interpreter {
     /// An action joins the dispatch queue; a message for an event channel waits until the
     /// actions of the lines before it have been processed.
     private func dispatchNow(_ line: InputLine, isolation: isolated (any Actor)? = #isolation) async {
-        guard let event = line.channelEvent else { return scheduler.enqueue(line.takeAction()) }
-        if !scheduler.dispatchQueue.isEmpty { await drain() }
+        guard let event = line.channelEvent else { return enqueue(line.takeAction()) }
+        if !dispatchQueue.isEmpty { await drain() }
         deliverInput(event.message, toChannel: event.name)
     }
 
@@ -254,7 +254,7 @@ extension Interpreter {
 
     /// Cancels every root saga, and runs what that makes runnable.
     private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
-        for root in roots { scheduler.wakeups.append(contentsOf: cancelWork(root)) }
+        for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
         await drain()
     }
 
@@ -265,7 +265,7 @@ extension Interpreter {
             // A middleware's results (a group commit's `persistence/saved` actions): each is
             // an event of its own, dispatched once nothing else can run.
             if case .success(.list(let actions)) = done.result {
-                for action in actions { scheduler.heldResults.append(action) }
+                for action in actions { heldResults.append(action) }
             }
             return
         }
@@ -297,14 +297,14 @@ extension Interpreter {
                 task,
                 .error(Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
         }
-        scheduler.flushWakeups()
+        flushWakeups()
     }
 
     /// Drops the timers at the front of the queue whose tasks no longer wait for them (a
     /// cancelled `delay`, a `race`'s lost one): the virtual clock moves only to a timer that
     /// still matters, and the run ends without waiting for the others.
     func dropStaleTimers() {
-        while let timer = scheduler.timers.first, !isLive(timer) { _ = scheduler.timers.pop() }
+        while let timer = timers.first, !isLive(timer) { _ = timers.pop() }
     }
 
     /// Whether `timer`'s task still waits for it.
@@ -315,11 +315,11 @@ extension Interpreter {
 
     /// Fires the earliest timer, if its task still waits for it.
     private func fireNextTimer() {
-        guard let timer = scheduler.timers.pop() else { return }
+        guard let timer = timers.pop() else { return }
         let task = timer.task
         guard task.token == timer.token, case .timer(let seq) = task.wait, seq == timer.sequence else { return }
         wake(task, .value(timer.value))
-        scheduler.flushWakeups()
+        flushWakeups()
     }
 
     /// The END rule: every task blocked on a `take` (of actions, or of an empty channel)
@@ -328,15 +328,15 @@ extension Interpreter {
     /// - Returns: whether any task was ended.
     private func endBlockedTakes() -> Bool {
         endReached = true
-        var ended = scheduler.takers.removeAll()
-        for waiter in scheduler.channelWaiters where waiter.task.token == waiter.token {
+        var ended = takers.removeAll()
+        for waiter in channelWaiters where waiter.task.token == waiter.token {
             if case .channel = waiter.task.wait { ended.append(waiter.task) }
         }
-        scheduler.channelWaiters.removeAll()
+        channelWaiters.removeAll()
         guard !ended.isEmpty else { return false }
         ended.sort { $0.waitSequence < $1.waitSequence }
         for task in ended { wake(task, .unwind(.end)) }
-        scheduler.flushWakeups()
+        flushWakeups()
         return true
     }
 }

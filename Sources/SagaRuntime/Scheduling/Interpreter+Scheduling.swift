@@ -7,7 +7,7 @@ extension Interpreter {
     func drain(isolation: isolated (any Actor)? = #isolation) async {
         while let native = runUntilIdle() {
             await step(native)
-            scheduler.flushWakeups()
+            flushWakeups()
         }
     }
 
@@ -21,10 +21,10 @@ extension Interpreter {
     func runUntilIdle() -> SagaTask? {
         inTurn = true
         defer { inTurn = false }
-        scheduler.flushWakeups()
+        flushWakeups()
         while true {
             if _slowPath(budget.checksEachTurn), !withinRunLimits() { return nil }
-            if let work = scheduler.ready.popFirst() {
+            if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
                         nativePending = true
@@ -33,25 +33,25 @@ extension Interpreter {
                     continue
                 }
                 perform(work)
-                scheduler.flushWakeups()
+                flushWakeups()
                 continue
             }
-            if let entry = scheduler.dispatchQueue.popFirst() {
+            if let entry = dispatchQueue.popFirst() {
                 process(entry)
-                scheduler.flushWakeups()
+                flushWakeups()
                 continue
             }
-            if let action = scheduler.heldActions.popFirst() {
+            if let action = heldActions.popFirst() {
                 actionReachesTakers(action)
-                scheduler.flushWakeups()
+                flushWakeups()
                 continue
             }
-            if let work = scheduler.yielded.popFirst() {
-                scheduler.ready.append(work)
+            if let work = yielded.popFirst() {
+                ready.append(work)
                 continue
             }
-            if let action = scheduler.heldResults.popFirst() {
-                scheduler.enqueue(action)
+            if let action = heldResults.popFirst() {
+                enqueue(action)
                 continue
             }
             nativePending = false
@@ -131,13 +131,26 @@ extension Interpreter {
     func takeOutsideTurn() {
         guard started, !inTurn, !nativePending, !stopRequested else { return }
         heardFromOutside()
-        let due = scheduler.timers.nextDue
+        let due = timers.nextDue
         if let native = runUntilIdle() {
-            scheduler.ready.prepend(.run(native, native.token))
+            ready.prepend(.run(native, native.token))
             hostCalls.inbox.signal()
             return
         }
-        if let next = scheduler.timers.nextDue, due.map({ next < $0 }) ?? true { hostCalls.inbox.signal() }
+        if let next = timers.nextDue, due.map({ next < $0 }) ?? true { hostCalls.inbox.signal() }
+    }
+
+    /// Puts the work caused by the last step at the front of the ready queue, in order.
+    func flushWakeups() {
+        if ready.isEmpty {
+            // Nothing else is ready (an action woke many takers, say): the wake-ups become
+            // the ready queue as they are, with no copy, and the old queue's storage is
+            // reused for the next step's wake-ups.
+            ready.swapContents(with: wakeups)
+            return
+        }
+        // Popping from the back prepends in reverse, which keeps their order.
+        while let work = wakeups.popLast() { ready.prepend(work) }
     }
 
     private func perform(_ work: Work) {
@@ -147,10 +160,11 @@ extension Interpreter {
             execute(task)
         case .cancelChildren(let task):
             for child in task.children {
-                scheduler.wakeups.append(contentsOf: cancelWork(child))
+                wakeups.append(contentsOf: cancelWork(child))
             }
         case .subscribe(let channel):
-            channel.waitSequence = scheduler.nextWait()
+            waitCounter &+= 1
+            channel.waitSequence = waitCounter
         }
     }
 
@@ -170,14 +184,15 @@ extension Interpreter {
         task.wait = .none
         task.resumption = resumption
         let token = task.token
-        scheduler.wakeups.append(.run(consume task, token))
+        wakeups.append(.run(consume task, token))
     }
 
     /// Blocks a task on `wait`; wake-ups from before are now stale.
     func block(_ task: SagaTask, on wait: Wait) {
         task.token &+= 1
         task.wait = wait
-        task.waitSequence = scheduler.nextWait()
+        waitCounter &+= 1
+        task.waitSequence = waitCounter
         if tracer != nil { traceBlock(task, wait) }
     }
 
@@ -198,10 +213,18 @@ extension Interpreter {
             let value = try? evaluator(taker.task).eval(sides.fixed, taker.task.env),
             value == value
         {
-            scheduler.takers.add(taker, type: type, path: sides.path, value: value)
+            takers.add(taker, type: type, path: sides.path, value: value)
             return
         }
-        scheduler.takers.add(taker)
+        takers.add(taker)
+    }
+
+    /// Adds an action to the dispatch queue (see “The dispatch queue” in Sagas/README.md).
+    ///
+    /// A saga's `put` passes itself, and resumes once the action has been processed.
+    func enqueue(_ action: consuming Value, putter: SagaTask? = nil, channel: Channel? = nil) {
+        dispatchQueue.append(
+            DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0, channel: channel))
     }
 
     /// An input line's action, in virtual time, where the run loop has just run everything
@@ -223,10 +246,8 @@ extension Interpreter {
         }
         guard let line = pending.take() else { return }
         let action = line.takeAction()
-        guard scheduler.ready.isEmpty, scheduler.wakeups.isEmpty, scheduler.dispatchQueue.isEmpty,
-            scheduler.yielded.isEmpty, options.shortCuts
-        else {
-            scheduler.enqueue(action)
+        guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.shortCuts else {
+            enqueue(action)
             return
         }
         guard withinLimitsAtOnce() else { return }
@@ -246,8 +267,8 @@ extension Interpreter {
     /// ``isRetakeOrStale(_:)``).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
-            scheduler.wakeups.isEmpty && scheduler.dispatchQueue.isEmpty && options.shortCuts
-                && (scheduler.ready.isEmpty || scheduler.ready.allSatisfy(isRetakeOrStale))
+            wakeups.isEmpty && dispatchQueue.isEmpty && options.shortCuts
+                && (ready.isEmpty || ready.allSatisfy(isRetakeOrStale))
         }
     }
 
@@ -265,7 +286,7 @@ extension Interpreter {
         if tracer != nil { tracePutAtOnce(putter) }
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
-        guard failure != nil || !scheduler.wakeups.isEmpty || budget.isSpent else { return .dispatched(action) }
+        guard failure != nil || !wakeups.isEmpty || budget.isSpent else { return .dispatched(action) }
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
@@ -281,7 +302,7 @@ extension Interpreter {
     /// run loop's turns do; once past it, the run is stopped and nothing more is done here.
     @inline(__always)
     func processAtOnce(_ action: Value) -> SagaError? {
-        while let work = scheduler.ready.popFirst() {
+        while let work = ready.popFirst() {
             guard withinLimitsAtOnce() else { return nil }
             perform(work)
         }
@@ -360,7 +381,7 @@ extension Interpreter {
     func actionReduced(_ action: Value) {
         if !processingOwnEntry {
             if nativePending {
-                scheduler.heldActions.append(action)
+                heldActions.append(action)
                 return
             }
             outsideActionArrived()
@@ -373,10 +394,10 @@ extension Interpreter {
     private func actionReachesTakers(_ action: Value) {
         // No type to read when nothing waits for an action: a saga's `put` often reaches no
         // taker, its own watcher being between its turns.
-        if scheduler.actionChannels.isEmpty, scheduler.takers.isEmpty { return }
+        if actionChannels.isEmpty, takers.isEmpty { return }
         let type = ActionPattern.type(of: action)
-        if _slowPath(!scheduler.actionChannels.isEmpty),
-            scheduler.actionChannels.contains(where: { $0.pattern?.matches(actionType: type) == true })
+        if _slowPath(!actionChannels.isEmpty),
+            actionChannels.contains(where: { $0.pattern?.matches(actionType: type) == true })
         {
             actionReachesChannelsAndTakers(action, type: type)
             return
@@ -393,21 +414,21 @@ extension Interpreter {
     /// place.
     @inline(never)
     private func actionReachesChannelsAndTakers(_ action: Value, type: String?) {
-        var channels = scheduler.actionChannels.filter { $0.pattern?.matches(actionType: type) == true }
+        var channels = actionChannels.filter { $0.pattern?.matches(actionType: type) == true }
         channels.sort { $0.waitSequence < $1.waitSequence }
         // The takers' wake-ups, taken back off the queue to be put among the channels'.
-        let start = scheduler.wakeups.count
-        if !scheduler.takers.isEmpty { wakeTakers(of: action, type: type) }
+        let start = wakeups.count
+        if !takers.isEmpty { wakeTakers(of: action, type: type) }
         var woken: [Work] = []
-        while scheduler.wakeups.count > start, let work = scheduler.wakeups.popLast() { woken.append(work) }
+        while wakeups.count > start, let work = wakeups.popLast() { woken.append(work) }
         woken.reverse()
         var next = 0
         for channel in channels {
             while next < woken.count, case .run(let task, _) = woken[next], task.waitSequence < channel.waitSequence {
-                scheduler.wakeups.append(woken[next])
+                wakeups.append(woken[next])
                 next += 1
             }
-            scheduler.wakeups.append(.subscribe(channel))
+            wakeups.append(.subscribe(channel))
             if !channelPut(channel, action), !channel.reportedOverflow {
                 // No saga put this action, so no saga can be failed for it: say so, once.
                 channel.reportedOverflow = true
@@ -416,7 +437,7 @@ extension Interpreter {
             }
         }
         while next < woken.count {
-            scheduler.wakeups.append(woken[next])
+            wakeups.append(woken[next])
             next += 1
         }
     }
@@ -424,8 +445,8 @@ extension Interpreter {
     /// Wakes the takers of a processed action, in the order they began to wait.
     @inline(__always)
     private func wakeTakers(of action: Value, type: String?) {
-        guard !scheduler.takers.isEmpty else { return }
-        if scheduler.takers.hasKeyed {
+        guard !takers.isEmpty else { return }
+        if takers.hasKeyed {
             actionReachesTakersWithKeys(action, type: type)
             return
         }
@@ -433,13 +454,13 @@ extension Interpreter {
         // turns): if it matches, it leaves the list, and its task goes to the run queue
         // without being copied on the way, which saves two retains and two releases an
         // action.
-        if scheduler.takers.plain.count == 1, scheduler.takers.plain[0].isUnconditional {
-            guard scheduler.takers.plain[0].isLive else {
-                scheduler.takers.plain.removeLast()
+        if takers.plain.count == 1, takers.plain[0].isUnconditional {
+            guard takers.plain[0].isLive else {
+                takers.plain.removeLast()
                 return
             }
-            if scheduler.takers.plain[0].pattern.matches(actionType: type) {
-                wake(handingOver: scheduler.takers.plain.removeLast().takeTask(), .value(action))
+            if takers.plain[0].pattern.matches(actionType: type) {
+                wake(handingOver: takers.plain.removeLast().takeTask(), .value(action))
             }
             return
         }
@@ -449,26 +470,26 @@ extension Interpreter {
         // Rebuilding the list would copy every taker that stayed (a retain and a release of
         // each of its parts, per action).
         var kept = 0
-        for i in scheduler.takers.plain.indices {
-            guard scheduler.takers.plain[i].isLive else { continue }
+        for i in takers.plain.indices {
+            guard takers.plain[i].isLive else { continue }
             // Read in place: passing the taker on would copy it (a retain and a release of each
             // of its parts), which only a `where` condition needs.
-            if scheduler.takers.plain[i].pattern.matches(actionType: type) {
-                if scheduler.takers.plain[i].isUnconditional {
-                    wake(scheduler.takers.plain[i].task, .value(action))
+            if takers.plain[i].pattern.matches(actionType: type) {
+                if takers.plain[i].isUnconditional {
+                    wake(takers.plain[i].task, .value(action))
                     continue
                 }
-                if let resumption = conditionVerdict(scheduler.takers.plain[i], action) {
-                    wake(scheduler.takers.plain[i].task, resumption)
+                if let resumption = conditionVerdict(takers.plain[i], action) {
+                    wake(takers.plain[i].task, resumption)
                     continue
                 }
             }
-            if kept != i { scheduler.takers.plain.swapAt(kept, i) }
+            if kept != i { takers.plain.swapAt(kept, i) }
             kept &+= 1
         }
         // Popped one by one: `removeLast(_:)` and `removeAll(keepingCapacity:)` go through the
         // generic `replaceSubrange`, dearer than the one or two takers an action usually meets.
-        while scheduler.takers.plain.count > kept { scheduler.takers.plain.removeLast() }
+        while takers.plain.count > kept { takers.plain.removeLast() }
     }
 
     /// ``actionReachesTakers(_:)`` where some takers are kept under a value (see
@@ -477,7 +498,7 @@ extension Interpreter {
     @inline(never)
     private func actionReachesTakersWithKeys(_ action: Value, type: String?) {
         var woken: [(sequence: Int, task: SagaTask, resumption: Resumption)] = []
-        let lists = scheduler.takers.meetAll(
+        let lists = takers.meetAll(
             type: type, pathValue: { pathValue($0, of: action) },
             verdict: { taker in
                 guard taker.pattern.matches(actionType: type) else { return nil }

@@ -19,7 +19,7 @@ extension Interpreter {
         task.token &+= 1
         task.wait = .none
         if task.failure != nil || task.isCancelling {
-            for child in task.children { scheduler.wakeups.append(contentsOf: cancelWork(child)) }
+            for child in task.children { wakeups.append(contentsOf: cancelWork(child)) }
         }
         finishIfDone(task)
     }
@@ -80,7 +80,7 @@ extension Interpreter {
                 switch outcome {
                 case .value(let v): wake(caller, .value(v))
                 case .failed(let f): wake(caller, .error(f))
-                case .cancelled: scheduler.wakeups.append(contentsOf: cancelWork(caller))
+                case .cancelled: wakeups.append(contentsOf: cancelWork(caller))
                 }
             case .entry(let combinator, let index):
                 if task.endedByEnd, case .value = outcome {
@@ -140,15 +140,15 @@ extension Interpreter {
         if parent.isDone || parent.failure != nil || parent.isCancelling { return }
         parent.failure = failure
         if parent.phase == .body {
-            scheduler.wakeups.append(contentsOf: cancelBlockedEffect(parent))
+            wakeups.append(contentsOf: cancelBlockedEffect(parent))
             if parent.traceOpen { traceUnblock(parent) }
             parent.token &+= 1
             parent.wait = .none
             parent.resumption = .unwind(.abort(failure))
-            scheduler.wakeups.append(.run(parent, parent.token))
-            scheduler.wakeups.append(.cancelChildren(parent))
+            wakeups.append(.run(parent, parent.token))
+            wakeups.append(.cancelChildren(parent))
         } else {
-            for child in parent.children { scheduler.wakeups.append(contentsOf: cancelWork(child)) }
+            for child in parent.children { wakeups.append(contentsOf: cancelWork(child)) }
             finishIfDone(parent)
         }
     }
@@ -176,7 +176,7 @@ extension Interpreter {
     private func endedJoinWithoutValue(_ t: SagaTask, _ joiner: SagaTask) -> Bool {
         switch t.outcome {
         case .failed(let f)?: wake(joiner, .error(f))
-        case .cancelled?: scheduler.wakeups.append(contentsOf: cancelWork(joiner))
+        case .cancelled?: wakeups.append(contentsOf: cancelWork(joiner))
         default: return false
         }
         return true
@@ -215,7 +215,7 @@ extension Interpreter {
             wake(owner, .error(f))
         case .cancelled:
             settle(combinator, except: index)
-            scheduler.wakeups.append(contentsOf: cancelWork(owner))
+            wakeups.append(contentsOf: cancelWork(owner))
         }
     }
 
@@ -233,7 +233,7 @@ extension Interpreter {
     private func settle(_ combinator: Combinator, except index: Int) {
         combinator.isSettled = true
         for (i, entry) in combinator.entries.enumerated() where i != index {
-            scheduler.wakeups.append(contentsOf: cancelWork(entry))
+            wakeups.append(contentsOf: cancelWork(entry))
         }
     }
 }

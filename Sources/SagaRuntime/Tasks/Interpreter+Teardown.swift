@@ -15,8 +15,8 @@ extension Interpreter {
     /// timers, channels) or from another such task; each is then emptied of its links.
     func releaseUnfinishedTasks() {
         var pending: [SagaTask] = roots
-        var channels: [Channel] = scheduler.actionChannels
-        for queue in [scheduler.ready, scheduler.yielded, scheduler.wakeups] {
+        var channels: [Channel] = actionChannels
+        for queue in [ready, yielded, wakeups] {
             for work in queue {
                 switch work {
                 case .run(let task, _), .cancelChildren(let task): pending.append(task)
@@ -24,8 +24,8 @@ extension Interpreter {
                 }
             }
         }
-        pending += scheduler.takers.tasks + scheduler.channelWaiters.map(\.task) + scheduler.timers.tasks
-        for entry in scheduler.dispatchQueue { if let putter = entry.putter { pending.append(putter) } }
+        pending += takers.tasks + channelWaiters.map(\.task) + timers.tasks
+        for entry in dispatchQueue { if let putter = entry.putter { pending.append(putter) } }
 
         var seen = Set<ObjectIdentifier>()
         while let task = pending.popLast() {
@@ -54,15 +54,15 @@ extension Interpreter {
             channel.messages.removeAll()
         }
         roots = []
-        scheduler.ready.removeAll()
-        scheduler.yielded.removeAll()
-        scheduler.wakeups.removeAll()
-        scheduler.takers = TakerIndex()
-        scheduler.channelWaiters = []
-        scheduler.timers = TimerQueue()
-        scheduler.dispatchQueue.removeAll()
-        scheduler.heldResults.removeAll()
-        scheduler.actionChannels = []
+        ready.removeAll()
+        yielded.removeAll()
+        wakeups.removeAll()
+        takers = TakerIndex()
+        channelWaiters = []
+        timers = TimerQueue()
+        dispatchQueue.removeAll()
+        heldResults.removeAll()
+        actionChannels = []
     }
 
     /// The tasks and channels a variable's value holds, directly or in a list or record one
