@@ -11,7 +11,13 @@ extension Evaluator {
     /// then: the stored list or string was checked when it was stored, and the longer one
     /// nests as deep as the deeper of the two.
     func update(_ value: inout Value, _ op: BinaryOperator, _ operand: Value) throws(SagaError) {
-        if op == .add, try extend(&value, with: operand, checkingDepth: true) { return }
+        // Two integers, the usual counter: the operator's value, which nests no deeper.
+        if case .int(let x) = value, case .int(let y) = operand, let result = Self.integerBinary(op, x, y) {
+            value = result
+            return
+        }
+        // Matched, not compared: `==` of an operator is a call through its conformance.
+        if case .add = op, try extend(&value, with: operand, checkingDepth: true) { return }
         let result = try apply(op, value, operand)
         try Value.checkDepth(of: result)
         value = result

@@ -13,7 +13,7 @@ extension ReducerRunner {
         _ state: inout Value, through keys: [PathAssignment.Key], _ op: BinaryOperator, current: inout Value,
         operand: Value, _ ev: Evaluator
     ) throws(SagaError) {
-        if op == .add, let length = Self.extensionLength(current, by: operand) {
+        if case .add = op, let length = Self.extensionLength(current, by: operand) {
             // The checks of `current + operand` stored at the path, in their order: the
             // length (in `update`), then the depth at the path's level (a list's items are as
             // deep as the deeper of the two lists' items; the stored one passed it already).

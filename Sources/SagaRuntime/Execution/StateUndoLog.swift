@@ -64,7 +64,7 @@ struct StateUndoLog {
     /// it to that), anything else is logged as an assignment to `key` is.
     mutating func willUpdate(_ state: Value, member key: String, _ op: BinaryOperator, _ operand: Value) {
         if holdsWhole { return }
-        guard op == .add, case .record(let record) = state, entries.count < Self.maxMembers else {
+        guard case .add = op, case .record(let record) = state, entries.count < Self.maxMembers else {
             return willAssign(state, through: key)
         }
         for entry in entries {
