@@ -36,8 +36,11 @@ package enum GoldenSuite {
         /// What the mocks reported: unexpected calls (caught by the saga or not) and lines no
         /// call took.
         package var mockProblems: [String]
+        /// Whether the transcript grew past ``GoldenSuite/transcriptLimit(expected:)``: the run
+        /// was stopped there, and `actual` holds what came before.
+        package var isCut = false
         /// Whether the transcript equals the golden file and every mock went as given.
-        package var matches: Bool { expected == actual && mockProblems.isEmpty }
+        package var matches: Bool { expected == actual && mockProblems.isEmpty && !isCut }
     }
 
     /// Every case under `paths` (files or folders, searched recursively), sorted by path: each
@@ -112,12 +115,23 @@ package enum GoldenSuite {
     package static func run(_ c: Case, host: HostFunctions = HostFunctions()) async -> Result {
         let io = CapturedIO()
         io.hostFunctions = host
+        let expected = c.hasGolden ? transcript(of: TextFile.read(c.golden) ?? "") : ""
+        io.transcriptLimit = transcriptLimit(expected: expected)
         var args = ["run", c.saga, "--virtual-time", "--print-actions", "--print-state", "--memory"]
         if let input = c.input { args += ["--input", input] }
         if let mocks = c.mocks { args += ["--mocks", mocks] }
         let code = await SagaRunTool.main(args, io: io)
-        let expected = c.hasGolden ? transcript(of: TextFile.read(c.golden) ?? "") : ""
-        return Result(
+        var result = Result(
             expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code, mockProblems: io.mockProblems)
+        result.isCut = io.transcriptIsFull
+        return result
+    }
+
+    /// The longest transcript a test keeps: four times its golden's, and at least 16 MiB.
+    ///
+    /// A program that never ends (a polling loop on the virtual clock, say) is stopped there
+    /// rather than fill memory, and its golden test fails.
+    package static func transcriptLimit(expected: String) -> Int {
+        max(expected.utf8.count.multipliedReportingOverflow(by: 4).partialValue, 16 << 20)
     }
 }

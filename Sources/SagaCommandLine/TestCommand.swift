@@ -81,7 +81,7 @@ enum TestCommand {
                 if !progress { io.out("PASS \(c.saga)\n") }
                 continue
             }
-            if update, result.mockProblems.isEmpty {
+            if update, result.mockProblems.isEmpty, !result.isCut {
                 do {
                     try result.actual.write(toFile: c.golden, atomically: true, encoding: .utf8)
                     io.out("\(c.hasGolden ? "UPDATED" : "CREATED") \(c.golden)\n")
@@ -101,6 +101,12 @@ enum TestCommand {
             }
             failed += 1
             io.out("FAIL \(c.saga)\n")
+            if result.isCut {
+                io.out(
+                    "  the transcript passed \(GoldenSuite.transcriptLimit(expected: result.expected) >> 20) MiB "
+                        + "(does the program ever end?): the run was stopped there\(update ? ", and no golden written" : "")\n"
+                )
+            }
             for problem in result.mockProblems { io.out("  mocks: \(problem)\n") }
             if result.expected != result.actual {
                 io.out(

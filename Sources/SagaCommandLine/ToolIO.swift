@@ -118,6 +118,11 @@ package final class CapturedIO: ToolIO {
     package var hostFunctions = HostFunctions()
     /// What the last run's mocks reported (see ``ToolIO/noteMockProblems(_:)``).
     package private(set) var mockProblems: [String] = []
+    /// The most transcript bytes kept: past it the transcript is full (``RunOutput/isFull``),
+    /// and the run stops.
+    package var transcriptLimit = Int.max
+    /// Whether the transcript passed ``transcriptLimit`` (the lines past it were dropped).
+    package private(set) var transcriptIsFull = false
 
     /// Creates an empty capture.
     package init() {}
@@ -132,7 +137,15 @@ package final class CapturedIO: ToolIO {
     private final class Sink: RunOutput {
         let owner: CapturedIO
         init(owner: CapturedIO) { self.owner = owner }
-        func transcript(_ line: String) { owner.stdout += line + "\n" }
+        func transcript(_ line: String) {
+            guard !owner.transcriptIsFull else { return }
+            guard owner.stdout.utf8.count + line.utf8.count < owner.transcriptLimit else {
+                owner.transcriptIsFull = true
+                return
+            }
+            owner.stdout += line + "\n"
+        }
         func error(_ text: String) { owner.stderr += text + "\n" }
+        var isFull: Bool { owner.transcriptIsFull }
     }
 }

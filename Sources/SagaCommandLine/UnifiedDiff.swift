@@ -7,6 +7,12 @@ enum UnifiedDiff {
         case added(String)
     }
 
+    /// The most lines of hunks shown: past them, the rest is counted, not shown.
+    static let maximumLines = 400
+    /// The largest table the line-by-line comparison fills (lines that differ, one side by
+    /// the other): past it, the differing lines are shown as all removed, then all added.
+    static let maximumCells = 4_000_000
+
     static func render(expected: String, actual: String, expectedName: String, actualName: String) -> String {
         let a = lines(expected)
         let b = lines(actual)
@@ -27,10 +33,16 @@ enum UnifiedDiff {
             case .added: bLine += 1
             }
         }
+        var shown = 0
         while i < edits.count {
             if case .same = edits[i] {
                 i += 1
                 continue
+            }
+            guard shown < maximumLines else {
+                let more = edits[i...].reduce(0) { count, e in if case .same = e { count } else { count + 1 } }
+                out += "... \(more) more lines differ\n"
+                break
             }
             let start = max(0, i - 3)
             var end = i
@@ -43,7 +55,9 @@ enum UnifiedDiff {
                 }
                 end += 1
             }
-            end = min(edits.count, lastChange + 4)
+            // A hunk longer than what may still be shown is cut there (its header counts the
+            // lines shown).
+            end = min(edits.count, lastChange + 4, start + maximumLines - shown)
             var aCount = 0
             var bCount = 0
             var body = ""
@@ -63,6 +77,7 @@ enum UnifiedDiff {
             }
             let (aStart, bStart) = positions[start]
             out += "@@ -\(aStart),\(aCount) +\(bStart),\(bCount) @@\n" + body
+            shown += end - start
             i = end
         }
         return out
@@ -74,8 +89,26 @@ enum UnifiedDiff {
         return parts
     }
 
-    /// A longest-common-subsequence diff; golden files are small.
+    /// The lines both texts start with and end with, kept as they are, and a
+    /// longest-common-subsequence diff of the lines between, whose table is bounded by
+    /// ``maximumCells`` (past it, those lines are all removed, then all added).
     private static func diff(_ a: [String], _ b: [String]) -> [Edit] {
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+            suffix += 1
+        }
+        let middleA = Array(a[prefix..<(a.count - suffix)])
+        let middleB = Array(b[prefix..<(b.count - suffix)])
+        let (cells, overflow) = (middleA.count + 1).multipliedReportingOverflow(by: middleB.count + 1)
+        let middle =
+            overflow || cells > maximumCells
+            ? middleA.map(Edit.removed) + middleB.map(Edit.added) : longestCommonSubsequence(middleA, middleB)
+        return a[..<prefix].map(Edit.same) + middle + a[(a.count - suffix)...].map(Edit.same)
+    }
+
+    private static func longestCommonSubsequence(_ a: [String], _ b: [String]) -> [Edit] {
         let n = a.count
         let m = b.count
         var lcs = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)

@@ -356,6 +356,7 @@ public final class Interpreter {
     /// Writes a transcript line, with its timestamp when asked for: on each of its lines, when
     /// the text has several (`log "a\nb"`).
     func emit(_ line: String) {
+        defer { if output.isFull { stop() } }
         guard options.timestamps else { return output.transcript(line) }
         let stamp = "@\(clock.now) "
         guard line.utf8.contains(UInt8(ascii: "\n")) else { return output.transcript(stamp + line) }

@@ -7,6 +7,14 @@ public protocol RunOutput: AnyObject {
     func transcript(_ line: String)
     /// One error report (may span lines), without a final newline.
     func error(_ text: String)
+    /// Whether the output takes no more transcript: the run stops at the line that filled it
+    /// (a bounded capture, such as a golden test's). False by default.
+    var isFull: Bool { get }
+}
+
+extension RunOutput {
+    /// Never full.
+    public var isFull: Bool { false }
 }
 
 /// Collects a run's output in memory: for tests and golden files.

@@ -115,6 +115,11 @@ extension Interpreter {
         var inputOpen = input != nil
         while true {
             await drain()
+            // A run out of budget stops as it is, with nothing run after (below).
+            if stopRequested, !budget.isSpent {
+                await stopRoots()
+                return nil
+            }
             dropStaleTimers()
             if budget.isSpent, !hostCalls.hasInFlight { return nil }
             if deliverEvents() { continue }
@@ -151,14 +156,10 @@ extension Interpreter {
                 dispatchInputLine(taking: &pending)
                 continue
             }
-            if binding.acceptsOutsideActions || eventSourcesHoldEnd, !stopRequested {
+            if binding.acceptsOutsideActions || eventSourcesHoldEnd {
                 await hostCalls.inbox.wait()
                 heardFromOutside()
                 continue
-            }
-            if stopRequested {
-                await stopRoots()
-                return nil
             }
             if endBlockedTakes() { continue }
             return nil
@@ -174,6 +175,11 @@ extension Interpreter {
         while true {
             realTimeTurns &+= 1
             await drain()
+            // A run out of budget stops as it is, with nothing run after (below).
+            if stopRequested, !budget.isSpent {
+                await stopRoots()
+                return nil
+            }
             dropStaleTimers()
             if budget.isSpent, !hostCalls.hasInFlight { return nil }
             var progressed = deliverEvents()
@@ -211,10 +217,6 @@ extension Interpreter {
                 continue
             }
             if progressed { continue }
-            if stopRequested {
-                await stopRoots()
-                return nil
-            }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
             if !hostCalls.hasInFlight, timers.isEmpty, held.isEmpty, !inputOpen {
