@@ -366,8 +366,11 @@ struct Evaluator {
             return i >= 0 && i < items.count ? items[i] : .null
         case (.record(let r), .string(let key)):
             return r[key] ?? .null
-        case (.record, _):
-            throw SagaError.typeError("a record key must be a string, got \(index.kindName)")
+        case (.record(let r), _):
+            guard let key = Self.recordKey(index) else {
+                throw SagaError.typeError("a record key must be a string or a number, got \(index.kindName)")
+            }
+            return r[key] ?? .null
         case (.string(let s), _):
             guard let i = Evaluator.integer(index) else {
                 throw SagaError.typeError("a string index must be an integer, got \(index.kindName)")
@@ -376,6 +379,17 @@ struct Evaluator {
             return .string(String(s[s.index(s.startIndex, offsetBy: i)]))
         default:
             throw SagaError.typeError("cannot index a \(base.kindName)")
+        }
+    }
+
+    /// The record key a number index names, as JavaScript names it: its text (`r[7]` is
+    /// `r["7"]`, `r[1.5]` is `r["1.5"]`); the string itself; `nil` for anything else.
+    static func recordKey(_ index: Value) -> String? {
+        switch index {
+        case .string(let key): return key
+        case .int(let i): return String(i)
+        case .double(let d) where d.isFinite: return Value.double(d).canonicalJSON
+        default: return nil
         }
     }
 

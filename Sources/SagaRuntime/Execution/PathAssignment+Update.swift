@@ -56,7 +56,7 @@ extension PathAssignment {
             return true
         }
         let rest = path.dropFirst()
-        switch StateUndoLog.step(first) {
+        switch StateUndoLog.step(first, in: root) {
         case .key(let key)?:
             guard case .record(var r) = root, r.withValue(forKey: key, { _ in true }) != nil else { return false }
             root = .null  // drop our reference so the record is edited in place

@@ -30,8 +30,7 @@ enum PathAssignment {
         // a second reference to the container through the case, so that editing it "in place"
         // would copy it, at every level of every assignment (a reducer adding to a record of
         // users by id would take time in n²).
-        switch first {
-        case .member(let key), .index(.string(let key)):
+        if let key = Self.recordKey(first, in: root) {
             if case .record(var r) = root {
                 root = .null  // drop our reference so the record is edited in place
                 do {
@@ -51,8 +50,6 @@ enum PathAssignment {
                 root = .record(Record([(key, child)]))
                 return
             }
-        case .index:
-            break
         }
         if case .index(let idx) = first, case .list(var items) = root {
             guard let i = Evaluator.integer(idx), i >= 0, i <= items.count else {
@@ -79,6 +76,22 @@ enum PathAssignment {
             throw SagaError.typeError("cannot set '.\(key)' of a \(root.kindName)")
         case .index(let idx):
             throw SagaError.typeError("cannot set [\(idx.canonicalJSON)] of a \(root.kindName)")
+        }
+    }
+
+    /// The key a path step names in `container`, when that is a record or null (which the
+    /// step makes a record): a member's name, a string index, or a number index's text (see
+    /// ``Evaluator/recordKey(_:)``); `nil` for a list's position, or a step no record has.
+    @inline(__always)
+    static func recordKey(_ step: Key, in container: Value) -> String? {
+        switch step {
+        case .member(let key), .index(.string(let key)):
+            return key
+        case .index(let index):
+            switch container {
+            case .record, .null: return Evaluator.recordKey(index)
+            default: return nil
+            }
         }
     }
 

@@ -17,6 +17,13 @@ extension StateUndoLog {
         }
     }
 
+    /// What a path step names in `container`: a number index names a record's key (see
+    /// ``PathAssignment/recordKey(_:in:)``), a list's position otherwise.
+    static func step(_ key: PathAssignment.Key, in container: Value) -> Step? {
+        if case .record = container { return PathAssignment.recordKey(key, in: container).map(Step.key) }
+        return step(key)
+    }
+
     /// Whether a path step names the record key `key`.
     static func names(_ step: PathAssignment.Key, _ key: String) -> Bool {
         guard case .key(let name)? = Self.step(step) else { return false }
@@ -40,7 +47,7 @@ extension StateUndoLog {
     /// position is one past the list's end), or `nil` when a step names nothing that is there:
     /// such a path is logged by its first member instead.
     static func valueAtEnd(of path: ArraySlice<PathAssignment.Key>, in value: Value) -> Value?? {
-        guard let first = path.first, let step = step(first) else { return nil }
+        guard let first = path.first, let step = step(first, in: value) else { return nil }
         let isLast = path.count == 1
         switch step {
         case .key(let key):
@@ -64,8 +71,9 @@ extension StateUndoLog {
     /// Each record and list on the way is edited in place (``PathAssignment/update(_:_:_:)``
     /// walks to the container).
     static func put(_ old: Value?, at path: ArraySlice<PathAssignment.Key>, in value: inout Value) {
-        guard let last = path.last, let step = step(last) else { return }
+        guard let last = path.last else { return }
         _ = try? PathAssignment.update(&value, path.dropLast()) { container in
+            guard let step = step(last, in: container) else { return }
             switch step {
             case .key(let key):
                 guard case .record(var record) = container else { return }
