@@ -12,6 +12,7 @@ extension StoreCommand {
             case .locked?: out += "in use\n"
             case .io?: out += "cannot be read\n"
             case .newerFormat?: out += "written by a newer version\n"
+            case .missing?: out += "no saga store here\n"
             default: out += "damaged\n"
             }
             return out + fileLines(report)

@@ -51,6 +51,7 @@ enum StoreCommand {
             for warning in report.warnings { io.err("warning: \(warning.description)\n") }
             if let problem = report.problem { io.err("error: \(problem.description)\n") }
         }
+        if report.problem?.code == .missing { return .noInput }
         return report.isSound ? .success : .ioError
     }
 
@@ -66,7 +67,7 @@ enum StoreCommand {
             return .success
         } catch {
             io.err("error: cannot recover the store '\(directory)': \(error.description)\n")
-            return .ioError
+            return error.code == .missing ? .noInput : .ioError
         }
     }
 
@@ -86,7 +87,7 @@ enum StoreCommand {
             return .success
         } catch {
             io.err("error: cannot compact the store '\(directory)': \(error.description)\n")
-            return .ioError
+            return error.code == .missing ? .noInput : .ioError
         }
     }
 }

@@ -14,6 +14,8 @@ extension StoreError {
         public static let locked = Code("locked")
         /// The store's files hold bytes that are not a valid store, and not a torn tail.
         public static let corrupt = Code("corrupt")
+        /// There is no store: the folder holds no log segment and no snapshot, or is not there.
+        public static let missing = Code("missing")
         /// A system call failed (open, write, fsync, rename, …).
         public static let io = Code("io")
         /// The store was written by a newer format version than this program reads.

@@ -47,11 +47,21 @@ import Testing
         }
     }
 
+    /// A folder with no store is said to be one, with exit code 66 (no input), and the
+    /// maintenance commands leave nothing in it (no lock file).
     @Test func aFolderWithNoStoreIsNotRecovered() async {
         await ExitCodeTests.withFiles([:]) { dir in
-            let r = await runSagarun(["store", "recover", dir.path])
-            #expect(r.code == 74)
-            #expect(r.err.contains("no saga store here"))
+            for command in ["recover", "compact", "verify"] {
+                let r = await runSagarun(["store", command, dir.path])
+                #expect(r.code == 66, "\(command)")
+                #expect(r.err.contains("no saga store here"), "\(command)")
+                #expect((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) == [], "\(command)")
+            }
+            let verify = await runSagarun(["store", "verify", dir.path])
+            #expect(verify.out == "\(dir.path): no saga store here\n")
+            let missing = await runSagarun(["store", "verify", dir.path + "/nothing"])
+            #expect(missing.code == 66)
+            #expect(missing.err.contains("no such folder"))
         }
     }
 }

@@ -168,10 +168,12 @@ struct VerifyTests {
     @Test func aMissingOrEmptyFolderIsNoStore() async throws {
         await withTemporaryFolder { folder in
             let empty = FileStore.verify(directory: folder.path)
+            #expect(empty.problem?.code == .missing)
             #expect(empty.problem?.message.contains("no saga store here") == true)
             let missing = FileStore.verify(directory: folder.path + "/nothing")
-            #expect(missing.problem?.code == .io)
-            #expect(missing.problem?.message.contains("No such file or directory") == true)
+            #expect(missing.problem?.code == .missing)
+            #expect(missing.problem?.message == "no such folder")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [], "verify creates nothing")
             #expect(!FileManager.default.fileExists(atPath: folder.path + "/nothing"), "verify creates nothing")
         }
     }

@@ -17,6 +17,11 @@ extension FileStore {
     public static func verify(directory: String, options: Options = .init()) -> StoreReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         var report = StoreReport(directory: directory)
+        // Nothing to lock where there is no folder.
+        guard (try? dir.list()) != nil else {
+            report.problem = StoreError(.missing, "no such folder", path: directory)
+            return report
+        }
         let lock: StoreLock.Held?
         do throws(StoreError) {
             lock = try StoreLock.acquireShared(dir)
@@ -30,7 +35,7 @@ extension FileStore {
         report.lastSequence = scan.lastSequence
         report.problem = scan.problem
         if scan.problem == nil, scan.files.isEmpty {
-            report.problem = StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
+            report.problem = StoreError(.missing, "no saga store here: no log segment and no snapshot", path: directory)
         }
         guard report.problem == nil else { return report }
         report.entities = scan.index.entities.mapValues(\.count)
@@ -63,9 +68,7 @@ extension FileStore {
     {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         // Compacting never creates a store where there is none (opening would).
-        guard try dir.list().contains(where: { StoreFormat.parse($0) != nil }) else {
-            throw StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
-        }
+        try requireStore(dir)
         let before = try storeBytes(dir)
         let store = try open(directory: directory, options: options)
         let after: Int
@@ -108,5 +111,19 @@ extension FileStore {
             do { total += Int(try dir.fs.seekToEnd(fd)) } catch { throw error.storeError(path: dir.path(of: name)) }
         }
         return total
+    }
+
+    /// Throws `.missing` unless `dir` holds a log segment or a snapshot (a maintenance command
+    /// never creates a store where there is none, as opening would).
+    static func requireStore(_ dir: StoreDirectory) throws(StoreError) {
+        let names: [String]
+        do throws(StoreError) {
+            names = try dir.list()
+        } catch {
+            throw StoreError(.missing, "no such folder", path: dir.path)
+        }
+        guard names.contains(where: { StoreFormat.parse($0) != nil }) else {
+            throw StoreError(.missing, "no saga store here: no log segment and no snapshot", path: dir.path)
+        }
     }
 }

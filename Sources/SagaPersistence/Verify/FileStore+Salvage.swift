@@ -24,6 +24,9 @@ extension FileStore {
     ///   in the folder, or its newest snapshot is damaged; `.io` for a failed call.
     public static func salvage(directory: String, options: Options = .init()) throws(StoreError) -> SalvageReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
+        // Checked before the lock is taken, which would leave its file in a folder that holds
+        // no store.
+        try requireStore(dir)
         let lock = try StoreLock.acquire(dir)
         defer { lock.release(dir.fs) }
         var logs: [Int] = []
@@ -34,7 +37,7 @@ extension FileStore {
             if isLog { logs.append(generation) } else { snapshots.append(generation) }
         }
         guard !logs.isEmpty || !snapshots.isEmpty else {
-            throw StoreError(.corrupt, "no saga store here: no log segment and no snapshot", path: directory)
+            throw StoreError(.missing, "no saga store here: no log segment and no snapshot", path: directory)
         }
         var index = EntityIndex()
         var last: UInt64 = 0
