@@ -20,7 +20,7 @@ enum CheckCommand {
         var inputTypes: Set<String>?
         if let input = parsed.options["--input"] {
             guard let source = input == "-" ? InputSource.standardInput() : InputSource.file(input) else {
-                io.err("error: cannot read input file '\(input)'\n")
+                io.err("error: cannot read input file '\(input)': \(TextFile.whyUnreadable(input))\n")
                 return .noInput
             }
             do {

@@ -20,7 +20,9 @@ package enum FailureInjection {
         guard let program = compiled.program else { return "does not compile\n" + compiled.renderedDiagnostics }
         var mocksText: String?
         if let path = c.mocks {
-            guard let text = TextFile.read(path) else { return "cannot read the mocks file '\(path)'\n" }
+            guard let text = TextFile.read(path) else {
+                return "cannot read the mocks file '\(path)': \(TextFile.whyUnreadable(path))\n"
+            }
             mocksText = text
         }
         let baseline: Outcome

@@ -18,10 +18,22 @@ enum FormatCommand {
             }
         }
         for path in parsed.positionals {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-            else {
-                io.err("error: cannot read '\(path)'\n")
+            // Read and judged as `run` and `check` read a file: the reason it cannot be read,
+            // and a byte-order mark dropped.
+            let bytes: [UInt8]
+            var hadByteOrderMark = false
+            switch SourceLoader.readFromDisk(path) {
+            case .failure(.unreadable(let reason)):
+                io.err("error: cannot read '\(path)': \(reason)\n")
                 note(.noInput)
+                continue
+            case .success(let read):
+                hadByteOrderMark = read.starts(with: SourceLoader.byteOrderMark)
+                bytes = hadByteOrderMark ? Array(read.dropFirst(3)) : read
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                io.err("error: '\(path)' is not valid UTF-8\n")
+                note(.dataError)
                 continue
             }
             switch SagaFormatter.format(text) {
@@ -34,7 +46,8 @@ enum FormatCommand {
                         error.diagnostics.map { $0.rendered(files: files, colors: io.errorIsTerminal) + "\n" }.joined())
                 }
                 note(.dataError)
-            case .success(let formatted) where formatted == text:
+            // A byte-order mark is a change: the formatted file has none.
+            case .success(let formatted) where formatted == text && !hadByteOrderMark:
                 continue
             case .success(let formatted):
                 if check {

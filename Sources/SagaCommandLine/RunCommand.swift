@@ -36,7 +36,7 @@ enum RunCommand {
                 input = InputSource.standardInput()
             } else {
                 guard let file = InputSource.file(inputPath) else {
-                    io.err("error: cannot read input file '\(inputPath)'\n")
+                    io.err("error: cannot read input file '\(inputPath)': \(TextFile.whyUnreadable(inputPath))\n")
                     return .noInput
                 }
                 input = file
@@ -65,7 +65,7 @@ enum RunCommand {
         var mocks: HostMocks?
         if let mocksPath = parsed.options["--mocks"] {
             guard let text = TextFile.read(mocksPath) else {
-                io.err("error: cannot read the mocks file '\(mocksPath)'\n")
+                io.err("error: cannot read the mocks file '\(mocksPath)': \(TextFile.whyUnreadable(mocksPath))\n")
                 return .noInput
             }
             do {

@@ -29,4 +29,15 @@ enum TextFile {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Why the file at `path` cannot be read, in the words `sagarun` uses for a saga file:
+    /// `no such file`, `it is a folder`, or `permission denied or an I/O error`.
+    static func whyUnreadable(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? "no such file" : "permission denied or an I/O error"
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
+        return "permission denied or an I/O error"
+    }
 }

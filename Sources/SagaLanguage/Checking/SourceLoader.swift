@@ -6,9 +6,9 @@ import SagaCore
 /// File indices are handed out in the order files are first read (the root is 0). The
 /// parsed units come out in merge order: a file's imports' declarations before its own,
 /// depth-first in import order, so a diamond's shared file comes first, once.
-struct SourceLoader {
+package struct SourceLoader {
     /// Why a file could not be turned into text.
-    enum ReadFailure: Error {
+    package enum ReadFailure: Error {
         /// There is nothing at that path, or it cannot be opened.
         case unreadable(String)
     }
@@ -72,10 +72,20 @@ struct SourceLoader {
 
     /// Parses `source` as the root file at `path`, and reads what it imports from disk.
     mutating func load(source: String, path: String) {
+        let source = Self.withoutByteOrderMark(source)
         files.append(SourceFile(path: path, text: source))
         readKeys.insert(Self.identity(of: path))
         visit(SourceFile(path: path, text: source), index: 0)
     }
+
+    /// `text` without the byte-order mark an editor may have put first (U+FEFF): a file is
+    /// read as if it had none.
+    package static func withoutByteOrderMark(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+    }
+
+    /// The UTF-8 bytes of a byte-order mark.
+    package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Parses a file already in the table, follows its imports, then adds its unit.
     private mutating func visit(_ file: SourceFile, index: Int32) {
@@ -121,6 +131,7 @@ struct SourceLoader {
     /// Adds the file to the table and returns it, or reports where its UTF-8 goes wrong (the
     /// file stays in the table, lossily decoded, so the diagnostic can show the line).
     private mutating func decode(_ bytes: [UInt8], path: String) -> SourceFile? {
+        let bytes = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
         if let text = String(validating: bytes, as: UTF8.self) {
             let file = SourceFile(path: path, text: text)
             files.append(file)
@@ -179,7 +190,7 @@ struct SourceLoader {
     /// A regular file is read straight into an array of its size, in one call or few: through
     /// `FileHandle`, a large file would be read in many small reads into a growing buffer,
     /// then copied twice.
-    static func readFromDisk(_ path: String) -> Result<[UInt8], ReadFailure> {
+    package static func readFromDisk(_ path: String) -> Result<[UInt8], ReadFailure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(.unreadable("no such file"))
