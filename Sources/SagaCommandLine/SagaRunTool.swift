@@ -42,6 +42,14 @@ package enum SagaRunTool {
                 guard Commands.names.contains(topic) else {
                     throw UsageError("unknown command '\(topic)'", command: "sagarun")
                 }
+                // `help store verify`: the subcommand's own help, as `store verify --help` gives.
+                if topic == "store", let sub = args.dropFirst(2).first {
+                    guard StoreCommand.subcommands.contains(sub) else {
+                        throw UsageError("unknown store command '\(sub)'", command: "store")
+                    }
+                    io.out(Commands.spec("store " + sub).helpText)
+                    return .success
+                }
                 io.out(Commands.spec(topic).helpText)
             } else {
                 io.out(Commands.overview)

@@ -9,7 +9,7 @@ enum StoreCommand {
 
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         guard let first = args.first else {
-            throw UsageError("missing the store command: \(subcommands.joined(separator: " or "))", command: "store")
+            throw UsageError("missing the store command: verify, compact or recover", command: "store")
         }
         switch first {
         case "-h", "--help", "help":
