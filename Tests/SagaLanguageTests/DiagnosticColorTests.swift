@@ -90,6 +90,32 @@ import Testing
                 "5:1: unknown declaration 'sgaa'; did you mean 'saga'?",
             ])
     }
+
+    /// A name where an effect belongs, an operand after it on its line, is told apart from an
+    /// expression, on the right of `let` as standing alone.
+    @Test func aNameWhereAnEffectBelongs() {
+        let source = """
+            saga main {
+              let x = takee "foo"
+              takeLatest "x" as a { log a }
+              let r = takeEvery "y"
+              fetch "/api"
+              let d = fetch "/api"
+            }
+            """
+        let errors = Frontend().compile(source: source, path: "k.saga").diagnostics.filter { $0.severity == .error }.map
+        {
+            "\($0.location.line):\($0.location.column): \($0.message)"
+        }
+        #expect(
+            errors == [
+                "2:11: unknown effect 'takee'; did you mean 'take'?",
+                "3:3: redux-saga's takeLatest is the watcher 'latest' here: latest \"type\" as a { … }",
+                "4:11: redux-saga's takeEvery is the watcher 'every' here: every \"type\" as a { … }",
+                "5:3: 'fetch' is not an effect; to run a function, write 'call fetch(…)'",
+                "6:11: 'fetch' is not an effect; to run a function, write 'call fetch(…)'",
+            ])
+    }
 }
 
 /// What a redux-saga user writes from habit gets told what to write here.

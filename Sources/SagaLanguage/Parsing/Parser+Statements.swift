@@ -151,7 +151,26 @@ extension Parser {
         guard kind.startsExpression else {
             throw fail("expected expression \(afterPrevious)")
         }
-        return .expr(try parseExpression())
+        let expr = try parseExpression()
+        if let error = misusedName(expr) { throw error }
+        return .expr(expr)
+    }
+
+    /// The error for a name that stands where an effect was meant, an operand after it on its
+    /// line: a misspelled effect (`takee "x"`), redux-saga's watcher helpers (`takeLatest "x"
+    /// as a { … }`), a function run without `call` (`fetch "/api"`); `nil` for anything else.
+    mutating func misusedName(_ expr: Expr) -> ParseError? {
+        guard case .variable(let v) = expr, kind.startsExpression, isOnSameLine else { return nil }
+        if let watcher = Parser.reduxSagaHelpers[v.name] {
+            return fail(
+                "redux-saga's \(v.name) is the watcher '\(watcher)' here: \(watcher) \"type\" as a { … }",
+                at: v.location)
+        }
+        if let keyword = Suggestions.closest(to: v.name, in: Parser.statementKeywords) {
+            return fail("unknown effect '\(v.name)'; did you mean '\(keyword)'?", at: v.location)
+        }
+        return fail(
+            "'\(v.name)' is not an effect; to run a function, write 'call \(v.name)(…)'", at: v.location)
     }
 
     /// `target = …`, or an expression standing alone, which is an error.
@@ -190,6 +209,7 @@ extension Parser {
         if case .variable(let v) = target, let keyword = Suggestions.closest(to: v.name, in: Parser.statementKeywords) {
             throw fail("unknown statement '\(v.name)'; did you mean '\(keyword)'?", at: target.location)
         }
+        if let error = misusedName(target) { throw error }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
     }
 
