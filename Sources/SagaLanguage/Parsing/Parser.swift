@@ -17,6 +17,10 @@ package struct Parser {
     /// overflowing the stack (here, or later in the checker and the evaluator, which walk
     /// the tree recursively on threads with small stacks).
     static let maxDepth = 256
+    /// The error past ``maxDepth``.
+    static let tooDeep =
+        "nesting too deep: more than 256 levels of brackets, blocks or operators in a row; "
+        + "break the expression up with let"
 
     var lexer: Lexer
     /// The lexer's tokens (``Lexer/tokens``): the current token, one behind, and those lexed
@@ -338,6 +342,6 @@ package struct Parser {
     @inline(__always)
     mutating func enterNesting() throws {
         depth += 1
-        if depth > Parser.maxDepth { throw fail("nesting too deep") }
+        if depth > Parser.maxDepth { throw fail(Parser.tooDeep) }
     }
 }
