@@ -58,6 +58,7 @@ import Testing
     /// are effects.
     @Test func misplacedWordsSayWhy() {
         #expect(effect("channel sliding").1.contains("a buffer kind follows its size: channel buffer N sliding"))
+        #expect(effect("channel()").1.contains("channel takes no parentheses: write 'channel'"))
         let result = Frontend().compile(source: "saga main {\n  let s = channel\n  log flush s\n}\n", path: "b.saga")
         #expect(result.renderedDiagnostics.contains("'flush' is an effect and cannot be used inside an expression"))
     }

@@ -95,6 +95,10 @@ extension Parser {
             if kind == .identifier, isOnSameLine, let named = BufferKind(rawValue: text(current)) {
                 throw fail("a buffer kind follows its size: channel buffer N \(named.rawValue)")
             }
+            // redux-saga's `channel()` / `channel(buffers.sliding(5))`.
+            if kind == .leftParen, isOnSameLine {
+                throw fail("channel takes no parentheses: write 'channel', or 'channel buffer N' for a bounded one")
+            }
             let (buffer, bufferKind) = try parseBuffer()
             return .channel(buffer: buffer, bufferKind, at)
         case .kwActionChannel:
