@@ -78,10 +78,6 @@ public final class InputSource: @unchecked Sendable {
                 throw InputError(line: lineNumber, message: "the line is longer than \(LineReader.limit >> 20) MiB")
             }
             if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-            // A byte-order mark an editor put first is not part of the line.
-            if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3))
-            }
             if let action = typeOnly.action(bytes) { return InputLine(action: action, at: nil) }
             if let action = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return action }
         }

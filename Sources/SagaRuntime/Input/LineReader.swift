@@ -33,6 +33,9 @@ final class LineReader {
     @exclusivity(unchecked) private var start = 0
     @exclusivity(unchecked) private var end = 0
     @exclusivity(unchecked) private var atEnd = false
+    /// Set until the first read: a byte-order mark an editor put first is skipped then (it is
+    /// not part of the first line).
+    @exclusivity(unchecked) private var atStart = true
     /// Set after an overlong line was reported, until its end has been skipped.
     @exclusivity(unchecked) private var skipping = false
     /// Where a line that spans reads is gathered: `gathered` bytes of it are in use.
@@ -76,6 +79,10 @@ final class LineReader {
                 }
                 start = 0
                 end = n
+                if atStart {
+                    atStart = false
+                    if n >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { start = 3 }
+                }
             }
             let newline = firstNewline()
             let stop = newline ?? end
