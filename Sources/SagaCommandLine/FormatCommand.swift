@@ -28,8 +28,8 @@ enum FormatCommand {
                 note(.noInput)
                 continue
             case .success(let read):
-                hadByteOrderMark = read.starts(with: SourceLoader.byteOrderMark)
-                bytes = hadByteOrderMark ? Array(read.dropFirst(3)) : read
+                bytes = SourceLoader.withoutByteOrderMark(read)
+                hadByteOrderMark = bytes.count != read.count
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 io.err("error: '\(path)' is not valid UTF-8\n")

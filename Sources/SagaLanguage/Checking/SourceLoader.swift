@@ -87,6 +87,11 @@ package struct SourceLoader {
     /// The UTF-8 bytes of a byte-order mark.
     package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// `bytes` without a byte-order mark at their start (see ``withoutByteOrderMark(_:)``).
+    package static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+    }
+
     /// Parses a file already in the table, follows its imports, then adds its unit.
     private mutating func visit(_ file: SourceFile, index: Int32) {
         let key = Self.identity(of: file.path)
@@ -131,7 +136,7 @@ package struct SourceLoader {
     /// Adds the file to the table and returns it, or reports where its UTF-8 goes wrong (the
     /// file stays in the table, lossily decoded, so the diagnostic can show the line).
     private mutating func decode(_ bytes: [UInt8], path: String) -> SourceFile? {
-        let bytes = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+        let bytes = Self.withoutByteOrderMark(bytes)
         if let text = String(validating: bytes, as: UTF8.self) {
             let file = SourceFile(path: path, text: text)
             files.append(file)

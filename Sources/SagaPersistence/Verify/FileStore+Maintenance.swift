@@ -17,9 +17,11 @@ extension FileStore {
     public static func verify(directory: String, options: Options = .init()) -> StoreReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         var report = StoreReport(directory: directory)
-        // Nothing to lock where there is no folder.
-        guard (try? dir.list()) != nil else {
-            report.problem = StoreError(.missing, "no such folder", path: directory)
+        // Nothing to lock where there is no store.
+        do throws(StoreError) {
+            try requireStore(dir)
+        } catch {
+            report.problem = error
             return report
         }
         let lock: StoreLock.Held?
@@ -35,7 +37,7 @@ extension FileStore {
         report.lastSequence = scan.lastSequence
         report.problem = scan.problem
         if scan.problem == nil, scan.files.isEmpty {
-            report.problem = StoreError(.missing, "no saga store here: no log segment and no snapshot", path: directory)
+            report.problem = noStore(at: directory)
         }
         guard report.problem == nil else { return report }
         report.entities = scan.index.entities.mapValues(\.count)
@@ -122,8 +124,11 @@ extension FileStore {
         } catch {
             throw StoreError(.missing, "no such folder", path: dir.path)
         }
-        guard names.contains(where: { StoreFormat.parse($0) != nil }) else {
-            throw StoreError(.missing, "no saga store here: no log segment and no snapshot", path: dir.path)
-        }
+        guard names.contains(where: { StoreFormat.parse($0) != nil }) else { throw noStore(at: dir.path) }
+    }
+
+    /// The `.missing` error of a folder that holds no store.
+    static func noStore(at path: String) -> StoreError {
+        StoreError(.missing, "no saga store here: no log segment and no snapshot", path: path)
     }
 }

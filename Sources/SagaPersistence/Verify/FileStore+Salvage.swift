@@ -37,7 +37,7 @@ extension FileStore {
             if isLog { logs.append(generation) } else { snapshots.append(generation) }
         }
         guard !logs.isEmpty || !snapshots.isEmpty else {
-            throw StoreError(.missing, "no saga store here: no log segment and no snapshot", path: directory)
+            throw noStore(at: directory)
         }
         var index = EntityIndex()
         var last: UInt64 = 0

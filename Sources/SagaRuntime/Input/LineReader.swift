@@ -1,4 +1,5 @@
 import Foundation
+import SagaLanguage
 
 /// Reads lines from a file descriptor with `read(2)`: what is available is used at once (so
 /// a pipe streams), and a line longer than ``limit`` is skipped whole and reported, instead
@@ -81,7 +82,8 @@ final class LineReader {
                 end = n
                 if atStart {
                     atStart = false
-                    if n >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { start = 3 }
+                    let mark = SourceLoader.byteOrderMark
+                    if n >= mark.count, chunk[0..<mark.count].elementsEqual(mark) { start = mark.count }
                 }
             }
             let newline = firstNewline()
