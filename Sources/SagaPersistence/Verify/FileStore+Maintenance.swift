@@ -17,11 +17,10 @@ extension FileStore {
     public static func verify(directory: String, options: Options = .init()) -> StoreReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         var report = StoreReport(directory: directory)
-        // Nothing to lock where there is no store.
-        do throws(StoreError) {
-            try requireStore(dir)
-        } catch {
-            report.problem = error
+        // Nothing to lock where there is no folder. (A folder with leftovers but no store
+        // is scanned: they may be damage to report.)
+        guard (try? dir.list()) != nil else {
+            report.problem = StoreError(.missing, "no such folder", path: directory)
             return report
         }
         let lock: StoreLock.Held?
