@@ -7,8 +7,9 @@ public protocol RunOutput: AnyObject {
     func transcript(_ line: String)
     /// One error report (may span lines), without a final newline.
     func error(_ text: String)
-    /// Whether the output takes no more transcript: the run stops at the line that filled it
-    /// (a bounded capture, such as a golden test's). False by default.
+    /// Whether the output takes no more transcript: the run stops at the line that filled it,
+    /// as ``Interpreter/stop()`` stops it (a bounded capture, such as a golden test's). False
+    /// by default.
     var isFull: Bool { get }
 }
 

@@ -249,6 +249,9 @@ extension Interpreter {
 
     /// Stops the run at its next turn: every root saga is cancelled (its finally blocks run as
     /// far as they can without blocking), and ``run(input:isolation:)`` returns.
+    ///
+    /// A stop is not a failure: the run's status is ``RunStatus/success`` unless a saga
+    /// failed.
     public func stop() {
         stopRequested = true
         hostCalls.inbox.signal()
