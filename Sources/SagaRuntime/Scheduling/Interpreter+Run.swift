@@ -30,9 +30,11 @@ extension Interpreter {
         return await finish(input: input)
     }
 
-    /// Starts the program over an app's store and returns at once, with the task that runs
-    /// it: the store's actions reach the sagas from the moment this returns, so an action
-    /// dispatched on the next line is seen.
+    /// Starts the program (over an app's store, or its own) and returns at once, with the
+    /// task that runs it: the store's actions reach the sagas from the moment this returns,
+    /// so an action dispatched on the next line is seen.
+    ///
+    /// Called on an actor (the store's, such as the main actor), which the sagas run on.
     ///
     /// ```swift
     /// let running = interpreter.start()      // on the store's actor
