@@ -89,6 +89,31 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
+    /// A run over an app's store, which waits for the app's actions, still ends once it passes
+    /// its step budget, even with a host call that never answers in flight: it waits for
+    /// neither.
+    @Test(.timeLimit(.minutes(1))) func aRunOverAnAppsStoreEndsWhenItsBudgetIsSpent() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
+        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
+        var host = HostFunctions()
+        host.register("never") { _ in
+            try await Task.sleep(nanoseconds: 3_600_000_000_000)
+            return .null
+        }
+        let source = "saga main {\n  fork { call never() }\n  loop { log 1 }\n}"
+        guard let program = Frontend(hostFunctions: host.names).compile(source: source, path: "app.saga").program
+        else {
+            Issue.record("the program does not compile")
+            return
+        }
+        var options = Interpreter.Options()
+        options.maxRunSteps = 100
+        let output = BufferedOutput()
+        let interpreter = sagas.interpreter(for: program, store: store, options: options, host: host, output: output)
+        #expect(await interpreter.run() == .sagaFailed)
+        #expect(output.errors == ["error: the run took more than 100 steps; it was stopped"])
+    }
+
     /// An app's event source reaches a saga over the app's store: the host function gives an
     /// `EventChannel`, the app sends to it from another task, and the saga puts the app's
     /// actions; stopping the run closes the channel, which runs the app's cleanup.

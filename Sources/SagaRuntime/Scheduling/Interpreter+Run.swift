@@ -158,10 +158,14 @@ extension Interpreter {
                 dispatchInputLine(taking: &pending)
                 continue
             }
-            if binding.acceptsOutsideActions || eventSourcesHoldEnd {
+            if binding.acceptsOutsideActions || eventSourcesHoldEnd, !stopRequested {
                 await hostCalls.inbox.wait()
                 heardFromOutside()
                 continue
+            }
+            if stopRequested {
+                await stopRoots()
+                return nil
             }
             if endBlockedTakes() { continue }
             return nil
@@ -219,6 +223,10 @@ extension Interpreter {
                 continue
             }
             if progressed { continue }
+            if stopRequested {
+                await stopRoots()
+                return nil
+            }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
             if !hostCalls.hasInFlight, timers.isEmpty, held.isEmpty, !inputOpen {
