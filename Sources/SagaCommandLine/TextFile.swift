@@ -1,3 +1,5 @@
+import SagaLanguage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,14 +32,10 @@ enum TextFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Why the file at `path` cannot be read, in the words `sagarun` uses for a saga file:
-    /// `no such file`, `it is a folder`, or `permission denied or an I/O error`.
+    /// Why the file at `path` cannot be read, in the words `sagarun` uses for a saga file
+    /// (`no such file`, `it is a folder`, …): the reason `SourceLoader.readFromDisk` gives.
     static func whyUnreadable(_ path: String) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? "no such file" : "permission denied or an I/O error"
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "it is a folder" }
-        return "permission denied or an I/O error"
+        guard case .failure(.unreadable(let reason)) = SourceLoader.readFromDisk(path) else { return "an I/O error" }
+        return reason
     }
 }
