@@ -151,8 +151,15 @@ enum Commands {
         ])
 
     static let ast = CommandSpec(
-        name: "ast", abstract: "Print the effect AST of a file as JSON.", usage: "sagarun ast <file.saga>",
-        arguments: [("<file.saga>", "The file to print.")], flags: [], options: [])
+        name: "ast", abstract: "Print the effect AST of a file as JSON, or what the runtime compiles it to.",
+        usage: "sagarun ast <file.saga> [--compiled]", arguments: [("<file.saga>", "The file to print.")],
+        flags: [
+            .init(
+                name: "--compiled",
+                help:
+                    "Print, as text, each reducer's instructions and each saga's lowered loops and short-turn watchers, with the source lines they come from."
+            )
+        ], options: [])
 
     static let fmt = CommandSpec(
         name: "fmt",

@@ -1,0 +1,105 @@
+import SagaCore
+import SagaLanguage
+
+extension Code {
+    /// The instructions as text, one line each: the instruction's index, where it comes from
+    /// (`line:column`) and what it does, with each source line it starts shown above it.
+    ///
+    /// Places print as `name` (a variable, named by `slotNames` where it has a name, `sN`
+    /// otherwise), `tN` (a temporary) and constants as literals; jumps name their target's
+    /// index.
+    func listing(slotNames: [String], files: [SourceFile]) -> [String] {
+        var lines: [String] = []
+        var lastLine: (file: Int32, line: Int32)?
+        let width = String(max(instructions.count - 1, 0)).count
+        for (index, instruction) in instructions.enumerated() {
+            let location = self.lines[index]
+            if location.line > 0, lastLine.map({ $0.file != location.file || $0.line != location.line }) ?? true {
+                lastLine = (location.file, location.line)
+                let file = files.indices.contains(Int(location.file)) ? files[Int(location.file)] : nil
+                let text = String(file?.line(Int(location.line)).drop(while: \.isWhitespace) ?? "")
+                lines.append("  ; \(location.line): \(text)")
+            }
+            let number = String(index)
+            let padded = String(repeating: " ", count: width - number.count) + number
+            let at = location.line > 0 ? "\(location.line):\(location.column)" : "-"
+            let atPadded = at + String(repeating: " ", count: max(0, 7 - at.count))
+            lines.append("  \(padded)  \(atPadded) \(describe(instruction, slotNames))")
+        }
+        return lines
+    }
+
+    /// One instruction as text.
+    private func describe(_ instruction: Instruction, _ names: [String]) -> String {
+        func p(_ place: Place) -> String { describe(place, names) }
+        func key(_ k: Int32) -> String { keys.indices.contains(Int(k)) ? keys[Int(k)] : "?" }
+        func path(_ index: Int32) -> String {
+            guard paths.indices.contains(Int(index)) else { return "?" }
+            return paths[Int(index)].map { step in
+                switch step {
+                case .member(let k): return "." + key(k)
+                case .index(let place): return "[\(p(place))]"
+                }
+            }.joined()
+        }
+        switch instruction {
+        case .move(let from, let to): return "\(p(to)) = \(p(from))"
+        case .stateMember(let k, let to): return "\(p(to)) = state.\(key(k))"
+        case .state(let to): return "\(p(to)) = state"
+        case .member(let base, let k, let to): return "\(p(to)) = \(p(base)).\(key(k))"
+        case .index(let base, let index, let to): return "\(p(to)) = \(p(base))[\(p(index))]"
+        case .binary(let op, let lhs, let rhs, let to): return "\(p(to)) = \(p(lhs)) \(op.rawValue) \(p(rhs))"
+        case .unary(let op, let operand, let to): return "\(p(to)) = \(op.rawValue)\(p(operand))"
+        case .logical(let op, let lhs, let to, let decided):
+            return "\(p(to)) = \(p(lhs)) \(op.rawValue) …; decided: goto \(decided)"
+        case .logicalRight(_, let rhs, let to): return "\(p(to)) = bool \(p(rhs))"
+        case .unlessNull(let lhs, let to, let target): return "if \(p(lhs)) != null: \(p(to)) = it; goto \(target)"
+        case .newList(let capacity, let to): return "\(p(to)) = [] (room for \(capacity))"
+        case .append(let item, let list): return "append \(p(item)) to \(p(list))"
+        case .checkDepth(let place): return "check depth of \(p(place))"
+        case .record(let index, let to):
+            guard records.indices.contains(Int(index)) else { return "\(p(to)) = {?}" }
+            let fields = records[Int(index)].map { "\(key($0.key)): \(p($0.value))" }
+            return "\(p(to)) = {\(fields.joined(separator: ", "))}"
+        case .builtin(let index, let to):
+            guard calls.indices.contains(Int(index)) else { return "\(p(to)) = ?()" }
+            let call = calls[Int(index)]
+            return "\(p(to)) = \(call.builtin.rawValue)(\(call.arguments.map(p).joined(separator: ", ")))"
+        case .appendText(let k, let to): return "append \(Value.string(key(k)).canonicalJSON) to \(p(to))"
+        case .appendDisplay(let from, let to): return "append text of \(p(from)) to \(p(to))"
+        case .checkLength(let place): return "check length of \(p(place))"
+        case .setStateMember(let k, let from): return "state.\(key(k)) = \(p(from))"
+        case .stateMemberUnlessRecord(let k, let to): return "\(p(to)) = state.\(key(k)) unless state is a record"
+        case .updateStateMember(let k, let op, let lhs, let rhs):
+            return "state.\(key(k)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
+        case .setStatePath(let index, let from): return "state\(path(index)) = \(p(from))"
+        case .updateStatePath(let index, let op, let lhs, let rhs):
+            return "state\(path(index)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
+        case .setSlotPath(let slot, let index, let from): return "\(p(.slot(slot)))\(path(index)) = \(p(from))"
+        case .step: return "step"
+        case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"
+        case .forNext(let items, let slot, let exit):
+            return "\(p(.slot(slot))) = next of t\(items), or goto \(exit)"
+        case .forEnd(let items): return "clear t\(items), t\(items + 1)"
+        case .clearTemporaries: return "clear temporaries"
+        case .jumpUnless(let condition, let target): return "unless \(p(condition)): goto \(target)"
+        case .jump(let target): return "goto \(target)"
+        case .pushHandler(let index):
+            guard handlers.indices.contains(Int(index)) else { return "try" }
+            let handler = handlers[Int(index)]
+            return "try: on error \(p(handler.place)) = error; goto \(handler.target)"
+        case .popHandler: return "end try"
+        case .rethrow(let place): return "throw \(p(place))"
+        case .fail(let k): return "fail: \(key(k))"
+        }
+    }
+
+    /// A place as text.
+    private func describe(_ place: Place, _ names: [String]) -> String {
+        switch place {
+        case .slot(let s): return names.indices.contains(Int(s)) && !names[Int(s)].isEmpty ? names[Int(s)] : "s\(s)"
+        case .temporary(let t): return "t\(t)"
+        case .constant(let k): return constants.indices.contains(Int(k)) ? constants[Int(k)].canonicalJSON : "?"
+        }
+    }
+}

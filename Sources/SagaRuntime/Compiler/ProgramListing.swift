@@ -1,0 +1,241 @@
+import SagaCore
+import SagaLanguage
+
+/// `sagarun ast --compiled`: what the runtime makes of a checked program, as text.
+///
+/// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
+///   from (``Code/listing(slotNames:files:)``).
+/// - Each saga and function: its loops that run lowered (``LoweredLoop``), step by step, and
+///   its watchers that run in short turns (``ShortTurnWatcher``). The rest of a saga runs
+///   statement by statement.
+package enum ProgramListing {
+    /// The listing of `program`.
+    package static func text(of program: Program) -> String {
+        var out: [String] = []
+        let shapes = program.functions.map(CallShape.init)
+        for reducer in program.reducers {
+            var names = SlotNames()
+            names.add(reducer.binding)
+            names.add(reducer.body)
+            let code = Code(reducer: reducer.body.statements, slotCount: max(reducer.slotCount, 1))
+            let pattern = patternText(reducer.pattern)
+            out.append(
+                "reducer on \(pattern) at \(at(reducer.location)): \(count(code.instructions.count, "instruction")), "
+                    + "\(count(code.temporaryCount, "temporary", plural: "temporaries"))")
+            out += code.listing(slotNames: names.names, files: program.files)
+        }
+        for saga in program.sagas {
+            out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
+            var walk = BodyWalk(program: program, shapes: shapes)
+            walk.walk(saga.body)
+            out += walk.lines
+        }
+        for function in program.functions {
+            out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
+            var walk = BodyWalk(program: program, shapes: shapes)
+            for parameter in function.parameters { walk.names.add(parameter) }
+            walk.walk(function.body)
+            out += walk.lines
+        }
+        return out.joined(separator: "\n") + (out.isEmpty ? "" : "\n")
+    }
+
+    static func at(_ location: SourceLocation) -> String { "\(location.line):\(location.column)" }
+
+    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// A literal pattern as JSON, `*`, or `a pattern` for one computed.
+    static func patternText(_ pattern: Pattern) -> String {
+        switch pattern {
+        case .any: return "*"
+        case .expr(.literal(let value, _)): return value.canonicalJSON
+        case .expr: return "a pattern"
+        }
+    }
+
+    /// The names of a body's variables by slot (a slot reused by two scopes shows the first).
+    struct SlotNames {
+        var names: [String] = []
+
+        mutating func add(_ variable: Variable) {
+            guard variable.slot >= 0 else { return }
+            if names.count <= variable.slot { names += Array(repeating: "", count: variable.slot + 1 - names.count) }
+            if names[variable.slot].isEmpty { names[variable.slot] = variable.name }
+        }
+
+        mutating func add(_ block: Block) {
+            for statement in block.statements { add(statement) }
+        }
+
+        mutating func add(_ statement: Stmt) {
+            switch statement {
+            case .declare(let variable, _, _, _): add(variable)
+            case .if(let arms, let otherwise, _):
+                for arm in arms { add(arm.body) }
+                if let otherwise { add(otherwise) }
+            case .while(_, let body, _), .loop(let body, _), .transaction(let body, _), .compensate(let body, _):
+                add(body)
+            case .for(let variable, _, let body, _):
+                add(variable)
+                add(body)
+            case .try(let body, let handler, let finally, _):
+                add(body)
+                if let handler {
+                    add(handler.binding)
+                    add(handler.body)
+                }
+                if let finally { add(finally) }
+            case .assign, .effect, .log, .throw, .break, .continue, .return:
+                break
+            }
+        }
+    }
+
+    /// Lists a saga's or function's lowered loops and short-turn watchers, nested blocks
+    /// included.
+    struct BodyWalk {
+        let program: Program
+        let shapes: [CallShape]
+        var names = SlotNames()
+        var lines: [String] = []
+
+        init(program: Program, shapes: [CallShape]) {
+            self.program = program
+            self.shapes = shapes
+        }
+
+        mutating func walk(_ block: Block) {
+            names.add(block)
+            for statement in block.statements { walk(statement) }
+        }
+
+        mutating func walk(_ statement: Stmt) {
+            switch statement {
+            case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
+                walk(effect)
+            case .declare, .assign, .log, .throw, .break, .continue, .return:
+                break
+            case .if(let arms, let otherwise, _):
+                for arm in arms { walk(arm.body) }
+                if let otherwise { walk(otherwise) }
+            case .while(let condition, let body, let location):
+                loop(condition, body, location)
+            case .loop(let body, let location):
+                loop(.literal(.bool(true), location), body, location)
+            case .for(let variable, _, let body, let location):
+                names.add(variable)
+                loop(nil, body, location)
+            case .try(let body, let handler, let finally, _):
+                walk(body)
+                if let handler { walk(handler.body) }
+                if let finally { walk(finally) }
+            case .transaction(let body, _), .compensate(let body, _):
+                walk(body)
+            }
+        }
+
+        mutating func walk(_ effect: Effect) {
+            switch effect {
+            case .fork(.block(let body), _), .spawn(.block(let body), _):
+                walk(body)
+            case .watcher(let watcher):
+                let how =
+                    ShortTurnWatcher.make(for: watcher, hiddenSlot: 0) != nil
+                    ? "runs each action's body in a short turn"
+                    : "runs as a loop of take and fork"
+                lines.append("  \(watcher.kind.rawValue) at \(at(watcher.location)): \(how)")
+                names.add(watcher.binding)
+                walk(watcher.body)
+            case .race(let entries, _), .allRecord(let entries, _):
+                for entry in entries { walk(entry.effect) }
+            case .allList(let effects, _):
+                for effect in effects { walk(effect) }
+            case .allFor(_, _, let effect, _), .retry(_, _, let effect, _):
+                walk(effect)
+            default:
+                break
+            }
+        }
+
+        mutating func loop(_ condition: Expr?, _ body: Block, _ location: SourceLocation) {
+            let kind = condition == nil ? "for" : "loop"
+            names.add(body)
+            if let lowered = LoweredLoop.lower(condition: condition, body: body.statements, shapes: shapes) {
+                lines.append("  \(kind) at \(at(location)): lowered, \(count(lowered.steps.count, "step"))")
+                lines += stepLines(lowered)
+            } else {
+                lines.append("  \(kind) at \(at(location)): runs statement by statement")
+            }
+            walk(body)
+        }
+
+        func stepLines(_ loop: LoweredLoop) -> [String] {
+            var out: [String] = []
+            var lastLine: Int32 = -1
+            let width = String(max(loop.steps.count - 1, 0)).count
+            for (index, step) in loop.steps.enumerated() {
+                let block = step.arm < 0 ? loop.body : loop.arms[Int(step.arm)]
+                let statement = block.indices.contains(Int(step.pc)) ? block[Int(step.pc)] : nil
+                let location = statement?.location
+                if let location, location.line != lastLine {
+                    lastLine = location.line
+                    let file =
+                        program.files.indices.contains(Int(location.file)) ? program.files[Int(location.file)] : nil
+                    let text = String(file?.line(Int(location.line)).drop(while: \.isWhitespace) ?? "")
+                    out.append("    ; \(location.line): \(text)")
+                }
+                let number = String(index)
+                let padded = String(repeating: " ", count: width - number.count) + number
+                let place = location.map(at) ?? "-"
+                let placePadded = place + String(repeating: " ", count: max(0, 7 - place.count))
+                out.append("    \(padded)  \(placePadded) \(describe(step, index, loop, statement))")
+            }
+            return out
+        }
+
+        func describe(_ step: LoweredLoop.Step, _ index: Int, _ loop: LoweredLoop, _ statement: Stmt?) -> String {
+            let slot = slotName(step.slot)
+            switch step.kind {
+            case .store:
+                return "\(slot) = value" + (loop.integers[index] != nil ? " (integers)" : "")
+            case .call:
+                let name =
+                    program.functions.indices.contains(Int(step.function))
+                    ? program.functions[Int(step.function)].name : "?"
+                return "\(slot) = call \(name) inline"
+            case .branch:
+                let targets = (Int(step.testsStart)..<Int(step.testsEnd)).map { "\(loop.tests[$0].target)" }
+                return "if: goto \(targets.joined(separator: ", ")), else goto \(step.next)"
+            case .armEnd: return "goto \(step.next)"
+            case .breakLoop: return "break"
+            case .continueLoop: return "continue"
+            case .returnValue: return "return"
+            case .statement: return "statement, run where it stands"
+            case .take:
+                var take = "take"
+                switch statement {
+                case .declare(_, _, .effect(.take(let pattern, _, _)), _),
+                    .assign(_, .effect(.take(let pattern, _, _)), _),
+                    .effect(.take(let pattern, _, _), _):
+                    take += " " + patternText(pattern)
+                default:
+                    break
+                }
+                return step.slot < 0 ? take : "\(slot) = \(take)"
+            case .put:
+                let action =
+                    loop.actions.indices.contains(Int(step.operand))
+                    ? loop.actions[Int(step.operand)].canonicalJSON : "?"
+                return "put \(action)"
+            }
+        }
+
+        func slotName(_ slot: Int32) -> String {
+            guard slot >= 0 else { return "_" }
+            let s = Int(slot)
+            return names.names.indices.contains(s) && !names.names[s].isEmpty ? names.names[s] : "s\(s)"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// `sagarun ast --compiled`: each reducer's instructions and each saga's lowered loops and
+/// short-turn watchers, with the source lines they come from.
+@Suite struct CompiledListingTests {
+    static let program = """
+        state { count: 0 }
+
+        reduce "add" as a {
+          state.count = state.count + a.by
+        }
+
+        saga main {
+          every "ping" as p {
+            put "pong"
+          }
+          loop {
+            let x = take "go"
+            put "went" {n: 1}
+          }
+        }
+
+        saga other {
+          var i = 0
+          while i < 3 { i = i + 1; if i == 2 { log "two" } }
+        }
+        """
+
+    func listing(_ source: String) async throws -> (code: Int32, out: String, err: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("listing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("a.saga")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        return await runSagarun(["ast", file.path, "--compiled"])
+    }
+
+    @Test func aReducersCounterUpdateIsOneInstructionInPlace() async throws {
+        let r = try await listing(Self.program)
+        #expect(r.code == 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "reducer on \"add\" at 3:1: 3 instructions, 2 temporaries")
+        #expect(lines.contains("  ; 4: state.count = state.count + a.by"))
+        #expect(lines.contains("  1  4:3     t1 = a.by"))
+        #expect(lines.contains("  2  4:3     state.count += t1 in place (else t0 + t1)"))
+    }
+
+    @Test func aLoopOfTakeAndPutIsLoweredAndAWatcherRunsInShortTurns() async throws {
+        let r = try await listing(Self.program)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("saga main at 7:1: runs statement by statement"))
+        #expect(lines.contains("  every at 8:3: runs each action's body in a short turn"))
+        #expect(lines.contains("  loop at 11:3: lowered, 2 steps"))
+        #expect(lines.contains("    0  12:5    x = take \"go\""))
+        #expect(lines.contains("    1  13:5    put {\"n\":1,\"type\":\"went\"}"))
+    }
+
+    @Test func aLoopWithALogInAnArmRunsStatementByStatement() async throws {
+        let r = try await listing(Self.program)
+        #expect(r.out.contains("  loop at 19:3: runs statement by statement\n"))
+    }
+
+    @Test func aProgramThatDoesNotCheckListsNothing() async throws {
+        let r = try await listing("saga main { take }")
+        #expect(r.code != 0)
+        #expect(r.out.isEmpty)
+        #expect(!r.err.isEmpty)
+    }
+}
