@@ -148,13 +148,14 @@ extension Interpreter {
             return .value(.list(messages))
         case .watcher(let watcher):
             try reserveTasks(1)
+            let parent = forkingParent(task)
             let (body, env) = Desugar.watcher(watcher, env: task.env)
             let child = newTask(
                 name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
-                parent: task, env: env, body: body)
+                parent: parent, env: env, body: body)
             child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher, hiddenSlot: task.env.count)
-            task.adopt(child)
-            if tracer != nil { traceStart(child, from: task) }
+            parent.adopt(child)
+            if tracer != nil { traceStart(child, from: parent) }
             wakeups.append(.run(child, child.token))
             return .value(child.handle)
         }
@@ -386,27 +387,40 @@ extension Interpreter {
         return .suspended
     }
 
+    /// The task a `fork`, `spawn` or watcher that `task` starts belongs to: `task` itself, or,
+    /// when `task` is an entry of a `race` or `all` (the fork is the entry's effect), the task
+    /// running the `race` or `all`.
+    ///
+    /// As in redux-saga, such an entry gives its task at once, and the task is the parent's
+    /// child: `all [fork a(), fork b()]` gives back the two tasks without waiting for them, and
+    /// a `fork` entry of a `race` wins it without its task being cancelled.
+    func forkingParent(_ task: SagaTask) -> SagaTask {
+        if case .entry(let combinator, _) = task.owner { return combinator.owner }
+        return task
+    }
+
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
     private func start(
-        _ body: TaskBody, kind: SagaTask.Kind, from task: SagaTask, at loc: SourceLocation
+        _ body: TaskBody, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation
     ) throws(SagaError) -> Value {
+        let task = forkingParent(starter)
         let child: SagaTask
         switch body {
         case .block(let block):
             child = newTask(
                 name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
-                parent: task, env: Self.frame(of: block, from: task.env), body: block)
+                parent: task, env: Self.frame(of: block, from: starter.env), body: block)
         case .call(.function(let index, _), let argExprs):
-            child = try functionTask(index, try evaluate(argExprs, task), kind: kind, parent: task, at: loc)
+            child = try functionTask(index, try evaluate(argExprs, starter), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
-            let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: task.env, at: loc)
+            let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: starter.env, at: loc)
             child = newTask(name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
         wakeups.append(.run(child, child.token))
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
-        if case .discard = task.target { return .null }
+        if case .discard = starter.target { return .null }
         return child.handle
     }
 
