@@ -234,6 +234,30 @@ import Testing
             ])
     }
 
+    /// An input line for a channel the saga has closed, which no call opens again, is dropped,
+    /// as a host's message after a close is: a recorded session may hold such late messages.
+    @Test func inputAfterTheSagaClosedItsChannelIsDropped() async {
+        var host = HostFunctions()
+        host.register("feed.open") { _ in EventChannel(named: "feed").value }
+        let run = await runSaga(
+            """
+            extern func feed.open()
+            saga main {
+              let ch = call feed.open()
+              let m = take ch
+              log m
+              close ch
+              delay 100
+              log "done"
+            }
+            """,
+            input: [#"{"channel": "feed", "value": 1}"#, #"{"at": 50, "channel": "feed", "value": "late"}"#],
+            host: host)
+        #expect(run.lines == ["1", "done"])
+        #expect(run.errors.isEmpty)
+        #expect(run.status == .success)
+    }
+
     /// A source that fails closes its channel with the error: what was sent before can still
     /// be taken, and then the `take` throws it, so that a saga tells a broken source from one
     /// that ended.

@@ -111,7 +111,11 @@ extension Interpreter {
 
     /// Once the run is over: closes every event channel still open (each host runs its
     /// cleanup), and reports input lines for channels that never opened.
+    ///
+    /// Lines for a channel that opened and was closed, and did not open again, are dropped,
+    /// as a host's messages after a close are.
     func closeEventChannels() {
+        for name in eventChannels.keys { earlyChannelInput[name] = nil }
         for channel in eventChannels.values {
             channel.isClosed = true
             channel.source?.close()
