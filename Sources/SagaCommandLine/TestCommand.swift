@@ -78,7 +78,14 @@ enum TestCommand {
             }
             if result.matches, c.hasGolden {
                 passed += 1
-                if !progress { io.out("PASS \(c.saga)\n") }
+                // A saga that failed passes when its transcript matches (errors are not part of
+                // a golden): say so, lest the failure go unseen.
+                if result.exitCode != 0, let first = result.errors.split(separator: "\n").first {
+                    io.out(
+                        "PASS \(c.saga)\n  note: the run exited with \(result.exitCode), not in the golden: \(first)\n")
+                } else if !progress {
+                    io.out("PASS \(c.saga)\n")
+                }
                 continue
             }
             if update, result.mockProblems.isEmpty, !result.isCut {

@@ -117,6 +117,17 @@ import Testing
             #expect(await runSagarun(["test", dir.path]).out.contains("1 passed, 0 failed"))
         }
     }
+
+    @Test func aPassingTestOfAFailedSagaSaysItFailed() async {
+        let files = ["t.saga": "saga main { log \"before\"; throw \"broken\" }", "t.golden": "before\nstate {}\n"]
+        await Self.withFiles(files) { dir in
+            let r = await runSagarun(["test", dir.path])
+            #expect(r.code == 0)
+            #expect(
+                r.out.contains("  note: the run exited with 1, not in the golden: error: saga main failed: broken\n"))
+            #expect(r.out.contains("1 passed, 0 failed"))
+        }
+    }
 }
 
 /// Hostile source text gets a diagnostic, never a crash.
