@@ -69,6 +69,54 @@ import Testing
         #expect(c.keys.contains("visits") && c.keys.contains("last") && c.keys.contains("list"))
     }
 
+    /// A condition that compares is one instruction, for a loop and an `if` arm alike.
+    @Test func aComparisonThatGuardsALoopOrAnArmIsOneInstruction() throws {
+        let c = try code(
+            #"reduce "x" as a { var i = 0; while i < a.k { i = i + 2 }; if i >= 4 { state.big = true } }"#)
+        let compares = c.instructions.compactMap { instruction -> BinaryOperator? in
+            if case .jumpUnlessCompare(let op, _, _, _) = instruction { return op }
+            return nil
+        }
+        #expect(compares == [.less, .greaterEqual])
+        #expect(!c.instructions.contains { if case .jumpUnless = $0 { true } else { false } })
+    }
+
+    /// Integers are compared and added where they lie; strings compare as strings; an
+    /// overflow and a comparison of a string with a number fail the reducer, whose changes are
+    /// rolled back.
+    @Test func integersStringsAndFailuresInComparisonsAndArithmetic() throws {
+        let runner = try reducerRunner(
+            """
+            reduce "x" as a {
+              state.big = a.n + 1
+              if a.name < "m" { state.early = true }
+              var i = 0
+              while i < a.k { i = i + 2 }
+              state.count = i
+              if a.name < a.other { state.compared = true }
+            }
+            """)
+        var state: Value = ["count": 0]
+        runner.reduce(&state, ["type": "x", "n": 1, "name": "alice", "k": 5, "other": "bob"])
+        #expect(state == ["big": 2, "early": true, "count": 6, "compared": true])
+
+        let output = BufferedOutput()
+        let failing = try #require(
+            Frontend().compile(
+                source: #"reduce "x" as a { state.count = 1; var i = a.n; i = i + 1; if a.name < 3 { state.no = 1 } }"#,
+                path: "t.saga"
+            ).program)
+        let other = ReducerRunner(program: failing, output: output)
+        var kept: Value = ["count": 0]
+        other.reduce(&kept, ["type": "x", "n": .int(Int.max), "name": "alice"])
+        other.reduce(&kept, ["type": "x", "n": 1, "name": "alice"])
+        #expect(kept == ["count": 0])
+        #expect(output.errors.count == 2)
+        #expect(output.errors.first?.hasSuffix("integer overflow") == true)
+        #expect(output.errors.last?.hasSuffix("cannot compare string and number") == true)
+        #expect(other.temporariesAreNull)
+    }
+
     /// The code itself, run without the interpreter: the field is updated, the action's
     /// variable read, and no temporary keeps a value.
     @Test func runningTheCodeUpdatesTheStateAndLeavesNoTemporary() throws {
@@ -82,8 +130,8 @@ import Testing
             temporaries.deallocate()
         }
         var state: Value = ["count": 1, "other": "kept"]
-        var env: [Value] = [["type": "add", "by": 20]]
-        try runner.run(c, &state, &env, action: env[0], temporaries, Evaluator(clock: nil))
+        var slots: [Value] = [["type": "add", "by": 20]]
+        try runner.run(c, &state, &slots, action: slots[0], temporaries, Evaluator(clock: nil))
         #expect(state == ["count": 41, "other": "kept"])
         #expect((0..<c.temporaryCount).allSatisfy { temporaries[$0] == .null })
     }

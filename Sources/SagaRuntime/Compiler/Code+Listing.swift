@@ -83,6 +83,8 @@ extension Code {
         case .forEnd(let items): return "clear t\(items), t\(items + 1)"
         case .clearTemporaries: return "clear temporaries"
         case .jumpUnless(let condition, let target): return "unless \(p(condition)): goto \(target)"
+        case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
+            return "unless \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
         case .jump(let target): return "goto \(target)"
         case .pushHandler(let index):
             guard handlers.indices.contains(Int(index)) else { return "try" }

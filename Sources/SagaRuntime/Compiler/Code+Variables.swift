@@ -32,6 +32,8 @@ extension Code {
                 return reads(from) && writes(into)
             case .index(let a, let b, let into), .binary(_, let a, let b, let into):
                 return reads(a) && reads(b) && writes(into)
+            case .jumpUnlessCompare(_, let a, let b, _):
+                return reads(a) && reads(b)
             case .stateMember(_, let into), .state(let into), .newList(_, let into),
                 .stateMemberUnlessRecord(_, let into), .appendText(_, let into):
                 return writes(into)

@@ -118,6 +118,9 @@ final class Code {
         case clearTemporaries
         /// Goes on at the index unless the place holds `true` (anything but a bool fails).
         case jumpUnless(Place, to: Int32)
+        /// Goes on at the index unless `lhs op rhs` is `true`, for a comparison operator: an
+        /// `if` arm's or a `while` loop's usual condition, in one instruction.
+        case jumpUnlessCompare(BinaryOperator, Place, Place, to: Int32)
         /// Goes on at the index (the end of the code ends the body).
         case jump(to: Int32)
         /// A `try` begins: an error until the matching ``popHandler`` goes to one of
@@ -150,6 +153,13 @@ final class Code {
     /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
 
+    /// ``instructions`` and ``constants`` where the runner reads them: copies of their own,
+    /// read with no bounds check (every index in an instruction is one the compiler made) and
+    /// no reference to load through.
+    let instructionBase: UnsafeMutablePointer<Instruction>
+    let instructionCount: Int
+    let constantBase: UnsafeMutablePointer<Value>
+
     /// Compiles a reducer's body; `slotCount` is the size of its frame.
     init(reducer body: [Stmt], slotCount: Int) {
         var compiler = Compiler(slotCount: slotCount)
@@ -164,5 +174,17 @@ final class Code {
         handlers = compiler.handlers
         temporaryCount = compiler.temporaryCount
         readsOnlyTheAction = Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)
+        instructionCount = instructions.count
+        instructionBase = .allocate(capacity: max(instructions.count, 1))
+        instructionBase.initialize(from: instructions, count: instructions.count)
+        constantBase = .allocate(capacity: max(constants.count, 1))
+        constantBase.initialize(from: constants, count: constants.count)
+    }
+
+    deinit {
+        instructionBase.deinitialize(count: instructionCount)
+        instructionBase.deallocate()
+        constantBase.deinitialize(count: constants.count)
+        constantBase.deallocate()
     }
 }

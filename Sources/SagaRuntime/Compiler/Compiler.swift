@@ -119,12 +119,10 @@ struct Compiler {
             var exits: [Int] = []
             for arm in arms {
                 temporariesInUse = temporaryFloor
-                let condition = place(of: arm.condition)
-                let test = instructions.count
-                emit(.jumpUnless(condition, to: -1))
+                let test = emitTest(arm.condition)
                 compile(arm.body.statements)
                 exits.append(emitJump())
-                instructions[test] = .jumpUnless(condition, to: here)
+                pointTest(test, to: here)
             }
             if let elseBlock { compile(elseBlock.statements) }
             for i in exits { instructions[i] = .jump(to: here) }
@@ -132,11 +130,9 @@ struct Compiler {
             // A step, then the condition, at the top of each turn.
             let head = here
             emit(.step)
-            let c = place(of: condition)
-            let test = instructions.count
-            emit(.jumpUnless(c, to: -1))
+            let test = emitTest(condition)
             let end = compileLoopBody(body.statements, continueAt: head)
-            instructions[test] = .jumpUnless(c, to: end)
+            pointTest(test, to: end)
         case .loop(let body, _):
             let head = here
             emit(.step)
@@ -171,6 +167,37 @@ struct Compiler {
             compileTry(body.statements, catchClause, finally?.statements)
         case .declare(_, _, .effect, _), .assign(_, .effect, _), .effect, .log, .throw, .transaction, .compensate:
             fail("effects are not allowed in a reducer")
+        }
+    }
+
+    /// Emits the test of a condition; its index.
+    ///
+    /// The test jumps past what it guards unless the condition holds; ``pointTest(_:to:)``
+    /// points it. A comparison is one instruction.
+    private mutating func emitTest(_ condition: Expr) -> Int {
+        if case .binary(let op, let lhs, let rhs, _) = condition, Self.isComparison(op) {
+            let l = place(of: lhs)
+            let r = place(of: rhs)
+            emit(.jumpUnlessCompare(op, l, r, to: -1))
+        } else {
+            emit(.jumpUnless(place(of: condition), to: -1))
+        }
+        return instructions.count - 1
+    }
+
+    /// Points the test at `index` (see ``emitTest(_:)``) at `target`.
+    private mutating func pointTest(_ index: Int, to target: Int32) {
+        switch instructions[index] {
+        case .jumpUnless(let place, _): instructions[index] = .jumpUnless(place, to: target)
+        case .jumpUnlessCompare(let op, let l, let r, _): instructions[index] = .jumpUnlessCompare(op, l, r, to: target)
+        default: break
+        }
+    }
+
+    private static func isComparison(_ op: BinaryOperator) -> Bool {
+        switch op {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
+        default: return false
         }
     }
 

@@ -5,36 +5,55 @@ extension ReducerRunner {
     /// Runs a reducer's code (see ``Code``) over the state and the reducer's variables;
     /// `temporaries` has room for the code's ``Code/temporaryCount``.
     ///
-    /// Code that ``Code/readsOnlyTheAction`` reads `action` where it reads slot 0, and `env`
-    /// may then be empty; other code reads and writes its variables in `env`, whose slot 0
-    /// starts as the action.
+    /// Code that ``Code/readsOnlyTheAction`` reads `action` where it reads slot 0, and never
+    /// touches `slots`; other code reads and writes its variables in `slots`, whose slot 0
+    /// starts as the action (room for the reducer's slot count, all `.null` but slot 0).
     ///
     /// An instruction that fails inside a `try` goes to the innermost handler: the temporaries
     /// the failure may have left are set back to null, the error's value goes into the
     /// handler's place, and the code goes on at its target.
     func run(
-        _ code: Code, _ state: inout Value, _ env: inout [Value], action: Value,
+        _ code: Code, _ state: inout Value, _ slots: UnsafeMutablePointer<Value>, action: Value,
         _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator
     ) throws(SagaError) {
         var pc = 0
         var handlers: [Code.Handler] = []
-        let count = code.instructions.count
+        let count = code.instructionCount
+        let instructions = code.instructionBase
+        let constants = code.constantBase
         let onlyTheAction = code.readsOnlyTheAction
         // Reads a place: a variable or a constant is copied, a temporary moved out (it is read
         // once), so that none keeps a reference past its statement.
         @inline(__always) func read(_ place: Code.Place) -> Value {
             switch place {
-            case .slot(let s): return onlyTheAction ? action : env[Int(s)]
-            case .constant(let k): return code.constants[Int(k)]
+            case .slot(let s): return onlyTheAction ? action : slots[Int(s)]
+            case .constant(let k): return constants[Int(k)]
             case .temporary(let t):
                 let value = (temporaries + Int(t)).move()
                 (temporaries + Int(t)).initialize(to: .null)
                 return value
             }
         }
+        // The integer a place holds, read where it is (no copy of a `Value`): an operator on two
+        // integers is worked out at once. A temporary read so is then empty, as `read` leaves it.
+        @inline(__always) func integer(_ place: Code.Place) -> Int? {
+            switch place {
+            case .slot(let s):
+                if !onlyTheAction, case .int(let x) = slots[Int(s)] { return x }
+            case .constant(let k):
+                if case .int(let x) = constants[Int(k)] { return x }
+            case .temporary(let t):
+                if case .int(let x) = temporaries[Int(t)] { return x }
+            }
+            return nil
+        }
+        @inline(__always) func emptied(_ place: Code.Place) {
+            // The temporary holds an integer, which needs no release.
+            if case .temporary(let t) = place { (temporaries + Int(t)).initialize(to: .null) }
+        }
         @inline(__always) func write(_ value: consuming Value, _ place: Code.Place) {
             switch place {
-            case .slot(let s): env[Int(s)] = value
+            case .slot(let s): slots[Int(s)] = value
             // A temporary is `.null` until written (it is left so when read), so nothing is
             // there to destroy: a plain assignment called the outlined destroy of a `Value`.
             case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
@@ -44,7 +63,7 @@ extension ReducerRunner {
         while true {
             do throws(SagaError) {
                 while pc < count {
-                    let instruction = code.instructions[pc]
+                    let instruction = instructions[pc]
                     pc &+= 1
                     switch instruction {
                     case .move(let from, let to):
@@ -57,11 +76,17 @@ extension ReducerRunner {
                         if onlyTheAction {
                             write(try Evaluator.member(code.keys[Int(key)], of: action), to)
                         } else {
-                            write(try Evaluator.member(code.keys[Int(key)], of: env[Int(slot)]), to)
+                            write(try Evaluator.member(code.keys[Int(key)], of: slots[Int(slot)]), to)
                         }
                     case .member(let base, let key, let to):
                         write(try Evaluator.member(code.keys[Int(key)], of: read(base)), to)
                     case .binary(let op, let lhs, let rhs, let to):
+                        if let x = integer(lhs), let y = integer(rhs), let value = Evaluator.integerBinary(op, x, y) {
+                            emptied(lhs)
+                            emptied(rhs)
+                            write(value, to)
+                            break
+                        }
                         let a = read(lhs)
                         write(try ev.apply(op, a, read(rhs)), to)
                     case .index(let base, let index, let to):
@@ -100,9 +125,9 @@ extension ReducerRunner {
                         break
                     case .checkDepth(let place):
                         switch place {
-                        case .slot(let s): try Value.checkDepth(of: onlyTheAction ? action : env[Int(s)])
+                        case .slot(let s): try Value.checkDepth(of: onlyTheAction ? action : slots[Int(s)])
                         case .temporary(let t): try Value.checkDepth(of: temporaries[Int(t)])
-                        case .constant(let k): try Value.checkDepth(of: code.constants[Int(k)])
+                        case .constant(let k): try Value.checkDepth(of: constants[Int(k)])
                         }
                     case .record(let index, let to):
                         let fields = code.records[Int(index)]
@@ -130,9 +155,9 @@ extension ReducerRunner {
                         break
                     case .checkLength(let place):
                         switch place {
-                        case .slot(let s): _ = try ev.checkLength(onlyTheAction ? action : env[Int(s)])
+                        case .slot(let s): _ = try ev.checkLength(onlyTheAction ? action : slots[Int(s)])
                         case .temporary(let t): _ = try ev.checkLength(temporaries[Int(t)])
-                        case .constant(let k): _ = try ev.checkLength(code.constants[Int(k)])
+                        case .constant(let k): _ = try ev.checkLength(constants[Int(k)])
                         }
                     case .setStateMember(let key, let from):
                         let value = read(from)
@@ -171,7 +196,7 @@ extension ReducerRunner {
                     case .setSlotPath(let slot, let path, let from):
                         let value = read(from)
                         let keys = pathKeys(code, code.paths[Int(path)], read)
-                        try PathAssignment.set(&env[Int(slot)], keys[...], value)
+                        try PathAssignment.set(&slots[Int(slot)], keys[...], value)
                     case .step:
                         try step()
                     case .forStart(let sequence, let items):
@@ -187,7 +212,7 @@ extension ReducerRunner {
                             break
                         }
                         try step()
-                        env[Int(slot)] = list[i]
+                        slots[Int(slot)] = list[i]
                         temporaries[Int(items) &+ 1] = .int(i &+ 1)
                     case .forEnd(let items):
                         temporaries[Int(items)] = .null
@@ -196,6 +221,19 @@ extension ReducerRunner {
                         for t in 0..<code.temporaryCount { temporaries[t] = .null }
                     case .jumpUnless(let condition, let target):
                         if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
+                    case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
+                        let holds: Bool
+                        if let x = integer(lhs), let y = integer(rhs),
+                            case .bool(let b)? = Evaluator.integerBinary(op, x, y)
+                        {
+                            emptied(lhs)
+                            emptied(rhs)
+                            holds = b
+                        } else {
+                            let a = read(lhs)
+                            holds = try Evaluator.truth(try ev.apply(op, a, read(rhs)))
+                        }
+                        if !holds { pc = Int(target) }
                     case .jump(let target):
                         pc = Int(target)
                     case .pushHandler(let index):
@@ -213,7 +251,7 @@ extension ReducerRunner {
                 guard let handler = handlers.popLast() else { throw error }
                 for t in Int(handler.clearsFrom)..<code.temporaryCount { temporaries[t] = .null }
                 switch handler.place {
-                case .slot(let s): env[Int(s)] = error.value
+                case .slot(let s): slots[Int(s)] = error.value
                 case .temporary(let t): temporaries[Int(t)] = error.value
                 case .constant: break
                 }

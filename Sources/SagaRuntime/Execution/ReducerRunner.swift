@@ -27,8 +27,10 @@ final class ReducerRunner {
     /// operations per reducer run.
     @exclusivity(unchecked) var clock: (any SchedulerClock)?
 
-    /// The variables array reducers reuse.
-    @exclusivity(unchecked) private var scratch: [Value] = []
+    /// The variables of the running reducer: room for the most any reducer has, all `.null`
+    /// between runs.
+    private let slots: UnsafeMutablePointer<Value>
+    private let slotCapacity: Int
     /// What the running reducer changed in the state, to put back if it fails.
     @exclusivity(unchecked) var undo = StateUndoLog()
     /// Each reducer's body, compiled (see ``Code``).
@@ -67,11 +69,16 @@ final class ReducerRunner {
         temporaryCount = max(codes.map(\.temporaryCount).max() ?? 0, 1)
         temporaries = .allocate(capacity: temporaryCount)
         temporaries.initialize(repeating: .null, count: temporaryCount)
+        slotCapacity = max(program.reducers.map(\.slotCount).max() ?? 0, 1)
+        slots = .allocate(capacity: slotCapacity)
+        slots.initialize(repeating: .null, count: slotCapacity)
     }
 
     deinit {
         temporaries.deinitialize(count: temporaryCount)
         temporaries.deallocate()
+        slots.deinitialize(count: slotCapacity)
+        slots.deallocate()
     }
 
     /// Whether every temporary of the code is `.null`, as it must be between runs (for tests:
@@ -134,21 +141,14 @@ final class ReducerRunner {
                 output.error(report(i, "its pattern is not a string or a list of patterns"))
                 continue
             }
-            // One variables array, reused: reducers run one at a time and never capture it.
-            // Code that reads only the action runs without it.
+            // One set of variables, reused: reducers run one at a time and never capture them.
+            // Code that reads only the action runs without them.
             let usesVariables = !codes[i].readsOnlyTheAction
-            var env: [Value] = []
-            if usesVariables {
-                env = scratch
-                scratch = []
-                let size = max(program.reducers[i].slotCount, 1)
-                if env.count != size { env = [Value](repeating: .null, count: size) }
-                env[0] = action
-            }
+            let size = max(program.reducers[i].slotCount, 1)
+            if usesVariables { slots[0] = action }
             defer {
                 if usesVariables {
-                    for i in env.indices { env[i] = .null }
-                    scratch = env
+                    for s in 0..<size { slots[s] = .null }
                 }
             }
             stepsLeft = maxSteps
@@ -158,7 +158,7 @@ final class ReducerRunner {
             // first assignment copy all of it.
             do {
                 let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
-                try run(codes[i], &state, &env, action: action, temporaries, ev)
+                try run(codes[i], &state, slots, action: action, temporaries, ev)
                 undo.commit()
             } catch {
                 // A failed instruction may leave a temporary it had not passed on yet.
