@@ -205,6 +205,41 @@ struct ProgramGraphTests {
                 """)
     }
 
+    /// A channel passed to a function's parameter, there or on to another function, is the
+    /// node its takes come out of; a parameter given two different channels stays `?`.
+    @Test func aChannelPassedToAFunctionIsTheNodeItsParameterNames() throws {
+        let program = try Self.program(
+            """
+            func worker(ch) { let m = take ch }
+            func relay(ch) { fork worker(ch) }
+            func either(ch) { let m = take ch }
+            saga main {
+              let jobs = channel
+              fork relay(jobs)
+              let other = channel
+              fork either(jobs)
+              fork either(other)
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    fn_either["func either(ch)"]
+                    fn_relay["func relay(ch)"]
+                    fn_worker["func worker(ch)"]
+                    act_0>"?"]
+                    chan_0[/"channel jobs"/]
+                    chan_1[/"channel other"/]
+                    saga_main -.->|"fork"| fn_either
+                    saga_main -.->|"fork"| fn_relay
+                    fn_relay -.->|"fork"| fn_worker
+                    act_0 -->|"take"| fn_either
+                    chan_0 -->|"take"| fn_worker
+
+                """)
+    }
+
     @Test func aChannelPassedOnByAWatcherIsDrawnAsOneNode() throws {
         let program = try Self.program(
             """

@@ -54,17 +54,30 @@ struct GraphBuilder {
     /// a `put`, `take` or watcher that names the variable reaches the channel.
     private var channelsBySlot: [Int: Int] = [:]
 
+    /// The channels passed to functions' parameters, by function and parameter slot: where
+    /// every `call`, `fork` or `spawn` of the function passes one channel there, a `take` or
+    /// `put` naming the parameter reaches that channel. -1 where calls pass different ones.
+    private var parameterChannels: [Int: [Int: Int]] = [:]
+    /// ``parameterChannels`` as the walk finds them.
+    private var passedChannels: [Int: [Int: Int]] = [:]
+
     /// Collects every edge of `program`.
+    ///
+    /// Walked again while the walk finds channels passed to parameters it did not know of (a
+    /// channel handed on from function to function), a few times at most.
     init(program: Program, includeReducers: Bool) {
         self.program = program
         self.includeReducers = includeReducers
-        for (i, saga) in program.sagas.enumerated() {
-            channelsBySlot = [:]
-            walk(saga.body, from: .saga(i))
-        }
-        for (i, function) in program.functions.enumerated() {
-            channelsBySlot = [:]
-            walk(function.body, from: .function(i))
+        for _ in 0..<4 {
+            walkDeclarations()
+            if passedChannels == parameterChannels { break }
+            parameterChannels = passedChannels
+            passedChannels = [:]
+            edges = []
+            takeLocations = [:]
+            hosts = []
+            actions = []
+            channels = []
         }
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
@@ -72,6 +85,29 @@ struct GraphBuilder {
             }
         }
         addMatches()
+    }
+
+    private mutating func walkDeclarations() {
+        for (i, saga) in program.sagas.enumerated() {
+            channelsBySlot = [:]
+            walk(saga.body, from: .saga(i))
+        }
+        for (i, function) in program.functions.enumerated() {
+            channelsBySlot = (parameterChannels[i] ?? [:]).filter { $0.value >= 0 }
+            walk(function.body, from: .function(i))
+        }
+    }
+
+    /// Notes the channels among the arguments of a call, fork or spawn of a function.
+    private mutating func passed(_ arguments: [Expr], to callee: Callee) {
+        guard case .function(let index, _) = callee, program.functions.indices.contains(index) else { return }
+        let parameters = program.functions[index].parameters
+        for (k, argument) in arguments.enumerated() where k < parameters.count {
+            guard case .channel(let channel)? = self.channel(argument) else { continue }
+            let slot = parameters[k].slot
+            let known = passedChannels[index]?[slot]
+            passedChannels[index, default: [:]][slot] = known == nil || known == channel ? channel : -1
+        }
     }
 
     /// The diagram: nodes in a fixed order (sagas, functions and host functions by name, reducers
@@ -226,7 +262,8 @@ struct GraphBuilder {
             if let destination = channel(target) { add(owner, destination, .put, "put") }
         case .put(let target, let payload, _):
             for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
-        case .call(let callee, _, _):
+        case .call(let callee, let arguments, _):
+            passed(arguments, to: callee)
             started(callee, by: owner, kind: .call)
         case .fork(let body, _):
             started(body, by: owner, kind: .fork)
@@ -245,7 +282,9 @@ struct GraphBuilder {
 
     private mutating func started(_ body: TaskBody, by owner: Endpoint, kind: GraphModel.EdgeKind) {
         switch body {
-        case .call(let callee, _): started(callee, by: owner, kind: kind)
+        case .call(let callee, let arguments):
+            passed(arguments, to: callee)
+            started(callee, by: owner, kind: kind)
         case .block(let block): walk(block, from: owner)
         }
     }
