@@ -54,9 +54,10 @@ struct GraphBuilder {
     /// a `put`, `take` or watcher that names the variable reaches the channel.
     private var channelsBySlot: [Int: Int] = [:]
 
-    /// The channels passed to functions' parameters, by function and parameter slot: where
-    /// every `call`, `fork` or `spawn` of the function passes one channel there, a `take` or
-    /// `put` naming the parameter reaches that channel. -1 where calls pass different ones.
+    /// The channels passed to functions' parameters, by function and parameter slot.
+    ///
+    /// Where every `call`, `fork` or `spawn` of the function passes one channel there, a `take`
+    /// or `put` naming the parameter reaches that channel; -1 where calls pass different ones.
     private var parameterChannels: [Int: [Int: Int]] = [:]
     /// ``parameterChannels`` as the walk finds them.
     private var passedChannels: [Int: [Int: Int]] = [:]
