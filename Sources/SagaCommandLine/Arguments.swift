@@ -70,14 +70,17 @@ struct Arguments {
         return parsed
     }
 
-    /// The known name nearest to `name`, if it is near enough to be a typo.
+    /// The known name nearest to `name`, if it is near enough to be a typo, or the one known
+    /// name it begins (`--virtual` for `--virtual-time`).
     private static func closest(_ name: String, in names: [String]) -> String? {
         var best: (String, Int)?
         for candidate in names {
             let d = editDistance(Array(name.utf8), Array(candidate.utf8))
             if d <= 3, d < best?.1 ?? Int.max { best = (candidate, d) }
         }
-        return best?.0
+        if let best { return best.0 }
+        let longer = names.filter { $0.hasPrefix(name) && name.count > 2 }
+        return longer.count == 1 ? longer[0] : nil
     }
 
     private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {

@@ -128,7 +128,7 @@ enum RunCommand {
             await store.close()
             return .ioError
         }
-        let mockProblems = mocks?.problems ?? []
+        let mockProblems = mocks?.problems(callees: program.hostCallees) ?? []
         io.noteMockProblems(mockProblems)
         // An unexpected call that failed its saga is already reported, with the saga's stack.
         let reported = Set(interpreter.reportedErrorMessages)

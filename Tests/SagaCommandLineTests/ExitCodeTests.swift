@@ -47,6 +47,9 @@ import Testing
         #expect(await runSagarun(["frobnicate"]).code == 64)
         #expect(await runSagarun(["run", "a.saga", "--input"]).code == 64)
         #expect(await runSagarun(["run", "a.saga", "--memory", "--store", "d"]).code == 64)
+        // The beginning of one option's name names it.
+        let short = await runSagarun(["run", "x.saga", "--virtual"])
+        #expect(short.err.contains("unknown option '--virtual'; did you mean '--virtual-time'?"))
     }
 
     @Test func aMisspelledFlagGetsASuggestion() async {

@@ -117,6 +117,19 @@ import Testing
         }
     }
 
+    /// A line for a function the program never calls says so, with the name it calls nearest.
+    @Test func aMisspeltMocksLineNamesTheFunctionMeant() async {
+        let program = "extern func api.get(x)\nsaga main {\n  let r = call api.get(1)\n}\n"
+        let mocks = #"{"call":"api.get","result":1}"# + "\n" + #"{"call":"api.gte","result":2}"# + "\n"
+        await withFiles(["a.saga": program, "a.mocks.jsonl": mocks]) { dir in
+            let r = await runSagarun([
+                "run", "--virtual-time", "--mocks", dir.appendingPathComponent("a.mocks.jsonl").path,
+                dir.appendingPathComponent("a.saga").path,
+            ])
+            #expect(r.err.contains("(api.gte) was not used: the program calls no 'api.gte'; did you mean 'api.get'?"))
+        }
+    }
+
     /// A call the mocks do not expect is reported once: as the failure of its saga when
     /// nothing catches it, in the summary after the run when the saga catches it.
     @Test func anUnexpectedCallIsReportedOnce() async {

@@ -194,5 +194,13 @@ enum LexFixture {
         #expect(LexFixture.messages("a & b") == ["1:3: unexpected character '&'; did you mean '&&'?"])
         #expect(LexFixture.messages("é") == ["1:1: unexpected character 'é'"])
         #expect(LexFixture.messages("a\u{0}b") == ["1:2: unexpected character U+0"])
+        // JavaScript's single quotes: one message, which shows the string in double quotes.
+        #expect(
+            LexFixture.messages("take('X')") == [
+                "1:6: unexpected character '''; strings are written in double quotes: \"X\""
+            ])
+        #expect(LexFixture.kinds("take('X')") == [.kwTake, .leftParen, .error, .rightParen])
+        #expect(
+            LexFixture.messages("log 'x") == ["1:5: unexpected character '''; strings are written in double quotes"])
     }
 }

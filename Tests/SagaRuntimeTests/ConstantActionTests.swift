@@ -79,13 +79,18 @@ import Testing
         #expect(run.lines == once + once)
     }
 
-    /// A payload that names `type` fails at every run, as it would if it were not cached.
-    @Test func aLiteralPayloadWithATypeStillFailsEachTime() async {
+    /// A literal payload that names `type` is refused by the checker; one computed at run
+    /// time fails at every run.
+    @Test func aPayloadWithATypeIsRefusedOrFailsEachTime() async {
+        let literal = await runSaga(#"saga main { put "t" { type: "u" } }"#)
+        #expect(literal.status == nil)
+        #expect(literal.errors.joined().contains(#"the payload of put "t" must not hold 'type'"#))
         let run = await runSaga(
             """
             saga main {
               for i in range(2) {
-                try { put "t" { type: "u" } } catch e { log e.message }
+                let payload = { type: "u" }
+                try { put "t" payload } catch e { log e.message }
               }
             }
             """)

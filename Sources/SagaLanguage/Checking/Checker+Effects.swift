@@ -41,6 +41,14 @@ extension Checker {
 
         case .put:
             guard case .put(var first, var second, let location) = effect else { return false }
+            // `put "a" { type: "b" }`: the run would fail; a literal payload is known now.
+            if case .literal(.string(let type), _) = first, case .record(let fields, let at)? = second,
+                fields.contains(where: { $0.key == "type" })
+            {
+                error(
+                    "the payload of put \"\(type)\" must not hold 'type'; to put a whole action, write put { type: …, … }",
+                    at: at)
+            }
             let firstChanged = checkExpr(&first)
             guard checkExpr(&second) || firstChanged else { return false }
             effect = .put(first, second, location)

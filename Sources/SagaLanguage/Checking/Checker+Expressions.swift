@@ -144,7 +144,9 @@ extension Checker {
     /// Reports a read of a variable that no visible declaration names.
     @inline(never)
     private mutating func reportUnknownVariable(_ variable: Variable) {
-        let hint = Suggestions.didYouMean(variable.name, in: namesInScope)
+        var hint = Suggestions.didYouMean(variable.name, in: namesInScope)
+        // `let a = take "t" where a.x > 1`: the action is not `a` until the take gives it.
+        if hint.isEmpty, context.itAllowed { hint = "; in a 'where' condition the action is 'it'" }
         error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
     }
 

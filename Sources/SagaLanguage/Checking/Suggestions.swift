@@ -1,5 +1,5 @@
 /// "Did you mean …?" for misspelt names: the closest candidate by edit distance.
-enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `name`, if one is close enough to be a likely typo.
     ///
     /// Close enough means an edit distance of at most 1 for names of up to three characters and
@@ -22,7 +22,7 @@ enum Suggestions {
     }
 
     /// `"; did you mean 'x'?"`, or an empty string when nothing is close.
-    static func didYouMean<Names: Sequence<String>>(_ name: String, in candidates: Names) -> String {
+    package static func didYouMean<Names: Sequence<String>>(_ name: String, in candidates: Names) -> String {
         guard let match = closest(to: name, in: candidates) else { return "" }
         return "; did you mean '\(match)'?"
     }

@@ -239,9 +239,28 @@ struct Lexer {
         case UInt8(ascii: "&"): doubled(b, .and, "did you mean '&&'?")
         case UInt8(ascii: "|"): doubled(b, .or, "did you mean '||'?")
         case UInt8(ascii: "?"): doubled(b, .coalesce, "did you mean '??'?")
+        case UInt8(ascii: "'"): singleQuoted()
         default:
             strayCharacter()
         }
+    }
+
+    /// `'text'`, as JavaScript writes a string: one error that shows it in double quotes,
+    /// and an error token for the whole of it (to the closing quote on the line, if any).
+    mutating func singleQuoted() {
+        let start = pos
+        let col = column(at: start)
+        var end = pos + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "'"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var message = "unexpected character '''; strings are written in double quotes"
+        if end < bytes.count, bytes[end] == UInt8(ascii: "'") {
+            message += ": \"\(String(decoding: bytes[(start + 1)..<end], as: UTF8.self))\""
+            pos = end + 1
+        } else {
+            pos += 1
+        }
+        error(message, line: line, column: col)
+        push(CompactToken(kind: .error, line: line, column: col))
     }
 
     /// `&&`, `||`, `??`: the single character is an error with a hint.

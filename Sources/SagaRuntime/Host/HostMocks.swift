@@ -1,4 +1,5 @@
 import SagaCore
+import SagaLanguage
 import Synchronization
 
 /// Canned results of host functions, given by function and call order: what a golden test
@@ -171,10 +172,19 @@ public final class HostMocks: Sendable {
 
     /// What went wrong once the run is over: each unexpected call, then each line no call
     /// took; empty when every call found its line and every line was taken.
-    public var problems: [String] {
+    public var problems: [String] { problems(callees: nil) }
+
+    /// ``problems``, where a line for a function the program never calls (one of `callees`,
+    /// when given) says so, with the nearest name it does call.
+    package func problems(callees: [String]?) -> [String] {
         calls.withLock { c in
             let unused = c.waiting.values.joined().sorted { $0.line < $1.line }.map { mock in
-                "line \(mock.line) of \(source) (\(mock.name)) was not used"
+                var problem = "line \(mock.line) of \(source) (\(mock.name)) was not used"
+                if let callees, !callees.contains(mock.name) {
+                    problem += ": the program calls no '\(mock.name)'"
+                    problem += Suggestions.didYouMean(mock.name, in: callees)
+                }
+                return problem
             }
             return c.unexpected + unused
         }

@@ -1,0 +1,24 @@
+import SagaCore
+import Testing
+
+@testable import SagaLanguage
+
+/// Diagnostics for what a redux-saga user writes out of habit.
+@Suite struct NewcomerHintTests {
+    @Test func aWhereConditionNamingTheTakenActionSaysTheActionIsIt() {
+        #expect(
+            CheckerTests.errors(#"saga main { let a = take "t" where a.x > 1 }"#) == [
+                "1:36: error: unknown variable 'a'; in a 'where' condition the action is 'it'"
+            ])
+        // Elsewhere, an unknown variable has no such hint.
+        #expect(CheckerTests.errors(#"saga main { log a }"#) == ["1:17: error: unknown variable 'a'"])
+    }
+
+    @Test func aLiteralPayloadHoldingTypeIsRefused() {
+        #expect(
+            CheckerTests.errors(#"saga main { put "a" { type: "b", n: 1 } }"#) == [
+                #"1:21: error: the payload of put "a" must not hold 'type'; to put a whole action, write put { type: …, … }"#
+            ])
+        #expect(CheckerTests.errors(#"saga main { put { type: "b", n: 1 } }"#).isEmpty)
+    }
+}
