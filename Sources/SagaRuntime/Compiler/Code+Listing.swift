@@ -9,24 +9,11 @@ extension Code {
     /// otherwise), `tN` (a temporary) and constants as literals; jumps name their target's
     /// index.
     func listing(slotNames: [String], files: [SourceFile]) -> [String] {
-        var lines: [String] = []
-        var lastLine: (file: Int32, line: Int32)?
-        let width = String(max(instructions.count - 1, 0)).count
+        var listing = ListingLines(files: files, indent: "  ", count: instructions.count)
         for (index, instruction) in instructions.enumerated() {
-            let location = self.lines[index]
-            if location.line > 0, lastLine.map({ $0.file != location.file || $0.line != location.line }) ?? true {
-                lastLine = (location.file, location.line)
-                let file = files.indices.contains(Int(location.file)) ? files[Int(location.file)] : nil
-                let text = String(file?.line(Int(location.line)).drop(while: \.isWhitespace) ?? "")
-                lines.append("  ; \(location.line): \(text)")
-            }
-            let number = String(index)
-            let padded = String(repeating: " ", count: width - number.count) + number
-            let at = location.line > 0 ? "\(location.line):\(location.column)" : "-"
-            let atPadded = at + String(repeating: " ", count: max(0, 7 - at.count))
-            lines.append("  \(padded)  \(atPadded) \(describe(instruction, slotNames))")
+            listing.append(index, at: lines[index], describe(instruction, slotNames))
         }
-        return lines
+        return listing.lines
     }
 
     /// One instruction as text.

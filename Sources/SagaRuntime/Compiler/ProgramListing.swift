@@ -172,27 +172,13 @@ package enum ProgramListing {
         }
 
         func stepLines(_ loop: LoweredLoop) -> [String] {
-            var out: [String] = []
-            var lastLine: Int32 = -1
-            let width = String(max(loop.steps.count - 1, 0)).count
+            var listing = ListingLines(files: program.files, indent: "    ", count: loop.steps.count)
             for (index, step) in loop.steps.enumerated() {
                 let block = step.arm < 0 ? loop.body : loop.arms[Int(step.arm)]
                 let statement = block.indices.contains(Int(step.pc)) ? block[Int(step.pc)] : nil
-                let location = statement?.location
-                if let location, location.line != lastLine {
-                    lastLine = location.line
-                    let file =
-                        program.files.indices.contains(Int(location.file)) ? program.files[Int(location.file)] : nil
-                    let text = String(file?.line(Int(location.line)).drop(while: \.isWhitespace) ?? "")
-                    out.append("    ; \(location.line): \(text)")
-                }
-                let number = String(index)
-                let padded = String(repeating: " ", count: width - number.count) + number
-                let place = location.map(at) ?? "-"
-                let placePadded = place + String(repeating: " ", count: max(0, 7 - place.count))
-                out.append("    \(padded)  \(placePadded) \(describe(step, index, loop, statement))")
+                listing.append(index, at: statement?.location, describe(step, index, loop, statement))
             }
-            return out
+            return listing.lines
         }
 
         func describe(_ step: LoweredLoop.Step, _ index: Int, _ loop: LoweredLoop, _ statement: Stmt?) -> String {
