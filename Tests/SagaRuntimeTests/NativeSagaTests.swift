@@ -16,6 +16,26 @@ import Testing
             program: program, options: .init(virtualTime: true, printActions: true), host: host, output: output)
     }
 
+    /// A forked child that uses its parent's effects while the parent waits on its own is an
+    /// error, whichever asks second: the run ends (it used to hang, the first effect's
+    /// continuation replaced by the second's).
+    @Test func aChildUsingItsParentsEffectsFailsInsteadOfHanging() async {
+        let output = BufferedOutput()
+        guard let interpreter = interpreter("", output: output) else {
+            Issue.record("does not compile")
+            return
+        }
+        interpreter.addSaga("parent") { saga in
+            while true {
+                try await saga.take("go")
+                try await saga.fork { _ in try await saga.put("from/child") }
+            }
+        }
+        let status = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#]))
+        #expect(status == .sagaFailed)
+        #expect(output.errors.contains { $0.contains("a saga's effects were used by two Swift tasks at once") })
+    }
+
     @Test func nativeAndScriptedSagasInterleaveDeterministically() async {
         let output = BufferedOutput()
         let source = """

@@ -153,20 +153,37 @@ final class NativeDriver: Sendable {
     }
 
     /// Called by the saga: posts the effect and waits for what it gives.
+    ///
+    /// One effect at a time: a saga's effects used by a second Swift task while an effect is
+    /// under way (a forked child's closure using its parent's `saga` rather than its own
+    /// `child`) fail at once with ``misuse``, rather than take the first effect's place and
+    /// leave it waiting for ever.
     func outcome(of effect: NativeEffect) async throws -> Outcome {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Outcome, any Error>) in
-            let waiter = state.withLock { s -> CheckedContinuation<Event, Never>? in
+            let (waiter, busy) = state.withLock { s -> (CheckedContinuation<Event, Never>?, Bool) in
+                if s.saga != nil { return (nil, true) }
                 s.saga = c
                 if let w = s.scheduler {
                     s.scheduler = nil
-                    return w
+                    return (w, false)
                 }
                 s.event = .effect(effect)
-                return nil
+                return (nil, false)
+            }
+            if busy {
+                c.resume(throwing: Self.misuse)
+                return
             }
             waiter?.resume(returning: .effect(effect))
         }
     }
+
+    /// What an effect asked for while another of the same saga is under way throws.
+    static let misuse = SagaError(
+        kind: "NativeSagaError",
+        message:
+            "a saga's effects were used by two Swift tasks at once: a forked child must use the effects its closure is given, not its parent's"
+    )
 
     /// Called when the saga's function returns or throws.
     func finish(_ result: Result<Void, SagaError>) {
