@@ -343,12 +343,33 @@ import Testing
                     "saga main takes 'reset', but no put and no input line produces an action of that type",
                     "saga other takes 'user/*', but no put and no input line produces an action of that type",
                 ])
-            // Each at its `take`.
-            #expect(io.stderr.contains("u.saga:3:3: warning: saga main takes 'reset'"), "\(io.stderr)")
-            #expect(io.stderr.contains("u.saga:6:28: warning: saga other takes 'user/*'"), "\(io.stderr)")
+            // Each at its `take`'s pattern.
+            #expect(io.stderr.contains("u.saga:3:8: warning: saga main takes 'reset'"), "\(io.stderr)")
+            #expect(io.stderr.contains("u.saga:6:33: warning: saga other takes 'user/*'"), "\(io.stderr)")
             let quiet = CapturedIO()
             #expect(await SagaRunTool.main(["check", dir.appendingPathComponent("u.saga").path], io: quiet) == 0)
             #expect(!quiet.stderr.contains("warning:"))
+        }
+    }
+}
+
+extension UnmatchedTakeWarningTests {
+    /// The warnings come in the order of the lines they point at, not of the types' names.
+    @Test func warningsComeInLineOrder() async {
+        await ExitCodeTests.withFiles(["o.saga": "saga one { take \"z\" }\nsaga two { take \"a\" }\n", "in.jsonl": ""])
+        {
+            dir in
+            let io = CapturedIO()
+            _ = await SagaRunTool.main(
+                [
+                    "check", dir.appendingPathComponent("o.saga").path, "--input",
+                    dir.appendingPathComponent("in.jsonl").path,
+                ],
+                io: io)
+            let places = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
+                String($0.split(separator: "/").last?.split(separator: " ").first ?? "")
+            }
+            #expect(places == ["o.saga:1:17:", "o.saga:2:17:"])
         }
     }
 }
@@ -366,7 +387,7 @@ import Testing
             let typoCode = await SagaRunTool.main(
                 ["check", path, "--input", dir.appendingPathComponent("typo.jsonl").path], io: typo)
             #expect(typoCode == 0)
-            #expect(typo.stderr.contains("t.saga:2:3: warning: saga main takes 'user/login'"), "\(typo.stderr)")
+            #expect(typo.stderr.contains("t.saga:2:8: warning: saga main takes 'user/login'"), "\(typo.stderr)")
             #expect(typo.stderr.contains("; 'user/logn' is produced: a typo?"), "\(typo.stderr)")
 
             let bad = CapturedIO()

@@ -303,7 +303,10 @@ struct GraphBuilder {
         }
     }
 
-    private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String, at location: SourceLocation) {
+    /// Edges from the action types of `pattern` to `owner`, each first written at the pattern
+    /// of the `take`, watcher or `actionChannel` at `location`.
+    private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String, at effect: SourceLocation) {
+        let location = pattern.location.line > 0 ? pattern.location : effect
         for key in actionKeys(pattern) {
             add(.action(key), owner, .take, label)
             let edge = RawEdge(from: .action(key), to: owner, kind: .take, label: label)

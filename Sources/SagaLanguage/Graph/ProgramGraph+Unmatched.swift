@@ -8,8 +8,9 @@ extension ProgramGraph {
     /// `inputTypes` is it, and it is not a `persistence/` result (the persistence middleware
     /// dispatches those).
     ///
-    /// Each points at the first `take`, watcher or `actionChannel` of the saga or function
-    /// that takes the type, and names a produced type one or two letters away.
+    /// Each points at the pattern of the first `take`, watcher or `actionChannel` of the saga
+    /// or function that takes the type, and names a produced type one or two letters away;
+    /// they come in the order of the places they point at.
     ///
     /// A program that puts a computed type (not a literal string) could produce anything, so
     /// it gets no warnings. Globs are matched the way the runtime matches them.
@@ -51,7 +52,11 @@ extension GraphBuilder {
                     "\(name) takes '\(pattern)', but no put and no input line produces an action of that type\(hint)",
                     at: location))
         }
-        return warnings
+        return warnings.sorted {
+            ($0.location.file, $0.location.line, $0.location.column) < (
+                $1.location.file, $1.location.line, $1.location.column
+            )
+        }
     }
 
     private func describe(_ end: Endpoint) -> (String, SourceLocation) {
