@@ -6,7 +6,10 @@ extension Store {
     var sharedInbox: StoreInbox<Action> {
         if let inbox { return inbox }
         // A store made outside any actor is the main actor's: it must be used there.
-        assert(isolation != nil || Thread.isMainThread, "a store made outside any actor is used on the main actor")
+        assert(
+            isolation != nil || Thread.isMainThread,
+            "a store made outside any actor belongs to the main actor, but is used off it: make it on the actor "
+                + "that uses it (in an actor, in an async init), or pass that actor as `isolation:`")
         // Weak: an action sent after the store has gone is dropped. Made only here, as a weak
         // reference makes every retain of the store dearer.
         let made = StoreInbox<Action>(actor: isolation ?? MainActor.shared) { [weak self] action in
