@@ -36,6 +36,21 @@ import Testing
         #expect(output.errors.contains { $0.contains("a saga's effects were used by two Swift tasks at once") })
     }
 
+    /// A saga written in Swift that fails is reported by its name, with no place in a file.
+    @Test func aFailedNativeSagaIsReportedByName() async {
+        struct ServerDown: Error {}
+        let output = BufferedOutput()
+        guard let interpreter = interpreter("", output: output) else {
+            Issue.record("does not compile")
+            return
+        }
+        interpreter.addSaga("fails") { _ in throw ServerDown() }
+        #expect(await interpreter.run(input: nil) == .sagaFailed)
+        #expect(output.errors.count == 1)
+        #expect(output.errors.first?.hasPrefix("error: saga fails failed: ") == true)
+        #expect(output.errors.first?.hasSuffix("\n    at saga fails") == true, "\(output.errors)")
+    }
+
     @Test func nativeAndScriptedSagasInterleaveDeterministically() async {
         let output = BufferedOutput()
         let source = """

@@ -9,7 +9,9 @@ extension Interpreter {
     /// At most 64 lines of callers, as a deep recursion would make endless ones.
     func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
         var calls = inlineCalls(of: task)
-        var lines = ["at \(calls.first?.name ?? task.name) (\(describe(location)))"]
+        // A saga written in Swift has no place in a source file: its name alone.
+        let name = calls.first?.name ?? task.name
+        var lines = [location.line > 0 ? "at \(name) (\(describe(location)))" : "at \(name)"]
         appendCallers(calls, of: task, to: &lines)
         var child = task
         while let parent = child.parent, lines.count <= 64 {
@@ -25,7 +27,9 @@ extension Interpreter {
             // started outside any inline call (inlined functions do not fork), and the parent
             // may have moved on into one since.
             calls = child.kind == .owned ? inlineCalls(of: parent) : []
-            lines.append("\(verb) \(calls.first?.name ?? parent.name) at \(describe(child.location))")
+            let starter = calls.first?.name ?? parent.name
+            lines.append(
+                child.location.line > 0 ? "\(verb) \(starter) at \(describe(child.location))" : "\(verb) \(starter)")
             appendCallers(calls, of: parent, to: &lines)
             child = parent
         }
