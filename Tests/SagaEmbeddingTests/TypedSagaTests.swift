@@ -16,6 +16,7 @@ import Testing
         var user: User?
         var failure: String?
         var requests = 0
+        var loads = 0
     }
 
     enum AppAction: Codable, Equatable, Sendable {
@@ -27,7 +28,9 @@ import Testing
     static func reduce(_ state: inout AppState, _ action: AppAction) {
         switch action {
         case .fetchUser: state.requests += 1
-        case .userLoaded(let user): state.user = user
+        case .userLoaded(let user):
+            state.user = user
+            state.loads += 1
         case .userFailed(let message): state.failure = message
         }
     }
@@ -75,6 +78,31 @@ import Testing
         store.dispatch(.fetchUser(id: -1))
         await waitFor(store) { $0.failure != nil }
         #expect(store.state.failure == "no user -1")
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty)
+    }
+
+    /// A typed `fork` gives the child a typed saga of its own: a loop that forks each
+    /// request's work handles every request, even one that arrives while another is in a call.
+    @Test(.timeLimit(.minutes(1))) func aTypedForkHandlesEachRequestInAChildOfItsOwn() async throws {
+        var host = HostFunctions()
+        host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "user \(id)") }
+        let (store, sagas, interpreter, output) = try setUp(host: host)
+        sagas.addSaga("fetchEach", to: interpreter) { saga in
+            while true {
+                guard case .fetchUser(let id) = try await saga.take("fetchUser") else { continue }
+                try await saga.fork { child in
+                    let user: User = try await child.call("api.fetchUser", id)
+                    try await child.put(.userLoaded(user))
+                }
+            }
+        }
+        let running = interpreter.start()
+        store.dispatch(.fetchUser(id: 1))
+        store.dispatch(.fetchUser(id: 2))
+        await waitFor(store) { $0.loads == 2 }
+        #expect(store.state.requests == 2)
         interpreter.stop()
         #expect(await running.value == .success)
         #expect(output.errors.isEmpty)

@@ -125,4 +125,27 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     public func delay(_ milliseconds: Int) async throws {
         try await effects.delay(milliseconds)
     }
+
+    /// Starts an attached child saga, in the app's types too; gives its task (for
+    /// ``SagaEffects/join(_:)`` and ``SagaEffects/cancel(_:)``).
+    ///
+    /// The child is a task of its own: it performs its effects through the saga its closure
+    /// is given, while this one goes on. Forking each action's work is how a loop handles
+    /// every action, as `every` does, where a `call` in the loop itself would miss those that
+    /// arrive meanwhile:
+    ///
+    /// ```swift
+    /// while true {
+    ///     guard case .fetchUser(let id) = try await saga.take("fetchUser") else { continue }
+    ///     try await saga.fork { child in
+    ///         let user: User = try await child.call("api.fetchUser", id)
+    ///         try await child.put(.userLoaded(user))
+    ///     }
+    /// }
+    /// ```
+    @discardableResult
+    public func fork(_ body: @escaping @Sendable (AppSaga<State, Action>) async throws -> Void) async throws -> Value {
+        let bridge = self.bridge
+        return try await effects.fork { child in try await body(AppSaga(effects: child, bridge: bridge)) }
+    }
 }
