@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func workersForkedByAllForTakeFromTheirChannel() async {
-        // The worker-pool idiom: before, `all` waited for the workers, which wait for jobs
+        // The worker-pool idiom: `all` must not wait for the workers, which wait for jobs
         // that are put only after it.
         let run = await runSaga(
             """

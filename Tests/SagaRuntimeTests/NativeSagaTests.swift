@@ -17,8 +17,8 @@ import Testing
     }
 
     /// A forked child that uses its parent's effects while the parent waits on its own is an
-    /// error, whichever asks second: the run ends (it used to hang, the first effect's
-    /// continuation replaced by the second's).
+    /// error, whichever asks second: the run ends, rather than hang with the first effect's
+    /// continuation replaced by the second's.
     @Test func aChildUsingItsParentsEffectsFailsInsteadOfHanging() async {
         let output = BufferedOutput()
         guard let interpreter = interpreter("", output: output) else {

@@ -68,7 +68,9 @@ extension PersistenceController {
     }
 
     /// The reducer of this controller's ``PersistenceState``.
-    public static func makeReducer() -> (inout State, Action) -> Void {
+    ///
+    /// `@Sendable`: it captures nothing, so it may be kept in a global constant.
+    public static func makeReducer() -> @Sendable (inout State, Action) -> Void {
         { state, action in state.reduce(action) }
     }
 
