@@ -14,6 +14,14 @@ import Testing
         #expect(CheckerTests.errors(#"saga main { log a }"#) == ["1:17: error: unknown variable 'a'"])
     }
 
+    @Test func aRecordLiteralRepeatingAKeyIsWarnedAbout() {
+        #expect(
+            CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2, a: 3}; log r }"#) == [
+                "1:37: warning: duplicate key 'a' in a record literal: the last one wins"
+            ])
+        #expect(CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2}; log r }"#).isEmpty)
+    }
+
     @Test func aLiteralPayloadHoldingTypeIsRefused() {
         #expect(
             CheckerTests.errors(#"saga main { put "a" { type: "b", n: 1 } }"#) == [

@@ -44,6 +44,7 @@ extension Checker {
                 Self.replace(&fields, at: i, with: field)
                 changed = true
             }
+            if fields.count > 1 { warnAboutDuplicateKeys(fields) }
             if changed { expr = .record(fields, location) }
             return changed
 
@@ -139,6 +140,26 @@ extension Checker {
         let slot = scopes.entry(at: index).slot
         noteSlot(slot)
         return slot
+    }
+
+    /// Warns of each key a record literal repeats (`{a: 1, a: 2}`): the last one wins, as in
+    /// JavaScript, but it is almost always a slip.
+    ///
+    /// A few keys are compared pair by pair (no set to allocate for each literal of a file).
+    private mutating func warnAboutDuplicateKeys(_ fields: [RecordField]) {
+        if fields.count <= 16 {
+            for i in 1..<fields.count where fields[..<i].contains(where: { $0.key == fields[i].key }) {
+                warnAboutDuplicate(fields[i])
+            }
+            return
+        }
+        var seen: Set<String> = []
+        for field in fields where !seen.insert(field.key).inserted { warnAboutDuplicate(field) }
+    }
+
+    @inline(never)
+    private mutating func warnAboutDuplicate(_ field: RecordField) {
+        warning("duplicate key '\(field.key)' in a record literal: the last one wins", at: field.value.location)
     }
 
     /// Reports a read of a variable that no visible declaration names.
