@@ -170,7 +170,7 @@ struct ProgramGraphTests {
             """
             saga main {
               let a = take ["user/*", "cart/add"]
-              let t = "dyn"
+              let t = "dy" + "n"
               let b = take t
               let ch = actionChannel "queue/job" buffer 2
               let c = take ch
@@ -201,6 +201,36 @@ struct ProgramGraphTests {
                     act_4 -.->|"matches"| act_3
                     act_5 -->|"take"| saga_main
                     chan_0 -->|"take"| saga_main
+
+                """)
+    }
+
+    /// A `let` of a string or a list of strings is the pattern a `take` or watcher naming it
+    /// takes; a `var`, which may change, stays `?`.
+    @Test func aPatternNamedByALetIsDrawnAsItsTypes() throws {
+        let program = try Self.program(
+            """
+            saga main {
+              let kinds = ["user/login", "user/logout"]
+              let one = "ping"
+              var other = "pong"
+              take kinds
+              every one as a { }
+              take other
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    act_0>"ping"]
+                    act_1>"user/login"]
+                    act_2>"user/logout"]
+                    act_3>"?"]
+                    act_0 -->|"every"| saga_main
+                    act_1 -->|"take"| saga_main
+                    act_2 -->|"take"| saga_main
+                    act_3 -->|"take"| saga_main
 
                 """)
     }

@@ -53,6 +53,9 @@ struct GraphBuilder {
     /// The channels of the declaration being walked, by the slot of the variable holding each:
     /// a `put`, `take` or watcher that names the variable reaches the channel.
     private var channelsBySlot: [Int: Int] = [:]
+    /// The patterns of the declaration being walked that a `let` names, by the variable's slot:
+    /// a string literal, or a list (of string literals, or anything else, drawn as `?`).
+    private var patternsBySlot: [Int: Expr] = [:]
 
     /// The channels passed to functions' parameters, by function and parameter slot.
     ///
@@ -91,10 +94,12 @@ struct GraphBuilder {
     private mutating func walkDeclarations() {
         for (i, saga) in program.sagas.enumerated() {
             channelsBySlot = [:]
+            patternsBySlot = [:]
             walk(saga.body, from: .saga(i))
         }
         for (i, function) in program.functions.enumerated() {
             channelsBySlot = (parameterChannels[i] ?? [:]).filter { $0.value >= 0 }
+            patternsBySlot = [:]
             walk(function.body, from: .function(i))
         }
     }
@@ -196,6 +201,10 @@ struct GraphBuilder {
             } else {
                 walk(effect, from: owner)
             }
+        case .declare(let variable, false, .expr(let value), _):
+            // `let kinds = ["a", "b"]`: a `take kinds` takes those types.
+            if case .literal(.string, _) = value { patternsBySlot[variable.slot] = value }
+            if case .list = value { patternsBySlot[variable.slot] = value }
         case .declare, .assign:
             break
         case .effect(let effect, _):
@@ -338,6 +347,9 @@ struct GraphBuilder {
         switch expr {
         case .literal(.string(let type), _): return [.type(type)]
         case .list(let items, _): return items.isEmpty ? [.unknown] : items.flatMap(actionKeys)
+        case .variable(let variable):
+            guard let value = patternsBySlot[variable.slot] else { return [.unknown] }
+            return actionKeys(value)
         default: return [.unknown]
         }
     }
