@@ -61,28 +61,29 @@ struct GraphBuilder {
     ///
     /// Where every `call`, `fork` or `spawn` of the function passes one channel there, a `take`
     /// or `put` naming the parameter reaches that channel; -1 where calls pass different ones.
-    private var parameterChannels: [Int: [Int: Int]] = [:]
+    private let parameterChannels: [Int: [Int: Int]]
     /// ``parameterChannels`` as the walk finds them.
     private var passedChannels: [Int: [Int: Int]] = [:]
 
     /// Collects every edge of `program`.
     ///
-    /// Walked again while the walk finds channels passed to parameters it did not know of (a
-    /// channel handed on from function to function), a few times at most.
+    /// Walked again, afresh, while the walk finds channels passed to parameters it did not
+    /// know of (a channel handed on from function to function), a few times at most.
     init(program: Program, includeReducers: Bool) {
+        var built = GraphBuilder(program: program, includeReducers: includeReducers, parameterChannels: [:])
+        for _ in 0..<3 where built.passedChannels != built.parameterChannels {
+            built = GraphBuilder(
+                program: program, includeReducers: includeReducers, parameterChannels: built.passedChannels)
+        }
+        self = built
+    }
+
+    /// One walk of `program`, with the channels known to be passed to parameters.
+    private init(program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Int]]) {
         self.program = program
         self.includeReducers = includeReducers
-        for _ in 0..<4 {
-            walkDeclarations()
-            if passedChannels == parameterChannels { break }
-            parameterChannels = passedChannels
-            passedChannels = [:]
-            edges = []
-            takeLocations = [:]
-            hosts = []
-            actions = []
-            channels = []
-        }
+        self.parameterChannels = parameterChannels
+        walkDeclarations()
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
                 for key in actionKeys(reducer.pattern) { add(.action(key), .reducer(i), .reduce, "reduce") }
