@@ -9,9 +9,9 @@ extension Code {
     /// otherwise), `tN` (a temporary) and constants as literals; jumps name their target's
     /// index.
     func listing(slotNames: [String], files: [SourceFile]) -> [String] {
-        var listing = ListingLines(files: files, indent: "  ", count: instructions.count)
-        for (index, instruction) in instructions.enumerated() {
-            listing.append(index, at: lines[index], describe(instruction, slotNames))
+        var listing = ListingLines(files: files, indent: "  ", count: instructionCount)
+        for index in 0..<instructionCount {
+            listing.append(index, at: lines[index], describe(instructionBase[index], slotNames))
         }
         return listing.lines
     }
@@ -88,7 +88,7 @@ extension Code {
         switch place {
         case .slot(let s): return names.indices.contains(Int(s)) && !names[Int(s)].isEmpty ? names[Int(s)] : "s\(s)"
         case .temporary(let t): return "t\(t)"
-        case .constant(let k): return constants.indices.contains(Int(k)) ? constants[Int(k)].canonicalJSON : "?"
+        case .constant(let k): return k >= 0 && Int(k) < constantCount ? constantBase[Int(k)].canonicalJSON : "?"
         }
     }
 }

@@ -136,11 +136,14 @@ final class Code {
         case fail(key: Int32)
     }
 
-    let instructions: [Instruction]
+    /// The instructions, as an array (for listings and tests; the runner reads
+    /// ``instructionBase``).
+    var instructions: [Instruction] { Array(UnsafeBufferPointer(start: instructionBase, count: instructionCount)) }
     /// Where each instruction comes from: the statement or expression it is part of.
     let lines: [SourceLocation]
     let keys: [String]
-    let constants: [Value]
+    /// The constants, as an array (for listings and tests; the runner reads ``constantBase``).
+    var constants: [Value] { Array(UnsafeBufferPointer(start: constantBase, count: constantCount)) }
     let paths: [[PathStep]]
     /// The record literals: each field's key and the place of its value, in source order.
     let records: [[(key: Int32, value: Place)]]
@@ -153,38 +156,39 @@ final class Code {
     /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
 
-    /// ``instructions`` and ``constants`` where the runner reads them: copies of their own,
-    /// read with no bounds check (every index in an instruction is one the compiler made) and
-    /// no reference to load through.
+    /// The instructions and the constants, in buffers of the code's own: read with no bounds
+    /// check (every index in an instruction is one the compiler made) and no array to load
+    /// through.
     let instructionBase: UnsafeMutablePointer<Instruction>
     let instructionCount: Int
     let constantBase: UnsafeMutablePointer<Value>
+    let constantCount: Int
 
     /// Compiles a reducer's body; `slotCount` is the size of its frame.
     init(reducer body: [Stmt], slotCount: Int) {
         var compiler = Compiler(slotCount: slotCount)
         compiler.compile(body: body)
-        instructions = compiler.instructions
         lines = compiler.lines
         keys = compiler.keys
-        constants = compiler.constants
         paths = compiler.paths
         records = compiler.records
         calls = compiler.calls
         handlers = compiler.handlers
         temporaryCount = compiler.temporaryCount
-        readsOnlyTheAction = Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)
-        instructionCount = instructions.count
-        instructionBase = .allocate(capacity: max(instructions.count, 1))
-        instructionBase.initialize(from: instructions, count: instructions.count)
-        constantBase = .allocate(capacity: max(constants.count, 1))
-        constantBase.initialize(from: constants, count: constants.count)
+        readsOnlyTheAction = Code.readsOnlyTheAction(
+            compiler.instructions, records: records, paths: paths, calls: calls)
+        instructionCount = compiler.instructions.count
+        instructionBase = .allocate(capacity: max(instructionCount, 1))
+        instructionBase.initialize(from: compiler.instructions, count: instructionCount)
+        constantCount = compiler.constants.count
+        constantBase = .allocate(capacity: max(constantCount, 1))
+        constantBase.initialize(from: compiler.constants, count: constantCount)
     }
 
     deinit {
         instructionBase.deinitialize(count: instructionCount)
         instructionBase.deallocate()
-        constantBase.deinitialize(count: constants.count)
+        constantBase.deinitialize(count: constantCount)
         constantBase.deallocate()
     }
 }
