@@ -38,6 +38,30 @@ struct ForkedFrameTests {
         #expect(run.lines == ["u", "first", "abc", "bc", "b", "[0,0]", "[1,2]"])
     }
 
+    /// A block's task holds the slots its block uses but not those its nested blocks declare:
+    /// a nested block's own variables get slots of their own all the same.
+    @Test func aBlockNestedInABlockDeclaresVariablesOfItsOwn() async {
+        let run = await runSaga(
+            """
+            saga main {
+              fork {
+                fork {
+                  let x = 1
+                  log "got \\(x)"
+                }
+                spawn {
+                  for i in range(2) { let y = take "go"; log [i, y.n] }
+                }
+              }
+              transaction {
+                compensate { fork { let z = "z"; log z } }
+                throw "undo"
+              }
+            }
+            """, input: [#"{"type":"go","n":1}"#, #"{"type":"go","n":2}"#])
+        #expect(run.lines == ["got 1", "z", "[0,1]", "[1,2]"])
+    }
+
     @Test func effectsThatBuildHiddenVariablesRunInAForkedBlock() async {
         let run = await runSaga(
             """

@@ -429,11 +429,15 @@ extension Interpreter {
     ///
     /// The whole frame is shared until either task writes to it; a prefix is a new array (none
     /// at all for a block that uses no variable), which the parent then does not copy at its
-    /// next write.
-    private static func frame(of block: Block, from env: [Value]) -> [Value] {
+    /// next write. A parent that is itself a block's task may hold fewer slots than the block
+    /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
+    static func frame(of block: Block, from env: [Value]) -> [Value] {
         let size = Int(block.frameSize)
-        guard size >= 0, size < env.count else { return env }
-        return size == 0 ? [] : Array(env[..<size])
+        guard size >= 0, size != env.count else { return env }
+        guard size > env.count else { return size == 0 ? [] : Array(env[..<size]) }
+        var frame = env
+        frame.append(contentsOf: repeatElement(.null, count: size - env.count))
+        return frame
     }
 
     /// Runs a body as an owned task that `task` waits for, like `call`.
