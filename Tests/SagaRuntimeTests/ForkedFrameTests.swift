@@ -62,6 +62,27 @@ struct ForkedFrameTests {
         #expect(run.lines == ["got 1", "z", "[0,1]", "[1,2]"])
     }
 
+    /// A watcher's hidden variable has a slot of its own, apart from the binding's, however
+    /// few slots the block's task around it holds.
+    @Test func watchersInABlockNestedInABlockKeepTheirHiddenVariables() async {
+        let run = await runSaga(
+            """
+            saga main {
+              fork {
+                fork {
+                  latest "x" as a { delay 5; log a.n }
+                  debounce 3 "y" as b { log b.n }
+                }
+              }
+            }
+            """,
+            input: [
+                #"{"type":"x","n":1}"#, #"{"type":"x","n":2}"#, #"{"type":"y","n":3}"#, #"{"type":"y","n":4}"#,
+            ])
+        #expect(run.errors == [])
+        #expect(run.lines == ["4", "2"])
+    }
+
     @Test func effectsThatBuildHiddenVariablesRunInAForkedBlock() async {
         let run = await runSaga(
             """

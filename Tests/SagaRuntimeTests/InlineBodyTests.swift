@@ -47,10 +47,11 @@ import Testing
     @Test func everyLatestAndLeadingRunTheirBodiesInline() {
         let block = Block(statements: [.log(.literal(.int(1), .unknown), .unknown)], location: .unknown)
         func made(_ kind: Watcher.Kind) -> ShortTurnWatcher? {
-            let watcher = Watcher(
+            var watcher = Watcher(
                 kind: kind, duration: nil, pattern: .expr(.literal("a", .unknown)),
                 binding: Variable(name: "a", slot: 0, location: .unknown), body: block, location: .unknown)
-            return ShortTurnWatcher.make(for: watcher, hiddenSlot: 1)
+            watcher.hiddenSlot = kind == .every ? -1 : 1
+            return ShortTurnWatcher.make(for: watcher)
         }
         #expect(made(.every)?.inlineBody?.statements.count == 1)
         #expect(made(.latest)?.inlineBody?.statements.count == 1)

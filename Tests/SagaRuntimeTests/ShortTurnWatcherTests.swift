@@ -18,9 +18,11 @@ import Testing
 
     private func literal(_ value: Value) -> Pattern { .expr(.literal(value, .unknown)) }
 
-    /// `ShortTurnWatcher.make` for a watcher started where the frame has 7 variables.
+    /// `ShortTurnWatcher.make` for a watcher whose hidden variable the checker put in slot 7.
     private func make(hidden watcher: Watcher) -> ShortTurnWatcher? {
-        ShortTurnWatcher.make(for: watcher, hiddenSlot: 7)
+        var watcher = watcher
+        watcher.hiddenSlot = 7
+        return ShortTurnWatcher.make(for: watcher)
     }
 
     @Test func anEveryWithALiteralPatternTakesShortTurns() {
@@ -49,29 +51,29 @@ import Testing
 
     /// The short turns of `leading` stand the watcher at the places of its written-out loop's
     /// statements: `take` at 0, the `fork` into the hidden slot at 1, `join` at
-    /// ``Desugar/leadingJoin``.
+    /// ``WatcherLoop/leadingJoin``.
     @Test func leadingsShortTurnsKnowWhereItsLoopJoins() throws {
-        let w = watcher(.leading, literal("save"))
-        let (block, env) = Desugar.watcher(w, env: Array(repeating: .null, count: 7))
-        #expect(env.count == 8)
+        var w = watcher(.leading, literal("save"))
+        w.hiddenSlot = 7
+        let block = WatcherLoop.loop(of: w)
         guard case .loop(let loop, _)? = block.statements.first else {
             Issue.record("not a loop: \(block.statements)")
             return
         }
         let body = loop.statements
-        try #require(body.count == Desugar.leadingJoin + 1)
+        try #require(body.count == WatcherLoop.leadingJoin + 1)
         guard case .declare(let binding, _, .effect(.take), _) = body[0] else {
             Issue.record("no take first: \(body[0])")
             return
         }
         #expect(binding.slot == 3)
-        guard case .declare(let task, _, .effect(.fork), _) = body[Desugar.leadingJoin - 1] else {
+        guard case .declare(let task, _, .effect(.fork), _) = body[WatcherLoop.leadingJoin - 1] else {
             Issue.record("no fork before the join: \(body[1])")
             return
         }
         #expect(task.slot == make(hidden: w)?.joinSlot)
-        guard case .effect(.join(.variable(let joined), _), _) = body[Desugar.leadingJoin] else {
-            Issue.record("no join at leadingJoin: \(body[Desugar.leadingJoin])")
+        guard case .effect(.join(.variable(let joined), _), _) = body[WatcherLoop.leadingJoin] else {
+            Issue.record("no join at leadingJoin: \(body[WatcherLoop.leadingJoin])")
             return
         }
         #expect(joined.slot == task.slot)

@@ -112,11 +112,21 @@ package struct Watcher: Sendable {
     package var binding: Variable
     package var body: Block
     package var location: SourceLocation
+    /// The slot of the loop's hidden variable (see ``WatcherLoop``).
+    ///
+    /// A slot of the enclosing declaration's numbering, which the checker sets; -1 for `every`,
+    /// which has none.
+    package var hiddenSlot = -1
+    /// What the watcher's task runs: the loop the watcher stands for.
+    ///
+    /// The checker builds it (``WatcherLoop/loop(of:)``); it is empty until then.
+    package var loop: Block
 
     package init(
         kind: Kind, duration: Expr?, pattern: Pattern, binding: Variable, body: Block,
         location: SourceLocation
     ) {
+        self.loop = Block(statements: [], location: location)
         self.kind = kind
         self.duration = duration
         self.pattern = pattern

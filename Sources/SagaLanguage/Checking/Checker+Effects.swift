@@ -256,13 +256,22 @@ extension Checker {
         return true
     }
 
-    /// A watcher: its duration and pattern are evaluated in the enclosing scope; its binding
-    /// is visible only in its body, which is a task body of its own.
+    /// A watcher, whose loop (``Watcher/loop``) is built from it once checked.
     ///
-    /// Returns whether it changed.
+    /// Its duration and pattern are evaluated in the enclosing scope; its binding is visible
+    /// only in its body, which is a task body of its own.
+    ///
+    /// Returns whether it changed: always, when its loop is built.
     private mutating func checkWatcher(_ watcher: inout Watcher) -> Bool {
         var changed = checkExpr(&watcher.duration)
         if checkPattern(&watcher.pattern) { changed = true }
+        // The loop's hidden variable, in the watcher's task, before the binding.
+        if WatcherLoop.hasHiddenVariable(watcher.kind) {
+            if watcher.hiddenSlot != nextSlot { changed = true }
+            watcher.hiddenSlot = nextSlot
+            nextSlot += 1
+            noteSlot(watcher.hiddenSlot)
+        }
         let saved = context
         defer { context = saved }
         enterTaskBody(.watcher)
@@ -272,7 +281,10 @@ extension Checker {
         declare(&watcher.binding, isMutable: false)
         if watcher.binding.slot != planned { changed = true }
         if checkBlock(&watcher.body) { changed = true }
-        return changed
+        // A check for diagnostics alone (``deferredLookups``) makes no program to run.
+        guard deferredLookups == nil else { return changed }
+        watcher.loop = WatcherLoop.loop(of: watcher)
+        return true
     }
 
     /// Resolves what `call`, `fork` or `spawn` names: a program function (whose arity must

@@ -240,13 +240,21 @@ extension Parser {
         let pattern = try parsePattern(after: "'\(keyword.kind.text)'")
         try expect(.kwAs, "expected 'as' after the pattern of '\(keyword.kind.text)'")
         var binding = try expectVariable("expected a name for the action after 'as'")
+        // The loop's hidden variable takes a slot before the binding, as in the checker.
+        var hiddenSlot = -1
+        if plansSlots && WatcherLoop.hasHiddenVariable(watcherKind) {
+            hiddenSlot = nextPlannedSlot
+            nextPlannedSlot += 1
+        }
         planScopeOpen()
         planDeclaration(of: &binding)
         let body = try parseBlock(after: "watcher binding")
         planScopeClose()
-        return Watcher(
+        var watcher = Watcher(
             kind: watcherKind, duration: duration, pattern: pattern, binding: binding, body: body,
             location: location(keyword))
+        watcher.hiddenSlot = hiddenSlot
+        return watcher
     }
 
     /// `*` (every action), or an expression (a string, a list of patterns, a channel…).

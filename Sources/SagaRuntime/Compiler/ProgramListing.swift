@@ -142,7 +142,7 @@ package enum ProgramListing {
                 walk(body)
             case .watcher(let watcher):
                 let how =
-                    ShortTurnWatcher.make(for: watcher, hiddenSlot: 0) != nil
+                    ShortTurnWatcher.make(for: watcher) != nil
                     ? "runs each action's body in a short turn"
                     : "runs as a loop of take and fork"
                 lines.append("  \(watcher.kind.rawValue) at \(at(watcher.location)): \(how)")

@@ -118,7 +118,7 @@ extension Interpreter {
             var throttles = false
             var limit: Int?
             if let buffer {
-                if case .literal(.string(Desugar.slidingMarker), _) = buffer {
+                if case .literal(.string(WatcherLoop.slidingMarker), _) = buffer {
                     throttles = true
                     (limit, kind) = (1, .sliding)
                 } else {
@@ -147,18 +147,33 @@ extension Interpreter {
             while let message = channel.messages.popFirst() { messages.append(message) }
             return .value(.list(messages))
         case .watcher(let watcher):
-            try reserveTasks(1)
-            let parent = forkingParent(task)
-            let (body, env) = Desugar.watcher(watcher, env: task.env)
-            let child = newTask(
-                name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
-                parent: parent, env: env, body: body)
-            child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher, hiddenSlot: task.env.count)
-            parent.adopt(child)
-            if tracer != nil { traceStart(child, from: parent) }
-            wakeups.append(.run(child, child.token))
-            return .value(child.handle)
+            return .value(try start(watcher, task))
         }
+    }
+
+    /// Starts a watcher's task; its handle.
+    ///
+    /// The task is attached to `task` (or to the combinator it is an entry of), and runs the
+    /// watcher's loop (``Watcher/loop``) over a copy of the frame, the loop's hidden variable null.
+    @inline(never)
+    private func start(_ watcher: Watcher, _ task: SagaTask) throws(SagaError) -> Value {
+        try reserveTasks(1)
+        let parent = forkingParent(task)
+        var env = task.env
+        if watcher.hiddenSlot >= 0 {
+            if watcher.hiddenSlot >= env.count {
+                env.append(contentsOf: repeatElement(.null, count: watcher.hiddenSlot - env.count + 1))
+            }
+            env[watcher.hiddenSlot] = .null
+        }
+        let child = newTask(
+            name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
+            parent: parent, env: env, body: watcher.loop)
+        child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher)
+        parent.adopt(child)
+        if tracer != nil { traceStart(child, from: parent) }
+        wakeups.append(.run(child, child.token))
+        return child.handle
     }
 
     /// `select EXPR`: the expression over the store's state as it is now.
@@ -433,8 +448,13 @@ extension Interpreter {
     /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
     static func frame(of block: Block, from env: [Value]) -> [Value] {
         let size = Int(block.frameSize)
-        guard size >= 0, size != env.count else { return env }
-        guard size > env.count else { return size == 0 ? [] : Array(env[..<size]) }
+        guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
+        return size == 0 ? [] : Array(env[..<size])
+    }
+
+    /// `env` with nulls after it, `size` slots in all.
+    @inline(never)
+    private static func padded(_ env: [Value], to size: Int) -> [Value] {
         var frame = env
         frame.append(contentsOf: repeatElement(.null, count: size - env.count))
         return frame

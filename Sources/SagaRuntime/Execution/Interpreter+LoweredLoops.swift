@@ -18,8 +18,7 @@ extension Interpreter {
         }
         // A loop that does not lower is not remembered: it is found at once (see
         // `LoweredLoopBuilder.canLower`), and the loops that desugaring makes at run time, one
-        // for each watcher started and each `retry` (`Desugar`), never lower and would fill the
-        // table. A loop that lowers is one of the program's own, so the table stays as small as
+        // for each `retry` (`Desugar`), never lower and would fill the table. A loop that lowers is one of the program's own, so the table stays as small as
         // the program; past `maximumLoweredLoops` entries, a loop is lowered again each time.
         guard let loop = LoweredLoop.lower(condition: condition(), body: body, shapes: callShapes) else { return nil }
         if loweredLoops.count < Self.maximumLoweredLoops { loweredLoops[key] = loop }

@@ -91,9 +91,8 @@ struct LoweredLoopBuilder {
     ///
     /// Not `fork`, `race` or the other effects that start tasks or calls: besides the frames
     /// some of those push, they keep out the loops that desugaring makes at run time (each
-    /// watcher's and `retry`'s has a `fork`, a `race`, a `try` or a `cancel` in an arm), which
-    /// would otherwise be lowered and remembered anew for every watcher started (see
-    /// `Interpreter.loweredLoop(_:_:)`).
+    /// `retry`'s has a `try`), which would otherwise be lowered and remembered anew for every
+    /// `retry` run (see `Interpreter.loweredLoop(_:_:)`).
     static func isWalkedInPlace(_ stmt: Stmt) -> Bool {
         let effect: Effect
         switch stmt {

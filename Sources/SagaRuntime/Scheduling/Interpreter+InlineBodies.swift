@@ -23,7 +23,7 @@ import SagaLanguage
 /// first `put`'s action is processed (the run loop, or the `put` processed on the spot, runs
 /// it first), or once the body has ended, or queued behind a body that got its task.
 ///
-/// A `leading` watcher's second turn joins its body (``Desugar/watcher(_:env:)``), so it takes
+/// A `leading` watcher's second turn joins its body (``WatcherLoop/loop(of:)``), so it takes
 /// again only once the body has ended: a `put` of the body is processed with the watcher taking
 /// nothing, as when it waits on the join. A body that ends inline leaves `.null` in the hidden
 /// `task` variable, which the second turn reads as a body ended with a value; one that gets its
@@ -188,7 +188,7 @@ extension Interpreter {
             retakeDone = true
             budget.stepsTaken &+= 1
             if tracer != nil { task.tracedEffect = watcher.joinEffect }
-            task.pc = Desugar.leadingJoin + 1
+            task.pc = WatcherLoop.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: child)
         }
@@ -224,7 +224,7 @@ extension Interpreter {
         // `leading` joins it: the watcher stands at its `join`, as its `fork` leaves it.
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
-            task.pc = Desugar.leadingJoin
+            task.pc = WatcherLoop.leadingJoin
         }
         return child
     }

@@ -2,7 +2,7 @@ import SagaCore
 import SagaLanguage
 
 /// The short turn of an `every` watcher. Its task runs `loop { var a = take P; fork { B } }`
-/// (see ``Desugar/watcher(_:env:)``): each matching action woke it to store the action, start
+/// (see ``WatcherLoop/loop(of:)``): each matching action woke it to store the action, start
 /// the body and yield to it, then woke it again to loop back and take once more: two runs
 /// through the statement machinery, the pattern evaluated again, per action. Here the same
 /// two turns do only what those statements would have done, in the same order, so nothing
@@ -52,8 +52,8 @@ extension Interpreter {
     /// `action` is moved into the watcher's variable when a body starts (it then holds that
     /// variable's old value); otherwise it is left as it is, for the caller to store or drop.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: inout Value) -> Bool {
-        if watcher.joinSlot != nil, task.pc > Desugar.leadingJoin {
-            task.pc = Desugar.leadingJoin - 1
+        if watcher.joinSlot != nil, task.pc > WatcherLoop.leadingJoin {
+            task.pc = WatcherLoop.leadingJoin - 1
             takeAgain(task, watcher)
             return true
         }
@@ -93,7 +93,7 @@ extension Interpreter {
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
-            task.pc = Desugar.leadingJoin
+            task.pc = WatcherLoop.leadingJoin
         }
         task.token &+= 1
         task.resumption = .retake
@@ -167,7 +167,7 @@ extension Interpreter {
             // A body that ran inline ended with a value and no work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
             budget.stepsTaken &+= 1  // The `join`.
-            task.pc = Desugar.leadingJoin - 1
+            task.pc = WatcherLoop.leadingJoin - 1
             takeAgain(task, watcher)
             return true
         }
@@ -175,7 +175,7 @@ extension Interpreter {
             // Where the `join` statement leaves it: past the statement, its value dropped.
             budget.stepsTaken &+= 1
             if tracer != nil { task.tracedEffect = watcher.joinEffect }
-            task.pc = Desugar.leadingJoin + 1
+            task.pc = WatcherLoop.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: body)
             return true
@@ -183,7 +183,7 @@ extension Interpreter {
         // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, wakeups.isEmpty else { return false }
         budget.stepsTaken &+= 1
-        task.pc = Desugar.leadingJoin - 1
+        task.pc = WatcherLoop.leadingJoin - 1
         takeAgain(task, watcher)
         return true
     }

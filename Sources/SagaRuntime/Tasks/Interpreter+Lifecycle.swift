@@ -54,7 +54,7 @@ extension Interpreter {
         // A body that ended with a value: its task can run the watcher's next body, once
         // nothing refers to it (see ``ShortTurnWatcher/takeSpareTask()``). Every body of a
         // watcher is a "fork block" at the watcher's place, started by its short turn or by its
-        // statements (``Desugar/watcher(_:env:)``), so the place is all to check.
+        // statements (``WatcherLoop/loop(of:)``), so the place is all to check.
         if let watcher, task.kind == .attached, task.location == watcher.location, case .value = outcome {
             watcher.keepSpareTask(task)
         }

@@ -18,13 +18,13 @@ final class ShortTurnWatcher {
     /// ``Interpreter/runBodyInline(_:_:_:)``): the body so; `nil` for the others.
     let inlineBody: InlineBody?
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
-    /// last (see ``Desugar/watcher(_:env:)``); `nil` for the others.
+    /// last (see ``WatcherLoop/loop(of:)``); `nil` for the others.
     let lastSlot: Int?
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
-    /// (see ``Desugar/watcher(_:env:)``); `nil` for the others.
+    /// (see ``WatcherLoop/loop(of:)``); `nil` for the others.
     let joinSlot: Int?
     /// The effects of the watcher's `take` and (for `leading`) `join` statements, as
-    /// ``Desugar/watcher(_:env:)`` writes them: a traced run describes what the watcher waits
+    /// ``WatcherLoop/loop(of:)`` writes them: a traced run describes what the watcher waits
     /// on by them, as it does when the statements run.
     let takeEffect: Effect
     let joinEffect: Effect?
@@ -54,8 +54,8 @@ final class ShortTurnWatcher {
         self.inlineBody = InlineBody(watcher.body)
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
-        self.takeEffect = Desugar.watcherTake(watcher)
-        self.joinEffect = joinSlot.map { Desugar.leadingJoinEffect(watcher, hiddenSlot: $0) }
+        self.takeEffect = WatcherLoop.take(watcher)
+        self.joinEffect = joinSlot.map { _ in WatcherLoop.leadingJoinEffect(watcher) }
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
@@ -114,15 +114,14 @@ final class ShortTurnWatcher {
     /// The short turn's data for `watcher`, or `nil` if it is not an `every`, `latest` or
     /// `leading` watcher with a literal pattern.
     ///
-    /// `hiddenSlot` is the first slot past the variables the watcher copies, where
-    /// ``Desugar/watcher(_:env:)`` puts `latest`'s `last` and `leading`'s `task`.
-    static func make(for watcher: Watcher, hiddenSlot: Int) -> ShortTurnWatcher? {
+    /// `latest`'s `last` and `leading`'s `task` are in the watcher's ``Watcher/hiddenSlot``.
+    static func make(for watcher: Watcher) -> ShortTurnWatcher? {
         var lastSlot: Int?
         var joinSlot: Int?
         switch watcher.kind {
         case .every: break
-        case .latest: lastSlot = hiddenSlot
-        case .leading: joinSlot = hiddenSlot
+        case .latest: lastSlot = watcher.hiddenSlot
+        case .leading: joinSlot = watcher.hiddenSlot
         case .throttle, .debounce: return nil
         }
         let pattern: ActionPattern
