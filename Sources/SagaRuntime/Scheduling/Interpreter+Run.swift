@@ -319,20 +319,14 @@ extension Interpreter {
     /// cancelled `delay`, a `race`'s lost one): the virtual clock moves only to a timer that
     /// still matters, and the run ends without waiting for the others.
     func dropStaleTimers() {
-        while let timer = timers.first, !isLive(timer) { _ = timers.pop() }
-    }
-
-    /// Whether `timer`'s task still waits for it.
-    private func isLive(_ timer: TimerQueue.Entry) -> Bool {
-        guard timer.task.token == timer.token, case .timer(let sequence) = timer.task.wait else { return false }
-        return sequence == timer.sequence
+        while let timer = timers.first, !timer.isLive { _ = timers.pop() }
     }
 
     /// Fires the earliest timer, if its task still waits for it.
     private func fireNextTimer() {
         guard let timer = timers.pop() else { return }
         let task = timer.task
-        guard task.token == timer.token, case .timer(let seq) = task.wait, seq == timer.sequence else { return }
+        guard timer.isLive else { return }
         wake(task, .value(timer.value))
         flushWakeups()
     }

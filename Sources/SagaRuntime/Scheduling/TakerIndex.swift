@@ -12,8 +12,9 @@ import SagaLanguage
 ///
 /// An action wakes the takers it matches in the order they began to wait, wherever they are
 /// kept. Entries of tasks that stopped waiting (cancelled, or woken by another effect of a
-/// `race`) are dropped when an action meets them; those kept under a value, by a sweep too,
-/// once they have doubled since the last one.
+/// `race`) are dropped when an action meets them, and by a sweep too, once the list they are
+/// in (or, for those kept under a value, all of these) has doubled since the last one: a run
+/// that cancels takes while no action comes holds no more than twice its live takers.
 struct TakerIndex {
     /// Takers of one type whose conditions compare the same path of the action
     /// (`it.element.id`) with a fixed value, by that value.
@@ -50,10 +51,21 @@ struct TakerIndex {
     /// Whether any taker is kept under a value.
     var hasKeyed: Bool { !keyed.isEmpty }
 
+    /// The length of ``plain`` at which its stale entries are swept.
+    private var plainSweepAt = 1024
+
     /// Adds a taker that every action meets.
     @inline(__always)
     mutating func add(_ taker: consuming Taker) {
+        if plain.count >= plainSweepAt { sweepPlain() }
         plain.append(taker)
+    }
+
+    /// Drops the stale entries of ``plain``, keeping the order of the others.
+    @inline(never)
+    private mutating func sweepPlain() {
+        plain.removeAll { !$0.isLive }
+        plainSweepAt = Swift.max(1024, plain.count * 2)
     }
 
     /// Adds a taker of `type` whose condition compares `path` of the action with `value`.

@@ -1,6 +1,10 @@
 import SagaCore
 
 /// Pending timers (`delay`s), ordered by due time, then by the order they were set.
+///
+/// A timer whose task stopped waiting for it (cancelled, or woken by another effect of a
+/// `race`) stays until it is due, or until a sweep drops it: once the queue has doubled since
+/// the last sweep, so that a run cancelling delays holds no more than twice its live timers.
 struct TimerQueue {
     struct Entry {
         var due: Int
@@ -9,10 +13,18 @@ struct TimerQueue {
         var token: Int
         /// What the `delay` gives when it fires.
         var value: Value
+
+        /// Whether its task still waits for it.
+        var isLive: Bool {
+            guard task.token == token, case .timer(let waited) = task.wait else { return false }
+            return waited == sequence
+        }
     }
 
     private var heap: [Entry] = []
     private var nextSequence = 0
+    /// The count at which the timers no task waits for are swept.
+    private var sweepAt = 1024
 
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
@@ -28,6 +40,8 @@ struct TimerQueue {
 
     /// Adds a timer; returns its sequence number.
     mutating func add(due: Int, task: SagaTask, token: Int, value: Value = .bool(true)) -> Int {
+        // Before the new timer, whose task does not wait for it yet.
+        if heap.count >= sweepAt { sweep() }
         let seq = nextSequence
         nextSequence += 1
         heap.append(Entry(due: due, sequence: seq, task: task, token: token, value: value))
@@ -42,6 +56,14 @@ struct TimerQueue {
         let top = heap.removeLast()
         if !heap.isEmpty { siftDown(0) }
         return top
+    }
+
+    /// Drops the timers no task waits for, and orders the rest again.
+    @inline(never)
+    private mutating func sweep() {
+        heap.removeAll { !$0.isLive }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        sweepAt = Swift.max(1024, heap.count * 2)
     }
 
     private static func before(_ a: Entry, _ b: Entry) -> Bool {
