@@ -156,6 +156,12 @@ enum RunCommand {
     private static func positiveNumber(_ parsed: Arguments, _ flag: String) throws(UsageError) -> Int? {
         guard let text = parsed.options[flag] else { return nil }
         guard let n = Int(text), n > 0 else {
+            // Digits alone that do not fit: the number is too large, not malformed.
+            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                text.contains(where: { $0 != "0" })
+            {
+                throw UsageError("\(flag) is too large: at most \(Int.max), not '\(text)'", command: "run")
+            }
             throw UsageError("\(flag) needs a positive whole number, not '\(text)'", command: "run")
         }
         return n

@@ -239,6 +239,10 @@ import Testing
                 #expect(await SagaRunTool.main([path, "--memory", flag, "0"], io: bad) == 64)
                 #expect(bad.stderr.contains("\(flag) needs a positive whole number, not '0'"))
             }
+            let huge = CapturedIO()
+            #expect(
+                await SagaRunTool.main([path, "--memory", "--max-steps", "99999999999999999999999"], io: huge) == 64)
+            #expect(huge.stderr.contains("--max-steps is too large: at most \(Int.max), not '99999999999999999999999'"))
         }
     }
 

@@ -63,6 +63,21 @@ struct CheckerNameResolutionTests {
                 """) == ["3:18: error: cannot assign to 'x': it is a let constant"])
     }
 
+    /// A captured variable cannot be assigned even as a `var`: that error comes first, not the
+    /// `let` one, whose note would send the user to a `var` that fails next.
+    @Test func aCapturedLetIsReportedAsCapturedNotAsConstant() {
+        #expect(
+            CheckerTests.errors(
+                """
+                saga main {
+                  let n = 0
+                  fork { n = 1 }
+                }
+                """) == [
+                    "3:10: error: cannot assign to 'n' captured by a forked block; tasks share nothing but the store and channels"
+                ])
+    }
+
     @Test func assigningAnUndeclaredNameIsReported() {
         #expect(
             CheckerTests.errorsAndNotes(

@@ -291,12 +291,13 @@ extension Checker {
             return
         }
         variable.slot = entry.slot
-        if !entry.isMutable {
+        // A captured variable cannot be assigned, `var` or not: that is the error to fix.
+        if entry.taskDepth < context.taskDepth {
+            error(capturedMessage(variable.name), at: variable.location)
+        } else if !entry.isMutable {
             error(
                 "cannot assign to '\(variable.name)': it is a let constant", at: variable.location,
                 note: ("'\(variable.name)' declared here; declare it with 'var' to make it mutable", entry.location))
-        } else if entry.taskDepth < context.taskDepth {
-            error(capturedMessage(variable.name), at: variable.location)
         }
     }
 
