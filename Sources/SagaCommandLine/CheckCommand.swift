@@ -24,7 +24,16 @@ enum CheckCommand {
                 return .noInput
             }
             do {
-                inputTypes = try source.actionTypes()
+                let read = try source.actionTypes()
+                inputTypes = read.types
+                for line in read.timedLike.prefix(3) {
+                    io.err(
+                        "warning: \(source.name ?? input): input line \(line): 'at' beside 'type' is a field of an "
+                            + "action dispatched at once; a timed line is {\"at\": MS, \"action\": {\"type\": …}}\n")
+                }
+                if read.timedLike.count > 3 {
+                    io.err("warning: \(source.name ?? input): \(read.timedLike.count - 3) more such lines\n")
+                }
             } catch {
                 // As `run` would stop at it.
                 io.err("error: \(source.name ?? input): input line \(error.line): \(error.message)\n")

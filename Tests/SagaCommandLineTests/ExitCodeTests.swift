@@ -401,6 +401,29 @@ extension UnmatchedTakeWarningTests {
             #expect(bad.stderr.contains("bad.jsonl: input line 2:"), "\(bad.stderr)")
         }
     }
+
+    /// `{"at": 10, "type": "a"}` is an action dispatched at once with a field `at`: the check
+    /// says so, for a line meant to be timed.
+    @Test func anActionLineWithAnAtIsNoted() async {
+        await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  take \"a\"\n}\n",
+            "at.jsonl": "{\"type\":\"a\"}\n{\"at\":10,\"type\":\"a\"}\n{\"at\":5,\"action\":{\"type\":\"a\"}}\n",
+        ]) { dir in
+            let io = CapturedIO()
+            let code = await SagaRunTool.main(
+                [
+                    "check", dir.appendingPathComponent("t.saga").path, "--input",
+                    dir.appendingPathComponent("at.jsonl").path,
+                ],
+                io: io)
+            #expect(code == 0)
+            #expect(
+                io.stderr.contains(
+                    "at.jsonl: input line 2: 'at' beside 'type' is a field of an action dispatched at once; "
+                        + "a timed line is {\"at\": MS, \"action\": {\"type\": …}}"), "\(io.stderr)")
+            #expect(!io.stderr.contains("input line 1:") && !io.stderr.contains("input line 3:"), "\(io.stderr)")
+        }
+    }
 }
 
 /// `--max-steps`.

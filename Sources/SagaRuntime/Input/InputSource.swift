@@ -94,14 +94,20 @@ public final class InputSource: @unchecked Sendable {
     ///
     /// - Throws: ``InputError`` for the first line that is not a valid input record, as a run
     ///   would stop at it.
-    package func actionTypes() throws(InputError) -> Set<String> {
+    ///
+    /// - Returns: the types, and the numbers of the action lines that have an `at` beside their
+    ///   `type` (`{"at": 10, "type": "a"}`): such a line is an action dispatched at once, with
+    ///   a field `at`, where a timed line was most likely meant.
+    package func actionTypes() throws(InputError) -> (types: Set<String>, timedLike: [Int]) {
         var types: Set<String> = []
+        var timedLike: [Int] = []
         while let line = try next() {
             if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
                 types.insert(type)
+                if record["at"] != nil { timedLike.append(lineNumber) }
             }
         }
-        return types
+        return (types, timedLike)
     }
 
     /// The next action of the lines given (taken as they are: no line break to strip).
