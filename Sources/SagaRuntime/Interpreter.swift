@@ -176,17 +176,8 @@ public final class Interpreter {
     var hostCalls: HostCallTable
     /// What event channels' hosts have sent, not yet delivered.
     let eventInbox: EventInbox
-    /// The event channels of the run, by name (see ``EventChannel``).
-    @exclusivity(unchecked) var eventChannels: [String: Channel] = [:]
-    /// Every host's event channel the run has taken, open or closed, with its channel of the
-    /// run: the same host channel is always the same channel (the source is kept, so that its
-    /// identifier is not another's).
-    @exclusivity(unchecked) var adoptedEventChannels: [ObjectIdentifier: (source: EventChannel, channel: Channel)] = [:]
-    /// Input lines for event channels no host call has opened yet, by name: their messages,
-    /// and whether a line closed the channel.
-    @exclusivity(unchecked) var earlyChannelInput: [String: (messages: [Value], closed: Bool)] = [:]
-    /// How many open event channels hold END back (see ``EventChannel``).
-    @exclusivity(unchecked) var openEventSources = 0
+    /// The event channels of the run (see ``EventChannelTable``).
+    @exclusivity(unchecked) var eventChannels = EventChannelTable()
     @exclusivity(unchecked) var nextID = 1
     /// Tasks started and not yet finished (see ``Options/maxTasks``).
     @exclusivity(unchecked) var liveTasks = 0

@@ -6,26 +6,23 @@ extension Interpreter {
     ///
     /// - Throws: when another open channel of the run has its name, or another run has it.
     func openEventChannel(_ source: EventChannel) throws(SagaError) -> Channel {
-        if let adopted = adoptedEventChannels[ObjectIdentifier(source)] { return adopted.channel }
-        if let channel = eventChannels[source.name] {
-            if !channel.isClosed {
-                throw SagaError(kind: "HostError", message: "an event channel named '\(source.name)' is open already")
-            }
+        if let adopted = eventChannels.channel(of: source) { return adopted }
+        if eventChannels.isOpen(source.name) {
+            throw SagaError(kind: "HostError", message: "an event channel named '\(source.name)' is open already")
         }
         let channel = Channel(id: makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
         let (early, closed, failure) = try source.link(eventInbox, channel)
-        eventChannels[source.name] = channel
-        adoptedEventChannels[ObjectIdentifier(source)] = (source, channel)
+        eventChannels.add(channel, of: source)
         for message in early { send(message, to: channel) }
         if closed {
             channel.isClosed = true
             channel.failure = failure
         } else {
             channel.source = source
-            if source.holdsEnd { openEventSources += 1 }
+            if source.holdsEnd { eventChannels.noteSource(holdingEnd: true) }
         }
         // Input lines that came before the channel opened.
-        if let input = earlyChannelInput.removeValue(forKey: source.name) {
+        if let input = eventChannels.takeHeldInput(for: source.name) {
             for message in input.messages { send(message, to: channel) }
             if input.closed { close(channel) }
         }
@@ -59,7 +56,7 @@ extension Interpreter {
         }
         if let source = channel.source {
             channel.source = nil
-            if source.holdsEnd { openEventSources -= 1 }
+            if source.holdsEnd { eventChannels.noteSource(holdingEnd: false) }
             source.close()
         }
     }
@@ -93,12 +90,8 @@ extension Interpreter {
     /// With no channel of that name open, the line waits for the next host call that opens one.
     func deliverInput(_ message: Value?, toChannel name: String) {
         heardFromOutside()
-        guard let channel = eventChannels[name], !channel.isClosed else {
-            if let message {
-                earlyChannelInput[name, default: ([], false)].messages.append(message)
-            } else {
-                earlyChannelInput[name, default: ([], false)].closed = true
-            }
+        guard let channel = eventChannels.openChannel(named: name) else {
+            eventChannels.hold(message, for: name)
             return
         }
         if let message { send(message, to: channel) } else { close(channel) }
@@ -107,7 +100,7 @@ extension Interpreter {
 
     /// Whether an open event channel of the host's holds END back: while it is open and some
     /// task could still take from it.
-    var eventSourcesHoldEnd: Bool { openEventSources > 0 && liveTasks > 0 }
+    var eventSourcesHoldEnd: Bool { eventChannels.holdsEnd && liveTasks > 0 }
 
     /// Once the run is over: closes every event channel still open (each host runs its
     /// cleanup), and reports input lines for channels that never opened.
@@ -115,23 +108,19 @@ extension Interpreter {
     /// Lines for a channel that opened and was closed, and did not open again, are dropped,
     /// as a host's messages after a close are.
     func closeEventChannels() {
-        for name in eventChannels.keys { earlyChannelInput[name] = nil }
-        for channel in eventChannels.values {
+        let (channels, undelivered) = eventChannels.removeAll()
+        for channel in channels {
             channel.isClosed = true
             channel.source?.close()
             channel.source = nil
         }
-        eventChannels = [:]
-        adoptedEventChannels = [:]
-        openEventSources = 0
         _ = eventInbox.takeAll()
-        for name in earlyChannelInput.keys.sorted() {
+        for name in undelivered {
             output.error(
                 "error: input for the event channel '\(name)' was not delivered: no channel of that name was open to take it"
             )
             failures += 1
         }
-        earlyChannelInput = [:]
     }
 
     /// A message from outside the sagas, into `channel`: one past the run's `maxBuffer` is
