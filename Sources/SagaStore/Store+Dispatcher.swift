@@ -9,7 +9,7 @@ extension Store {
         assert(
             isolation != nil || Thread.isMainThread,
             "a store made outside any actor belongs to the main actor, but is used off it: make it on the actor "
-                + "that uses it (in an actor, in an async init), or pass that actor as `isolation:`")
+                + "that uses it, pass that actor as `isolation:`, or call `bind(to:)` (in an actor's init)")
         // Weak: an action sent after the store has gone is dropped. Made only here, as a weak
         // reference makes every retain of the store dearer.
         let made = StoreInbox<Action>(actor: isolation ?? MainActor.shared) { [weak self] action in
@@ -17,6 +17,33 @@ extension Store {
         }
         inbox = made
         return made
+    }
+}
+
+extension Store {
+    /// Makes `actor` the store's actor: the one ``dispatcher`` delivers on, and where
+    /// `states()` lets go of its subscription.
+    ///
+    /// For a store made where `#isolation` is `nil`, such as an actor's synchronous `init`:
+    /// call it there, once every stored property is set, before the store is used.
+    ///
+    /// ```swift
+    /// actor Library {
+    ///     let store: Store<LibraryState, LibraryAction>
+    ///
+    ///     init() {
+    ///         store = Store(initialState: LibraryState(), reducer: libraryReducer)
+    ///         store.bind(to: self)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter actor: the actor that owns the store (held weakly, as the store's actor is).
+    public func bind(to actor: any Actor) {
+        assert(
+            inbox == nil || isolation === actor,
+            "bind(to:) after the store's dispatcher was made on another actor: bind it before its first use")
+        isolation = actor
     }
 }
 

@@ -53,7 +53,8 @@ public final class Store<State, Action> {
     ///   - middleware: the chain, outermost first: the first middleware sees an action first.
     ///   - isolation: the actor the store lives on: by default the caller's. A store made
     ///     outside any actor is taken to live on the main actor, where ``dispatcher`` delivers:
-    ///     make it on the actor that uses it (or pass that actor), or it is raced.
+    ///     make it on the actor that uses it (or pass that actor, or call ``bind(to:)`` in the
+    ///     actor's `init`), or it is raced.
     public init(
         initialState: State, reducer: @escaping Reducer, middleware: [Middleware<State, Action>] = [],
         isolation: (any Actor)? = #isolation
