@@ -112,8 +112,9 @@ struct CheckerSlotTests {
                 return nil
             }
         }
-        // a, b and c take slots 0, 1 and 2; d takes 3, e 4, t 5 and r 6.
-        #expect(body[3...].map(size) == [0, 1, 4, 3, 5, 6, 7])
+        // a, b and c take slots 0, 1 and 2; d takes 3, e 4, t 5; the retry's loop its five
+        // hidden variables, 6 to 10, and r 11.
+        #expect(body[3...].map(size) == [0, 1, 4, 3, 5, 6, 12])
         guard case .effect(.fork(.block(let outer), _), _) = body[6], let inner = size(outer.statements[0])
         else {
             Issue.record("unexpected \(body[6])")

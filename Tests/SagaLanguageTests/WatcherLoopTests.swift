@@ -64,3 +64,40 @@ import Testing
         #expect(taken.slot == throttle.hiddenSlot)
     }
 }
+
+/// The checker builds each `retry`'s loop once (``RetryLoop``), its five hidden variables in
+/// slots of the enclosing declaration after the retried effect's own.
+@Suite struct RetryLoopTests {
+    @Test func theLoopComparesAttemptsWithTheCountInItsHiddenVariable() throws {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              let n = 3
+              let r = retry n backoff 10 all for k in [1, 2] { delay k }
+              log r
+            }
+            """)
+        let statements = try #require(result.program?.sagas.first?.body.statements, "\(result.renderedDiagnostics)")
+        guard case .declare(let r, _, .effect(.retry(_, _, .allFor(let k, _, _, _), let loop, _)), _) = statements[1]
+        else {
+            Issue.record("not a retry: \(statements[1])")
+            return
+        }
+        // n is 0, the loop's k 1; the hidden variables 2 to 6; r 7.
+        #expect(k.slot == 1)
+        #expect(loop.firstSlot == 2)
+        #expect(r.slot == 7)
+        // wait = 10; loop { try { … } catch error { attempt = attempt + 1; if attempt >= count … } }
+        guard loop.body.statements.count == 2, case .loop(let turn, _) = loop.body.statements[1],
+            case .try(_, let handler?, nil, _)? = turn.statements.first,
+            case .if(let arms, nil, _) = handler.body.statements[1],
+            case .binary(.greaterEqual, .variable(let attempt), .variable(let count), _)? = arms.first?.condition
+        else {
+            Issue.record("not retry's loop: \(loop.body.statements)")
+            return
+        }
+        #expect(attempt.slot == loop.firstSlot)
+        #expect(count.slot == loop.countSlot)
+        #expect(handler.binding.slot == loop.firstSlot + 3)
+    }
+}

@@ -32,8 +32,8 @@ package indirect enum Effect: Sendable {
     case allList([Effect], SourceLocation)
     /// `all for x in LIST { EFFECT }`.
     case allFor(Variable, Expr, Effect, SourceLocation)
-    /// `retry N [delay D | backoff D] EFFECT`.
-    case retry(count: Expr, wait: RetryWait?, Effect, SourceLocation)
+    /// `retry N [delay D | backoff D] EFFECT`, and the loop it stands for.
+    case retry(count: Expr, wait: RetryWait?, Effect, RetryLoop, SourceLocation)
     /// `channel [buffer N [KIND]]`.
     case channel(buffer: Expr?, BufferKind, SourceLocation)
     /// `actionChannel PATTERN [buffer N [KIND]]`.
@@ -52,7 +52,7 @@ package indirect enum Effect: Sendable {
         case .take(_, _, let l), .put(_, _, let l), .select(_, let l), .call(_, _, let l),
             .fork(_, let l), .spawn(_, let l), .join(_, let l), .cancel(_, let l), .delay(_, _, let l),
             .race(_, let l), .allRecord(_, let l), .allList(_, let l), .allFor(_, _, _, let l),
-            .retry(_, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l), .close(_, let l),
+            .retry(_, _, _, _, let l), .channel(_, _, let l), .actionChannel(_, _, _, let l), .close(_, let l),
             .flush(_, let l):
             return l
         case .watcher(let w):

@@ -135,14 +135,27 @@ extension Checker {
             effect = .allFor(variable, list, body, location)
 
         case .retry:
-            guard case .retry(var count, var wait, var body, let location) = effect else { return false }
+            guard case .retry(var count, var wait, var body, var loop, let location) = effect else { return false }
             var changed = checkExpr(&count)
             if var checked = wait, checkWait(&checked) {
                 wait = checked
                 changed = true
             }
-            guard checkEffectParts(&body) || changed else { return false }
-            effect = .retry(count: count, wait: wait, body, location)
+            if checkEffectParts(&body) { changed = true }
+            // The loop's hidden variables, in the retry's task, after the effect's own.
+            let first = nextSlot
+            nextSlot += RetryLoop.hiddenCount
+            noteSlot(nextSlot - 1)
+            if loop.firstSlot != first { changed = true }
+            // A check for diagnostics alone (``deferredLookups``) makes no program to run.
+            if deferredLookups == nil {
+                loop = RetryLoop(retrying: body, wait: wait, firstSlot: first, at: location)
+                changed = true
+            } else {
+                loop.firstSlot = first
+            }
+            guard changed else { return false }
+            effect = .retry(count: count, wait: wait, body, loop, location)
 
         case .channel:
             guard case .channel(var buffer, let bufferKind, let location) = effect, checkExpr(&buffer) else {

@@ -58,7 +58,7 @@ enum BlockBraces {
             for entry in entries { collect(entry.effect, into: &found) }
         case .allList(let effects, _):
             for inner in effects { collect(inner, into: &found) }
-        case .allFor(_, _, let inner, _), .retry(_, _, let inner, _):
+        case .allFor(_, _, let inner, _), .retry(_, _, let inner, _, _):
             collect(inner, into: &found)
         case .take, .put, .select, .call, .join, .cancel, .delay, .channel, .actionChannel, .close, .flush:
             break

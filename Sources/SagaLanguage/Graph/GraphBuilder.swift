@@ -284,7 +284,7 @@ struct GraphBuilder {
             for entry in entries { walk(entry.effect, from: owner) }
         case .allList(let effects, _):
             for inner in effects { walk(inner, from: owner) }
-        case .allFor(_, _, let inner, _), .retry(_, _, let inner, _):
+        case .allFor(_, _, let inner, _), .retry(_, _, let inner, _, _):
             walk(inner, from: owner)
         case .select, .join, .cancel, .delay, .channel, .close, .flush:
             break

@@ -188,7 +188,7 @@ private enum ASTJSON {
         case .allList(let list, let at): return node("allList", at, [("effects", .list(list.map(effect)))])
         case .allFor(let v, let list, let body, let at):
             return node("allFor", at, [("variable", variable(v)), ("list", expr(list)), ("effect", effect(body))])
-        case .retry(let count, let wait, let body, let at):
+        case .retry(let count, let wait, let body, _, let at):
             var waitValue: Value = .null
             switch wait {
             case .delay(let d)?: waitValue = record([("delay", expr(d))])

@@ -114,7 +114,7 @@ package enum ASTDump {
         case .allRecord(let entries, _): return "(all" + render(entries) + ")"
         case .allList(let effects, _): return "(all [" + effects.map(render).joined(separator: " ") + "])"
         case .allFor(let v, let list, let e, _): return "(all-for \(v.name) \(render(list)) \(render(e)))"
-        case .retry(let count, let wait, let e, _):
+        case .retry(let count, let wait, let e, _, _):
             var s = "(retry \(render(count))"
             switch wait {
             case .delay(let d)?: s += " (delay \(render(d)))"

@@ -90,7 +90,13 @@ extension Parser {
             try enterNesting()
             let effect = try parseAnyEffect()
             depth -= 1
-            return .retry(count: count, wait: wait, effect, at)
+            // The loop's hidden variables take slots after the effect's, as in the checker.
+            var loop = RetryLoop(at: at)
+            if plansSlots {
+                loop.firstSlot = nextPlannedSlot
+                nextPlannedSlot += RetryLoop.hiddenCount
+            }
+            return .retry(count: count, wait: wait, effect, loop, at)
         case .kwChannel:
             if kind == .identifier, isOnSameLine, let named = BufferKind(rawValue: text(current)) {
                 throw fail("a buffer kind follows its size: channel buffer N \(named.rawValue)")

@@ -152,7 +152,7 @@ package enum ProgramListing {
                 for entry in entries { walk(entry.effect) }
             case .allList(let effects, _):
                 for effect in effects { walk(effect) }
-            case .allFor(_, _, let effect, _), .retry(_, _, let effect, _):
+            case .allFor(_, _, let effect, _), .retry(_, _, let effect, _, _):
                 walk(effect)
             default:
                 break

@@ -102,14 +102,13 @@ extension Interpreter {
                 entries.append((effect, env))
             }
             return startCombinator(.allList, [], entries, task, loc)
-        case .retry(let countExpr, let wait, let effect, let loc):
+        case .retry(let countExpr, _, _, let loop, let loc):
             let count = try evaluator(task).eval(countExpr, task.env)
             guard let n = Evaluator.integer(count), n >= 1 else {
                 throw SagaError.typeError("retry needs a count of at least 1, got \(count.canonicalJSON)")
             }
             try reserveTasks(1)
-            let (body, env) = Desugar.retry(count: n, wait: wait, effect: effect, env: task.env, at: loc)
-            return runOwned(body, env: env, name: "retry", task, loc)
+            return runOwned(loop.body, env: Self.frame(of: loop, from: task.env, count: n), name: "retry", task, loc)
         case .channel(let buffer, let kind, _):
             var limit: Int?
             if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind) }
@@ -450,6 +449,17 @@ extension Interpreter {
         let size = Int(block.frameSize)
         guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
         return size == 0 ? [] : Array(env[..<size])
+    }
+
+    /// The variables a `retry`'s loop starts with: a copy of the frame, with room for the
+    /// loop's hidden variables, `attempt` 0 and `count` the retry's.
+    private static func frame(of loop: RetryLoop, from env: [Value], count: Int) -> [Value] {
+        let first = loop.firstSlot
+        var frame = env.count >= first + RetryLoop.hiddenCount ? env : padded(env, to: first + RetryLoop.hiddenCount)
+        frame[first] = .int(0)
+        for slot in first + 1..<loop.countSlot { frame[slot] = .null }
+        frame[loop.countSlot] = .int(count)
+        return frame
     }
 
     /// `env` with nulls after it, `size` slots in all.
