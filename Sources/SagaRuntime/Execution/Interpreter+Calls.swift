@@ -58,12 +58,26 @@ extension Interpreter {
                 throw missingHostFunction(name)
             }
             block(task, on: .host(0))
-            let id = hostCalls.start(function, args, task: task, token: task.token)
-            task.wait = .host(id)
+            task.wait = .host(startHostCall(name, function, args, task))
             return .suspended
         case .named(let name, _):
             throw SagaError(kind: "HostError", message: "unknown function '\(name)'")
         }
+    }
+
+    /// Starts a call of the host function `name` for `task`; the call's id.
+    ///
+    /// A function that answers at the call (a mock's line, see ``HostFunctions``) is asked
+    /// now, so that concurrent calls take their answers in the order the sagas make them; its
+    /// result is then awaited as any other's.
+    func startHostCall(
+        _ name: String, _ function: @escaping HostFunctions.Function, _ args: [Value], _ task: SagaTask
+    ) -> Int {
+        guard let answer = host.answers[name] else {
+            return hostCalls.start(function, args, task: task, token: task.token)
+        }
+        let outcome = answer(args)
+        return hostCalls.start({ _ in try outcome.get() }, args, task: task, token: task.token)
     }
 
     /// Runs a function in the caller's task: the caller's variables and result target are

@@ -16,7 +16,14 @@ public struct HostFunctions: Sendable {
     /// A host function: the argument values in, a value out; a thrown error reaches the saga.
     public typealias Function = @Sendable ([Value]) async throws -> Value
 
+    /// A function whose outcome is known the moment it is called (a mock's line): the
+    /// interpreter asks it when the saga calls, so that such calls take their answers in the
+    /// order they were made, however their results are then awaited.
+    typealias Answer = @Sendable ([Value]) -> Result<Value, SagaError>
+
     var functions: [String: Function] = [:]
+    /// The functions of ``functions`` that answer at the call (see ``Answer``).
+    var answers: [String: Answer] = [:]
 
     /// An empty registry.
     public init() {}
@@ -25,6 +32,13 @@ public struct HostFunctions: Sendable {
     /// replacing any earlier one.
     public mutating func register(_ name: String, _ function: @escaping Function) {
         functions[name] = function
+        answers[name] = nil
+    }
+
+    /// Registers `answer` under `name`: a function asked for its outcome when it is called.
+    mutating func register(_ name: String, answeringAtTheCall answer: @escaping Answer) {
+        functions[name] = { arguments in try answer(arguments).get() }
+        answers[name] = answer
     }
 
     /// The registered names, for the checker.
@@ -38,6 +52,7 @@ public struct HostFunctions: Sendable {
         guard let others else { return self }
         var merged = self
         merged.functions.merge(others.functions) { _, theirs in theirs }
+        for name in others.functions.keys { merged.answers[name] = others.answers[name] }
         return merged
     }
 }

@@ -132,8 +132,13 @@ public final class HostMocks: Sendable {
     /// for each of `others` (the program's `extern` functions) that fails every call.
     public func functions(failingCallsOf others: [String] = []) -> HostFunctions {
         var host = HostFunctions()
+        // Each call takes its line when it is made, in the order the saga makes it.
         for name in Set(others).union(names) {
-            host.register(name) { [self] arguments in try self.answer(name, arguments) }
+            host.register(
+                name,
+                answeringAtTheCall: { [self] arguments in
+                    Result { () throws(SagaError) in try self.answer(name, arguments) }
+                })
         }
         return host
     }

@@ -171,7 +171,7 @@ extension Interpreter {
                     throw missingHostFunction(name)
                 }
                 block(task, on: .host(0))
-                task.wait = .host(hostCalls.start(function, args, task: task, token: task.token))
+                task.wait = .host(startHostCall(name, function, args, task))
                 return .success(nil)
             case .callFunction(let function):
                 try countCall(.host("function", .unknown), at: task.location)
