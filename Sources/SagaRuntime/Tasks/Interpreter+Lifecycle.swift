@@ -24,12 +24,23 @@ extension Interpreter {
         finishIfDone(task)
     }
 
-    /// Finishes a task whose body has ended and whose children have all ended.
+    /// Finishes a task whose body has ended and whose children have all ended, then its
+    /// parent if that was the last child it waited for, and so on up: a loop, not a
+    /// recursion, however long the chain of tasks each forked by the one before.
     func finishIfDone(_ task: SagaTask) {
-        if task.phase == .children, task.liveChildren == 0 { finish(task) }
+        var next = task
+        while next.phase == .children, next.liveChildren == 0 {
+            guard let up = finish(next) else { return }
+            if let failure = up.failure, !markAborted(up.parent, failure) { return }
+            next = up.parent
+        }
     }
 
-    private func finish(_ task: SagaTask) {
+    /// Finishes a task: its outcome goes to its joiners and to whoever waits for it.
+    ///
+    /// - Returns: for an attached task, its parent, and the task's failure if it failed (the
+    ///   caller finishes or aborts the parent next); `nil` otherwise.
+    private func finish(_ task: SagaTask) -> (parent: SagaTask, failure: Failure?)? {
         task.phase = .done
         liveTasks -= 1
         // The watcher whose body this is, when it takes short turns. Not where watchers run
@@ -60,14 +71,15 @@ extension Interpreter {
         }
         task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
 
+        var up: (parent: SagaTask, failure: Failure?)?
         switch task.kind {
         case .attached:
             guard let parent = task.parent else { break }
             parent.release(task)
             if case .failed(let f) = outcome {
-                abort(parent, f)
+                up = (parent, f)
             } else {
-                finishIfDone(parent)
+                up = (parent, nil)
             }
         case .root, .detached:
             if case .failed(let f) = outcome { report(task, f) }
@@ -92,6 +104,7 @@ extension Interpreter {
         }
         task.parent = nil
         task.owner = .none
+        return up
     }
 
     /// Cancels a task (see “Cancellation” in Sagas/README.md): first the effect it is blocked
@@ -137,7 +150,13 @@ extension Interpreter {
     /// stops where it is blocked and runs its finally blocks (not its catch), its other
     /// children are cancelled, and then it fails with the same error.
     func abort(_ parent: SagaTask, _ failure: Failure) {
-        if parent.isDone || parent.failure != nil || parent.isCancelling { return }
+        if markAborted(parent, failure) { finishIfDone(parent) }
+    }
+
+    /// ``abort(_:_:)``'s work but the finishing: whether the parent's body had ended already
+    /// (its children are then cancelled), so that the parent may finish now.
+    private func markAborted(_ parent: SagaTask, _ failure: Failure) -> Bool {
+        if parent.isDone || parent.failure != nil || parent.isCancelling { return false }
         parent.failure = failure
         if parent.phase == .body {
             wakeups.append(contentsOf: cancelBlockedEffect(parent))
@@ -147,10 +166,10 @@ extension Interpreter {
             parent.resumption = .unwind(.abort(failure))
             wakeups.append(.run(parent, parent.token))
             wakeups.append(.cancelChildren(parent))
-        } else {
-            for child in parent.children { wakeups.append(contentsOf: cancelWork(child)) }
-            finishIfDone(parent)
+            return false
         }
+        for child in parent.children { wakeups.append(contentsOf: cancelWork(child)) }
+        return true
     }
 
     /// A task that `joiner` waits for has ended.
