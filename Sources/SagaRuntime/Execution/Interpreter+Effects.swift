@@ -506,7 +506,10 @@ extension Interpreter {
             if let ended = failedOrCancelledJoin(t, task) { return ended }
         }
         let pending = tasks.filter { !$0.isDone }
-        if pending.isEmpty { return .value(Interpreter.joinResult(tasks, isList: isList)) }
+        if pending.isEmpty {
+            if isList { for t in tasks { try Value.checkDepth(of: t.result) } }
+            return .value(Interpreter.joinResult(tasks, isList: isList))
+        }
         let state = JoinState(tasks: tasks, isList: isList)
         state.remaining = pending.count
         block(task, on: .join(state))

@@ -185,7 +185,9 @@ extension Interpreter {
         }
         state.remaining -= 1
         guard state.tasks.allSatisfy(\.isDone) else { return }
-        wake(joiner, .value(Interpreter.joinResult(state.tasks, isList: state.isList)))
+        wake(
+            joiner, with: Interpreter.joinResult(state.tasks, isList: state.isList),
+            madeOf: state.isList ? state.tasks.map(\.result) : [])
     }
 
     /// If `t` failed or was cancelled, ends `joiner`'s wait as joining it does at once: the
@@ -216,7 +218,7 @@ extension Interpreter {
         case .value(let v):
             if combinator.kind == .race {
                 settle(combinator, except: index)
-                wake(owner, .value(.record(Record([(combinator.keys[index], v)]))))
+                wake(owner, with: .record(Record([(combinator.keys[index], v)])), madeOf: [v])
                 return
             }
             combinator.results[index] = v
@@ -224,9 +226,11 @@ extension Interpreter {
             if combinator.remaining == 0 {
                 combinator.isSettled = true
                 if combinator.kind == .allList {
-                    wake(owner, .value(.list(combinator.results)))
+                    wake(owner, with: .list(combinator.results), madeOf: combinator.results)
                 } else {
-                    wake(owner, .value(.record(Record(zip(combinator.keys, combinator.results)))))
+                    wake(
+                        owner, with: .record(Record(zip(combinator.keys, combinator.results))),
+                        madeOf: combinator.results)
                 }
             }
         case .failed(let f):
@@ -236,6 +240,19 @@ extension Interpreter {
             settle(combinator, except: index)
             wakeups.append(contentsOf: cancelWork(owner))
         }
+    }
+
+    /// Wakes `task` with `value`, a list or record of `parts` (a join's or a combinator's
+    /// result), or with a `RangeError` where a part nests too deeply to be an item of it, as
+    /// a list or record literal would fail.
+    private func wake(_ task: SagaTask, with value: @autoclosure () -> Value, madeOf parts: [Value]) {
+        do throws(SagaError) {
+            for part in parts { try Value.checkDepth(of: part) }
+        } catch {
+            let at = task.waitingStatementLocation ?? task.location
+            return wake(task, .error(Failure(error: error, trace: trace(task, at: at))))
+        }
+        wake(task, .value(value()))
     }
 
     /// END reached an entry of a race or an all (a `take` in it ended): as in redux-saga,
