@@ -92,7 +92,7 @@ extension Interpreter {
                 switch outcome {
                 case .value(let v): wake(caller, .value(v))
                 case .failed(let f): wake(caller, .error(f))
-                case .cancelled: wakeups.append(contentsOf: cancelWork(caller))
+                case .cancelled: calledTaskCancelled(caller)
                 }
             case .entry(let combinator, let index):
                 if task.endedByEnd, case .value = outcome {
@@ -125,6 +125,21 @@ extension Interpreter {
         }
         work.append(.cancelChildren(task))
         return work
+    }
+
+    /// What a task that called another (`call` of a saga function, `retry`, a compensation)
+    /// does when that one was cancelled: a transaction goes on with its other compensations,
+    /// as after one that ended; a caller already cancelled goes on unwinding; any other caller
+    /// is cancelled too, as in redux-saga, where a called saga that cancels itself cancels its
+    /// task.
+    private func calledTaskCancelled(_ caller: SagaTask) {
+        if case .compensating = caller.frames.last {
+            wake(caller, .value(.null))
+        } else if caller.isCancelling {
+            wake(caller, .unwind(.cancel))
+        } else {
+            wakeups.append(contentsOf: cancelWork(caller))
+        }
     }
 
     /// Cancels what a task is blocked on.
