@@ -17,6 +17,27 @@ import Testing
         #expect(run.lines == ["b cancelled: true", "a cancelled: true", "after"])
     }
 
+    /// The current task, in the list wherever it stands, is cancelled last: its `finally`
+    /// runs after the others'.
+    @Test(arguments: ["[other, me]", "[me, other]"])
+    func theCurrentTaskIsCancelledAfterTheOthers(list: String) async {
+        let run = await runSaga(
+            """
+            saga main {
+              let handoff = channel
+              let other = spawn { try { take "never" } finally { log "other finally" } }
+              let t = fork {
+                let me = take handoff
+                try { cancel \(list); log "not reached" } finally { log "self finally" }
+              }
+              put handoff t
+              log "main after put"
+            }
+            """)
+        #expect(run.errors == [])
+        #expect(run.lines == ["other finally", "self finally", "main after put"])
+    }
+
     /// Anything but a task in the list is a TypeError, and no task is cancelled.
     @Test func aListWithSomethingElseIsRefusedWhole() async {
         let run = await runSaga(

@@ -68,9 +68,16 @@ extension Interpreter {
             default:
                 throw SagaError.typeError("cancel needs a task or a list of tasks, got \(value.kindName)")
             }
-            for target in targets where target !== task { wakeups.append(contentsOf: cancelWork(target)) }
-            if targets.contains(where: { $0 === task }) { return cancelSelf(task) }
-            return .value(.null)
+            var others = false
+            for target in targets where target !== task {
+                wakeups.append(contentsOf: cancelWork(target))
+                others = true
+            }
+            guard targets.contains(where: { $0 === task }) else { return .value(.null) }
+            // Last: after the others' cancellations, as another task's cancel would come.
+            guard others else { return cancelSelf(task) }
+            wakeups.append(contentsOf: cancelWork(task))
+            return .suspended
         case .delay(let expr, let valueExpr, _):
             let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
             var value = Value.bool(true)
