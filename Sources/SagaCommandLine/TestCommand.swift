@@ -110,8 +110,9 @@ enum TestCommand {
             io.out("FAIL \(c.saga)\n")
             if result.isCut {
                 io.out(
-                    "  the transcript passed \(GoldenSuite.transcriptLimit(expected: result.expected) >> 20) MiB "
-                        + "(does the program ever end?): the run was stopped there\(update ? ", and no golden written" : "")\n"
+                    "  the transcript passed \(GoldenSuite.transcriptLimit(expected: result.expected) >> 20) MiB: "
+                        + "the run was stopped there\(update ? ", and no golden written" : "") "
+                        + "(a program that never ends, or a transcript too large for a golden file)\n"
                 )
             }
             for problem in result.mockProblems { io.out("  mocks: \(problem)\n") }

@@ -24,7 +24,9 @@ import Testing
             #expect(r.code == 1)
             #expect(r.out.contains("FAIL \(saga)"))
             #expect(
-                r.out.contains("the transcript passed 16 MiB (does the program ever end?): the run was stopped there"))
+                r.out.contains(
+                    "the transcript passed 16 MiB: the run was stopped there "
+                        + "(a program that never ends, or a transcript too large for a golden file)"))
             #expect(r.out.contains("more lines differ"))
             #expect(r.out.utf8.count < 4 << 20)
             let update = await runSagarun(["test", "--update", saga])
