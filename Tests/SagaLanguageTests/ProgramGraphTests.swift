@@ -236,7 +236,7 @@ struct ProgramGraphTests {
     }
 
     /// A channel passed to a function's parameter, there or on to another function, is the
-    /// node its takes come out of; a parameter given two different channels stays `?`.
+    /// node its takes come out of; a parameter given two different channels takes from both.
     @Test func aChannelPassedToAFunctionIsTheNodeItsParameterNames() throws {
         let program = try Self.program(
             """
@@ -258,14 +258,14 @@ struct ProgramGraphTests {
                     fn_either["func either(ch)"]
                     fn_relay["func relay(ch)"]
                     fn_worker["func worker(ch)"]
-                    act_0>"?"]
                     chan_0[/"channel jobs"/]
                     chan_1[/"channel other"/]
                     saga_main -.->|"fork"| fn_either
                     saga_main -.->|"fork"| fn_relay
                     fn_relay -.->|"fork"| fn_worker
-                    act_0 -->|"take"| fn_either
+                    chan_0 -->|"take"| fn_either
                     chan_0 -->|"take"| fn_worker
+                    chan_1 -->|"take"| fn_either
 
                 """)
     }

@@ -50,20 +50,20 @@ struct GraphBuilder {
     /// Every channel made by a `let`, `var` or assignment of `channel` or `actionChannel`, with
     /// the variable's name, in the order met.
     private(set) var channels: [(name: String, owner: Endpoint)] = []
-    /// The channels of the declaration being walked, by the slot of the variable holding each:
-    /// a `put`, `take` or watcher that names the variable reaches the channel.
-    private var channelsBySlot: [Int: Int] = [:]
+    /// The channels of the declaration being walked, by the slot of the variable holding one
+    /// (or, for a function's parameter, each channel its calls pass there): a `put`, `take` or
+    /// watcher that names the variable reaches them.
+    private var channelsBySlot: [Int: Set<Int>] = [:]
     /// The patterns of the declaration being walked that a `let` names, by the variable's slot:
     /// a string literal, or a list (of string literals, or anything else, drawn as `?`).
     private var patternsBySlot: [Int: Expr] = [:]
 
-    /// The channels passed to functions' parameters, by function and parameter slot.
-    ///
-    /// Where every `call`, `fork` or `spawn` of the function passes one channel there, a `take`
-    /// or `put` naming the parameter reaches that channel; -1 where calls pass different ones.
-    private let parameterChannels: [Int: [Int: Int]]
+    /// The channels passed to functions' parameters, by function and parameter slot: a `take`
+    /// or `put` naming the parameter reaches each channel a `call`, `fork` or `spawn` of the
+    /// function passes there.
+    private let parameterChannels: [Int: [Int: Set<Int>]]
     /// ``parameterChannels`` as the walk finds them.
-    private var passedChannels: [Int: [Int: Int]] = [:]
+    private var passedChannels: [Int: [Int: Set<Int>]] = [:]
 
     /// Collects every edge of `program`.
     ///
@@ -79,7 +79,7 @@ struct GraphBuilder {
     }
 
     /// One walk of `program`, with the channels known to be passed to parameters.
-    private init(program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Int]]) {
+    private init(program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Set<Int>]]) {
         self.program = program
         self.includeReducers = includeReducers
         self.parameterChannels = parameterChannels
@@ -99,7 +99,7 @@ struct GraphBuilder {
             walk(saga.body, from: .saga(i))
         }
         for (i, function) in program.functions.enumerated() {
-            channelsBySlot = (parameterChannels[i] ?? [:]).filter { $0.value >= 0 }
+            channelsBySlot = parameterChannels[i] ?? [:]
             patternsBySlot = [:]
             walk(function.body, from: .function(i))
         }
@@ -110,10 +110,8 @@ struct GraphBuilder {
         guard case .function(let index, _) = callee, program.functions.indices.contains(index) else { return }
         let parameters = program.functions[index].parameters
         for (k, argument) in arguments.enumerated() where k < parameters.count {
-            guard case .channel(let channel)? = self.channel(argument) else { continue }
-            let slot = parameters[k].slot
-            let known = passedChannels[index]?[slot]
-            passedChannels[index, default: [:]][slot] = known == nil || known == channel ? channel : -1
+            guard case .variable(let variable) = argument, let held = channelsBySlot[variable.slot] else { continue }
+            passedChannels[index, default: [:]][parameters[k].slot, default: []].formUnion(held)
         }
     }
 
@@ -230,11 +228,11 @@ struct GraphBuilder {
     private mutating func walk(_ effect: Effect, from owner: Endpoint, into variable: Variable) {
         switch effect {
         case .channel:
-            channelsBySlot[variable.slot] = channels.count
+            channelsBySlot[variable.slot] = [channels.count]
             channels.append((variable.name, owner))
         case .actionChannel(let pattern, _, _, let location):
             let channel = channels.count
-            channelsBySlot[variable.slot] = channel
+            channelsBySlot[variable.slot] = [channel]
             channels.append((variable.name, owner))
             taken(pattern, by: .channel(channel), label: "actionChannel", at: location)
         default:
@@ -242,35 +240,37 @@ struct GraphBuilder {
         }
     }
 
-    /// The channel node an expression names, when it is a variable holding one.
-    private func channel(_ expr: Expr) -> Endpoint? {
-        guard case .variable(let variable) = expr, let channel = channelsBySlot[variable.slot] else { return nil }
-        return .channel(channel)
+    /// The channel nodes an expression names, when it is a variable holding a channel (a
+    /// parameter may hold one of several); empty otherwise.
+    private func channels(_ expr: Expr) -> [Endpoint] {
+        guard case .variable(let variable) = expr, let held = channelsBySlot[variable.slot] else { return [] }
+        return held.sorted().map { .channel($0) }
     }
 
-    /// The channel node a pattern names, when it is a variable holding one.
-    private func channel(_ pattern: Pattern) -> Endpoint? {
-        guard case .expr(let expr) = pattern else { return nil }
-        return channel(expr)
+    /// The channel nodes a pattern names, when it is a variable holding a channel.
+    private func channels(_ pattern: Pattern) -> [Endpoint] {
+        guard case .expr(let expr) = pattern else { return [] }
+        return channels(expr)
     }
 
     private mutating func walk(_ effect: Effect, from owner: Endpoint) {
         switch effect {
-        case .take(let pattern, _, _) where channel(pattern) != nil:
-            if let source = channel(pattern) { add(source, owner, .take, "take") }
+        case .take(let pattern, _, _) where !channels(pattern).isEmpty:
+            for source in channels(pattern) { add(source, owner, .take, "take") }
         case .take(let pattern, _, let location):
             taken(pattern, by: owner, label: "take", at: location)
         case .actionChannel(let pattern, _, _, let location):
             taken(pattern, by: owner, label: "actionChannel", at: location)
         case .watcher(let watcher):
-            if let source = channel(watcher.pattern) {
-                add(source, owner, .take, watcher.kind.rawValue)
+            let sources = channels(watcher.pattern)
+            if !sources.isEmpty {
+                for source in sources { add(source, owner, .take, watcher.kind.rawValue) }
             } else {
                 taken(watcher.pattern, by: owner, label: watcher.kind.rawValue, at: watcher.location)
             }
             walk(watcher.body, from: owner)
-        case .put(let target, _?, _) where channel(target) != nil:
-            if let destination = channel(target) { add(owner, destination, .put, "put") }
+        case .put(let target, _?, _) where !channels(target).isEmpty:
+            for destination in channels(target) { add(owner, destination, .put, "put") }
         case .put(let target, let payload, _):
             for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
         case .call(let callee, let arguments, _):
