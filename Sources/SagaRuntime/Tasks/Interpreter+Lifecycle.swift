@@ -28,19 +28,17 @@ extension Interpreter {
     /// parent if that was the last child it waited for, and so on up: a loop, not a
     /// recursion, however long the chain of tasks each forked by the one before.
     func finishIfDone(_ task: SagaTask) {
-        var next = task
-        while next.phase == .children, next.liveChildren == 0 {
-            guard let up = finish(next) else { return }
-            if let failure = up.failure, !markAborted(up.parent, failure) { return }
-            next = up.parent
-        }
+        guard task.phase == .children, task.liveChildren == 0 else { return }
+        var parent = finish(task)
+        while let next = parent, next.phase == .children, next.liveChildren == 0 { parent = finish(next) }
     }
 
-    /// Finishes a task: its outcome goes to its joiners and to whoever waits for it.
+    /// Finishes a task: its outcome goes to its joiners and to whoever waits for it; an
+    /// attached task's failure aborts its parent.
     ///
-    /// - Returns: for an attached task, its parent, and the task's failure if it failed (the
-    ///   caller finishes or aborts the parent next); `nil` otherwise.
-    private func finish(_ task: SagaTask) -> (parent: SagaTask, failure: Failure?)? {
+    /// - Returns: the parent of an attached task, which may be done now, for the caller to
+    ///   finish next; `nil` otherwise.
+    private func finish(_ task: SagaTask) -> SagaTask? {
         task.phase = .done
         liveTasks -= 1
         // The watcher whose body this is, when it takes short turns. Not where watchers run
@@ -71,15 +69,15 @@ extension Interpreter {
         }
         task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
 
-        var up: (parent: SagaTask, failure: Failure?)?
+        var next: SagaTask?
         switch task.kind {
         case .attached:
             guard let parent = task.parent else { break }
             parent.release(task)
             if case .failed(let f) = outcome {
-                up = (parent, f)
+                if markAborted(parent, f) { next = parent }
             } else {
-                up = (parent, nil)
+                next = parent
             }
         case .root, .detached:
             if case .failed(let f) = outcome { report(task, f) }
@@ -104,7 +102,7 @@ extension Interpreter {
         }
         task.parent = nil
         task.owner = .none
-        return up
+        return next
     }
 
     /// Cancels a task (see “Cancellation” in Sagas/README.md): first the effect it is blocked
