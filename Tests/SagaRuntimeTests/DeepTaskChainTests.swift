@@ -1,8 +1,9 @@
 import SagaCore
 import Testing
 
-/// A chain of tasks each forked by the one before ends, fails and is cancelled without
-/// recursing once per link (a chain of tens of thousands overflowed the stack).
+/// A chain of tasks each forked by the one before, or each waited for by the one before
+/// through `race` or `all`, ends, fails and is cancelled without recursing once per link (a
+/// chain of tens of thousands overflowed the stack).
 @Suite struct DeepTaskChainTests {
     private static let chain = """
         func chain(n, last) {
@@ -34,5 +35,27 @@ import Testing
             Self.chain + #"saga main { let f = fork chain(100000, "take"); delay 5ms; cancel f; log "cancelled" }"#)
         #expect(run.errors == [])
         #expect(run.lines == ["cancelled"])
+    }
+
+    @Test(arguments: [
+        "race { a: call rec(n - 1), b: take \"never\" }",
+        "all [call rec(n - 1)]",
+    ])
+    func cancellingALongChainOfCallsThroughCombinatorsEndsItAll(step: String) async {
+        let run = await runSaga(
+            """
+            func rec(n) {
+              if n == 0 { take "never" } else { \(step) }
+            }
+            saga main {
+              let t = fork rec(50000)
+              delay 1ms
+              cancel t
+              let r = race { t: delay 1ms, deep: call rec(50000) }
+              log "cancelled \\(keys(r))"
+            }
+            """)
+        #expect(run.errors == [])
+        #expect(run.lines == [#"cancelled ["t"]"#])
     }
 }

@@ -109,11 +109,40 @@ extension Interpreter {
     /// on (a called function, whole), then its body unwinds through its finally blocks with
     /// `cancelled` true, then its running attached children are cancelled in start order.
     ///
+    /// The tasks a blocked effect waits for (a called function's, a `race`'s or an `all`'s
+    /// entries) are cancelled before the task itself, theirs before theirs: a loop over a
+    /// stack, not a recursion, however long the chain of calls through `race` or `all`.
+    ///
     /// - Returns: the work to do, in order.
     func cancelWork(_ task: SagaTask) -> [Work] {
         if task.isDone || task.isCancelling { return [] }
         task.isCancelling = true
-        var work = cancelBlockedEffect(task)
+        var work: [Work] = []
+        let waitedFor = tasksOfBlockedEffect(task)
+        if !waitedFor.isEmpty {
+            // Each entry: a task being cancelled, the tasks its effect waits for, the next one.
+            var stack = [(task: task, waitedFor: waitedFor, next: 0)]
+            while let top = stack.indices.last {
+                let next = stack[top].next
+                guard next == stack[top].waitedFor.count else {
+                    stack[top].next = next + 1
+                    let inner = stack[top].waitedFor[next]
+                    if inner.isDone || inner.isCancelling { continue }
+                    inner.isCancelling = true
+                    stack.append((inner, tasksOfBlockedEffect(inner), 0))
+                    continue
+                }
+                let done = stack.removeLast().task
+                if done !== task { cancelBody(done, into: &work) }
+            }
+        }
+        cancelBody(task, into: &work)
+        return work
+    }
+
+    /// The end of a task's cancellation, once what its effect waited for is cancelled: its
+    /// body unwinds, then its children are cancelled.
+    private func cancelBody(_ task: SagaTask, into work: inout [Work]) {
         if task.traceOpen { traceUnblock(task) }
         if task.phase == .body {
             task.token &+= 1
@@ -122,7 +151,6 @@ extension Interpreter {
             work.append(.run(task, task.token))
         }
         work.append(.cancelChildren(task))
-        return work
     }
 
     /// What a task that called another (`call` of a saga function, `retry`, a compensation)
@@ -145,12 +173,20 @@ extension Interpreter {
     /// Takers, timers and joins need nothing: the task's token changes, which makes their
     /// wake-ups stale.
     private func cancelBlockedEffect(_ task: SagaTask) -> [Work] {
+        tasksOfBlockedEffect(task).flatMap { cancelWork($0) }
+    }
+
+    /// The tasks a task's blocked effect waits for, which its cancellation cancels first.
+    ///
+    /// They are a called function's task, or a `race`'s or an `all`'s entries (the combinator
+    /// is then settled). A host call it waits for is cancelled here.
+    private func tasksOfBlockedEffect(_ task: SagaTask) -> [SagaTask] {
         switch task.wait {
         case .task(let owned):
-            return cancelWork(owned)
+            return [owned]
         case .combinator(let combinator):
             combinator.isSettled = true
-            return combinator.entries.flatMap { cancelWork($0) }
+            return combinator.entries
         case .host(let id):
             hostCalls.cancel(id)
             return []
