@@ -47,6 +47,35 @@ import Testing
         }
     }
 
+    /// A log whose header is damaged still gives up its whole records; one of a newer format
+    /// is refused (exit 74) and left as it is, not rebuilt as an empty store.
+    @Test func aLogWithADamagedHeaderIsRecoveredAndANewerOneRefused() async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
+            for (offset, byte, recovers) in [(0, UInt8(ascii: "X"), true), (8, UInt8(9), false)] {
+                let store = dir.appendingPathComponent("store-\(offset)").path
+                let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+                #expect(filled.code == 0, "\(filled.err)")
+                let log = store + "/log-0000000000000001"
+                var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: log)))
+                bytes[offset] = byte
+                try Data(bytes).write(to: URL(fileURLWithPath: log))
+                let recovered = await runSagarun(["store", "recover", store])
+                if recovers {
+                    #expect(recovered.code == 0, "\(recovered.err)")
+                    #expect(recovered.out.contains("recovered 10 elements from 10 log records"), "\(recovered.out)")
+                    let counted = await runSagarun(
+                        ["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+                    #expect(counted.out == "10\n", "\(counted.err)")
+                } else {
+                    #expect(recovered.code == 74, "\(recovered.out)")
+                    #expect(recovered.err.contains("newer version"), "\(recovered.err)")
+                    let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: log)))
+                    #expect(after == bytes)
+                }
+            }
+        }
+    }
+
     /// A folder with no store is said to be one, with exit code 66 (no input), and the
     /// maintenance commands leave nothing in it (no lock file).
     @Test func aFolderWithNoStoreIsNotRecovered() async {

@@ -52,10 +52,12 @@ extension FileStore {
         for generation in logs.sorted() where generation >= newestSnapshot {
             let name = StoreFormat.logName(generation)
             let bytes = try dir.read(name)
-            let salvaged = bytes.withUnsafeBytes { (b) -> (records: [(LogDecoder.Entry, UInt64)], skipped: Int)? in
-                guard let header = try? FileHeader.read(b, magic: StoreFormat.logMagic, path: name) else { return nil }
-                return LogDecoder.salvage(b, seed: header.frameSeed)
-            }
+            let salvaged = try bytes.withUnsafeBytes { b in
+                Result { () throws(StoreError) -> (records: [(LogDecoder.Entry, UInt64)], skipped: Int)? in
+                    guard let seed = try salvageSeed(b, path: name) else { return nil }
+                    return LogDecoder.salvage(b, seed: seed)
+                }
+            }.get()
             guard let salvaged else {
                 skipped += bytes.count
                 continue
@@ -75,6 +77,25 @@ extension FileStore {
         return SalvageReport(
             directory: directory, records: records, skippedBytes: skipped,
             entities: index.entities.mapValues(\.count))
+    }
+
+    /// The seed of a log's record checksums; `nil` for a file too short to hold a header.
+    ///
+    /// It is the header's, or, where the header is damaged, the one its epoch field gives (the
+    /// records' own checksums then tell whether that was right).
+    ///
+    /// - Throws: the header's ``StoreError`` when it says the store is of a newer format:
+    ///   nothing is rebuilt from records this version cannot read.
+    private static func salvageSeed(_ bytes: UnsafeRawBufferPointer, path: String) throws(StoreError) -> UInt32? {
+        do {
+            return try FileHeader.read(bytes, magic: StoreFormat.logMagic, path: path).frameSeed
+        } catch  where error.code == .newerFormat {
+            throw error
+        } catch {
+            guard bytes.count >= StoreFormat.headerSize else { return nil }
+            let epoch = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            return FileHeader(magic: StoreFormat.logMagic, epoch: epoch, baseSequence: 0).frameSeed
+        }
     }
 
     /// Writes `index` as the store of `generation`: an empty log segment, then the snapshot,
