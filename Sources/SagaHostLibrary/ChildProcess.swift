@@ -72,8 +72,11 @@ final class ChildProcess: Sendable {
         let child = ChildProcess(pid: spawned.pid, maxLength: maxLength)
         alive.add(child, spawned.pid)
         defer { alive.remove(spawned.pid) }
+        // Blocking writes and reads run on threads of their own: on the global queues, whose
+        // threads run Swift tasks too, two processes' pipes would hold every thread of a
+        // two-core machine, and no saga's timer would fire until they ended.
         if let input = spawned.input, let stdin {
-            DispatchQueue.global().async {
+            Thread {
                 stdin.withUnsafeBytes { bytes in
                     var offset = 0
                     while offset < bytes.count {
@@ -86,7 +89,7 @@ final class ChildProcess: Sendable {
                     }
                 }
                 close(input)
-            }
+            }.start()
         }
         child.drain(spawned.output, isError: false)
         if let errors = spawned.errors { child.drain(errors, isError: true) }
@@ -120,7 +123,7 @@ final class ChildProcess: Sendable {
     /// Reads `fd` to its end on a thread of its own, terminating the child once the output
     /// passes the limit.
     private func drain(_ fd: Int32, isError: Bool) {
-        DispatchQueue.global().async { [self] in
+        Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let n = read(fd, &buffer, buffer.count)
@@ -151,7 +154,7 @@ final class ChildProcess: Sendable {
                 return takeContinuation(&s)
             }
             continuation?.resume()
-        }
+        }.start()
     }
 
     /// The process exited with `status`, and was collected.
