@@ -256,7 +256,9 @@ import Testing
                 ],
                 io: io)
             #expect(code == 1)
-            #expect(io.stderr.contains("error: the run took more than 1000 steps; it was stopped"))
+            #expect(
+                io.stderr.contains(
+                    "error: the run took more than 1000 steps; it was stopped; raise the limit with --max-run-steps"))
         }
     }
 

@@ -111,7 +111,10 @@ import Testing
         let output = BufferedOutput()
         let interpreter = sagas.interpreter(for: program, store: store, options: options, host: host, output: output)
         #expect(await interpreter.run() == .sagaFailed)
-        #expect(output.errors == ["error: the run took more than 100 steps; it was stopped"])
+        #expect(
+            output.errors == [
+                "error: the run took more than 100 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
     }
 
     /// An app's event source reaches a saga over the app's store: the host function gives an

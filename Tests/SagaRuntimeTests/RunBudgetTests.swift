@@ -35,7 +35,10 @@ import Testing
     func aLoopThatNeverBlocksStopsAtTheBudget(source: String) async {
         let result = await run(source, steps: 1_000)
         #expect(result.status == .sagaFailed)
-        #expect(result.errors == ["error: the run took more than 1000 steps; it was stopped"])
+        #expect(
+            result.errors == [
+                "error: the run took more than 1000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
         #expect(result.lines.count <= 1_000)
     }
 
@@ -43,7 +46,10 @@ import Testing
         let result = await run(
             "saga main { var n = 0\n loop { delay 1s; n = n + 1; if n % 100 == 0 { log n } } }", steps: 1_000)
         #expect(result.status == .sagaFailed)
-        #expect(result.errors == ["error: the run took more than 1000 steps; it was stopped"])
+        #expect(
+            result.errors == [
+                "error: the run took more than 1000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
         #expect(!result.lines.isEmpty && result.lines.count < 10)
     }
 
@@ -55,7 +61,10 @@ import Testing
             saga main { loop { put {type: "tick"} } }
             """, steps: 5_000)
         #expect(result.status == .sagaFailed)
-        #expect(result.errors == ["error: the run took more than 5000 steps; it was stopped"])
+        #expect(
+            result.errors == [
+                "error: the run took more than 5000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
     }
 
     /// A watcher that feeds itself stops at the budget, whether its body runs in the watcher's
@@ -70,7 +79,10 @@ import Testing
     func aWatcherThatFeedsItselfStops(watcher: String) async {
         let result = await run("saga main { \(watcher) }", steps: 5_000, input: [#"{"type":"x","n":0}"#])
         #expect(result.status == .sagaFailed)
-        #expect(result.errors == ["error: the run took more than 5000 steps; it was stopped"])
+        #expect(
+            result.errors == [
+                "error: the run took more than 5000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
     }
 
     @Test func reducerLoopsCountToo() async {
@@ -79,7 +91,10 @@ import Testing
             reduce "tick" as a { var i = 0\n while i < 1000 { i = i + 1 } }
             saga main { for i in range(100) { put {type: "tick"} } }
             """, steps: 10_000)
-        #expect(result.errors == ["error: the run took more than 10000 steps; it was stopped"])
+        #expect(
+            result.errors == [
+                "error: the run took more than 10000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
     }
 
     /// A function whose body is one `return` is evaluated with no frame, but its call still
@@ -111,7 +126,10 @@ import Testing
         let lines = Array(repeating: #"{"type":"x"}"#, count: 50)
         let source = "saga main { for i in range(50) { take \"x\" } }"
         let over = await run(source, steps: 240, input: lines)
-        #expect(over.errors == ["error: the run took more than 240 steps; it was stopped"])
+        #expect(
+            over.errors == [
+                "error: the run took more than 240 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
         let within = await run(source, steps: 300, input: lines)
         #expect(within.errors.isEmpty)
         #expect(within.status == .success)

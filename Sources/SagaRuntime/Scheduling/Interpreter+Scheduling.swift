@@ -79,7 +79,8 @@ extension Interpreter {
         failures += 1
         switch overrun {
         case .steps(let limit):
-            output.error("error: the run took more than \(limit) steps; it was stopped")
+            output.error(
+                "error: the run took more than \(limit) steps; it was stopped; raise the limit with --max-run-steps")
         case .turnsWithoutInput(let limit):
             output.error(
                 "error: the run took \(limit) turns with no input, host answer or real-time wait "
