@@ -166,22 +166,30 @@ public final class HostProcess: Sendable {
     /// to exit, so that its status is what the calls and channels it leaves report.
     private func read(_ fd: Int32, _ process: ProcessLifetime, _ collected: DispatchSemaphore) {
         defer { close(fd) }
-        var buffer = Data()
+        // The bytes of lines not yet ended. Only the bytes read since the last search are
+        // searched for a line's end, and the lines taken leave the buffer once per read: a
+        // long answer is read in time that grows with its length, not its square.
+        var buffer: [UInt8] = []
+        var searched = 0
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = Glibc.read(fd, &chunk, chunk.count)
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             buffer.append(contentsOf: chunk[0..<n])
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
+            var start = 0
+            while let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                searched = start
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 guard answer(line) else {
                     exited("answered with a line that is not an answer to a call in flight: \(line.prefix(200))")
                     return
                 }
             }
+            buffer.removeFirst(start)
+            searched = buffer.count
         }
         guard collected.wait(timeout: .now() + Self.exitWait) == .success, let status = process.exitStatus else {
             return exited("closed its output")

@@ -145,6 +145,45 @@ import Testing
         }
     }
 
+    /// A host's answers are lines however its writes cut them: a long one in many pieces,
+    /// two in one write.
+    @Test func aHostProcessAnswerIsALineHoweverItIsWritten() async throws {
+        let python = try Self.python()
+        let host = """
+            import sys, json
+            pairs = []
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m.get("cancel"): continue
+                if m["call"] == "api.big":
+                    text = json.dumps({"id": m["id"], "result": "x" * m["args"][0]}) + "\\n"
+                    for i in range(0, len(text), 1000):
+                        sys.stdout.write(text[i:i + 1000])
+                        sys.stdout.flush()
+                elif m["call"] == "api.pair":
+                    pairs.append(m["id"])
+                    if len(pairs) == 2:
+                        sys.stdout.write("".join(json.dumps({"id": i, "result": "p"}) + "\\n" for i in pairs))
+                        sys.stdout.flush()
+            """
+        let source = """
+            extern func api.big(n)
+            extern func api.pair()
+            saga main {
+              let b = call api.big(300000)
+              log len(b)
+              let p = all [call api.pair(), call api.pair()]
+              log p
+            }
+            """
+        try await withScript(source) { folder, script in
+            try host.write(toFile: folder + "/host.py", atomically: true, encoding: .utf8)
+            let run = await runSagarun(["run", script, "--host", "api=\(python) \(folder)/host.py"])
+            #expect(run.code == 0, "\(run.err)")
+            #expect(run.out == "300000\n[\"p\",\"p\"]\n")
+        }
+    }
+
     /// A call a race's timeout beat is recorded as pending, and replays as a call that never
     /// answers, so the timeout wins again, on the virtual clock too.
     @Test func aTimedOutCallRecordsAndReplaysAsPending() async throws {
