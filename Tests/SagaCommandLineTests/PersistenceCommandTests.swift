@@ -95,6 +95,35 @@ import Testing
         }
     }
 
+    /// A live request's `received`s follow its entity's writes in the order they were made, in
+    /// real time too: each write's results are handed on before the next write of the entity
+    /// starts, so the last `received` holds every element (one run in ten ended on an older
+    /// result with the memory store).
+    @Test func aLiveRequestEndsOnTheLastWriteInRealTime() async throws {
+        let program = """
+            state { lens: [] }
+            reduce "persistence/received" as r { state.lens = state.lens + [len(r.elements)] }
+            saga main {
+              put "persistence/request" { entity: "S", live: true }
+              for i in range(100) { put "persistence/save" { entity: "S", element: { id: i } } }
+            }
+            """
+        try await ExitCodeTests.withFiles(["live.saga": program]) { dir in
+            for _ in 0..<150 {
+                let r = await runSagarun([dir.appendingPathComponent("live.saga").path, "--memory", "--print-state"])
+                #expect(r.code == 0, "\(r.err)")
+                // The run ends once every result is in: the state holds the length of each
+                // `received`, in the order they came.
+                let state = try #require(r.out.split(separator: "\n").last { $0.hasPrefix("state ") })
+                struct Lengths: Decodable { var lens: [Int] }
+                let lens = try JSONDecoder().decode(Lengths.self, from: Data(state.dropFirst(6).utf8)).lens
+                #expect(lens.last == 100, "\(lens)")
+                #expect(lens == lens.sorted(), "\(lens)")
+                if lens.last != 100 || lens != lens.sorted() { break }
+            }
+        }
+    }
+
     /// The results of saves committed together are events of their own, each dispatched once
     /// nothing else can run: a router that takes each and puts it into a channel is back at its
     /// `take` for the next, and misses none.

@@ -1,4 +1,5 @@
 import SagaCore
+import Synchronization
 
 /// One request action of the persistence layer (see “Persistence” in Sagas/README.md) and the
 /// result actions it produces.
@@ -8,25 +9,48 @@ enum PersistenceOperation {
     case request
     case cancelRequest
 
-    /// Performs the request `r` and returns the actions to dispatch, in order.
-    ///
-    /// A `ticket` is the action's place in the entity's lock, taken when it was dispatched
-    /// (``Route/queued(_:)``); without one, a write takes the lock only while the entity has a
-    /// live request.
+    /// Performs the request `r` and returns the actions to dispatch, in order (see
+    /// ``perform(_:store:live:ticket:finish:)``).
     func perform(
         _ r: Record, store: any ElementStore, live: LiveRequests, ticket: AsyncLock.Ticket? = nil
     ) async -> [Value] {
-        let ref = r["ref"]
+        let actions = Mutex<[Value]>([])
+        await perform(r, store: store, live: live, ticket: ticket) { done in actions.withLock { $0 = done } }
+        return actions.withLock { $0 }
+    }
+
+    /// Performs the request `r` and calls `finish` once with the actions to dispatch, in order.
+    ///
+    /// A `ticket` is the action's place in the entity's lock, taken when it was dispatched
+    /// (``Route/queued(_:)``); without one, a write takes the lock only while the entity has a
+    /// live request. `finish` is called before the lock opens, so that the results of the
+    /// entity's writes, and the `received`s they cause, are handed on in the order the
+    /// writes were made: the next write, waiting for the lock, cannot hand its own on first.
+    func perform(
+        _ r: Record, store: any ElementStore, live: LiveRequests, ticket: AsyncLock.Ticket? = nil,
+        finish: @Sendable ([Value]) -> Void
+    ) async {
         let held = await ticket?.acquire()
         defer { held?.open() }
+        var unlock: AsyncLock.Held?
+        if held == nil, self == .save || self == .delete, case .string(let entity)? = r["entity"],
+            live.hasLive(entity)
+        {
+            unlock = await live.lockIfLive(entity)
+        }
+        defer { unlock?.open() }
+        finish(await performLocked(r, store: store, live: live))
+    }
+
+    /// ``perform(_:store:live:ticket:finish:)``'s work, under the entity's lock where it takes one.
+    private func performLocked(_ r: Record, store: any ElementStore, live: LiveRequests) async -> [Value] {
+        let ref = r["ref"]
         guard case .string(let entity)? = r["entity"], !entity.isEmpty else {
             return [failure(r, "an entity must be a non-empty string", ref: ref)]
         }
         switch self {
         case .save:
             let element = r["element"] ?? .null
-            let unlock = held == nil && live.hasLive(entity) ? await live.lockIfLive(entity) : nil
-            defer { unlock?.open() }
             do {
                 let stored = try await store.save(entity: entity, element: element)
                 return [saved(entity, stored, ref)]
@@ -36,8 +60,6 @@ enum PersistenceOperation {
             }
         case .delete:
             let (element, id) = deleteTarget(r)
-            let unlock = held == nil && live.hasLive(entity) ? await live.lockIfLive(entity) : nil
-            defer { unlock?.open() }
             do {
                 let removed = try await store.delete(entity: entity, id: id)
                 return [deleted(entity, r["element"] ?? removed ?? element, ref)]

@@ -76,9 +76,13 @@ public final class ValuePersistence: @unchecked Sendable {
         case .direct:
             scheduler.schedule(reporting: { finish in operation.start(r, store: store, live: live, finish: finish) })
         case .queued(let ticket):
-            scheduler.schedule { await operation.perform(r, store: store, live: live, ticket: ticket) }
+            scheduler.schedule(reporting: { finish in
+                Task { await operation.perform(r, store: store, live: live, ticket: ticket, finish: finish) }
+            })
         case .async:
-            scheduler.schedule { await operation.perform(r, store: store, live: live) }
+            scheduler.schedule(reporting: { finish in
+                Task { await operation.perform(r, store: store, live: live, finish: finish) }
+            })
         }
     }
 
