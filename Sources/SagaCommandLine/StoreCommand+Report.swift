@@ -22,9 +22,16 @@ extension StoreCommand {
         out += ", last record \(report.lastSequence)\n"
         out += fileLines(report)
         for entity in report.entities.keys.sorted(by: Record.keyPrecedes) {
-            out += "  entity \(entity): \(counted(report.entities[entity] ?? 0, "element"))\n"
+            out += "  entity \(shown(entity)): \(counted(report.entities[entity] ?? 0, "element"))\n"
         }
         return out
+    }
+
+    /// An entity's name as a line shows it: as it is, or, when it holds a control character
+    /// (a NUL, a line break), as a JSON string, which escapes them.
+    static func shown(_ entity: String) -> String {
+        let plain = !entity.isEmpty && !entity.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        return plain ? entity : Value.string(entity).canonicalJSON
     }
 
     private static func fileLines(_ report: StoreReport) -> String {
