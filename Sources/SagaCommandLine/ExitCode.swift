@@ -13,4 +13,8 @@ package enum ExitCode: Int32, Sendable {
     case noInput = 66
     /// A store that cannot be opened or written.
     case ioError = 74
+    /// The run was stopped by SIGINT (128 + 2), once it had ended cleanly.
+    case interrupted = 130
+    /// The run was stopped by SIGTERM (128 + 15), once it had ended cleanly.
+    case terminated = 143
 }

@@ -113,7 +113,9 @@ enum RunCommand {
             }
             interpreter.tracer = trace
         }
+        let signals = SignalStop(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
+        signals.end()
         // No child process outlives the run.
         library.terminateChildren()
         if let recorder, let recordPath = parsed.options["--record"] {
@@ -144,6 +146,7 @@ enum RunCommand {
             io.err("error: the store '\(folder)' failed: \(storeFailure.description)\n")
             return .ioError
         }
+        if let signal = signals.signal { return signal == SIGTERM ? .terminated : .interrupted }
         switch status {
         case .success: return mockProblems.isEmpty ? .success : .failure
         case .sagaFailed: return .failure

@@ -188,8 +188,10 @@ public final class Interpreter {
     /// Set while the interpreter has the store process one of its own dispatch entries, so
     /// that the saga middleware can tell those from an app's own dispatches.
     @exclusivity(unchecked) var processingOwnEntry = false
-    /// Set by ``stop()``.
-    @exclusivity(unchecked) var stopRequested = false
+    /// What ``stop()`` sets, from any thread.
+    package let stopRequest: StopRequest
+    /// Whether ``stop()`` was called.
+    var stopRequested: Bool { stopRequest.isAsked }
     /// Set once END has come (no input, timer or host call can bring an action): a `take` of
     /// actions started from then on ends at once (see ``addTaker(_:)``).
     @exclusivity(unchecked) var endReached = false
@@ -322,6 +324,7 @@ public final class Interpreter {
         self.clock = options.virtualTime ? VirtualClock() : RealClock()
         self.hostCalls = HostCallTable(inCallOrder: options.virtualTime)
         self.eventInbox = EventInbox(wake: hostCalls.inbox)
+        self.stopRequest = StopRequest(waking: hostCalls.inbox)
         self.budget = RunBudget(options)
         self.notesEachAction = options.printActions || options.maxTurnsWithoutInput != nil
         reducers.maxSteps = options.maxSteps

@@ -112,6 +112,17 @@ final class ChildProcess: @unchecked Sendable {
     /// Everything the child wrote to standard error.
     var standardError: String { String(decoding: lock.withLock { err }, as: UTF8.self) }
 
+    /// Sends `signal` to the child, waits for it to exit and for its output to end, and
+    /// returns its exit code (`nil` if a signal ended it).
+    func stop(with signal: Int32) -> Int32? {
+        let child = reapLock.withLock { pid }
+        guard child > 0 else { return nil }
+        _ = Foundation.kill(child, signal)
+        guard let status = reap(blocking: true) else { return nil }
+        _ = readersDone.wait(timeout: .now() + .seconds(5))
+        return Self.signal(of: status) == 0 ? (status >> 8) & 0xff : nil
+    }
+
     /// How the child ended, for failure messages.
     var exitDescription: String {
         guard let status = reap(blocking: false) else { return "still running" }

@@ -263,8 +263,7 @@ extension Interpreter {
     /// A stop is not a failure: the run's status is ``RunStatus/success`` unless a saga
     /// failed.
     public func stop() {
-        stopRequested = true
-        hostCalls.inbox.signal()
+        stopRequest.ask()
     }
 
     /// Cancels every root saga, and runs what that makes runnable.

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGINT and SIGTERM stop a run as its end would.
+///
+/// The root sagas are cancelled and their `finally` blocks run, the final state is printed,
+/// and `sagarun` exits with 128 + the signal (the signal's default action ended the process
+/// where it stood).
+@Suite struct SignalStopTests {
+    @Test(
+        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
+        .timeLimit(.minutes(1)),
+        arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalStopsTheRunCleanly(signal: Int32, code: Int32) throws {
+        let sagarun = try #require(SagarunBinary.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let program = """
+            state { ticks: 0 }
+            reduce "tick" as t { state.ticks = state.ticks + 1 }
+            saga main {
+              log "ready"
+              try {
+                loop { put "tick"; delay 10ms }
+              } finally {
+                log "finally, cancelled: \\(cancelled)"
+              }
+            }
+            """
+        try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
+        let child = ChildProcess(
+            executable: sagarun, arguments: ["run", folder + "/main.saga", "--memory", "--print-state"])
+        try child.start()
+        #expect(child.waitForFirstLine(timeout: .seconds(30)))
+        let exit = child.stop(with: signal)
+        #expect(exit == code, "\(child.standardError)")
+        let lines = child.completeLines
+        #expect(lines.first == "ready")
+        #expect(lines.dropFirst().first == "finally, cancelled: true", "\(lines)")
+        #expect(lines.last?.hasPrefix(#"state {"ticks":"#) == true, "\(lines)")
+    }
+}
