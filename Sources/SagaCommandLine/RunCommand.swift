@@ -113,7 +113,7 @@ enum RunCommand {
             }
             interpreter.tracer = trace
         }
-        let signals = SignalStop(stopping: interpreter.stopRequest)
+        let signals = await SignalStop.start(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
         signals.end()
         // No child process outlives the run.

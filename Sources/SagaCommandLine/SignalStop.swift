@@ -20,19 +20,28 @@ final class SignalStop: Sendable {
     // The sources are made, resumed and cancelled on the command's thread only.
     private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
 
-    /// Starts handling the signals: each asks `request`'s run to stop.
-    init(stopping request: StopRequest) {
-        for number in Self.signals {
-            // Ignored as a default, so that the source alone sees it.
+    private init() {}
+
+    /// Handles the signals from now on: each asks `request`'s run to stop.
+    ///
+    /// It returns once every source is registered: until then the signals are ignored (the
+    /// source alone sees one, once registered), so a run begins only when they stop it.
+    static func start(stopping request: StopRequest) async -> SignalStop {
+        let stop = SignalStop()
+        for number in signals {
             Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                received.store(number, ordering: .relaxed)
+            source.setEventHandler { [stop] in
+                stop.received.store(number, ordering: .relaxed)
                 request.ask()
             }
-            source.resume()
-            sources.append(source)
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
+            }
+            stop.sources.append(source)
         }
+        return stop
     }
 
     /// The signal that stopped the run, if one did.

@@ -114,11 +114,24 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` to the child, waits for it to exit and for its output to end, and
     /// returns its exit code (`nil` if a signal ended it).
-    func stop(with signal: Int32) -> Int32? {
+    ///
+    /// A child still running after `patience` is killed (and `nil` returned), so that a child
+    /// that ignored the signal fails the test instead of hanging the suite.
+    func stop(with signal: Int32, patience: Duration = .seconds(30)) -> Int32? {
         let child = reapLock.withLock { pid }
         guard child > 0 else { return nil }
         _ = Foundation.kill(child, signal)
-        guard let status = reap(blocking: true) else { return nil }
+        let deadline = ContinuousClock.now + patience
+        var status = reap(blocking: false)
+        while status == nil, ContinuousClock.now < deadline {
+            usleep(10_000)
+            status = reap(blocking: false)
+        }
+        guard let status else {
+            _ = Foundation.kill(child, SIGKILL)
+            _ = reap(blocking: true)
+            return nil
+        }
         _ = readersDone.wait(timeout: .now() + .seconds(5))
         return Self.signal(of: status) == 0 ? (status >> 8) & 0xff : nil
     }
