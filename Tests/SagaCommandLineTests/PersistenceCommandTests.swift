@@ -109,7 +109,7 @@ import Testing
             }
             """
         try await ExitCodeTests.withFiles(["live.saga": program]) { dir in
-            for _ in 0..<150 {
+            for _ in 0..<80 {
                 let r = await runSagarun([dir.appendingPathComponent("live.saga").path, "--memory", "--print-state"])
                 #expect(r.code == 0, "\(r.err)")
                 // The run ends once every result is in: the state holds the length of each

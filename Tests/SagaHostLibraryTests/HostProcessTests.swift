@@ -2,7 +2,6 @@ import Foundation
 import SagaCore
 import SagaHostLibrary
 import SagaRuntime
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -139,31 +138,5 @@ import Glibc
         let killed = try await call(host, "sh", ["kill -TERM $$; echo survived"])
         #expect(killed["status"] == .int(128 + Int(SIGTERM)))
         #expect(killed["stdout"] == "")
-    }
-
-    /// Processes in flight hold no thread that other tasks need: a task's timers fire while
-    /// two processes run (their pipes were read on the threads Swift tasks run on, and on two
-    /// cores every task waited for the processes to end).
-    @Test func processesInFlightLeaveOtherTasksRunning() async throws {
-        final class Events: Sendable {
-            let list = Mutex<[String]>([])
-            func add(_ event: String) { list.withLock { $0.append(event) } }
-        }
-        let host = HostLibrary(permissions: .all).functions
-        let events = Events()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    _ = try await call(host, "exec", [["sleep", "2"]])
-                    events.add("exec done")
-                }
-            }
-            for tick in 1...3 {
-                try await Task.sleep(for: .milliseconds(100))
-                events.add("tick \(tick)")
-            }
-            try await group.waitForAll()
-        }
-        #expect(events.list.withLock { $0 } == ["tick 1", "tick 2", "tick 3", "exec done", "exec done"])
     }
 }
