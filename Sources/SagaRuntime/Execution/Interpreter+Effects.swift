@@ -167,9 +167,7 @@ extension Interpreter {
         let parent = forkingParent(task)
         var env = task.env
         if watcher.hiddenSlot >= 0 {
-            if watcher.hiddenSlot >= env.count {
-                env.append(contentsOf: repeatElement(.null, count: watcher.hiddenSlot - env.count + 1))
-            }
+            if watcher.hiddenSlot >= env.count { env = Self.padded(env, to: watcher.hiddenSlot + 1) }
             env[watcher.hiddenSlot] = .null
         }
         let child = newTask(
@@ -452,7 +450,7 @@ extension Interpreter {
     /// at all for a block that uses no variable), which the parent then does not copy at its
     /// next write. A parent that is itself a block's task may hold fewer slots than the block
     /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
-    static func frame(of block: Block, from env: [Value]) -> [Value] {
+    private static func frame(of block: Block, from env: [Value]) -> [Value] {
         let size = Int(block.frameSize)
         guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
         return size == 0 ? [] : Array(env[..<size])

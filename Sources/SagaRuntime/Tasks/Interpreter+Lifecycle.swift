@@ -119,24 +119,25 @@ extension Interpreter {
         task.isCancelling = true
         var work: [Work] = []
         let waitedFor = tasksOfBlockedEffect(task)
-        if !waitedFor.isEmpty {
-            // Each entry: a task being cancelled, the tasks its effect waits for, the next one.
-            var stack = [(task: task, waitedFor: waitedFor, next: 0)]
-            while let top = stack.indices.last {
-                let next = stack[top].next
-                guard next == stack[top].waitedFor.count else {
-                    stack[top].next = next + 1
-                    let inner = stack[top].waitedFor[next]
-                    if inner.isDone || inner.isCancelling { continue }
-                    inner.isCancelling = true
-                    stack.append((inner, tasksOfBlockedEffect(inner), 0))
-                    continue
-                }
-                let done = stack.removeLast().task
-                if done !== task { cancelBody(done, into: &work) }
-            }
+        guard !waitedFor.isEmpty else {
+            cancelBody(task, into: &work)
+            return work
         }
-        cancelBody(task, into: &work)
+        // Each entry: a task being cancelled, the tasks its effect waits for, the next one. A
+        // task's body is cancelled once all it waits for are, the first task's last.
+        var stack = [(task: task, waitedFor: waitedFor, next: 0)]
+        while let top = stack.indices.last {
+            let next = stack[top].next
+            guard next == stack[top].waitedFor.count else {
+                stack[top].next = next + 1
+                let inner = stack[top].waitedFor[next]
+                if inner.isDone || inner.isCancelling { continue }
+                inner.isCancelling = true
+                stack.append((inner, tasksOfBlockedEffect(inner), 0))
+                continue
+            }
+            cancelBody(stack.removeLast().task, into: &work)
+        }
         return work
     }
 
