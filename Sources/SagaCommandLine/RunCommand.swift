@@ -92,7 +92,12 @@ enum RunCommand {
             else {
                 throw UsageError("--host takes NAME=COMMAND, as in --host api='python3 api.py'", command: "run")
             }
-            let process = HostProcess(name: String(spec[..<eq]), command: String(spec[spec.index(after: eq)...]))
+            let name = String(spec[..<eq])
+            // Two processes for one name: which one serves its calls would be a silent choice.
+            if hostProcesses.contains(where: { $0.name == name }) {
+                throw UsageError("--host names '\(name)' twice; give each name one command", command: "run")
+            }
+            let process = HostProcess(name: name, command: String(spec[spec.index(after: eq)...]))
             process.register(program.externs.map(\.name), in: &served)
             hostProcesses.append(process)
         }

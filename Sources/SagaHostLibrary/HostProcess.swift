@@ -183,8 +183,8 @@ public final class HostProcess: Sendable {
                 start = newline + 1
                 searched = start
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                guard answer(line) else {
-                    exited("answered with a line that is not an answer to a call in flight: \(line.prefix(200))")
+                if let problem = answer(line) {
+                    exited("answered with \(problem): \(line.prefix(200))")
                     return
                 }
             }
@@ -200,12 +200,23 @@ public final class HostProcess: Sendable {
     /// How long a process whose output ended has to exit before its calls fail without its status.
     static let exitWait: DispatchTimeInterval = .milliseconds(500)
 
-    /// Delivers one answer, or one event of a channel; `false` if the line is neither an answer
-    /// to a call in flight nor an event of a channel the process opened.
-    private func answer(_ line: String) -> Bool {
-        guard let message = try? JSONReader.parse(line), case .record(let r) = message else { return false }
-        if r["id"] == nil, case .string(let name)? = r["channel"] { return channelEvent(r, name) }
-        guard case .int(let id)? = r["id"] else { return false }
+    /// Delivers one answer, or one event of a channel.
+    ///
+    /// - Returns: `nil` if the line was one; otherwise what it is instead (for the message that
+    ///   breaks the process), as "a line that …".
+    private func answer(_ line: String) -> String? {
+        let message: Value
+        do {
+            message = try JSONReader.parse(line)
+        } catch {
+            return "a line that cannot be read as JSON (\(error))"
+        }
+        let notAnAnswer = "a line that is not an answer to a call in flight"
+        guard case .record(let r) = message else { return notAnAnswer }
+        if r["id"] == nil, case .string(let name)? = r["channel"] {
+            return channelEvent(r, name) ? nil : notAnAnswer
+        }
+        guard case .int(let id)? = r["id"] else { return notAnAnswer }
         let result: Result<Value, SagaError>
         if let error = r["error"] {
             switch error {
@@ -217,13 +228,13 @@ public final class HostProcess: Sendable {
         } else if case .string(let name)? = r["channel"], !name.isEmpty {
             result = .success(openChannel(name).value)
         } else {
-            return false
+            return notAnAnswer
         }
         let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
         // An answer to a call cancelled meanwhile is dropped; one to no call at all is not an answer.
-        guard let continuation else { return id > 0 && id < state.withLock { $0.nextID } }
+        guard let continuation else { return id > 0 && id < state.withLock { $0.nextID } ? nil : notAnAnswer }
         continuation.resume(returning: result)
-        return true
+        return nil
     }
 
     /// An event channel the process answered a call with: its `close` from the saga's side is

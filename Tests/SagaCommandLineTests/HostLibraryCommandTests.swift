@@ -102,7 +102,7 @@ import Testing
 
     /// `--host NAME=COMMAND`: calls go to the process as JSON lines and come back as results
     /// or errors; a cancelled call sends a cancel; a process that answers garbage, or exits,
-    /// fails its calls with a HostError that says so.
+    /// fails its calls with a HostError that says so; a name given two processes is refused.
     @Test func aHostProcessServesExternFunctions() async throws {
         let python = try Self.python()
         let source = """
@@ -119,7 +119,7 @@ import Testing
               let r = race { x: call api.slow(), t: delay 100ms }
               log r
               try { call api.garbage() } catch e { log e.kind }
-              try { call api.add(1, 1) } catch e { log e.kind }
+              try { call api.add(1, 1) } catch e { log e.message }
             }
             """
         try await withScript(source) { folder, script in
@@ -132,7 +132,7 @@ import Testing
                     {"kind":"Nope","message":"no"}
                     {"t":true}
                     HostError
-                    HostError
+                    the host process 'api' (\(python) \(folder)/host.py) answered with a line that cannot be read as JSON (1:1: unexpected 'g'; expected a value): garbage
 
                     """)
             let dies = "extern func api.die()\nsaga main { call api.die() }\n"
@@ -142,6 +142,10 @@ import Testing
             #expect(died.err.contains("the host process 'api'"), "\(died.err)")
             let usage = await runSagarun(["run", script, "--host", "api"])
             #expect(usage.code == 64)
+            // Two processes for one name: refused, rather than one of them silently kept.
+            let twice = await runSagarun(["run", script, "--host", "api=true", "--host", "api=false"])
+            #expect(twice.code == 64)
+            #expect(twice.err.contains("--host names 'api' twice"), "\(twice.err)")
         }
     }
 

@@ -10,7 +10,7 @@ extension Interpreter {
     func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
         var calls = inlineCalls(of: task)
         // A saga written in Swift has no place in a source file: its name alone.
-        let name = calls.first?.name ?? task.name
+        let name = calls.first?.name ?? stackName(task)
         var lines = [location.line > 0 ? "at \(name) (\(describe(location)))" : "at \(name)"]
         appendCallers(calls, of: task, to: &lines)
         var child = task
@@ -27,13 +27,23 @@ extension Interpreter {
             // started outside any inline call (inlined functions do not fork), and the parent
             // may have moved on into one since.
             calls = child.kind == .owned ? inlineCalls(of: parent) : []
-            let starter = calls.first?.name ?? parent.name
+            let starter = calls.first?.name ?? stackName(parent)
             lines.append(
                 child.location.line > 0 ? "\(verb) \(starter) at \(describe(child.location))" : "\(verb) \(starter)")
             appendCallers(calls, of: parent, to: &lines)
             child = parent
         }
         return lines
+    }
+
+    /// What a stack calls a task: its name, but `every body` (and so on) for the body a
+    /// watcher's loop forked, which is a fork block at the watcher's place.
+    private func stackName(_ task: SagaTask) -> String {
+        let suffix = " watcher"
+        guard task.name == "fork block", let parent = task.parent, parent.location == task.location,
+            parent.name.hasSuffix(suffix)
+        else { return task.name }
+        return parent.name.dropLast(suffix.count) + " body"
     }
 
     /// The functions `task` runs inline, innermost first.
@@ -48,7 +58,7 @@ extension Interpreter {
     /// `called by NAME at SITE` for each inline call, innermost first.
     private func appendCallers(_ calls: [CallFrame], of task: SagaTask, to lines: inout [String]) {
         for (i, call) in calls.enumerated() where lines.count <= 64 {
-            let caller = i + 1 < calls.count ? calls[i + 1].name : task.name
+            let caller = i + 1 < calls.count ? calls[i + 1].name : stackName(task)
             lines.append("called by \(caller) at \(describe(call.location))")
         }
     }
