@@ -62,7 +62,11 @@ enum StoreCommand {
             let report = try FileStore.salvage(directory: directory, options: .init(fileSystem: io.storeFileSystem))
             var line = "\(directory): recovered \(counted(report.elements, "element")) "
             line += "from \(counted(report.records, "log record")) whose checksums hold"
-            line += report.skippedBytes > 0 ? "; \(report.skippedBytes) damaged bytes passed over\n" : "\n"
+            if report.skippedBytes > 0 { line += "; \(report.skippedBytes) damaged bytes passed over" }
+            if report.orphanedElements > 0 {
+                line += "; \(counted(report.orphanedElements, "element")) of a damaged entity record passed over"
+            }
+            line += "\n"
             io.out(line)
             return .success
         } catch {

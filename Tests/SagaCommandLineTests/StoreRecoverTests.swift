@@ -76,6 +76,39 @@ import Testing
         }
     }
 
+    /// A damaged snapshot gives up its whole records too: a bad element record loses that
+    /// element alone; a bad entity record loses the elements after it, which are not put in
+    /// an entity that may not be theirs.
+    @Test(arguments: [(true, 9, 0), (false, 0, 10)])
+    func aDamagedSnapshotIsRecoveredRecordByRecord(inAnElement: Bool, kept: Int, orphaned: Int) async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            #expect(filled.code == 0, "\(filled.err)")
+            #expect(await runSagarun(["store", "compact", store]).code == 0)
+            let names = try FileManager.default.contentsOfDirectory(atPath: store)
+            let name = try #require(names.first { $0.hasPrefix("snapshot-") }, "\(names)")
+            let snapshot = store + "/" + name
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+            // The entity record follows the 32-byte header; the elements' records follow it.
+            let damaged = inAnElement ? bytes.count / 2 : 32 + 10
+            bytes[damaged] ^= 0xFF
+            try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+            #expect(await runSagarun(["store", "verify", store]).code == 74)
+
+            let recovered = await runSagarun(["store", "recover", store])
+            #expect(recovered.code == 0, "\(recovered.err)")
+            #expect(recovered.out.contains("recovered \(kept) element"), "\(recovered.out)")
+            #expect(recovered.out.contains("damaged bytes passed over"), "\(recovered.out)")
+            #expect(
+                recovered.out.contains("\(orphaned) elements of a damaged entity record passed over") == (orphaned > 0),
+                "\(recovered.out)")
+            #expect(await runSagarun(["store", "verify", store]).code == 0)
+            let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            #expect(counted.out == "\(kept)\n", "\(counted.err)")
+        }
+    }
+
     /// A folder with no store is said to be one, with exit code 66 (no input), and the
     /// maintenance commands leave nothing in it (no lock file).
     @Test func aFolderWithNoStoreIsNotRecovered() async {

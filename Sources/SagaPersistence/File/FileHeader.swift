@@ -22,6 +22,15 @@ struct FileHeader: Equatable {
         return w.bytes
     }
 
+    /// The frame seed of a file whose header is damaged: the one its epoch field gives (the
+    /// records' own checksums then tell whether that was right); `nil` for a file too short to
+    /// hold a header.
+    static func seed(fromDamaged bytes: UnsafeRawBufferPointer, magic: [UInt8]) -> UInt32? {
+        guard bytes.count >= StoreFormat.headerSize else { return nil }
+        let epoch = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+        return FileHeader(magic: magic, epoch: epoch, baseSequence: 0).frameSeed
+    }
+
     /// Reads and checks the header of `bytes`, a file at `path` that must have `magic`.
     ///
     /// - Throws: `.newerFormat` for a version above ours; `.corrupt` for a short file, a

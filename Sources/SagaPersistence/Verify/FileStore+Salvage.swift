@@ -11,7 +11,8 @@ extension FileStore {
     ///
     /// It reads the newest snapshot, then each log segment since it, frame by frame in file
     /// order with the damage between passed over (two processes that both wrote one log, a
-    /// disk that lost a block).
+    /// disk that lost a block). In a damaged snapshot, an element whose entity is not known
+    /// for sure is passed over too (see ``SnapshotFile/salvage(_:path:)``).
     ///
     /// The result is written as a new snapshot and an empty log segment, as `compact` writes
     /// them, and the old files are removed only then.
@@ -20,8 +21,8 @@ extension FileStore {
     /// written unless two writers interleaved them; a save or delete whose record was damaged
     /// is lost. Run `verify` first: a sound store needs none of this.
     ///
-    /// - Throws: `.locked` when a handle has the store open; `.corrupt` when there is no store
-    ///   in the folder, or its newest snapshot is damaged; `.io` for a failed call.
+    /// - Throws: `.locked` when a handle has the store open; `.missing` when there is no store
+    ///   in the folder; `.newerFormat` for a file of a newer format; `.io` for a failed call.
     public static func salvage(directory: String, options: Options = .init()) throws(StoreError) -> SalvageReport {
         let dir = StoreDirectory(path: directory, fs: options.fileSystem)
         // Checked before the lock is taken, which would leave its file in a folder that holds
@@ -41,14 +42,28 @@ extension FileStore {
         }
         var index = EntityIndex()
         var last: UInt64 = 0
+        var skipped = 0
+        var orphans = 0
         let newestSnapshot = snapshots.max() ?? 0
         if newestSnapshot > 0 {
-            let snapshot = try dir.readSnapshot(newestSnapshot)
-            index = snapshot.elements
-            last = snapshot.header.baseSequence
+            do {
+                let snapshot = try dir.readSnapshot(newestSnapshot)
+                index = snapshot.elements
+                last = snapshot.header.baseSequence
+            } catch  where error.code == .corrupt {
+                // A damaged snapshot gives up its whole records, as a damaged log does.
+                let name = StoreFormat.snapshotName(newestSnapshot)
+                let bytes = try dir.read(name)
+                let salvaged = try bytes.withUnsafeBytes { b in
+                    Result { () throws(StoreError) in try SnapshotFile.salvage(b, path: dir.path(of: name)) }
+                }.get()
+                index = salvaged.elements
+                last = salvaged.baseSequence
+                skipped += salvaged.skippedBytes
+                orphans = salvaged.orphans
+            }
         }
         var records = 0
-        var skipped = 0
         for generation in logs.sorted() where generation >= newestSnapshot {
             let name = StoreFormat.logName(generation)
             let bytes = try dir.read(name)
@@ -75,7 +90,7 @@ extension FileStore {
         }
         try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
         return SalvageReport(
-            directory: directory, records: records, skippedBytes: skipped,
+            directory: directory, records: records, skippedBytes: skipped, orphanedElements: orphans,
             entities: index.entities.mapValues(\.count))
     }
 
@@ -92,9 +107,7 @@ extension FileStore {
         } catch  where error.code == .newerFormat {
             throw error
         } catch {
-            guard bytes.count >= StoreFormat.headerSize else { return nil }
-            let epoch = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
-            return FileHeader(magic: StoreFormat.logMagic, epoch: epoch, baseSequence: 0).frameSeed
+            return FileHeader.seed(fromDamaged: bytes, magic: StoreFormat.logMagic)
         }
     }
 

@@ -5,8 +5,11 @@ public struct SalvageReport: Sendable {
     public var directory: String
     /// The log records (saves and deletes) replayed, their checksums whole.
     public var records: Int
-    /// The bytes of the logs that held no whole record.
+    /// The bytes of the logs and the snapshot that held no whole record.
     public var skippedBytes: Int
+    /// The whole element records of a damaged snapshot passed over because the entity they
+    /// belong to is not known for sure.
+    public var orphanedElements: Int = 0
     /// The elements of the recovered store, per entity.
     public var entities: [String: Int]
 
