@@ -54,7 +54,7 @@ struct ParallelReplayTests {
 
     /// What one replay gave: the result and the index, or the error.
     enum Outcome: Equatable {
-        case replayed(validEnd: Int, last: UInt64, entities: [String: [Value: Value]])
+        case replayed(validEnd: Int, last: UInt64, entities: [EntityName: [Value: Value]])
         case failed(String)
     }
 
@@ -194,7 +194,7 @@ struct ParallelReplayTests {
             return
         }
         let element: Value = ["id": 99_999, "name": "x"]
-        #expect(entities["items"]?[Value.int(99_999)] == element)
+        #expect(entities[EntityName("items")]?[Value.int(99_999)] == element)
     }
 
     @Test func theKeyCacheGivesWhatStringDecodingGives() {

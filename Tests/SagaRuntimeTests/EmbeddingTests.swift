@@ -261,7 +261,7 @@ import Testing
         interpreter.stop()
         #expect(await running.value == .sagaFailed)
         #expect(output.lines == ["body 1"])
-        #expect(output.errors.first?.contains("at fork block (app.saga:4:5)") == true)
+        #expect(output.errors.first?.contains("at every body (app.saga:4:5)") == true)
     }
 
     @Test func typedHostFunctionsNameThemselvesInErrors() async {

@@ -21,7 +21,7 @@ final class LiveRequests: Sendable {
 
     private struct Entries {
         var next = 0
-        var byEntity: [String: [Entry]] = [:]
+        var byEntity: [EntityName: [Entry]] = [:]
         /// Acknowledged writes of entities without a live request (see ``wrote(_:)``), all
         /// entities together: one integer to bump, where a count per entity would hash its
         /// name on every write; a request only asks whether the count moved.
@@ -29,14 +29,14 @@ final class LiveRequests: Sendable {
     }
 
     private let entries = Mutex(Entries())
-    private let locks = Mutex<[String: AsyncLock]>([:])
+    private let locks = Mutex<[EntityName: AsyncLock]>([:])
 
     /// Makes a request live; returns its id (for ``setLast(_:id:_:)``).
     @discardableResult
     func register(_ entity: String, query: Query, ref: Value?, last: [Value]) async -> Int {
         entries.withLock { e in
             e.next += 1
-            e.byEntity[entity, default: []].append(Entry(id: e.next, query: query, ref: ref, last: last))
+            e.byEntity[EntityName(entity), default: []].append(Entry(id: e.next, query: query, ref: ref, last: last))
             return e.next
         }
     }
@@ -44,14 +44,16 @@ final class LiveRequests: Sendable {
     /// Replaces what a live request last delivered (its registration raced with a write).
     func setLast(_ entity: String, id: Int, _ elements: [Value]) {
         entries.withLock { e in
-            guard var list = e.byEntity[entity], let i = list.firstIndex(where: { $0.id == id }) else { return }
+            guard var list = e.byEntity[EntityName(entity)], let i = list.firstIndex(where: { $0.id == id }) else {
+                return
+            }
             list[i].last = elements
-            e.byEntity[entity] = list
+            e.byEntity[EntityName(entity)] = list
         }
     }
 
     func cancel(_ entity: String) async {
-        entries.withLock { $0.byEntity[entity] = nil }
+        entries.withLock { $0.byEntity[EntityName(entity)] = nil }
     }
 
     /// Whether the entity has a live request.
@@ -61,7 +63,7 @@ final class LiveRequests: Sendable {
     /// save's cost.
     func hasLive(_ entity: String) -> Bool {
         // Most programs have no live request at all: no need to hash the entity's name then.
-        entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[entity]?.isEmpty == false }
+        entries.withLock { !$0.byEntity.isEmpty && $0.byEntity[EntityName(entity)]?.isEmpty == false }
     }
 
     /// Whether a write of the entity may go straight to the store (no `Task`): nil when it
@@ -71,7 +73,7 @@ final class LiveRequests: Sendable {
     func ticketForWrite(_ entity: String) -> AsyncLock.Ticket? {
         let live = hasLive(entity)
         return locks.withLock { l -> AsyncLock.Ticket? in
-            if !live, l.isEmpty || l[entity]?.isBusy != true { return nil }
+            if !live, l.isEmpty || l[EntityName(entity)]?.isBusy != true { return nil }
             return Self.reserve(entity, in: &l)
         }
     }
@@ -83,7 +85,7 @@ final class LiveRequests: Sendable {
     /// the store is read anyway (see ``ElementStore/query(entity:_:)``).
     func ticketForRead(_ entity: String) -> AsyncLock.Ticket? {
         locks.withLock { l -> AsyncLock.Ticket? in
-            guard l[entity]?.isBusy == true else { return nil }
+            guard l[EntityName(entity)]?.isBusy == true else { return nil }
             return Self.reserve(entity, in: &l)
         }
     }
@@ -95,7 +97,7 @@ final class LiveRequests: Sendable {
     /// queries again) or is seen here.
     func wrote(_ entity: String) -> Bool {
         entries.withLock { e in
-            if !e.byEntity.isEmpty, e.byEntity[entity]?.isEmpty == false { return true }
+            if !e.byEntity.isEmpty, e.byEntity[EntityName(entity)]?.isEmpty == false { return true }
             e.writes &+= 1
             return false
         }
@@ -116,25 +118,26 @@ final class LiveRequests: Sendable {
     }
 
     /// A place in the entity's lock, made on first use.
-    private static func reserve(_ entity: String, in locks: inout [String: AsyncLock]) -> AsyncLock.Ticket {
-        let lock = locks[entity] ?? AsyncLock()
-        locks[entity] = lock
+    private static func reserve(_ entity: String, in locks: inout [EntityName: AsyncLock]) -> AsyncLock.Ticket {
+        let name = EntityName(entity)
+        let lock = locks[name] ?? AsyncLock()
+        locks[name] = lock
         return lock.reserve()
     }
 
     /// Re-runs the entity's live queries; returns a `received` action for each whose result
     /// changed, in the order the requests were made.
     func refresh(_ entity: String, store: any ElementStore) async -> [Value] {
-        let current = entries.withLock { $0.byEntity[entity] ?? [] }
+        let current = entries.withLock { $0.byEntity[EntityName(entity)] ?? [] }
         var actions: [Value] = []
         for entry in current {
             guard let elements = try? await store.query(entity: entity, entry.query) else { continue }
             let changed = entries.withLock { e -> Bool in
-                guard var list = e.byEntity[entity], let i = list.firstIndex(where: { $0.id == entry.id }),
+                guard var list = e.byEntity[EntityName(entity)], let i = list.firstIndex(where: { $0.id == entry.id }),
                     list[i].last != elements
                 else { return false }
                 list[i].last = elements
-                e.byEntity[entity] = list
+                e.byEntity[EntityName(entity)] = list
                 return true
             }
             guard changed else { continue }

@@ -20,7 +20,7 @@ public final class FileStoreContainer: Sendable {
     private let opening: Task<Result<any ElementStore, StoreError>, Never>
     /// The store once open, and the work that asked for it before: see ``withStore(_:)``.
     private let access = StoreAccess()
-    private let observers = Mutex<[String: [Int: AsyncStream<Void>.Continuation]]>([:])
+    private let observers = Mutex<[EntityName: [Int: AsyncStream<Void>.Continuation]]>([:])
     private let nextObserver = Mutex(0)
     private let loaded = LoadingBox()
 
@@ -90,16 +90,16 @@ public final class FileStoreContainer: Sendable {
             return n
         }
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        observers.withLock { $0[entity, default: [:]][id] = continuation }
+        observers.withLock { $0[EntityName(entity), default: [:]][id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            self?.observers.withLock { _ = $0[entity]?.removeValue(forKey: id) }
+            self?.observers.withLock { _ = $0[EntityName(entity)]?.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Tells the live requests of `entity` that it changed.
     func changed(_ entity: String) {
-        let current = observers.withLock { $0[entity].map { Array($0.values) } ?? [] }
+        let current = observers.withLock { $0[EntityName(entity)].map { Array($0.values) } ?? [] }
         for c in current { c.yield() }
     }
 }

@@ -52,7 +52,8 @@ struct ReplayTables {
 
     /// Makes `entity` the current one.
     private mutating func select(_ entity: String) {
-        if name == entity { return }
+        // Byte by byte, as entity names are told apart (see ``EntityName``).
+        if let name, Record.sameKey(name, entity) { return }
         put()
         table = index.take(entity: entity)
         if let saves = expected.removeValue(forKey: entity), saves > 0 {

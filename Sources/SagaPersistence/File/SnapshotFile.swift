@@ -20,10 +20,10 @@ enum SnapshotFile {
         let seed = header.frameSeed
         var payload = BinaryWriter(capacity: 256)
         var total = 0
-        for entity in index.entities.keys.sorted(by: Record.keyPrecedes) {
+        for entity in index.entities.keys.sorted(by: { Record.keyPrecedes($0.text, $1.text) }) {
             guard let table = index.entities[entity] else { continue }
             payload.bytes.removeAll(keepingCapacity: true)
-            payload.string(entity)
+            payload.string(entity.text)
             payload.varint(UInt64(table.count))
             payload.bytes.withUnsafeBytes {
                 Frame.append(into: &out, type: StoreFormat.entity, sequence: nil, payload: $0, seed: seed)
@@ -56,8 +56,8 @@ enum SnapshotFile {
     static func read(_ file: UnsafeRawBufferPointer, path: String) throws(StoreError) -> (FileHeader, EntityIndex) {
         let header = try FileHeader.read(file, magic: StoreFormat.snapshotMagic, path: path)
         let seed = header.frameSeed
-        var entities: [String: [Value: Value]] = [:]
-        var entity: String?
+        var entities: [EntityName: [Value: Value]] = [:]
+        var entity: EntityName?
         var table: [Value: Value] = [:]
         var total = 0
         var position = StoreFormat.headerSize
@@ -69,7 +69,7 @@ enum SnapshotFile {
         func finish(at offset: Int) throws(StoreError) {
             guard let name = entity else { return }
             guard UInt64(table.count) == expected else {
-                throw corrupt("entity '\(name)' holds \(table.count) elements, not \(expected)", offset)
+                throw corrupt("entity '\(name.text)' holds \(table.count) elements, not \(expected)", offset)
             }
             entities[name] = table
             entity = nil
@@ -90,8 +90,10 @@ enum SnapshotFile {
                 guard let name = try? reader.string(), let count = try? reader.varint() else {
                     throw corrupt("an undecodable record", position)
                 }
-                guard entities[name] == nil else { throw corrupt("entity '\(name)' appears twice", position) }
-                entity = name
+                guard entities[EntityName(name)] == nil else {
+                    throw corrupt("entity '\(name)' appears twice", position)
+                }
+                entity = EntityName(name)
                 expected = count
                 table = [:]
                 table.reserveCapacity(Int(min(count, 1 << 26)))

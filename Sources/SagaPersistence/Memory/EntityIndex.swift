@@ -4,13 +4,19 @@ import SagaCore
 /// queries from.
 struct EntityIndex: Sendable {
     /// Entity name to (id to element).
-    private(set) var entities: [String: [Value: Value]] = [:]
+    private(set) var entities: [EntityName: [Value: Value]] = [:]
 
     init() {}
 
     /// An index of these tables (recovery builds them whole, which is faster).
-    init(entities: [String: [Value: Value]]) {
+    init(entities: [EntityName: [Value: Value]]) {
         self.entities = entities.filter { !$0.value.isEmpty }
+    }
+
+    /// The number of elements of each entity, for reports; two names whose texts Swift
+    /// takes for equal (canonically equivalent ones) are counted under one.
+    var counts: [String: Int] {
+        Dictionary(entities.map { ($0.key.text, $0.value.count) }, uniquingKeysWith: +)
     }
 
     /// The number of elements over all entities.
@@ -18,7 +24,7 @@ struct EntityIndex: Sendable {
 
     /// Inserts or replaces `element`, whose id was checked by ``ElementID/of(_:)``.
     mutating func save(entity: String, id: Value, element: Value) {
-        entities[entity, default: [:]][id] = element
+        entities[EntityName(entity), default: [:]][id] = element
     }
 
     /// Removes the element with `id`; returns it, or nil if there was none.
@@ -26,8 +32,9 @@ struct EntityIndex: Sendable {
     mutating func delete(entity: String, id: Value) -> Value? {
         // In place: copying the table out (`var table = entities[entity]`) would copy every
         // element of the entity on each delete, its storage being shared with the index.
-        guard let old = entities[entity]?.removeValue(forKey: id) else { return nil }
-        if entities[entity]?.isEmpty == true { entities[entity] = nil }
+        let name = EntityName(entity)
+        guard let old = entities[name]?.removeValue(forKey: id) else { return nil }
+        if entities[name]?.isEmpty == true { entities[name] = nil }
         return old
     }
 
@@ -35,17 +42,17 @@ struct EntityIndex: Sendable {
     /// applying many writes to one entity (replaying a log) looks its name up once and holds
     /// the only reference to the table; ``restore(entity:_:)`` puts it back.
     mutating func take(entity: String) -> [Value: Value] {
-        entities.removeValue(forKey: entity) ?? [:]
+        entities.removeValue(forKey: EntityName(entity)) ?? [:]
     }
 
     /// Puts back a table that ``take(entity:)`` removed; an empty one leaves the entity out.
     mutating func restore(entity: String, _ table: [Value: Value]) {
-        if !table.isEmpty { entities[entity] = table }
+        if !table.isEmpty { entities[EntityName(entity)] = table }
     }
 
     /// The matching elements of `entity`, ordered and paged.
     func query(entity: String, _ query: Query) -> [Value] {
-        guard let table = entities[entity] else { return [] }
+        guard let table = entities[EntityName(entity)] else { return [] }
         // A condition on `id` by equality (or `in`) picks its elements from the index
         // instead of scanning the entity; the other conditions still apply to them.
         for condition in query.conditions where condition.path.components == ["id"] {

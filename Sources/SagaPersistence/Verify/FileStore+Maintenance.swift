@@ -39,7 +39,7 @@ extension FileStore {
             report.problem = noStore(at: directory)
         }
         guard report.problem == nil else { return report }
-        report.entities = scan.index.entities.mapValues(\.count)
+        report.entities = scan.index.counts
         if let torn = scan.tornTail {
             report.warnings.append(
                 StoreReport.Warning(
@@ -80,7 +80,7 @@ extension FileStore {
             await store.close()
             throw error
         }
-        let entities = store.writer.index.withLock { $0.entities.mapValues(\.count) }
+        let entities = store.writer.index.withLock { $0.counts }
         await store.close()
         return CompactionReport(
             directory: directory, bytesBefore: before, bytesAfter: after, entities: entities,

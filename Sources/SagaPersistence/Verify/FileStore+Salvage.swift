@@ -91,7 +91,7 @@ extension FileStore {
         try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
         return SalvageReport(
             directory: directory, records: records, skippedBytes: skipped, orphanedElements: orphans,
-            entities: index.entities.mapValues(\.count))
+            entities: index.counts)
     }
 
     /// The seed of a log's record checksums; `nil` for a file too short to hold a header.
