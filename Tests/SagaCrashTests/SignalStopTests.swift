@@ -50,4 +50,45 @@ import Glibc
         #expect(lines.dropFirst().first == "finally, cancelled: true", "\(lines)")
         #expect(lines.last?.hasPrefix(#"state {"ticks":"#) == true, "\(lines)")
     }
+
+    /// On the virtual clock, a run waiting for an input line that has not come, or for a
+    /// host process's answer, stops on a signal as any run does.
+    @Test(
+        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
+        .timeLimit(.minutes(1)),
+        arguments: ["input", "host"])
+    func aSignalStopsAVirtualRunWaitingOutside(waitingFor: String) throws {
+        let sagarun = try #require(SagarunBinary.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let program = """
+            extern func api.never()
+            saga main {
+              log "ready"
+              try {
+                if \(waitingFor == "host") { call api.never() } else { take "never" }
+              } finally {
+                log "finally, cancelled: \\(cancelled)"
+              }
+            }
+            """
+        try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
+        // A pipe with a writer that writes nothing: reading it waits.
+        let fifo = folder + "/input"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = open(fifo, O_RDWR)
+        #expect(writer >= 0)
+        defer { close(writer) }
+        let outside = waitingFor == "host" ? ["--host", "api=sleep 600"] : ["--input", fifo]
+        let child = ChildProcess(
+            executable: "/usr/bin/env",
+            arguments: ["ASAN_OPTIONS=detect_leaks=0", sagarun, "run", folder + "/main.saga", "--virtual-time"]
+                + outside)
+        try child.start()
+        #expect(child.waitForFirstLine(timeout: .seconds(30)))
+        let exit = child.stop(with: SIGTERM)
+        #expect(exit == 143, "\(child.standardError)")
+        #expect(child.completeLines == ["ready", "finally, cancelled: true"], "\(child.standardError)")
+    }
 }

@@ -159,9 +159,12 @@ final class HostCallTable: Sendable {
     }
 
     /// Virtual time: waits until the oldest call in flight has finished, and returns it
-    /// (completions are delivered in the order the calls were made).
-    func nextInCallOrder(isolation: isolated (any Actor)? = #isolation) async -> Completion? {
-        while true {
+    /// (completions are delivered in the order the calls were made); `nil` when none is in
+    /// flight, or once `stop` is asked for (which wakes the wait: it signals the inbox).
+    func nextInCallOrder(
+        unless stop: StopRequest? = nil, isolation: isolated (any Actor)? = #isolation
+    ) async -> Completion? {
+        while stop?.isAsked != true {
             let next = local.withLock { l -> Int? in
                 while let id = l.order.first, l.waiting[id] == nil { _ = l.order.popFirst() }
                 return l.order.first
@@ -173,6 +176,7 @@ final class HostCallTable: Sendable {
             }
             await inbox.wait()
         }
+        return nil
     }
 
     /// Real time: the calls that have finished (possibly none: the wait also ends when

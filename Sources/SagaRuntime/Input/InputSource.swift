@@ -69,6 +69,12 @@ public final class InputSource: @unchecked Sendable {
     /// The next input action, skipping blank lines; `nil` at the end.
     ///
     /// - Throws: ``InputError`` for a line that is not a valid input record.
+    /// Ends a read that waits for input once this stop is asked for: the input then ends
+    /// there, as at its end.
+    func endReads(on stop: StopRequest) {
+        reader?.stop = stop
+    }
+
     func next() throws(InputError) -> InputLine? {
         guard reader != nil else { return try nextGivenLine() }
         // Optional chaining borrows the reader; `guard let` retained and released it per line.

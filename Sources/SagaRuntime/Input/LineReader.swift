@@ -44,6 +44,8 @@ final class LineReader {
     /// How many bytes the gather buffer holds now (for tests).
     var gatherCapacity: Int { spill.count }
     @exclusivity(unchecked) private var gathered = 0
+    /// The run's stop, which ends a read that waits for input (see ``isReadable()``).
+    @exclusivity(unchecked) var stop: StopRequest?
 
     init(fd: Int32) {
         self.fd = fd
@@ -72,6 +74,11 @@ final class LineReader {
         while true {
             if start == end {
                 if atEnd { return sawAnything && !skipping ? .text(gatheredLine) : nil }
+                guard isReadable() else {
+                    // A stop was asked for while the input had nothing to read: it ends here.
+                    atEnd = true
+                    continue
+                }
                 let n = read(fd, chunk.baseAddress, chunk.count)
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 {
@@ -111,6 +118,19 @@ final class LineReader {
     }
 
     /// The index of the first line break in `chunk[start..<end]`, if there is one.
+    /// Whether the input has bytes to read (or its end, or an error `read` reports); `false`
+    /// once ``stop`` is asked for while it has none. A read that would wait for a pipe or a
+    /// terminal then waits here, where a stop can end it.
+    private func isReadable() -> Bool {
+        guard let stop else { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while !stop.isAsked {
+            let ready = poll(&descriptor, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
+        }
+        return false
+    }
+
     private func firstNewline() -> Int? {
         guard let base = chunk.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: "\n")), end &- start)

@@ -97,6 +97,7 @@ extension Interpreter {
             binding.runEnded(self)
             budget.memoryWatch?.stop()
         }
+        input?.endReads(on: stopRequest)
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
         releaseUnfinishedTasks()
@@ -126,7 +127,7 @@ extension Interpreter {
             if budget.isSpent, !hostCalls.hasInFlight { return nil }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
-                if let done = await hostCalls.nextInCallOrder() { deliver(done) }
+                if let done = await hostCalls.nextInCallOrder(unless: stopRequest) { deliver(done) }
                 continue
             }
             // Through optional chaining rather than a binding, which would retain the source
