@@ -72,7 +72,7 @@ public final class InputSource: @unchecked Sendable {
     /// Ends a read that waits for input once this stop is asked for: the input then ends
     /// there, as at its end.
     func endReads(on stop: StopRequest) {
-        reader?.stop = stop
+        reader?.stopRequest = stop
     }
 
     func next() throws(InputError) -> InputLine? {

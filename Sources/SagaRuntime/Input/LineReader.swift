@@ -45,7 +45,7 @@ final class LineReader {
     var gatherCapacity: Int { spill.count }
     @exclusivity(unchecked) private var gathered = 0
     /// The run's stop, which ends a read that waits for input (see ``isReadable()``).
-    @exclusivity(unchecked) var stop: StopRequest?
+    @exclusivity(unchecked) var stopRequest: StopRequest?
 
     init(fd: Int32) {
         self.fd = fd
@@ -117,12 +117,11 @@ final class LineReader {
         }
     }
 
-    /// The index of the first line break in `chunk[start..<end]`, if there is one.
     /// Whether the input has bytes to read (or its end, or an error `read` reports); `false`
-    /// once ``stop`` is asked for while it has none. A read that would wait for a pipe or a
+    /// once ``stopRequest`` is asked for while it has none. A read that would wait for a pipe or a
     /// terminal then waits here, where a stop can end it.
     private func isReadable() -> Bool {
-        guard let stop else { return true }
+        guard let stop = stopRequest else { return true }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while !stop.isAsked {
             let ready = poll(&descriptor, 1, 100)
@@ -131,6 +130,7 @@ final class LineReader {
         return false
     }
 
+    /// The index of the first line break in `chunk[start..<end]`, if there is one.
     private func firstNewline() -> Int? {
         guard let base = chunk.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: "\n")), end &- start)
