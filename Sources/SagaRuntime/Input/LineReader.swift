@@ -117,9 +117,10 @@ final class LineReader {
         }
     }
 
-    /// Whether the input has bytes to read (or its end, or an error `read` reports); `false`
-    /// once ``stopRequest`` is asked for while it has none. A read that would wait for a pipe or a
-    /// terminal then waits here, where a stop can end it.
+    /// Whether the input has bytes to read, its end, or an error `read` reports.
+    ///
+    /// `false` once ``stopRequest`` is asked for while it has none: a read that would wait for
+    /// a pipe or a terminal waits here instead, where a stop can end it.
     private func isReadable() -> Bool {
         guard let stop = stopRequest else { return true }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
