@@ -32,10 +32,12 @@ package enum FailureInjection {
             return "\(c.mocks ?? "mocks"): \(error)\n"
         }
         var text = "\(baseline.calls) call\(baseline.calls == 1 ? "" : "s") without failures: \(baseline.ending)\n"
+        for problem in baseline.mockProblems { text += "  mocks: \(problem)\n" }
         for n in 0..<baseline.calls {
             guard let r = try? await run(program, c, mocks: mocksText, failingCall: n, twice: twice) else { break }
             text += "call #\(n + 1) fails: \(r.ending)\n"
             for error in r.escaped { text += "  escaped: \(error)\n" }
+            for problem in r.mockProblems { text += "  mocks: \(problem)\n" }
             text += "  compensations: \(r.compensations.isEmpty ? "none" : r.compensations.joined(separator: ", "))\n"
         }
         // Locations name the file as it was given: relative, absolute, or through `..`.
@@ -52,6 +54,9 @@ package enum FailureInjection {
         var ending: String
         var escaped: [String]
         var compensations: [String]
+        /// The calls that did not match the mocks (the lines a failure left untaken are no
+        /// problem: the calls after it were not made).
+        var mockProblems: [String]
     }
 
     /// One run of the case, with the `failingCall`-th call failing; the mocks, when there are
@@ -62,10 +67,12 @@ package enum FailureInjection {
         // The host library, with no permission, as under `sagarun test`: the mocks stand in.
         let library = HostLibrary(permissions: HostPermissions()).functions
         var host = library
+        var mocked: HostMocks?
         if let mocks, let path = c.mocks {
-            let mocked = try HostMocks(jsonl: mocks, source: path)
+            let lines = try HostMocks(jsonl: mocks, source: path)
+            mocked = lines
             host = library.merging(
-                mocked.functions(failingCallsOf: program.externs.map(\.name).filter { library[$0] == nil }))
+                lines.functions(failingCallsOf: program.externs.map(\.name).filter { library[$0] == nil }))
         }
         var options = Interpreter.Options(virtualTime: true)
         options.failingCall = failingCall
@@ -76,15 +83,18 @@ package enum FailureInjection {
         let input = c.input.flatMap { InputSource.file($0) }
         let status = await interpreter.run(input: input)
         await store.close()
+        let mockProblems = mocked?.unexpectedCalls ?? []
+        // A call that did not match the mocks fails the run, as under `sagarun run`.
         let ending: String
         switch status {
-        case .success: ending = "ended cleanly"
+        case .success: ending = mockProblems.isEmpty ? "ended cleanly" : "a call did not match the mocks (exit 1)"
         case .sagaFailed: ending = "a saga failed (exit 1)"
         case .malformedInput: ending = "malformed input (exit 65)"
         }
         let escaped = output.errors.compactMap { $0.split(separator: "\n").first.map(String.init) }
             .filter { $0.hasPrefix("error: saga ") }
         return Outcome(
-            calls: interpreter.callsMade, ending: ending, escaped: escaped, compensations: interpreter.compensationsRun)
+            calls: interpreter.callsMade, ending: ending, escaped: escaped, compensations: interpreter.compensationsRun,
+            mockProblems: mockProblems)
     }
 }

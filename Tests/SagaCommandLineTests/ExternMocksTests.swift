@@ -114,6 +114,18 @@ import Testing
             #expect(unused.code == 1)
             #expect(unused.out.contains("line 2 of"))
             #expect(unused.out.contains("was not used"))
+
+            // Unless it says it is optional; `optional` is a bool.
+            let optional = mocks.replacingOccurrences(of: "}\n", with: #", "optional": true}"# + "\n")
+            #expect(optional != mocks)
+            try? (mocks + optional).write(
+                to: dir.appendingPathComponent("app.mocks.jsonl"), atomically: true, encoding: .utf8)
+            let untaken = await runSagarun(["test", dir.path])
+            #expect(untaken.code == 0, "\(untaken.out)")
+            try? (mocks + optional.replacingOccurrences(of: "true", with: "1")).write(
+                to: dir.appendingPathComponent("app.mocks.jsonl"), atomically: true, encoding: .utf8)
+            let refused = await runSagarun(["test", dir.path])
+            #expect(refused.out.contains("'optional' is true or false"), "\(refused.out)")
         }
     }
 

@@ -27,4 +27,45 @@ import Testing
         #expect(run.out.contains("2 calls without failures: ended cleanly"), "\(run.out)")
         #expect(run.out.contains("compensations: host_compensation.saga:13:7"), "\(run.out)")
     }
+
+    /// A call made to fail takes its mocks line all the same, so the calls after it take
+    /// theirs; a call that does not match the mocks is reported, and ends the run as under
+    /// `sagarun run`, even when the saga catches its error.
+    @Test func aFailedCallTakesItsLineAndAMismatchIsReported() async throws {
+        let program = """
+            extern func f(x)
+            saga main {
+              try { call f(1) } catch e { log "first failed" }
+              try { call f(2) } catch e { log "second failed: \\(e.kind)" }
+            }
+            """
+        let mocks = """
+            {"call": "f", "args": [1], "result": "one"}
+            {"call": "f", "args": [2], "result": "two"}
+            """
+        let files = ["shift.saga": program, "shift.mocks.jsonl": mocks, "shift.golden": "state {}\n"]
+        try await ExitCodeTests.withFiles(files) { dir in
+            let run = await runSagarun(["test", "--inject-failures", dir.appendingPathComponent("shift.saga").path])
+            #expect(
+                run.out.contains(
+                    """
+                      2 calls without failures: ended cleanly
+                      call #1 fails: ended cleanly
+                        compensations: none
+                      call #2 fails: ended cleanly
+                    """), "\(run.out)")
+            #expect(!run.out.contains("mocks:"), "\(run.out)")
+            // The second line now expects other arguments: every run's second call fails to match.
+            try mocks.replacingOccurrences(of: "[2]", with: "[3]").write(
+                to: dir.appendingPathComponent("shift.mocks.jsonl"), atomically: true, encoding: .utf8)
+            let mismatched = await runSagarun(
+                ["test", "--inject-failures", dir.appendingPathComponent("shift.saga").path])
+            #expect(
+                mismatched.out.contains(
+                    """
+                      2 calls without failures: a call did not match the mocks (exit 1)
+                        mocks: unexpected call f(2): line 2 of shift.mocks.jsonl expects f(3)
+                    """), "\(mismatched.out)")
+        }
+    }
 }

@@ -21,7 +21,9 @@ import Synchronization
 /// The calls of one function take its lines in order. A call with no line left, or with
 /// other arguments than its line names, fails in the saga with a `MockError`; so does a call
 /// of a function with no lines at all that the program declares `extern`. A line no call took
-/// is a problem too: ``problems`` lists them all once the run is over.
+/// is a problem too, unless it says `"optional": true` (a call that only a failure makes, as
+/// a compensation's under `sagarun test --inject-failures`): ``problems`` lists them all once
+/// the run is over.
 public final class HostMocks: Sendable {
     /// A mocks file that does not parse: the line and what is wrong with it.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
@@ -39,6 +41,8 @@ public final class HostMocks: Sendable {
         var line: Int
         var arguments: Value?
         var outcome: Outcome
+        /// Whether the line may go untaken.
+        var isOptional: Bool
     }
 
     /// What a line's call gives.
@@ -89,7 +93,7 @@ public final class HostMocks: Sendable {
                 throw ParseError(
                     line: line,
                     message:
-                        "a mock has no '\(key)': it has 'call', 'args', and a 'result', an 'error', 'pending' or a 'channel'"
+                        "a mock has no '\(key)': it has 'call', 'args', 'optional', and a 'result', an 'error', 'pending' or a 'channel'"
                 )
             }
             let outcome: Outcome
@@ -108,6 +112,12 @@ public final class HostMocks: Sendable {
                 throw ParseError(
                     line: line, message: "a mock has either a 'result', an 'error', \"pending\": true or a 'channel'")
             }
+            let isOptional: Bool
+            switch r["optional"] {
+            case nil: isOptional = false
+            case .bool(let b)?: isOptional = b
+            case _?: throw ParseError(line: line, message: "'optional' is true or false")
+            }
             let arguments = r["args"]
             if let arguments {
                 guard case .list = arguments else {
@@ -115,7 +125,7 @@ public final class HostMocks: Sendable {
                 }
             }
             state.waiting[name, default: []].append(
-                Mock(name: name, line: line, arguments: arguments, outcome: outcome))
+                Mock(name: name, line: line, arguments: arguments, outcome: outcome, isOptional: isOptional))
             state.counts[name, default: 0] += 1
         }
         self.calls = Mutex(state)
@@ -123,7 +133,7 @@ public final class HostMocks: Sendable {
     }
 
     /// The keys a mocks line may have.
-    private static let keys: Set<String> = ["call", "args", "result", "error", "pending", "channel"]
+    private static let keys: Set<String> = ["call", "args", "result", "error", "pending", "channel", "optional"]
 
     /// The names of the functions the lines give results for.
     public var names: Set<String> { calls.withLock { Set($0.counts.keys) } }
@@ -175,6 +185,9 @@ public final class HostMocks: Sendable {
         }
     }
 
+    /// The calls that found no line, or a line for other arguments, so far.
+    package var unexpectedCalls: [String] { calls.withLock { $0.unexpected } }
+
     /// What went wrong once the run is over: each unexpected call, then each line no call
     /// took; empty when every call found its line and every line was taken.
     public var problems: [String] { problems(callees: nil) }
@@ -183,7 +196,7 @@ public final class HostMocks: Sendable {
     /// when given) says so, with the nearest name it does call.
     package func problems(callees: [String]?) -> [String] {
         calls.withLock { c in
-            let unused = c.waiting.values.joined().sorted { $0.line < $1.line }.map { mock in
+            let unused = c.waiting.values.joined().filter { !$0.isOptional }.sorted { $0.line < $1.line }.map { mock in
                 var problem = "line \(mock.line) of \(source) (\(mock.name)) was not used"
                 if let callees, !callees.contains(mock.name) {
                     problem += ": the program calls no '\(mock.name)'"
