@@ -13,11 +13,10 @@ extension Interpreter {
         do {
             try countCall(callee, at: loc)
         } catch {
-            // An injected failure stands for the call's outcome: a function that answers at
-            // the call (a mocked one) is asked all the same, so that it takes its line for this
-            // call and the calls after it take theirs.
+            // A mocked function is told, so that the line this call would have taken does not
+            // hold up the calls after it (see ``HostMocks``).
             switch callee {
-            case .host(let name, _), .named(let name, _): _ = host.answers[name]?(args)
+            case .host(let name, _), .named(let name, _): host.madeToFail[name]?(args)
             case .function: break
             }
             throw error

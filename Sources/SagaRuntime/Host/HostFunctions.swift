@@ -24,6 +24,9 @@ public struct HostFunctions: Sendable {
     var functions: [String: Function] = [:]
     /// The functions of ``functions`` that answer at the call (see ``Answer``).
     var answers: [String: Answer] = [:]
+    /// What such a function is told of a call of it that an injected failure ended before it
+    /// was made (`sagarun test --inject-failures`).
+    var madeToFail: [String: @Sendable ([Value]) -> Void] = [:]
 
     /// An empty registry.
     public init() {}
@@ -33,12 +36,18 @@ public struct HostFunctions: Sendable {
     public mutating func register(_ name: String, _ function: @escaping Function) {
         functions[name] = function
         answers[name] = nil
+        madeToFail[name] = nil
     }
 
-    /// Registers `answer` under `name`: a function asked for its outcome when it is called.
-    mutating func register(_ name: String, answeringAtTheCall answer: @escaping Answer) {
+    /// Registers `answer` under `name`: a function asked for its outcome when it is called,
+    /// and told of a call that an injected failure ended (`madeToFail`).
+    mutating func register(
+        _ name: String, answeringAtTheCall answer: @escaping Answer,
+        madeToFail: (@Sendable ([Value]) -> Void)? = nil
+    ) {
         functions[name] = { arguments in try answer(arguments).get() }
         answers[name] = answer
+        self.madeToFail[name] = madeToFail
     }
 
     /// The registered names, for the checker.
@@ -52,7 +61,10 @@ public struct HostFunctions: Sendable {
         guard let others else { return self }
         var merged = self
         merged.functions.merge(others.functions) { _, theirs in theirs }
-        for name in others.functions.keys { merged.answers[name] = others.answers[name] }
+        for name in others.functions.keys {
+            merged.answers[name] = others.answers[name]
+            merged.madeToFail[name] = others.madeToFail[name]
+        }
         return merged
     }
 }

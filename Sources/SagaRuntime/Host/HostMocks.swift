@@ -24,6 +24,10 @@ import Synchronization
 /// is a problem too, unless it says `"optional": true` (a call that only a failure makes, as
 /// a compensation's under `sagarun test --inject-failures`): ``problems`` lists them all once
 /// the run is over.
+///
+/// The line of a call that an injected failure ended before it was made is left for the next
+/// call of the function: that call takes it if its arguments match (a `retry` of the call),
+/// and passes over it otherwise.
 public final class HostMocks: Sendable {
     /// A mocks file that does not parse: the line and what is wrong with it.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
@@ -43,6 +47,8 @@ public final class HostMocks: Sendable {
         var outcome: Outcome
         /// Whether the line may go untaken.
         var isOptional: Bool
+        /// Whether the call it was for was made to fail, leaving it to the next call.
+        var isLeftByFailure = false
     }
 
     /// What a line's call gives.
@@ -148,9 +154,21 @@ public final class HostMocks: Sendable {
                 name,
                 answeringAtTheCall: { [self] arguments in
                     Result { () throws(SagaError) in try self.answer(name, arguments) }
-                })
+                },
+                madeToFail: { [self] arguments in leave(name, arguments) })
         }
         return host
+    }
+
+    /// A call of `name` with `arguments` was made to fail before it was made: the line it
+    /// would have taken, if it is for these arguments, is left for the next call.
+    private func leave(_ name: String, _ arguments: [Value]) {
+        calls.withLock { c in
+            guard let first = c.waiting[name]?.first, first.arguments.map({ $0 == .list(arguments) }) ?? true else {
+                return
+            }
+            c.waiting[name]?[0].isLeftByFailure = true
+        }
     }
 
     /// The outcome of a call of `name` with `arguments`: its next line's.
@@ -166,7 +184,11 @@ public final class HostMocks: Sendable {
                 c.unexpected.append(message)
                 return .failure(SagaError(kind: "MockError", message: message))
             }
-            let mock = waiting.removeFirst()
+            var mock = waiting.removeFirst()
+            // A line a failed call left, for other arguments than this call's: passed over.
+            while mock.isLeftByFailure, let expected = mock.arguments, expected != .list(arguments), !waiting.isEmpty {
+                mock = waiting.removeFirst()
+            }
             c.waiting[name] = waiting
             if let expected = mock.arguments, expected != .list(arguments) {
                 let message =
@@ -196,7 +218,9 @@ public final class HostMocks: Sendable {
     /// when given) says so, with the nearest name it does call.
     package func problems(callees: [String]?) -> [String] {
         calls.withLock { c in
-            let unused = c.waiting.values.joined().filter { !$0.isOptional }.sorted { $0.line < $1.line }.map { mock in
+            let unused = c.waiting.values.joined().filter { !$0.isOptional && !$0.isLeftByFailure }.sorted {
+                $0.line < $1.line
+            }.map { mock in
                 var problem = "line \(mock.line) of \(source) (\(mock.name)) was not used"
                 if let callees, !callees.contains(mock.name) {
                     problem += ": the program calls no '\(mock.name)'"
