@@ -237,6 +237,9 @@ public final class Interpreter {
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
     @exclusivity(unchecked) public var tracer: ChromeTrace?
+    /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
+    /// timestamp its slice begins at (taken before the action was processed).
+    @exclusivity(unchecked) var putStamp: Int?
     /// For the trace: each effect's description, made once, by where it is and its kind (see
     /// ``effectDescription(_:)``).
     @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]

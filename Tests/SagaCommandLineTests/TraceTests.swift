@@ -4,12 +4,13 @@ import Testing
 
 /// `--trace FILE` writes a Chrome Trace Event Format file that Perfetto can open: valid JSON
 /// whose events have the fields their phase needs, balanced slices per track, named tracks,
-/// paired flow arrows and increasing timestamps.
+/// paired flow arrows and timestamps that increase along each track and are all different.
 @Suite struct TraceTests {
     static let program = """
         func fetch(n) { delay 50ms; return n * 2 }
         saga main {
           let t = fork { take "go"; put "went" }
+          fork { take "went"; log "heard" }
           let r = race { a: call fetch(1), b: delay 10ms }
           log r
           join t
@@ -36,8 +37,11 @@ import Testing
             var open: [Int: Int] = [:]
             var named: Set<Int> = []
             var flows: [Int: [String]] = [:]
-            var last = -1
+            var last: [Int: Int] = [:]
+            var stamps: Set<Int> = []
             var names: [String] = []
+            var putAt: Int?
+            var wentAt: Int?
             for event in events {
                 let ph = try #require(event["ph"] as? String)
                 #expect(event["pid"] as? Int == 1)
@@ -47,11 +51,14 @@ import Testing
                     continue
                 }
                 let ts = try #require(event["ts"] as? Int)
-                #expect(ts > last, "timestamps increase")
-                last = ts
+                #expect(ts > last[tid, default: -1], "timestamps increase along a track")
+                last[tid] = ts
+                #expect(stamps.insert(ts).inserted, "no two events share a timestamp")
+                if event["name"] as? String == "went" { wentAt = ts }
                 switch ph {
                 case "B":
                     names.append(try #require(event["name"] as? String))
+                    if event["name"] as? String == "put" { putAt = ts }
                     #expect(named.contains(tid), "a slice's track is named first")
                     open[tid, default: 0] += 1
                 case "E":
@@ -59,6 +66,7 @@ import Testing
                     #expect(open[tid, default: 0] >= 0)
                 case "i":
                     names.append(try #require(event["name"] as? String))
+                    #expect(event["name"] as? String != "put", "a put that waited is a slice, not an instant too")
                 case "s", "f":
                     flows[try #require(event["id"] as? Int), default: []].append(ph)
                 default:
@@ -71,6 +79,10 @@ import Testing
             for expected in ["take", "race", "call", "delay", "join", "go", "went", "error"] {
                 #expect(names.contains(expected), "\(expected) is in the trace")
             }
+            // The `put` woke a taker, so it waited: its slice begins before its action.
+            let put = try #require(putAt)
+            let went = try #require(wentAt)
+            #expect(put < went)
         }
     }
 

@@ -82,31 +82,36 @@ public final class ChromeTrace {
     }
 
     /// A blocking effect begins.
-    func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int) {
+    func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int, stamp: Int? = nil) {
         startEvent()
         append("{\"args\":")
         append(json: args)
-        beginRest(tid, name, at: ms)
+        beginRest(tid, name, at: ms, stamp: stamp)
     }
 
     /// A blocking effect begins, its arguments one key and a string given as its JSON text
     /// (`{"effect": "…"}`), written as that record would be, without making it.
-    func begin(_ tid: Int, _ name: String, argument key: StaticString, json: [UInt8], at ms: Int) {
+    ///
+    /// `stamp`, when given, is its timestamp, taken earlier with ``timestamp(_:)``: the slice
+    /// then begins before events written since.
+    func begin(
+        _ tid: Int, _ name: String, argument key: StaticString, json: [UInt8], at ms: Int, stamp: Int? = nil
+    ) {
         startEvent()
         append("{\"args\":{\"")
         append(key)
         append("\":")
         json.withUnsafeBytes { append($0) }
         append("}")
-        beginRest(tid, name, at: ms)
+        beginRest(tid, name, at: ms, stamp: stamp)
     }
 
     /// The fields of a slice's beginning after its arguments.
-    private func beginRest(_ tid: Int, _ name: String, at ms: Int) {
+    private func beginRest(_ tid: Int, _ name: String, at ms: Int, stamp: Int? = nil) {
         append(",\"cat\":\"effect\",\"name\":")
         append(string: name)
         append(",\"ph\":\"B\",\"pid\":1,\"tid\":")
-        appendTidAndTime(tid, timestamp(ms))
+        appendTidAndTime(tid, stamp ?? timestamp(ms))
     }
 
     /// The blocking effect of a task ends.
@@ -136,11 +141,11 @@ public final class ChromeTrace {
         instantRest(name, tid: tid, at: ms)
     }
 
-    /// An instant event with no arguments.
-    func instant(_ name: String, tid: Int?, at ms: Int) {
+    /// An instant event with no arguments; `stamp` as in ``begin(_:_:argument:json:at:stamp:)``.
+    func instant(_ name: String, tid: Int?, at ms: Int, stamp: Int? = nil) {
         startEvent()
         append("{")
-        instantFields(name, tid: tid, at: ms)
+        instantFields(name, tid: tid, at: ms, stamp: stamp)
     }
 
     /// The fields of an instant event after its arguments.
@@ -150,13 +155,13 @@ public final class ChromeTrace {
     }
 
     /// The fields of an instant event from its name on.
-    private func instantFields(_ name: String, tid: Int?, at ms: Int) {
+    private func instantFields(_ name: String, tid: Int?, at ms: Int, stamp: Int? = nil) {
         append("\"name\":")
         append(string: name)
         append(
             tid == nil ? ",\"ph\":\"i\",\"pid\":1,\"s\":\"g\",\"tid\":" : ",\"ph\":\"i\",\"pid\":1,\"s\":\"t\",\"tid\":"
         )
-        appendTidAndTime(tid ?? 0, timestamp(ms))
+        appendTidAndTime(tid ?? 0, stamp ?? timestamp(ms))
     }
 
     /// An arrow from the parent's track to the child's.

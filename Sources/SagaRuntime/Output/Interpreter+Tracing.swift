@@ -69,13 +69,17 @@ extension Interpreter {
         }
         task.traceOpen = true
         let effect = task.tracedEffect.map(effectDescription)
+        // A `put` processed on the spot that then waits begins where it was made, before the
+        // action and what it woke.
+        let stamp = name == "put" ? putStamp : nil
+        putStamp = nil
         // The usual slice, a `take` or a `delay`, has only its effect: written without a record.
         if args.isEmpty, let effect {
-            trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now)
+            trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now, stamp: stamp)
             return
         }
         if let effect { args["effect"] = .string(effect.text) }
-        trace.begin(task.id, name, .record(args), at: clock.now)
+        trace.begin(task.id, name, .record(args), at: clock.now, stamp: stamp)
     }
 
     /// Records that `task` no longer blocks (woken, cancelled or aborted).
@@ -96,10 +100,13 @@ extension Interpreter {
         }
     }
 
-    /// Records a `put` whose action was processed on the spot: it did not wait, so it is an
-    /// instant of its task rather than a slice (the action's own instant follows it).
-    func tracePutAtOnce(_ task: SagaTask) {
-        tracePutAtOnce(task.id, task.name)
+    /// Records a `put` whose action was processed on the spot and which did not wait: an
+    /// instant of its task rather than a slice, at `stamp` (taken when it was made, so that
+    /// the action's own instant follows it).
+    func tracePutAtOnce(_ task: SagaTask, stamp: Int) {
+        guard let trace = tracer else { return }
+        trace.track(task.id, task.name)
+        trace.instant("put", tid: task.id, at: clock.now, stamp: stamp)
     }
 
     /// Records a `put` processed on the spot by the task numbered `id`, named `name` (a

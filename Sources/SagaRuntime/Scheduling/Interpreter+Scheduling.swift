@@ -284,10 +284,16 @@ extension Interpreter {
     /// Blocking, queueing and resuming would cost a task run per `put`, and blocking and
     /// waking the putter only to take the wake-up back would cost more than this.
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
-        if tracer != nil { tracePutAtOnce(putter) }
+        // The put's moment in a trace, before the action and what it wakes: an instant if the
+        // putter goes on, the start of its slice if it waits.
+        let stamp = tracer?.timestamp(clock.now)
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
-        guard failure != nil || !wakeups.isEmpty || budget.isSpent else { return .dispatched(action) }
+        guard failure != nil || !wakeups.isEmpty || budget.isSpent else {
+            if let stamp { tracePutAtOnce(putter, stamp: stamp) }
+            return .dispatched(action)
+        }
+        putStamp = stamp
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
