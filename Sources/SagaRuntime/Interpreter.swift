@@ -240,6 +240,9 @@ public final class Interpreter {
     /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
     /// timestamp its slice begins at (taken before the action was processed).
     @exclusivity(unchecked) var putStamp: Int?
+    /// The calls whose mocks line never answers, with the task that made each (and its token
+    /// then): the run warns of those still waiting when it ends.
+    @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
     /// For the trace: each effect's description, made once, by where it is and its kind (see
     /// ``effectDescription(_:)``).
     @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]

@@ -129,6 +129,31 @@ import Testing
         }
     }
 
+    /// A task left waiting on a call that never answers when the run ends is warned of; one
+    /// whose call a race's timeout beat is not.
+    @Test func aCallThatNeverAnswersWhenTheRunEndsIsWarnedOf() async {
+        let program = """
+            extern func api.slow()
+            saga main {
+              let r = race { a: call api.slow(), t: delay 10ms }
+              try { call api.slow() } finally { log "unreached" }
+            }
+            """
+        let mocks = #"{"call":"api.slow","pending":true}"# + "\n" + #"{"call":"api.slow","pending":true}"# + "\n"
+        await withFiles(["a.saga": program, "a.mocks.jsonl": mocks]) { dir in
+            let r = await runSagarun([
+                "run", "--virtual-time", "--mocks", dir.appendingPathComponent("a.mocks.jsonl").path,
+                dir.appendingPathComponent("a.saga").path,
+            ])
+            #expect(r.code == 0)
+            #expect(r.out == "")
+            let warnings = r.err.split(separator: "\n").filter { $0.contains("never answers") }
+            #expect(warnings.count == 1, "\(r.err)")
+            #expect(warnings.first?.contains("saga main waiting at ") == true, "\(r.err)")
+            #expect(warnings.first?.contains("a.saga:4:9") == true, "\(r.err)")
+        }
+    }
+
     /// A line for a function the program never calls says so, with the name it calls nearest.
     @Test func aMisspeltMocksLineNamesTheFunctionMeant() async {
         let program = "extern func api.get(x)\nsaga main {\n  let r = call api.get(1)\n}\n"

@@ -100,6 +100,7 @@ extension Interpreter {
         input?.endReads(on: stopRequest)
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
+        warnOfCallsNeverAnswered()
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
@@ -267,6 +268,19 @@ extension Interpreter {
         stopRequest.ask()
     }
 
+    /// Warns of each task that still waits, as the run ends, on a call whose mocks line never
+    /// answers: the run ends without it, and its `finally` blocks do not run.
+    private func warnOfCallsNeverAnswered() {
+        for (task, token, id) in neverAnswered where task.token == token {
+            guard case .host(let waiting) = task.wait, waiting == id else { continue }
+            let at = task.waitingStatementLocation ?? task.location
+            output.error(
+                "warning: the run ended with \(task.name) waiting at \(describe(at)) on a call that never "
+                    + "answers (its mocks line is \"pending\": true); its finally blocks did not run")
+        }
+        neverAnswered = []
+    }
+
     /// Cancels every root saga, and runs what that makes runnable.
     private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
         for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
@@ -301,6 +315,7 @@ extension Interpreter {
             wake(task, .value(v))
         case .failure(let e) where e == HostMocks.neverAnswers:
             // A mock that never answers: the task waits on, and nothing is in flight for it.
+            neverAnswered.append((task, token, id))
             return
         case .failure(let e):
             var error = e
