@@ -360,6 +360,38 @@ import Testing
 }
 
 extension UnmatchedTakeWarningTests {
+    /// A reducer of a type nothing produces is warned of, and so is each element of a list
+    /// pattern, each at its own place.
+    @Test func reducersAndListElementsThatNothingProducesAreWarnedAbout() async {
+        let source = """
+            state { n: 0 }
+            reduce "LOGIN_SUCESS" as a { state.n = state.n + 1 }
+            reduce ["LOGIN_SUCCESS", "LOGOUT"] as a { state.n = 0 }
+            saga main {
+              put "LOGIN_SUCCESS"
+              take ["LOGUT", "LOGIN_SUCCESS"]
+            }
+            """
+        await ExitCodeTests.withFiles(["r.saga": source, "in.jsonl": ""]) { dir in
+            let io = CapturedIO()
+            _ = await SagaRunTool.main(
+                [
+                    "check", dir.appendingPathComponent("r.saga").path, "--input",
+                    dir.appendingPathComponent("in.jsonl").path,
+                ],
+                io: io)
+            let warnings = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
+                String($0.split(separator: "/").last ?? "")
+            }
+            #expect(
+                warnings == [
+                    "r.saga:2:8: warning: reduce 'LOGIN_SUCESS' never runs: no put and no input line produces an action of that type; 'LOGIN_SUCCESS' is produced: a typo?",
+                    "r.saga:3:26: warning: reduce 'LOGOUT' never runs: no put and no input line produces an action of that type",
+                    "r.saga:6:9: warning: saga main takes 'LOGUT', but no put and no input line produces an action of that type",
+                ], "\(io.stderr)")
+        }
+    }
+
     /// The warnings come in the order of the lines they point at, not of the types' names.
     @Test func warningsComeInLineOrder() async {
         await ExitCodeTests.withFiles(["o.saga": "saga one { take \"z\" }\nsaga two { take \"a\" }\n", "in.jsonl": ""])

@@ -123,7 +123,9 @@ import Testing
     @Test func generatorsHelpersAndConstSayWhatToWriteInstead() {
         let lines = [
             "  yield take \"x\"", "  const n = 1", "  takeLatest(\"x\", fetch)", "  takeEvery(\"y\", handle)",
-            "  put \"user/add\"\n  { name: \"Ada\" }",
+            "  put \"user/add\"\n  { name: \"Ada\" }", "  let a = yield take \"x\"", "  if cancelled() { log 1 }",
+            "  let r = race [take \"a\", delay 1s]", "  let r = race { a: tkae \"a\" }", "  retry 3 cal f()",
+            "  retry 3 delay 1s cal f()", "  call(f, 1)",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -137,6 +139,13 @@ import Testing
                 #"2:3: redux-saga's takeLatest is the watcher 'latest' here: latest "type" as a { … }"#,
                 #"2:3: redux-saga's takeEvery is the watcher 'every' here: every "type" as a { … }"#,
                 #"3:3: a record alone does nothing; a put's payload starts on the line of the put, as in put "type" { key: value }"#,
+                #"2:11: there is no 'yield' in a saga; write the effect alone, as in 'take "x"' or 'let a = take "x"'"#,
+                "2:15: 'cancelled' is a value here, not a function: write 'cancelled' without '()'",
+                #"2:16: a race names its entries: race { a: take "X", timeout: delay 1s }, found '['"#,
+                "2:21: expected an effect (take, put, call, delay, …) after ':', found 'tkae'; did you mean 'take'?",
+                "2:11: expected an effect (take, put, call, delay, …) after 'retry N', found 'cal'; did you mean 'call'?",
+                "2:20: expected an effect (take, put, call, delay, …) after 'retry N delay D', found 'cal'; did you mean 'call'?",
+                "2:7: a function and its arguments follow 'call' as a call: write 'call fn(a, b)'",
             ])
     }
 }

@@ -316,6 +316,11 @@ struct GraphBuilder {
     /// Edges from the action types of `pattern` to `owner`, each first written at the pattern
     /// of the `take`, watcher or `actionChannel` at `location`.
     private mutating func taken(_ pattern: Pattern, by owner: Endpoint, label: String, at effect: SourceLocation) {
+        // Each element of a list literal is first written where it stands.
+        if case .expr(.list(let items, _)) = pattern, !items.isEmpty {
+            for item in items { taken(.expr(item), by: owner, label: label, at: effect) }
+            return
+        }
         let location = pattern.location.line > 0 ? pattern.location : effect
         for key in actionKeys(pattern) {
             add(.action(key), owner, .take, label)

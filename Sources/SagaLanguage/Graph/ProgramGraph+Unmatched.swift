@@ -2,7 +2,7 @@ import SagaCore
 
 extension ProgramGraph {
     /// Warnings for every action type a saga or function takes (with `take`, a watcher or an
-    /// `actionChannel`) that nothing can produce.
+    /// `actionChannel`), or a reducer reduces, that nothing can produce.
     ///
     /// Nothing produces a type when no `put` of the program does, no input type in
     /// `inputTypes` is it, and it is not a `persistence/` result (the persistence middleware
@@ -52,10 +52,37 @@ extension GraphBuilder {
                     "\(name) takes '\(pattern)', but no put and no input line produces an action of that type\(hint)",
                     at: location))
         }
+        // A reducer of a type nothing produces never runs: a misspelt type, most often.
+        for reducer in program.reducers {
+            for (pattern, location) in Self.literalTypes(reducer.pattern) {
+                guard pattern != "*", !pattern.hasPrefix("persistence/") else { continue }
+                let bytes = Array(pattern.utf8)
+                if produced.contains(where: { Glob.matches(bytes[...], Array($0.utf8)[...]) }) { continue }
+                let hint =
+                    Suggestions.closest(to: pattern, in: produced.sorted()).map { "; '\($0)' is produced: a typo?" }
+                    ?? ""
+                warnings.append(
+                    Diagnostic(
+                        .warning,
+                        "reduce '\(pattern)' never runs: no put and no input line produces an action of that type\(hint)",
+                        at: location.line > 0 ? location : reducer.location))
+            }
+        }
         return warnings.sorted {
             ($0.location.file, $0.location.line, $0.location.column) < (
                 $1.location.file, $1.location.line, $1.location.column
             )
+        }
+    }
+
+    /// The types a pattern names as string literals (its own, or its list's), each with where
+    /// it is written.
+    private static func literalTypes(_ pattern: Pattern) -> [(String, SourceLocation)] {
+        guard case .expr(let expr) = pattern else { return [] }
+        switch expr {
+        case .literal(.string(let type), let at): return [(type, at)]
+        case .list(let items, _): return items.flatMap { literalTypes(.expr($0)) }
+        default: return []
         }
     }
 

@@ -26,12 +26,17 @@ extension Parser {
         return text(word) == "close" ? .close(channel, at) : .flush(channel, at)
     }
 
-    /// An effect or a watcher (a watcher is the effect ``Effect/watcher(_:)``).
-    mutating func parseAnyEffect() throws -> Effect {
+    /// An effect or a watcher (a watcher is the effect ``Effect/watcher(_:)``); `after` says
+    /// what it follows, for the message when there is none.
+    mutating func parseAnyEffect(after: String? = nil) throws -> Effect {
         if kind.isWatcherKeyword { return .watcher(try parseWatcher()) }
         if isChannelWordEffect { return try parseChannelWordEffect() }
         guard kind.isEffectKeyword else {
-            throw fail("expected an effect (take, put, call, delay, …) \(afterPrevious), found \(found)")
+            var message = "expected an effect (take, put, call, delay, …) \(after ?? afterPrevious), found \(found)"
+            if kind == .identifier, let keyword = Suggestions.closest(to: text(current), in: Parser.statementKeywords) {
+                message += "; did you mean '\(keyword)'?"
+            }
+            throw fail(message)
         }
         return try parseEffect()
     }
@@ -75,20 +80,29 @@ extension Parser {
             let value = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .delay(duration, value: value, at)
         case .kwRace:
-            guard kind == .leftBrace else { throw fail("expected '{' after 'race', found \(found)") }
+            guard kind == .leftBrace else {
+                // redux-saga's `race([a, b])`: a race here names its entries.
+                if kind == .leftBracket || kind == .leftParen {
+                    throw fail("a race names its entries: race { a: take \"X\", timeout: delay 1s }, found \(found)")
+                }
+                throw fail("expected '{' after 'race', found \(found)")
+            }
             return .race(try parseEffectEntries(of: "race"), at)
         case .kwAll:
             return try parseAll(at)
         case .kwRetry:
             let count = try parseExpression()
             var wait: RetryWait?
+            var options = "'retry N'"
             if match(.kwDelay) {
                 wait = .delay(try parseExpression())
+                options = "'retry N delay D'"
             } else if match(.kwBackoff) {
                 wait = .backoff(try parseExpression())
+                options = "'retry N backoff D'"
             }
             try enterNesting()
-            let effect = try parseAnyEffect()
+            let effect = try parseAnyEffect(after: "after " + options)
             depth -= 1
             // The loop's hidden variables take slots after the effect's, as in the checker.
             var loop = RetryLoop(at: at)
@@ -199,6 +213,10 @@ extension Parser {
 
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
     mutating func parseCallee(after keyword: @autoclosure () -> String) throws -> (Callee, [Expr]) {
+        // redux-saga's `call(fn, a, b)`.
+        if kind == .leftParen {
+            throw fail("a function and its arguments follow '\(keyword())' as a call: write '\(keyword()) fn(a, b)'")
+        }
         let first = try expectName("expected a function name or '{' after '\(keyword())'")
         if kind == .leftParen, let planned = plannedCallee(first) {
             return (planned, try parseArguments())

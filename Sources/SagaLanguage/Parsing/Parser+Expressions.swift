@@ -125,6 +125,10 @@ extension Parser {
                 try expect(.rightBracket, "expected ']' after index")
                 expr = .index(expr, index, expr.location)
             case .leftParen where isDirectlyAfterPrevious:
+                // redux-saga's `yield cancelled()`.
+                if case .cancelled = expr {
+                    throw fail("'cancelled' is a value here, not a function: write 'cancelled' without '()'")
+                }
                 throw fail("functions other than built-ins run only through call, fork or spawn")
             default:
                 return expr

@@ -160,6 +160,12 @@ extension Parser {
     /// line: a misspelled effect (`takee "x"`), redux-saga's watcher helpers (`takeLatest "x"
     /// as a { … }`), a function run without `call` (`fetch "/api"`); `nil` for anything else.
     mutating func misusedName(_ expr: Expr) -> ParseError? {
+        // `let a = yield take "x"`: an effect (a keyword) after a word of redux-saga's.
+        if case .variable(let v) = expr, let advice = Parser.foreignKeywords[v.name], isOnSameLine,
+            kind.startsExpression || kind.isEffectKeyword || kind.isWatcherKeyword
+        {
+            return fail("there is no '\(v.name)' in a saga; \(advice)", at: v.location)
+        }
         guard case .variable(let v) = expr, kind.startsExpression, isOnSameLine else { return nil }
         if let watcher = Parser.reduxSagaHelpers[v.name] {
             return fail(

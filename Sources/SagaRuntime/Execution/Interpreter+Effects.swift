@@ -287,7 +287,12 @@ extension Interpreter {
                 wait(task, on: channel)
                 return .suspended
             }
-            actionPattern = try ActionPattern(value)
+            switch value {
+            case .string, .list: actionPattern = try ActionPattern(value)
+            default:
+                throw SagaError.typeError(
+                    "take needs a channel, a type pattern or a list of them, got \(value.kindName)")
+            }
         }
         block(task, on: .take)
         addTaker(Taker(task, pattern: actionPattern, condition: condition))
