@@ -116,7 +116,11 @@ enum TestCommand {
                 )
             }
             for problem in result.mockProblems { io.out("  mocks: \(problem)\n") }
-            if result.expected != result.actual {
+            if result.isCut, !c.hasGolden || update {
+                // No golden to hold it against: how the transcript begins says what repeats.
+                let lines = result.actual.split(separator: "\n", omittingEmptySubsequences: false)
+                io.out("  the transcript begins:\n" + lines.prefix(10).map { "    \($0)\n" }.joined())
+            } else if result.expected != result.actual {
                 io.out(
                     UnifiedDiff.render(
                         expected: result.expected, actual: result.actual, expectedName: c.golden,
