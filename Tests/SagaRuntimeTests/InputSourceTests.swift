@@ -76,7 +76,9 @@ import Testing
     }
 
     @Test func namesTheLineAndColumnOfAJSONError() throws {
-        let text = "{\"type\":\"a\"}\n{\"type\":\"é\",}\n[1]\n{\"x\":1}\n{\"at\":-1,\"action\":{\"type\":\"a\"}}\n"
+        let text =
+            "{\"type\":\"a\"}\n{\"type\":\"é\",}\n[1]\n{\"x\":1}\n{\"at\":-1,\"action\":{\"type\":\"a\"}}\n"
+            + "{\"at\":1,\"action\":{\"type\":\"a\"},\"extra\":2}\n"
         let lines = try transcript(ofFile: text)
         #expect(
             lines == [
@@ -85,6 +87,7 @@ import Testing
                 #"error 4: expected an action with a string 'type', {"at": MS, "action": {…}}, "#
                     + #"or {"channel": NAME, "value": …}"#,
                 "error 5: 'at' must be a whole number of milliseconds ≥ 0",
+                "error 6: a timed line has no 'extra': it has 'at' and 'action' (the action's fields go in it)",
             ])
         #expect(try transcript(ofFile: [0x7B, 0x22, 0xFF, 0x22, 0x7D]) == ["error 1: invalid UTF-8 (column 3)"])
     }

@@ -65,6 +65,11 @@ struct InputLine {
             )
         }
         let ms = try time(at, line: line)
+        for key in r.keys where key != "at" && key != "action" {
+            throw InputError(
+                line: line,
+                message: "a timed line has no '\(key)': it has 'at' and 'action' (the action's fields go in it)")
+        }
         guard case .record(let a) = action, case .string? = a["type"] else {
             throw InputError(line: line, message: "'action' must be a record with a string 'type'")
         }
