@@ -372,43 +372,37 @@ extension UnmatchedTakeWarningTests {
               take ["LOGUT", "LOGIN_SUCCESS"]
             }
             """
-        await ExitCodeTests.withFiles(["r.saga": source, "in.jsonl": ""]) { dir in
-            let io = CapturedIO()
-            _ = await SagaRunTool.main(
-                [
-                    "check", dir.appendingPathComponent("r.saga").path, "--input",
-                    dir.appendingPathComponent("in.jsonl").path,
-                ],
-                io: io)
-            let warnings = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
-                String($0.split(separator: "/").last ?? "")
-            }
-            #expect(
-                warnings == [
-                    "r.saga:2:8: warning: reduce 'LOGIN_SUCESS' never runs: no put and no input line produces an action of that type; 'LOGIN_SUCCESS' is produced: a typo?",
-                    "r.saga:3:26: warning: reduce 'LOGOUT' never runs: no put and no input line produces an action of that type",
-                    "r.saga:6:9: warning: saga main takes 'LOGUT', but no put and no input line produces an action of that type",
-                ], "\(io.stderr)")
-        }
+        let warnings = await Self.warnings(of: source, named: "r.saga")
+        #expect(
+            warnings == [
+                "r.saga:2:8: warning: reduce 'LOGIN_SUCESS' never runs: no put and no input line produces an action of that type; 'LOGIN_SUCCESS' is produced: a typo?",
+                "r.saga:3:26: warning: reduce 'LOGOUT' never runs: no put and no input line produces an action of that type",
+                "r.saga:6:9: warning: saga main takes 'LOGUT', but no put and no input line produces an action of that type",
+            ])
     }
 
     /// The warnings come in the order of the lines they point at, not of the types' names.
     @Test func warningsComeInLineOrder() async {
-        await ExitCodeTests.withFiles(["o.saga": "saga one { take \"z\" }\nsaga two { take \"a\" }\n", "in.jsonl": ""])
-        {
-            dir in
+        let warnings = await Self.warnings(of: "saga one { take \"z\" }\nsaga two { take \"a\" }\n", named: "o.saga")
+        #expect(warnings.map { $0.split(separator: " ").first ?? "" } == ["o.saga:1:17:", "o.saga:2:17:"])
+    }
+
+    /// The warnings of `sagarun check --input` over an empty input, each from the file's name on.
+    static func warnings(of source: String, named name: String) async -> [String] {
+        var warnings: [String] = []
+        await ExitCodeTests.withFiles([name: source, "in.jsonl": ""]) { dir in
             let io = CapturedIO()
             _ = await SagaRunTool.main(
                 [
-                    "check", dir.appendingPathComponent("o.saga").path, "--input",
+                    "check", dir.appendingPathComponent(name).path, "--input",
                     dir.appendingPathComponent("in.jsonl").path,
                 ],
                 io: io)
-            let places = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
-                String($0.split(separator: "/").last?.split(separator: " ").first ?? "")
+            warnings = io.stderr.split(separator: "\n").filter { $0.contains("warning:") }.map {
+                String($0.split(separator: "/").last ?? "")
             }
-            #expect(places == ["o.saga:1:17:", "o.saga:2:17:"])
         }
+        return warnings
     }
 }
 

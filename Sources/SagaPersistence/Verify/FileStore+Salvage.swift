@@ -12,7 +12,7 @@ extension FileStore {
     /// It reads the newest snapshot, then each log segment since it, frame by frame in file
     /// order with the damage between passed over (two processes that both wrote one log, a
     /// disk that lost a block). In a damaged snapshot, an element whose entity is not known
-    /// for sure is passed over too (see ``SnapshotFile/salvage(_:path:)``).
+    /// for sure is passed over too, and counted (``SalvageReport/orphanedElements``).
     ///
     /// The result is written as a new snapshot and an empty log segment, as `compact` writes
     /// them, and the old files are removed only then.
