@@ -46,6 +46,14 @@ final class DeferredFileStore: ElementStore {
         }
     }
 
+    /// The bytes of a torn tail that opening the store cut off, if it was opened.
+    var tornTailBytes: Int {
+        state.withLock { s in
+            if case .open(let store) = s { return store.tornTailBytes }
+            return 0
+        }
+    }
+
     /// Opens the store unless that was tried already; returns the error if this call tried
     /// and failed.
     func open() -> StoreError? {

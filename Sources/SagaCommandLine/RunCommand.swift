@@ -144,6 +144,13 @@ enum RunCommand {
         // the run (a full disk, a failed sync), refused the writes from then on; the sagas saw
         // `…Failed` actions, and the run must not look fine.
         let (openFailure, storeFailure) = (deferred?.openFailure, deferred?.failure)
+        // Cut silently, a log that something other than a crash cut short would lose records
+        // unremarked: the run says what it cut.
+        if let torn = deferred?.tornTailBytes, torn > 0 {
+            io.err(
+                "warning: the store '\(folder)' ended in \(torn) bytes that are no whole record, cut when it was "
+                    + "opened: a write a crash interrupted, or a log cut short ('sagarun store verify' tells more)\n")
+        }
         await store.close()
         // Reported when it happened, by the opener.
         if openFailure != nil { return .ioError }

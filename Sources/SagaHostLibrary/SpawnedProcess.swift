@@ -99,7 +99,11 @@ struct SpawnedProcess {
         sigdelset(&everySignal, SIGKILL)
         sigdelset(&everySignal, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A process group of its own, which its signals go to: a shell's children (`sh -c
+        // "python3 host.py"` forks Python rather than becoming it) end with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         // The child's ends are the child's now.
@@ -151,7 +155,8 @@ struct SpawnedProcess {
 /// A started process's signals and its end, as `exec`, `sh` and `--host` share them.
 ///
 /// A signal goes only while the process has not been collected, since its number may be
-/// another process's afterwards.
+/// another process's afterwards. It goes to the process group the process leads: the
+/// processes it started end with it.
 final class ProcessLifetime: Sendable {
     /// How long a terminated process has to exit before it is killed.
     static let gracePeriod: DispatchTimeInterval = .seconds(2)
@@ -181,10 +186,11 @@ final class ProcessLifetime: Sendable {
     /// Its exit status (128 + the signal's number for a signal) once it has been collected.
     var exitStatus: Int32? { status.withLock { $0 } }
 
-    /// Sends `number` unless the process has been collected.
+    /// Sends `number` to the process and its process group (the processes it started, which
+    /// stay in its group unless they leave it), unless the process has been collected.
     func signal(_ number: Int32) {
         status.withLock { status in
-            if status == nil { _ = kill(pid, number) }
+            if status == nil { _ = kill(-pid, number) }
         }
     }
 

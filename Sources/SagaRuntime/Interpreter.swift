@@ -192,6 +192,9 @@ public final class Interpreter {
     package let stopRequest: StopRequest
     /// Whether ``stop()`` was called.
     var stopRequested: Bool { stopRequest.isAsked }
+    /// Set once a stop has cancelled the root sagas: the work that runs from then on (their
+    /// `finally` blocks) runs to its end, where before it a stop ends the turn at once.
+    @exclusivity(unchecked) var rootsStopped = false
     /// Set once END has come (no input, timer or host call can bring an action): a `take` of
     /// actions started from then on ends at once (see ``addTaker(_:)``).
     @exclusivity(unchecked) var endReached = false

@@ -112,6 +112,12 @@ final class ChildProcess: @unchecked Sendable {
     /// Everything the child wrote to standard error.
     var standardError: String { String(decoding: lock.withLock { err }, as: UTF8.self) }
 
+    /// Sends `signal` to the child, and returns at once.
+    func send(_ signal: Int32) {
+        let child = reapLock.withLock { pid }
+        if child > 0 { _ = Foundation.kill(child, signal) }
+    }
+
     /// Sends `signal` to the child, waits for it to exit and for its output to end, and
     /// returns its exit code (`nil` if a signal ended it).
     ///

@@ -51,6 +51,55 @@ import Glibc
         #expect(lines.last?.hasPrefix(#"state {"ticks":"#) == true, "\(lines)")
     }
 
+    /// A saga that feeds itself actions for ever still stops on a signal, cleanly; a task in
+    /// an endless loop without an effect never lets the run stop it, and a second signal
+    /// ends the process as the signal's default action does.
+    @Test(
+        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
+        .timeLimit(.minutes(1)))
+    func aBusyRunStopsOnASignalAndASecondSignalEndsIt() throws {
+        let sagarun = try #require(SagarunBinary.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feeding = """
+            saga main {
+              log "ready"
+              try {
+                every "x" as a { put "x" { n: a.n + 1 } }
+                put "x" { n: 0 }
+                take "never"
+              } finally {
+                log "finally, cancelled: \\(cancelled)"
+              }
+            }
+            """
+        let spinning = "saga main {\n  log \"ready\"\n  var i = 0\n  loop { i = i + 1 }\n}\n"
+        try feeding.write(toFile: folder + "/feeding.saga", atomically: true, encoding: .utf8)
+        try spinning.write(toFile: folder + "/spinning.saga", atomically: true, encoding: .utf8)
+        let run = { (name: String, options: [String]) in
+            ChildProcess(
+                executable: "/usr/bin/env",
+                arguments: ["ASAN_OPTIONS=detect_leaks=0", sagarun, "run", folder + "/" + name] + options)
+        }
+        let fed = run("feeding.saga", ["--max-turns-without-input", "1000000000000"])
+        try fed.start()
+        #expect(fed.waitForFirstLine(timeout: .seconds(30)))
+        #expect(fed.stop(with: SIGINT) == 130, "\(fed.standardError)")
+        #expect(fed.completeLines == ["ready", "finally, cancelled: true"], "\(fed.standardError)")
+
+        let spun = run("spinning.saga", ["--max-steps", "100000000000000"])
+        try spun.start()
+        #expect(spun.waitForFirstLine(timeout: .seconds(30)))
+        spun.send(SIGINT)
+        // The first is heard (and said so) before the second is sent: two signals sent at
+        // once may reach the process as one.
+        for _ in 0..<1500 where !spun.standardError.contains("sagarun: stopping") { usleep(20_000) }
+        #expect(spun.standardError.contains("sagarun: stopping (a second signal ends it at once)"))
+        #expect(spun.stop(with: SIGINT) == nil)
+        #expect(spun.exitDescription == "signal \(SIGINT)", "\(spun.standardError)")
+    }
+
     /// On the virtual clock, a run waiting for an input line that has not come, or for a
     /// host process's answer, stops on a signal as any run does.
     @Test(

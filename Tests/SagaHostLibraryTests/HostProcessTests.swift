@@ -139,4 +139,50 @@ import Glibc
         #expect(killed["status"] == .int(128 + Int(SIGTERM)))
         #expect(killed["stdout"] == "")
     }
+
+    /// A cancelled call ends the processes its process started too: a shell's child (which
+    /// `sh -c` forks rather than becomes) does not outlive the call.
+    @Test func aCancelledCallEndsTheProcessesItsProcessStarted() async throws {
+        let host = HostLibrary(permissions: .all).functions
+        let marker = "47.\(Int.random(in: 100_000...999_999))"
+        let running = Task { try await call(host, "sh", [.string("sleep \(marker); echo done")]) }
+        #expect(await Self.waitUntil { !Self.processes(running: "sleep", marker).isEmpty })
+        running.cancel()
+        _ = try? await running.value
+        #expect(await Self.waitUntil { Self.processes(running: "sleep", marker).isEmpty })
+    }
+
+    /// Whether `condition` came true within 20 seconds, looked at every 20 ms.
+    static func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// The processes whose command line is exactly these words.
+    static func processes(running words: String...) -> [String] {
+        let wanted = words.joined(separator: "\u{0}")
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard entry.allSatisfy(\.isNumber) else { return false }
+            let line = String(decoding: Self.contents(of: "/proc/\(entry)/cmdline"), as: UTF8.self)
+            return line == wanted || line == wanted + "\u{0}"
+        }
+    }
+
+    /// A small file's bytes, read with `read` (`/proc` files report no size).
+    static func contents(of path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return bytes }
+            bytes += chunk[0..<n]
+        }
+    }
 }

@@ -28,17 +28,61 @@ extension Parser {
 
     /// An effect or a watcher (a watcher is the effect ``Effect/watcher(_:)``); `after` says
     /// what it follows, for the message when there is none.
-    mutating func parseAnyEffect(after: String? = nil) throws -> Effect {
+    ///
+    /// Its frame is kept small (the message is made out of line): effects nest through it, a
+    /// `race` in a `race`, as deep as the parser's nesting limit.
+    mutating func parseAnyEffect(after: StaticString? = nil) throws -> Effect {
         if kind.isWatcherKeyword { return .watcher(try parseWatcher()) }
         if isChannelWordEffect { return try parseChannelWordEffect() }
-        guard kind.isEffectKeyword else {
-            var message = "expected an effect (take, put, call, delay, …) \(after ?? afterPrevious), found \(found)"
-            if kind == .identifier, let keyword = Suggestions.closest(to: text(current), in: Parser.statementKeywords) {
-                message += "; did you mean '\(keyword)'?"
-            }
-            throw fail(message)
-        }
+        guard kind.isEffectKeyword else { throw noEffect(after: after) }
         return try parseEffect()
+    }
+
+    /// The error for a token that is not an effect where one must be: "after X", and the
+    /// effect a misspelt word is closest to.
+    @inline(never)
+    private mutating func noEffect(after: StaticString?) -> ParseError {
+        var message = "expected an effect (take, put, call, delay, …) \(after.map { "\($0)" } ?? afterPrevious), "
+        message += "found \(found)"
+        if kind == .identifier, let keyword = Suggestions.closest(to: text(current), in: Parser.statementKeywords) {
+            message += "; did you mean '\(keyword)'?"
+        }
+        return fail(message)
+    }
+
+    /// `retry N [delay D | backoff D] EFFECT`, after `retry`: out of ``parseEffect()``, whose
+    /// frame effects nest through.
+    @inline(never)
+    private mutating func parseRetry(at: SourceLocation) throws -> Effect {
+        let count = try parseExpression()
+        var wait: RetryWait?
+        var options: StaticString = "after 'retry N'"
+        if match(.kwDelay) {
+            wait = .delay(try parseExpression())
+            options = "after 'retry N delay D'"
+        } else if match(.kwBackoff) {
+            wait = .backoff(try parseExpression())
+            options = "after 'retry N backoff D'"
+        }
+        try enterNesting()
+        let effect = try parseAnyEffect(after: options)
+        depth -= 1
+        // The loop's hidden variables take slots after the effect's, as in the checker.
+        var loop = RetryLoop(at: at)
+        if plansSlots {
+            loop.firstSlot = nextPlannedSlot
+            nextPlannedSlot += RetryLoop.hiddenCount
+        }
+        return .retry(count: count, wait: wait, effect, loop, at)
+    }
+
+    /// The error for a `race` without its `{`: redux-saga's `race([a, b])` is named here.
+    @inline(never)
+    private mutating func noRaceEntries() -> ParseError {
+        if kind == .leftBracket || kind == .leftParen {
+            return fail("a race names its entries: race { a: take \"X\", timeout: delay 1s }, found \(found)")
+        }
+        return fail("expected '{' after 'race', found \(found)")
     }
 
     /// An effect; the current token is its keyword.
@@ -80,37 +124,12 @@ extension Parser {
             let value = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .delay(duration, value: value, at)
         case .kwRace:
-            guard kind == .leftBrace else {
-                // redux-saga's `race([a, b])`: a race here names its entries.
-                if kind == .leftBracket || kind == .leftParen {
-                    throw fail("a race names its entries: race { a: take \"X\", timeout: delay 1s }, found \(found)")
-                }
-                throw fail("expected '{' after 'race', found \(found)")
-            }
+            guard kind == .leftBrace else { throw noRaceEntries() }
             return .race(try parseEffectEntries(of: "race"), at)
         case .kwAll:
             return try parseAll(at)
         case .kwRetry:
-            let count = try parseExpression()
-            var wait: RetryWait?
-            var options = "'retry N'"
-            if match(.kwDelay) {
-                wait = .delay(try parseExpression())
-                options = "'retry N delay D'"
-            } else if match(.kwBackoff) {
-                wait = .backoff(try parseExpression())
-                options = "'retry N backoff D'"
-            }
-            try enterNesting()
-            let effect = try parseAnyEffect(after: "after " + options)
-            depth -= 1
-            // The loop's hidden variables take slots after the effect's, as in the checker.
-            var loop = RetryLoop(at: at)
-            if plansSlots {
-                loop.firstSlot = nextPlannedSlot
-                nextPlannedSlot += RetryLoop.hiddenCount
-            }
-            return .retry(count: count, wait: wait, effect, loop, at)
+            return try parseRetry(at: at)
         case .kwChannel:
             if kind == .identifier, isOnSameLine, let named = BufferKind(rawValue: text(current)) {
                 throw fail("a buffer kind follows its size: channel buffer N \(named.rawValue)")

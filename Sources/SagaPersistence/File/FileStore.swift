@@ -23,7 +23,7 @@ public final class FileStore: ElementStore {
     public let directory: String
     let writer: LogWriter
     /// The bytes of the torn tail that opening cut off (an unacknowledged write).
-    let tornTailBytes: Int
+    package let tornTailBytes: Int
 
     private init(directory: String, writer: LogWriter, tornTailBytes: Int) {
         self.directory = directory

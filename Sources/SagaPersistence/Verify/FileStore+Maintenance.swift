@@ -43,8 +43,9 @@ extension FileStore {
         if let torn = scan.tornTail {
             report.warnings.append(
                 StoreReport.Warning(
-                    "a torn tail of \(torn.bytes) bytes after the last whole record (a write that was never "
-                        + "acknowledged, or zeros the log was extended by); opening the store cuts it",
+                    "a torn tail of \(torn.bytes) bytes after the last whole record (a write a crash interrupted, "
+                        + "never acknowledged; zeros the log was extended by; or a log cut short, whose last records "
+                        + "are lost); opening the store cuts it",
                     path: dir.path(of: torn.name), offset: torn.offset))
         }
         for name in scan.leftovers {

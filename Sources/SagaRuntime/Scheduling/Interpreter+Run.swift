@@ -283,6 +283,7 @@ extension Interpreter {
 
     /// Cancels every root saga, and runs what that makes runnable.
     private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
+        rootsStopped = true
         for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
         await drain()
     }

@@ -24,6 +24,9 @@ extension Interpreter {
         flushWakeups()
         while true {
             if _slowPath(budget.checksEachTurn), !withinRunLimits() { return nil }
+            // A stop (a signal, ``stop()``) ends the turn here, however much work a saga makes
+            // for itself, so that the run loop cancels the roots.
+            if _slowPath(stopRequest.isAsked), !rootsStopped { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
