@@ -205,7 +205,8 @@ enum Commands {
         usage: "sagarun store <subcommand> [<dir>] [options]", arguments: [], flags: [], options: [],
         discussion: """
             Each takes the store's folder (default: .sagastore). Exit codes: 0 success, 64 bad
-            usage, 74 a store that is damaged, in use, newer, unreadable or cannot be written.
+            usage, 66 no store in the folder (or no folder), 74 a store that is damaged, in use,
+            newer, unreadable or cannot be written.
             See 'sagarun store <subcommand> --help' for detailed help.
             """,
         subcommands: [

@@ -23,6 +23,8 @@ enum ElementID {
         switch id {
         case .string, .int: return id
         case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: return .int(Int(d))
+        case .double, .bool, .null:
+            throw .invalidElement("an element's 'id' must be a string or an integer, not \(id.canonicalJSON)")
         default:
             throw .invalidElement("an element's 'id' must be a string or an integer, not a \(id.kindName)")
         }

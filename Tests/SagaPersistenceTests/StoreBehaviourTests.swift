@@ -73,6 +73,14 @@ struct StoreBehaviourTests {
             }
         }
         await #expect(throws: StoreError.self) { try await store.delete(entity: "items", id: [1]) }
+        // A number, a bool or null is named by its value.
+        for (id, shown) in [(Value.double(1.5), "1.5"), (true, "true"), (.null, "null")] {
+            await #expect {
+                try await store.save(entity: "items", element: ["id": id])
+            } throws: { error in
+                (error as? StoreError)?.message == "an element's 'id' must be a string or an integer, not \(shown)"
+            }
+        }
         #expect(try await all(store) == [])
         await store.close()
     }

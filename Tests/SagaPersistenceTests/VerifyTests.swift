@@ -173,6 +173,12 @@ struct VerifyTests {
             let missing = FileStore.verify(directory: folder.path + "/nothing")
             #expect(missing.problem?.code == .missing)
             #expect(missing.problem?.message == "no such folder")
+            // A file where the folder should be is said to be one.
+            try? "x".write(toFile: folder.path + "/afile", atomically: true, encoding: .utf8)
+            let file = FileStore.verify(directory: folder.path + "/afile")
+            #expect(file.problem?.code == .missing)
+            #expect(file.problem?.message == "not a folder (a file is there)")
+            try? FileManager.default.removeItem(atPath: folder.path + "/afile")
             #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [], "verify creates nothing")
             #expect(!FileManager.default.fileExists(atPath: folder.path + "/nothing"), "verify creates nothing")
         }

@@ -109,6 +109,11 @@ extension Parser {
             return .continue(at)
         case .kwReturn:
             advance()
+            // `return call f()`: an effect's value is returned through a variable.
+            if (kind.isEffectKeyword || kind.isWatcherKeyword) && isOnSameLine {
+                throw fail(
+                    "return takes a value, not an effect: write 'let r = \(kind.text) …' and then 'return r'")
+            }
             let value = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .return(value, at)
         case .kwTry:

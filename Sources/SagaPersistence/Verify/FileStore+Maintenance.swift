@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,7 +22,7 @@ extension FileStore {
         // Nothing to lock where there is no folder. (A folder with leftovers but no store
         // is scanned: they may be damage to report.)
         guard (try? dir.list()) != nil else {
-            report.problem = StoreError(.missing, "no such folder", path: directory)
+            report.problem = StoreError(.missing, Self.noFolder(at: directory), path: directory)
             return report
         }
         let lock: StoreLock.Held?
@@ -122,9 +124,16 @@ extension FileStore {
         do throws(StoreError) {
             names = try dir.list()
         } catch {
-            throw StoreError(.missing, "no such folder", path: dir.path)
+            throw StoreError(.missing, noFolder(at: dir.path), path: dir.path)
         }
         guard names.contains(where: { StoreFormat.parse($0) != nil }) else { throw noStore(at: dir.path) }
+    }
+
+    /// Why a path that cannot be listed is no store: it is a file, or nothing.
+    private static func noFolder(at path: String) -> String {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+            ? "not a folder (a file is there)" : "no such folder"
     }
 
     /// The `.missing` error of a folder that holds no store.
