@@ -67,6 +67,38 @@ import Testing
         }
     }
 
+    /// A request with a key it does not have, a `live` that is not a bool, or a misspelt
+    /// operator fails, saying which; `meta` rides along.
+    @Test func aRequestWithAKeyItDoesNotHaveFails() async {
+        let program = """
+            saga main {
+              put "persistence/save" { entity: "t", element: { id: 1, prio: 3 } }
+              take "persistence/saved"
+              let requests = [
+                { entity: "t", where: { prio: { "~": 3 } } }, { entity: "t", limt: 1 }, { entity: "t", live: "yes" },
+                { entity: "t", where: { prio: { ">=": 3 } }, meta: { from: "test" } },
+              ]
+              for request in requests {
+                put "persistence/request" request
+                let r = take "persistence/*"
+                log "\\(r.type) \\(r.error ?? len(r.elements))"
+              }
+            }
+            """
+        await ExitCodeTests.withFiles(["request.saga": program]) { dir in
+            let r = await runSagarun([dir.appendingPathComponent("request.saga").path, "--virtual-time", "--memory"])
+            #expect(r.code == 0, "\(r.err)")
+            #expect(
+                r.out == """
+                    persistence/requestFailed '~' in the condition on 'prio' is no operator (== != < <= > >= in contains prefix)
+                    persistence/requestFailed a request has no 'limt': it has entity, where, orderBy, limit, offset, live, ref and meta
+                    persistence/requestFailed 'live' is true or false, not "yes"
+                    persistence/received 1
+
+                    """)
+        }
+    }
+
     /// A request put right after saves and a delete, without waiting for their results, reads
     /// them: with no live request (the writes go straight to the store), and with one on the
     /// entity (they wait on the entity's lock, and the request behind them).

@@ -71,6 +71,7 @@ enum PersistenceOperation {
             var request = r
             request["type"] = nil
             do {
+                try Self.checkRequestKeys(r)
                 let query = try Query.parse(.record(r))
                 let isLive = r["live"] == .bool(true)
                 let writesBefore = isLive ? live.writeCount() : 0

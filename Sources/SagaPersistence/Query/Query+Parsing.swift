@@ -58,6 +58,14 @@ extension Query {
         // compared for equality (`{ o: { k: 1 } }`, `{ s: {} }`); one that mixes the two is
         // refused rather than guessed.
         guard case .record(let ops) = spec, !ops.isEmpty, ops.keys.contains(where: Query.operators.contains) else {
+            // Keys made of operator characters alone (`~`, `=>`) are a misspelt operator, not a
+            // record value anyone compares with.
+            if case .record(let ops) = spec,
+                let typo = ops.keys.first(where: { !$0.isEmpty && $0.allSatisfy { "<>=!~".contains($0) } })
+            {
+                throw .invalidQuery(
+                    "'\(typo)' in the condition on '\(path.text)' is no operator (== != < <= > >= in contains prefix)")
+            }
             return Condition(path: path, tests: [.equal(spec)])
         }
         if let field = ops.keys.first(where: { !Query.operators.contains($0) }) {
