@@ -98,7 +98,14 @@ enum RunCommand {
                 throw UsageError("--host names '\(name)' twice; give each name one command", command: "run")
             }
             let process = HostProcess(name: name, command: String(spec[spec.index(after: eq)...]))
-            process.register(program.externs.map(\.name), in: &served)
+            let externs = program.externs.map(\.name)
+            if !externs.contains(where: process.serves) {
+                let hint = Suggestions.didYouMean(name, in: Array(Set(externs.map { String($0.prefix { $0 != "." }) })))
+                io.err(
+                    "warning: --host \(name) serves no extern function of the program (none is named \(name) or \(name).…)\(hint)\n"
+                )
+            }
+            process.register(externs, in: &served)
             hostProcesses.append(process)
         }
         defer { for process in hostProcesses { process.stop() } }

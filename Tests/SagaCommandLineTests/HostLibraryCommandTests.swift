@@ -146,6 +146,12 @@ import Testing
             let twice = await runSagarun(["run", script, "--host", "api=true", "--host", "api=false"])
             #expect(twice.code == 64)
             #expect(twice.err.contains("--host names 'api' twice"), "\(twice.err)")
+            // A name that serves none of the program's extern functions is warned of.
+            let misnamed = await runSagarun(["run", script, "--host", "apj=true"])
+            #expect(
+                misnamed.err.contains(
+                    "warning: --host apj serves no extern function of the program (none is named apj or apj.…); "
+                        + "did you mean 'api'?"), "\(misnamed.err)")
         }
     }
 
