@@ -1,3 +1,4 @@
+import Foundation
 import SagaCore
 import SagaPersistence
 
@@ -13,7 +14,15 @@ extension StoreCommand {
             case .io?: out += "cannot be read\n"
             case .newerFormat?: out += "written by a newer version\n"
             case .missing?: out += "no saga store here\n"
-            default: out += "damaged\n"
+            default:
+                out += "damaged\n" + fileLines(report)
+                // The damaged file, which the scan stopped at, is listed too.
+                if let path = report.problem?.path, case let name = (path as NSString).lastPathComponent,
+                    !report.files.contains(where: { $0.name == name })
+                {
+                    out += "  \(name)  damaged\(report.problem?.offset.map { " at offset \($0)" } ?? "")\n"
+                }
+                return out
             }
             return out + fileLines(report)
         }

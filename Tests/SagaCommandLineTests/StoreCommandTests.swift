@@ -78,7 +78,7 @@ import Testing
             #expect(r.err == "error: cannot open the store '\(store)': \(expected)\n")
             let v = await run(["store", "verify", store])
             #expect(v.code == 74)
-            #expect(v.out == "\(store): damaged\n")
+            #expect(v.out == "\(store): damaged\n  log-0000000000000001  damaged at offset 32\n")
             #expect(v.err == "error: \(expected)\n")
             let json = await run(["store", "verify", store, "--format=json"])
             #expect(json.code == 74)

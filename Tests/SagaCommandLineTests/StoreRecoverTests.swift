@@ -36,6 +36,8 @@ import Testing
             let refused = await runSagarun(["store", "verify", store])
             #expect(refused.code == 74)
             #expect(refused.err.contains("a bad record is followed by valid ones"))
+            // The report lists the damaged file.
+            #expect(refused.out.contains("  log-0000000000000001  damaged at offset "), "\(refused.out)")
 
             let recovered = await runSagarun(["store", "recover", store])
             #expect(recovered.code == 0, "\(recovered.err)")
