@@ -63,6 +63,9 @@ enum StoreCommand {
             var line = "\(directory): recovered \(counted(report.elements, "element")) "
             line += "from \(counted(report.records, "log record")) whose checksums hold"
             if report.skippedBytes > 0 { line += "; \(report.skippedBytes) damaged bytes passed over" }
+            if report.recordsMissingBefore > 0 {
+                line += "; records 1 to \(report.recordsMissingBefore) are in no file here (a snapshot removed?)"
+            }
             if report.orphanedElements > 0 {
                 line += "; \(counted(report.orphanedElements, "element")) of a damaged entity record passed over"
             }

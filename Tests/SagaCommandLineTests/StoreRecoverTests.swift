@@ -111,6 +111,26 @@ import Testing
         }
     }
 
+    /// A store whose snapshot was removed is rebuilt from its log, and the report says which
+    /// records no file holds any more.
+    @Test func aStoreWithoutItsSnapshotSaysWhatIsMissing() async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let save = dir.appendingPathComponent("save.saga").path
+            #expect(await runSagarun(["run", save, "--store", store]).code == 0)
+            #expect(await runSagarun(["store", "compact", store]).code == 0)
+            #expect(await runSagarun(["run", save, "--store", store]).code == 0)
+            for name in try FileManager.default.contentsOfDirectory(atPath: store) where name.hasPrefix("snapshot-") {
+                try FileManager.default.removeItem(atPath: store + "/" + name)
+            }
+            let recovered = await runSagarun(["store", "recover", store])
+            #expect(recovered.code == 0, "\(recovered.err)")
+            #expect(
+                recovered.out.contains("; records 1 to 10 are in no file here (a snapshot removed?)"),
+                "\(recovered.out)")
+        }
+    }
+
     /// A folder with no store is said to be one, with exit code 66 (no input), and the
     /// maintenance commands leave nothing in it (no lock file).
     @Test func aFolderWithNoStoreIsNotRecovered() async {

@@ -64,9 +64,18 @@ extension FileStore {
             }
         }
         var records = 0
+        // With no snapshot, a first log that starts after record 0 followed one that is gone.
+        var missing: UInt64 = 0
         for generation in logs.sorted() where generation >= newestSnapshot {
             let name = StoreFormat.logName(generation)
             let bytes = try dir.read(name)
+            if newestSnapshot == 0, records == 0, missing == 0,
+                let header = try? bytes.withUnsafeBytes({ b throws(StoreError) in
+                    try FileHeader.read(b, magic: StoreFormat.logMagic, path: name)
+                })
+            {
+                missing = header.baseSequence
+            }
             let salvaged = try bytes.withUnsafeBytes { b in
                 Result { () throws(StoreError) -> (records: [(LogDecoder.Entry, UInt64)], skipped: Int)? in
                     guard let seed = try salvageSeed(b, path: name) else { return nil }
@@ -91,7 +100,7 @@ extension FileStore {
         try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
         return SalvageReport(
             directory: directory, records: records, skippedBytes: skipped, orphanedElements: orphans,
-            entities: index.counts)
+            recordsMissingBefore: missing, entities: index.counts)
     }
 
     /// The seed of a log's record checksums; `nil` for a file too short to hold a header.

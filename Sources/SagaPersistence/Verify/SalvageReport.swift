@@ -10,6 +10,9 @@ public struct SalvageReport: Sendable {
     /// The whole element records of a damaged snapshot passed over because the entity they
     /// belong to is not known for sure.
     public var orphanedElements: Int = 0
+    /// With no snapshot, the records before the first log segment (which followed a snapshot
+    /// that is gone): they could not be recovered.
+    public var recordsMissingBefore: UInt64 = 0
     /// The elements of the recovered store, per entity.
     public var entities: [String: Int]
 
