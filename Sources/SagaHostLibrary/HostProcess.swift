@@ -190,12 +190,20 @@ public final class HostProcess: Sendable {
             }
             buffer.removeFirst(start)
             searched = buffer.count
+            // A line without end would fill memory: an answer is limited as an input line is.
+            if buffer.count > Self.longestLine {
+                exited("answered with a line longer than \(Self.longestLine >> 20) MiB")
+                return
+            }
         }
         guard collected.wait(timeout: .now() + Self.exitWait) == .success, let status = process.exitStatus else {
             return exited("closed its output")
         }
         exited("exited with status \(status)")
     }
+
+    /// The longest line the process may write, as the longest input line.
+    static let longestLine = 16 << 20
 
     /// How long a process whose output ended has to exit before its calls fail without its status.
     static let exitWait: DispatchTimeInterval = .milliseconds(500)

@@ -154,6 +154,19 @@ import Testing
         }
     }
 
+    /// A host's value is held to `--max-length` as one the saga builds is.
+    @Test func aHostValuePastTheLongestStringFailsItsCall() async {
+        let program = "extern func api.big()\nsaga main {\n  try { call api.big() } catch e { log e.kind }\n}\n"
+        let mocks = #"{"call":"api.big","result":""# + String(repeating: "x", count: 100) + #""}"# + "\n"
+        await withFiles(["a.saga": program, "a.mocks.jsonl": mocks]) { dir in
+            let r = await runSagarun([
+                "run", "--virtual-time", "--max-length", "50", "--mocks",
+                dir.appendingPathComponent("a.mocks.jsonl").path, dir.appendingPathComponent("a.saga").path,
+            ])
+            #expect(r.out == "RangeError\n", "\(r.err)")
+        }
+    }
+
     /// A line for a function the program never calls says so, with the name it calls nearest.
     @Test func aMisspeltMocksLineNamesTheFunctionMeant() async {
         let program = "extern func api.get(x)\nsaga main {\n  let r = call api.get(1)\n}\n"

@@ -194,6 +194,25 @@ import Testing
         }
     }
 
+    /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
+    /// rather than filling memory.
+    @Test func aHostAnswerLineIsLimitedAsAnInputLine() async throws {
+        let python = try Self.python()
+        let host = """
+            import sys
+            for line in sys.stdin:
+                sys.stdout.write("x" * (17 << 20))
+                sys.stdout.flush()
+            """
+        let source = "extern func api.flood()\nsaga main {\n  try { call api.flood() } catch e { log e.message }\n}\n"
+        try await withScript(source) { folder, script in
+            try host.write(toFile: folder + "/host.py", atomically: true, encoding: .utf8)
+            let run = await runSagarun(["run", script, "--host", "api=\(python) \(folder)/host.py"])
+            #expect(run.code == 0, "\(run.err)")
+            #expect(run.out.contains("answered with a line longer than 16 MiB"), "\(run.out.prefix(300))")
+        }
+    }
+
     /// A call a race's timeout beat is recorded as pending, and replays as a call that never
     /// answers, so the timeout wins again, on the virtual clock too.
     @Test func aTimedOutCallRecordsAndReplaysAsPending() async throws {

@@ -313,7 +313,15 @@ extension Interpreter {
                         Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
             }
         case .success(let v):
-            wake(task, .value(v))
+            // A host's value is held to the run's limits as one the saga builds is.
+            do throws(SagaError) {
+                wake(task, .value(try evaluator(task).checkLength(v)))
+            } catch {
+                wake(
+                    task,
+                    .error(
+                        Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
+            }
         case .failure(let e) where e == HostMocks.neverAnswers:
             // A mock that never answers: the task waits on, and nothing is in flight for it.
             neverAnswered.append((task, token, id))
