@@ -24,9 +24,6 @@ extension Interpreter {
         flushWakeups()
         while true {
             if _slowPath(budget.checksEachTurn), !withinRunLimits() { return nil }
-            // A stop (a signal, ``stop()``) ends the turn here, however much work a saga makes
-            // for itself, so that the run loop cancels the roots.
-            if _slowPath(stopRequest.isAsked), !rootsStopped { return nil }
             if let work = ready.popFirst() {
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
@@ -64,9 +61,12 @@ extension Interpreter {
 
     /// Counts a turn against the run's limits (``RunBudget/checksEachTurn``): whether it may go on.
     ///
-    /// Once it may not, the run is stopped: nothing runs after.
+    /// Once it may not, the run is stopped: nothing runs after. A stop asked for (a signal,
+    /// ``stop()``) ends the turn too, for the run loop to cancel the roots: a run with limits
+    /// (any run of `sagarun`) stops so however much work a saga makes for itself.
     private func withinRunLimits() -> Bool {
         if budget.isSpent { return false }
+        if stopRequest.isAsked, !rootsStopped { return false }
         guard let overrun = budget.countTurn(reducerSteps: reducers.stepsTaken) else { return true }
         overran(overrun)
         return false
