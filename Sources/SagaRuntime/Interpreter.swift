@@ -240,12 +240,6 @@ public final class Interpreter {
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
     @exclusivity(unchecked) public var tracer: ChromeTrace?
-    /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
-    /// timestamp its slice begins at (taken before the action was processed).
-    @exclusivity(unchecked) var putStamp: Int?
-    /// The calls whose mocks line never answers, with the task that made each (and its token
-    /// then): the run warns of those still waiting when it ends.
-    @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
     /// For the trace: each effect's description, made once, by where it is and its kind (see
     /// ``effectDescription(_:)``).
     @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]
@@ -253,6 +247,12 @@ public final class Interpreter {
     @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
     @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
+    /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
+    /// timestamp its slice begins at (taken before the action was processed).
+    @exclusivity(unchecked) var putStamp: Int?
+    /// The calls whose mocks line never answers, with the task that made each (and its token
+    /// then): the run warns of those still waiting when it ends.
+    @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
 
     /// Creates an interpreter for a program.
     ///

@@ -44,7 +44,7 @@ final class LineReader {
     /// How many bytes the gather buffer holds now (for tests).
     var gatherCapacity: Int { spill.count }
     @exclusivity(unchecked) private var gathered = 0
-    /// The run's stop, which ends a read that waits for input (see ``isReadable()``).
+    /// The run's stop, which ends a read that waits for input (see ``isReadable(_:unless:)``).
     @exclusivity(unchecked) var stopRequest: StopRequest?
 
     init(fd: Int32) {
@@ -74,7 +74,7 @@ final class LineReader {
         while true {
             if start == end {
                 if atEnd { return sawAnything && !skipping ? .text(gatheredLine) : nil }
-                guard isReadable() else {
+                if let stop = stopRequest, !Self.isReadable(fd, unless: stop) {
                     // A stop was asked for while the input had nothing to read: it ends here.
                     atEnd = true
                     continue
@@ -117,12 +117,13 @@ final class LineReader {
         }
     }
 
-    /// Whether the input has bytes to read, its end, or an error `read` reports.
+    /// Whether `fd` has bytes to read, its end, or an error `read` reports.
     ///
-    /// `false` once ``stopRequest`` is asked for while it has none: a read that would wait for
-    /// a pipe or a terminal waits here instead, where a stop can end it.
-    private func isReadable() -> Bool {
-        guard let stop = stopRequest else { return true }
+    /// `false` once `stop` is asked for while it has none: a read that would wait for a pipe
+    /// or a terminal waits here instead, where a stop can end it. Out of line, off the path
+    /// of ``next()`` that finds its line in the chunk.
+    @inline(never)
+    private static func isReadable(_ fd: Int32, unless stop: StopRequest) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while !stop.isAsked {
             let ready = poll(&descriptor, 1, 100)
