@@ -24,11 +24,33 @@ extension Value {
     }
 
     /// This value as a `Decodable` Swift value, through JSON.
+    ///
+    /// - Throws: a `TypeError` that names the type, the value and why it is not one (the field
+    ///   missing or of the wrong kind, and where).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws(SagaError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(canonicalJSON.utf8))
         } catch {
-            throw SagaError(kind: "TypeError", message: "expected \(T.self), got \(canonicalJSON)")
+            throw SagaError(kind: "TypeError", message: "expected \(T.self), got \(canonicalJSON)\(Self.reason(error))")
+        }
+    }
+
+    /// Why a decoding failed, as `: FIELD: WHAT` (empty when it does not say).
+    package static func reason(_ error: any Error) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            let names = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.filter { $0 != "_0" }
+            return names.isEmpty ? "" : names.joined(separator: ".") + ": "
+        }
+        guard let error = error as? DecodingError else { return "" }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return ": \(place(context.codingPath))no '\(key.stringValue)'"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            return ": \(place(context.codingPath))not a \(type)"
+        case .dataCorrupted(let context):
+            return ": \(place(context.codingPath))\(context.debugDescription)"
+        @unknown default:
+            return ""
         }
     }
 }

@@ -5,11 +5,14 @@ extension Store {
     /// actions sent through any of them keep one order.
     var sharedInbox: StoreInbox<Action> {
         if let inbox { return inbox }
-        // A store made outside any actor is the main actor's: it must be used there.
-        assert(
+        // A store made outside any actor is the main actor's: it must be used there. Used off
+        // it, the dispatcher's deliveries on the main actor would race its user, so a release
+        // build stops here too rather than run on.
+        precondition(
             isolation != nil || Thread.isMainThread,
             "a store made outside any actor belongs to the main actor, but is used off it: make it on the actor "
-                + "that uses it, pass that actor as `isolation:`, or call `bind(to:)` (in an actor's init)")
+                + "that uses it (mark a test or function that makes one @MainActor), pass that actor as "
+                + "`isolation:`, or call `bind(to:)` (in an actor's init)")
         // Weak: an action sent after the store has gone is dropped. Made only here, as a weak
         // reference makes every retain of the store dearer.
         let made = StoreInbox<Action>(actor: isolation ?? MainActor.shared) { [weak self] action in

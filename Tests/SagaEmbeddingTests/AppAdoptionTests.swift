@@ -137,6 +137,51 @@ import Testing
         }
     }
 
+    /// A typed request reaches a saga, and comes back from one, in the shape a saga writes a
+    /// `persistence/request` in: `where` with operator records or values, `orderBy`, `limit`,
+    /// `offset`, `live`.
+    @Test func aTypedRequestIsWrittenAsASagaWritesARequest() throws {
+        let bridge = CodableBridge<AppState, AppAction>()
+        let request = StoreRequest<Song>(
+            where: ["year": .lessThan(1960), "title": .equals("So What")], orderBy: ["-year"], limit: 5, live: true)
+        let value = try #require(bridge.value(of: .songs(.request(request))))
+        #expect(
+            value.canonicalJSON
+                == #"{"request":{"limit":5,"live":true,"orderBy":["-year"],"where":{"title":{"==":"So What"},"year":{"<":1960}}},"type":"songs/request"}"#
+        )
+        // As a saga writes one: a plain value is equality, and every key is optional.
+        let written = try JSONReader.parse(
+            #"{"type":"songs/request","request":{"where":{"year":{"<":1960},"title":"So What"},"offset":2}}"#)
+        guard case .songs(.request(let read)) = try bridge.action(from: written) else {
+            Issue.record("the request did not decode")
+            return
+        }
+        #expect(read == StoreRequest<Song>(where: ["year": .lessThan(1960), "title": .equals("So What")], offset: 2))
+        let empty = try JSONReader.parse(#"{"type":"songs/request","request":{}}"#)
+        guard case .songs(.request(let all)) = try bridge.action(from: empty) else {
+            Issue.record("an empty request did not decode")
+            return
+        }
+        #expect(all == StoreRequest<Song>())
+        // A misspelt key is refused, naming it.
+        let misspelt = try JSONReader.parse(#"{"type":"songs/request","request":{"limt":1}}"#)
+        #expect {
+            try bridge.action(from: misspelt)
+        } throws: { error in
+            (error as? SagaError)?.message
+                == #"expected AppAction, got {"request":{"limt":1},"type":"songs/request"}: songs.request.request: "#
+                + "a request has no 'limt': it has where, orderBy, limit, offset and live"
+        }
+        // A field of the wrong kind says which.
+        let wrongKind = try JSONReader.parse(#"{"type":"addSong","title":7}"#)
+        #expect {
+            try bridge.action(from: wrongKind)
+        } throws: { error in
+            (error as? SagaError)?.message
+                == #"expected AppAction, got {"title":7,"type":"addSong"}: addSong.title: not a String"#
+        }
+    }
+
     /// A lifted middleware sees only the actions its path finds, reads its part of the state,
     /// and what it dispatches arrives wrapped.
     @Test func aLiftedMiddlewareWorksOnItsPartOfTheStore() {

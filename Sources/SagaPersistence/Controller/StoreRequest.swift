@@ -6,7 +6,7 @@ import SagaCore
 /// ```swift
 /// StoreRequest<Song>(where: ["year": .greaterThan(1950)], orderBy: ["-year", "title"], limit: 20, live: true)
 /// ```
-public struct StoreRequest<Element: Persistable>: Sendable, Equatable, Codable {
+public struct StoreRequest<Element: Persistable>: Sendable, Equatable {
     /// A condition on one field.
     public enum Condition: Sendable, Equatable, Codable {
         case equals(Value)
@@ -42,7 +42,7 @@ public struct StoreRequest<Element: Persistable>: Sendable, Equatable, Codable {
     }
 
     /// The request as a `persistence/request` record (see “Persistence” in Sagas/README.md),
-    /// for ``Query/parse(_:)``.
+    /// for ``Query/parse(_:)``, and as it is encoded.
     var record: Value {
         var r = Record()
         var conditionRecord = Record()
@@ -65,6 +65,7 @@ public struct StoreRequest<Element: Persistable>: Sendable, Equatable, Codable {
         if !orderBy.isEmpty { r["orderBy"] = .list(orderBy.map { .string($0) }) }
         if let limit { r["limit"] = .int(limit) }
         if offset > 0 { r["offset"] = .int(offset) }
+        if live { r["live"] = true }
         return .record(r)
     }
 }

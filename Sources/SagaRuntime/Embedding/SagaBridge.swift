@@ -1,3 +1,4 @@
+import Foundation
 import SagaCore
 
 /// Maps an app's actions and state to and from the language's values, so that sagas can
@@ -70,11 +71,13 @@ public struct CodableBridge<State: Encodable, Action: Codable>: SagaBridge, Send
 /// is `.songs(.saved(…))`, or a struct with a `type`.
 enum ActionDecoding {
     static func decode<A: Decodable>(_ value: Value, as type: A.Type) throws(SagaError) -> A {
+        // Why the shape the type names failed: the reason the error gives.
+        var reason = ""
         if case .record(var fields) = value, case .string(let name)? = fields["type"] {
             fields["type"] = nil
-            if let action = try? Value.record(Record([(name, .record(fields))])).decode(as: A.self) {
-                return action
-            }
+            let flat = Value.record(Record([(name, .record(fields))]))
+            if let action = try? flat.decode(as: A.self) { return action }
+            reason = Self.reason(flat, A.self)
             if name.contains("/") {
                 // {"songs": {"_0": {"saved": {fields}}}}, built from the innermost case out.
                 var nested = Value.record(fields)
@@ -85,9 +88,25 @@ enum ActionDecoding {
                     innermost = false
                 }
                 if let action = try? nested.decode(as: A.self) { return action }
+                reason = Self.reason(nested, A.self)
             }
         }
-        return try value.decode(as: A.self)
+        do {
+            return try value.decode(as: A.self)
+        } catch {
+            guard !reason.isEmpty else { throw error }
+            throw SagaError(kind: "TypeError", message: "expected \(A.self), got \(value.canonicalJSON)\(reason)")
+        }
+    }
+
+    /// Why `value` is not an `A`, as ``Value/reason(_:)`` says it.
+    private static func reason<A: Decodable>(_ value: Value, _ type: A.Type) -> String {
+        do {
+            _ = try JSONDecoder().decode(A.self, from: Data(value.canonicalJSON.utf8))
+            return ""
+        } catch {
+            return Value.reason(error)
+        }
     }
 
     /// The case and fields of Swift's encoding of an enum case, `{"case": {fields}}`.
