@@ -75,9 +75,9 @@ enum ActionDecoding {
         var reason = ""
         if case .record(var fields) = value, case .string(let name)? = fields["type"] {
             fields["type"] = nil
-            let flat = Value.record(Record([(name, .record(fields))]))
-            if let action = try? flat.decode(as: A.self) { return action }
-            reason = Self.reason(flat, A.self)
+            let flat = attempt(.record(Record([(name, .record(fields))])), as: A.self)
+            if let action = flat.action { return action }
+            reason = flat.reason
             if name.contains("/") {
                 // {"songs": {"_0": {"saved": {fields}}}}, built from the innermost case out.
                 var nested = Value.record(fields)
@@ -87,8 +87,9 @@ enum ActionDecoding {
                     nested = .record(Record([(String(part), payload)]))
                     innermost = false
                 }
-                if let action = try? nested.decode(as: A.self) { return action }
-                reason = Self.reason(nested, A.self)
+                let tried = attempt(nested, as: A.self)
+                if let action = tried.action { return action }
+                reason = tried.reason
             }
         }
         do {
@@ -99,13 +100,12 @@ enum ActionDecoding {
         }
     }
 
-    /// Why `value` is not an `A`, as ``Value/reason(_:)`` says it.
-    private static func reason<A: Decodable>(_ value: Value, _ type: A.Type) -> String {
+    /// `value` as an `A`, or why it is not one, as ``Value/reason(_:)`` says it.
+    private static func attempt<A: Decodable>(_ value: Value, as type: A.Type) -> (action: A?, reason: String) {
         do {
-            _ = try JSONDecoder().decode(A.self, from: Data(value.canonicalJSON.utf8))
-            return ""
+            return (try JSONDecoder().decode(A.self, from: Data(value.canonicalJSON.utf8)), "")
         } catch {
-            return Value.reason(error)
+            return (nil, Value.reason(error))
         }
     }
 
