@@ -16,7 +16,7 @@ extension StoreRequest: Codable {
         if let key = r.keys.first(where: { !["where", "orderBy", "limit", "offset", "live"].contains($0) }) {
             throw Self.invalid(decoder, "a request has no '\(key)': it has where, orderBy, limit, offset and live")
         }
-        // The rest is read as a query reads it, with its messages.
+        // Read as a query reads it, with its messages.
         let query: Query
         do {
             query = try Query.parse(value)
@@ -24,10 +24,13 @@ extension StoreRequest: Codable {
             throw Self.invalid(decoder, error.message)
         }
         var conditions: [String: Condition] = [:]
-        if case .record(let whereRecord)? = r["where"] {
-            for entry in whereRecord {
-                conditions[entry.key] = try Self.condition(entry.value, field: entry.key, decoder)
+        for condition in query.conditions {
+            guard condition.tests.count == 1, let test = condition.tests.first else {
+                throw Self.invalid(
+                    decoder,
+                    "the condition on '\(condition.path.text)' has more than one operator; a typed request takes one")
             }
+            conditions[condition.path.text] = Self.condition(test)
         }
         let live: Bool
         switch r["live"] {
@@ -44,33 +47,18 @@ extension StoreRequest: Codable {
         try record.encode(to: encoder)
     }
 
-    /// The condition a `where` entry stands for: an operator record's one operator, or a value
-    /// to equal.
-    private static func condition(_ spec: Value, field: String, _ decoder: any Decoder) throws -> Condition {
-        guard case .record(let ops) = spec, let op = ops.keys.first, Query.operators.contains(op) else {
-            return .equals(spec)
-        }
-        guard ops.count == 1, let operand = ops[op] else {
-            throw invalid(decoder, "the condition on '\(field)' has more than one operator; a typed request takes one")
-        }
-        switch op {
-        case "==": return .equals(operand)
-        case "!=": return .notEquals(operand)
-        case "<": return .lessThan(operand)
-        case "<=": return .lessThanOrEqual(operand)
-        case ">": return .greaterThan(operand)
-        case ">=": return .greaterThanOrEqual(operand)
-        case "contains": return .contains(operand)
-        case "in":
-            guard case .list(let items) = operand else {
-                throw invalid(decoder, "'in' on '\(field)' takes a list")
-            }
-            return .isIn(items)
-        default:
-            guard case .string(let prefix) = operand else {
-                throw invalid(decoder, "'prefix' on '\(field)' takes a string")
-            }
-            return .hasPrefix(prefix)
+    /// The condition a query's test stands for.
+    private static func condition(_ test: Query.Test) -> Condition {
+        switch test {
+        case .equal(let v): .equals(v)
+        case .notEqual(let v): .notEquals(v)
+        case .less(let v): .lessThan(v)
+        case .lessOrEqual(let v): .lessThanOrEqual(v)
+        case .greater(let v): .greaterThan(v)
+        case .greaterOrEqual(let v): .greaterThanOrEqual(v)
+        case .oneOf(let vs): .isIn(vs)
+        case .contains(let v): .contains(v)
+        case .prefix(let p): .hasPrefix(p)
         }
     }
 
