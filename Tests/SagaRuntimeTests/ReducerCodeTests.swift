@@ -44,6 +44,23 @@ import Testing
         }
     }
 
+    /// `x = x + …` on a variable of the reducer is one instruction that adds where the
+    /// variable is (`xs = xs + [a.v]` appends, rather than copy the list); `x = y + x`,
+    /// `x = x - …` and `var x = …` are not.
+    @Test func aVariableAddedToIsAddedToInPlace() throws {
+        let c = try code(#"reduce "add" as a { var xs = []; xs = xs + [a.v] }"#)
+        #expect(c.instructions.last == .addToSlot(slot: 1, .temporary(0)))
+        #expect(!c.instructions.contains { if case .binary = $0 { true } else { false } })
+        for source in [
+            #"reduce "a" as a { var xs = [1]; xs = [2] + xs }"#,
+            #"reduce "a" as a { var n = 1; n = n - 1 }"#,
+            #"reduce "a" as a { var n = 1; var m = n + 1 }"#,
+        ] {
+            let c = try code(source)
+            #expect(!c.instructions.contains { if case .addToSlot = $0 { true } else { false } }, "\(source)")
+        }
+    }
+
     /// Logic, `??`, `!`, `-`, list and record literals and paths are instructions too, and
     /// nothing fails to compile.
     @Test func theExampleSagasReducerShapesAreInstructions() throws {

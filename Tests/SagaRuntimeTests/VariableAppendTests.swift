@@ -3,7 +3,8 @@ import SagaLanguage
 import SagaRuntime
 import Testing
 
-/// `xs = xs + [x]` and `s = s + "…"` on a saga's own variable extend it where it is.
+/// `xs = xs + [x]` and `s = s + "…"` on a saga's or a reducer's own variable extend it where
+/// it is.
 ///
 /// What a run prints must be what building a new list or string gives: the same values, the
 /// same errors, and no change to another variable that shares the old value.
@@ -85,5 +86,44 @@ import Testing
             """
         ) { $0.maxLength = 5 }
         #expect(run.lines == ["RangeError", "RangeError", "[0,0,1,1]", "abab"])
+    }
+
+    /// In a reducer: the same values, a shared list kept, a failed `+` reported as `+`
+    /// reports it (and the reducer's changes rolled back), and the length limit.
+    @Test func aReducersVariableAppendsGiveTheValuesAdditionGives() async {
+        let run = await runConfigured(
+            """
+            state { xs: [], s: "", kept: [], n: 0 }
+            reduce "go" as a {
+              var xs = []
+              var s = ""
+              var n = 1
+              let before = xs
+              for i in range(a.n) { xs = xs + [i]; s = s + "\\(i)"; n = n + i }
+              state.xs = xs
+              state.s = s
+              state.kept = before
+              state.n = n
+            }
+            reduce "bad" as a {
+              var xs = [1]
+              state.n = 99
+              xs = xs + a.v
+            }
+            reduce "long" as a {
+              var xs = []
+              for i in range(3) { xs = xs + [i, i] }
+              state.n = 98
+            }
+            """,
+            input: [
+                #"{"type":"go","n":4}"#, #"{"type":"bad","v":2}"#, #"{"type":"bad","v":"a"}"#, #"{"type":"long"}"#,
+            ]
+        ) { $0.maxLength = 5 }
+        #expect(run.state.canonicalJSON == #"{"kept":[],"n":7,"s":"0123","xs":[0,1,2,3]}"#)
+        #expect(run.errors.count == 3)
+        #expect(run.errors.contains { $0.contains("cannot add list and number") })
+        #expect(run.errors.contains { $0.contains("cannot add list and string") })
+        #expect(run.errors.contains { $0.contains("would be longer than 5") })
     }
 }

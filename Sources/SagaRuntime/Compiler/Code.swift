@@ -103,6 +103,9 @@ final class Code {
         case updateStatePath(Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// The variable in the slot followed by one of ``paths`` `= value`.
         case setSlotPath(slot: Int32, Int32, Place)
+        /// `x = x + rhs` for the variable in the slot: a list or string is extended where the
+        /// variable holds it (see ``Evaluator/add(_:to:)``).
+        case addToSlot(slot: Int32, Place)
         /// Counts one turn of a loop (too many in one run is an endless loop).
         case step
         /// Starts a `for`: the items of the sequence (a list's, or a record's keys) go in the

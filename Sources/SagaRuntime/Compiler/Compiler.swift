@@ -112,6 +112,11 @@ struct Compiler {
                 return
             }
             guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            // `x = x + …`: the operand, then the variable extended in place.
+            if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == v.slot {
+                emit(.addToSlot(slot: Int32(v.slot), place(of: rhs)))
+                return
+            }
             compile(e, into: .slot(Int32(v.slot)))
         case .assign(let lv, .expr(let e), _):
             compileAssignment(lv, e)

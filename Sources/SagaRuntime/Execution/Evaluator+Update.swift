@@ -26,19 +26,30 @@ extension Evaluator {
     /// Stores the value of `e` in variable `slot` of `env`, the same value and errors as
     /// `env[slot] = eval(e, env)`.
     ///
-    /// `x = x + LIST` and `s = s + TEXT` extend the list or string where the variable holds
-    /// it, rather than build a new one: a saga growing a list one item at a time would take
-    /// time in n² otherwise. The operand is evaluated first (reading `x` cannot fail, and evaluating
-    /// it cannot change `x`), and the variable is unchanged when the statement fails.
+    /// `x = x + EXPR` adds in place (see ``add(_:to:)``): the operand is evaluated first
+    /// (reading `x` cannot fail, and evaluating it cannot change `x`).
     @inline(__always)
     func assign(_ e: Expr, toSlot slot: Int, of env: inout [Value]) throws(SagaError) {
         if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == slot, slot < env.count {
-            let operand = try eval(rhs, env)
-            if try extend(&env[slot], with: operand, checkingDepth: false) { return }
-            env[slot] = try apply(.add, env[slot], operand)
+            try add(try eval(rhs, env), to: &env[slot])
             return
         }
         env[slot] = try eval(e, env)
+    }
+
+    /// `variable = variable + operand`, with the same value and errors as `+`.
+    ///
+    /// A list or a string is extended where the variable holds it rather than built anew (a
+    /// saga or a reducer growing a list one item at a time would take time in n² otherwise).
+    /// The variable is unchanged when it throws.
+    @inline(__always)
+    func add(_ operand: Value, to variable: inout Value) throws(SagaError) {
+        if case .int(let x) = variable, case .int(let y) = operand, let sum = Self.integerBinary(.add, x, y) {
+            variable = sum
+            return
+        }
+        if try extend(&variable, with: operand, checkingDepth: false) { return }
+        variable = try apply(.add, variable, operand)
     }
 
     /// `value = value + operand` for a list and a list, or a string and a string, extended in

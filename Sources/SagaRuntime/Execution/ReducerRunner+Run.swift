@@ -197,6 +197,8 @@ extension ReducerRunner {
                         let value = read(from)
                         let keys = pathKeys(code, code.paths[Int(path)], read)
                         try PathAssignment.set(&slots[Int(slot)], keys[...], value)
+                    case .addToSlot(let slot, let from):
+                        try ev.add(read(from), to: &slots[Int(slot)])
                     case .step:
                         try step()
                     case .forStart(let sequence, let items):
