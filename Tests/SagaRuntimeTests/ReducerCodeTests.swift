@@ -61,6 +61,15 @@ import Testing
         }
     }
 
+    /// `r.items = r.items + …` on a variable of the reducer is one update through the path,
+    /// as `state.l.x = state.l.x + …` is.
+    @Test func aPathOfAVariableAddedToIsUpdatedInPlace() throws {
+        let c = try code(#"reduce "add" as a { var r = {items: []}; r.items = r.items + [a.v] }"#)
+        #expect(
+            c.instructions.contains { if case .updateSlotPath(slot: 1, _, .add, _, _) = $0 { true } else { false } })
+        #expect(!c.instructions.contains { if case .setSlotPath = $0 { true } else { false } })
+    }
+
     /// Logic, `??`, `!`, `-`, list and record literals and paths are instructions too, and
     /// nothing fails to compile.
     @Test func theExampleSagasReducerShapesAreInstructions() throws {

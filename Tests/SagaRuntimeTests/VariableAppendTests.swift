@@ -126,4 +126,73 @@ import Testing
         #expect(run.errors.contains { $0.contains("cannot add list and string") })
         #expect(run.errors.contains { $0.contains("would be longer than 5") })
     }
+
+    /// Through a path of a saga's variable (`r.items = r.items + [i]`, `lists[0] = …`): the
+    /// values `+` gives, the old record kept by a variable that shares it, and the errors of
+    /// reading the path and of `+`, the variable left as it was.
+    @Test func aPathOfASagasVariableIsUpdatedInPlace() async {
+        let run = await runSaga(
+            """
+            saga main {
+              var r = {items: [], s: "", n: 1, nested: {l: [0]}}
+              let before = r
+              for i in range(3) {
+                r.items = r.items + [i]; r.s = r.s + "\\(i)"; r.n = r.n * 2; r.nested.l = r.nested.l + [i]
+              }
+              log r
+              log before
+              var lists = [[1]]
+              lists[0] = lists[0] + [2]
+              log lists
+              var e = {items: [1], s: "a"}
+              try { e.items = e.items + 2 } catch x { log x.message }
+              try { e.missing.x = e.missing.x + 1 } catch x { log x.message }
+              try { lists[3] = lists[3] + [1] } catch x { log x.message }
+              try { e.s.x = e.s.x + "b" } catch x { log x.message }
+              log e
+            }
+            """)
+        #expect(
+            run.lines == [
+                #"{"items":[0,1,2],"n":8,"nested":{"l":[0,0,1,2]},"s":"012"}"#,
+                #"{"items":[],"n":1,"nested":{"l":[0]},"s":""}"#, "[[1,2]]", "cannot add list and number",
+                "cannot add null and number", "cannot add null and list", "cannot read '.x' of a string",
+                #"{"items":[1],"s":"a"}"#,
+            ])
+    }
+
+    /// The same through a path of a reducer's variable; a failed update fails the reducer,
+    /// which leaves the state as it was.
+    @Test func aPathOfAReducersVariableIsUpdatedInPlace() async {
+        let run = await runConfigured(
+            """
+            state { out: null }
+            reduce "go" as a {
+              var r = {items: [], s: "", n: 1, nested: {l: [0]}}
+              let before = r
+              for i in range(3) {
+                r.items = r.items + [i]; r.s = r.s + "\\(i)"; r.n = r.n * 2; r.nested.l = r.nested.l + [i]
+              }
+              var lists = [[1]]
+              lists[0] = lists[0] + [2]
+              state.out = [r, before, lists]
+            }
+            reduce "bad" as a {
+              var e = {items: [1], s: "a"}
+              state.out = 1
+              if a.k == 1 { e.items = e.items + 2 }
+              if a.k == 2 { e.missing.x = e.missing.x + 1 }
+              if a.k == 3 { e.s.x = e.s.x + "b" }
+            }
+            """,
+            input: [#"{"type":"go"}"#] + (1...3).map { #"{"type":"bad","k":\#($0)}"# })
+        #expect(
+            run.state.canonicalJSON
+                == #"{"out":[{"items":[0,1,2],"n":8,"nested":{"l":[0,0,1,2]},"s":"012"},"#
+                + #"{"items":[],"n":1,"nested":{"l":[0]},"s":""},[[1,2]]]}"#)
+        #expect(run.errors.count == 3)
+        #expect(run.errors.contains { $0.contains("cannot add list and number") })
+        #expect(run.errors.contains { $0.contains("cannot add null and number") })
+        #expect(run.errors.contains { $0.contains("cannot read '.x' of a string") })
+    }
 }

@@ -63,6 +63,9 @@ extension Code {
         case .updateStatePath(let index, let op, let lhs, let rhs):
             return "state\(path(index)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
         case .setSlotPath(let slot, let index, let from): return "\(p(.slot(slot)))\(path(index)) = \(p(from))"
+        case .updateSlotPath(let slot, let index, let op, let lhs, let rhs):
+            return
+                "\(p(.slot(slot)))\(path(index)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
         case .addToSlot(let slot, let from): return "\(p(.slot(slot))) += \(p(from)) in place"
         case .step: return "step"
         case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"

@@ -52,7 +52,7 @@ extension Code {
                 return readsPath(path) && reads(lhs) && reads(rhs)
             case .step, .forEnd, .clearTemporaries, .jump, .popHandler, .fail:
                 return true
-            case .setSlotPath, .addToSlot, .forNext, .pushHandler:
+            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler:
                 // A handler writes the error into its place, a `catch` variable or a temporary:
                 // a reducer with `try` runs with its variables.
                 return false

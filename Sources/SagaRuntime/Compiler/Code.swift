@@ -103,6 +103,9 @@ final class Code {
         case updateStatePath(Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// The variable in the slot followed by one of ``paths`` `= value`.
         case setSlotPath(slot: Int32, Int32, Place)
+        /// `x.P = x.P op rhs` for the variable in the slot and one of ``paths``, `lhs` holding
+        /// what reading `x.P` gave: as ``updateStatePath(_:_:lhs:rhs:)`` does for the state.
+        case updateSlotPath(slot: Int32, Int32, BinaryOperator, lhs: Place, rhs: Place)
         /// `x = x + rhs` for the variable in the slot: a list or string is extended where the
         /// variable holds it (see ``Evaluator/add(_:to:)``).
         case addToSlot(slot: Int32, Place)

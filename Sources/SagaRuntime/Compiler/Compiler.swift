@@ -227,13 +227,17 @@ struct Compiler {
         }
         if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return fail("unknown variable '\(v.name)'") }
         if let update {
-            // `state.l.x = state.l.x + [a.todo]`: the read, `rhs`, then the path's indexes (the
+            // `state.l.x = state.l.x + [a.todo]` (or `r.l = r.l + …`): the read, `rhs`, then the path's indexes (the
             // read's again, so they cannot fail), then the update, which extends a list or
             // string where it lies.
             let lhs = newTemporary()
             compile(update.read, into: lhs)
             let r = place(of: update.rhs)
-            emit(.updateStatePath(pathIndex(lv.path), update.op, lhs: lhs, rhs: r))
+            let path = pathIndex(lv.path)
+            switch lv.root {
+            case .state: emit(.updateStatePath(path, update.op, lhs: lhs, rhs: r))
+            case .variable(let v): emit(.updateSlotPath(slot: Int32(v.slot), path, update.op, lhs: lhs, rhs: r))
+            }
             return
         }
         // The value first, then the path's indexes, in order.

@@ -37,6 +37,16 @@ extension Interpreter {
                     try evaluator(task).assign(e, toSlot: slot, of: &task.env)
                     return .next
                 }
+                // `r.items = r.items + [x]`: updated where the value lies.
+                if case .variable(let v) = lv.root, let update = PathAssignment.selfUpdate(lv, e) {
+                    let ev = evaluator(task)
+                    var current = try ev.eval(update.read, task.env)
+                    let operand = try ev.eval(update.rhs, task.env)
+                    let keys = try PathAssignment.keys(lv.path, ev, task.env)
+                    try PathAssignment.update(
+                        &task.env[v.slot], through: keys, update.op, current: &current, operand: operand, ev)
+                    return .next
+                }
                 let value = try evaluator(task).eval(e, task.env)
                 task.target = .lvalue(lv)
                 try storeResult(value, task)

@@ -192,7 +192,17 @@ extension ReducerRunner {
                         var current = read(lhs)
                         let operand = read(rhs)
                         let keys = pathKeys(code, code.paths[Int(path)], read)
-                        try update(&state, through: keys, op, current: &current, operand: operand, ev)
+                        let logs = logging
+                        try PathAssignment.update(
+                            &state, through: keys, op, current: &current, operand: operand, ev,
+                            willExtend: { if logs { undo.willExtend($0, through: keys, count: $1) } },
+                            willAssign: { if logs { undo.willAssign($0, through: keys) } })
+                    case .updateSlotPath(let slot, let path, let op, let lhs, let rhs):
+                        var current = read(lhs)
+                        let operand = read(rhs)
+                        let keys = pathKeys(code, code.paths[Int(path)], read)
+                        try PathAssignment.update(
+                            &slots[Int(slot)], through: keys, op, current: &current, operand: operand, ev)
                     case .setSlotPath(let slot, let path, let from):
                         let value = read(from)
                         let keys = pathKeys(code, code.paths[Int(path)], read)
