@@ -97,7 +97,7 @@ public final class Interpreter {
         public var maxMemory: Int?
         /// Whether the run takes its short cuts (for tests).
         ///
-        /// They are lowered loops, actions processed on the spot and watchers' short turns
+        /// They are loops run from code, actions processed on the spot and watchers' short turns
         /// (see Sources/SagaRuntime/README.md). Each does what the statements as written do, so
         /// a run shows the same either way; tests and fuzzers turn them off to hold a run
         /// against the statements as written. No command sets it.
@@ -128,6 +128,12 @@ public final class Interpreter {
     /// How a call of each function runs: read from here, a call copies no declaration (a
     /// retain of each of its parts).
     let callShapes: [CallShape]
+    /// Per function whose body is one `return` (see ``CallShape/Kind/value``), the returned
+    /// expression; `nil` for any other.
+    let valueFunctions: [Expr?]
+    /// Per function, the expression its one `return` returns (`null` for a function of any
+    /// other body): what a call by value evaluates, read where it lies.
+    let returnedValues: [Expr]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
     /// By function, the frame its calls evaluated as a value (a one-`return` body) fill with
@@ -135,13 +141,12 @@ public final class Interpreter {
     @exclusivity(unchecked) var valueFrames: [[Value]]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
-    /// The lowered form of each `while`, `for` and `loop` loop that has one (see
-    /// ``LoweredLoop``), by its body's storage: made when the loop is first entered.
+    /// The code of each `while`, `for` and `loop` loop of a saga that compiles (see
+    /// ``compiledLoop(_:_:_:)``), by its body's storage: made when the loop is first entered.
     ///
     /// The entry keeps the body, so that its storage cannot be freed and reused by another
-    /// body while the entry is there. Only loops that lower have one (see
-    /// ``loweredLoop(_:_:)``).
-    @exclusivity(unchecked) var loweredLoops: [UnsafeRawPointer: LoweredLoop] = [:]
+    /// body while the entry is there.
+    @exclusivity(unchecked) var compiledLoops: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.
@@ -325,6 +330,8 @@ public final class Interpreter {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.callShapes = program.functions.map(CallShape.init)
+        self.valueFunctions = callShapes.map { $0.kind == .value ? $0.value : nil }
+        self.returnedValues = callShapes.map(\.value)
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.valueFrames = program.functions.map { _ in [] }
         self.options = options

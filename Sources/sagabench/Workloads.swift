@@ -253,7 +253,7 @@ let workloads: [Workload] = [
         name: "call-args", summary: "`call` of a saga function with arguments, in a loop with an `if`",
         defaultCount: 10_000_000
     ) { n in
-        // `call` with arguments and a branch: the frame made of the arguments and the lowered
+        // `call` with arguments and a branch: the frame made of the arguments and the compiled
         // loop's `if` stay in view (the `call` row's function takes none).
         let source = """
             func add(a, b) { return a + b }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `sagarun ast --compiled`: each reducer's instructions and each saga's lowered loops and
+/// `sagarun ast --compiled`: each reducer's instructions and each saga's compiled loops and
 /// short-turn watchers, with the source lines they come from.
 @Suite struct CompiledListingTests {
     static let program = """
@@ -46,19 +46,31 @@ import Testing
         #expect(lines.contains("  2  4:3     state.count += t1 in place (else t0 + t1)"))
     }
 
-    @Test func aLoopOfTakeAndPutIsLoweredAndAWatcherRunsInShortTurns() async throws {
+    @Test func aLoopOfTakeAndPutIsCompiledAndAWatcherRunsInShortTurns() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.contains("saga main at 7:1: runs statement by statement"))
         #expect(lines.contains("  every at 8:3: runs each action's body in a short turn"))
-        #expect(lines.contains("  loop at 11:3: lowered, 2 steps"))
-        #expect(lines.contains("    0  12:5    x = take \"go\""))
-        #expect(lines.contains("    1  13:5    put {\"n\":1,\"type\":\"went\"}"))
+        #expect(lines.contains("  loop at 11:3: compiled, 4 instructions"))
+        #expect(lines.contains("    ; 12: let x = take \"go\""))
+        #expect(lines.contains("    1  12:5    step; take \"go\" into x"))
+        #expect(lines.contains("    2  13:5    step; put {\"n\":1,\"type\":\"went\"}"))
+        #expect(lines.contains("    3  12:5    step, goto 1"))
     }
 
-    @Test func aLoopWithALogInAnArmRunsStatementByStatement() async throws {
+    @Test func aLoopWithAnIfIsCompiledWithTheStepsTheWalkTakes() async throws {
         let r = try await listing(Self.program)
-        #expect(r.out.contains("  loop at 19:3: runs statement by statement\n"))
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  loop at 19:3: compiled, 9 instructions"))
+        #expect(lines.contains("    1  19:9    unless i < 3: goto 9"))
+        #expect(lines.contains("    3  19:17   i += 1 in place"))
+        #expect(lines.contains("    5  19:28   unless i == 2: goto 8"))
+        #expect(lines.contains("    6  19:40   step; run (log \"two\") where it stands"))
+    }
+
+    @Test func aLoopWithATryRunsStatementByStatement() async throws {
+        let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } } }")
+        #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))
     }
 
     @Test func aProgramThatDoesNotCheckListsNothing() async throws {

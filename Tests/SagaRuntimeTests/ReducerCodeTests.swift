@@ -157,7 +157,14 @@ import Testing
         }
         var state: Value = ["count": 1, "other": "kept"]
         var slots: [Value] = [["type": "add", "by": 20]]
-        try runner.run(c, &state, &slots, action: slots[0], temporaries, Evaluator(clock: nil))
+        var pc = 0
+        var steps = CodeSteps(reducer: runner)
+        let exit = try runner.run(
+            c, &state, &slots, action: slots[0], temporaries, Evaluator(clock: nil), pc: &pc, steps: &steps)
+        guard case .end = exit else {
+            Issue.record("stopped before its end")
+            return
+        }
         #expect(state == ["count": 41, "other": "kept"])
         #expect((0..<c.temporaryCount).allSatisfy { temporaries[$0] == .null })
     }
@@ -218,7 +225,7 @@ import Testing
     /// Run through the store, a reducer that reads only the action and one with variables of
     /// its own, one after the other, each see the action.
     @Test func reducersWithAndWithoutVariablesBothSeeTheAction() async {
-        let run = await runLoweredAndWalked(
+        let run = await runCompiledAndWalked(
             """
             state { a: 0, b: 0 }
             reduce "x" as a { state.a = state.a + a.n }

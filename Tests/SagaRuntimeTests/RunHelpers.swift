@@ -46,16 +46,16 @@ func runConfigured(
     return ConfiguredRun(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
 }
 
-/// The program's run with the interpreter's short cuts (lowered loops among them), after
+/// The program's run with the interpreter's short cuts (compiled loops among them), after
 /// checking that its run without them (the statements as written) is the same.
-func runLoweredAndWalked(
+func runCompiledAndWalked(
     _ source: String, input: [String] = [], configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
 ) async -> ConfiguredRun {
-    let lowered = await runConfigured(source, input: input, configure)
+    let compiled = await runConfigured(source, input: input, configure)
     let walked = await runConfigured(source, input: input) {
         configure(&$0)
         $0.shortCuts = false
     }
-    #expect(lowered == walked)
-    return lowered
+    #expect(compiled == walked)
+    return compiled
 }

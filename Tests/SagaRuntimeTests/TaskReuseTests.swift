@@ -46,7 +46,6 @@ import Testing
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
-        used.mayResumeLowered = true
         used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
         used.target = .slot(2)
         used.resumption = .retake
@@ -61,7 +60,7 @@ import Testing
             made.map(\.label) == [
                 "id", "parent", "env", "code", "pc", "frames", "token", "callDepth", "waitSequence", "extras",
                 "failure", "name", "owner", "location", "kind", "phase", "traceOpen", "endedByEnd", "wait",
-                "runsForCancelledOwner", "isCancelling", "mayResumeLowered", "isShortTurnWatcher", "target",
+                "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "target",
                 "resumption", "outcome",
             ])
         for (new, old) in zip(made, restarted) where new.label != "token" {
@@ -86,7 +85,7 @@ import Testing
         // one is busy), some leave a child running (kept only when it ends), some show the
         // handles of the tasks they fork (whose numbers must not change), one fails and stops
         // the saga with a body still waiting.
-        let outcome = await runLoweredAndWalked(
+        let outcome = await runCompiledAndWalked(
             """
             saga main {
               every "a" as a {
@@ -115,7 +114,7 @@ import Testing
             if n == 4 || n % 3 == 0 && n > 3 { input.append(#"{"type":"go"}"#) }
         }
         for (watcher, missing) in [("latest", 3), ("leading", 4)] {
-            let outcome = await runLoweredAndWalked(
+            let outcome = await runCompiledAndWalked(
                 """
                 saga main {
                   \(watcher) "a" as a {

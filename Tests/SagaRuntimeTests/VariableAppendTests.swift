@@ -9,7 +9,7 @@ import Testing
 /// What a run prints must be what building a new list or string gives: the same values, the
 /// same errors, and no change to another variable that shares the old value.
 @Suite struct VariableAppendTests {
-    /// In a loop that runs lowered, in one that does not (a `try` in its body), and in a
+    /// In a loop that runs compiled, in one that does not (a `try` in its body), and in a
     /// plain block.
     @Test(arguments: [
         "for i in range(4) { xs = xs + [i]; s = s + \"\\(i)\" }",

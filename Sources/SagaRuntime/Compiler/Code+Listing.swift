@@ -8,8 +8,8 @@ extension Code {
     /// Places print as `name` (a variable, named by `slotNames` where it has a name, `sN`
     /// otherwise), `tN` (a temporary) and constants as literals; jumps name their target's
     /// index.
-    func listing(slotNames: [String], files: [SourceFile]) -> [String] {
-        var listing = ListingLines(files: files, indent: "  ", count: instructionCount)
+    func listing(slotNames: [String], files: [SourceFile], indent: String = "  ") -> [String] {
+        var listing = ListingLines(files: files, indent: indent, count: instructionCount)
         for index in 0..<instructionCount {
             listing.append(index, at: lines[index], describe(instructionBase[index], slotNames))
         }
@@ -68,6 +68,28 @@ extension Code {
                 "\(p(.slot(slot)))\(path(index)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
         case .addToSlot(let slot, let from): return "\(p(.slot(slot))) += \(p(from)) in place"
         case .step: return "step"
+        case .stepAndJump(let target): return "step, goto \(target)"
+        case .callValue(let i):
+            guard valueCalls.indices.contains(Int(i)) else { return "call ?" }
+            let call = valueCalls[Int(i)]
+            let arguments = call.arguments.map(p).joined(separator: ", ")
+            return (call.stepsFirst ? "step; " : "")
+                + "\(p(call.target)) = call function \(call.function)(\(arguments)), or run statement \(call.site)"
+        case .take(let i):
+            let take = takes[Int(i)]
+            let pattern: String
+            if case .exact(let type) = take.pattern {
+                pattern = Value.string(type).canonicalJSON
+            } else {
+                pattern = "?"
+            }
+            return "step; take \(pattern)" + (take.slot >= 0 ? " into \(p(.slot(take.slot)))" : "")
+        case .put(let i):
+            let put = puts[Int(i)]
+            return "step; put \(put.action.canonicalJSON)" + (put.slot >= 0 ? " into \(p(.slot(put.slot)))" : "")
+        case .statement(let i):
+            let statement = sites.indices.contains(Int(i)) ? ASTDump.render(sites[Int(i)].statement) : "?"
+            return "step; run \(statement) where it stands"
         case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"
         case .forNext(let items, let slot, let exit):
             return "\(p(.slot(slot))) = next of t\(items), or goto \(exit)"

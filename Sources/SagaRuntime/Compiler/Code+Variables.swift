@@ -50,7 +50,8 @@ extension Code {
                 return readsPath(path) && reads(place)
             case .updateStatePath(let path, _, let lhs, let rhs):
                 return readsPath(path) && reads(lhs) && reads(rhs)
-            case .step, .forEnd, .clearTemporaries, .jump, .popHandler, .fail:
+            case .step, .stepAndJump, .statement, .callValue, .put, .take, .forEnd, .clearTemporaries, .jump,
+                .popHandler, .fail:
                 return true
             case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler:
                 // A handler writes the error into its place, a `catch` variable or a temporary:

@@ -109,13 +109,31 @@ final class Code {
         /// `x = x + rhs` for the variable in the slot: a list or string is extended where the
         /// variable holds it (see ``Evaluator/add(_:to:)``).
         case addToSlot(slot: Int32, Place)
-        /// Counts one turn of a loop (too many in one run is an endless loop).
+        /// Counts one step: in a reducer, a turn of a loop (too many in one run is an endless
+        /// loop); in a saga's loop, what the tree walk counts as a step (see
+        /// ``CodeSteps/step()``), which may pause the code before it.
         case step
+        /// A statement of a saga's loop that the interpreter runs as the tree walk does (an
+        /// effect, `log`, `throw`, `return`): one of ``sites``, after its step.
+        case statement(Int32)
+        /// A ``step`` then a jump: a jump to a step (a loop's next turn, the statement after an
+        /// `if`) made one instruction.
+        case stepAndJump(to: Int32)
+        /// One of ``valueCalls``: the function's value from its arguments, into its target,
+        /// counted as the walk counts the call; where the call cannot be made here (it would
+        /// fail, or it is the one to fail), its statement runs as written instead.
+        case callValue(Int32)
+        /// One of ``puts``, after its statement's step: a `put` of a literal action, processed where it stands (see
+        /// ``CodeSteps/put(_:into:_:_:)``); the code goes on unless the task waits for it.
+        case put(Int32)
+        /// One of ``takes``, after its statement's step: a `take` of a literal type, which leaves
+        /// the task waiting; the code goes on after it.
+        case take(Int32)
         /// Starts a `for`: the items of the sequence (a list's, or a record's keys) go in the
         /// temporary `items`, the index of the next one, 0, in the temporary after it.
         case forStart(Place, items: Int32)
-        /// The next turn of a `for`: counts a step and sets the variable to the next item, or,
-        /// with none left, goes on at `exit`.
+        /// The next turn of a `for`: counts a step (in a reducer: see ``CodeSteps/forTurn()``)
+        /// and sets the variable to the next item, or, with none left, goes on at `exit`.
         case forNext(items: Int32, slot: Int32, exit: Int32)
         /// Sets a `for`'s two temporaries back to null.
         case forEnd(items: Int32)
@@ -156,8 +174,23 @@ final class Code {
     /// The built-in calls: the function and its arguments' places, in order.
     let calls: [(builtin: Builtin, arguments: [Place])]
     let handlers: [Handler]
+    /// The statements that ``Instruction/statement(_:)`` runs, each with a block of its own
+    /// (the current block of the task while it runs: see ``SagaTask/code``).
+    let sites: [Site]
+    /// The calls of one-`return` functions that ``Instruction/callValue(_:)`` makes.
+    let valueCalls: [ValueCall]
+    /// The `put`s of literal actions that ``Instruction/put(_:)`` makes: the action, the slot
+    /// its value goes into (-1: nowhere) and its statement among ``sites``; in a buffer of the
+    /// code's own, as the instructions are.
+    let puts: UnsafeMutablePointer<(action: Value, slot: Int32, site: Int32)>
+    private let putCount: Int
+    /// The `take`s of a literal type that ``Instruction/take(_:)`` makes, as ``puts``.
+    let takes: UnsafeMutablePointer<(pattern: ActionPattern, slot: Int32, site: Int32)>
+    private let takeCount: Int
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
+    /// The size of the frame of variables it was compiled for.
+    let slotCount: Int
     /// Whether the code reads no variable but the action (slot 0) and writes none (see
     /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
@@ -170,28 +203,138 @@ final class Code {
     let constantBase: UnsafeMutablePointer<Value>
     let constantCount: Int
 
+    /// A statement the interpreter runs where it stands (see ``Instruction/statement(_:)``).
+    ///
+    /// A class: the interpreter reads one with a single reference, where a struct would be
+    /// copied out of the array, its statement, block and kind each retained.
+    final class Site {
+        let statement: Stmt
+        /// The statement alone, as a block.
+        let block: [Stmt]
+        /// What the statement does, where the interpreter has a way of its own for it.
+        let kind: SiteKind
+
+        init(_ statement: Stmt) {
+            self.statement = statement
+            block = [statement]
+            kind = SiteKind(statement)
+        }
+    }
+
+    /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`,
+    /// which ``Instruction/callValue(_:)`` makes in the code.
+    ///
+    /// A class, read with one reference, as ``Site`` is.
+    final class ValueCall {
+        /// The function's index in the program.
+        let function: Int32
+        /// The expression its body returns.
+        let value: Expr
+        /// Where its arguments are.
+        let arguments: [Place]
+        /// Where its value goes.
+        let target: Place
+        /// The statement, one of ``Code/sites``, that runs where the call cannot be made in
+        /// the code.
+        let site: Int32
+        /// Whether the call takes its statement's step first (its arguments need no
+        /// instructions, so nothing stands between the step and the call).
+        var stepsFirst = false
+        /// ``arguments``, in a buffer of the call's own, and their count: read without a retain.
+        let argumentBase: UnsafeMutablePointer<Place>
+        let argumentCount: Int
+
+        init(function: Int32, value: Expr, arguments: [Place], target: Place, site: Int32) {
+            self.function = function
+            self.value = value
+            self.arguments = arguments
+            self.target = target
+            self.site = site
+            argumentCount = arguments.count
+            argumentBase = .allocate(capacity: max(arguments.count, 1))
+            argumentBase.initialize(from: arguments, count: arguments.count)
+        }
+
+        deinit {
+            argumentBase.deinitialize(count: arguments.count)
+            argumentBase.deallocate()
+        }
+    }
+
     /// Compiles a reducer's body; `slotCount` is the size of its frame.
-    init(reducer body: [Stmt], slotCount: Int) {
+    convenience init(reducer body: [Stmt], slotCount: Int) {
         var compiler = Compiler(slotCount: slotCount)
         compiler.compile(body: body)
-        lines = compiler.lines
+        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: nil)
+    }
+
+    /// Compiles a saga's `while`, `loop` or `for` statement (see
+    /// ``Compiler/sagaLoop(_:slotCount:valueFunctions:)``), whose variables are the first
+    /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
+    convenience init?(sagaLoop statement: Stmt, slotCount: Int, valueFunctions: [Expr?] = []) {
+        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, valueFunctions: valueFunctions)
+        else { return nil }
+        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
+    }
+
+    private init(_ compiler: Compiler, slotCount: Int, readsOnlyTheAction: Bool?) {
+        self.slotCount = slotCount
         keys = compiler.keys
         paths = compiler.paths
         records = compiler.records
         calls = compiler.calls
         handlers = compiler.handlers
+        sites = compiler.sites.map(Site.init)
+        valueCalls = compiler.valueCalls
+        var puts: [(action: Value, slot: Int32, site: Int32)] = []
+        var instructions = compiler.instructions
+        var lines = compiler.lines
+        for (i, instruction) in instructions.enumerated() {
+            guard case .jump(let target) = instruction, instructions.indices.contains(Int(target)),
+                case .step = instructions[Int(target)]
+            else { continue }
+            instructions[i] = .stepAndJump(to: target + 1)
+            lines[i] = lines[Int(target)]
+        }
+        self.lines = lines
+        var takes: [(pattern: ActionPattern, slot: Int32, site: Int32)] = []
+        for (i, instruction) in instructions.enumerated() {
+            guard case .statement(let index) = instruction else { continue }
+            switch sites[Int(index)].kind {
+            case .statement:
+                break
+            case .put(let action, let slot):
+                puts.append((action, Int32(slot), index))
+                instructions[i] = .put(Int32(puts.count - 1))
+            case .take(let pattern, let slot):
+                takes.append((pattern, Int32(slot), index))
+                instructions[i] = .take(Int32(takes.count - 1))
+            }
+        }
+        putCount = puts.count
+        self.puts = .allocate(capacity: max(putCount, 1))
+        self.puts.initialize(from: puts, count: putCount)
+        takeCount = takes.count
+        self.takes = .allocate(capacity: max(takeCount, 1))
+        self.takes.initialize(from: takes, count: takeCount)
         temporaryCount = compiler.temporaryCount
-        readsOnlyTheAction = Code.readsOnlyTheAction(
-            compiler.instructions, records: records, paths: paths, calls: calls)
-        instructionCount = compiler.instructions.count
+        self.readsOnlyTheAction =
+            readsOnlyTheAction
+            ?? Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)
+        instructionCount = instructions.count
         instructionBase = .allocate(capacity: max(instructionCount, 1))
-        instructionBase.initialize(from: compiler.instructions, count: instructionCount)
+        instructionBase.initialize(from: instructions, count: instructionCount)
+
         constantCount = compiler.constants.count
         constantBase = .allocate(capacity: max(constantCount, 1))
         constantBase.initialize(from: compiler.constants, count: constantCount)
     }
 
     deinit {
+        puts.deinitialize(count: putCount)
+        puts.deallocate()
+        takes.deinitialize(count: takeCount)
+        takes.deallocate()
         instructionBase.deinitialize(count: instructionCount)
         instructionBase.deallocate()
         constantBase.deinitialize(count: constantCount)

@@ -17,6 +17,19 @@ struct Compiler {
     var records: [[(key: Int32, value: Code.Place)]] = []
     var calls: [(builtin: Builtin, arguments: [Code.Place])] = []
     var handlers: [Code.Handler] = []
+    /// Where a saga statement stands whose step is still to be emitted: before the next
+    /// instruction, unless that instruction takes it itself (see
+    /// ``Code/Instruction/statement(_:)``, ``Code/ValueCall/stepsFirst``).
+    var pendingStep: SourceLocation?
+    /// The statements of a saga's loop that the interpreter runs (see
+    /// ``Code/Instruction/statement(_:)``).
+    var sites: [Stmt] = []
+    /// The calls of one-`return` functions in a saga's loop (see
+    /// ``Code/Instruction/callValue(_:)``).
+    var valueCalls: [Code.ValueCall] = []
+    /// What each function a saga's loop calls by value returns, by index (see
+    /// ``Code/Instruction/callValue(_:)``).
+    var valueFunctions: [Expr?] = []
     /// How many temporaries the code uses at most.
     var temporaryCount = 0
 
@@ -31,20 +44,20 @@ struct Compiler {
     /// above them.
     var temporaryFloor = 0
     /// Whether the code has a `for` (whose temporaries a `return` may leave set).
-    private var hasFor = false
+    var hasFor = false
     /// Jumps to the end of the code (`return`, and `break` or `continue` outside a loop), set
     /// once the end is known.
     private var jumpsToEnd: [Int] = []
 
     /// A loop being compiled: where `continue` goes, the `break`s to point at its end, and
     /// how many `try`s enclosed it.
-    private struct Loop {
+    struct Loop {
         var continueAt: Int32
         var breaks: [Int] = []
         var tries: Int
     }
 
-    private var loops: [Loop] = []
+    var loops: [Loop] = []
     /// The `try`s being compiled, innermost last: what a jump out of each must run.
     private var tries: [[Stmt]?] = []
 
@@ -63,6 +76,19 @@ struct Compiler {
 
     /// Appends an instruction, noting where it comes from.
     mutating func emit(_ instruction: Code.Instruction) {
+        if let at = pendingStep {
+            pendingStep = nil
+            switch instruction {
+            case .statement:
+                // It takes its statement's step itself.
+                break
+            case .callValue(let index):
+                valueCalls[Int(index)].stepsFirst = true
+            default:
+                instructions.append(.step)
+                lines.append(at)
+            }
+        }
         instructions.append(instruction)
         lines.append(location)
     }
@@ -99,7 +125,7 @@ struct Compiler {
         return Int32(paths.count - 1)
     }
 
-    private mutating func compile(_ stmt: Stmt) {
+    mutating func compile(_ stmt: Stmt) {
         switch stmt {
         case .declare(let v, _, .expr(let e), _):
             guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
@@ -179,7 +205,7 @@ struct Compiler {
     ///
     /// The test jumps past what it guards unless the condition holds; ``pointTest(_:to:)``
     /// points it. A comparison is one instruction.
-    private mutating func emitTest(_ condition: Expr) -> Int {
+    mutating func emitTest(_ condition: Expr) -> Int {
         if case .binary(let op, let lhs, let rhs, _) = condition, Self.isComparison(op) {
             let l = place(of: lhs)
             let r = place(of: rhs)
@@ -191,7 +217,7 @@ struct Compiler {
     }
 
     /// Points the test at `index` (see ``emitTest(_:)``) at `target`.
-    private mutating func pointTest(_ index: Int, to target: Int32) {
+    mutating func pointTest(_ index: Int, to target: Int32) {
         switch instructions[index] {
         case .jumpUnless(let place, _): instructions[index] = .jumpUnless(place, to: target)
         case .jumpUnlessCompare(let op, let l, let r, _): instructions[index] = .jumpUnlessCompare(op, l, r, to: target)
@@ -349,7 +375,7 @@ struct Compiler {
 
     /// Keeps `count` more temporaries from the statements' use until `temporaryFloor` is
     /// lowered again.
-    private mutating func reserveTemporaries(_ count: Int) {
+    mutating func reserveTemporaries(_ count: Int) {
         temporaryFloor += count
         temporariesInUse = Swift.max(temporariesInUse, temporaryFloor)
         temporaryCount = Swift.max(temporaryCount, temporaryFloor)

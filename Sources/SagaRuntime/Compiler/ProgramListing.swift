@@ -5,14 +5,13 @@ import SagaLanguage
 ///
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
-/// - Each saga and function: its loops that run lowered (``LoweredLoop``), step by step, and
-///   its watchers that run in short turns (``ShortTurnWatcher``). The rest of a saga runs
-///   statement by statement.
+/// - Each saga and function: its loops that run from code (``Compiler/sagaLoop(_:slotCount:)``),
+///   instruction by instruction, and its watchers that run in short turns
+///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
         var out: [String] = []
-        let shapes = program.functions.map(CallShape.init)
         for reducer in program.reducers {
             var names = SlotNames()
             names.add(reducer.binding)
@@ -26,13 +25,13 @@ package enum ProgramListing {
         }
         for saga in program.sagas {
             out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, shapes: shapes)
+            var walk = BodyWalk(program: program)
             walk.walk(saga.body)
             out += walk.lines
         }
         for function in program.functions {
             out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, shapes: shapes)
+            var walk = BodyWalk(program: program)
             for parameter in function.parameters { walk.names.add(parameter) }
             walk.walk(function.body)
             out += walk.lines
@@ -93,17 +92,18 @@ package enum ProgramListing {
         }
     }
 
-    /// Lists a saga's or function's lowered loops and short-turn watchers, nested blocks
+    /// Lists a saga's or function's compiled loops and short-turn watchers, nested blocks
     /// included.
     struct BodyWalk {
         let program: Program
-        let shapes: [CallShape]
         var names = SlotNames()
         var lines: [String] = []
+        /// Whether the statements walked are inside a loop listed as code (whose nested loops
+        /// are part of its code).
+        var inCode = false
 
-        init(program: Program, shapes: [CallShape]) {
+        init(program: Program) {
             self.program = program
-            self.shapes = shapes
         }
 
         mutating func walk(_ block: Block) {
@@ -120,13 +120,11 @@ package enum ProgramListing {
             case .if(let arms, let otherwise, _):
                 for arm in arms { walk(arm.body) }
                 if let otherwise { walk(otherwise) }
-            case .while(let condition, let body, let location):
-                loop(condition, body, location)
-            case .loop(let body, let location):
-                loop(.literal(.bool(true), location), body, location)
+            case .while(_, let body, let location), .loop(let body, let location):
+                loop(statement, "loop", body, location)
             case .for(let variable, _, let body, let location):
                 names.add(variable)
-                loop(nil, body, location)
+                loop(statement, "for", body, location)
             case .try(let body, let handler, let finally, _):
                 walk(body)
                 if let handler { walk(handler.body) }
@@ -137,6 +135,10 @@ package enum ProgramListing {
         }
 
         mutating func walk(_ effect: Effect) {
+            // A block an effect runs (a forked one, a watcher's body) has loops of its own.
+            let saved = inCode
+            inCode = false
+            defer { inCode = saved }
             switch effect {
             case .fork(.block(let body), _), .spawn(.block(let body), _):
                 walk(body)
@@ -159,62 +161,22 @@ package enum ProgramListing {
             }
         }
 
-        mutating func loop(_ condition: Expr?, _ body: Block, _ location: SourceLocation) {
-            let kind = condition == nil ? "for" : "loop"
+        mutating func loop(_ statement: Stmt, _ kind: String, _ body: Block, _ location: SourceLocation) {
             names.add(body)
-            if let lowered = LoweredLoop.lower(condition: condition, body: body.statements, shapes: shapes) {
-                lines.append("  \(kind) at \(at(location)): lowered, \(count(lowered.steps.count, "step"))")
-                lines += stepLines(lowered)
+            if inCode {
+                walk(body)
+                return
+            }
+            // Listed with every slot its own (the task's frame decides which it has).
+            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max)) {
+                lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
+                lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
+                inCode = true
+                walk(body)
+                inCode = false
             } else {
                 lines.append("  \(kind) at \(at(location)): runs statement by statement")
-            }
-            walk(body)
-        }
-
-        func stepLines(_ loop: LoweredLoop) -> [String] {
-            var listing = ListingLines(files: program.files, indent: "    ", count: loop.steps.count)
-            for (index, step) in loop.steps.enumerated() {
-                let block = step.arm < 0 ? loop.body : loop.arms[Int(step.arm)]
-                let statement = block.indices.contains(Int(step.pc)) ? block[Int(step.pc)] : nil
-                listing.append(index, at: statement?.location, describe(step, index, loop, statement))
-            }
-            return listing.lines
-        }
-
-        func describe(_ step: LoweredLoop.Step, _ index: Int, _ loop: LoweredLoop, _ statement: Stmt?) -> String {
-            let slot = slotName(step.slot)
-            switch step.kind {
-            case .store:
-                return "\(slot) = value" + (loop.integers[index] != nil ? " (integers)" : "")
-            case .call:
-                let name =
-                    program.functions.indices.contains(Int(step.function))
-                    ? program.functions[Int(step.function)].name : "?"
-                return "\(slot) = call \(name) inline"
-            case .branch:
-                let targets = (Int(step.testsStart)..<Int(step.testsEnd)).map { "\(loop.tests[$0].target)" }
-                return "if: goto \(targets.joined(separator: ", ")), else goto \(step.next)"
-            case .armEnd: return "goto \(step.next)"
-            case .breakLoop: return "break"
-            case .continueLoop: return "continue"
-            case .returnValue: return "return"
-            case .statement: return "statement, run where it stands"
-            case .take:
-                var take = "take"
-                switch statement {
-                case .declare(_, _, .effect(.take(let pattern, _, _)), _),
-                    .assign(_, .effect(.take(let pattern, _, _)), _),
-                    .effect(.take(let pattern, _, _), _):
-                    take += " " + patternText(pattern)
-                default:
-                    break
-                }
-                return step.slot < 0 ? take : "\(slot) = \(take)"
-            case .put:
-                let action =
-                    loop.actions.indices.contains(Int(step.operand))
-                    ? loop.actions[Int(step.operand)].canonicalJSON : "?"
-                return "put \(action)"
+                walk(body)
             }
         }
 

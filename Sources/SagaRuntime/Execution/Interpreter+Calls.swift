@@ -146,21 +146,6 @@ extension Interpreter {
         return .entered
     }
 
-    /// The value of a call of function `index`, a one-`return` function whose `return`
-    /// expression is `e`, with its arguments evaluated over `env`; `nil` if an argument or
-    /// the value fails.
-    ///
-    /// Not counted: the caller counts it once it has the value.
-    func valueCall(
-        _ index: Int, _ e: Expr, arguments argExprs: [Expr], over env: [Value], _ task: SagaTask, _ ev: Evaluator
-    ) -> Value? {
-        guard var frame = try? takeValueFrame(index, argExprs, env, ev) else { return nil }
-        if tracer != nil { traceCall(task, index, Array(frame.prefix(argExprs.count))) }
-        let value = try? ev.eval(e, frame)
-        putBackValueFrame(index, &frame)
-        return value
-    }
-
     /// Function `index`'s frame for a call evaluated as a value, taken out of
     /// ``valueFrames``, its first slots the arguments `argExprs` evaluated over `env`; give it
     /// back with ``putBackValueFrame(_:_:)``.
@@ -200,14 +185,8 @@ extension Interpreter {
     ///
     /// The step of its `return` is counted where the statement ends (see ``Step/called``).
     func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
-        valueCall(index, e, args, evaluator(task))
-    }
-
-    /// ``valueCall(_:_:_:_:)`` with the caller's evaluator (a lowered loop makes one for all
-    /// its turns: each made anew would retain and release the clock).
-    func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ ev: Evaluator) -> Value? {
         do {
-            return try ev.eval(e, frame(index, args))
+            return try evaluator(task).eval(e, frame(index, args))
         } catch {
             return nil
         }

@@ -127,7 +127,6 @@ extension Interpreter {
         switch task.frames.last {
         case .block(let code, let index)? where index < code.count: return code[index].location
         case .whileLoop(_, let statements)?, .loop(let statements)?: body = statements
-        case .loweredWhile(let loop)?: body = loop.body
         case .forLoop(let loop)?: body = loop.body
         default: body = []
         }
@@ -147,16 +146,15 @@ extension Interpreter {
         var ran = 0
         defer { budget.stepsTaken &+= ran }
         var runStepsLeft = self.runStepsLeft
-        // A task that stopped inside a lowered loop's body goes on there, lowered.
-        if task.mayResumeLowered {
-            task.mayResumeLowered = false
-            if task.phase == .body,
-                let goesOn = resumeLoweredLoop(task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran), !goesOn
-            {
-                return
-            }
-        }
         while task.phase == .body {
+            // A loop that runs from its code counts its own steps, the first turn's included.
+            if task.pc >= task.code.count, case .compiled(let loop)? = task.frames.last {
+                guard
+                    runCompiledLoop(
+                        loop, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran, runStepsLeft: &runStepsLeft)
+                else { return }
+                continue
+            }
             steps &+= 1
             ran &+= 1
             if _slowPath(ran > runStepsLeft), let limit = options.maxRunSteps {
@@ -173,10 +171,7 @@ extension Interpreter {
             if steps > options.maxSteps {
                 steps = 0
                 yieldAfter = options.yieldAfterSteps ?? Int.max
-                let error = SagaError(
-                    kind: "RangeError",
-                    message: "the task ran \(options.maxSteps) steps without waiting (an endless loop?); "
-                        + "raise the limit with --max-steps")
+                let error = Interpreter.tooManySteps(options.maxSteps)
                 let at = nextStatementLocation(task)
                 guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
             }
@@ -225,13 +220,6 @@ extension Interpreter {
                 guard whileTurn(task, condition, body: nil) else { return }
                 continue
             }
-            // A lowered loop takes as many turns as it can at once (see `LoweredLoop`).
-            if case .loweredWhile(let loop) = task.frames[last] {
-                guard runLoweredLoop(loop, over: nil, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran) else {
-                    return
-                }
-                continue
-            }
             switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()
@@ -239,16 +227,13 @@ extension Interpreter {
                 task.pc = index
             case .whileLoop(let condition, let body):
                 guard whileTurn(task, condition, body: body) else { return }
-            case .loweredWhile:
+            case .compiled:
                 break  // Taken above.
             case .loop(let body):
                 task.code = body
                 task.pc = 0
             case .forLoop(let state):
-                if let lowered = state.lowered {
-                    guard runLoweredLoop(lowered, over: state, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran)
-                    else { return }
-                } else if state.index < state.items.count {
+                if state.index < state.items.count {
                     task.env[state.slot] = state.items[state.index]
                     state.index += 1
                     task.code = state.body
@@ -347,9 +332,9 @@ extension Interpreter {
         task.abandonCurrentBlock()
         while let top = task.frames.popLast() {
             switch top {
-            case .block, .finallyBody, .compensating:
+            case .block, .finallyBody, .compensating, .compiled:
                 continue
-            case .whileLoop, .loweredWhile, .loop, .forLoop:
+            case .whileLoop, .loop, .forLoop:
                 switch completion {
                 case .breakLoop: return true
                 case .continueLoop:

@@ -84,25 +84,28 @@ extension Interpreter {
                 if let elseBlock { task.enter(elseBlock.statements) }
             case .while(let condition, let body, _):
                 task.suspendCurrentBlock()
-                if let loop = loweredLoop(condition, body.statements) {
-                    task.frames.append(.loweredWhile(loop))
+                if let code = compiledLoop(stmt, body, task) {
+                    task.frames.append(.compiled(CompiledLoop(code)))
                 } else {
                     task.frames.append(.whileLoop(condition, body.statements))
                 }
-            case .loop(let body, let loc):
+            case .loop(let body, _):
                 task.suspendCurrentBlock()
-                // Lowered, `loop` is `while true`, whose turns are the same steps.
-                if let loop = loweredLoop(.literal(.bool(true), loc), body.statements) {
-                    task.frames.append(.loweredWhile(loop))
+                if let code = compiledLoop(stmt, body, task) {
+                    task.frames.append(.compiled(CompiledLoop(code)))
                 } else {
                     task.frames.append(.loop(body.statements))
                 }
             case .for(let v, let sequence, let body, _):
+                if let code = compiledLoop(stmt, body, task) {
+                    // The code takes the items (and reports a sequence that is not one).
+                    task.suspendCurrentBlock()
+                    task.frames.append(.compiled(CompiledLoop(code)))
+                    return .next
+                }
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
                 task.suspendCurrentBlock()
-                let lowered = loweredLoop(nil, body.statements)
-                task.frames.append(
-                    .forLoop(ForLoop(slot: v.slot, items: items, body: body.statements, lowered: lowered)))
+                task.frames.append(.forLoop(ForLoop(slot: v.slot, items: items, body: body.statements)))
             case .break:
                 return .completion(.breakLoop)
             case .continue:

@@ -12,12 +12,17 @@ extension ReducerRunner {
     /// An instruction that fails inside a `try` goes to the innermost handler: the temporaries
     /// the failure may have left are set back to null, the error's value goes into the
     /// handler's place, and the code goes on at its target.
+    ///
+    /// The code starts at `pc`, and leaves it where it stopped (past the instruction that
+    /// failed, when it throws): at its end, past a ``Code/Instruction/statement(_:)`` it
+    /// stopped at, or at the step that paused it.
     func run(
         _ code: Code, _ state: inout Value, _ slots: UnsafeMutablePointer<Value>, action: Value,
-        _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator
-    ) throws(SagaError) {
-        var pc = 0
-        var handlers: [Code.Handler] = []
+        _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator, pc: inout Int, steps: inout CodeSteps
+    ) throws(SagaError) -> CodeExit {
+        // Made at the first `try`: most code has none, and an empty array made at every run
+        // would cost a call.
+        var handlers: [Code.Handler]?
         let count = code.instructionCount
         let instructions = code.instructionBase
         let constants = code.constantBase
@@ -210,7 +215,57 @@ extension ReducerRunner {
                     case .addToSlot(let slot, let from):
                         try ev.add(read(from), to: &slots[Int(slot)])
                     case .step:
-                        try step()
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                    case .stepAndJump(let target):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        pc = Int(target)
+                    case .statement(let index):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        return .statement(Int(index))
+                    case .take(let index):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        let take = code.takes + Int(index)
+                        steps.take(take.pointee.pattern, into: take.pointee.slot, code, Int(take.pointee.site))
+                        return .waiting
+                    case .put(let index):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        let put = code.puts + Int(index)
+                        guard
+                            let processed = steps.put(
+                                put.pointee.action, into: put.pointee.slot, code, Int(put.pointee.site))
+                        else {
+                            return .waiting
+                        }
+                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
+                    case .callValue(let index):
+                        // Held by the code for as long as it runs: read without a retain.
+                        unowned(unsafe) let call = code.valueCalls[Int(index)]
+                        if call.stepsFirst {
+                            guard try steps.step() else {
+                                pc &-= 1
+                                return .paused
+                            }
+                        }
+                        guard
+                            let value = steps.callValue(
+                                Int(call.function), call.argumentCount, ev, { read(call.argumentBase[$0]) })
+                        else { return .statement(Int(call.site)) }
+                        write(value, call.target)
                     case .forStart(let sequence, let items):
                         let list = try Interpreter.iterationItems(read(sequence))
                         temporaries[Int(items)] = .list(list)
@@ -223,7 +278,7 @@ extension ReducerRunner {
                             pc = Int(exit)
                             break
                         }
-                        try step()
+                        try steps.forTurn()
                         slots[Int(slot)] = list[i]
                         temporaries[Int(items) &+ 1] = .int(i &+ 1)
                     case .forEnd(let items):
@@ -249,18 +304,22 @@ extension ReducerRunner {
                     case .jump(let target):
                         pc = Int(target)
                     case .pushHandler(let index):
-                        handlers.append(code.handlers[Int(index)])
+                        // Taken out first, so that the list is appended to in place.
+                        var list = handlers ?? []
+                        handlers = nil
+                        list.append(code.handlers[Int(index)])
+                        handlers = list
                     case .popHandler:
-                        handlers.removeLast()
+                        _ = handlers?.popLast()
                     case .rethrow(let place):
                         throw SagaError(value: read(place))
                     case .fail(let key):
                         throw SagaError.typeError(code.keys[Int(key)])
                     }
                 }
-                return
+                return .end
             } catch {
-                guard let handler = handlers.popLast() else { throw error }
+                guard let handler = handlers?.popLast() else { throw error }
                 for t in Int(handler.clearsFrom)..<code.temporaryCount { temporaries[t] = .null }
                 switch handler.place {
                 case .slot(let s): slots[Int(s)] = error.value

@@ -158,7 +158,9 @@ final class ReducerRunner {
             // first assignment copy all of it.
             do {
                 let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
-                try run(codes[i], &state, slots, action: action, temporaries, ev)
+                var pc = 0
+                var steps = CodeSteps(reducer: self)
+                _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
                 undo.commit()
             } catch {
                 // A failed instruction may leave a temporary it had not passed on yet.
@@ -186,7 +188,7 @@ final class ReducerRunner {
     }
 
     /// Counts one loop iteration; too many in one reducer run is an endless loop.
-    func step() throws(SagaError) {
+    func countStep() throws(SagaError) {
         stepsLeft -= 1
         if stepsLeft < 0 {
             throw SagaError(

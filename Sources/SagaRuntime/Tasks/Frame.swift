@@ -14,9 +14,8 @@ enum Frame {
     case block([Stmt], Int)
     /// A `while` loop, re-testing its condition each time it is on top.
     case whileLoop(Expr, [Stmt])
-    /// A `while` loop, or a `loop` (as `while true`), that runs lowered (see ``LoweredLoop``);
-    /// as ``whileLoop`` otherwise.
-    case loweredWhile(LoweredLoop)
+    /// A `while`, `loop` or `for` loop that runs from its code (see ``CompiledLoop``).
+    case compiled(CompiledLoop)
     /// A `loop`.
     case loop([Stmt])
     /// A `for`: the items and the index of the next one.
@@ -42,14 +41,11 @@ final class ForLoop {
     let items: [Value]
     var index = 0
     let body: [Stmt]
-    /// The body lowered (see ``LoweredLoop``), if it can be.
-    let lowered: LoweredLoop?
 
-    init(slot: Int, items: [Value], body: [Stmt], lowered: LoweredLoop?) {
+    init(slot: Int, items: [Value], body: [Stmt]) {
         self.slot = slot
         self.items = items
         self.body = body
-        self.lowered = lowered
     }
 }
 

@@ -99,16 +99,6 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
-    /// Set when a lowered loop left the task inside its body (blocked, yielding, or a step
-    /// left to the walk).
-    ///
-    /// The step loop then looks for the loop to resume it in (see
-    /// ``Interpreter/resumeLoweredLoop(_:steps:yieldAfter:ran:)``, which checks where the task
-    /// stands).
-    ///
-    /// Only a hint, read and cleared on the next run: looking for the loop at every run would
-    /// cost tasks that never run one.
-    @exclusivity(unchecked) var mayResumeLowered = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
     @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
@@ -293,7 +283,6 @@ final class SagaTask: @unchecked Sendable {
         if case .none = wait {} else { wait = .none }
         runsForCancelledOwner = false
         isCancelling = false
-        mayResumeLowered = false
         isShortTurnWatcher = false
         if case .discard = target {} else { target = .discard }
         if case .start = resumption {} else { resumption = .start }

@@ -4,15 +4,15 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A loop whose body has effects runs lowered too (`LoweredLoop`).
+/// A loop whose body has effects runs compiled too (`Compiler+SagaLoops.swift`).
 ///
 /// A `take` of a type and a `put` of a literal action are steps of their own; a `log`, a
 /// `throw` and the other `take`, `put`, `select` and `delay` statements are run by the walk's
 /// `executeStatement` where they stand.
 ///
-/// A task that blocks or yields there goes on lowered when it resumes. Each program runs
-/// lowered and walked; both runs must print, fail, count steps and yield alike.
-@Suite struct LoweredEffectLoopTests {
+/// A task that blocks or yields there goes on compiled when it resumes. Each program runs
+/// compiled and walked; both runs must print, fail, count steps and yield alike.
+@Suite struct CompiledEffectLoopTests {
     /// Two sagas passing actions back and forth: puts that wake a taker (and so block),
     /// puts that wake none, stored takes and puts, a `where`, a `select`, a channel, a delay.
     static let pingPong = """
@@ -57,7 +57,7 @@ import Testing
     ]
 
     @Test func takesAndPutsAsWalked() async {
-        let run = await runLoweredAndWalked(Self.pingPong, input: Self.input) { $0.printActions = true }
+        let run = await runCompiledAndWalked(Self.pingPong, input: Self.input) { $0.printActions = true }
         #expect(run.errors == [])
         #expect(run.status == .success)
         let logs = run.lines.filter { !$0.hasPrefix("action ") }
@@ -76,9 +76,9 @@ import Testing
     }
 
     @Test func yieldsWhereTheWalkYields() async {
-        let unyielded = await runLoweredAndWalked(Self.pingPong, input: Self.input)
+        let unyielded = await runCompiledAndWalked(Self.pingPong, input: Self.input)
         for budget in 1...9 {
-            let run = await runLoweredAndWalked(Self.pingPong, input: Self.input) { $0.yieldAfterSteps = budget }
+            let run = await runCompiledAndWalked(Self.pingPong, input: Self.input) { $0.yieldAfterSteps = budget }
             #expect(run.errors == [])
             #expect(run.lines.sorted() == unyielded.lines.sorted())
         }
@@ -87,7 +87,7 @@ import Testing
     /// Steps without an effect are counted to the limit as walked; a `put` processed at once
     /// starts the count again, as any effect does.
     @Test func theStepLimitStopsWhereTheWalkDoes() async {
-        let run = await runLoweredAndWalked(
+        let run = await runCompiledAndWalked(
             """
             saga main {
               var i = 0
@@ -103,10 +103,10 @@ import Testing
         #expect(run.errors.first?.contains("the task ran 7 steps without waiting") == true)
     }
 
-    /// A task blocked on a `take` in a lowered loop is cancelled where it waits: its `finally`
+    /// A task blocked on a `take` in a compiled loop is cancelled where it waits: its `finally`
     /// runs, as walked.
-    @Test func cancelledWhileBlockedInALoweredLoop() async {
-        let run = await runLoweredAndWalked(
+    @Test func cancelledWhileBlockedInACompiledLoop() async {
+        let run = await runCompiledAndWalked(
             """
             saga main {
               let t = fork {
@@ -127,10 +127,10 @@ import Testing
         #expect(run.lines.filter { !$0.hasPrefix("action ") }.last == "main done")
     }
 
-    /// A `throw` in a lowered loop leaves it for the enclosing `catch`, with the trace the walk
+    /// A `throw` in a compiled loop leaves it for the enclosing `catch`, with the trace the walk
     /// gives; an uncaught one fails the saga at the statement.
     @Test func throwsLeaveTheLoopAsWalked() async {
-        let caught = await runLoweredAndWalked(
+        let caught = await runCompiledAndWalked(
             """
             saga main {
               try {
@@ -145,9 +145,10 @@ import Testing
         #expect(caught.errors.first?.contains("test.saga:5:") == true)
     }
 
-    /// The loops of this file lower: a `take` of a type and a `put` of a literal action are
-    /// steps of their own, and a task resumed in the body goes on at its next statement's step.
-    @Test func takesAndPutsAreStepsOfTheirOwn() async throws {
+    /// The loops of this file run from code: the turn and the assignment's statement are
+    /// steps, the assignment one instruction, and the `take` and the `put` instructions that
+    /// take their statements' steps first; the next turn's step is taken with the jump back.
+    @Test func takesAndPutsAreStatementsOfTheCode() async throws {
         let program = try #require(
             Frontend().compile(
                 source: """
@@ -156,13 +157,16 @@ import Testing
             ).program)
         let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
         _ = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#, #"{"type":"go"}"#]))
-        #expect(interpreter.loweredLoops.count == 1)
-        let loop = try #require(interpreter.loweredLoops.values.first)
-        #expect(loop.steps.map(\.kind) == [.store, .take, .put])
-        #expect(loop.bodySteps == [0, 1, 2])
+        #expect(interpreter.compiledLoops.count == 1)
+        let code = try #require(interpreter.compiledLoops.values.first?.code)
+        #expect(code.sites.count == 2)
+        #expect(
+            code.instructions == [
+                .step, .step, .addToSlot(slot: 0, .constant(0)), .take(0), .put(0), .stepAndJump(to: 1),
+            ])
     }
 
-    /// Where a lowered loop with effects meets the walk's other ways: a `for` loop resumed
+    /// Where a compiled loop with effects meets the walk's other ways: a `for` loop resumed
     /// through its frame, an arm's step left to the walk before a `take`, a call by value left
     /// to the walk (it fails), a recursive function's loop, a `put` whose reducer fails, a
     /// stored path that fails when the `take` resumes, END while blocked in a called function.
@@ -233,19 +237,19 @@ import Testing
     @Test(arguments: 0..<edges.count)
     func edgesAsWalked(_ index: Int) async {
         let (source, input) = Self.edges[index]
-        let plain = await runLoweredAndWalked(source, input: input) { $0.printActions = true }
+        let plain = await runCompiledAndWalked(source, input: input) { $0.printActions = true }
         #expect(!plain.lines.isEmpty)
         for budget in [1, 2, 3, 4, 5, 7] {
-            _ = await runLoweredAndWalked(source, input: input) { $0.yieldAfterSteps = budget }
+            _ = await runCompiledAndWalked(source, input: input) { $0.yieldAfterSteps = budget }
         }
         for limit in [2, 3, 4, 5, 6, 8] {
-            _ = await runLoweredAndWalked(source, input: input) { $0.maxSteps = limit }
+            _ = await runCompiledAndWalked(source, input: input) { $0.maxSteps = limit }
         }
     }
 
-    /// The loops the watchers are made of never lower (each has a `fork`, a `race` or a
-    /// `cancel` in an arm), so however many actions start bodies, only the program's own loop
-    /// is remembered.
+    /// The loops of the watchers that do not run in short turns (`throttle`, `debounce`) are
+    /// the checker's, made once: however many actions start bodies, only those two and the
+    /// program's own loop are kept.
     @Test func watchersLoopsAreNotRemembered() async throws {
         let source = """
             saga main {
@@ -261,6 +265,6 @@ import Testing
         let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
         let lines = Array(repeating: #"{"type":"a"}"#, count: 30) + [#"{"type":"stop"}"#]
         _ = await interpreter.run(input: InputSource(lines: lines))
-        #expect(interpreter.loweredLoops.count == 1)
+        #expect(interpreter.compiledLoops.count == 3)
     }
 }

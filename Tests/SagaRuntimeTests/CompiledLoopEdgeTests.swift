@@ -4,13 +4,13 @@ import Testing
 
 @testable import SagaRuntime
 
-/// Lowered loops at their edges: loops that never turn, failures inside arms and called
-/// functions, cancellation while yielded, `return`, nested `if`s, and which loops lower at
+/// Compiled loops at their edges: loops that never turn, failures inside arms and called
+/// functions, cancellation while yielded, `return`, nested `if`s, and which loops compile at
 /// all.
 ///
-/// As in ``LoweredLoopTests``, each program runs lowered and walked, and both runs must print,
+/// As in ``CompiledLoopTests``, each program runs compiled and walked, and both runs must print,
 /// fail, count and yield alike.
-@Suite struct LoweredLoopEdgeTests {
+@Suite struct CompiledLoopEdgeTests {
     /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
     /// in a called function (the trace names it), a string past `--max-length`, and a condition
     /// that fails at once inside `try`/`finally`.
@@ -47,7 +47,7 @@ import Testing
               log "not reached \\(r)"
             }
             """
-        let plain = await runLoweredAndWalked(source) { $0.maxLength = 100 }
+        let plain = await runCompiledAndWalked(source) { $0.maxLength = 100 }
         #expect(
             plain.lines == [
                 "2 3 4", "RangeError: 64", "first turn: cannot compare number and string", "finally",
@@ -56,24 +56,24 @@ import Testing
         #expect(plain.errors.joined().contains("at func inverse"))
         #expect(plain.errors.joined().contains("called by func countdown"))
         for failing in [0, 2, 3, 5, 7] {
-            let injected = await runLoweredAndWalked(source) {
+            let injected = await runCompiledAndWalked(source) {
                 $0.maxLength = 100
                 $0.failingCall = failing
             }
             #expect(injected.lines.count >= 3)
         }
-        let shallow = await runLoweredAndWalked(source) {
+        let shallow = await runCompiledAndWalked(source) {
             $0.maxLength = 100
             $0.maxCallDepth = 1
         }
         #expect(shallow.errors.first?.contains("calls nest more than 1 deep") == true)
     }
 
-    /// A task cancelled while it has yielded inside a lowered loop's arm runs its `finally`
+    /// A task cancelled while it has yielded inside a compiled loop's arm runs its `finally`
     /// with the loop's variables as the walk leaves them.
     @Test func cancelledWhileYieldedInALoopAsWalked() async {
         for budget in [3, 4, 5, 7] {
-            let run = await runLoweredAndWalked(
+            let run = await runCompiledAndWalked(
                 """
                 func spin() {
                   var i = 0
@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    /// `return` in a lowered loop leaves the function (through its `finally`) or the saga,
+    /// `return` in a compiled loop leaves the function (through its `finally`) or the saga,
     /// in the same step, as walked.
     @Test func returnLeavesAsWalked() async {
         let source = """
@@ -125,15 +125,15 @@ import Testing
               log "not reached"
             }
             """
-        let plain = await runLoweredAndWalked(source)
+        let plain = await runCompiledAndWalked(source)
         #expect(plain.lines == ["searched to 8", "two none 8 null", "failing: cannot read '.a' of a number"])
         #expect(plain.errors == [])
         for limit in [4, 5, 6, 7, 9] {
-            let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 5] {
-            let yielding = await runLoweredAndWalked(source) { $0.yieldAfterSteps = budget }
+            let yielding = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
             #expect(yielding.lines == plain.lines)
         }
     }
@@ -172,14 +172,14 @@ import Testing
               log "h \\(h)"
             }
             """
-        let plain = await runLoweredAndWalked(source)
+        let plain = await runCompiledAndWalked(source)
         #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
         for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
-            let limited = await runLoweredAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 4, 5, 6] {
-            let yielding = await runLoweredAndWalked(
+            let yielding = await runCompiledAndWalked(
                 source + "\nsaga other { var k = 0; while k < 30 { k = k + 1 }; log \"other\" }"
             ) {
                 $0.yieldAfterSteps = budget
@@ -188,9 +188,9 @@ import Testing
         }
     }
 
-    /// The lowered runs above did lower: the interpreter keeps a lowered form for each loop
+    /// The compiled runs above did compile: the interpreter keeps a compiled form for each loop
     /// that has one, and none for the loops desugaring makes, however many it makes.
-    @Test func loopsThatLowerAreKeptAndOthersAreNot() async throws {
+    @Test func loopsThatCompileAreKeptAndOthersAreNot() async throws {
         let source = """
             func load() { return 1 }
             saga main {
@@ -209,49 +209,39 @@ import Testing
         let ticks = Array(repeating: #"{"type":"tick"}"#, count: 10)
         let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
         #expect(status == .success)
-        // The `while` loop and the `loop` (a `take` and a `break`): not the `for` (it has a
-        // `retry`), not the 40 `retry` loops, not the watcher's (it forks).
-        #expect(interpreter.loweredLoops.count == 2)
+        // The `while` loop, the `for` loop (its `retry` a statement of its code) and the
+        // `loop`: not the 40 `retry` loops (each has a `try`), not the watcher's (it runs in
+        // short turns).
+        #expect(interpreter.compiledLoops.count == 3)
     }
 
-    /// What is lowered: stores of expressions and calls of one-`return` functions into
-    /// variables, and `if`s of those; in the body itself (not in an arm), also `log`, `throw`
-    /// and statements of `take`, `put`, `select` and `delay`.
-    @Test func onlyLoopsThatComputeAreLowered() {
-        func lowered(_ body: String) -> Bool? {
+    /// Which loops run from code: any whose statements are assignments, `if`s, loops with a
+    /// body, `break`, `continue`, or statements the interpreter runs where they stand (effects,
+    /// `log`, `throw`, `return`); not one with a `try`, an empty loop, or a condition that reads
+    /// `state`, `it` or `cancelled`.
+    @Test func loopsWithoutTryAreCompiled() {
+        func compiled(_ body: String, slotCount: Int = 8) -> Bool? {
             let source = """
                 func one() { return 1 }
-                func two() { let a = 1; return a + 1 }
                 saga main { var i = 0; var r = {a: 1}; while i < 3 { \(body) } }
                 """
             guard let program = Frontend().compile(source: source, path: "t.saga").program,
-                case .while(let condition, let block, _)? = program.sagas.first?.body.statements.last
+                let loop = program.sagas.first?.body.statements.last
             else { return nil }
-            let shapes = program.functions.map(CallShape.init)
-            return LoweredLoop.lower(condition: condition, body: block.statements, shapes: shapes) != nil
+            return Code(sagaLoop: loop, slotCount: slotCount) != nil
         }
-        #expect(lowered("i = i + 1") == true)
-        #expect(lowered("let x = call one(); i = i + x") == true)
-        #expect(lowered("let s = \"\\(i)\"; i = len(s) + i") == true)
-        #expect(lowered("i = call two()") == false)
-        #expect(lowered("r.a = i; i = i + 1") == false)
-        #expect(lowered("i = i + 1; log i") == true)
-        #expect(lowered("i = i + 1; if i > 1 { break } else { continue }") == true)
-        #expect(lowered("i = i + 1; if i > 1 { return i }") == true)
-        #expect(lowered("i = i + 1; if i > 1 { throw \"x\" }") == false)
-        #expect(lowered("if i > 1 { i = i + 2 } else if i > 0 { i = i + 1 } else { i = 1 }") == true)
-        #expect(lowered("if i > 1 { if i > 2 { i = 3 } }; i = i + 1") == true)
-        let deep = String(repeating: "if i > 0 { ", count: 9) + "i = 3" + String(repeating: " }", count: 9)
-        #expect(lowered(deep + "; i = i + 1") == false)
-        #expect(lowered("if i > 1 { log i }; i = i + 1") == false)
-        #expect(lowered("let a = select state; i = i + 1") == true)
-        #expect(lowered("let a = take \"t\"; r.a = put \"p\" {n: 1}; delay 1ms; i = i + 1") == true)
-        #expect(lowered("let a = take \"t\" where it.n > i; put \"p\" {n: i}; i = i + 1") == true)
-        #expect(lowered("i = i + 1; throw \"x\"") == true)
-        #expect(lowered("let t = fork { log i }; i = i + 1") == false)
-        #expect(lowered("let c = call one(); let d = call two(); i = i + 1") == false)
-        #expect(lowered("let x = race { a: take \"a\", b: delay 1ms }; i = i + 1") == false)
-        #expect(lowered("if i > 1 { put \"p\" }; i = i + 1") == false)
-        #expect(lowered("try { put \"p\" } catch e { log e }; i = i + 1") == false)
+        #expect(compiled("i = i + 1") == true)
+        #expect(compiled("let x = call one(); i = i + x") == true)
+        #expect(compiled("r.a = i; i = i + 1") == true)
+        #expect(compiled("i = i + 1; if i > 1 { return i } else { continue }") == true)
+        #expect(compiled("let t = fork { log i }; i = i + 1") == true)
+        #expect(compiled("if i > 1 { while i < 9 { i = i + 1; put \"p\" } }; i = i + 1") == true)
+        #expect(compiled("for k in [1] { log k }; i = i + 1") == true)
+        #expect(compiled("try { put \"p\" } catch e { log e }; i = i + 1") == false)
+        #expect(compiled("transaction { put \"p\" }; i = i + 1") == false)
+        #expect(compiled("loop {}") == false)
+        #expect(compiled("if cancelled { break }; i = i + 1") == false)
+        // A variable past the frame it is compiled for.
+        #expect(compiled("let x = 1; i = i + x", slotCount: 2) == false)
     }
 }

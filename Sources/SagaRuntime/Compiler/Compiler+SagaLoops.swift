@@ -1,0 +1,231 @@
+import SagaCore
+import SagaLanguage
+
+/// A saga's `while`, `loop` and `for` loops, compiled into the code reducers run.
+///
+/// The code does what the tree walk does, step for step: a ``Code/Instruction/step`` stands
+/// wherever the walk counts a step (before each statement, at each turn of a loop, and where
+/// it leaves an `if`'s arm or a nested loop for the statement after it), so that the limits
+/// and the yield budget fall where they fall in the walk. Assignments, `if`s, nested loops,
+/// `break` and `continue` are instructions; every other statement (an effect, `log`, `throw`,
+/// `return`) is a ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands,
+/// as the walk runs it.
+extension Compiler {
+    /// The loop compiled, or `nil` if it holds a `try`, `transaction` or `compensate`, a loop
+    /// with an empty body, a condition or sequence that reads `state`, `it` or `cancelled`,
+    /// or a variable outside the first `slotCount`.
+    ///
+    /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return` (its
+    /// expression in `valueFunctions`) is a ``Code/Instruction/callValue(_:)``.
+    static func sagaLoop(_ loop: Stmt, slotCount: Int, valueFunctions: [Expr?]) -> Compiler? {
+        guard canCompileInSaga(loop) else { return nil }
+        var compiler = Compiler(slotCount: slotCount)
+        compiler.valueFunctions = valueFunctions
+        compiler.location = loop.location
+        // The loop's own statement is the walk's step; its code starts at its first turn.
+        compiler.compileSaga(loop, next: nil)
+        for instruction in compiler.instructions {
+            if case .fail = instruction { return nil }
+        }
+        return compiler
+    }
+
+    /// A block of a saga's loop: each statement, its first instruction taking its step first.
+    private mutating func compileSaga(_ body: [Stmt]) {
+        for (i, stmt) in body.enumerated() {
+            temporariesInUse = temporaryFloor
+            location = stmt.location
+            pendingStep = stmt.location
+            compileSaga(stmt, next: i + 1 < body.count ? body[i + 1] : nil)
+        }
+    }
+
+    /// One statement of a saga's loop; `next` is the statement after it in its block.
+    private mutating func compileSaga(_ stmt: Stmt, next: Stmt?) {
+        switch stmt {
+        case .declare(_, _, .expr(let e), _) where Self.compilesInSaga(e):
+            compile(stmt)
+        case .assign(let lv, .expr(let e), _)
+        where Self.compilesInSaga(e) && Self.compilesInSaga(lv) && !lv.isState:
+            compile(stmt)
+        case .if(let arms, let elseBlock, _):
+            var exits: [Int] = []
+            for arm in arms {
+                temporariesInUse = temporaryFloor
+                location = stmt.location
+                let test = emitTest(arm.condition)
+                compileSaga(arm.body.statements)
+                stepAfterBlock(next)
+                exits.append(emitJump())
+                pointTest(test, to: here)
+            }
+            if let elseBlock {
+                compileSaga(elseBlock.statements)
+                stepAfterBlock(next)
+            }
+            for i in exits { instructions[i] = .jump(to: here) }
+        case .while(let condition, let body, _):
+            let head = turn(body)
+            temporariesInUse = temporaryFloor
+            location = condition.location
+            let test = emitTest(condition)
+            let end = compileSagaLoopBody(body.statements, continueAt: head)
+            pointTest(test, to: end)
+            stepAfterBlock(next)
+        case .loop(let body, _):
+            let head = turn(body)
+            _ = compileSagaLoopBody(body.statements, continueAt: head)
+            stepAfterBlock(next)
+        case .for(let v, let sequence, let body, _):
+            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            location = stmt.location
+            let sequencePlace = place(of: sequence)
+            let items = Int32(temporaryFloor)
+            reserveTemporaries(2)
+            emit(.forStart(sequencePlace, items: items))
+            let head = turn(body)
+            let forNext = instructions.count
+            emit(.forNext(items: items, slot: Int32(v.slot), exit: -1))
+            let end = compileSagaLoopBody(body.statements, continueAt: head)
+            instructions[forNext] = .forNext(items: items, slot: Int32(v.slot), exit: end)
+            emit(.forEnd(items: items))
+            temporaryFloor -= 2
+            stepAfterBlock(next)
+        case .declare, .assign:
+            guard let call = valueCall(stmt) else { return site(stmt) }
+            let arguments = call.arguments.map { place(of: $0) }
+            sites.append(stmt)
+            valueCalls.append(
+                Code.ValueCall(
+                    function: Int32(call.function), value: call.value, arguments: arguments,
+                    target: .slot(Int32(call.slot)),
+                    site: Int32(sites.count - 1)))
+            emit(.callValue(Int32(valueCalls.count - 1)))
+        case .break:
+            guard !loops.isEmpty else { return fail("break outside a loop") }
+            loops[loops.count - 1].breaks.append(emitJump())
+        case .continue:
+            guard let loop = loops.last else { return fail("continue outside a loop") }
+            emit(.jump(to: loop.continueAt))
+        default:
+            site(stmt)
+        }
+    }
+
+    /// A statement the interpreter runs where it stands.
+    private mutating func site(_ stmt: Stmt) {
+        sites.append(stmt)
+        emit(.statement(Int32(sites.count - 1)))
+    }
+
+    /// The parts of `let x = call f(…)` or `x = call f(…)` of one of ``valueFunctions`` with
+    /// arguments that compile, or `nil`.
+    private func valueCall(_ stmt: Stmt) -> (function: Int, value: Expr, arguments: [Expr], slot: Int)? {
+        let slot: Int
+        let effect: Effect
+        switch stmt {
+        case .declare(let v, _, .effect(let e), _):
+            (slot, effect) = (v.slot, e)
+        case .assign(let lv, .effect(let e), _):
+            guard lv.path.isEmpty, case .variable(let v) = lv.root else { return nil }
+            (slot, effect) = (v.slot, e)
+        default:
+            return nil
+        }
+        guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
+            valueFunctions.indices.contains(function), let value = valueFunctions[function],
+            arguments.allSatisfy(Self.compilesInSaga)
+        else { return nil }
+        return (function, value, arguments, slot)
+    }
+
+    /// The step of a loop's turn; its index, where `continue` goes.
+    ///
+    /// The walk reports a limit met there at the body's first statement.
+    private mutating func turn(_ body: Block) -> Int32 {
+        let head = here
+        location = body.statements.first?.location ?? location
+        emit(.step)
+        return head
+    }
+
+    /// The step the walk takes to go on with `next` after a nested block (an arm, a loop)
+    /// that ran: none when the block ended its own block.
+    private mutating func stepAfterBlock(_ next: Stmt?) {
+        guard let next else { return }
+        location = next.location
+        emit(.step)
+    }
+
+    /// A loop's body and the jump back to `continueAt`; where the loop ends.
+    private mutating func compileSagaLoopBody(_ body: [Stmt], continueAt: Int32) -> Int32 {
+        loops.append(Loop(continueAt: continueAt, tries: 0))
+        compileSaga(body)
+        emit(.jump(to: continueAt))
+        let loop = loops.removeLast()
+        for i in loop.breaks { instructions[i] = .jump(to: here) }
+        return here
+    }
+
+    // MARK: What compiles
+
+    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:)``).
+    static func canCompileInSaga(_ stmt: Stmt) -> Bool {
+        switch stmt {
+        case .declare, .assign, .effect, .log, .throw, .break, .continue, .return:
+            return true
+        case .if(let arms, let elseBlock, _):
+            return arms.allSatisfy { compilesInSaga($0.condition) && canCompileInSaga($0.body.statements) }
+                && (elseBlock.map { canCompileInSaga($0.statements) } ?? true)
+        case .while(let condition, let body, _):
+            return compilesInSaga(condition) && !body.statements.isEmpty && canCompileInSaga(body.statements)
+        case .loop(let body, _):
+            return !body.statements.isEmpty && canCompileInSaga(body.statements)
+        case .for(_, let sequence, let body, _):
+            return compilesInSaga(sequence) && !body.statements.isEmpty && canCompileInSaga(body.statements)
+        case .try, .transaction, .compensate:
+            return false
+        }
+    }
+
+    private static func canCompileInSaga(_ body: [Stmt]) -> Bool {
+        body.allSatisfy(canCompileInSaga)
+    }
+
+    /// Whether an expression compiles to what the walk's evaluator computes: anything but
+    /// `state`, `it` and `cancelled`, whose values are the task's.
+    static func compilesInSaga(_ e: Expr) -> Bool {
+        switch e {
+        case .literal, .variable: return true
+        case .state, .it, .cancelled: return false
+        case .interpolation(let parts, _):
+            return parts.allSatisfy {
+                if case .expr(let e) = $0 { return compilesInSaga(e) }
+                return true
+            }
+        case .list(let items, _): return items.allSatisfy(compilesInSaga)
+        case .record(let fields, _): return fields.allSatisfy { compilesInSaga($0.value) }
+        case .member(let base, _, _): return compilesInSaga(base)
+        case .index(let base, let index, _): return compilesInSaga(base) && compilesInSaga(index)
+        case .unary(_, let operand, _): return compilesInSaga(operand)
+        case .binary(_, let lhs, let rhs, _): return compilesInSaga(lhs) && compilesInSaga(rhs)
+        case .builtin(let name, let args, _): return Builtin(rawValue: name) != nil && args.allSatisfy(compilesInSaga)
+        }
+    }
+
+    /// Whether an assignment's path indexes compile.
+    private static func compilesInSaga(_ lv: LValue) -> Bool {
+        lv.path.allSatisfy {
+            if case .index(let e) = $0 { return compilesInSaga(e) }
+            return true
+        }
+    }
+}
+
+extension LValue {
+    /// Whether it assigns through `state` (which only a reducer may).
+    fileprivate var isState: Bool {
+        if case .state = root { return true }
+        return false
+    }
+}

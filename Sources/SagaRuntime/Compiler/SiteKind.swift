@@ -1,0 +1,49 @@
+import SagaCore
+import SagaLanguage
+
+/// What a statement that the interpreter runs where it stands (a ``Code/Site``) does, where
+/// the interpreter has a way of its own for it: the usual forms of `take` and `put`, with the
+/// pattern and the action made once (each is an instruction of its own:
+/// ``Code/Instruction/take(_:)``, ``Code/Instruction/put(_:)``).
+enum SiteKind {
+    /// Any statement: run as the walk runs it.
+    case statement
+    /// `take "t"` (no `where`, no channel), its value into `slot` (-1: nowhere).
+    case take(ActionPattern, slot: Int)
+    /// `put "t"` or `put "t" {k: literal, …}`, its value into `slot` (-1: nowhere).
+    case put(Value, slot: Int)
+
+    init(_ statement: Stmt) {
+        let slot: Int
+        let effect: Effect
+        switch statement {
+        case .effect(let e, _):
+            (slot, effect) = (-1, e)
+        case .declare(let v, _, .effect(let e), _) where v.slot >= 0:
+            (slot, effect) = (v.slot, e)
+        case .assign(let lv, .effect(let e), _):
+            guard lv.path.isEmpty, case .variable(let v) = lv.root, v.slot >= 0 else {
+                self = .statement
+                return
+            }
+            (slot, effect) = (v.slot, e)
+        default:
+            self = .statement
+            return
+        }
+        switch effect {
+        case .take(.expr(.literal(.string(let type), _)), nil, _):
+            self = .take(ActionPattern(string: type), slot: slot)
+        case .put(.literal(.string(let type), _), nil, _):
+            self = .put(ConstantActions.typeOnly(type), slot: slot)
+        case .put(.literal(.string(let type), _), .record(let fields, _)?, _):
+            guard let action = ConstantActions.make(type, fields) else {
+                self = .statement
+                return
+            }
+            self = .put(action, slot: slot)
+        default:
+            self = .statement
+        }
+    }
+}

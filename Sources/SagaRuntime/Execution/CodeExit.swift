@@ -1,0 +1,13 @@
+/// Why code that ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` runs stopped.
+enum CodeExit {
+    /// It ran to its end.
+    case end
+    /// It reached ``Code/Instruction/statement(_:)`` with this index of ``Code/sites``; it
+    /// goes on after it.
+    case statement(Int)
+    /// A step paused it (see ``CodeSteps/step()``); it goes on with that step.
+    case paused
+    /// A statement it ran where it stands left the task waiting (see
+    /// ``CodeSteps/put(_:)``); it goes on after that statement.
+    case waiting
+}

@@ -1,0 +1,181 @@
+import SagaCore
+import SagaLanguage
+
+/// The steps that code run by ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` counts: a
+/// reducer's loop turns, or a saga task's steps while the code of one of its loops runs (the
+/// step loop's counts, carried in and out, with its checks at each step: see
+/// ``Interpreter/runCompiledLoop(_:_:steps:yieldAfter:ran:runStepsLeft:)``).
+struct CodeSteps {
+    /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
+    /// a saga's steps.
+    private unowned(unsafe) let reducer: ReducerRunner?
+    /// The interpreter and the task whose steps are counted, which make its calls by value
+    /// (see ``callValue(_:_:_:_:)``); `nil` for a reducer's.
+    ///
+    /// Held unretained (the caller holds both while the code runs): each host call would
+    /// otherwise retain and release them.
+    private let interpreter: Unmanaged<Interpreter>?
+    private let task: Unmanaged<SagaTask>?
+    /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
+    private(set) var steps = 0
+    /// The step past which the task yields (see ``Interpreter/Options/yieldAfterSteps``).
+    private(set) var yieldAfter = Int.max
+    /// Steps taken in this turn of the task, which count toward the run's limit.
+    private(set) var ran = 0
+    /// Steps the run has left (see ``Interpreter/Options/maxRunSteps``).
+    private(set) var runStepsLeft = Int.max
+    private let maxSteps: Int
+    /// Whether the run has a limit of steps.
+    private let limitsRunSteps: Bool
+    /// Set when a step paused the code because the run's steps ran out (otherwise a pause
+    /// is a yield).
+    var overran = false
+    /// Set when a step failed because the task took too many.
+    var tooMany = false
+    /// The most ``steps`` may reach before a step needs a closer look.
+    ///
+    /// It is the least of the yield budget, the task's limit and the run's (which ``ran``
+    /// reaches as ``steps`` reaches it, the two growing together); below it, a step only
+    /// counts. A reducer's is below any count, so that each of its steps is counted by the
+    /// reducer.
+    private var bound = Int.min
+
+    /// A reducer's loop turns.
+    init(reducer: ReducerRunner) {
+        self.reducer = reducer
+        interpreter = nil
+        task = nil
+        maxSteps = Int.max
+        limitsRunSteps = false
+    }
+
+    /// A saga task's steps, from the step loop's counts.
+    init(
+        _ interpreter: Interpreter, _ task: SagaTask, steps: Int, yieldAfter: Int, ran: Int, runStepsLeft: Int,
+        maxSteps: Int, limitsRunSteps: Bool
+    ) {
+        reducer = nil
+        self.interpreter = .passUnretained(interpreter)
+        self.task = .passUnretained(task)
+        self.steps = steps
+        self.yieldAfter = yieldAfter
+        self.ran = ran
+        self.runStepsLeft = runStepsLeft
+        self.maxSteps = maxSteps
+        self.limitsRunSteps = limitsRunSteps
+        bound = boundOfSteps()
+    }
+
+    /// See ``bound``.
+    private func boundOfSteps() -> Int {
+        var bound = min(yieldAfter, maxSteps)
+        if limitsRunSteps {
+            let (run, overflow) = steps.addingReportingOverflow(runStepsLeft &- ran)
+            if !overflow { bound = min(bound, run) }
+        }
+        return bound
+    }
+
+    /// After the task's count starts again (a wait, or a step limit met), with the yield budget
+    /// and the steps the run has left.
+    mutating func restart(from count: Int, yieldAfter: Int, runStepsLeft: Int) {
+        steps = count
+        self.yieldAfter = yieldAfter
+        self.runStepsLeft = runStepsLeft
+        bound = boundOfSteps()
+    }
+
+    /// Takes back the step that failed: what runs next runs in that step, as in the step loop.
+    mutating func uncount() {
+        ran &-= 1
+    }
+
+    /// A step the task takes without a check (a call by value's `return`, as the walk
+    /// counts it): the next step checks.
+    @inline(__always)
+    mutating func countWithoutCheck() {
+        steps &+= 1
+        ran &+= 1
+    }
+
+    /// A ``Code/Instruction/step``: `false` pauses the code before it (it is taken again
+    /// when the code goes on); throws when too many steps were taken.
+    @inline(__always)
+    mutating func step() throws(SagaError) -> Bool {
+        steps &+= 1
+        ran &+= 1
+        if _fastPath(steps <= bound) { return true }
+        return try checkedStep()
+    }
+
+    /// A step past ``bound``: which limit it meets, if any.
+    private mutating func checkedStep() throws(SagaError) -> Bool {
+        if let reducer {
+            try reducer.countStep()
+            return true
+        }
+        if ran > runStepsLeft, limitsRunSteps {
+            overran = true
+            return false
+        }
+        if steps > yieldAfter { return false }
+        if steps > maxSteps {
+            tooMany = true
+            throw Interpreter.tooManySteps(maxSteps)
+        }
+        return true
+    }
+
+    /// A turn of a `for` loop that goes on: a reducer's counts; a saga's loop counts its turn
+    /// at the step before it.
+    @inline(__always)
+    mutating func forTurn() throws(SagaError) {
+        if let reducer { try reducer.countStep() }
+    }
+
+    /// A ``Code/Instruction/callValue(_:)`` of `function` with `count` arguments (`argument`
+    /// reads each, in order, once): its value, counted as the walk counts a call by value (its
+    /// statement's step and its `return`'s); `nil` where the call cannot be made here, its
+    /// statement then running as written.
+    @inline(__always)
+    mutating func callValue(
+        _ function: Int, _ count: Int, _ ev: Evaluator, _ argument: (Int) -> Value
+    ) -> Value? {
+        guard let interpreter, let task,
+            let result = interpreter._withUnsafeGuaranteedRef({ interpreter in
+                task._withUnsafeGuaranteedRef { interpreter.valueCall(function, count, argument, $0, ev) }
+            })
+        else { return nil }
+        countWithoutCheck()
+        return result
+    }
+
+    /// A ``Code/Instruction/put(_:)`` of `action` into `slot`, statement `site` of `code`, as the
+    /// statement does it: the action as processed, the task's count of steps starting again as
+    /// after a wait; `nil` if the task now waits for it to be processed.
+    @inline(__always)
+    mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int) -> Value? {
+        guard let interpreter, let task else { return nil }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            guard
+                let processed = task._withUnsafeGuaranteedRef({
+                    interpreter.putAtOnce(action, into: slot, code, site, $0)
+                })
+            else { return nil }
+            restart(
+                from: 0, yieldAfter: interpreter.options.yieldAfterSteps ?? Int.max,
+                runStepsLeft: interpreter.runStepsLeft)
+            return processed
+        }
+    }
+
+    /// A ``Code/Instruction/take(_:)`` of `pattern` into `slot`, statement `site` of `code`,
+    /// as the statement does it: the task waits.
+    @inline(__always)
+    mutating func take(_ pattern: ActionPattern, into slot: Int32, _ code: Code, _ site: Int) {
+        guard let interpreter, let task else { return }
+        interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.take(pattern, into: slot, code, site, $0) }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import SagaCore
+import SagaLanguage
+
+extension Interpreter {
+    /// The code of a `while`, `loop` or `for` statement about to be entered, or `nil` if it
+    /// runs as written.
+    ///
+    /// A loop compiles when it first runs, with the task's variables, and is kept by its
+    /// body (the parser makes each block anew, so one body is one loop's). A loop that does not
+    /// compile is found at once (see ``Compiler/canCompileInSaga(_:)``) and is not kept. A
+    /// watcher that runs in short turns runs its loop as written (see
+    /// `Interpreter+ShortTurns.swift`).
+    func compiledLoop(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
+        guard options.shortCuts, !task.isShortTurnWatcher,
+            let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
+        else { return nil }
+        if let entry = compiledLoops[key] { return entry.code.slotCount <= task.env.count ? entry.code : nil }
+        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, valueFunctions: valueFunctions)
+        else { return nil }
+        if compiledLoops.count < Self.maximumCompiledLoops { compiledLoops[key] = (body.statements, code) }
+        return code
+    }
+
+    /// The most loops whose code is kept (see ``compiledLoop(_:_:_:)``).
+    static let maximumCompiledLoops = 4096
+
+    /// The error of a task that took more than `maxSteps` steps without waiting.
+    static func tooManySteps(_ maxSteps: Int) -> SagaError {
+        SagaError(
+            kind: "RangeError",
+            message:
+                "the task ran \(maxSteps) steps without waiting (an endless loop?); raise the limit with --max-steps")
+    }
+
+    /// Runs the code of the loop on top of the task's frames from where it stands, until the
+    /// task blocks, yields, calls a function inline or leaves the loop.
+    ///
+    /// `steps`, `yieldAfter`, `ran` and `runStepsLeft` are the step loop's counts, which the
+    /// code's steps go on with.
+    ///
+    /// - Returns: `true` if the step loop goes on with the task; `false` if the task stopped.
+    func runCompiledLoop(
+        _ loop: CompiledLoop, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int, ran: inout Int,
+        runStepsLeft: inout Int
+    ) -> Bool {
+        var counts = CodeSteps(
+            self, task, steps: steps, yieldAfter: yieldAfter, ran: ran, runStepsLeft: runStepsLeft,
+            maxSteps: options.maxSteps,
+            limitsRunSteps: options.maxRunSteps != nil)
+        defer {
+            steps = counts.steps
+            yieldAfter = counts.yieldAfter
+            ran = counts.ran
+            runStepsLeft = counts.runStepsLeft
+        }
+        let code = loop.code
+        let ev = evaluator(task)
+        while true {
+            var pc = loop.pc
+            let exit: CodeExit
+            do {
+                exit = try run(code, loop, task, ev, pc: &pc, &counts)
+            } catch {
+                loop.pc = pc
+                if counts.tooMany {
+                    // As the step loop does: the count starts again, and what runs next (a
+                    // `catch`) runs in the step that failed.
+                    counts.tooMany = false
+                    counts.uncount()
+                    counts.restart(
+                        from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+                } else if stopsOverMemory() {
+                    return false
+                }
+                let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
+                return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
+            }
+            loop.pc = pc
+            switch exit {
+            case .end:
+                task.frames.removeLast()
+                return true
+            case .waiting:
+                return false
+            case .paused:
+                if counts.overran, let limit = options.maxRunSteps {
+                    overran(.steps(limit))
+                    return false
+                }
+                // As the step loop yields: behind the work that is ready.
+                task.stepsBeforeYield = counts.steps
+                task.token &+= 1
+                task.resumption = .start
+                yielded.append(.run(task, task.token))
+                return false
+            case .statement(let index):
+                let site = code.sites[index]
+                let step: Step
+                switch site.kind {
+                case .statement:
+                    // The statement runs as the walk runs it, the only one of its block (where
+                    // a failure to store a value it waited for is reported).
+                    task.code = site.block
+                    task.pc = 1
+                    step = executeStatement(site.statement, task)
+                case .take, .put:
+                    // The code makes these (see `Code.Instruction.take`, `Code.Instruction.put`).
+                    step = executeStatement(site.statement, task)
+                }
+                switch step {
+                case .next:
+                    continue
+                case .suspended:
+                    return false
+                case .completion(let completion):
+                    if stopsOverMemory() { return false }
+                    return unwind(task, completion)
+                case .resumed:
+                    // As the step loop does after a `put` processed on the spot.
+                    counts.restart(
+                        from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: self.runStepsLeft)
+                case .entered:
+                    // The function runs in the step loop; the code goes on when it returns.
+                    return true
+                case .called:
+                    counts.countWithoutCheck()
+                }
+            }
+        }
+    }
+
+    /// Runs the code over the task's variables, where they lie.
+    @inline(__always)
+    private func run(
+        _ code: Code, _ loop: CompiledLoop, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
+    ) throws(SagaError) -> CodeExit {
+        var none = Value.null
+        // The variables stay the task's while the code runs (a statement it runs where it
+        // stands, a `put`, may read them).
+        return try reducers.run(code, &none, &task.env, action: .null, loop.temporaries, ev, pc: &pc, steps: &counts)
+    }
+
+    /// The value of a call of function `index`, one of ``valueFunctions``, with `count`
+    /// arguments, which `argument` reads in order, each once; `nil` if the call cannot be made
+    /// here: it is the one to fail, is made too deep, or its value fails (its statement then
+    /// runs as written, which reports it).
+    ///
+    /// Counted (and traced) only when it gives a value, as the statement would count it.
+    func valueCall(
+        _ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask, _ ev: Evaluator
+    ) -> Value? {
+        let size = frameSizes[index]
+        if size == 0 {
+            // A function without variables needs no frame at all.
+            for i in 0..<count { _ = argument(i) }
+            guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
+                let result = try? ev.eval(returnedValues[index], [])
+            else { return nil }
+            callsMade &+= 1
+            if tracer != nil { traceCall(task, index, []) }
+            return result
+        }
+        var frame: [Value] = []
+        if size > 0 {
+            swap(&frame, &valueFrames[index])
+            if frame.count != size { frame = [Value](repeating: .null, count: size) }
+        }
+        for i in 0..<count {
+            let value = argument(i)
+            if i < size { frame[i] = value }
+        }
+        defer {
+            if size > 0 {
+                for i in frame.indices { frame[i] = .null }
+                swap(&frame, &valueFrames[index])
+            }
+        }
+        guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
+            let result = try? ev.eval(returnedValues[index], frame)
+        else { return nil }
+        callsMade &+= 1
+        if tracer != nil { traceCall(task, index, Array(frame.prefix(count))) }
+        return result
+    }
+
+    /// A `put` of a literal action, statement `site` of `code`, as the statement does it:
+    /// processed at once (its value the action as processed), or the task blocks until it is
+    /// (`nil`, its value going into `slot` then, if it is one).
+    func putAtOnce(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
+        task.target = slot >= 0 ? .slot(Int(slot)) : .discard
+        if tracer != nil { traceEffect(of: code.sites[site].statement, task) }
+        guard case .dispatched(let processed) = dispatch(action, from: task) else { return nil }
+        task.target = .discard
+        return processed
+    }
+
+    /// A `take` of a literal type, statement `site` of `code`, as the statement does it: the
+    /// task blocks, the action it takes going into `slot`, if it is one.
+    func take(_ pattern: ActionPattern, into slot: Int32, _ code: Code, _ site: Int, _ task: SagaTask) {
+        task.target = slot >= 0 ? .slot(Int(slot)) : .discard
+        if tracer != nil { traceEffect(of: code.sites[site].statement, task) }
+        block(task, on: .take)
+        addTaker(Taker(task, pattern: pattern))
+    }
+}
