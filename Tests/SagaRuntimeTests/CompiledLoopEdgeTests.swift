@@ -215,6 +215,40 @@ import Testing
         #expect(interpreter.compiledLoops.count == 3)
     }
 
+    /// Loops nested in a compiled loop (a `while`, a `loop`, a `for`, each after statements
+    /// and before others, one with an effect in an arm) count their own statement's step and
+    /// each turn's as the walk does: every step limit stops the run at the same place, and
+    /// every yield budget gives the same order.
+    @Test func nestedLoopsCountTheirStepsAsWalked() async {
+        let source = """
+            func one() { return 1 }
+            saga main {
+              for k in [3, 5] {
+                var j = 0
+                while j < k {
+                  let o = call one()
+                  j = j + o
+                  if j == 4 { put "four" { k: k } }
+                  if j > 6 { break }
+                }
+                var n = 0
+                loop { n = n + 1; if n > 2 { break } }
+                for q in [1, 2] { n = n + q }
+                log "k \\(k) j \\(j) n \\(n)"
+              }
+            }
+            saga other { var i = 0; while i < 20 { i = i + 1 }; log "other" }
+            """
+        let plain = await runCompiledAndWalked(source) { $0.printActions = true }
+        #expect(plain.lines.contains("k 5 j 5 n 6"))
+        for limit in 2...60 {
+            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+        }
+        for budget in [1, 2, 3, 5, 8] {
+            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+        }
+    }
+
     /// Which loops run from code: any whose statements are assignments, `if`s, loops with a
     /// body, `break`, `continue`, or statements the interpreter runs where they stand (effects,
     /// `log`, `throw`, `return`); not one with a `try`, an empty loop, or a condition that reads

@@ -143,6 +143,14 @@ extension Compiler {
     ///
     /// The walk reports a limit met there at the body's first statement.
     private mutating func turn(_ body: Block) -> Int32 {
+        // A nested loop's own statement step comes first, outside the turn.
+        if let at = pendingStep {
+            pendingStep = nil
+            let saved = location
+            location = at
+            emit(.step)
+            location = saved
+        }
         let head = here
         location = body.statements.first?.location ?? location
         emit(.step)
