@@ -128,9 +128,8 @@ public final class Interpreter {
     /// How a call of each function runs: read from here, a call copies no declaration (a
     /// retain of each of its parts).
     let callShapes: [CallShape]
-    /// Per function whose body is one `return` (see ``CallShape/Kind/value``), the returned
-    /// expression; `nil` for any other.
-    let valueFunctions: [Expr?]
+    /// Per function, whether its body is one `return` (see ``CallShape/Kind/value``).
+    let valueFunctions: [Bool]
     /// Per function, the expression its one `return` returns (`null` for a function of any
     /// other body): what a call by value evaluates, read where it lies.
     let returnedValues: [Expr]
@@ -330,7 +329,7 @@ public final class Interpreter {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.callShapes = program.functions.map(CallShape.init)
-        self.valueFunctions = callShapes.map { $0.kind == .value ? $0.value : nil }
+        self.valueFunctions = callShapes.map { $0.kind == .value }
         self.returnedValues = callShapes.map(\.value)
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.valueFrames = program.functions.map { _ in [] }

@@ -72,7 +72,7 @@ extension Code {
         case .callValue(let i):
             guard valueCalls.indices.contains(Int(i)) else { return "call ?" }
             let call = valueCalls[Int(i)]
-            let arguments = call.arguments.map(p).joined(separator: ", ")
+            let arguments = (0..<call.argumentCount).map { p(call.argumentBase[$0]) }.joined(separator: ", ")
             return (call.stepsFirst ? "step; " : "")
                 + "\(p(call.target)) = call function \(call.function)(\(arguments)), or run statement \(call.site)"
         case .take(let i):

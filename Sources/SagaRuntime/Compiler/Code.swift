@@ -206,18 +206,15 @@ final class Code {
     /// A statement the interpreter runs where it stands (see ``Instruction/statement(_:)``).
     ///
     /// A class: the interpreter reads one with a single reference, where a struct would be
-    /// copied out of the array, its statement, block and kind each retained.
+    /// copied out of the array, its statement and block each retained.
     final class Site {
         let statement: Stmt
         /// The statement alone, as a block.
         let block: [Stmt]
-        /// What the statement does, where the interpreter has a way of its own for it.
-        let kind: SiteKind
 
         init(_ statement: Stmt) {
             self.statement = statement
             block = [statement]
-            kind = SiteKind(statement)
         }
     }
 
@@ -228,10 +225,10 @@ final class Code {
     final class ValueCall {
         /// The function's index in the program.
         let function: Int32
-        /// The expression its body returns.
-        let value: Expr
-        /// Where its arguments are.
-        let arguments: [Place]
+        /// Where its arguments are, in a buffer of the call's own (read without a retain), and
+        /// how many.
+        let argumentBase: UnsafeMutablePointer<Place>
+        let argumentCount: Int
         /// Where its value goes.
         let target: Place
         /// The statement, one of ``Code/sites``, that runs where the call cannot be made in
@@ -240,14 +237,9 @@ final class Code {
         /// Whether the call takes its statement's step first (its arguments need no
         /// instructions, so nothing stands between the step and the call).
         var stepsFirst = false
-        /// ``arguments``, in a buffer of the call's own, and their count: read without a retain.
-        let argumentBase: UnsafeMutablePointer<Place>
-        let argumentCount: Int
 
-        init(function: Int32, value: Expr, arguments: [Place], target: Place, site: Int32) {
+        init(function: Int32, arguments: [Place], target: Place, site: Int32) {
             self.function = function
-            self.value = value
-            self.arguments = arguments
             self.target = target
             self.site = site
             argumentCount = arguments.count
@@ -256,7 +248,7 @@ final class Code {
         }
 
         deinit {
-            argumentBase.deinitialize(count: arguments.count)
+            argumentBase.deinitialize(count: argumentCount)
             argumentBase.deallocate()
         }
     }
@@ -271,7 +263,7 @@ final class Code {
     /// Compiles a saga's `while`, `loop` or `for` statement (see
     /// ``Compiler/sagaLoop(_:slotCount:valueFunctions:)``), whose variables are the first
     /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
-    convenience init?(sagaLoop statement: Stmt, slotCount: Int, valueFunctions: [Expr?] = []) {
+    convenience init?(sagaLoop statement: Stmt, slotCount: Int, valueFunctions: [Bool] = []) {
         guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, valueFunctions: valueFunctions)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
@@ -286,7 +278,6 @@ final class Code {
         handlers = compiler.handlers
         sites = compiler.sites.map(Site.init)
         valueCalls = compiler.valueCalls
-        var puts: [(action: Value, slot: Int32, site: Int32)] = []
         var instructions = compiler.instructions
         var lines = compiler.lines
         for (i, instruction) in instructions.enumerated() {
@@ -297,26 +288,12 @@ final class Code {
             lines[i] = lines[Int(target)]
         }
         self.lines = lines
-        var takes: [(pattern: ActionPattern, slot: Int32, site: Int32)] = []
-        for (i, instruction) in instructions.enumerated() {
-            guard case .statement(let index) = instruction else { continue }
-            switch sites[Int(index)].kind {
-            case .statement:
-                break
-            case .put(let action, let slot):
-                puts.append((action, Int32(slot), index))
-                instructions[i] = .put(Int32(puts.count - 1))
-            case .take(let pattern, let slot):
-                takes.append((pattern, Int32(slot), index))
-                instructions[i] = .take(Int32(takes.count - 1))
-            }
-        }
-        putCount = puts.count
-        self.puts = .allocate(capacity: max(putCount, 1))
-        self.puts.initialize(from: puts, count: putCount)
-        takeCount = takes.count
-        self.takes = .allocate(capacity: max(takeCount, 1))
-        self.takes.initialize(from: takes, count: takeCount)
+        putCount = compiler.puts.count
+        puts = .allocate(capacity: max(putCount, 1))
+        puts.initialize(from: compiler.puts, count: putCount)
+        takeCount = compiler.takes.count
+        takes = .allocate(capacity: max(takeCount, 1))
+        takes.initialize(from: compiler.takes, count: takeCount)
         temporaryCount = compiler.temporaryCount
         self.readsOnlyTheAction =
             readsOnlyTheAction

@@ -15,9 +15,9 @@ extension Compiler {
     /// with an empty body, a condition or sequence that reads `state`, `it` or `cancelled`,
     /// or a variable outside the first `slotCount`.
     ///
-    /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return` (its
-    /// expression in `valueFunctions`) is a ``Code/Instruction/callValue(_:)``.
-    static func sagaLoop(_ loop: Stmt, slotCount: Int, valueFunctions: [Expr?]) -> Compiler? {
+    /// A `let x = call f(…)` or `x = call f(…)` of a function marked in `valueFunctions` (its
+    /// body is one `return`) is a ``Code/Instruction/callValue(_:)``.
+    static func sagaLoop(_ loop: Stmt, slotCount: Int, valueFunctions: [Bool]) -> Compiler? {
         guard canCompileInSaga(loop) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
         compiler.valueFunctions = valueFunctions
@@ -97,8 +97,7 @@ extension Compiler {
             sites.append(stmt)
             valueCalls.append(
                 Code.ValueCall(
-                    function: Int32(call.function), value: call.value, arguments: arguments,
-                    target: .slot(Int32(call.slot)),
+                    function: Int32(call.function), arguments: arguments, target: .slot(Int32(call.slot)),
                     site: Int32(sites.count - 1)))
             emit(.callValue(Int32(valueCalls.count - 1)))
         case .break:
@@ -112,15 +111,26 @@ extension Compiler {
         }
     }
 
-    /// A statement the interpreter runs where it stands.
+    /// A statement the interpreter runs where it stands: a `take` of a type and a `put` of a
+    /// literal action as instructions of their own, any other as the walk runs it.
     private mutating func site(_ stmt: Stmt) {
         sites.append(stmt)
-        emit(.statement(Int32(sites.count - 1)))
+        let site = Int32(sites.count - 1)
+        switch SiteKind(stmt) {
+        case .statement:
+            emit(.statement(site))
+        case .take(let pattern, let slot):
+            takes.append((pattern, Int32(slot), site))
+            emit(.take(Int32(takes.count - 1)))
+        case .put(let action, let slot):
+            puts.append((action, Int32(slot), site))
+            emit(.put(Int32(puts.count - 1)))
+        }
     }
 
     /// The parts of `let x = call f(…)` or `x = call f(…)` of one of ``valueFunctions`` with
     /// arguments that compile, or `nil`.
-    private func valueCall(_ stmt: Stmt) -> (function: Int, value: Expr, arguments: [Expr], slot: Int)? {
+    private func valueCall(_ stmt: Stmt) -> (function: Int, arguments: [Expr], slot: Int)? {
         let slot: Int
         let effect: Effect
         switch stmt {
@@ -133,10 +143,10 @@ extension Compiler {
             return nil
         }
         guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
-            valueFunctions.indices.contains(function), let value = valueFunctions[function],
+            valueFunctions.indices.contains(function), valueFunctions[function],
             arguments.allSatisfy(Self.compilesInSaga)
         else { return nil }
-        return (function, value, arguments, slot)
+        return (function, arguments, slot)
     }
 
     /// The step of a loop's turn; its index, where `continue` goes.

@@ -27,9 +27,13 @@ struct Compiler {
     /// The calls of one-`return` functions in a saga's loop (see
     /// ``Code/Instruction/callValue(_:)``).
     var valueCalls: [Code.ValueCall] = []
-    /// What each function a saga's loop calls by value returns, by index (see
-    /// ``Code/Instruction/callValue(_:)``).
-    var valueFunctions: [Expr?] = []
+    /// Which functions a saga's loop calls by value (their body is one `return`), by index
+    /// (see ``Code/Instruction/callValue(_:)``).
+    var valueFunctions: [Bool] = []
+    /// The `put`s and `take`s of a saga's loop that are instructions of their own (see
+    /// ``Code/puts``, ``Code/takes``).
+    var puts: [(action: Value, slot: Int32, site: Int32)] = []
+    var takes: [(pattern: ActionPattern, slot: Int32, site: Int32)] = []
     /// How many temporaries the code uses at most.
     var temporaryCount = 0
 
@@ -79,7 +83,7 @@ struct Compiler {
         if let at = pendingStep {
             pendingStep = nil
             switch instruction {
-            case .statement:
+            case .statement, .take, .put:
                 // It takes its statement's step itself.
                 break
             case .callValue(let index):

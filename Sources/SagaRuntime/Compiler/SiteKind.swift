@@ -1,10 +1,10 @@
 import SagaCore
 import SagaLanguage
 
-/// What a statement that the interpreter runs where it stands (a ``Code/Site``) does, where
-/// the interpreter has a way of its own for it: the usual forms of `take` and `put`, with the
-/// pattern and the action made once (each is an instruction of its own:
-/// ``Code/Instruction/take(_:)``, ``Code/Instruction/put(_:)``).
+/// What a statement of a saga's loop that the interpreter runs where it stands (a
+/// ``Code/Site``) does, where the code has an instruction of its own for it: the usual forms of
+/// `take` and `put`, with the pattern and the action made once
+/// (``Code/Instruction/take(_:)``, ``Code/Instruction/put(_:)``).
 enum SiteKind {
     /// Any statement: run as the walk runs it.
     case statement

@@ -154,12 +154,8 @@ extension Interpreter {
     private func takeValueFrame(
         _ index: Int, _ argExprs: [Expr], _ env: [Value], _ ev: Evaluator
     ) throws(SagaError) -> [Value] {
-        let size = frameSizes[index]
-        // A function without variables needs no frame at all.
-        if size == 0 { return [] }
-        var frame: [Value] = []
-        swap(&frame, &valueFrames[index])
-        if frame.count != size { frame = [Value](repeating: .null, count: size) }
+        var frame = emptyValueFrame(index)
+        let size = frame.count
         var i = 0
         while i < argExprs.count, i < size {
             do {
@@ -173,8 +169,23 @@ extension Interpreter {
         return frame
     }
 
-    /// Empties a frame ``takeValueFrame(_:_:_:_:)`` gave and keeps it for the next call.
-    private func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
+    /// Function `index`'s frame for a call evaluated as a value, all `.null`, taken out of
+    /// ``valueFrames`` (no array at all for a function without variables); give it back with
+    /// ``putBackValueFrame(_:_:)``.
+    @inline(__always)
+    func emptyValueFrame(_ index: Int) -> [Value] {
+        let size = frameSizes[index]
+        // A function without variables needs no frame at all.
+        if size == 0 { return [] }
+        var frame: [Value] = []
+        swap(&frame, &valueFrames[index])
+        if frame.count != size { frame = [Value](repeating: .null, count: size) }
+        return frame
+    }
+
+    /// Empties a frame ``takeValueFrame(_:_:_:_:)`` or ``emptyValueFrame(_:)`` gave and keeps it
+    /// for the next call.
+    func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
         guard !frame.isEmpty else { return }
         for i in frame.indices { frame[i] = .null }
         swap(&frame, &valueFrames[index])

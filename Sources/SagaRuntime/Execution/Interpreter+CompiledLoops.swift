@@ -94,20 +94,12 @@ extension Interpreter {
                 yielded.append(.run(task, task.token))
                 return false
             case .statement(let index):
+                // The statement runs as the walk runs it, the only one of its block (where a
+                // failure to store a value it waited for is reported).
                 let site = code.sites[index]
-                let step: Step
-                switch site.kind {
-                case .statement:
-                    // The statement runs as the walk runs it, the only one of its block (where
-                    // a failure to store a value it waited for is reported).
-                    task.code = site.block
-                    task.pc = 1
-                    step = executeStatement(site.statement, task)
-                case .take, .put:
-                    // The code makes these (see `Code.Instruction.take`, `Code.Instruction.put`).
-                    step = executeStatement(site.statement, task)
-                }
-                switch step {
+                task.code = site.block
+                task.pc = 1
+                switch executeStatement(site.statement, task) {
                 case .next:
                     continue
                 case .suspended:
@@ -149,9 +141,9 @@ extension Interpreter {
     func valueCall(
         _ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask, _ ev: Evaluator
     ) -> Value? {
-        let size = frameSizes[index]
-        if size == 0 {
-            // A function without variables needs no frame at all.
+        if frameSizes[index] == 0 {
+            // A function without variables needs no frame at all (an empty one would still
+            // be released at every call).
             for i in 0..<count { _ = argument(i) }
             guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
                 let result = try? ev.eval(returnedValues[index], [])
@@ -160,21 +152,12 @@ extension Interpreter {
             if tracer != nil { traceCall(task, index, []) }
             return result
         }
-        var frame: [Value] = []
-        if size > 0 {
-            swap(&frame, &valueFrames[index])
-            if frame.count != size { frame = [Value](repeating: .null, count: size) }
-        }
+        var frame = emptyValueFrame(index)
         for i in 0..<count {
             let value = argument(i)
-            if i < size { frame[i] = value }
+            if i < frame.count { frame[i] = value }
         }
-        defer {
-            if size > 0 {
-                for i in frame.indices { frame[i] = .null }
-                swap(&frame, &valueFrames[index])
-            }
-        }
+        defer { putBackValueFrame(index, &frame) }
         guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
             let result = try? ev.eval(returnedValues[index], frame)
         else { return nil }
