@@ -68,6 +68,23 @@ import Testing
         #expect(lines.contains("    6  19:40   step; run (log \"two\") where it stands"))
     }
 
+    /// A `call` of a one-`return` function is listed as the interpreter runs it: a call by
+    /// value, its statement run as written where it cannot be made so.
+    @Test func aCallOfAOneReturnFunctionIsACallByValue() async throws {
+        let r = try await listing(
+            """
+            func one() { return 1 }
+            saga main {
+              var i = 0
+              while i < 3 { let x = call one(); i = i + x }
+            }
+            """)
+        #expect(r.out.contains("  loop at 4:3: compiled, 6 instructions\n"))
+        #expect(
+            r.out.contains(
+                "    2  4:17    step; x = value of function 0(), or run (let x (call #0)) where it stands\n"))
+    }
+
     @Test func aLoopWithATryRunsStatementByStatement() async throws {
         let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } } }")
         #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))

@@ -73,8 +73,10 @@ extension Code {
             guard valueCalls.indices.contains(Int(i)) else { return "call ?" }
             let call = valueCalls[Int(i)]
             let arguments = (0..<call.argumentCount).map { p(call.argumentBase[$0]) }.joined(separator: ", ")
+            let statement =
+                sites.indices.contains(Int(call.site)) ? ASTDump.render(sites[Int(call.site)].statement) : "?"
             return (call.stepsFirst ? "step; " : "")
-                + "\(p(call.target)) = call function \(call.function)(\(arguments)), or run statement \(call.site)"
+                + "\(p(call.target)) = value of function \(call.function)(\(arguments)), or run \(statement) where it stands"
         case .take(let i):
             let take = takes[Int(i)]
             let pattern: String

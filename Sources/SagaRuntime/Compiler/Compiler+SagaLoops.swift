@@ -187,7 +187,7 @@ extension Compiler {
 
     // MARK: What compiles
 
-    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:)``).
+    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:valueFunctions:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
         case .declare, .assign, .effect, .log, .throw, .break, .continue, .return:

@@ -5,13 +5,16 @@ import SagaLanguage
 ///
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
-/// - Each saga and function: its loops that run from code (``Compiler/sagaLoop(_:slotCount:)``),
+/// - Each saga and function: its loops that run from code
+///   (``Compiler/sagaLoop(_:slotCount:valueFunctions:)``),
 ///   instruction by instruction, and its watchers that run in short turns
 ///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
         var out: [String] = []
+        // Which functions a loop calls by value, as the interpreter compiles its loops.
+        let valueFunctions = program.functions.map { CallShape($0).kind == .value }
         for reducer in program.reducers {
             var names = SlotNames()
             names.add(reducer.binding)
@@ -25,13 +28,13 @@ package enum ProgramListing {
         }
         for saga in program.sagas {
             out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
-            var walk = BodyWalk(program: program)
+            var walk = BodyWalk(program: program, valueFunctions: valueFunctions)
             walk.walk(saga.body)
             out += walk.lines
         }
         for function in program.functions {
             out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
-            var walk = BodyWalk(program: program)
+            var walk = BodyWalk(program: program, valueFunctions: valueFunctions)
             for parameter in function.parameters { walk.names.add(parameter) }
             walk.walk(function.body)
             out += walk.lines
@@ -102,8 +105,12 @@ package enum ProgramListing {
         /// are part of its code).
         var inCode = false
 
-        init(program: Program) {
+        /// Per function, whether a loop calls it by value (see ``CallShape/Kind/value``).
+        let valueFunctions: [Bool]
+
+        init(program: Program, valueFunctions: [Bool]) {
             self.program = program
+            self.valueFunctions = valueFunctions
         }
 
         mutating func walk(_ block: Block) {
@@ -168,7 +175,7 @@ package enum ProgramListing {
                 return
             }
             // Listed with every slot its own (the task's frame decides which it has).
-            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max)) {
+            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), valueFunctions: valueFunctions) {
                 lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
                 lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
                 inCode = true
@@ -178,12 +185,6 @@ package enum ProgramListing {
                 lines.append("  \(kind) at \(at(location)): runs statement by statement")
                 walk(body)
             }
-        }
-
-        func slotName(_ slot: Int32) -> String {
-            guard slot >= 0 else { return "_" }
-            let s = Int(slot)
-            return names.names.indices.contains(s) && !names.names[s].isEmpty ? names.names[s] : "s\(s)"
         }
     }
 }

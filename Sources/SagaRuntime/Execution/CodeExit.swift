@@ -8,6 +8,6 @@ enum CodeExit {
     /// A step paused it (see ``CodeSteps/step()``); it goes on with that step.
     case paused
     /// A statement it ran where it stands left the task waiting (see
-    /// ``CodeSteps/put(_:)``); it goes on after that statement.
+    /// ``CodeSteps/put(_:into:_:_:)``); it goes on after that statement.
     case waiting
 }

@@ -1,6 +1,6 @@
 import SagaCore
 
-/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:)``): where it
+/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:valueFunctions:)``): where it
 /// stands, and the temporaries in which its `for` loops keep their items between turns.
 final class CompiledLoop {
     let code: Code
