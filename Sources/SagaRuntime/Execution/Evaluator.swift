@@ -195,32 +195,52 @@ struct Evaluator {
         switch op {
         case .negate: return try Value.negate(v)
         case .not:
-            guard case .bool(let b) = v else { throw SagaError.typeError("'!' needs a bool, got \(v.kindName)") }
+            guard case .bool(let b) = v else { throw needs(.not, v) }
             return .bool(!b)
         }
     }
 
     /// One side of `&&` or `||`, which must be a bool.
     static func logicalOperand(_ op: BinaryOperator, _ v: Value) throws(SagaError) -> Bool {
-        guard case .bool(let b) = v else {
-            throw SagaError.typeError("'\(op.rawValue)' needs bools, got \(v.kindName)")
-        }
+        guard case .bool(let b) = v else { throw needs(.operator(op), v) }
         return b
     }
 
     /// `base.key`: null for a missing key or a null base; an error for any other base.
     static func member(_ key: String, of base: Value) throws(SagaError) -> Value {
-        guard let v = base.member(key) else {
-            throw SagaError.typeError("cannot read '.\(key)' of a \(base.kindName)")
-        }
+        guard let v = base.member(key) else { throw cannotRead(key, of: base) }
         return v
+    }
+
+    /// The error of reading `key` of a value that has no members.
+    ///
+    /// Out of line, as ``needs(_:_:)`` is: the message's text, made where the read is, would
+    /// be set up at every entry of the code loop that reads members.
+    @inline(never)
+    private static func cannotRead(_ key: String, of base: Value) -> SagaError {
+        SagaError.typeError("cannot read '.\(key)' of a \(base.kindName)")
+    }
+
+    /// What needs a bool (see ``needs(_:_:)``).
+    private enum BoolUse {
+        case not
+        case `operator`(BinaryOperator)
+        case condition
+    }
+
+    /// The error of a value that is not the bool `use` needs.
+    @inline(never)
+    private static func needs(_ use: BoolUse, _ v: Value) -> SagaError {
+        switch use {
+        case .not: SagaError.typeError("'!' needs a bool, got \(v.kindName)")
+        case .operator(let op): SagaError.typeError("'\(op.rawValue)' needs bools, got \(v.kindName)")
+        case .condition: SagaError.typeError("a condition must be a bool, got \(v.kindName)")
+        }
     }
 
     /// What a condition's value means: it must be a bool.
     static func truth(_ v: Value) throws(SagaError) -> Bool {
-        guard case .bool(let b) = v else {
-            throw SagaError.typeError("a condition must be a bool, got \(v.kindName)")
-        }
+        guard case .bool(let b) = v else { throw needs(.condition, v) }
         return b
     }
 

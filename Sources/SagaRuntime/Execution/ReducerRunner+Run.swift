@@ -2,12 +2,12 @@ import SagaCore
 import SagaLanguage
 
 extension ReducerRunner {
-    /// Runs a reducer's code (see ``Code``) over the state and the reducer's variables;
-    /// `temporaries` has room for the code's ``Code/temporaryCount``.
+    /// Runs code (see ``Code``) over the state and the variables in `slots`; `temporaries` has
+    /// room for the code's ``Code/temporaryCount``.
     ///
-    /// Code that ``Code/readsOnlyTheAction`` reads `action` where it reads slot 0, and never
-    /// touches `slots`; other code reads and writes its variables in `slots`, whose slot 0
-    /// starts as the action (room for the reducer's slot count, all `.null` but slot 0).
+    /// A reducer's variables start as the action in slot 0 and `.null` in the others; code
+    /// that ``Code/readsOnlyTheAction`` is given the action alone as its `slots`, and reads
+    /// the action's members from `action`.
     ///
     /// An instruction that fails inside a `try` goes to the innermost handler: the temporaries
     /// the failure may have left are set back to null, the error's value goes into the
@@ -25,46 +25,8 @@ extension ReducerRunner {
         var handlers: [Code.Handler]?
         let count = code.instructionCount
         let instructions = code.instructionBase
-        let constants = code.constantBase
         let onlyTheAction = code.readsOnlyTheAction
-        // Reads a place: a variable or a constant is copied, a temporary moved out (it is read
-        // once), so that none keeps a reference past its statement.
-        @inline(__always) func read(_ place: Code.Place) -> Value {
-            switch place {
-            case .slot(let s): return onlyTheAction ? action : slots[Int(s)]
-            case .constant(let k): return constants[Int(k)]
-            case .temporary(let t):
-                let value = (temporaries + Int(t)).move()
-                (temporaries + Int(t)).initialize(to: .null)
-                return value
-            }
-        }
-        // The integer a place holds, read where it is (no copy of a `Value`): an operator on two
-        // integers is worked out at once. A temporary read so is then empty, as `read` leaves it.
-        @inline(__always) func integer(_ place: Code.Place) -> Int? {
-            switch place {
-            case .slot(let s):
-                if !onlyTheAction, case .int(let x) = slots[Int(s)] { return x }
-            case .constant(let k):
-                if case .int(let x) = constants[Int(k)] { return x }
-            case .temporary(let t):
-                if case .int(let x) = temporaries[Int(t)] { return x }
-            }
-            return nil
-        }
-        @inline(__always) func emptied(_ place: Code.Place) {
-            // The temporary holds an integer, which needs no release.
-            if case .temporary(let t) = place { (temporaries + Int(t)).initialize(to: .null) }
-        }
-        @inline(__always) func write(_ value: consuming Value, _ place: Code.Place) {
-            switch place {
-            case .slot(let s): slots[Int(s)] = value
-            // A temporary is `.null` until written (it is left so when read), so nothing is
-            // there to destroy: a plain assignment called the outlined destroy of a `Value`.
-            case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
-            case .constant: break
-            }
-        }
+        let places = CodePlaces(slots: slots, temporaries: temporaries, constants: code.constantBase)
         while true {
             do throws(SagaError) {
                 while pc < count {
@@ -72,52 +34,57 @@ extension ReducerRunner {
                     pc &+= 1
                     switch instruction {
                     case .move(let from, let to):
-                        write(read(from), to)
+                        places.write(places.read(from), to)
                     case .stateMember(let key, let to):
-                        write(try Evaluator.member(code.keys[Int(key)], of: state), to)
-                    case .member(.slot(let slot), let key, let to):
-                        // A variable's member is read where the variable is: reading the variable
-                        // out would copy it (a retain and a release of the action).
-                        if onlyTheAction {
-                            write(try Evaluator.member(code.keys[Int(key)], of: action), to)
-                        } else {
-                            write(try Evaluator.member(code.keys[Int(key)], of: slots[Int(slot)]), to)
-                        }
+                        places.write(try Evaluator.member(code.keys[Int(key)], of: state), to)
                     case .member(let base, let key, let to):
-                        write(try Evaluator.member(code.keys[Int(key)], of: read(base)), to)
+                        // A variable's or a constant's member is read where the base is:
+                        // reading it out would copy it (a retain and a release of the action).
+                        let name = code.keys[Int(key)]
+                        switch base {
+                        case .slot(let s):
+                            // The action, a parameter, is read with no copy at all.
+                            if onlyTheAction {
+                                places.write(try Evaluator.member(name, of: action), to)
+                            } else {
+                                places.write(try Evaluator.member(name, of: slots[Int(s)]), to)
+                            }
+                        case .constant(let k):
+                            places.write(try Evaluator.member(name, of: code.constantBase[Int(k)]), to)
+                        case .temporary: places.write(try Evaluator.member(name, of: places.read(base)), to)
+                        }
                     case .binary(let op, let lhs, let rhs, let to):
-                        if let x = integer(lhs), let y = integer(rhs), let value = Evaluator.integerBinary(op, x, y) {
-                            emptied(lhs)
-                            emptied(rhs)
-                            write(value, to)
+                        if let x = places.integer(lhs), let y = places.integer(rhs),
+                            let value = Evaluator.integerBinary(op, x, y)
+                        {
+                            places.emptied(lhs)
+                            places.emptied(rhs)
+                            places.write(value, to)
                             break
                         }
-                        let a = read(lhs)
-                        write(try ev.apply(op, a, read(rhs)), to)
-                    case .index(let base, let index, let to):
-                        let b = read(base)
-                        write(try ev.subscriptValue(b, read(index)), to)
+                        let a = places.read(lhs)
+                        places.write(try ev.apply(op, a, places.read(rhs)), to)
                     case .unary(let op, let operand, let to):
-                        write(try Evaluator.apply(op, read(operand)), to)
+                        places.write(try Evaluator.apply(op, places.read(operand)), to)
                     case .logical(let op, let lhs, let to, let decided):
-                        let a = try Evaluator.logicalOperand(op, read(lhs))
+                        let a = try Evaluator.logicalOperand(op, places.read(lhs))
                         if op == .and ? !a : a {
-                            write(.bool(a), to)
+                            places.write(.bool(a), to)
                             pc = Int(decided)
                         }
                     case .logicalRight(let op, let rhs, let to):
-                        write(.bool(try Evaluator.logicalOperand(op, read(rhs))), to)
+                        places.write(.bool(try Evaluator.logicalOperand(op, places.read(rhs))), to)
                     case .unlessNull(let lhs, let to, let target):
-                        let l = read(lhs)
+                        let l = places.read(lhs)
                         if case .null = l { break }
-                        write(l, to)
+                        places.write(l, to)
                         pc = Int(target)
                     case .newList(let capacity, let to):
                         var items: [Value] = []
                         items.reserveCapacity(Int(capacity))
-                        write(.list(items), to)
+                        places.write(.list(items), to)
                     case .append(let item, .temporary(let t)):
-                        let value = read(item)
+                        let value = places.read(item)
                         try Value.checkDepth(of: value)
                         // Moved out and back, so that the list is appended to in place.
                         guard case .list(var items) = (temporaries + Int(t)).move() else {
@@ -126,94 +93,31 @@ extension ReducerRunner {
                         }
                         items.append(value)
                         (temporaries + Int(t)).initialize(to: .list(items))
-                    case .append:
-                        break
-                    case .checkDepth(let place):
-                        switch place {
-                        case .slot(let s): try Value.checkDepth(of: onlyTheAction ? action : slots[Int(s)])
-                        case .temporary(let t): try Value.checkDepth(of: temporaries[Int(t)])
-                        case .constant(let k): try Value.checkDepth(of: constants[Int(k)])
-                        }
-                    case .record(let index, let to):
-                        let fields = code.records[Int(index)]
-                        var entries: [Record.Entry] = []
-                        entries.reserveCapacity(fields.count)
-                        for field in fields {
-                            entries.append(Record.Entry(key: code.keys[Int(field.key)], value: read(field.value)))
-                        }
-                        write(.record(Record(unsortedEntries: entries)), to)
                     case .state(let to):
-                        write(state, to)
-                    case .builtin(let index, let to):
-                        let call = code.calls[Int(index)]
-                        var values: [Value] = []
-                        values.reserveCapacity(call.arguments.count)
-                        for argument in call.arguments { values.append(read(argument)) }
-                        write(try ev.checkLength(try call.builtin.apply(values, now: ev.now)), to)
-                    case .appendText(let key, .temporary(let t)):
-                        try appendText(code.keys[Int(key)], to: temporaries + Int(t))
-                    case .appendDisplay(let from, .temporary(let t)):
-                        var part = ""
-                        read(from).writeDisplay(into: &part)
-                        try appendText(part, to: temporaries + Int(t))
-                    case .appendText, .appendDisplay:
-                        break
-                    case .checkLength(let place):
-                        switch place {
-                        case .slot(let s): _ = try ev.checkLength(onlyTheAction ? action : slots[Int(s)])
-                        case .temporary(let t): _ = try ev.checkLength(temporaries[Int(t)])
-                        case .constant(let k): _ = try ev.checkLength(constants[Int(k)])
-                        }
+                        places.write(state, to)
                     case .setStateMember(let key, let from):
-                        let value = read(from)
+                        let value = places.read(from)
                         let name = code.keys[Int(key)]
                         if logging { undo.willAssign(state, through: name) }
                         try PathAssignment.setMember(&state, name, value)
                     case .stateMemberUnlessRecord(let key, let to):
                         if case .record = state { break }
-                        write(try Evaluator.member(code.keys[Int(key)], of: state), to)
+                        places.write(try Evaluator.member(code.keys[Int(key)], of: state), to)
                     case .updateStateMember(let key, let op, let lhs, let rhs):
-                        let operand = read(rhs)
-                        let name = code.keys[Int(key)]
                         guard case .record = state else {
-                            // As the three instructions it stands for: `lhs` holds the member's value.
-                            let value = try ev.apply(op, read(lhs), operand)
-                            if logging { undo.willAssign(state, through: name) }
-                            try PathAssignment.setMember(&state, name, value)
+                            try updateStateMemberOfNonRecord(code, key, op, lhs, rhs, &state, places, ev)
                             break
                         }
+                        let operand = places.read(rhs)
+                        let name = code.keys[Int(key)]
                         // Logged before the update, which may fail: rolling back then puts back what is
                         // there anyway. A list or string extended in place is logged by its length.
                         if logging { undo.willUpdate(state, member: name, op, operand) }
                         try PathAssignment.updateMember(&state, name) { (value: inout Value) throws(SagaError) in
                             try ev.update(&value, op, operand)
                         }
-                    case .setStatePath(let path, let from):
-                        let value = read(from)
-                        let keys = pathKeys(code, code.paths[Int(path)], read)
-                        if logging { undo.willAssign(state, through: keys) }
-                        try PathAssignment.set(&state, keys[...], value)
-                    case .updateStatePath(let path, let op, let lhs, let rhs):
-                        var current = read(lhs)
-                        let operand = read(rhs)
-                        let keys = pathKeys(code, code.paths[Int(path)], read)
-                        let logs = logging
-                        try PathAssignment.update(
-                            &state, through: keys, op, current: &current, operand: operand, ev,
-                            willExtend: { if logs { undo.willExtend($0, through: keys, count: $1) } },
-                            willAssign: { if logs { undo.willAssign($0, through: keys) } })
-                    case .updateSlotPath(let slot, let path, let op, let lhs, let rhs):
-                        var current = read(lhs)
-                        let operand = read(rhs)
-                        let keys = pathKeys(code, code.paths[Int(path)], read)
-                        try PathAssignment.update(
-                            &slots[Int(slot)], through: keys, op, current: &current, operand: operand, ev)
-                    case .setSlotPath(let slot, let path, let from):
-                        let value = read(from)
-                        let keys = pathKeys(code, code.paths[Int(path)], read)
-                        try PathAssignment.set(&slots[Int(slot)], keys[...], value)
                     case .addToSlot(let slot, let from):
-                        try ev.add(read(from), to: &slots[Int(slot)])
+                        try ev.add(places.read(from), to: &slots[Int(slot)])
                     case .step:
                         guard try steps.step() else {
                             pc &-= 1
@@ -263,13 +167,9 @@ extension ReducerRunner {
                         }
                         guard
                             let value = steps.callValue(
-                                Int(call.function), call.argumentCount, ev, { read(call.argumentBase[$0]) })
+                                Int(call.function), call.argumentCount, ev, { places.read(call.argumentBase[$0]) })
                         else { return .statement(Int(call.site)) }
-                        write(value, call.target)
-                    case .forStart(let sequence, let items):
-                        let list = try Interpreter.iterationItems(read(sequence))
-                        temporaries[Int(items)] = .list(list)
-                        temporaries[Int(items) &+ 1] = .int(0)
+                        places.write(value, call.target)
                     case .forNext(let items, let slot, let exit):
                         guard case .list(let list) = temporaries[Int(items)],
                             case .int(let i) = temporaries[Int(items) &+ 1],
@@ -284,37 +184,25 @@ extension ReducerRunner {
                     case .forEnd(let items):
                         temporaries[Int(items)] = .null
                         temporaries[Int(items) &+ 1] = .null
-                    case .clearTemporaries:
-                        for t in 0..<code.temporaryCount { temporaries[t] = .null }
                     case .jumpUnless(let condition, let target):
-                        if !(try Evaluator.truth(read(condition))) { pc = Int(target) }
+                        if !(try Evaluator.truth(places.read(condition))) { pc = Int(target) }
                     case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
                         let holds: Bool
-                        if let x = integer(lhs), let y = integer(rhs),
+                        if let x = places.integer(lhs), let y = places.integer(rhs),
                             case .bool(let b)? = Evaluator.integerBinary(op, x, y)
                         {
-                            emptied(lhs)
-                            emptied(rhs)
+                            places.emptied(lhs)
+                            places.emptied(rhs)
                             holds = b
                         } else {
-                            let a = read(lhs)
-                            holds = try Evaluator.truth(try ev.apply(op, a, read(rhs)))
+                            let a = places.read(lhs)
+                            holds = try Evaluator.truth(try ev.apply(op, a, places.read(rhs)))
                         }
                         if !holds { pc = Int(target) }
                     case .jump(let target):
                         pc = Int(target)
-                    case .pushHandler(let index):
-                        // Taken out first, so that the list is appended to in place.
-                        var list = handlers ?? []
-                        handlers = nil
-                        list.append(code.handlers[Int(index)])
-                        handlers = list
-                    case .popHandler:
-                        _ = handlers?.popLast()
-                    case .rethrow(let place):
-                        throw SagaError(value: read(place))
-                    case .fail(let key):
-                        throw SagaError.typeError(code.keys[Int(key)])
+                    default:
+                        try runRare(instruction, code, &state, places, ev, &handlers)
                     }
                 }
                 return .end
@@ -331,16 +219,121 @@ extension ReducerRunner {
         }
     }
 
+    /// Runs an instruction that most code runs seldom, or that costs much more than its
+    /// dispatch anyway.
+    ///
+    /// These are out of the loop of ``run(_:_:_:action:_:_:pc:steps:)``, so that the loop has
+    /// little to set up on entry. None of them moves the program counter.
+    @inline(never)
+    private func runRare(
+        _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
+        _ handlers: inout [Code.Handler]?
+    ) throws(SagaError) {
+        switch instruction {
+        case .index(let base, let index, let to):
+            let b = places.read(base)
+            places.write(try ev.subscriptValue(b, places.read(index)), to)
+        case .checkDepth(let place):
+            try Value.checkDepth(of: places[place].pointee)
+        case .record(let index, let to):
+            let fields = code.records[Int(index)]
+            var entries: [Record.Entry] = []
+            entries.reserveCapacity(fields.count)
+            for field in fields {
+                entries.append(Record.Entry(key: code.keys[Int(field.key)], value: places.read(field.value)))
+            }
+            places.write(.record(Record(unsortedEntries: entries)), to)
+        case .builtin(let index, let to):
+            let call = code.calls[Int(index)]
+            var values: [Value] = []
+            values.reserveCapacity(call.arguments.count)
+            for argument in call.arguments { values.append(places.read(argument)) }
+            places.write(try ev.checkLength(try call.builtin.apply(values, now: ev.now)), to)
+        case .appendText(let key, .temporary(let t)):
+            try appendText(code.keys[Int(key)], to: places.temporaries + Int(t))
+        case .appendDisplay(let from, .temporary(let t)):
+            var part = ""
+            places.read(from).writeDisplay(into: &part)
+            try appendText(part, to: places.temporaries + Int(t))
+        case .checkLength(let place):
+            _ = try ev.checkLength(places[place].pointee)
+        case .setStatePath(let path, let from):
+            let value = places.read(from)
+            let keys = pathKeys(code, code.paths[Int(path)], places)
+            if logging { undo.willAssign(state, through: keys) }
+            try PathAssignment.set(&state, keys[...], value)
+        case .updateStatePath(let path, let op, let lhs, let rhs):
+            var current = places.read(lhs)
+            let operand = places.read(rhs)
+            let keys = pathKeys(code, code.paths[Int(path)], places)
+            let logs = logging
+            try PathAssignment.update(
+                &state, through: keys, op, current: &current, operand: operand, ev,
+                willExtend: { if logs { self.undo.willExtend($0, through: keys, count: $1) } },
+                willAssign: { if logs { self.undo.willAssign($0, through: keys) } })
+        case .updateSlotPath(let slot, let path, let op, let lhs, let rhs):
+            var current = places.read(lhs)
+            let operand = places.read(rhs)
+            let keys = pathKeys(code, code.paths[Int(path)], places)
+            try PathAssignment.update(
+                &places.slots[Int(slot)], through: keys, op, current: &current, operand: operand, ev)
+        case .setSlotPath(let slot, let path, let from):
+            let value = places.read(from)
+            let keys = pathKeys(code, code.paths[Int(path)], places)
+            try PathAssignment.set(&places.slots[Int(slot)], keys[...], value)
+        case .forStart(let sequence, let items):
+            let list = try Interpreter.iterationItems(places.read(sequence))
+            places.temporaries[Int(items)] = .list(list)
+            places.temporaries[Int(items) &+ 1] = .int(0)
+        case .clearTemporaries:
+            for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
+        case .pushHandler(let index):
+            // Taken out first, so that the list is appended to in place.
+            var list = handlers ?? []
+            handlers = nil
+            list.append(code.handlers[Int(index)])
+            handlers = list
+        case .popHandler:
+            _ = handlers?.popLast()
+        case .rethrow(let place):
+            throw SagaError(value: places.read(place))
+        case .fail(let key):
+            throw SagaError.typeError(code.keys[Int(key)])
+        case .append, .appendText, .appendDisplay:
+            // Only ever to a temporary.
+            break
+        case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
+            .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
+            .take, .put, .callValue,
+            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .jump:
+            // Run in the loop.
+            break
+        }
+    }
+
+    /// `state.key = state.key op rhs` where the state is not a record: as the three
+    /// instructions it stands for, `lhs` holding the member's value (its read failed, or it is
+    /// not there).
+    @inline(never)
+    private func updateStateMemberOfNonRecord(
+        _ code: Code, _ key: Int32, _ op: BinaryOperator, _ lhs: Code.Place, _ rhs: Code.Place, _ state: inout Value,
+        _ places: CodePlaces, _ ev: Evaluator
+    ) throws(SagaError) {
+        let operand = places.read(rhs)
+        let name = code.keys[Int(key)]
+        let value = try ev.apply(op, places.read(lhs), operand)
+        if logging { undo.willAssign(state, through: name) }
+        try PathAssignment.setMember(&state, name, value)
+    }
+
     /// The keys of an assignment's path, its indexes read from their places in order.
-    private func pathKeys(
-        _ code: Code, _ steps: [Code.PathStep], _ read: (Code.Place) -> Value
-    ) -> [PathAssignment.Key] {
+    private func pathKeys(_ code: Code, _ steps: [Code.PathStep], _ places: CodePlaces) -> [PathAssignment.Key] {
         var keys: [PathAssignment.Key] = []
         keys.reserveCapacity(steps.count)
         for step in steps {
             switch step {
             case .member(let key): keys.append(.member(code.keys[Int(key)]))
-            case .index(let place): keys.append(.index(read(place)))
+            case .index(let place): keys.append(.index(places.read(place)))
             }
         }
         return keys

@@ -160,7 +160,16 @@ final class ReducerRunner {
                 let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
                 var pc = 0
                 var steps = CodeSteps(reducer: self)
-                _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
+                if usesVariables {
+                    _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
+                } else {
+                    // The action, where it is, as the code's only variable.
+                    try withUnsafePointer(to: action) { (slot) throws(SagaError) in
+                        _ = try run(
+                            codes[i], &state, UnsafeMutablePointer(mutating: slot), action: action, temporaries, ev,
+                            pc: &pc, steps: &steps)
+                    }
+                }
                 undo.commit()
             } catch {
                 // A failed instruction may leave a temporary it had not passed on yet.
@@ -190,10 +199,15 @@ final class ReducerRunner {
     /// Counts one loop iteration; too many in one reducer run is an endless loop.
     func countStep() throws(SagaError) {
         stepsLeft -= 1
-        if stepsLeft < 0 {
-            throw SagaError(
-                kind: "RangeError",
-                message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")
-        }
+        if stepsLeft < 0 { throw loopedTooOften() }
+    }
+
+    /// The error of a reducer run that looped more than ``maxSteps`` times: out of line, so
+    /// that the code loop, where ``countStep()`` is inlined, does not set up its text.
+    @inline(never)
+    private func loopedTooOften() -> SagaError {
+        SagaError(
+            kind: "RangeError",
+            message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")
     }
 }

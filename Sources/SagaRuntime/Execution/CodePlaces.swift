@@ -1,0 +1,66 @@
+import SagaCore
+
+/// The places that running code reads and writes (see ``Code/Place``): its variables, its
+/// temporaries and its constants, each a buffer read by index with no bounds check (every
+/// index in an instruction is one the compiler made).
+///
+/// Plain pointers, so that handing the places to an instruction's helper copies three words
+/// and retains nothing.
+struct CodePlaces {
+    /// The variables: a saga task's, a reducer's, or, for code that reads only the action, the
+    /// action alone as slot 0 (such code writes no variable).
+    let slots: UnsafeMutablePointer<Value>
+    let temporaries: UnsafeMutablePointer<Value>
+    let constants: UnsafeMutablePointer<Value>
+
+    /// Reads a place: a variable or a constant is copied, a temporary moved out (it is read
+    /// once), so that none keeps a reference past its statement.
+    @inline(__always)
+    func read(_ place: Code.Place) -> Value {
+        switch place {
+        case .slot(let s): return slots[Int(s)]
+        case .constant(let k): return constants[Int(k)]
+        case .temporary(let t):
+            let value = (temporaries + Int(t)).move()
+            (temporaries + Int(t)).initialize(to: .null)
+            return value
+        }
+    }
+
+    /// The integer a place holds, read where it is (no copy of a `Value`), or `nil`.
+    ///
+    /// A temporary read so must then be ``emptied(_:)``.
+    @inline(__always)
+    func integer(_ place: Code.Place) -> Int? {
+        if case .int(let x) = self[place].pointee { return x }
+        return nil
+    }
+
+    /// Empties a temporary read by ``integer(_:)``: it holds an integer, which needs no release.
+    @inline(__always)
+    func emptied(_ place: Code.Place) {
+        if case .temporary(let t) = place { (temporaries + Int(t)).initialize(to: .null) }
+    }
+
+    /// Writes a place (a constant is never written).
+    @inline(__always)
+    func write(_ value: consuming Value, _ place: Code.Place) {
+        switch place {
+        case .slot(let s): slots[Int(s)] = value
+        // A temporary is `.null` until written (it is left so when read), so nothing is there
+        // to destroy: a plain assignment would call the outlined destroy of a `Value`.
+        case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
+        case .constant: break
+        }
+    }
+
+    /// Where a place's value lies, to be looked at or updated where it is.
+    @inline(__always)
+    subscript(place: Code.Place) -> UnsafeMutablePointer<Value> {
+        switch place {
+        case .slot(let s): return slots + Int(s)
+        case .temporary(let t): return temporaries + Int(t)
+        case .constant(let k): return constants + Int(k)
+        }
+    }
+}
