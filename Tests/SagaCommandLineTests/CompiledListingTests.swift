@@ -61,11 +61,13 @@ import Testing
     @Test func aLoopWithAnIfIsCompiledWithTheStepsTheWalkTakes() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  loop at 19:3: compiled, 9 instructions"))
-        #expect(lines.contains("    1  19:9    unless i < 3: goto 9"))
+        #expect(lines.contains("  loop at 19:3: compiled, 8 instructions"))
+        #expect(lines.contains("    1  19:9    unless i < 3: goto 8"))
         #expect(lines.contains("    3  19:17   i += 1 in place"))
-        #expect(lines.contains("    5  19:28   unless i == 2: goto 8"))
+        #expect(lines.contains("    5  19:28   unless i == 2: goto 7"))
         #expect(lines.contains("    6  19:40   step; run (log \"two\") where it stands"))
+        // The last arm falls through to the end of the turn: its next step and test.
+        #expect(lines.contains("    7  19:17   step; if i < 3: goto 2"))
     }
 
     /// A `call` of a one-`return` function is listed as the interpreter runs it: a call by

@@ -69,6 +69,39 @@ import Testing
         #expect(shallow.errors.first?.contains("calls nest more than 1 deep") == true)
     }
 
+    /// A `while` loop's condition that fails at a later turn, where the code takes the turn's
+    /// step and test in one instruction, fails as the walk fails it: at the condition's line,
+    /// caught by a `try` around the loop, after the step limits and yields the walk has.
+    @Test func aConditionThatFailsAtALaterTurnFailsAtItsLine() async {
+        let source = """
+            saga main {
+              var n = 0
+              var limit = 5
+              try {
+                while n < limit {
+                  n = n + 1
+                  if n == 2 { limit = "x" }
+                }
+              } catch err { log "caught at n = \\(n): \\(err.message)" }
+              limit = 5
+              while n < limit {
+                n = n + 1
+                if n == 4 { limit = "x" }
+              }
+            }
+            """
+        let plain = await runCompiledAndWalked(source)
+        #expect(plain.lines == ["caught at n = 2: cannot compare number and string"])
+        #expect(plain.errors.count == 1)
+        #expect(plain.errors.first?.contains("(test.saga:11:9)") == true)
+        for limit in 2...20 {
+            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+        }
+        for budget in [1, 2, 3] {
+            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+        }
+    }
+
     /// A task cancelled while it has yielded inside a compiled loop's arm runs its `finally`
     /// with the loop's variables as the walk leaves them.
     @Test func cancelledWhileYieldedInALoopAsWalked() async {

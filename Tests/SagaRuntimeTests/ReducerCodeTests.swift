@@ -107,6 +107,35 @@ import Testing
         #expect(!c.instructions.contains { if case .jumpUnless = $0 { true } else { false } })
     }
 
+    /// A `while` loop whose condition compares two variables ends each turn with one
+    /// instruction, the next turn's step and test, and turns and stops as often as before: its
+    /// steps count toward the reducer's limit, one at each turn and one at the test that ends
+    /// the loop.
+    @Test func aLoopOverTwoVariablesEndsEachTurnWithItsNextStepAndTest() throws {
+        let source = #"reduce "x" as a { var i = 0; let n = a.k; while i < n { i = i + 1 }; state.count = i }"#
+        let c = try code(source)
+        let backEdges = c.instructions.filter {
+            if case .stepAndLoopIfCompare(.less, .slot, .slot, _) = $0 { true } else { false }
+        }
+        #expect(backEdges.count == 1)
+        #expect(c.instructions.last.map { if case .setStateMember = $0 { true } else { false } } == true)
+
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let output = BufferedOutput()
+        let runner = ReducerRunner(program: program, output: output)
+        runner.maxSteps = 4
+        var state: Value = ["count": 0]
+        runner.reduce(&state, ["type": "x", "k": 3])
+        #expect(state == ["count": 3])
+        #expect(output.errors.isEmpty)
+        runner.reduce(&state, ["type": "x", "k": 4])
+        #expect(state == ["count": 3])
+        #expect(output.errors.count == 1)
+        #expect(output.errors.first?.contains("the reducer looped 4 times") == true)
+        runner.reduce(&state, ["type": "x", "k": 0])
+        #expect(state == ["count": 0])
+    }
+
     /// Integers are compared and added where they lie; strings compare as strings; an
     /// overflow and a comparison of a string with a number fail the reducer, whose changes are
     /// rolled back.

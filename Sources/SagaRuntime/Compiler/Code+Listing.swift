@@ -100,6 +100,8 @@ extension Code {
         case .jumpUnless(let condition, let target): return "unless \(p(condition)): goto \(target)"
         case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
             return "unless \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
+        case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
+            return "step; if \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
         case .jump(let target): return "goto \(target)"
         case .pushHandler(let index):
             guard handlers.indices.contains(Int(index)) else { return "try" }

@@ -32,7 +32,7 @@ extension Code {
                 return reads(from) && writes(into)
             case .index(let a, let b, let into), .binary(_, let a, let b, let into):
                 return reads(a) && reads(b) && writes(into)
-            case .jumpUnlessCompare(_, let a, let b, _):
+            case .jumpUnlessCompare(_, let a, let b, _), .stepAndLoopIfCompare(_, let a, let b, _):
                 return reads(a) && reads(b)
             case .stateMember(_, let into), .state(let into), .newList(_, let into),
                 .stateMemberUnlessRecord(_, let into), .appendText(_, let into):

@@ -145,6 +145,12 @@ final class Code {
         /// Goes on at the index unless `lhs op rhs` is `true`, for a comparison operator: an
         /// `if` arm's or a `while` loop's usual condition, in one instruction.
         case jumpUnlessCompare(BinaryOperator, Place, Place, to: Int32)
+        /// The end of a turn of a `while` loop whose condition is a comparison of two places
+        /// that need no instruction (`while i < n`): the next turn's ``step``, then its test,
+        /// back into the body at the index while `lhs op rhs` is `true`, past the loop when it
+        /// is not. One instruction where there would be two (a ``stepAndJump(to:)`` to the
+        /// loop's ``jumpUnlessCompare(_:_:_:to:)``).
+        case stepAndLoopIfCompare(BinaryOperator, Place, Place, to: Int32)
         /// Goes on at the index (the end of the code ends the body).
         case jump(to: Int32)
         /// A `try` begins: an error until the matching ``popHandler`` goes to one of

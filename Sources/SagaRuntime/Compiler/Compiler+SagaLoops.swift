@@ -50,13 +50,14 @@ extension Compiler {
             compile(stmt)
         case .if(let arms, let elseBlock, _):
             var exits: [Int] = []
-            for arm in arms {
+            for (i, arm) in arms.enumerated() {
                 temporariesInUse = temporaryFloor
                 location = stmt.location
                 let test = emitTest(arm.condition)
                 compileSaga(arm.body.statements)
                 stepAfterBlock(next)
-                exits.append(emitJump())
+                // The last arm, with no `else`, ends where the `if` does.
+                if i < arms.count - 1 || elseBlock != nil { exits.append(emitJump()) }
                 pointTest(test, to: here)
             }
             if let elseBlock {
@@ -69,7 +70,8 @@ extension Compiler {
             temporariesInUse = temporaryFloor
             location = condition.location
             let test = emitTest(condition)
-            let end = compileSagaLoopBody(body.statements, continueAt: head)
+            let end = compileSagaLoopBody(
+                body.statements, continueAt: head, backEdge: backEdge(head: head, test: test))
             pointTest(test, to: end)
             stepAfterBlock(next)
         case .loop(let body, _):
@@ -175,11 +177,14 @@ extension Compiler {
         emit(.step)
     }
 
-    /// A loop's body and the jump back to `continueAt`; where the loop ends.
-    private mutating func compileSagaLoopBody(_ body: [Stmt], continueAt: Int32) -> Int32 {
+    /// A loop's body and the jump back to `continueAt` (or `backEdge`: see
+    /// ``backEdge(head:test:)``); where the loop ends.
+    private mutating func compileSagaLoopBody(
+        _ body: [Stmt], continueAt: Int32, backEdge: Code.Instruction? = nil
+    ) -> Int32 {
         loops.append(Loop(continueAt: continueAt, tries: 0))
         compileSaga(body)
-        emit(.jump(to: continueAt))
+        emitBackEdge(backEdge, to: continueAt)
         let loop = loops.removeLast()
         for i in loop.breaks { instructions[i] = .jump(to: here) }
         return here

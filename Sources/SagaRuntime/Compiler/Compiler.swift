@@ -152,11 +152,12 @@ struct Compiler {
             compileAssignment(lv, e)
         case .if(let arms, let elseBlock, _):
             var exits: [Int] = []
-            for arm in arms {
+            for (i, arm) in arms.enumerated() {
                 temporariesInUse = temporaryFloor
                 let test = emitTest(arm.condition)
                 compile(arm.body.statements)
-                exits.append(emitJump())
+                // The last arm, with no `else`, ends where the `if` does.
+                if i < arms.count - 1 || elseBlock != nil { exits.append(emitJump()) }
                 pointTest(test, to: here)
             }
             if let elseBlock { compile(elseBlock.statements) }
@@ -166,7 +167,7 @@ struct Compiler {
             let head = here
             emit(.step)
             let test = emitTest(condition)
-            let end = compileLoopBody(body.statements, continueAt: head)
+            let end = compileLoopBody(body.statements, continueAt: head, backEdge: backEdge(head: head, test: test))
             pointTest(test, to: end)
         case .loop(let body, _):
             let head = here
@@ -218,6 +219,25 @@ struct Compiler {
             emit(.jumpUnless(place(of: condition), to: -1))
         }
         return instructions.count - 1
+    }
+
+    /// The end of a turn of a `while` loop whose turn starts with the step at `head` and whose
+    /// test is at `test`: where the test follows the step at once and is a comparison, the
+    /// ``Code/Instruction/stepAndLoopIfCompare(_:_:_:to:)`` that makes both and goes back
+    /// into the body; `nil` otherwise (a jump to the head).
+    func backEdge(head: Int32, test: Int) -> Code.Instruction? {
+        guard test == Int(head) + 1, case .step = instructions[Int(head)],
+            case .jumpUnlessCompare(let op, let l, let r, _) = instructions[test]
+        else { return nil }
+        return .stepAndLoopIfCompare(op, l, r, to: Int32(test + 1))
+    }
+
+    /// Emits the end of a loop's turn: `backEdge` (see ``backEdge(head:test:)``), in the
+    /// line of the step it takes, or a jump to `head`.
+    mutating func emitBackEdge(_ backEdge: Code.Instruction?, to head: Int32) {
+        guard let backEdge else { return emit(.jump(to: head)) }
+        emit(backEdge)
+        lines[lines.count - 1] = lines[Int(head)]
     }
 
     /// Points the test at `index` (see ``emitTest(_:)``) at `target`.
@@ -282,10 +302,12 @@ struct Compiler {
     /// A loop's body and the jump back to `continueAt`, its head.
     ///
     /// - Returns: where the loop ends, where its `break`s go.
-    private mutating func compileLoopBody(_ body: [Stmt], continueAt: Int32) -> Int32 {
+    private mutating func compileLoopBody(
+        _ body: [Stmt], continueAt: Int32, backEdge: Code.Instruction? = nil
+    ) -> Int32 {
         loops.append(Loop(continueAt: continueAt, tries: tries.count))
         compile(body)
-        emit(.jump(to: continueAt))
+        emitBackEdge(backEdge, to: continueAt)
         let loop = loops.removeLast()
         for i in loop.breaks { instructions[i] = .jump(to: here) }
         return here

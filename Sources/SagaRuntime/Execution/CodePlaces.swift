@@ -18,8 +18,14 @@ struct CodePlaces {
     @inline(__always)
     func read(_ place: Code.Place) -> Value {
         switch place {
-        case .slot(let s): return slots[Int(s)]
-        case .constant(let k): return constants[Int(k)]
+        case .slot(let s):
+            // An integer is made anew: a copy of a `Value` is an outlined call, even of one
+            // that holds no reference.
+            if case .int(let x) = slots[Int(s)] { return .int(x) }
+            return slots[Int(s)]
+        case .constant(let k):
+            if case .int(let x) = constants[Int(k)] { return .int(x) }
+            return constants[Int(k)]
         case .temporary(let t):
             let value = (temporaries + Int(t)).move()
             (temporaries + Int(t)).initialize(to: .null)
@@ -46,7 +52,14 @@ struct CodePlaces {
     @inline(__always)
     func write(_ value: consuming Value, _ place: Code.Place) {
         switch place {
-        case .slot(let s): slots[Int(s)] = value
+        case .slot(let s):
+            // Over an integer, nothing is destroyed: an assignment would call the outlined
+            // destroy of a `Value`.
+            if case .int = slots[Int(s)] {
+                (slots + Int(s)).initialize(to: value)
+            } else {
+                slots[Int(s)] = value
+            }
         // A temporary is `.null` until written (it is left so when read), so nothing is there
         // to destroy: a plain assignment would call the outlined destroy of a `Value`.
         case .temporary(let t): (temporaries + Int(t)).initialize(to: value)

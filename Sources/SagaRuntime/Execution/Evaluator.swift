@@ -94,8 +94,12 @@ struct Evaluator {
     func eval(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Value {
         switch expr {
         case .literal(let v, _):
+            // An integer is made anew: a copy of a `Value` is an outlined call, even of one
+            // that holds no reference.
+            if case .int(let x) = v { return .int(x) }
             return v
         case .variable(let v) where v.slot >= 0 && v.slot < env.count:
+            if case .int(let x) = env[v.slot] { return .int(x) }
             return env[v.slot]
         case .binary(let op, let lhs, let rhs, _):
             // Straight to the operator: through `evalNode`, whose entry and exit serve all

@@ -27,6 +27,20 @@ extension ReducerRunner {
         let instructions = code.instructionBase
         let onlyTheAction = code.readsOnlyTheAction
         let places = CodePlaces(slots: slots, temporaries: temporaries, constants: code.constantBase)
+        // Whether `lhs op rhs`, a comparison, holds: two integers are compared where they are.
+        @inline(__always) func compare(
+            _ op: BinaryOperator, _ lhs: Code.Place, _ rhs: Code.Place
+        ) throws(SagaError) -> Bool {
+            if let x = places.integer(lhs), let y = places.integer(rhs),
+                case .bool(let b)? = Evaluator.integerBinary(op, x, y)
+            {
+                places.emptied(lhs)
+                places.emptied(rhs)
+                return b
+            }
+            let a = places.read(lhs)
+            return try Evaluator.truth(try ev.apply(op, a, places.read(rhs)))
+        }
         while true {
             do throws(SagaError) {
                 while pc < count {
@@ -187,18 +201,17 @@ extension ReducerRunner {
                     case .jumpUnless(let condition, let target):
                         if !(try Evaluator.truth(places.read(condition))) { pc = Int(target) }
                     case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
-                        let holds: Bool
-                        if let x = places.integer(lhs), let y = places.integer(rhs),
-                            case .bool(let b)? = Evaluator.integerBinary(op, x, y)
-                        {
-                            places.emptied(lhs)
-                            places.emptied(rhs)
-                            holds = b
-                        } else {
-                            let a = places.read(lhs)
-                            holds = try Evaluator.truth(try ev.apply(op, a, places.read(rhs)))
+                        if !(try compare(op, lhs, rhs)) { pc = Int(target) }
+                    case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
                         }
-                        if !holds { pc = Int(target) }
+                        let exit = pc
+                        // At the body first: a test that fails does so at the line of the
+                        // loop's own test, just before it.
+                        pc = Int(target)
+                        if !(try compare(op, lhs, rhs)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
                     default:
@@ -305,7 +318,7 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .take, .put, .callValue,
-            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .jump:
+            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
         }
