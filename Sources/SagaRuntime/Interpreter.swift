@@ -128,11 +128,9 @@ public final class Interpreter {
     /// How a call of each function runs: read from here, a call copies no declaration (a
     /// retain of each of its parts).
     let callShapes: [CallShape]
-    /// Per function, whether its body is one `return` (see ``CallShape/Kind/value``).
-    let valueFunctions: [Bool]
-    /// Per function, the expression its one `return` returns (`null` for a function of any
-    /// other body): what a call by value evaluates, read where it lies.
-    let returnedValues: [Expr]
+    /// Per function, the expression its one `return` returns, if its body is that (see
+    /// ``CallShape/Kind/value``): a compiled loop makes its calls in its code.
+    let returnedValues: [Expr?]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
     /// By function, the frame its calls evaluated as a value (a one-`return` body) fill with
@@ -140,6 +138,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var valueFrames: [[Value]]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
+    /// The state a saga's compiled code runs over: none (only a reducer's code reads the
+    /// state), kept here so that no run makes and destroys one.
+    @exclusivity(unchecked) var noState = Value.null
     /// The code of each `while`, `for` and `loop` loop of a saga that compiles (see
     /// ``compiledLoop(_:_:_:)``), by its body's storage: made when the loop is first entered.
     ///
@@ -329,8 +330,7 @@ public final class Interpreter {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.callShapes = program.functions.map(CallShape.init)
-        self.valueFunctions = callShapes.map { $0.kind == .value }
-        self.returnedValues = callShapes.map(\.value)
+        self.returnedValues = callShapes.map { $0.kind == .value ? $0.value : nil }
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.valueFrames = program.functions.map { _ in [] }
         self.options = options

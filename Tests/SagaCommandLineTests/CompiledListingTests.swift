@@ -70,21 +70,28 @@ import Testing
         #expect(lines.contains("    7  19:17   step; if i < 3: goto 2"))
     }
 
-    /// A `call` of a one-`return` function is listed as the interpreter runs it: a call by
-    /// value, its statement run as written where it cannot be made so.
-    @Test func aCallOfAOneReturnFunctionIsACallByValue() async throws {
+    /// A `call` of a one-`return` function is listed as the interpreter runs it: made in the
+    /// code, its statement run as written where it cannot be made so; an argument that is
+    /// neither a variable nor a constant goes into a local, read as often as the function
+    /// reads it.
+    @Test func aCallOfAOneReturnFunctionIsMadeInTheCode() async throws {
         let r = try await listing(
             """
             func one() { return 1 }
+            func sq(x) { return x * x }
             saga main {
               var i = 0
-              while i < 3 { let x = call one(); i = i + x }
+              while i < 3 { let x = call one(); let y = call sq(i + x); i = i + x }
             }
             """)
-        #expect(r.out.contains("  loop at 4:3: compiled, 6 instructions\n"))
-        #expect(
-            r.out.contains(
-                "    2  4:17    step; x = value of function 0(), or run (let x (call #0)) where it stands\n"))
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  loop at 5:3: compiled, 13 instructions"))
+        #expect(lines.contains("     2  5:17    step; call function 0(), or run (let x (call #0)) where it stands"))
+        #expect(lines.contains("     3  5:17    return 1 into x"))
+        #expect(lines.contains("     6  5:37    call function 1(l0), or run (let y (call #1 (+ i x))) where it stands"))
+        #expect(lines.contains("     7  5:37    l0 = t0"))
+        #expect(lines.contains("     8  5:37    t1 = l0 * l0"))
+        #expect(lines.contains("     9  5:37    return t1 into y"))
     }
 
     @Test func aLoopWithATryRunsStatementByStatement() async throws {

@@ -102,6 +102,53 @@ import Testing
         }
     }
 
+    /// Calls of one-`return` functions made in a loop's code do what the walk's calls do: an
+    /// argument read twice, computed arguments, values of every kind, a failure inside the
+    /// function (reported at the function), the injected failure of any call, the depth
+    /// limit, step limits and yields.
+    @Test func callsMadeInTheCodeAsWalked() async {
+        let source = """
+            func sq(x) { return x * x }
+            func pair(a, b) { return [a, b, {sum: a + b}] }
+            func first(a) { return a }
+            func name(r) { return "\\(r.first) \\(r.last)" }
+            func half(n) { return 10 / n }
+            saga main {
+              var i = 0
+              var acc = []
+              while i < 4 {
+                let s = call sq(i + 1)
+                let p = call pair(s, i)
+                let f = call first(null)
+                let g = call first(p)
+                let n = call name({first: "a", last: i})
+                acc = acc + [s, p, f, g, n]
+                i = i + 1
+              }
+              log "\\(acc)"
+              var k = 3
+              while k > -2 { let h = call half(k); log "h \\(h)"; k = k - 1 }
+            }
+            """
+        let plain = await runCompiledAndWalked(source)
+        #expect(plain.lines.count == 4)
+        #expect(plain.lines.first?.hasPrefix(#"[1,[1,0,{"sum":1}],null,[1,0,{"sum":1}],"a 0",4,"#) == true)
+        #expect(plain.errors.first?.contains("division by zero") == true)
+        #expect(plain.errors.joined().contains("at func half"))
+        for failing in [0, 1, 4, 7, 12, 21] {
+            let injected = await runCompiledAndWalked(source) { $0.failingCall = failing }
+            #expect(injected.errors.first?.contains("injected failure") == true)
+        }
+        let shallow = await runCompiledAndWalked(source) { $0.maxCallDepth = 0 }
+        #expect(shallow.errors.first?.contains("calls nest more than 0 deep") == true)
+        for limit in [3, 8, 13, 21, 34] {
+            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+        }
+        for budget in [1, 2, 5] {
+            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+        }
+    }
+
     /// A task cancelled while it has yielded inside a compiled loop's arm runs its `finally`
     /// with the loop's variables as the walk leaves them.
     @Test func cancelledWhileYieldedInALoopAsWalked() async {

@@ -55,4 +55,18 @@ import Testing
         #expect(short.trace.contains(#""name":"take""#))
         #expect(short.trace.contains(#""name":"fork""#))
     }
+
+    /// A call made in a compiled loop's code is traced once, with its arguments, as the call
+    /// as written is traced.
+    @Test func aCallMadeInALoopsCodeIsTracedAsWritten() async throws {
+        let source = """
+            func pick(a, b) { return a + b }
+            saga main { var i = 0; while i < 3 { i = call pick(i, 1) } }
+            """
+        let code = try #require(await traced(source, input: [], shortCuts: true))
+        let written = try #require(await traced(source, input: [], shortCuts: false))
+        #expect(code.trace == written.trace)
+        #expect(code.trace.components(separatedBy: #""name":"call""#).count == 4)
+        #expect(code.trace.contains(#""args":[2,1]"#))
+    }
 }

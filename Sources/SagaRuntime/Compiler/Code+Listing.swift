@@ -69,14 +69,18 @@ extension Code {
         case .addToSlot(let slot, let from): return "\(p(.slot(slot))) += \(p(from)) in place"
         case .step: return "step"
         case .stepAndJump(let target): return "step, goto \(target)"
-        case .callValue(let i):
+        case .call(let i):
             guard valueCalls.indices.contains(Int(i)) else { return "call ?" }
             let call = valueCalls[Int(i)]
             let arguments = (0..<call.argumentCount).map { p(call.argumentBase[$0]) }.joined(separator: ", ")
             let statement =
                 sites.indices.contains(Int(call.site)) ? ASTDump.render(sites[Int(call.site)].statement) : "?"
             return (call.stepsFirst ? "step; " : "")
-                + "\(p(call.target)) = value of function \(call.function)(\(arguments)), or run \(statement) where it stands"
+                + "call function \(call.function)(\(arguments)), or run \(statement) where it stands"
+        case .callReturn(let i, let value):
+            guard valueCalls.indices.contains(Int(i)) else { return "return ?" }
+            let call = valueCalls[Int(i)]
+            return "return \(p(value)) into \(p(call.target))"
         case .take(let i):
             let take = takes[Int(i)]
             let pattern: String
@@ -119,6 +123,7 @@ extension Code {
         case .slot(let s): return names.indices.contains(Int(s)) && !names[Int(s)].isEmpty ? names[Int(s)] : "s\(s)"
         case .temporary(let t): return "t\(t)"
         case .constant(let k): return k >= 0 && Int(k) < constantCount ? constantBase[Int(k)].canonicalJSON : "?"
+        case .local(let l): return "l\(l)"
         }
     }
 }

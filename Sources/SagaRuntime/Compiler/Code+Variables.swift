@@ -50,7 +50,9 @@ extension Code {
                 return readsPath(path) && reads(place)
             case .updateStatePath(let path, _, let lhs, let rhs):
                 return readsPath(path) && reads(lhs) && reads(rhs)
-            case .step, .stepAndJump, .statement, .callValue, .put, .take, .forEnd, .clearTemporaries, .jump,
+            case .callReturn(_, let place):
+                return reads(place)
+            case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .popHandler, .fail:
                 return true
             case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler:

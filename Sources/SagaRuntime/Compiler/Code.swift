@@ -20,6 +20,9 @@ final class Code {
         case temporary(Int32)
         /// One of ``constants`` (a literal): read only.
         case constant(Int32)
+        /// A variable of a function called in the code (see ``ValueCall``): an argument,
+        /// read as often as the function reads it, set back to null when the call returns.
+        case local(Int32)
     }
 
     /// A step of an assignment's path: a key, or an index computed into a place.
@@ -119,10 +122,15 @@ final class Code {
         /// A ``step`` then a jump: a jump to a step (a loop's next turn, the statement after an
         /// `if`) made one instruction.
         case stepAndJump(to: Int32)
-        /// One of ``valueCalls``: the function's value from its arguments, into its target,
-        /// counted as the walk counts the call; where the call cannot be made here (it would
-        /// fail, or it is the one to fail), its statement runs as written instead.
-        case callValue(Int32)
+        /// One of ``valueCalls`` begins, its arguments in their places: the code of the
+        /// function's `return` follows. Where the call cannot be made here (it is the one to
+        /// fail, or it would nest too deep), its statement runs as written instead, and the code
+        /// goes on after the call.
+        case call(Int32)
+        /// One of ``valueCalls`` returns the value in the place: it is counted (and traced) as
+        /// the walk counts a call, goes into the call's target, and the call's locals are set
+        /// back to null.
+        case callReturn(Int32, Place)
         /// One of ``puts``, after its statement's step: a `put` of a literal action, processed where it stands (see
         /// ``CodeSteps/put(_:into:_:_:)``); the code goes on unless the task waits for it.
         case put(Int32)
@@ -183,18 +191,28 @@ final class Code {
     /// The statements that ``Instruction/statement(_:)`` runs, each with a block of its own
     /// (the current block of the task while it runs: see ``SagaTask/code``).
     let sites: [Site]
-    /// The calls of one-`return` functions that ``Instruction/callValue(_:)`` makes.
+    /// The calls of one-`return` functions made in the code (see ``ValueCall``).
     let valueCalls: [ValueCall]
+
+    /// The call whose `return`'s code holds the instruction at `index`, if any.
+    func call(containing index: Int) -> ValueCall? {
+        valueCalls.first { $0.callAt < index && index < $0.returnAt }
+    }
     /// The `put`s of literal actions that ``Instruction/put(_:)`` makes: the action, the slot
     /// its value goes into (-1: nowhere) and its statement among ``sites``; in a buffer of the
     /// code's own, as the instructions are.
     let puts: UnsafeMutablePointer<(action: Value, slot: Int32, site: Int32)>
     private let putCount: Int
     /// The `take`s of a literal type that ``Instruction/take(_:)`` makes, as ``puts``.
-    let takes: UnsafeMutablePointer<(pattern: ActionPattern, slot: Int32, site: Int32)>
+    let takes: UnsafeMutablePointer<Take>
+    /// A `take` of ``takes``: its pattern, the slot the action goes into (-1: nowhere) and its
+    /// statement among ``sites``.
+    typealias Take = (pattern: ActionPattern, slot: Int32, site: Int32)
     private let takeCount: Int
     /// How many temporaries the code uses at most.
     let temporaryCount: Int
+    /// How many locals its calls use (see ``Place/local(_:)``), kept after its temporaries.
+    let localCount: Int
     /// The size of the frame of variables it was compiled for.
     let slotCount: Int
     /// Whether the code reads no variable but the action (slot 0) and writes none (see
@@ -225,14 +243,18 @@ final class Code {
     }
 
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`,
-    /// which ``Instruction/callValue(_:)`` makes in the code.
+    /// made in the code: ``Instruction/call(_:)``, the code of the `return`'s expression over
+    /// the arguments' places, and ``Instruction/callReturn(_:_:)``.
+    ///
+    /// Where an instruction of the `return`'s code fails, the statement runs as written
+    /// instead, and reports the failure with the function's frame.
     ///
     /// A class, read with one reference, as ``Site`` is.
     final class ValueCall {
         /// The function's index in the program.
         let function: Int32
         /// Where its arguments are, in a buffer of the call's own (read without a retain), and
-        /// how many.
+        /// how many: a variable or a constant as it is, any other value in a local.
         let argumentBase: UnsafeMutablePointer<Place>
         let argumentCount: Int
         /// Where its value goes.
@@ -240,14 +262,29 @@ final class Code {
         /// The statement, one of ``Code/sites``, that runs where the call cannot be made in
         /// the code.
         let site: Int32
+        /// The first temporary the call's instructions may leave set when it cannot be made
+        /// or fails: it and those above it are set back to null.
+        let clearsFrom: Int32
+        /// The call's locals: its arguments that are neither variables nor constants.
+        let locals: Range<Int32>
+        /// Where its ``Instruction/call(_:)`` and ``Instruction/callReturn(_:_:)`` stand: the
+        /// `return`'s code is between them.
+        var callAt: Int32 = -1
+        var returnAt: Int32 = -1
+        /// Where the `return`'s value is when it needs no instruction (a variable or a
+        /// constant): the ``Instruction/call(_:)`` then returns it itself, as the
+        /// ``Instruction/callReturn(_:_:)`` after it would.
+        var returnsAtOnce: Place?
         /// Whether the call takes its statement's step first (its arguments need no
         /// instructions, so nothing stands between the step and the call).
         var stepsFirst = false
 
-        init(function: Int32, arguments: [Place], target: Place, site: Int32) {
+        init(function: Int32, arguments: [Place], target: Place, site: Int32, clearsFrom: Int32, locals: Range<Int32>) {
             self.function = function
             self.target = target
             self.site = site
+            self.clearsFrom = clearsFrom
+            self.locals = locals
             argumentCount = arguments.count
             argumentBase = .allocate(capacity: max(arguments.count, 1))
             argumentBase.initialize(from: arguments, count: arguments.count)
@@ -267,10 +304,10 @@ final class Code {
     }
 
     /// Compiles a saga's `while`, `loop` or `for` statement (see
-    /// ``Compiler/sagaLoop(_:slotCount:valueFunctions:)``), whose variables are the first
+    /// ``Compiler/sagaLoop(_:slotCount:returnedValues:)``), whose variables are the first
     /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
-    convenience init?(sagaLoop statement: Stmt, slotCount: Int, valueFunctions: [Bool] = []) {
-        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, valueFunctions: valueFunctions)
+    convenience init?(sagaLoop statement: Stmt, slotCount: Int, returnedValues: [Expr?] = []) {
+        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, returnedValues: returnedValues)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }
@@ -301,6 +338,7 @@ final class Code {
         takes = .allocate(capacity: max(takeCount, 1))
         takes.initialize(from: compiler.takes, count: takeCount)
         temporaryCount = compiler.temporaryCount
+        localCount = compiler.localCount
         self.readsOnlyTheAction =
             readsOnlyTheAction
             ?? Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)

@@ -8,6 +8,8 @@ extension Compiler {
         switch e {
         case .literal(let v, _):
             return addConstant(v)
+        case .variable(let v) where parameterPlaces != nil:
+            return parameterPlace(v.slot)
         case .variable(let v) where isOwnSlot(v.slot):
             return .slot(Int32(v.slot))
         default:
@@ -17,11 +19,20 @@ extension Compiler {
         }
     }
 
+    /// Where a called function's variable is (see ``parameterPlaces``): its argument's
+    /// place, or null for one the call does not pass.
+    private mutating func parameterPlace(_ slot: Int) -> Code.Place {
+        guard let places = parameterPlaces, places.indices.contains(slot) else { return addConstant(.null) }
+        return places[slot]
+    }
+
     /// Instructions that leave the value of `e` in `target`.
     mutating func compile(_ e: Expr, into target: Code.Place) {
         switch e {
         case .literal:
             emit(.move(place(of: e), into: target))
+        case .variable(let v) where parameterPlaces != nil:
+            emit(.move(parameterPlace(v.slot), into: target))
         case .variable(let v):
             guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
             emit(.move(.slot(Int32(v.slot)), into: target))

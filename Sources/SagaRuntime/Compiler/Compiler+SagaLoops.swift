@@ -15,12 +15,12 @@ extension Compiler {
     /// with an empty body, a condition or sequence that reads `state`, `it` or `cancelled`,
     /// or a variable outside the first `slotCount`.
     ///
-    /// A `let x = call f(…)` or `x = call f(…)` of a function marked in `valueFunctions` (its
-    /// body is one `return`) is a ``Code/Instruction/callValue(_:)``.
-    static func sagaLoop(_ loop: Stmt, slotCount: Int, valueFunctions: [Bool]) -> Compiler? {
+    /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
+    /// (its expression in `returnedValues`) is made in the code (see ``Code/ValueCall``).
+    static func sagaLoop(_ loop: Stmt, slotCount: Int, returnedValues: [Expr?]) -> Compiler? {
         guard canCompileInSaga(loop) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
-        compiler.valueFunctions = valueFunctions
+        compiler.returnedValues = returnedValues
         compiler.location = loop.location
         // The loop's own statement is the walk's step; its code starts at its first turn.
         compiler.compileSaga(loop, next: nil)
@@ -95,13 +95,7 @@ extension Compiler {
             stepAfterBlock(next)
         case .declare, .assign:
             guard let call = valueCall(stmt) else { return site(stmt) }
-            let arguments = call.arguments.map { place(of: $0) }
-            sites.append(stmt)
-            valueCalls.append(
-                Code.ValueCall(
-                    function: Int32(call.function), arguments: arguments, target: .slot(Int32(call.slot)),
-                    site: Int32(sites.count - 1)))
-            emit(.callValue(Int32(valueCalls.count - 1)))
+            compileCall(call, stmt)
         case .break:
             guard !loops.isEmpty else { return fail("break outside a loop") }
             loops[loops.count - 1].breaks.append(emitJump())
@@ -130,9 +124,47 @@ extension Compiler {
         }
     }
 
-    /// The parts of `let x = call f(…)` or `x = call f(…)` of one of ``valueFunctions`` with
-    /// arguments that compile, or `nil`.
-    private func valueCall(_ stmt: Stmt) -> (function: Int, arguments: [Expr], slot: Int)? {
+    /// A call of a one-`return` function: its arguments into places, ``Code/Instruction/call(_:)``,
+    /// each argument that is neither a variable nor a constant moved into a local, the code of
+    /// the function's expression over those places, and ``Code/Instruction/callReturn(_:_:)``.
+    private mutating func compileCall(
+        _ call: (function: Int, arguments: [Expr], slot: Int, value: Expr), _ stmt: Stmt
+    ) {
+        let clearsFrom = Int32(temporariesInUse)
+        let arguments = call.arguments.map { place(of: $0) }
+        var parameters: [Code.Place] = []
+        var moves: [(Code.Place, Code.Place)] = []
+        for argument in arguments {
+            switch argument {
+            case .slot, .constant:
+                parameters.append(argument)
+            case .temporary, .local:
+                let local = Code.Place.local(Int32(moves.count))
+                moves.append((argument, local))
+                parameters.append(local)
+            }
+        }
+        localCount = Swift.max(localCount, moves.count)
+        sites.append(stmt)
+        let index = Int32(valueCalls.count)
+        let valueCall = Code.ValueCall(
+            function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
+            site: Int32(sites.count - 1), clearsFrom: clearsFrom, locals: 0..<Int32(moves.count))
+        valueCalls.append(valueCall)
+        emit(.call(index))
+        valueCall.callAt = Int32(instructions.count - 1)
+        for (from, to) in moves { emit(.move(from, into: to)) }
+        parameterPlaces = parameters
+        let value = place(of: call.value)
+        parameterPlaces = nil
+        emit(.callReturn(index, value))
+        valueCall.returnAt = Int32(instructions.count - 1)
+        if valueCall.returnAt == valueCall.callAt + 1 { valueCall.returnsAtOnce = value }
+    }
+
+    /// The parts of `let x = call f(…)` or `x = call f(…)` of a function whose body is one
+    /// `return` of an expression that compiles, with arguments that compile, or `nil`.
+    private func valueCall(_ stmt: Stmt) -> (function: Int, arguments: [Expr], slot: Int, value: Expr)? {
         let slot: Int
         let effect: Effect
         switch stmt {
@@ -145,10 +177,10 @@ extension Compiler {
             return nil
         }
         guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
-            valueFunctions.indices.contains(function), valueFunctions[function],
-            arguments.allSatisfy(Self.compilesInSaga)
+            returnedValues.indices.contains(function), let value = returnedValues[function],
+            Self.compilesInSaga(value), arguments.allSatisfy(Self.compilesInSaga)
         else { return nil }
-        return (function, arguments, slot)
+        return (function, arguments, slot, value)
     }
 
     /// The step of a loop's turn; its index, where `continue` goes.
@@ -192,7 +224,7 @@ extension Compiler {
 
     // MARK: What compiles
 
-    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:valueFunctions:)``).
+    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:returnedValues:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
         case .declare, .assign, .effect, .log, .throw, .break, .continue, .return:

@@ -24,12 +24,16 @@ struct Compiler {
     /// The statements of a saga's loop that the interpreter runs (see
     /// ``Code/Instruction/statement(_:)``).
     var sites: [Stmt] = []
-    /// The calls of one-`return` functions in a saga's loop (see
-    /// ``Code/Instruction/callValue(_:)``).
+    /// The calls of one-`return` functions in a saga's loop (see ``Code/ValueCall``).
     var valueCalls: [Code.ValueCall] = []
-    /// Which functions a saga's loop calls by value (their body is one `return`), by index
-    /// (see ``Code/Instruction/callValue(_:)``).
-    var valueFunctions: [Bool] = []
+    /// The expression each function returns, by index, if its body is one `return`: a saga's
+    /// loop makes its calls in its code (see ``Code/ValueCall``).
+    var returnedValues: [Expr?] = []
+    /// While a called function's expression is compiled: the places of its variables, its
+    /// arguments (see ``Code/ValueCall``).
+    var parameterPlaces: [Code.Place]?
+    /// How many locals the code's calls use (see ``Code/Place/local(_:)``).
+    var localCount = 0
     /// The `put`s and `take`s of a saga's loop that are instructions of their own (see
     /// ``Code/puts``, ``Code/takes``).
     var puts: [(action: Value, slot: Int32, site: Int32)] = []
@@ -86,7 +90,7 @@ struct Compiler {
             case .statement, .take, .put:
                 // It takes its statement's step itself.
                 break
-            case .callValue(let index):
+            case .call(let index):
                 valueCalls[Int(index)].stepsFirst = true
             default:
                 instructions.append(.step)

@@ -6,15 +6,15 @@ import SagaLanguage
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
 /// - Each saga and function: its loops that run from code
-///   (``Compiler/sagaLoop(_:slotCount:valueFunctions:)``),
+///   (``Compiler/sagaLoop(_:slotCount:returnedValues:)``),
 ///   instruction by instruction, and its watchers that run in short turns
 ///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
         var out: [String] = []
-        // Which functions a loop calls by value, as the interpreter compiles its loops.
-        let valueFunctions = program.functions.map { CallShape($0).kind == .value }
+        // The functions a loop calls in its code, as the interpreter compiles its loops.
+        let returnedValues = program.functions.map(CallShape.init).map { $0.kind == .value ? $0.value : nil }
         for reducer in program.reducers {
             var names = SlotNames()
             names.add(reducer.binding)
@@ -28,13 +28,13 @@ package enum ProgramListing {
         }
         for saga in program.sagas {
             out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, valueFunctions: valueFunctions)
+            var walk = BodyWalk(program: program, returnedValues: returnedValues)
             walk.walk(saga.body)
             out += walk.lines
         }
         for function in program.functions {
             out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, valueFunctions: valueFunctions)
+            var walk = BodyWalk(program: program, returnedValues: returnedValues)
             for parameter in function.parameters { walk.names.add(parameter) }
             walk.walk(function.body)
             out += walk.lines
@@ -105,12 +105,13 @@ package enum ProgramListing {
         /// are part of its code).
         var inCode = false
 
-        /// Per function, whether a loop calls it by value (see ``CallShape/Kind/value``).
-        let valueFunctions: [Bool]
+        /// Per function, the expression a loop's call of it computes in the code, if its body
+        /// is one `return` (see ``CallShape/Kind/value``).
+        let returnedValues: [Expr?]
 
-        init(program: Program, valueFunctions: [Bool]) {
+        init(program: Program, returnedValues: [Expr?]) {
             self.program = program
-            self.valueFunctions = valueFunctions
+            self.returnedValues = returnedValues
         }
 
         mutating func walk(_ block: Block) {
@@ -175,7 +176,7 @@ package enum ProgramListing {
                 return
             }
             // Listed with every slot its own (the task's frame decides which it has).
-            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), valueFunctions: valueFunctions) {
+            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), returnedValues: returnedValues) {
                 lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
                 lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
                 inCode = true

@@ -1,10 +1,11 @@
 import SagaCore
+import SagaLanguage
 
 /// The places that running code reads and writes (see ``Code/Place``): its variables, its
-/// temporaries and its constants, each a buffer read by index with no bounds check (every
-/// index in an instruction is one the compiler made).
+/// temporaries, its constants and its calls' locals, each a buffer read by index with no
+/// bounds check (every index in an instruction is one the compiler made).
 ///
-/// Plain pointers, so that handing the places to an instruction's helper copies three words
+/// Plain pointers, so that handing the places to an instruction's helper copies four words
 /// and retains nothing.
 struct CodePlaces {
     /// The variables: a saga task's, a reducer's, or, for code that reads only the action, the
@@ -12,6 +13,8 @@ struct CodePlaces {
     let slots: UnsafeMutablePointer<Value>
     let temporaries: UnsafeMutablePointer<Value>
     let constants: UnsafeMutablePointer<Value>
+    /// The locals of the code's calls (see ``Code/Place/local(_:)``), null between calls.
+    let locals: UnsafeMutablePointer<Value>
 
     /// Reads a place: a variable or a constant is copied, a temporary moved out (it is read
     /// once), so that none keeps a reference past its statement.
@@ -26,6 +29,9 @@ struct CodePlaces {
         case .constant(let k):
             if case .int(let x) = constants[Int(k)] { return .int(x) }
             return constants[Int(k)]
+        case .local(let l):
+            if case .int(let x) = locals[Int(l)] { return .int(x) }
+            return locals[Int(l)]
         case .temporary(let t):
             let value = (temporaries + Int(t)).move()
             (temporaries + Int(t)).initialize(to: .null)
@@ -63,8 +69,23 @@ struct CodePlaces {
         // A temporary is `.null` until written (it is left so when read), so nothing is there
         // to destroy: a plain assignment would call the outlined destroy of a `Value`.
         case .temporary(let t): (temporaries + Int(t)).initialize(to: value)
+        // A local is null until written: its call sets it back to null when it returns.
+        case .local(let l): (locals + Int(l)).initialize(to: value)
         case .constant: break
         }
+    }
+
+    /// Whether `lhs op rhs`, a comparison, holds: two integers are compared where they are.
+    @inline(__always)
+    func compare(_ op: BinaryOperator, _ lhs: Code.Place, _ rhs: Code.Place, _ ev: Evaluator) throws(SagaError) -> Bool
+    {
+        if let x = integer(lhs), let y = integer(rhs), case .bool(let b)? = Evaluator.integerBinary(op, x, y) {
+            emptied(lhs)
+            emptied(rhs)
+            return b
+        }
+        let a = read(lhs)
+        return try Evaluator.truth(try ev.apply(op, a, read(rhs)))
     }
 
     /// Where a place's value lies, to be looked at or updated where it is.
@@ -74,6 +95,16 @@ struct CodePlaces {
         case .slot(let s): return slots + Int(s)
         case .temporary(let t): return temporaries + Int(t)
         case .constant(let k): return constants + Int(k)
+        case .local(let l): return locals + Int(l)
         }
+    }
+
+    /// Sets back to null what a call leaves when it cannot be made or fails: the temporaries
+    /// from its first, up to `temporaryCount`, and its locals, which follow them.
+    static func clear(
+        after call: Code.ValueCall, _ temporaries: UnsafeMutablePointer<Value>, temporaryCount: Int
+    ) {
+        for t in Int(call.clearsFrom)..<temporaryCount { temporaries[t] = .null }
+        for l in call.locals { temporaries[temporaryCount + Int(l)] = .null }
     }
 }

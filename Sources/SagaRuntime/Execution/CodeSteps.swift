@@ -10,7 +10,7 @@ struct CodeSteps {
     /// a saga's steps.
     private unowned(unsafe) let reducer: ReducerRunner?
     /// The interpreter and the task whose steps are counted, which make its calls by value
-    /// (see ``callValue(_:_:_:_:)``); `nil` for a reducer's.
+    /// (see ``called(_:_:_:)``); `nil` for a reducer's.
     ///
     /// Held unretained (the caller holds both while the code runs): each host call would
     /// otherwise retain and release them.
@@ -133,21 +133,36 @@ struct CodeSteps {
         if let reducer { try reducer.countStep() }
     }
 
-    /// A ``Code/Instruction/callValue(_:)`` of `function` with `count` arguments (`argument`
-    /// reads each, in order, once): its value, counted as the walk counts a call by value (its
-    /// statement's step and its `return`'s); `nil` where the call cannot be made here, its
-    /// statement then running as written.
+    /// Whether a ``Code/Instruction/call(_:)`` can be made in the code (see
+    /// ``Interpreter/mayCallInCode(_:)``).
     @inline(__always)
-    mutating func callValue(
-        _ function: Int, _ count: Int, _ ev: Evaluator, _ argument: (Int) -> Value
-    ) -> Value? {
-        guard let interpreter, let task,
-            let result = interpreter._withUnsafeGuaranteedRef({ interpreter in
-                task._withUnsafeGuaranteedRef { interpreter.valueCall(function, count, argument, $0, ev) }
-            })
-        else { return nil }
+    func mayCall() -> Bool {
+        guard let interpreter, let task else { return false }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.mayCallInCode($0) }
+        }
+    }
+
+    /// A ``Code/Instruction/callReturn(_:_:)`` of `code`'s call `index` with the value in
+    /// `place`: the call is counted as the walk counts a call by value (its `return`'s step,
+    /// after the statement's) and traced; its value goes into its target, and its locals are
+    /// set back to null.
+    @inline(__always)
+    mutating func called(_ index: Int32, _ place: Code.Place, _ code: Code, _ places: CodePlaces) {
+        // Held by the code for as long as it runs: read without a retain.
+        unowned(unsafe) let call = code.valueCalls[Int(index)]
+        guard let interpreter, let task else { return }
+        interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef {
+                interpreter.calledInCode(
+                    Int(call.function), call.argumentCount, { places.read(call.argumentBase[$0]) }, $0)
+            }
+        }
         countWithoutCheck()
-        return result
+        places.write(places.read(place), call.target)
+        if !call.locals.isEmpty {
+            for l in call.locals { places.locals[Int(l)] = .null }
+        }
     }
 
     /// A ``Code/Instruction/put(_:)`` of `action` into `slot`, statement `site` of `code`, as the
@@ -172,10 +187,10 @@ struct CodeSteps {
     /// A ``Code/Instruction/take(_:)`` of `pattern` into `slot`, statement `site` of `code`,
     /// as the statement does it: the task waits.
     @inline(__always)
-    mutating func take(_ pattern: ActionPattern, into slot: Int32, _ code: Code, _ site: Int) {
+    mutating func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code) {
         guard let interpreter, let task else { return }
         interpreter._withUnsafeGuaranteedRef { interpreter in
-            task._withUnsafeGuaranteedRef { interpreter.take(pattern, into: slot, code, site, $0) }
+            task._withUnsafeGuaranteedRef { interpreter.take(take, code, $0) }
         }
     }
 }

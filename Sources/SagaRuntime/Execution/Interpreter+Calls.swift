@@ -173,7 +173,7 @@ extension Interpreter {
     /// ``valueFrames`` (no array at all for a function without variables); give it back with
     /// ``putBackValueFrame(_:_:)``.
     @inline(__always)
-    func emptyValueFrame(_ index: Int) -> [Value] {
+    private func emptyValueFrame(_ index: Int) -> [Value] {
         let size = frameSizes[index]
         // A function without variables needs no frame at all.
         if size == 0 { return [] }
@@ -185,7 +185,7 @@ extension Interpreter {
 
     /// Empties a frame ``takeValueFrame(_:_:_:_:)`` or ``emptyValueFrame(_:)`` gave and keeps it
     /// for the next call.
-    func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
+    private func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
         guard !frame.isEmpty else { return }
         for i in frame.indices { frame[i] = .null }
         swap(&frame, &valueFrames[index])

@@ -15,7 +15,7 @@ extension Interpreter {
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
         if let entry = compiledLoops[key] { return entry.code.slotCount <= task.env.count ? entry.code : nil }
-        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, valueFunctions: valueFunctions)
+        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, returnedValues: returnedValues)
         else { return nil }
         if compiledLoops.count < Self.maximumCompiledLoops { compiledLoops[key] = (body.statements, code) }
         return code
@@ -62,18 +62,26 @@ extension Interpreter {
                 exit = try run(code, loop, task, ev, pc: &pc, &counts)
             } catch {
                 loop.pc = pc
-                if counts.tooMany {
-                    // As the step loop does: the count starts again, and what runs next (a
-                    // `catch`) runs in the step that failed.
-                    counts.tooMany = false
-                    counts.uncount()
-                    counts.restart(
-                        from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
-                } else if stopsOverMemory() {
-                    return false
+                if !counts.tooMany, let call = code.call(containing: pc - 1) {
+                    // A call's code failed: its statement runs as written, which reports the
+                    // failure with the function's frame; the code goes on after the call.
+                    CodePlaces.clear(after: call, loop.temporaries, temporaryCount: code.temporaryCount)
+                    pc = Int(call.returnAt) + 1
+                    exit = .statement(Int(call.site))
+                } else {
+                    if counts.tooMany {
+                        // As the step loop does: the count starts again, and what runs next (a
+                        // `catch`) runs in the step that failed.
+                        counts.tooMany = false
+                        counts.uncount()
+                        counts.restart(
+                            from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+                    } else if stopsOverMemory() {
+                        return false
+                    }
+                    let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
+                    return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
                 }
-                let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
-                return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
             }
             loop.pc = pc
             switch exit {
@@ -96,7 +104,8 @@ extension Interpreter {
             case .statement(let index):
                 // The statement runs as the walk runs it, the only one of its block (where a
                 // failure to store a value it waited for is reported).
-                let site = code.sites[index]
+                // Held by the code for as long as it runs: read without a retain.
+                unowned(unsafe) let site = code.sites[index]
                 task.code = site.block
                 task.pc = 1
                 switch executeStatement(site.statement, task) {
@@ -126,44 +135,25 @@ extension Interpreter {
     private func run(
         _ code: Code, _ loop: CompiledLoop, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
-        var none = Value.null
         // The variables stay the task's while the code runs (a statement it runs where it
-        // stands, a `put`, may read them).
-        return try reducers.run(code, &none, &task.env, action: .null, loop.temporaries, ev, pc: &pc, steps: &counts)
+        // stands, a `put`, may read them). A saga's code has no state.
+        return try reducers.run(code, &noState, &task.env, action: .null, loop.temporaries, ev, pc: &pc, steps: &counts)
     }
 
-    /// The value of a call of function `index`, one of ``valueFunctions``, with `count`
-    /// arguments, which `argument` reads in order, each once; `nil` if the call cannot be made
-    /// here: it is the one to fail, is made too deep, or its value fails (its statement then
-    /// runs as written, which reports it).
-    ///
-    /// Counted (and traced) only when it gives a value, as the statement would count it.
-    func valueCall(
-        _ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask, _ ev: Evaluator
-    ) -> Value? {
-        if frameSizes[index] == 0 {
-            // A function without variables needs no frame at all (an empty one would still
-            // be released at every call).
-            for i in 0..<count { _ = argument(i) }
-            guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
-                let result = try? ev.eval(returnedValues[index], [])
-            else { return nil }
-            callsMade &+= 1
-            if tracer != nil { traceCall(task, index, []) }
-            return result
-        }
-        var frame = emptyValueFrame(index)
-        for i in 0..<count {
-            let value = argument(i)
-            if i < frame.count { frame[i] = value }
-        }
-        defer { putBackValueFrame(index, &frame) }
-        guard options.failingCall != callsMade, task.native == nil, task.callDepth < options.maxCallDepth,
-            let result = try? ev.eval(returnedValues[index], frame)
-        else { return nil }
+    /// Whether a call can be made in a compiled loop's code (see ``Code/ValueCall``): not
+    /// the one to fail, nor one too deep (its statement then runs as written, which reports
+    /// it).
+    @inline(__always)
+    func mayCallInCode(_ task: SagaTask) -> Bool {
+        options.failingCall != callsMade && task.native == nil && task.callDepth < options.maxCallDepth
+    }
+
+    /// A call of function `index` made in a compiled loop's code has returned: it is counted,
+    /// and traced with its `count` arguments, which `argument` reads in order.
+    @inline(__always)
+    func calledInCode(_ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask) {
         callsMade &+= 1
-        if tracer != nil { traceCall(task, index, Array(frame.prefix(count))) }
-        return result
+        if tracer != nil { traceCall(task, index, (0..<count).map(argument)) }
     }
 
     /// A `put` of a literal action, statement `site` of `code`, as the statement does it:
@@ -179,10 +169,12 @@ extension Interpreter {
 
     /// A `take` of a literal type, statement `site` of `code`, as the statement does it: the
     /// task blocks, the action it takes going into `slot`, if it is one.
-    func take(_ pattern: ActionPattern, into slot: Int32, _ code: Code, _ site: Int, _ task: SagaTask) {
+    func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code, _ task: SagaTask) {
+        let slot = take.pointee.slot
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
-        if tracer != nil { traceEffect(of: code.sites[site].statement, task) }
+        if tracer != nil { traceEffect(of: code.sites[Int(take.pointee.site)].statement, task) }
         block(task, on: .take)
-        addTaker(Taker(task, pattern: pattern))
+        // The pattern is copied once, from where the code keeps it.
+        addTaker(Taker(task, pattern: take.pointee.pattern))
     }
 }

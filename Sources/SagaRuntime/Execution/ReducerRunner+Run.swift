@@ -26,21 +26,9 @@ extension ReducerRunner {
         let count = code.instructionCount
         let instructions = code.instructionBase
         let onlyTheAction = code.readsOnlyTheAction
-        let places = CodePlaces(slots: slots, temporaries: temporaries, constants: code.constantBase)
-        // Whether `lhs op rhs`, a comparison, holds: two integers are compared where they are.
-        @inline(__always) func compare(
-            _ op: BinaryOperator, _ lhs: Code.Place, _ rhs: Code.Place
-        ) throws(SagaError) -> Bool {
-            if let x = places.integer(lhs), let y = places.integer(rhs),
-                case .bool(let b)? = Evaluator.integerBinary(op, x, y)
-            {
-                places.emptied(lhs)
-                places.emptied(rhs)
-                return b
-            }
-            let a = places.read(lhs)
-            return try Evaluator.truth(try ev.apply(op, a, places.read(rhs)))
-        }
+        let places = CodePlaces(
+            slots: slots, temporaries: temporaries, constants: code.constantBase,
+            locals: temporaries + code.temporaryCount)
         while true {
             do throws(SagaError) {
                 while pc < count {
@@ -65,6 +53,8 @@ extension ReducerRunner {
                             }
                         case .constant(let k):
                             places.write(try Evaluator.member(name, of: code.constantBase[Int(k)]), to)
+                        case .local(let l):
+                            places.write(try Evaluator.member(name, of: places.locals[Int(l)]), to)
                         case .temporary: places.write(try Evaluator.member(name, of: places.read(base)), to)
                         }
                     case .binary(let op, let lhs, let rhs, let to):
@@ -154,8 +144,7 @@ extension ReducerRunner {
                             pc &-= 1
                             return .paused
                         }
-                        let take = code.takes + Int(index)
-                        steps.take(take.pointee.pattern, into: take.pointee.slot, code, Int(take.pointee.site))
+                        steps.take(code.takes + Int(index), code)
                         return .waiting
                     case .put(let index):
                         guard try steps.step() else {
@@ -170,7 +159,7 @@ extension ReducerRunner {
                             return .waiting
                         }
                         if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
-                    case .callValue(let index):
+                    case .call(let index):
                         // Held by the code for as long as it runs: read without a retain.
                         unowned(unsafe) let call = code.valueCalls[Int(index)]
                         if call.stepsFirst {
@@ -179,11 +168,17 @@ extension ReducerRunner {
                                 return .paused
                             }
                         }
-                        guard
-                            let value = steps.callValue(
-                                Int(call.function), call.argumentCount, ev, { places.read(call.argumentBase[$0]) })
-                        else { return .statement(Int(call.site)) }
-                        places.write(value, call.target)
+                        guard steps.mayCall() else {
+                            CodePlaces.clear(after: call, temporaries, temporaryCount: code.temporaryCount)
+                            pc = Int(call.returnAt) &+ 1
+                            return .statement(Int(call.site))
+                        }
+                        if let value = call.returnsAtOnce {
+                            pc &+= 1
+                            steps.called(index, value, code, places)
+                        }
+                    case .callReturn(let index, let value):
+                        steps.called(index, value, code, places)
                     case .forNext(let items, let slot, let exit):
                         guard case .list(let list) = temporaries[Int(items)],
                             case .int(let i) = temporaries[Int(items) &+ 1],
@@ -201,7 +196,7 @@ extension ReducerRunner {
                     case .jumpUnless(let condition, let target):
                         if !(try Evaluator.truth(places.read(condition))) { pc = Int(target) }
                     case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
-                        if !(try compare(op, lhs, rhs)) { pc = Int(target) }
+                        if !(try places.compare(op, lhs, rhs, ev)) { pc = Int(target) }
                     case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
                         guard try steps.step() else {
                             pc &-= 1
@@ -211,7 +206,7 @@ extension ReducerRunner {
                         // At the body first: a test that fails does so at the line of the
                         // loop's own test, just before it.
                         pc = Int(target)
-                        if !(try compare(op, lhs, rhs)) { pc = exit }
+                        if !(try places.compare(op, lhs, rhs, ev)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
                     default:
@@ -225,7 +220,7 @@ extension ReducerRunner {
                 switch handler.place {
                 case .slot(let s): slots[Int(s)] = error.value
                 case .temporary(let t): temporaries[Int(t)] = error.value
-                case .constant: break
+                case .constant, .local: break
                 }
                 pc = Int(handler.target)
             }
@@ -317,7 +312,7 @@ extension ReducerRunner {
             break
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
-            .take, .put, .callValue,
+            .take, .put, .call, .callReturn,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break

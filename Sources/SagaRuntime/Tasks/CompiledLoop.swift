@@ -1,24 +1,25 @@
 import SagaCore
 
-/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:valueFunctions:)``): where it
-/// stands, and the temporaries in which its `for` loops keep their items between turns.
+/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:returnedValues:)``):
+/// where it stands, the temporaries in which its `for` loops keep their items between turns,
+/// and, after them, the locals of its calls.
 final class CompiledLoop {
     let code: Code
     /// The next instruction.
     var pc = 0
-    /// Room for the code's temporaries (at least one).
+    /// Room for the code's temporaries, then its locals (at least one in all).
     let temporaries: UnsafeMutablePointer<Value>
-    private let temporaryCount: Int
+    private let count: Int
 
     init(_ code: Code) {
         self.code = code
-        temporaryCount = max(code.temporaryCount, 1)
-        temporaries = .allocate(capacity: temporaryCount)
-        temporaries.initialize(repeating: .null, count: temporaryCount)
+        count = max(code.temporaryCount + code.localCount, 1)
+        temporaries = .allocate(capacity: count)
+        temporaries.initialize(repeating: .null, count: count)
     }
 
     deinit {
-        temporaries.deinitialize(count: temporaryCount)
+        temporaries.deinitialize(count: count)
         temporaries.deallocate()
     }
 }
