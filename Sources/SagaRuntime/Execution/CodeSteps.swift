@@ -9,6 +9,8 @@ struct CodeSteps {
     /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
     /// a saga's steps.
     private unowned(unsafe) let reducer: ReducerRunner?
+    /// Whether ``reducer`` is set.
+    private let isReducer: Bool
     /// The interpreter and the task whose steps are counted, which make its calls by value
     /// (see ``called(_:_:_:)``); `nil` for a reducer's.
     ///
@@ -43,6 +45,7 @@ struct CodeSteps {
     /// A reducer's loop turns.
     init(reducer: ReducerRunner) {
         self.reducer = reducer
+        isReducer = true
         interpreter = nil
         task = nil
         maxSteps = Int.max
@@ -55,6 +58,7 @@ struct CodeSteps {
         maxSteps: Int, limitsRunSteps: Bool
     ) {
         reducer = nil
+        isReducer = false
         self.interpreter = .passUnretained(interpreter)
         self.task = .passUnretained(task)
         self.steps = steps
@@ -130,7 +134,8 @@ struct CodeSteps {
     /// at the step before it.
     @inline(__always)
     mutating func forTurn() throws(SagaError) {
-        if let reducer { try reducer.countStep() }
+        // Tested before the reducer is bound: binding it costs a retain, even of nothing.
+        if isReducer, let reducer { try reducer.countStep() }
     }
 
     /// Whether a ``Code/Instruction/call(_:)`` can be made in the code (see

@@ -180,16 +180,24 @@ extension ReducerRunner {
                     case .callReturn(let index, let value):
                         steps.called(index, value, code, places)
                     case .forNext(let items, let slot, let exit):
-                        guard case .list(let list) = temporaries[Int(items)],
-                            case .int(let i) = temporaries[Int(items) &+ 1],
-                            i < list.count
-                        else {
+                        // The items are moved out and back: bound where they lie, they would be
+                        // retained and released at every turn.
+                        let list = temporaries + Int(items)
+                        guard case .int(let i) = list[1], case .list(let values) = list.move() else {
+                            list.initialize(to: .null)
+                            pc = Int(exit)
+                            break
+                        }
+                        let next: Value? = i < values.count ? .some(values[i]) : .none
+                        list.initialize(to: .list(values))
+                        guard let next else {
                             pc = Int(exit)
                             break
                         }
                         try steps.forTurn()
-                        slots[Int(slot)] = list[i]
-                        temporaries[Int(items) &+ 1] = .int(i &+ 1)
+                        slots[Int(slot)] = next
+                        // The index is an integer: nothing to destroy.
+                        (list + 1).initialize(to: .int(i &+ 1))
                     case .forEnd(let items):
                         temporaries[Int(items)] = .null
                         temporaries[Int(items) &+ 1] = .null
