@@ -249,6 +249,9 @@ import Testing
         #expect(try !code("reduce \"x\" as a { var r = {}\n r.k = a.k\n state.r = r }").readsOnlyTheAction)
         #expect(try !code("reduce \"x\" as a { let unread = a.n\n state.n = a.n }").readsOnlyTheAction)
         #expect(try !code(#"reduce "x" as a { for x in a.list { state.last = x } }"#).readsOnlyTheAction)
+        // The action itself, not a member of it, is read from the variables.
+        #expect(try !code(#"reduce "x" as a { state.last = a }"#).readsOnlyTheAction)
+        #expect(try !code(#"reduce "x" as a { state.same = a == a }"#).readsOnlyTheAction)
     }
 
     /// Run through the store, a reducer that reads only the action and one with variables of
@@ -259,8 +262,9 @@ import Testing
             state { a: 0, b: 0 }
             reduce "x" as a { state.a = state.a + a.n }
             reduce "x" as a { let twice = a.n * 2\n state.b = state.b + twice }
+            reduce "x" as a { state.last = a }
             saga main { put "x" { n: 1 }; put "x" { n: 2 }; let s = select state; log s }
             """)
-        #expect(run.lines == [#"{"a":3,"b":6}"#])
+        #expect(run.lines == [#"{"a":3,"b":6,"last":{"n":2,"type":"x"}}"#])
     }
 }

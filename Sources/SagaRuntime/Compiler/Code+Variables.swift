@@ -1,17 +1,17 @@
 import SagaCore
 
 extension Code {
-    /// Whether code of these parts reads no variable but the reducer's action (slot 0) and
-    /// writes none.
+    /// Whether code of these parts reads no variable but the members of the reducer's action
+    /// (slot 0), and writes none.
     ///
-    /// Such code runs with the action alone: the runner fills and clears no variables array
-    /// for it, a noticeable part of a one-line reducer's run.
+    /// Such code runs with the action alone, read where it is: the runner fills and clears no
+    /// variables array for it, a noticeable part of a one-line reducer's run.
     static func readsOnlyTheAction(
         _ instructions: [Instruction], records: [[(key: Int32, value: Place)]], paths: [[PathStep]],
         calls: [(builtin: Builtin, arguments: [Place])]
     ) -> Bool {
         func reads(_ place: Place) -> Bool {
-            if case .slot(let s) = place { return s == 0 }
+            if case .slot = place { return false }
             return true
         }
         func writes(_ place: Place) -> Bool {
@@ -26,6 +26,8 @@ extension Code {
         }
         return instructions.allSatisfy { instruction in
             switch instruction {
+            case .member(.slot(0), _, let into):
+                return writes(into)
             case .move(let from, let into), .member(let from, _, let into), .unary(_, let from, let into),
                 .logical(_, let from, let into, _), .logicalRight(_, let from, let into),
                 .unlessNull(let from, let into, _), .append(let from, let into), .appendDisplay(let from, let into):

@@ -135,9 +135,14 @@ extension Interpreter {
     private func run(
         _ code: Code, _ loop: CompiledLoop, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
-        // The variables stay the task's while the code runs (a statement it runs where it
-        // stands, a `put`, may read them). A saga's code has no state.
-        return try reducers.run(code, &noState, &task.env, action: .null, loop.temporaries, ev, pc: &pc, steps: &counts)
+        // The variables stay the task's while the code runs (a `put` it makes may read them),
+        // and nothing but the code writes them meanwhile. A saga's code has no state.
+        try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
+            // A loop of a task without variables reads none.
+            try reducers.run(
+                code, &noState, env.baseAddress ?? loop.temporaries, action: .null, loop.temporaries, ev, pc: &pc,
+                steps: &counts)
+        }
     }
 
     /// Whether a call can be made in a compiled loop's code (see ``Code/ValueCall``): not

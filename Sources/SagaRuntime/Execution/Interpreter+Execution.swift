@@ -148,7 +148,10 @@ extension Interpreter {
         var runStepsLeft = self.runStepsLeft
         while task.phase == .body {
             // A loop that runs from its code counts its own steps, the first turn's included.
-            if task.pc >= task.code.count, case .compiled(let loop)? = task.frames.last {
+            // Looked at where the frame is: `frames.last` would copy it out.
+            if task.pc >= task.code.count, !task.frames.isEmpty,
+                case .compiled(let loop) = task.frames[task.frames.count - 1]
+            {
                 guard
                     runCompiledLoop(
                         loop, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran, runStepsLeft: &runStepsLeft)

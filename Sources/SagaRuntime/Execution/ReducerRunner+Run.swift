@@ -6,8 +6,8 @@ extension ReducerRunner {
     /// room for the code's ``Code/temporaryCount``.
     ///
     /// A reducer's variables start as the action in slot 0 and `.null` in the others; code
-    /// that ``Code/readsOnlyTheAction`` is given the action alone as its `slots`, and reads
-    /// the action's members from `action`.
+    /// that ``Code/readsOnlyTheAction`` reads the action's members from `action`, where it
+    /// is, and reads no variable.
     ///
     /// An instruction that fails inside a `try` goes to the innermost handler: the temporaries
     /// the failure may have left are set back to null, the error's value goes into the

@@ -160,16 +160,9 @@ final class ReducerRunner {
                 let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
                 var pc = 0
                 var steps = CodeSteps(reducer: self)
-                if usesVariables {
-                    _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
-                } else {
-                    // The action, where it is, as the code's only variable.
-                    try withUnsafePointer(to: action) { (slot) throws(SagaError) in
-                        _ = try run(
-                            codes[i], &state, UnsafeMutablePointer(mutating: slot), action: action, temporaries, ev,
-                            pc: &pc, steps: &steps)
-                    }
-                }
+                // Code that reads only the action's members reads them from `action`, and
+                // never reads the variables.
+                _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
                 undo.commit()
             } catch {
                 // A failed instruction may leave a temporary it had not passed on yet.
