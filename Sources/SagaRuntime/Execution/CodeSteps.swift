@@ -2,9 +2,11 @@ import SagaCore
 import SagaLanguage
 
 /// The steps that code run by ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` counts: a
-/// reducer's loop turns, or a saga task's steps while the code of one of its loops runs (the
-/// step loop's counts, carried in and out, with its checks at each step: see
-/// ``Interpreter/runCompiledLoop(_:_:steps:yieldAfter:ran:runStepsLeft:)``).
+/// reducer's loop turns, or a saga task's steps.
+///
+/// A task's step loop counts its statements' steps here, and the code of the task's loops
+/// goes on with the same counts, with the same checks at each step (see
+/// ``Interpreter/runCompiledLoop(_:_:_:)``).
 struct CodeSteps {
     /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
     /// a saga's steps.

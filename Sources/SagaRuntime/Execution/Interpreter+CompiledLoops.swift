@@ -35,24 +35,10 @@ extension Interpreter {
     /// Runs the code of the loop on top of the task's frames from where it stands, until the
     /// task blocks, yields, calls a function inline or leaves the loop.
     ///
-    /// `steps`, `yieldAfter`, `ran` and `runStepsLeft` are the step loop's counts, which the
-    /// code's steps go on with.
+    /// `counts` are the step loop's, which the code's steps go on with.
     ///
     /// - Returns: `true` if the step loop goes on with the task; `false` if the task stopped.
-    func runCompiledLoop(
-        _ loop: CompiledLoop, _ task: SagaTask, steps: inout Int, yieldAfter: inout Int, ran: inout Int,
-        runStepsLeft: inout Int
-    ) -> Bool {
-        var counts = CodeSteps(
-            self, task, steps: steps, yieldAfter: yieldAfter, ran: ran, runStepsLeft: runStepsLeft,
-            maxSteps: options.maxSteps,
-            limitsRunSteps: options.maxRunSteps != nil)
-        defer {
-            steps = counts.steps
-            yieldAfter = counts.yieldAfter
-            ran = counts.ran
-            runStepsLeft = counts.runStepsLeft
-        }
+    func runCompiledLoop(_ loop: CompiledLoop, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
         let code = loop.code
         let ev = evaluator(task)
         while true {

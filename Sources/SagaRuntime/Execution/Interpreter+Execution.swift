@@ -136,44 +136,41 @@ extension Interpreter {
     /// Runs statements and frames until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
-        var steps = task.stepsBeforeYield
+        let steps = task.stepsBeforeYield
         // Written only when set: the write reaches the task's extras.
         if steps != 0 { task.stepsBeforeYield = 0 }
-        var yieldAfter = options.yieldAfterSteps.map { steps + $0 } ?? Int.max
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
         // a task that would take more in its turn than the run has left stops the run there
-        // (an effect-free loop, or one of calls that never block, would otherwise go on).
-        var ran = 0
-        defer { budget.stepsTaken &+= ran }
-        var runStepsLeft = self.runStepsLeft
+        // (an effect-free loop, or one of calls that never block, would otherwise go on). The
+        // counts are the ones a compiled loop's code goes on with.
+        var counts = CodeSteps(
+            self, task, steps: steps, yieldAfter: options.yieldAfterSteps.map { steps + $0 } ?? Int.max, ran: 0,
+            runStepsLeft: self.runStepsLeft, maxSteps: options.maxSteps, limitsRunSteps: options.maxRunSteps != nil)
+        defer { budget.stepsTaken &+= counts.ran }
         while task.phase == .body {
             // A loop that runs from its code counts its own steps, the first turn's included.
             // Looked at where the frame is: `frames.last` would copy it out.
             if task.pc >= task.code.count, !task.frames.isEmpty,
                 case .compiled(let loop) = task.frames[task.frames.count - 1]
             {
-                guard
-                    runCompiledLoop(
-                        loop, task, steps: &steps, yieldAfter: &yieldAfter, ran: &ran, runStepsLeft: &runStepsLeft)
-                else { return }
+                guard runCompiledLoop(loop, task, &counts) else { return }
                 continue
             }
-            steps &+= 1
-            ran &+= 1
-            if _slowPath(ran > runStepsLeft), let limit = options.maxRunSteps {
+            counts.countWithoutCheck()
+            if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
                 overran(.steps(limit))
                 return
             }
-            if steps > yieldAfter {
-                task.stepsBeforeYield = steps
+            if counts.steps > counts.yieldAfter {
+                task.stepsBeforeYield = counts.steps
                 task.token &+= 1
                 task.resumption = .start
                 yielded.append(.run(task, task.token))
                 return
             }
-            if steps > options.maxSteps {
-                steps = 0
-                yieldAfter = options.yieldAfterSteps ?? Int.max
+            if counts.steps > options.maxSteps {
+                counts.restart(
+                    from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
                 let error = Interpreter.tooManySteps(options.maxSteps)
                 let at = nextStatementLocation(task)
                 guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
@@ -191,18 +188,16 @@ extension Interpreter {
                     if stopsOverMemory() { return }
                     guard unwind(task, c) else { return }
                 case .resumed:
-                    // As after any resumption, the count of steps without blocking starts again.
-                    steps = 0
-                    yieldAfter = options.yieldAfterSteps ?? Int.max
-                    // An action processed on the spot counted steps of the run's.
-                    runStepsLeft = self.runStepsLeft
+                    // As after any resumption, the count of steps without blocking starts again;
+                    // an action processed on the spot counted steps of the run's.
+                    counts.restart(
+                        from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: self.runStepsLeft)
                 case .entered:
                     // A call that runs inline does not block: its steps count on, so a loop of
                     // calls that never block meets the limit as any loop does.
                     break
                 case .called:
-                    steps &+= 1
-                    ran &+= 1
+                    counts.countWithoutCheck()
                 }
                 continue
             }
