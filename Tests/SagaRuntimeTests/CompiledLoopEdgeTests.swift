@@ -354,6 +354,9 @@ import Testing
         #expect(compiled("try { put \"p\" } catch e { log e }; i = i + 1") == false)
         #expect(compiled("transaction { put \"p\" }; i = i + 1") == false)
         #expect(compiled("loop {}") == false)
+        // Only statements run where they stand: the code would leave for each.
+        #expect(compiled("log i; let t = fork { log i }") == false)
+        #expect(compiled("log i; let a = take \"a\"") == true)
         #expect(compiled("if cancelled { break }; i = i + 1") == false)
         // A variable past the frame it is compiled for.
         #expect(compiled("let x = 1; i = i + x", slotCount: 2) == false)

@@ -17,6 +17,10 @@ extension Compiler {
     ///
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
     /// (its expression in `returnedValues`) is made in the code (see ``Code/ValueCall``).
+    ///
+    /// A loop whose body only has statements the interpreter runs where they stand is not
+    /// compiled either: its code would do nothing but leave for each of them, which the walk
+    /// does at less cost.
     static func sagaLoop(_ loop: Stmt, slotCount: Int, returnedValues: [Expr?]) -> Compiler? {
         guard canCompileInSaga(loop) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
@@ -24,6 +28,7 @@ extension Compiler {
         compiler.location = loop.location
         // The loop's own statement is the walk's step; its code starts at its first turn.
         compiler.compileSaga(loop, next: nil)
+        guard compiler.bodyHasInstructions else { return nil }
         for instruction in compiler.instructions {
             if case .fail = instruction { return nil }
         }
@@ -42,6 +47,22 @@ extension Compiler {
 
     /// One statement of a saga's loop; `next` is the statement after it in its block.
     private mutating func compileSaga(_ stmt: Stmt, next: Stmt?) {
+        // Inside the loop (not the loop's own statement), anything but a statement run where
+        // it stands is instructions of the code's own.
+        if !loops.isEmpty, !bodyHasInstructions {
+            switch stmt {
+            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for:
+                bodyHasInstructions = true
+            default:
+                if valueCall(stmt) != nil {
+                    bodyHasInstructions = true
+                } else if case .statement = SiteKind(stmt) {
+                    break
+                } else {
+                    bodyHasInstructions = true
+                }
+            }
+        }
         switch stmt {
         case .declare(_, _, .expr(let e), _) where Self.compilesInSaga(e):
             compile(stmt)

@@ -34,6 +34,9 @@ struct Compiler {
     var parameterPlaces: [Code.Place]?
     /// How many locals the code's calls use (see ``Code/Place/local(_:)``).
     var localCount = 0
+    /// Whether a saga loop's body has a statement that is instructions of the code's own (not
+    /// only statements run where they stand).
+    var bodyHasInstructions = false
     /// The `put`s and `take`s of a saga's loop that are instructions of their own (see
     /// ``Code/puts``, ``Code/takes``).
     var puts: [(action: Value, slot: Int32, site: Int32)] = []
