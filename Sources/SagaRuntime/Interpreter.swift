@@ -128,9 +128,6 @@ public final class Interpreter {
     /// How a call of each function runs: read from here, a call copies no declaration (a
     /// retain of each of its parts).
     let callShapes: [CallShape]
-    /// Per function, the expression its one `return` returns, if its body is that (see
-    /// ``CallShape/Kind/value``): a compiled loop makes its calls in its code.
-    let returnedValues: [Expr?]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
     /// By function, the frame its calls evaluated as a value (a one-`return` body) fill with
@@ -330,7 +327,6 @@ public final class Interpreter {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.callShapes = program.functions.map(CallShape.init)
-        self.returnedValues = callShapes.map { $0.kind == .value ? $0.value : nil }
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.valueFrames = program.functions.map { _ in [] }
         self.options = options

@@ -304,10 +304,10 @@ final class Code {
     }
 
     /// Compiles a saga's `while`, `loop` or `for` statement (see
-    /// ``Compiler/sagaLoop(_:slotCount:returnedValues:)``), whose variables are the first
+    /// ``Compiler/sagaLoop(_:slotCount:callShapes:)``), whose variables are the first
     /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
-    convenience init?(sagaLoop statement: Stmt, slotCount: Int, returnedValues: [Expr?] = []) {
-        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, returnedValues: returnedValues)
+    convenience init?(sagaLoop statement: Stmt, slotCount: Int, callShapes: [CallShape] = []) {
+        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }

@@ -16,19 +16,20 @@ extension Compiler {
     /// or a variable outside the first `slotCount`.
     ///
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
-    /// (its expression in `returnedValues`) is made in the code (see ``Code/ValueCall``).
+    /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
+    /// (see ``Code/ValueCall``).
     ///
     /// A loop whose body only has statements the interpreter runs where they stand is not
     /// compiled either: its code would do nothing but leave for each of them, which the walk
     /// does at less cost.
-    static func sagaLoop(_ loop: Stmt, slotCount: Int, returnedValues: [Expr?]) -> Compiler? {
+    static func sagaLoop(_ loop: Stmt, slotCount: Int, callShapes: [CallShape]) -> Compiler? {
         guard canCompileInSaga(loop) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
-        compiler.returnedValues = returnedValues
+        compiler.callShapes = callShapes
+        guard compiler.hasInstructions(loop) else { return nil }
         compiler.location = loop.location
         // The loop's own statement is the walk's step; its code starts at its first turn.
         compiler.compileSaga(loop, next: nil)
-        guard compiler.bodyHasInstructions else { return nil }
         for instruction in compiler.instructions {
             if case .fail = instruction { return nil }
         }
@@ -47,22 +48,6 @@ extension Compiler {
 
     /// One statement of a saga's loop; `next` is the statement after it in its block.
     private mutating func compileSaga(_ stmt: Stmt, next: Stmt?) {
-        // Inside the loop (not the loop's own statement), anything but a statement run where
-        // it stands is instructions of the code's own.
-        if !loops.isEmpty, !bodyHasInstructions {
-            switch stmt {
-            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for:
-                bodyHasInstructions = true
-            default:
-                if valueCall(stmt) != nil {
-                    bodyHasInstructions = true
-                } else if case .statement = SiteKind(stmt) {
-                    break
-                } else {
-                    bodyHasInstructions = true
-                }
-            }
-        }
         switch stmt {
         case .declare(_, _, .expr(let e), _) where Self.compilesInSaga(e):
             compile(stmt)
@@ -183,6 +168,30 @@ extension Compiler {
         if valueCall.returnAt == valueCall.callAt + 1 { valueCall.returnsAtOnce = value }
     }
 
+    /// Whether a loop's body has a statement that is instructions of the code's own.
+    ///
+    /// Such a statement is an assignment or declaration (a call made in the code included), an
+    /// `if`, a nested loop, or a `take` or `put` of the forms ``SiteKind`` names. It is looked
+    /// for before the loop is compiled: a loop that does not compile is looked at each time
+    /// it is entered.
+    private func hasInstructions(_ loop: Stmt) -> Bool {
+        let body: Block
+        switch loop {
+        case .while(_, let b, _), .loop(let b, _), .for(_, _, let b, _): body = b
+        default: return false
+        }
+        return body.statements.contains { stmt in
+            switch stmt {
+            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for:
+                return true
+            default:
+                if valueCall(stmt) != nil { return true }
+                if case .statement = SiteKind(stmt) { return false }
+                return true
+            }
+        }
+    }
+
     /// The parts of `let x = call f(…)` or `x = call f(…)` of a function whose body is one
     /// `return` of an expression that compiles, with arguments that compile, or `nil`.
     private func valueCall(_ stmt: Stmt) -> (function: Int, arguments: [Expr], slot: Int, value: Expr)? {
@@ -198,7 +207,7 @@ extension Compiler {
             return nil
         }
         guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
-            returnedValues.indices.contains(function), let value = returnedValues[function],
+            callShapes.indices.contains(function), let value = callShapes[function].returnedValue,
             Self.compilesInSaga(value), arguments.allSatisfy(Self.compilesInSaga)
         else { return nil }
         return (function, arguments, slot, value)
@@ -245,7 +254,7 @@ extension Compiler {
 
     // MARK: What compiles
 
-    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:returnedValues:)``).
+    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:callShapes:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
         case .declare, .assign, .effect, .log, .throw, .break, .continue, .return:

@@ -26,17 +26,14 @@ struct Compiler {
     var sites: [Stmt] = []
     /// The calls of one-`return` functions in a saga's loop (see ``Code/ValueCall``).
     var valueCalls: [Code.ValueCall] = []
-    /// The expression each function returns, by index, if its body is one `return`: a saga's
-    /// loop makes its calls in its code (see ``Code/ValueCall``).
-    var returnedValues: [Expr?] = []
+    /// How each function is called, by index: a saga's loop makes the calls of those whose
+    /// body is one `return` in its code (see ``Code/ValueCall``).
+    var callShapes: [CallShape] = []
     /// While a called function's expression is compiled: the places of its variables, its
     /// arguments (see ``Code/ValueCall``).
     var parameterPlaces: [Code.Place]?
     /// How many locals the code's calls use (see ``Code/Place/local(_:)``).
     var localCount = 0
-    /// Whether a saga loop's body has a statement that is instructions of the code's own (not
-    /// only statements run where they stand).
-    var bodyHasInstructions = false
     /// The `put`s and `take`s of a saga's loop that are instructions of their own (see
     /// ``Code/puts``, ``Code/takes``).
     var puts: [(action: Value, slot: Int32, site: Int32)] = []

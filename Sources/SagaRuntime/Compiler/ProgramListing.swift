@@ -6,7 +6,7 @@ import SagaLanguage
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
 /// - Each saga and function: its loops that run from code
-///   (``Compiler/sagaLoop(_:slotCount:returnedValues:)``),
+///   (``Compiler/sagaLoop(_:slotCount:callShapes:)``),
 ///   instruction by instruction, and its watchers that run in short turns
 ///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
 package enum ProgramListing {
@@ -14,7 +14,7 @@ package enum ProgramListing {
     package static func text(of program: Program) -> String {
         var out: [String] = []
         // The functions a loop calls in its code, as the interpreter compiles its loops.
-        let returnedValues = program.functions.map(CallShape.init).map { $0.kind == .value ? $0.value : nil }
+        let callShapes = program.functions.map(CallShape.init)
         for reducer in program.reducers {
             var names = SlotNames()
             names.add(reducer.binding)
@@ -28,13 +28,13 @@ package enum ProgramListing {
         }
         for saga in program.sagas {
             out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, returnedValues: returnedValues)
+            var walk = BodyWalk(program: program, callShapes: callShapes)
             walk.walk(saga.body)
             out += walk.lines
         }
         for function in program.functions {
             out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
-            var walk = BodyWalk(program: program, returnedValues: returnedValues)
+            var walk = BodyWalk(program: program, callShapes: callShapes)
             for parameter in function.parameters { walk.names.add(parameter) }
             walk.walk(function.body)
             out += walk.lines
@@ -105,13 +105,13 @@ package enum ProgramListing {
         /// are part of its code).
         var inCode = false
 
-        /// Per function, the expression a loop's call of it computes in the code, if its body
-        /// is one `return` (see ``CallShape/Kind/value``).
-        let returnedValues: [Expr?]
+        /// How each function is called: a loop makes the calls of those whose body is one
+        /// `return` in its code (see ``CallShape/returnedValue``).
+        let callShapes: [CallShape]
 
-        init(program: Program, returnedValues: [Expr?]) {
+        init(program: Program, callShapes: [CallShape]) {
             self.program = program
-            self.returnedValues = returnedValues
+            self.callShapes = callShapes
         }
 
         mutating func walk(_ block: Block) {
@@ -176,7 +176,7 @@ package enum ProgramListing {
                 return
             }
             // Listed with every slot its own (the task's frame decides which it has).
-            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), returnedValues: returnedValues) {
+            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), callShapes: callShapes) {
                 lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
                 lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
                 inCode = true

@@ -28,6 +28,9 @@ final class CallShape {
     /// Not optional: reading an optional expression out of the shape would take an outlined
     /// copy and destroy that switches over its cases.
     let value: Expr
+    /// ``value`` for a function whose body is that one `return`, which a compiled loop
+    /// computes in its code (see ``Code/ValueCall``); `nil` for any other.
+    var returnedValue: Expr? { kind == .value ? value : nil }
 
     /// The shape of calls of `function`.
     init(_ function: FunctionDecl) {

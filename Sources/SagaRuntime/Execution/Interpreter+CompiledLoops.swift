@@ -15,7 +15,7 @@ extension Interpreter {
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else { return nil }
         if let entry = compiledLoops[key] { return entry.code.slotCount <= task.env.count ? entry.code : nil }
-        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, returnedValues: returnedValues)
+        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, callShapes: callShapes)
         else { return nil }
         if compiledLoops.count < Self.maximumCompiledLoops { compiledLoops[key] = (body.statements, code) }
         return code

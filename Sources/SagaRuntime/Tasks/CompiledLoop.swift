@@ -1,6 +1,6 @@
 import SagaCore
 
-/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:returnedValues:)``):
+/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:callShapes:)``):
 /// where it stands, the temporaries in which its `for` loops keep their items between turns,
 /// and, after them, the locals of its calls.
 final class CompiledLoop {
