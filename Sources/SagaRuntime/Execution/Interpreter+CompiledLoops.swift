@@ -47,14 +47,8 @@ extension Interpreter {
             do {
                 exit = try run(code, loop, task, ev, pc: &pc, &counts)
             } catch {
-                loop.pc = pc
-                if !counts.tooMany, let call = code.call(containing: pc - 1) {
-                    // A call's code failed: its statement runs as written, which reports the
-                    // failure with the function's frame; the code goes on after the call.
-                    CodePlaces.clear(after: call, loop.temporaries, temporaryCount: code.temporaryCount)
-                    pc = Int(call.returnAt) + 1
-                    exit = .statement(Int(call.site))
-                } else {
+                guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
+                    loop.pc = pc
                     if counts.tooMany {
                         // As the step loop does: the count starts again, and what runs next (a
                         // `catch`) runs in the step that failed.
@@ -68,6 +62,11 @@ extension Interpreter {
                     let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
                     return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
                 }
+                // A call's code failed: its statement runs as written, which reports the failure
+                // with the function's frame; the code goes on after the call.
+                CodePlaces.clear(after: call, loop.temporaries, temporaryCount: code.temporaryCount)
+                pc = Int(call.returnAt) + 1
+                exit = .statement(Int(call.site))
             }
             loop.pc = pc
             switch exit {

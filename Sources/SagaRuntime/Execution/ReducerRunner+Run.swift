@@ -51,10 +51,8 @@ extension ReducerRunner {
                             } else {
                                 places.write(try Evaluator.member(name, of: slots[Int(s)]), to)
                             }
-                        case .constant(let k):
-                            places.write(try Evaluator.member(name, of: code.constantBase[Int(k)]), to)
-                        case .local(let l):
-                            places.write(try Evaluator.member(name, of: places.locals[Int(l)]), to)
+                        case .constant, .local:
+                            places.write(try Evaluator.member(name, of: places[base].pointee), to)
                         case .temporary: places.write(try Evaluator.member(name, of: places.read(base)), to)
                         }
                     case .binary(let op, let lhs, let rhs, let to):
