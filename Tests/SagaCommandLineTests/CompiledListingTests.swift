@@ -94,9 +94,17 @@ import Testing
         #expect(lines.contains("     9  5:37    return t1 into y"))
     }
 
-    @Test func aLoopWithATryRunsStatementByStatement() async throws {
-        let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } } }")
+    @Test func aLoopWithATransactionRunsStatementByStatement() async throws {
+        let r = try await listing("saga main { loop { transaction { take \"a\" } } }")
         #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))
+    }
+
+    @Test func aTryListsWhereItsErrorsAndWaysOutGo() async throws {
+        let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } finally { log 1 } } }")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("try: on error e = error; goto 9; on leaving goto 19") })
+        #expect(lines.contains { $0.hasSuffix("1:20    try: on leaving goto 16") })
+        #expect(lines.filter { $0.hasSuffix("end finally: go on leaving") }.count == 2)
     }
 
     @Test func aProgramThatDoesNotCheckListsNothing() async throws {

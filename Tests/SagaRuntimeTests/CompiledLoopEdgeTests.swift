@@ -289,10 +289,10 @@ import Testing
         let ticks = Array(repeating: #"{"type":"tick"}"#, count: 10)
         let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
         #expect(status == .success)
-        // The `while` loop, the `for` loop (its `retry` a statement of its code) and the
-        // `loop`: not the 40 `retry` loops (each has a `try`), not the watcher's (it runs in
-        // short turns).
-        #expect(interpreter.compiledLoops.count == 3)
+        // The `while` loop, the `for` loop (its `retry` a statement of its code), the `retry`'s
+        // loop (one body, however many times it runs) and the `loop`: not the watcher's (it
+        // runs in short turns).
+        #expect(interpreter.compiledLoops.count == 4)
     }
 
     /// Loops nested in a compiled loop (a `while`, a `loop`, a `for`, each after statements
@@ -331,9 +331,9 @@ import Testing
 
     /// Which loops run from code: any whose statements are assignments, `if`s, loops with a
     /// body, `break`, `continue`, or statements the interpreter runs where they stand (effects,
-    /// `log`, `throw`, `return`); not one with a `try`, an empty loop, or a condition that reads
-    /// `state`, `it` or `cancelled`.
-    @Test func loopsWithoutTryAreCompiled() {
+    /// `log`, `throw`, `return`), `try`s; not one with a `transaction`, a `finally` block that
+    /// breaks out, an empty loop, or a condition that reads `state` or `it`.
+    @Test func loopsWithoutTransactionsAreCompiled() {
         func compiled(_ body: String, slotCount: Int = 8) -> Bool? {
             let source = """
                 func one() { return 1 }
@@ -351,13 +351,15 @@ import Testing
         #expect(compiled("let t = fork { log i }; i = i + 1") == true)
         #expect(compiled("if i > 1 { while i < 9 { i = i + 1; put \"p\" } }; i = i + 1") == true)
         #expect(compiled("for k in [1] { log k }; i = i + 1") == true)
-        #expect(compiled("try { put \"p\" } catch e { log e }; i = i + 1") == false)
+        #expect(compiled("try { put \"p\" } catch e { log e }; i = i + 1") == true)
+        #expect(compiled("try { put \"p\" } finally { i = i + 1 }") == true)
+        #expect(compiled("try { put \"p\" } finally { if i > 1 { break } }") == false)
         #expect(compiled("transaction { put \"p\" }; i = i + 1") == false)
         #expect(compiled("loop {}") == false)
         // Only statements run where they stand: the code would leave for each.
         #expect(compiled("log i; let t = fork { log i }") == false)
         #expect(compiled("log i; let a = take \"a\"") == true)
-        #expect(compiled("if cancelled { break }; i = i + 1") == false)
+        #expect(compiled("if cancelled { break }; i = i + 1") == true)
         // A variable past the frame it is compiled for.
         #expect(compiled("let x = 1; i = i + x", slotCount: 2) == false)
     }

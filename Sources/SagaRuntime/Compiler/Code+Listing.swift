@@ -67,6 +67,7 @@ extension Code {
             return
                 "\(p(.slot(slot)))\(path(index)) \(op.rawValue)= \(p(rhs)) in place (else \(p(lhs)) \(op.rawValue) \(p(rhs)))"
         case .addToSlot(let slot, let from): return "\(p(.slot(slot))) += \(p(from)) in place"
+        case .cancelled(let to): return "\(p(to)) = cancelled"
         case .step: return "step"
         case .stepAndJump(let target): return "step, goto \(target)"
         case .call(let i):
@@ -112,6 +113,15 @@ extension Code {
             let handler = handlers[Int(index)]
             return "try: on error \(p(handler.place)) = error; goto \(handler.target)"
         case .popHandler: return "end try"
+        case .tryBegin(let index):
+            guard handlers.indices.contains(Int(index)) else { return "try" }
+            let handler = handlers[Int(index)]
+            var parts: [String] = []
+            if handler.target >= 0 { parts.append("on error \(p(handler.place)) = error; goto \(handler.target)") }
+            if handler.finally >= 0 { parts.append("on leaving goto \(handler.finally)") }
+            return "try: " + parts.joined(separator: "; ")
+        case .tryEnd: return "end try"
+        case .finallyEnd: return "end finally: go on leaving"
         case .rethrow(let place): return "throw \(p(place))"
         case .fail(let k): return "fail: \(key(k))"
         }

@@ -37,7 +37,7 @@ extension Code {
             case .jumpUnlessCompare(_, let a, let b, _), .stepAndLoopIfCompare(_, let a, let b, _):
                 return reads(a) && reads(b)
             case .stateMember(_, let into), .state(let into), .newList(_, let into),
-                .stateMemberUnlessRecord(_, let into), .appendText(_, let into):
+                .stateMemberUnlessRecord(_, let into), .appendText(_, let into), .cancelled(let into):
                 return writes(into)
             case .updateStateMember(_, _, let lhs, let rhs):
                 return reads(lhs) && reads(rhs)
@@ -57,7 +57,7 @@ extension Code {
             case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .popHandler, .fail:
                 return true
-            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler:
+            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler, .tryBegin, .tryEnd, .finallyEnd:
                 // A handler writes the error into its place, a `catch` variable or a temporary:
                 // a reducer with `try` runs with its variables.
                 return false

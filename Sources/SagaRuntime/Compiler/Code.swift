@@ -32,6 +32,11 @@ final class Code {
     }
 
     /// A `try`'s handler: where the code goes on when an instruction in its range fails.
+    ///
+    /// In a reducer, every error goes to ``target``. In a saga's code (see
+    /// ``Instruction/tryBegin(_:)``), an error goes to ``target`` when the `try` has a `catch`
+    /// (otherwise it is -1), and any other way out of the `try` (an error it does not catch, a
+    /// `return`, cancellation) goes to ``finally`` when it has a `finally` block.
     struct Handler: Equatable {
         /// The first instruction of the `catch` block, or of the copy of the `finally` block
         /// that runs before the error goes on.
@@ -42,6 +47,10 @@ final class Code {
         /// The first temporary the failed instructions may have left set: it and those above
         /// it are set back to null.
         var clearsFrom: Int32
+        /// In a saga's code: the first instruction of the copy of the `finally` block that
+        /// runs before a way out of the `try` goes on, ending with
+        /// ``Instruction/finallyEnd``; -1 when there is none.
+        var finally: Int32 = -1
     }
 
     /// One instruction.
@@ -52,6 +61,9 @@ final class Code {
         case stateMember(key: Int32, into: Place)
         /// `into = state`.
         case state(into: Place)
+        /// `into = cancelled`: whether the task is being cancelled (see
+        /// ``Evaluator/cancelled``); false in a reducer.
+        case cancelled(into: Place)
         /// `into = base.key`.
         case member(Place, key: Int32, into: Place)
         /// `into = base[index]`.
@@ -169,6 +181,16 @@ final class Code {
         /// Fails with the error whose value the place holds (after a `finally` block that ran
         /// because of it).
         case rethrow(Place)
+        /// A `try` of a saga's code begins: until the matching ``tryEnd``, what leaves the code
+        /// abruptly (an error, a `return`, cancellation, a failed child) goes to one of
+        /// ``handlers``, which the interpreter keeps with the code's place in it (see
+        /// ``CompiledLoop/handlers``).
+        case tryBegin(Int32)
+        /// The innermost `try` of a saga's code ends.
+        case tryEnd
+        /// The end of a copy of a `finally` block that a way out of its `try` ran: that way
+        /// out goes on (see ``CompiledLoop/pending``).
+        case finallyEnd
         /// Fails with a `TypeError` whose message is the key: what the checker refuses and the
         /// body cannot do.
         case fail(key: Int32)
@@ -177,8 +199,11 @@ final class Code {
     /// The instructions, as an array (for listings and tests; the runner reads
     /// ``instructionBase``).
     var instructions: [Instruction] { Array(UnsafeBufferPointer(start: instructionBase, count: instructionCount)) }
-    /// Where each instruction comes from: the statement or expression it is part of.
+    /// Where each instruction comes from: the statement or expression it is part of, or
+    /// ``taskLocation``.
     let lines: [SourceLocation]
+    /// The line of a step that is reported where its task is (the end of a `try`'s block).
+    static let taskLocation = SourceLocation(file: -1, line: 0, column: 0)
     let keys: [String]
     /// The constants, as an array (for listings and tests; the runner reads ``constantBase``).
     var constants: [Value] { Array(UnsafeBufferPointer(start: constantBase, count: constantCount)) }

@@ -42,8 +42,7 @@ extension Compiler {
             // Outside a `take … where` condition, `it` is null.
             emit(.move(addConstant(.null), into: target))
         case .cancelled:
-            // Outside a `finally` block of a cancelled task, `cancelled` is false.
-            emit(.move(addConstant(.bool(false)), into: target))
+            emit(.cancelled(into: target))
         case .member(.state, let key, _):
             emit(.stateMember(key: keyIndex(key), into: target))
         case .member(let base, let key, _):

@@ -7,13 +7,13 @@ import SagaLanguage
 /// wherever the walk counts a step (before each statement, at each turn of a loop, and where
 /// it leaves an `if`'s arm or a nested loop for the statement after it), so that the limits
 /// and the yield budget fall where they fall in the walk. Assignments, `if`s, nested loops,
-/// `break` and `continue` are instructions; every other statement (an effect, `log`, `throw`,
+/// `try`s, `break` and `continue` are instructions; every other statement (an effect, `log`, `throw`,
 /// `return`) is a ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands,
 /// as the walk runs it.
 extension Compiler {
-    /// The loop compiled, or `nil` if it holds a `try`, `transaction` or `compensate`, a loop
-    /// with an empty body, a condition or sequence that reads `state`, `it` or `cancelled`,
-    /// or a variable outside the first `slotCount`.
+    /// The loop compiled, or `nil` if it holds a `transaction` or `compensate`, a `finally`
+    /// block with a `break` or `continue`, a loop with an empty body, an expression that reads
+    /// `state` or `it`, or a variable outside the first `slotCount`.
     ///
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
     /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
@@ -103,14 +103,108 @@ extension Compiler {
             guard let call = valueCall(stmt) else { return site(stmt) }
             compileCall(call, stmt)
         case .break:
-            guard !loops.isEmpty else { return fail("break outside a loop") }
+            guard let loop = loops.last else { return fail("break outside a loop") }
+            leaveSagaTries(downTo: loop.tries)
             loops[loops.count - 1].breaks.append(emitJump())
         case .continue:
             guard let loop = loops.last else { return fail("continue outside a loop") }
+            leaveSagaTries(downTo: loop.tries)
             emit(.jump(to: loop.continueAt))
+        case .try(let body, let catchClause, let finally, _):
+            compileSagaTry(body.statements, catchClause, finally?.statements, next: next)
         default:
             site(stmt)
         }
+    }
+
+    /// `try { … } catch e { … } finally { … }` in a saga's loop.
+    ///
+    /// The body runs under a handler (see ``Code/Handler``) whose `catch` block is compiled
+    /// after it and whose `finally` block is compiled as its copies: after the body, after the
+    /// `catch` block (which runs under a handler of its own when there is a `finally` block),
+    /// and before each way out goes on. Steps stand where the walk takes them: at the end of
+    /// the body and of the `catch` block, still inside them, and at the end of the `finally`
+    /// block (see ``endStep()``).
+    private mutating func compileSagaTry(_ body: [Stmt], _ catchClause: CatchClause?, _ finally: [Stmt]?, next: Stmt?) {
+        let at = location
+        let clearsFrom = Int32(temporaryFloor)
+        var exits: [Int] = []
+        var bodyHandler = Code.Handler(target: -1, place: .temporary(0), clearsFrom: clearsFrom)
+        let bodyIndex = newHandler()
+        emit(.tryBegin(bodyIndex))
+        tries.append(finally)
+        compileSaga(body)
+        tries.removeLast()
+        endStep()
+        emit(.tryEnd)
+        if let finally { compileSagaFinally(finally) }
+        stepAfterBlock(next)
+        exits.append(emitJump())
+        if let catchClause {
+            guard isOwnSlot(catchClause.binding.slot) else {
+                return fail("unknown variable '\(catchClause.binding.name)'")
+            }
+            bodyHandler.place = .slot(Int32(catchClause.binding.slot))
+            bodyHandler.target = here
+            if let finally {
+                location = at
+                let catchIndex = newHandler()
+                emit(.tryBegin(catchIndex))
+                tries.append(finally)
+                compileSaga(catchClause.body.statements)
+                tries.removeLast()
+                endStep()
+                emit(.tryEnd)
+                compileSagaFinally(finally)
+                stepAfterBlock(next)
+                exits.append(emitJump())
+                handlers[Int(catchIndex)] = Code.Handler(
+                    target: -1, place: .temporary(0), clearsFrom: clearsFrom, finally: here)
+                compileSagaFinally(finally)
+                emit(.finallyEnd)
+            } else {
+                compileSaga(catchClause.body.statements)
+                endStep()
+                stepAfterBlock(next)
+                exits.append(emitJump())
+            }
+        }
+        if let finally {
+            bodyHandler.finally = here
+            compileSagaFinally(finally)
+            emit(.finallyEnd)
+        }
+        handlers[Int(bodyIndex)] = bodyHandler
+        for i in exits { instructions[i] = .jump(to: here) }
+    }
+
+    /// The step the walk takes where a `try`'s body, its `catch` block or its `finally`
+    /// block ends, which it reports where the task is: its line is ``Code/taskLocation``.
+    private mutating func endStep() {
+        let saved = location
+        location = Code.taskLocation
+        emit(.step)
+        location = saved
+    }
+
+    /// A copy of a `finally` block, then the step of its end.
+    private mutating func compileSagaFinally(_ finally: [Stmt]) {
+        let saved = temporariesInUse
+        compileSaga(finally)
+        temporariesInUse = saved
+        endStep()
+    }
+
+    /// What a `break` or `continue` runs on its way out of the `try`s above `depth`,
+    /// innermost first: each one's handler ends, and its `finally` block, if any, runs.
+    private mutating func leaveSagaTries(downTo depth: Int) {
+        let saved = tries
+        while tries.count > depth {
+            let finally = tries.removeLast()
+            emit(.tryEnd)
+            if let finally { compileSagaFinally(finally) }
+        }
+        tries = saved
     }
 
     /// A statement the interpreter runs where it stands: a `take` of a type and a `put` of a
@@ -182,7 +276,7 @@ extension Compiler {
         }
         return body.statements.contains { stmt in
             switch stmt {
-            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for:
+            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for, .try:
                 return true
             default:
                 if valueCall(stmt) != nil { return true }
@@ -244,7 +338,7 @@ extension Compiler {
     private mutating func compileSagaLoopBody(
         _ body: [Stmt], continueAt: Int32, backEdge: Code.Instruction? = nil
     ) -> Int32 {
-        loops.append(Loop(continueAt: continueAt, tries: 0))
+        loops.append(Loop(continueAt: continueAt, tries: tries.count))
         compileSaga(body)
         emitBackEdge(backEdge, to: continueAt)
         let loop = loops.removeLast()
@@ -268,8 +362,32 @@ extension Compiler {
             return !body.statements.isEmpty && canCompileInSaga(body.statements)
         case .for(_, let sequence, let body, _):
             return compilesInSaga(sequence) && !body.statements.isEmpty && canCompileInSaga(body.statements)
-        case .try, .transaction, .compensate:
+        case .try(let body, let catchClause, let finally, _):
+            // A `break` or `continue` in a `finally` block would leave it without going on with
+            // the way out that ran it.
+            return canCompileInSaga(body.statements)
+                && (catchClause.map { canCompileInSaga($0.body.statements) } ?? true)
+                && (finally.map { canCompileInSaga($0.statements) && !leavesLoop($0.statements) } ?? true)
+        case .transaction, .compensate:
             return false
+        }
+    }
+
+    /// Whether a block has a `break` or `continue`, at any depth.
+    private static func leavesLoop(_ body: [Stmt]) -> Bool {
+        body.contains { stmt in
+            switch stmt {
+            case .break, .continue: return true
+            case .if(let arms, let elseBlock, _):
+                return arms.contains { leavesLoop($0.body.statements) } || leavesLoop(elseBlock?.statements ?? [])
+            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .transaction(let body, _),
+                .compensate(let body, _):
+                return leavesLoop(body.statements)
+            case .try(let body, let catchClause, let finally, _):
+                return leavesLoop(body.statements) || leavesLoop(catchClause?.body.statements ?? [])
+                    || leavesLoop(finally?.statements ?? [])
+            default: return false
+            }
         }
     }
 
@@ -278,11 +396,11 @@ extension Compiler {
     }
 
     /// Whether an expression compiles to what the walk's evaluator computes: anything but
-    /// `state`, `it` and `cancelled`, whose values are the task's.
+    /// `state` and `it`, which a saga's statements do not read.
     static func compilesInSaga(_ e: Expr) -> Bool {
         switch e {
-        case .literal, .variable: return true
-        case .state, .it, .cancelled: return false
+        case .literal, .variable, .cancelled: return true
+        case .state, .it: return false
         case .interpolation(let parts, _):
             return parts.allSatisfy {
                 if case .expr(let e) = $0 { return compilesInSaga(e) }

@@ -67,7 +67,7 @@ struct Compiler {
 
     var loops: [Loop] = []
     /// The `try`s being compiled, innermost last: what a jump out of each must run.
-    private var tries: [[Stmt]?] = []
+    var tries: [[Stmt]?] = []
 
     init(slotCount: Int) {
         self.slotCount = slotCount
@@ -398,7 +398,7 @@ struct Compiler {
     }
 
     /// A new handler, pointed once its target is known.
-    private mutating func newHandler() -> Int32 {
+    mutating func newHandler() -> Int32 {
         handlers.append(Code.Handler(target: -1, place: .temporary(0), clearsFrom: 0))
         return Int32(handlers.count - 1)
     }

@@ -59,7 +59,8 @@ extension Interpreter {
                     } else if stopsOverMemory() {
                         return false
                     }
-                    let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
+                    var at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
+                    if at == Code.taskLocation { at = task.location }
                     return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
                 }
                 // A call's code failed: its statement runs as written, which reports the failure
@@ -111,8 +112,50 @@ extension Interpreter {
                 case .called:
                     counts.countWithoutCheck()
                 }
+            case .tryBegins(let index):
+                loop.handlers.append(code.handlers[index])
+            case .tryEnds:
+                loop.handlers.removeLast()
+            case .finallyEnds:
+                // The way out that ran the `finally` block goes on.
+                guard let pending = loop.pending.popLast() else { continue }
+                return unwind(task, pending.completion)
             }
         }
+    }
+
+    /// Sends a way out of a compiled loop's code to the innermost `try` it stands in that
+    /// handles it.
+    ///
+    /// A way out is an error, a `return`, cancellation, a failed child or END: an error goes to
+    /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). The code then
+    /// goes on there.
+    ///
+    /// - Returns: `false` if no `try` of the code handles it: it leaves the loop.
+    func handle(_ completion: Completion, in loop: CompiledLoop, _ task: SagaTask) -> Bool {
+        while let handler = loop.handlers.popLast() {
+            let depth = loop.handlers.count
+            // The `finally` blocks that were running inside this `try` are left.
+            func leaveFinallyBlocks() {
+                while let last = loop.pending.last, last.depth > depth { loop.pending.removeLast() }
+            }
+            if handler.target >= 0, case .throwError(let failure) = completion {
+                leaveFinallyBlocks()
+                if case .slot(let slot) = handler.place { task.env[Int(slot)] = failure.error.value }
+                task.lastCaught = failure
+                loop.pc = Int(handler.target)
+            } else if handler.finally >= 0 {
+                leaveFinallyBlocks()
+                loop.pending.append((depth, completion))
+                loop.pc = Int(handler.finally)
+            } else {
+                continue
+            }
+            for t in Int(handler.clearsFrom)..<loop.code.temporaryCount { loop.temporaries[t] = .null }
+            return true
+        }
+        if !loop.pending.isEmpty { loop.pending.removeAll() }
+        return false
     }
 
     /// Runs the code over the task's variables, where they lie.

@@ -174,6 +174,13 @@ extension Interpreter {
                 let error = Interpreter.tooManySteps(options.maxSteps)
                 let at = nextStatementLocation(task)
                 guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
+                // What runs next runs in the step that failed: a `catch` of a compiled loop's
+                // code takes it again.
+                if case .compiled = task.frames.last, task.pc >= task.code.count {
+                    counts.uncount()
+                    counts.restart(
+                        from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+                }
             }
             // The common case: the next statement of the current block.
             let pc = task.pc
@@ -330,8 +337,14 @@ extension Interpreter {
         task.abandonCurrentBlock()
         while let top = task.frames.popLast() {
             switch top {
-            case .block, .finallyBody, .compensating, .compiled:
+            case .block, .finallyBody, .compensating:
                 continue
+            case .compiled(let loop):
+                // Its code's `try`s, if any, handle what they can.
+                if handle(completion, in: loop, task) {
+                    task.frames.append(top)
+                    return true
+                }
             case .whileLoop, .loop, .forLoop:
                 switch completion {
                 case .breakLoop: return true

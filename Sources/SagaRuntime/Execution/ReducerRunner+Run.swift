@@ -215,6 +215,12 @@ extension ReducerRunner {
                         if !(try places.compare(op, lhs, rhs, ev)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
+                    case .tryBegin(let index):
+                        return .tryBegins(Int(index))
+                    case .tryEnd:
+                        return .tryEnds
+                    case .finallyEnd:
+                        return .finallyEnds
                     default:
                         try runRare(instruction, code, &state, places, ev, &handlers)
                     }
@@ -299,6 +305,8 @@ extension ReducerRunner {
             let list = try Interpreter.iterationItems(places.read(sequence))
             places.temporaries[Int(items)] = .list(list)
             places.temporaries[Int(items) &+ 1] = .int(0)
+        case .cancelled(let to):
+            places.write(.bool(ev.cancelled), to)
         case .clearTemporaries:
             for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
         case .pushHandler(let index):
@@ -319,7 +327,8 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .take, .put, .call, .callReturn,
-            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
+            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump, .tryBegin, .tryEnd,
+            .finallyEnd:
             // Run in the loop.
             break
         }

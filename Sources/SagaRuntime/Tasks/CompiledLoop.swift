@@ -7,6 +7,13 @@ final class CompiledLoop {
     let code: Code
     /// The next instruction.
     var pc = 0
+    /// The handlers of the code's `try`s the code stands in, innermost last (see
+    /// ``Code/Instruction/tryBegin(_:)``).
+    @exclusivity(unchecked) var handlers: [Code.Handler] = []
+    /// The ways out of a `try` whose `finally` block runs (see ``Code/Handler/finally``),
+    /// innermost last, each with the number of handlers left when it began: it goes on at the
+    /// block's ``Code/Instruction/finallyEnd``.
+    @exclusivity(unchecked) var pending: [(depth: Int, completion: Completion)] = []
     /// Room for the code's temporaries, then its locals (at least one in all).
     let temporaries: UnsafeMutablePointer<Value>
     private let count: Int

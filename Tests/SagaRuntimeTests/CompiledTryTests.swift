@@ -1,0 +1,194 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// A `try` in a saga's loop runs from the loop's code: its `catch` and `finally` blocks are
+/// reached through handlers the interpreter keeps with the code (see ``CompiledLoop/handlers``).
+///
+/// Each program runs compiled and walked (`Options.shortCuts` off), which must print, fail,
+/// count steps and yield alike; the lines expected are written out too.
+@Suite struct CompiledTryTests {
+    static let loops = """
+        func risky(n) {
+          if n % 3 == 0 { throw "bad \\(n)" }
+          return n * 2
+        }
+        saga main {
+          var total = 0
+          var i = 0
+          while i < 7 {
+            i = i + 1
+            try {
+              let v = call risky(i)
+              total = total + v
+              if i == 5 { continue }
+              log "ok \\(i)"
+            } catch e {
+              log "caught \\(e.message)"
+              if i == 6 { break }
+            } finally {
+              log "finally \\(i)"
+            }
+            log "after \\(i)"
+          }
+          log "total \\(total)"
+          for x in [1, 2, 3] {
+            try {
+              try {
+                if x == 2 { throw "two" }
+                log "x \\(x)"
+              } finally {
+                log "inner \\(x)"
+              }
+            } catch e {
+              log "outer caught \\(e.message)"
+            }
+          }
+        }
+        """
+
+    @Test func catchesFinallyBlocksBreaksAndContinues() async {
+        let run = await runCompiledAndWalked(Self.loops)
+        #expect(
+            run.lines == [
+                "ok 1", "finally 1", "after 1", "ok 2", "finally 2", "after 2", "caught bad 3", "finally 3", "after 3",
+                "ok 4", "finally 4", "after 4", "finally 5", "caught bad 6", "finally 6", "total 24", "x 1", "inner 1",
+                "inner 2", "outer caught two", "x 3", "inner 3",
+            ])
+        #expect(run.status == .success)
+    }
+
+    @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
+        for limit in 2...70 {
+            _ = await runCompiledAndWalked(Self.loops) { $0.maxSteps = limit }
+        }
+        for budget in [1, 2, 3, 5, 8] {
+            _ = await runCompiledAndWalked(Self.loops) { $0.yieldAfterSteps = budget }
+        }
+    }
+
+    /// An error the `try`s do not catch runs every `finally` block on its way out, and is
+    /// reported where it was thrown; a `catch` that throws its error again keeps that place.
+    @Test func anUncaughtErrorRunsTheFinallyBlocksAndKeepsItsPlace() async {
+        let run = await runCompiledAndWalked(
+            """
+            saga main {
+              var i = 0
+              while i < 3 {
+                i = i + 1
+                try {
+                  try {
+                    if i == 2 { throw "out" }
+                  } catch e {
+                    log "again"
+                    throw e
+                  } finally {
+                    log "first \\(i)"
+                  }
+                } finally {
+                  log "second \\(i)"
+                }
+              }
+            }
+            """)
+        #expect(run.lines == ["first 1", "second 1", "again", "first 2", "second 2"])
+        #expect(run.errors.first?.contains("test.saga:7:") == true)
+        #expect(run.status == .sagaFailed)
+    }
+
+    /// A `return` in a `try` of a called function's loop runs the `finally` blocks, and the
+    /// function returns its value.
+    @Test func aReturnRunsTheFinallyBlocks() async {
+        let run = await runCompiledAndWalked(
+            """
+            func find(xs, wanted) {
+              for x in xs {
+                try {
+                  if x == wanted { return "found \\(x)" }
+                } finally {
+                  log "looked at \\(x)"
+                }
+              }
+              return "none"
+            }
+            saga main {
+              let a = call find([1, 2, 3], 2)
+              log a
+              let b = call find([1], 5)
+              log b
+            }
+            """)
+        #expect(run.lines == ["looked at 1", "looked at 2", "found 2", "looked at 1", "none"])
+    }
+
+    /// A task cancelled while it waits in a `try` of its loop runs the `finally` block, and
+    /// not the `catch` block, and reads `cancelled` as true there; so does a task whose attached
+    /// child failed, which no `catch` catches, reading `cancelled` as false.
+    @Test func cancellationAndAFailedChildRunTheFinallyBlockOnly() async {
+        let run = await runCompiledAndWalked(
+            """
+            saga main {
+              let t = fork {
+                var n = 0
+                loop {
+                  n = n + 1
+                  try {
+                    take "never"
+                  } catch e {
+                    log "not caught"
+                  } finally {
+                    log "cleaned up \\(n), cancelled \\(cancelled)"
+                  }
+                }
+              }
+              delay 10
+              cancel t
+              try {
+                var k = 0
+                while k < 2 {
+                  k = k + 1
+                  try {
+                    fork { delay 5; throw "child failed" }
+                    take "never"
+                  } catch e {
+                    log "a failed child is not caught"
+                  } finally {
+                    log "parent cleaned up \\(k), cancelled \\(cancelled)"
+                  }
+                }
+              } catch e {
+                log "caught above: \\(e.message)"
+              }
+            }
+            """)
+        #expect(run.lines == ["cleaned up 1, cancelled true", "parent cleaned up 1, cancelled false"])
+        #expect(run.status == .sagaFailed)
+    }
+
+    /// A `finally` block that a way out runs can itself be left by an error a `try` around
+    /// it catches: the way out it was running is dropped.
+    @Test func anErrorInAFinallyBlockReplacesTheWayOut() async {
+        let run = await runCompiledAndWalked(
+            """
+            saga main {
+              var i = 0
+              while i < 2 {
+                i = i + 1
+                try {
+                  try {
+                    throw "first"
+                  } finally {
+                    throw "second"
+                  }
+                } catch e {
+                  log "caught \\(e.message)"
+                }
+              }
+              log "done"
+            }
+            """)
+        #expect(run.lines == ["caught second", "caught second", "done"])
+    }
+}
