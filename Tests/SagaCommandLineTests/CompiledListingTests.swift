@@ -94,9 +94,16 @@ import Testing
         #expect(lines.contains("     9  5:37    return t1 into y"))
     }
 
-    @Test func aLoopWithATransactionRunsStatementByStatement() async throws {
-        let r = try await listing("saga main { loop { transaction { take \"a\" } } }")
+    @Test func aLoopWhoseFinallyBlockBreaksOutRunsStatementByStatement() async throws {
+        let r = try await listing("saga main { loop { try { take \"a\" } finally { break } } }")
         #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))
+    }
+
+    @Test func aTransactionListsItsBeginAndEnd() async throws {
+        let r = try await listing("saga main { loop { transaction { compensate { log 1 }; take \"a\" } } }")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("transaction: on failing run its compensations") })
+        #expect(lines.contains { $0.hasSuffix("end try or transaction") })
     }
 
     @Test func aTryListsWhereItsErrorsAndWaysOutGo() async throws {

@@ -116,11 +116,12 @@ extension Code {
         case .tryBegin(let index):
             guard handlers.indices.contains(Int(index)) else { return "try" }
             let handler = handlers[Int(index)]
+            if handler.compensates { return "transaction: on failing run its compensations" }
             var parts: [String] = []
             if handler.target >= 0 { parts.append("on error \(p(handler.place)) = error; goto \(handler.target)") }
             if handler.finally >= 0 { parts.append("on leaving goto \(handler.finally)") }
             return "try: " + parts.joined(separator: "; ")
-        case .tryEnd: return "end try"
+        case .tryEnd: return "end try or transaction"
         case .finallyEnd: return "end finally: go on leaving"
         case .rethrow(let place): return "throw \(p(place))"
         case .fail(let k): return "fail: \(key(k))"

@@ -51,6 +51,10 @@ final class Code {
         /// runs before a way out of the `try` goes on, ending with
         /// ``Instruction/finallyEnd``; -1 when there is none.
         var finally: Int32 = -1
+        /// Whether it is a `transaction`'s, which keeps the compensations registered inside it
+        /// (see ``CompiledLoop/transactions``): they run when an error, cancellation or a
+        /// failed child leaves it, and go to the enclosing transaction when it ends otherwise.
+        var compensates = false
     }
 
     /// One instruction.
@@ -181,12 +185,13 @@ final class Code {
         /// Fails with the error whose value the place holds (after a `finally` block that ran
         /// because of it).
         case rethrow(Place)
-        /// A `try` of a saga's code begins: until the matching ``tryEnd``, what leaves the code
-        /// abruptly (an error, a `return`, cancellation, a failed child) goes to one of
-        /// ``handlers``, which the interpreter keeps with the code's place in it (see
-        /// ``CompiledLoop/handlers``).
+        /// A `try` or a `transaction` of a saga's code begins: until the matching ``tryEnd``,
+        /// what leaves the code abruptly (an error, a `return`, cancellation, a failed child)
+        /// goes to one of ``handlers``, which the interpreter keeps with the code's place in it
+        /// (see ``CompiledLoop/handlers``).
         case tryBegin(Int32)
-        /// The innermost `try` of a saga's code ends.
+        /// The innermost `try` or `transaction` of a saga's code ends (a transaction's
+        /// compensations go to the enclosing one).
         case tryEnd
         /// The end of a copy of a `finally` block that a way out of its `try` ran: that way
         /// out goes on (see ``CompiledLoop/pending``).

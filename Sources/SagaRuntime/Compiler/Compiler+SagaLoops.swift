@@ -7,13 +7,13 @@ import SagaLanguage
 /// wherever the walk counts a step (before each statement, at each turn of a loop, and where
 /// it leaves an `if`'s arm or a nested loop for the statement after it), so that the limits
 /// and the yield budget fall where they fall in the walk. Assignments, `if`s, nested loops,
-/// `try`s, `break` and `continue` are instructions; every other statement (an effect, `log`, `throw`,
+/// `try`s, `transaction`s, `break` and `continue` are instructions; every other statement (an effect, `log`, `throw`,
 /// `return`) is a ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands,
 /// as the walk runs it.
 extension Compiler {
-    /// The loop compiled, or `nil` if it holds a `transaction` or `compensate`, a `finally`
-    /// block with a `break` or `continue`, a loop with an empty body, an expression that reads
-    /// `state` or `it`, or a variable outside the first `slotCount`.
+    /// The loop compiled, or `nil` if it holds a `finally` block with a `break` or `continue`,
+    /// a loop with an empty body, an expression that reads `state` or `it`, or a variable
+    /// outside the first `slotCount`.
     ///
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
     /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
@@ -112,6 +112,18 @@ extension Compiler {
             emit(.jump(to: loop.continueAt))
         case .try(let body, let catchClause, let finally, _):
             compileSagaTry(body.statements, catchClause, finally?.statements, next: next)
+        case .transaction(let body, _):
+            // Left as a `try` without a `finally` block is: `tryEnd` hands its compensations on.
+            let index = newHandler()
+            handlers[Int(index)] = Code.Handler(
+                target: -1, place: .temporary(0), clearsFrom: Int32(temporaryFloor), compensates: true)
+            emit(.tryBegin(index))
+            tries.append(nil)
+            compileSaga(body.statements)
+            tries.removeLast()
+            endStep()
+            emit(.tryEnd)
+            stepAfterBlock(next)
         default:
             site(stmt)
         }
@@ -276,7 +288,7 @@ extension Compiler {
         }
         return body.statements.contains { stmt in
             switch stmt {
-            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for, .try:
+            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for, .try, .transaction:
                 return true
             default:
                 if valueCall(stmt) != nil { return true }
@@ -351,8 +363,10 @@ extension Compiler {
     /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:callShapes:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
-        case .declare, .assign, .effect, .log, .throw, .break, .continue, .return:
+        case .declare, .assign, .effect, .log, .throw, .break, .continue, .return, .compensate:
             return true
+        case .transaction(let body, _):
+            return canCompileInSaga(body.statements)
         case .if(let arms, let elseBlock, _):
             return arms.allSatisfy { compilesInSaga($0.condition) && canCompileInSaga($0.body.statements) }
                 && (elseBlock.map { canCompileInSaga($0.statements) } ?? true)
@@ -368,8 +382,6 @@ extension Compiler {
             return canCompileInSaga(body.statements)
                 && (catchClause.map { canCompileInSaga($0.body.statements) } ?? true)
                 && (finally.map { canCompileInSaga($0.statements) && !leavesLoop($0.statements) } ?? true)
-        case .transaction, .compensate:
-            return false
         }
     }
 

@@ -113,9 +113,11 @@ extension Interpreter {
                     counts.countWithoutCheck()
                 }
             case .tryBegins(let index):
-                loop.handlers.append(code.handlers[index])
+                let handler = code.handlers[index]
+                loop.handlers.append(handler)
+                if handler.compensates { loop.transactions.append([]) }
             case .tryEnds:
-                loop.handlers.removeLast()
+                if loop.handlers.removeLast().compensates { endTransaction(in: loop, task) }
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
                 guard let pending = loop.pending.popLast() else { continue }
@@ -124,20 +126,43 @@ extension Interpreter {
         }
     }
 
-    /// Sends a way out of a compiled loop's code to the innermost `try` it stands in that
-    /// handles it.
+    /// What the `try`s and `transaction`s of a compiled loop's code do with a way out of it
+    /// (see ``handle(_:in:_:)``).
+    enum Handling {
+        /// The code goes on at a `catch` or `finally` block.
+        case goesOn
+        /// These compensations of a transaction run first; then the way out goes on in the
+        /// code.
+        case compensates([Compensation])
+        /// None handles it: it leaves the loop.
+        case leaves
+    }
+
+    /// Sends a way out of a compiled loop's code to the innermost `try` or `transaction` it
+    /// stands in that handles it.
     ///
     /// A way out is an error, a `return`, cancellation, a failed child or END: an error goes to
-    /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). The code then
-    /// goes on there.
-    ///
-    /// - Returns: `false` if no `try` of the code handles it: it leaves the loop.
-    func handle(_ completion: Completion, in loop: CompiledLoop, _ task: SagaTask) -> Bool {
+    /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). A transaction
+    /// that an error, cancellation or a failed child leaves runs its compensations; otherwise
+    /// they go to the enclosing transaction.
+    func handle(_ completion: Completion, in loop: CompiledLoop, _ task: SagaTask) -> Handling {
         while let handler = loop.handlers.popLast() {
             let depth = loop.handlers.count
             // The `finally` blocks that were running inside this `try` are left.
             func leaveFinallyBlocks() {
                 while let last = loop.pending.last, last.depth > depth { loop.pending.removeLast() }
+            }
+            if handler.compensates {
+                let compensations = loop.transactions.removeLast()
+                switch completion {
+                case .throwError, .abort, .cancel:
+                    guard !compensations.isEmpty else { continue }
+                    leaveFinallyBlocks()
+                    return .compensates(compensationRuns(compensations))
+                default:
+                    handOn(compensations, from: loop, task)
+                    continue
+                }
             }
             if handler.target >= 0, case .throwError(let failure) = completion {
                 leaveFinallyBlocks()
@@ -152,10 +177,27 @@ extension Interpreter {
                 continue
             }
             for t in Int(handler.clearsFrom)..<loop.code.temporaryCount { loop.temporaries[t] = .null }
-            return true
+            return .goesOn
         }
         if !loop.pending.isEmpty { loop.pending.removeAll() }
-        return false
+        return .leaves
+    }
+
+    /// The innermost transaction of a compiled loop's code ended: its compensations go to the
+    /// enclosing transaction.
+    private func endTransaction(in loop: CompiledLoop, _ task: SagaTask) {
+        handOn(loop.transactions.removeLast(), from: loop, task)
+    }
+
+    /// Hands the compensations of a transaction of a compiled loop's code that ended to the
+    /// enclosing one: in the code, or in the task's frames.
+    private func handOn(_ compensations: [Compensation], from loop: CompiledLoop, _ task: SagaTask) {
+        guard !compensations.isEmpty else { return }
+        if loop.transactions.isEmpty {
+            passCompensations(compensations, task)
+        } else {
+            loop.transactions[loop.transactions.count - 1] += compensations
+        }
     }
 
     /// Runs the code over the task's variables, where they lie.

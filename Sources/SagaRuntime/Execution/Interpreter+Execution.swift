@@ -318,14 +318,35 @@ extension Interpreter {
     }
 
     /// Hands a completed transaction's compensations to the enclosing transaction, if any.
-    private func passCompensations(_ compensations: [Compensation], _ task: SagaTask) {
+    func passCompensations(_ compensations: [Compensation], _ task: SagaTask) {
         guard !compensations.isEmpty else { return }
+        _ = addCompensations(compensations, task)
+    }
+
+    /// Adds compensations to the innermost transaction of the task: a `transaction` frame or
+    /// one of a compiled loop's (see ``CompiledLoop/transactions``).
+    ///
+    /// - Returns: `false` if the task stands in no transaction.
+    func addCompensations(_ compensations: [Compensation], _ task: SagaTask) -> Bool {
         for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
-            if case .transaction(let outer) = task.frames[i] {
+            switch task.frames[i] {
+            case .transaction(let outer):
                 task.frames[i] = .transaction(outer + compensations)
-                return
+                return true
+            case .compiled(let loop) where !loop.transactions.isEmpty:
+                loop.transactions[loop.transactions.count - 1] += compensations
+                return true
+            default:
+                continue
             }
         }
+        return false
+    }
+
+    /// The compensations of a transaction that failed, in the order they run (last registered
+    /// first), each as many times as failure injection asks (to show it is idempotent).
+    func compensationRuns(_ compensations: [Compensation]) -> [Compensation] {
+        compensations.flatMap { Array(repeating: $0, count: max(1, options.compensationRuns)) }
     }
 
     /// Leaves blocks until something handles `completion`: a loop (break, continue), a
@@ -340,10 +361,18 @@ extension Interpreter {
             case .block, .finallyBody, .compensating:
                 continue
             case .compiled(let loop):
-                // Its code's `try`s, if any, handle what they can.
-                if handle(completion, in: loop, task) {
+                // Its code's `try`s and `transaction`s, if any, handle what they can.
+                switch handle(completion, in: loop, task) {
+                case .goesOn:
                     task.frames.append(top)
                     return true
+                case .compensates(let compensations):
+                    // The compensations run above the code; then the completion goes on in it.
+                    task.frames.append(top)
+                    task.frames.append(.compensating(remaining: compensations, pending: completion))
+                    return true
+                case .leaves:
+                    continue
                 }
             case .whileLoop, .loop, .forLoop:
                 switch completion {
@@ -387,11 +416,8 @@ extension Interpreter {
                 switch completion {
                 case .throwError, .abort, .cancel:
                     if !compensations.isEmpty {
-                        // Failure injection may run each one twice, to show it is idempotent.
-                        let runs = compensations.flatMap {
-                            Array(repeating: $0, count: max(1, options.compensationRuns))
-                        }
-                        task.frames.append(.compensating(remaining: runs, pending: completion))
+                        task.frames.append(
+                            .compensating(remaining: compensationRuns(compensations), pending: completion))
                         return true
                     }
                 default:

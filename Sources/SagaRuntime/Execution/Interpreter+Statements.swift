@@ -124,13 +124,9 @@ extension Interpreter {
                 task.code = body.statements
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
-                for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
-                    if case .transaction(let list) = task.frames[i] {
-                        task.frames[i] = .transaction(list + [compensation])
-                        return .next
-                    }
+                guard addCompensations([compensation], task) else {
+                    throw SagaError(kind: "StateError", message: "compensate must be inside a transaction")
                 }
-                throw SagaError(kind: "StateError", message: "compensate must be inside a transaction")
             }
         } catch {
             return .completion(.throwError(Failure(error: error, trace: trace(task, at: stmt.location))))

@@ -14,6 +14,9 @@ final class CompiledLoop {
     /// innermost last, each with the number of handlers left when it began: it goes on at the
     /// block's ``Code/Instruction/finallyEnd``.
     @exclusivity(unchecked) var pending: [(depth: Int, completion: Completion)] = []
+    /// The compensations registered in each `transaction` of the code it stands in, innermost
+    /// last (see ``Code/Handler/compensates``).
+    @exclusivity(unchecked) var transactions: [[Compensation]] = []
     /// Room for the code's temporaries, then its locals (at least one in all).
     let temporaries: UnsafeMutablePointer<Value>
     private let count: Int

@@ -1,0 +1,94 @@
+import SagaCore
+import SagaLanguage
+import Testing
+
+@testable import SagaRuntime
+
+/// A `transaction` in a saga's loop runs from the loop's code: the interpreter keeps its
+/// compensations with the code (see ``CompiledLoop/transactions``).
+///
+/// Each program runs compiled and walked (`Options.shortCuts` off), which must print, fail,
+/// count steps and yield alike; the lines expected are written out too.
+@Suite struct CompiledTransactionTests {
+    static let orders = """
+        saga main {
+          var i = 0
+          while i < 4 {
+            i = i + 1
+            try {
+              transaction {
+                compensate { log "undo reserve \\(i)" }
+                transaction {
+                  compensate { log "undo charge \\(i)" }
+                  if i == 2 { throw "charge \\(i) failed" }
+                }
+                if i == 3 { throw "ship \\(i) failed" }
+                log "placed \\(i)"
+              }
+            } catch e {
+              log "caught \\(e.message)"
+            }
+          }
+          transaction {
+            compensate { log "undo outside" }
+            for k in [1, 2] {
+              transaction {
+                compensate { log "undo \\(k)" }
+                if k == 2 { break }
+              }
+            }
+            throw "after the loop"
+          }
+        }
+        """
+
+    @Test func compensationsRunLastFirstAndPassToTheEnclosingTransaction() async {
+        let run = await runCompiledAndWalked(Self.orders)
+        #expect(
+            run.lines == [
+                "placed 1", "undo charge 2", "undo reserve 2", "caught charge 2 failed", "undo charge 3",
+                "undo reserve 3", "caught ship 3 failed", "placed 4", "undo 2", "undo 1", "undo outside",
+            ])
+        #expect(run.status == .sagaFailed)
+    }
+
+    @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
+        for limit in 2...60 {
+            _ = await runCompiledAndWalked(Self.orders) { $0.maxSteps = limit }
+        }
+        for budget in [1, 2, 3, 5, 8] {
+            _ = await runCompiledAndWalked(Self.orders) { $0.yieldAfterSteps = budget }
+        }
+        // Failure injection runs each compensation twice.
+        let twice = await runCompiledAndWalked(Self.orders) { $0.compensationRuns = 2 }
+        #expect(
+            twice.lines.prefix(5) == ["placed 1", "undo charge 2", "undo charge 2", "undo reserve 2", "undo reserve 2"])
+    }
+
+    /// A task cancelled while it waits in a transaction of its loop runs the compensations,
+    /// which see `cancelled`, and its `finally` blocks.
+    @Test func cancellationRunsTheCompensations() async {
+        let run = await runCompiledAndWalked(
+            """
+            saga main {
+              let t = fork {
+                var n = 0
+                try {
+                  loop {
+                    n = n + 1
+                    transaction {
+                      compensate { log "undo \\(n), cancelled \\(cancelled)" }
+                      take "never"
+                    }
+                  }
+                } finally {
+                  log "finally \\(n), cancelled \\(cancelled)"
+                }
+              }
+              delay 10
+              cancel t
+            }
+            """)
+        #expect(run.lines == ["undo 1, cancelled true", "finally 1, cancelled true"])
+    }
+}
