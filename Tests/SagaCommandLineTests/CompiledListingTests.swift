@@ -94,9 +94,15 @@ import Testing
         #expect(lines.contains("     9  5:37    return t1 into y"))
     }
 
-    @Test func aLoopWhoseFinallyBlockBreaksOutRunsStatementByStatement() async throws {
-        let r = try await listing("saga main { loop { try { take \"a\" } finally { break } } }")
+    @Test func aLoopOfStatementsRunWhereTheyStandRunsStatementByStatement() async throws {
+        let r = try await listing("saga main { loop { let t = fork { log 1 }; join t } }")
         #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))
+    }
+
+    @Test func aJumpOutOfAFinallyBlockDropsItsWayOut() async throws {
+        let r = try await listing("saga main { loop { try { take \"a\" } finally { break } } }")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("leave finally: drop the way out") })
     }
 
     @Test func aTransactionListsItsBeginAndEnd() async throws {

@@ -53,12 +53,7 @@ import Testing
     }
 
     @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
-        for limit in 2...60 {
-            _ = await runCompiledAndWalked(Self.orders) { $0.maxSteps = limit }
-        }
-        for budget in [1, 2, 3, 5, 8] {
-            _ = await runCompiledAndWalked(Self.orders) { $0.yieldAfterSteps = budget }
-        }
+        await runUnderLimitsCompiledAndWalked(Self.orders, limits: 2...60)
         // Failure injection runs each compensation twice.
         let twice = await runCompiledAndWalked(Self.orders) { $0.compensationRuns = 2 }
         #expect(

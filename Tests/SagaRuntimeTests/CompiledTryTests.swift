@@ -61,12 +61,7 @@ import Testing
     }
 
     @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
-        for limit in 2...70 {
-            _ = await runCompiledAndWalked(Self.loops) { $0.maxSteps = limit }
-        }
-        for budget in [1, 2, 3, 5, 8] {
-            _ = await runCompiledAndWalked(Self.loops) { $0.yieldAfterSteps = budget }
-        }
+        await runUnderLimitsCompiledAndWalked(Self.loops, limits: 2...70)
     }
 
     /// An error the `try`s do not catch runs every `finally` block on its way out, and is
@@ -190,5 +185,40 @@ import Testing
             }
             """)
         #expect(run.lines == ["caught second", "caught second", "done"])
+    }
+
+    /// A `break`, `continue` or `return` in a `finally` block drops the way out that ran it, as
+    /// the walk does.
+    @Test func aJumpOutOfAFinallyBlockDropsTheWayOut() async {
+        let source = """
+            func first(xs) {
+              for x in xs {
+                try { throw "lost \\(x)" } finally { return x }
+              }
+            }
+            saga main {
+              var i = 0
+              while i < 4 {
+                i = i + 1
+                try {
+                  try {
+                    if i % 2 == 0 { throw "even \\(i)" }
+                  } finally {
+                    log "finally \\(i)"
+                    if i == 2 { continue }
+                    if i == 4 { break }
+                  }
+                  log "after \\(i)"
+                } catch e {
+                  log "caught \\(e.message)"
+                }
+              }
+              let f = call first([7, 8])
+              log "first \\(f)"
+            }
+            """
+        let run = await runCompiledAndWalked(source)
+        #expect(run.lines == ["finally 1", "after 1", "finally 2", "finally 3", "after 3", "finally 4", "first 7"])
+        await runUnderLimitsCompiledAndWalked(source, limits: 2...40)
     }
 }

@@ -114,4 +114,32 @@ import Testing
             """, [["type": "a", "xs": [1, 2]], ["type": "a", "xs": []]])
         #expect(run.state["log"] == ["caught"])
     }
+
+    /// A `break` or `continue` in a `finally` block that an error runs drops the error, and the
+    /// loop goes on; a `return` there ends the reducer without it.
+    @Test func aJumpOutOfAFinallyBlockDropsTheError() throws {
+        let run = try reduce(
+            """
+            reduce "a" as a {
+              for x in [1, 2, 3] {
+                try {
+                  try {
+                    state.n = state.n + x
+                    if x == 2 { state.n = state.n + "two" }
+                  } finally {
+                    state.log = state.log + ["finally \\(x)"]
+                    if x == 2 { continue }
+                  }
+                  state.log = state.log + ["after \\(x)"]
+                } catch e {
+                  state.log = state.log + ["not caught"]
+                }
+              }
+              try { state.n = state.n + "out" } finally { return }
+            }
+            """, [["type": "a"]])
+        #expect(run.state["log"] == ["finally 1", "after 1", "finally 2", "finally 3", "after 3"])
+        #expect(run.state["n"] == 6)
+        #expect(run.errors.isEmpty)
+    }
 }

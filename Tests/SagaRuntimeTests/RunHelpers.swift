@@ -59,3 +59,14 @@ func runCompiledAndWalked(
     #expect(compiled == walked)
     return compiled
 }
+
+/// Runs `source` compiled and walked (see ``runCompiledAndWalked(_:input:configure:)``) under
+/// each step limit in `limits`, then under the yield budgets 1, 2, 3, 5 and 8.
+func runUnderLimitsCompiledAndWalked(_ source: String, limits: ClosedRange<Int>) async {
+    for limit in limits {
+        _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+    }
+    for budget in [1, 2, 3, 5, 8] {
+        _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+    }
+}

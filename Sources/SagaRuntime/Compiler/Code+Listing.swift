@@ -108,11 +108,6 @@ extension Code {
         case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
             return "step; if \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
         case .jump(let target): return "goto \(target)"
-        case .pushHandler(let index):
-            guard handlers.indices.contains(Int(index)) else { return "try" }
-            let handler = handlers[Int(index)]
-            return "try: on error \(p(handler.place)) = error; goto \(handler.target)"
-        case .popHandler: return "end try"
         case .tryBegin(let index):
             guard handlers.indices.contains(Int(index)) else { return "try" }
             let handler = handlers[Int(index)]
@@ -123,7 +118,7 @@ extension Code {
             return "try: " + parts.joined(separator: "; ")
         case .tryEnd: return "end try or transaction"
         case .finallyEnd: return "end finally: go on leaving"
-        case .rethrow(let place): return "throw \(p(place))"
+        case .finallyLeave: return "leave finally: drop the way out"
         case .fail(let k): return "fail: \(key(k))"
         }
     }

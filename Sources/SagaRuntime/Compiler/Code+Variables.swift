@@ -46,7 +46,7 @@ extension Code {
             case .builtin(let index, let into):
                 return calls[Int(index)].arguments.allSatisfy(reads) && writes(into)
             case .checkDepth(let place), .checkLength(let place), .setStateMember(_, let place),
-                .forStart(let place, _), .jumpUnless(let place, _), .rethrow(let place):
+                .forStart(let place, _), .jumpUnless(let place, _):
                 return reads(place)
             case .setStatePath(let path, let place):
                 return readsPath(path) && reads(place)
@@ -55,10 +55,10 @@ extension Code {
             case .callReturn(_, let place):
                 return reads(place)
             case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
-                .popHandler, .fail:
+                .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
-            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .pushHandler, .tryBegin, .tryEnd, .finallyEnd:
-                // A handler writes the error into its place, a `catch` variable or a temporary:
+            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin:
+                // A handler writes the error into its place, a `catch` variable:
                 // a reducer with `try` runs with its variables.
                 return false
             }

@@ -31,25 +31,20 @@ final class Code {
         case index(Place)
     }
 
-    /// A `try`'s handler: where the code goes on when an instruction in its range fails.
-    ///
-    /// In a reducer, every error goes to ``target``. In a saga's code (see
-    /// ``Instruction/tryBegin(_:)``), an error goes to ``target`` when the `try` has a `catch`
-    /// (otherwise it is -1), and any other way out of the `try` (an error it does not catch, a
-    /// `return`, cancellation) goes to ``finally`` when it has a `finally` block.
+    /// A `try`'s handler (see ``Instruction/tryBegin(_:)``): an error goes to ``target`` when
+    /// the `try` has a `catch` (otherwise it is -1), and any other way out of the `try` (an
+    /// error it does not catch; in a saga also a `return`, cancellation) goes to ``finally``
+    /// when it has a `finally` block.
     struct Handler: Equatable {
-        /// The first instruction of the `catch` block, or of the copy of the `finally` block
-        /// that runs before the error goes on.
+        /// The first instruction of the `catch` block; -1 when there is none.
         var target: Int32
-        /// Where the error's value goes: the `catch` variable, or the temporary that keeps it
-        /// while the `finally` block runs.
+        /// Where the error's value goes: the `catch` variable.
         var place: Place
         /// The first temporary the failed instructions may have left set: it and those above
         /// it are set back to null.
         var clearsFrom: Int32
-        /// In a saga's code: the first instruction of the copy of the `finally` block that
-        /// runs before a way out of the `try` goes on, ending with
-        /// ``Instruction/finallyEnd``; -1 when there is none.
+        /// The first instruction of the copy of the `finally` block that runs before a way out
+        /// of the `try` goes on, ending with ``Instruction/finallyEnd``; -1 when there is none.
         var finally: Int32 = -1
         /// Whether it is a `transaction`'s, which keeps the compensations registered inside it
         /// (see ``CompiledLoop/transactions``): they run when an error, cancellation or a
@@ -177,25 +172,21 @@ final class Code {
         case stepAndLoopIfCompare(BinaryOperator, Place, Place, to: Int32)
         /// Goes on at the index (the end of the code ends the body).
         case jump(to: Int32)
-        /// A `try` begins: an error until the matching ``popHandler`` goes to one of
-        /// ``handlers``.
-        case pushHandler(Int32)
-        /// The innermost `try` ends (its body, or its `catch` block, is left).
-        case popHandler
-        /// Fails with the error whose value the place holds (after a `finally` block that ran
-        /// because of it).
-        case rethrow(Place)
-        /// A `try` or a `transaction` of a saga's code begins: until the matching ``tryEnd``,
-        /// what leaves the code abruptly (an error, a `return`, cancellation, a failed child)
-        /// goes to one of ``handlers``, which the interpreter keeps with the code's place in it
-        /// (see ``CompiledLoop/handlers``).
+        /// A `try` or a saga's `transaction` begins: until the matching ``tryEnd``, what leaves
+        /// the code abruptly (an error; in a saga also a `return`, cancellation, a failed
+        /// child) goes to one of ``handlers``: the runner keeps a reducer's, the interpreter a
+        /// saga's, with the code's place in it (see ``CompiledLoop/handlers``).
         case tryBegin(Int32)
-        /// The innermost `try` or `transaction` of a saga's code ends (a transaction's
-        /// compensations go to the enclosing one).
+        /// The innermost `try` or `transaction` ends (a transaction's compensations go to the
+        /// enclosing one).
         case tryEnd
         /// The end of a copy of a `finally` block that a way out of its `try` ran: that way
         /// out goes on (see ``CompiledLoop/pending``).
         case finallyEnd
+        /// A jump leaves a copy of a `finally` block that a way out of its `try` runs: that
+        /// way out is dropped, as a `break`, `continue` or `return` in a `finally` block
+        /// overrides it.
+        case finallyLeave
         /// Fails with a `TypeError` whose message is the key: what the checker refuses and the
         /// body cannot do.
         case fail(key: Int32)

@@ -10,10 +10,12 @@ enum CodeExit {
     /// A statement it ran where it stands left the task waiting (see
     /// ``CodeSteps/put(_:into:_:_:)``); it goes on after that statement.
     case waiting
-    /// It reached ``Code/Instruction/tryBegin(_:)`` with this index of ``Code/handlers``,
-    /// ``Code/Instruction/tryEnd`` or ``Code/Instruction/finallyEnd``, which the interpreter
-    /// runs (see ``CompiledLoop/handlers``); it goes on after it.
+    /// A saga's code reached ``Code/Instruction/tryBegin(_:)`` with this index of
+    /// ``Code/handlers``, ``Code/Instruction/tryEnd``, ``Code/Instruction/finallyEnd`` or
+    /// ``Code/Instruction/finallyLeave``, which the interpreter runs (see
+    /// ``CompiledLoop/handlers``); it goes on after it.
     case tryBegins(Int)
     case tryEnds
     case finallyEnds
+    case finallyLeaves
 }

@@ -11,8 +11,8 @@ struct CodeSteps {
     /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
     /// a saga's steps.
     private unowned(unsafe) let reducer: ReducerRunner?
-    /// Whether ``reducer`` is set.
-    private let isReducer: Bool
+    /// Whether ``reducer`` is set: the code is a reducer's.
+    let isReducer: Bool
     /// The interpreter and the task whose steps are counted, which make its calls by value
     /// (see ``called(_:_:_:)``); `nil` for a reducer's.
     ///

@@ -122,6 +122,8 @@ extension Interpreter {
                 // The way out that ran the `finally` block goes on.
                 guard let pending = loop.pending.popLast() else { continue }
                 return unwind(task, pending.completion)
+            case .finallyLeaves:
+                _ = loop.pending.popLast()
             }
         }
     }

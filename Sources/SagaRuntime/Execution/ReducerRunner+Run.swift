@@ -20,9 +20,9 @@ extension ReducerRunner {
         _ code: Code, _ state: inout Value, _ slots: UnsafeMutablePointer<Value>, action: Value,
         _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator, pc: inout Int, steps: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
-        // Made at the first `try`: most code has none, and an empty array made at every run
-        // would cost a call.
-        var handlers: [Code.Handler]?
+        // Made at the first `try`: most code has none, and empty arrays made at every run
+        // would cost calls.
+        var tries: ReducerTries?
         let count = code.instructionCount
         let instructions = code.instructionBase
         let onlyTheAction = code.readsOnlyTheAction
@@ -215,26 +215,32 @@ extension ReducerRunner {
                         if !(try places.compare(op, lhs, rhs, ev)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
-                    case .tryBegin(let index):
+                    case .tryBegin(let index) where !steps.isReducer:
                         return .tryBegins(Int(index))
-                    case .tryEnd:
+                    case .tryEnd where !steps.isReducer:
                         return .tryEnds
-                    case .finallyEnd:
+                    case .finallyEnd where !steps.isReducer:
                         return .finallyEnds
+                    case .finallyLeave where !steps.isReducer:
+                        return .finallyLeaves
                     default:
-                        try runRare(instruction, code, &state, places, ev, &handlers)
+                        try runRare(instruction, code, &state, places, ev, &tries)
                     }
                 }
                 return .end
             } catch {
-                guard let handler = handlers?.popLast() else { throw error }
+                // A saga's code has no handlers here: the interpreter keeps them.
+                guard var current = tries else { throw error }
+                tries = nil
+                guard let handler = current.handle(error) else { throw error }
+                tries = current
                 for t in Int(handler.clearsFrom)..<code.temporaryCount { temporaries[t] = .null }
-                switch handler.place {
-                case .slot(let s): slots[Int(s)] = error.value
-                case .temporary(let t): temporaries[Int(t)] = error.value
-                case .constant, .local: break
+                if handler.target >= 0 {
+                    if case .slot(let s) = handler.place { slots[Int(s)] = error.value }
+                    pc = Int(handler.target)
+                } else {
+                    pc = Int(handler.finally)
                 }
-                pc = Int(handler.target)
             }
         }
     }
@@ -247,7 +253,7 @@ extension ReducerRunner {
     @inline(never)
     private func runRare(
         _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
-        _ handlers: inout [Code.Handler]?
+        _ tries: inout ReducerTries?
     ) throws(SagaError) {
         switch instruction {
         case .index(let base, let index, let to):
@@ -309,16 +315,19 @@ extension ReducerRunner {
             places.write(.bool(ev.cancelled), to)
         case .clearTemporaries:
             for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
-        case .pushHandler(let index):
+        case .tryBegin(let index):
             // Taken out first, so that the list is appended to in place.
-            var list = handlers ?? []
-            handlers = nil
-            list.append(code.handlers[Int(index)])
-            handlers = list
-        case .popHandler:
-            _ = handlers?.popLast()
-        case .rethrow(let place):
-            throw SagaError(value: places.read(place))
+            var current = tries ?? ReducerTries()
+            tries = nil
+            current.handlers.append(code.handlers[Int(index)])
+            tries = current
+        case .tryEnd:
+            _ = tries?.handlers.popLast()
+        case .finallyEnd:
+            // The error that ran the `finally` block goes on.
+            if let pending = tries?.pending.popLast() { throw pending.error }
+        case .finallyLeave:
+            _ = tries?.pending.popLast()
         case .fail(let key):
             throw SagaError.typeError(code.keys[Int(key)])
         case .append, .appendText, .appendDisplay:
@@ -327,8 +336,7 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .take, .put, .call, .callReturn,
-            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump, .tryBegin, .tryEnd,
-            .finallyEnd:
+            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
         }
