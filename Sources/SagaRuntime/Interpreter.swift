@@ -100,7 +100,8 @@ public final class Interpreter {
         /// They are loops run from code, actions processed on the spot and watchers' short turns
         /// (see Sources/SagaRuntime/README.md). Each does what the statements as written do, so
         /// a run shows the same either way; tests and fuzzers turn them off to hold a run
-        /// against the statements as written. No command sets it.
+        /// against the statements as written. A `try` or `transaction` runs from code either way.
+        /// No command sets it.
         @_spi(Testing) public var shortCuts = true
 
         /// Creates options; everything is off unless named.
@@ -138,12 +139,13 @@ public final class Interpreter {
     /// The state a saga's compiled code runs over: none (only a reducer's code reads the
     /// state), kept here so that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
-    /// The code of each `while`, `for` and `loop` loop of a saga that compiles (see
-    /// ``compiledLoop(_:_:_:)``), by its body's storage: made when the loop is first entered.
+    /// The code of each loop of a saga that compiles, and of each `try` and `transaction` (see
+    /// ``compiledLoop(_:_:_:)``, ``compiledBlock(_:_:_:)``), by its body's storage: made when
+    /// the statement is first entered.
     ///
     /// The entry keeps the body, so that its storage cannot be freed and reused by another
     /// body while the entry is there.
-    @exclusivity(unchecked) var compiledLoops: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
+    @exclusivity(unchecked) var compiledCode: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.

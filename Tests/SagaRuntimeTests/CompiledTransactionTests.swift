@@ -4,11 +4,12 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A `transaction` in a saga's loop runs from the loop's code: the interpreter keeps its
-/// compensations with the code (see ``CompiledLoop/transactions``).
+/// A `transaction` runs from code, its loop's or its own: the interpreter keeps its
+/// compensations with the code (see ``RunningCode/transactions``).
 ///
-/// Each program runs compiled and walked (`Options.shortCuts` off), which must print, fail,
-/// count steps and yield alike; the lines expected are written out too.
+/// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
+/// walked, each `transaction` from code of its own), which must print, fail, count steps and
+/// yield alike; the lines expected are written out too.
 @Suite struct CompiledTransactionTests {
     static let orders = """
         saga main {

@@ -4,11 +4,12 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A `try` in a saga's loop runs from the loop's code: its `catch` and `finally` blocks are
-/// reached through handlers the interpreter keeps with the code (see ``CompiledLoop/handlers``).
+/// A `try` runs from code, its loop's or its own: its `catch` and `finally` blocks are reached
+/// through handlers the interpreter keeps with the code (see ``RunningCode/handlers``).
 ///
-/// Each program runs compiled and walked (`Options.shortCuts` off), which must print, fail,
-/// count steps and yield alike; the lines expected are written out too.
+/// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
+/// walked, each `try` from code of its own), which must print, fail, count steps and yield
+/// alike; the lines expected are written out too.
 @Suite struct CompiledTryTests {
     static let loops = """
         func risky(n) {
@@ -220,5 +221,38 @@ import Testing
         let run = await runCompiledAndWalked(source)
         #expect(run.lines == ["finally 1", "after 1", "finally 2", "finally 3", "after 3", "finally 4", "first 7"])
         await runUnderLimitsCompiledAndWalked(source, limits: 2...40)
+    }
+
+    /// A `try` or `transaction` outside any loop runs from code of its own, which a `break` or
+    /// `continue` leaves for the loop the walk runs around it (with the short cuts off), its
+    /// `finally` blocks and compensations on the way.
+    @Test func aTryOutsideALoopRunsFromItsOwnCode() async {
+        let source = """
+            saga main {
+              try { log "top" } finally { log "top finally" }
+              transaction {
+                compensate { log "undo top" }
+                try { throw "top failed" } catch e { log "caught \\(e.message)" }
+              }
+              for x in [1, 2, 3] {
+                try {
+                  if x == 1 { continue }
+                  transaction {
+                    compensate { log "undo \\(x)" }
+                    if x == 2 { break }
+                  }
+                } finally {
+                  log "finally \\(x)"
+                }
+              }
+              try { loop {} } catch e { log "caught \\(e.kind)" }
+            }
+            """
+        let run = await runCompiledAndWalked(source) { $0.maxSteps = 1000 }
+        #expect(
+            run.lines == [
+                "top", "top finally", "caught top failed", "finally 1", "finally 2", "caught RangeError",
+            ])
+        await runUnderLimitsCompiledAndWalked(source, limits: 2...30, maxSteps: 1000)
     }
 }

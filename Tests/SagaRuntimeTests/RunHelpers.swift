@@ -61,12 +61,16 @@ func runCompiledAndWalked(
 }
 
 /// Runs `source` compiled and walked (see ``runCompiledAndWalked(_:input:configure:)``) under
-/// each step limit in `limits`, then under the yield budgets 1, 2, 3, 5 and 8.
-func runUnderLimitsCompiledAndWalked(_ source: String, limits: ClosedRange<Int>) async {
+/// each step limit in `limits`, then under the yield budgets 1, 2, 3, 5 and 8 (with
+/// `maxSteps`, if given, for a program that may loop without end).
+func runUnderLimitsCompiledAndWalked(_ source: String, limits: ClosedRange<Int>, maxSteps: Int? = nil) async {
     for limit in limits {
         _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
     }
     for budget in [1, 2, 3, 5, 8] {
-        _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+        _ = await runCompiledAndWalked(source) {
+            $0.yieldAfterSteps = budget
+            if let maxSteps { $0.maxSteps = maxSteps }
+        }
     }
 }

@@ -47,7 +47,7 @@ final class Code {
         /// of the `try` goes on, ending with ``Instruction/finallyEnd``; -1 when there is none.
         var finally: Int32 = -1
         /// Whether it is a `transaction`'s, which keeps the compensations registered inside it
-        /// (see ``CompiledLoop/transactions``): they run when an error, cancellation or a
+        /// (see ``RunningCode/transactions``): they run when an error, cancellation or a
         /// failed child leaves it, and go to the enclosing transaction when it ends otherwise.
         var compensates = false
     }
@@ -175,13 +175,13 @@ final class Code {
         /// A `try` or a saga's `transaction` begins: until the matching ``tryEnd``, what leaves
         /// the code abruptly (an error; in a saga also a `return`, cancellation, a failed
         /// child) goes to one of ``handlers``: the runner keeps a reducer's, the interpreter a
-        /// saga's, with the code's place in it (see ``CompiledLoop/handlers``).
+        /// saga's, with the code's place in it (see ``RunningCode/handlers``).
         case tryBegin(Int32)
         /// The innermost `try` or `transaction` ends (a transaction's compensations go to the
         /// enclosing one).
         case tryEnd
         /// The end of a copy of a `finally` block that a way out of its `try` ran: that way
-        /// out goes on (see ``CompiledLoop/pending``).
+        /// out goes on (see ``RunningCode/pending``).
         case finallyEnd
         /// A jump leaves a copy of a `finally` block that a way out of its `try` runs: that
         /// way out is dropped, as a `break`, `continue` or `return` in a `finally` block
@@ -324,11 +324,11 @@ final class Code {
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: nil)
     }
 
-    /// Compiles a saga's `while`, `loop` or `for` statement (see
-    /// ``Compiler/sagaLoop(_:slotCount:callShapes:)``), whose variables are the first
+    /// Compiles a saga's `while`, `loop`, `for`, `try` or `transaction` statement (see
+    /// ``Compiler/sagaStatement(_:slotCount:callShapes:)``), whose variables are the first
     /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
-    convenience init?(sagaLoop statement: Stmt, slotCount: Int, callShapes: [CallShape] = []) {
-        guard let compiler = Compiler.sagaLoop(statement, slotCount: slotCount, callShapes: callShapes)
+    convenience init?(sagaStatement statement: Stmt, slotCount: Int, callShapes: [CallShape] = []) {
+        guard let compiler = Compiler.sagaStatement(statement, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }

@@ -1,16 +1,16 @@
 import SagaCore
 import SagaLanguage
 
-/// A saga's `while`, `loop` and `for` loops, compiled into the code reducers run (see
+/// A saga's loops, `try`s and `transaction`s, compiled into the code reducers run (see
 /// `Compiler+Statements.swift` for the steps it takes): assignments, `if`s, nested loops,
 /// `try`s, `transaction`s, `break` and `continue` are instructions; every other statement (an
 /// effect, `log`, `throw`, `return`) is a ``Code/Instruction/statement(_:)`` that the
 /// interpreter runs where it stands, as the walk runs it, or one of the instructions
 /// ``site(_:)`` and ``compileCall(_:_:)`` make of the commonest.
 extension Compiler {
-    /// The loop compiled, or `nil` if it holds a loop with an empty body, an expression that
-    /// reads `state` or `it` where it is not a statement the interpreter runs, or a variable
-    /// outside the first `slotCount`.
+    /// A `while`, `loop`, `for`, `try` or `transaction` statement compiled, or `nil` if it holds
+    /// an expression that reads `state` or `it` where it is not a statement the interpreter
+    /// runs, or a variable outside the first `slotCount`.
     ///
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
     /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
@@ -18,16 +18,16 @@ extension Compiler {
     ///
     /// A loop whose body only has statements the interpreter runs where they stand is not
     /// compiled either: its code would do nothing but leave for each of them, which the walk
-    /// does at less cost.
-    static func sagaLoop(_ loop: Stmt, slotCount: Int, callShapes: [CallShape]) -> Compiler? {
-        guard canCompileInSaga(loop) else { return nil }
+    /// does at less cost. A `try` or `transaction` always compiles: the walk does not run them.
+    static func sagaStatement(_ statement: Stmt, slotCount: Int, callShapes: [CallShape]) -> Compiler? {
+        guard canCompileInSaga(statement) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
         compiler.callShapes = callShapes
-        guard compiler.hasInstructions(loop) else { return nil }
-        compiler.location = loop.location
-        // The loop's own statement is the walk's step; its code starts at its first turn.
-        compiler.compile(loop, next: nil)
+        guard compiler.hasInstructions(statement) else { return nil }
+        compiler.location = statement.location
+        // The statement's own step is the walk's; a loop's code starts at its first turn.
+        compiler.compile(statement, next: nil)
         for instruction in compiler.instructions {
             if case .fail = instruction { return nil }
         }
@@ -95,10 +95,11 @@ extension Compiler {
     /// `if`, a nested loop, or a `take` or `put` of the forms ``SiteKind`` names. It is looked
     /// for before the loop is compiled: a loop that does not compile is looked at each time
     /// it is entered.
-    private func hasInstructions(_ loop: Stmt) -> Bool {
+    private func hasInstructions(_ statement: Stmt) -> Bool {
         let body: Block
-        switch loop {
+        switch statement {
         case .while(_, let b, _), .loop(let b, _), .for(_, _, let b, _): body = b
+        case .try, .transaction: return true
         default: return false
         }
         return body.statements.contains { stmt in
@@ -136,7 +137,7 @@ extension Compiler {
 
     // MARK: What compiles
 
-    /// Whether a loop statement compiles (see ``sagaLoop(_:slotCount:callShapes:)``).
+    /// Whether a loop statement compiles (see ``sagaStatement(_:slotCount:callShapes:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
         case .declare, .assign, .effect, .log, .throw, .break, .continue, .return, .compensate:
@@ -147,11 +148,11 @@ extension Compiler {
             return arms.allSatisfy { compilesInSaga($0.condition) && canCompileInSaga($0.body.statements) }
                 && (elseBlock.map { canCompileInSaga($0.statements) } ?? true)
         case .while(let condition, let body, _):
-            return compilesInSaga(condition) && !body.statements.isEmpty && canCompileInSaga(body.statements)
+            return compilesInSaga(condition) && canCompileInSaga(body.statements)
         case .loop(let body, _):
-            return !body.statements.isEmpty && canCompileInSaga(body.statements)
+            return canCompileInSaga(body.statements)
         case .for(_, let sequence, let body, _):
-            return compilesInSaga(sequence) && !body.statements.isEmpty && canCompileInSaga(body.statements)
+            return compilesInSaga(sequence) && canCompileInSaga(body.statements)
         case .try(let body, let catchClause, let finally, _):
             return canCompileInSaga(body.statements)
                 && (catchClause.map { canCompileInSaga($0.body.statements) } ?? true)

@@ -80,12 +80,14 @@ extension Compiler {
             temporaryFloor -= 2
             stepAfterBlock(next)
         case .break:
-            // In a reducer, `break` or `continue` outside a loop ends the body, as `return` does.
-            guard let loop = loops.last else { return forSaga ? fail("break outside a loop") : compileReturn() }
+            // In a reducer, `break` or `continue` outside a loop ends the body, as `return`
+            // does; in a saga's `try` or `transaction` it leaves for a loop the walk runs, as the
+            // statement does.
+            guard let loop = loops.last else { return forSaga ? site(stmt) : compileReturn() }
             leaveTries(downTo: loop.tries)
             loops[loops.count - 1].breaks.append(emitJump())
         case .continue:
-            guard let loop = loops.last else { return forSaga ? fail("continue outside a loop") : compileReturn() }
+            guard let loop = loops.last else { return forSaga ? site(stmt) : compileReturn() }
             leaveTries(downTo: loop.tries)
             emit(.jump(to: loop.continueAt))
         case .return where !forSaga:

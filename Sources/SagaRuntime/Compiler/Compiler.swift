@@ -69,7 +69,7 @@ struct Compiler {
     /// What a jump out of the blocks being compiled must do, innermost last (see
     /// ``Leaving``).
     var tries: [Leaving] = []
-    /// Whether the code is a saga's (see ``sagaLoop(_:slotCount:callShapes:)``): its
+    /// Whether the code is a saga's (see ``sagaStatement(_:slotCount:callShapes:)``): its
     /// statements take steps, and its effects are statements the interpreter runs; a reducer's
     /// counts only its loops' turns, and has no effects.
     var forSaga = false

@@ -6,7 +6,7 @@ import SagaLanguage
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
 /// - Each saga and function: its loops that run from code
-///   (``Compiler/sagaLoop(_:slotCount:callShapes:)``),
+///   (``Compiler/sagaStatement(_:slotCount:callShapes:)``),
 ///   instruction by instruction, and its watchers that run in short turns
 ///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
 package enum ProgramListing {
@@ -129,15 +129,14 @@ package enum ProgramListing {
                 for arm in arms { walk(arm.body) }
                 if let otherwise { walk(otherwise) }
             case .while(_, let body, let location), .loop(let body, let location):
-                loop(statement, "loop", body, location)
-            case .for(let variable, _, let body, let location):
-                names.add(variable)
-                loop(statement, "for", body, location)
-            case .try(let body, let handler, let finally, _):
-                walk(body)
-                if let handler { walk(handler.body) }
-                if let finally { walk(finally) }
-            case .transaction(let body, _), .compensate(let body, _):
+                code(statement, "loop", body, location)
+            case .for(_, _, let body, let location):
+                code(statement, "for", body, location)
+            case .try(let body, _, _, let location):
+                code(statement, "try", body, location)
+            case .transaction(let body, let location):
+                code(statement, "transaction", body, location)
+            case .compensate(let body, _):
                 walk(body)
             }
         }
@@ -169,22 +168,38 @@ package enum ProgramListing {
             }
         }
 
-        mutating func loop(_ statement: Stmt, _ kind: String, _ body: Block, _ location: SourceLocation) {
-            names.add(body)
+        /// A loop, `try` or `transaction`: its code, unless it is part of the code around it,
+        /// and the blocks inside.
+        mutating func code(_ statement: Stmt, _ kind: String, _ body: Block, _ location: SourceLocation) {
+            names.add(statement)
             if inCode {
-                walk(body)
+                walkBlocks(of: statement)
                 return
             }
             // Listed with every slot its own (the task's frame decides which it has).
-            if let code = Code(sagaLoop: statement, slotCount: Int(Int32.max), callShapes: callShapes) {
+            if let code = Code(sagaStatement: statement, slotCount: Int(Int32.max), callShapes: callShapes) {
                 lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
                 lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
                 inCode = true
-                walk(body)
+                walkBlocks(of: statement)
                 inCode = false
             } else {
                 lines.append("  \(kind) at \(at(location)): runs statement by statement")
+                walkBlocks(of: statement)
+            }
+        }
+
+        /// The blocks of a loop, `try` or `transaction`.
+        mutating func walkBlocks(of statement: Stmt) {
+            switch statement {
+            case .try(let body, let handler, let finally, _):
                 walk(body)
+                if let handler { walk(handler.body) }
+                if let finally { walk(finally) }
+            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .transaction(let body, _):
+                walk(body)
+            default:
+                break
             }
         }
     }

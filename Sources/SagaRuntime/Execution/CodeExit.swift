@@ -13,7 +13,7 @@ enum CodeExit {
     /// A saga's code reached ``Code/Instruction/tryBegin(_:)`` with this index of
     /// ``Code/handlers``, ``Code/Instruction/tryEnd``, ``Code/Instruction/finallyEnd`` or
     /// ``Code/Instruction/finallyLeave``, which the interpreter runs (see
-    /// ``CompiledLoop/handlers``); it goes on after it.
+    /// ``RunningCode/handlers``); it goes on after it.
     case tryBegins(Int)
     case tryEnds
     case finallyEnds

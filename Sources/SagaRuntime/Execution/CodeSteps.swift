@@ -6,7 +6,7 @@ import SagaLanguage
 ///
 /// A task's step loop counts its statements' steps here, and the code of the task's loops
 /// goes on with the same counts, with the same checks at each step (see
-/// ``Interpreter/runCompiledLoop(_:_:_:)``).
+/// ``Interpreter/runCode(_:_:_:)``).
 struct CodeSteps {
     /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
     /// a saga's steps.

@@ -142,7 +142,7 @@ extension Interpreter {
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
         // a task that would take more in its turn than the run has left stops the run there
         // (an effect-free loop, or one of calls that never block, would otherwise go on). The
-        // counts are the ones a compiled loop's code goes on with.
+        // counts are the ones running code goes on with.
         var counts = CodeSteps(
             self, task, steps: steps, yieldAfter: options.yieldAfterSteps.map { steps + $0 } ?? Int.max, ran: 0,
             runStepsLeft: self.runStepsLeft, maxSteps: options.maxSteps, limitsRunSteps: options.maxRunSteps != nil)
@@ -151,9 +151,9 @@ extension Interpreter {
             // A loop that runs from its code counts its own steps, the first turn's included.
             // Looked at where the frame is: `frames.last` would copy it out.
             if task.pc >= task.code.count, !task.frames.isEmpty,
-                case .compiled(let loop) = task.frames[task.frames.count - 1]
+                case .compiled(let code) = task.frames[task.frames.count - 1]
             {
-                guard runCompiledLoop(loop, task, &counts) else { return }
+                guard runCode(code, task, &counts) else { return }
                 continue
             }
             counts.countWithoutCheck()
@@ -169,18 +169,7 @@ extension Interpreter {
                 return
             }
             if counts.steps > options.maxSteps {
-                counts.restart(
-                    from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
-                let error = Interpreter.tooManySteps(options.maxSteps)
-                let at = nextStatementLocation(task)
-                guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
-                // What runs next runs in the step that failed: a `catch` of a compiled loop's
-                // code takes it again.
-                if case .compiled = task.frames.last, task.pc >= task.code.count {
-                    counts.uncount()
-                    counts.restart(
-                        from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
-                }
+                guard tookTooManySteps(task, &counts) else { return }
             }
             // The common case: the next statement of the current block.
             let pc = task.pc
@@ -246,19 +235,6 @@ extension Interpreter {
                 } else {
                     task.frames.removeLast()
                 }
-            case .tryBody(_, let finally):
-                task.frames.removeLast()
-                if let finally { task.runFinally(finally.statements, then: .normal) }
-            case .catchBody(let finally):
-                task.frames.removeLast()
-                if let finally { task.runFinally(finally, then: .normal) }
-            case .finallyBody(let pending):
-                task.frames.removeLast()
-                if case .normal = pending { continue }
-                guard unwind(task, pending) else { return }
-            case .transaction(let compensations):
-                task.frames.removeLast()
-                passCompensations(compensations, task)
             case .call(let frame):
                 // The function ran off its end: it returns null.
                 task.frames.removeLast()
@@ -274,6 +250,26 @@ extension Interpreter {
                 return
             }
         }
+    }
+
+    /// The task took more than `--max-steps` steps without waiting: the error, raised where the
+    /// task stands, and the count starts again.
+    ///
+    /// What runs next (a `catch`) runs in the step that failed: the step loop runs a statement
+    /// of the walk's at once; running code takes that step again, so it is taken back.
+    ///
+    /// - Returns: `true` if the body goes on; `false` if it ended.
+    @inline(never)
+    private func tookTooManySteps(_ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+        counts.restart(from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+        let error = Interpreter.tooManySteps(options.maxSteps)
+        let at = nextStatementLocation(task)
+        guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return false }
+        if case .compiled = task.frames.last, task.pc >= task.code.count {
+            counts.uncount()
+            counts.restart(from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+        }
+        return true
     }
 
     /// A turn of the `while` loop on top of the frames: its condition decides whether its body
@@ -323,21 +319,15 @@ extension Interpreter {
         _ = addCompensations(compensations, task)
     }
 
-    /// Adds compensations to the innermost transaction of the task: a `transaction` frame or
-    /// one of a compiled loop's (see ``CompiledLoop/transactions``).
+    /// Adds compensations to the innermost transaction of the task, which its code keeps (see
+    /// ``RunningCode/transactions``).
     ///
     /// - Returns: `false` if the task stands in no transaction.
     func addCompensations(_ compensations: [Compensation], _ task: SagaTask) -> Bool {
         for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
-            switch task.frames[i] {
-            case .transaction(let outer):
-                task.frames[i] = .transaction(outer + compensations)
-                return true
-            case .compiled(let loop) where !loop.transactions.isEmpty:
+            if case .compiled(let loop) = task.frames[i], !loop.transactions.isEmpty {
                 loop.transactions[loop.transactions.count - 1] += compensations
                 return true
-            default:
-                continue
             }
         }
         return false
@@ -358,7 +348,7 @@ extension Interpreter {
         task.abandonCurrentBlock()
         while let top = task.frames.popLast() {
             switch top {
-            case .block, .finallyBody, .compensating:
+            case .block, .compensating:
                 continue
             case .compiled(let loop):
                 // Its code's `try`s and `transaction`s, if any, handle what they can.
@@ -382,23 +372,6 @@ extension Interpreter {
                     return true
                 default: continue
                 }
-            case .tryBody(let catchClause, let finally):
-                if case .throwError(let failure) = completion, let catchClause {
-                    task.env[catchClause.binding.slot] = failure.error.value
-                    task.lastCaught = failure
-                    task.frames.append(.catchBody(finally: finally?.statements))
-                    task.code = catchClause.body.statements
-                    return true
-                }
-                if let finally {
-                    task.runFinally(finally.statements, then: completion)
-                    return true
-                }
-            case .catchBody(let finally):
-                if let finally {
-                    task.runFinally(finally, then: completion)
-                    return true
-                }
             case .call(let frame):
                 restoreCaller(frame, task)
                 switch completion {
@@ -411,17 +384,6 @@ extension Interpreter {
                     task.abandonCurrentBlock()
                     continue
                 case .normal, .breakLoop, .continueLoop: return returned(.null, from: frame, task, restored: true)
-                }
-            case .transaction(let compensations):
-                switch completion {
-                case .throwError, .abort, .cancel:
-                    if !compensations.isEmpty {
-                        task.frames.append(
-                            .compensating(remaining: compensationRuns(compensations), pending: completion))
-                        return true
-                    }
-                default:
-                    passCompensations(compensations, task)
                 }
             }
         }

@@ -85,14 +85,14 @@ extension Interpreter {
             case .while(let condition, let body, _):
                 task.suspendCurrentBlock()
                 if let code = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(CompiledLoop(code)))
+                    task.frames.append(.compiled(RunningCode(code)))
                 } else {
                     task.frames.append(.whileLoop(condition, body.statements))
                 }
             case .loop(let body, _):
                 task.suspendCurrentBlock()
                 if let code = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(CompiledLoop(code)))
+                    task.frames.append(.compiled(RunningCode(code)))
                 } else {
                     task.frames.append(.loop(body.statements))
                 }
@@ -100,7 +100,7 @@ extension Interpreter {
                 if let code = compiledLoop(stmt, body, task) {
                     // The code takes the items (and reports a sequence that is not one).
                     task.suspendCurrentBlock()
-                    task.frames.append(.compiled(CompiledLoop(code)))
+                    task.frames.append(.compiled(RunningCode(code)))
                     return .next
                 }
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
@@ -114,14 +114,11 @@ extension Interpreter {
                 var value = Value.null
                 if let e { value = try evaluator(task).eval(e, task.env) }
                 return .completion(.returnValue(value))
-            case .try(let body, let catchClause, let finally, _):
+            case .try(let body, _, _, _), .transaction(let body, _):
+                // Run from code, which keeps their handlers and compensations.
+                let code = try compiledBlock(stmt, body, task)
                 task.suspendCurrentBlock()
-                task.frames.append(.tryBody(catch: catchClause, finally: finally))
-                task.code = body.statements
-            case .transaction(let body, _):
-                task.suspendCurrentBlock()
-                task.frames.append(.transaction([]))
-                task.code = body.statements
+                task.frames.append(.compiled(RunningCode(code)))
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
                 guard addCompensations([compensation], task) else {

@@ -20,9 +20,6 @@ extension ReducerRunner {
         _ code: Code, _ state: inout Value, _ slots: UnsafeMutablePointer<Value>, action: Value,
         _ temporaries: UnsafeMutablePointer<Value>, _ ev: Evaluator, pc: inout Int, steps: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
-        // Made at the first `try`: most code has none, and empty arrays made at every run
-        // would cost calls.
-        var tries: ReducerTries?
         let count = code.instructionCount
         let instructions = code.instructionBase
         let onlyTheAction = code.readsOnlyTheAction
@@ -215,25 +212,20 @@ extension ReducerRunner {
                         if !(try places.compare(op, lhs, rhs, ev)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
-                    case .tryBegin(let index) where !steps.isReducer:
-                        return .tryBegins(Int(index))
-                    case .tryEnd where !steps.isReducer:
-                        return .tryEnds
-                    case .finallyEnd where !steps.isReducer:
-                        return .finallyEnds
-                    case .finallyLeave where !steps.isReducer:
-                        return .finallyLeaves
                     default:
-                        try runRare(instruction, code, &state, places, ev, &tries)
+                        if let exit = try runRare(instruction, code, &state, places, ev, inSaga: !steps.isReducer) {
+                            return exit
+                        }
                     }
                 }
                 return .end
             } catch {
                 // A saga's code has no handlers here: the interpreter keeps them.
-                guard var current = tries else { throw error }
-                tries = nil
-                guard let handler = current.handle(error) else { throw error }
-                tries = current
+                guard let handler = tries.handle(error) else {
+                    // The error leaves the reducer: its `finally` blocks are done with.
+                    tries.pending.removeAll()
+                    throw error
+                }
                 for t in Int(handler.clearsFrom)..<code.temporaryCount { temporaries[t] = .null }
                 if handler.target >= 0 {
                     if case .slot(let s) = handler.place { slots[Int(s)] = error.value }
@@ -250,11 +242,14 @@ extension ReducerRunner {
     ///
     /// These are out of the loop of ``run(_:_:_:action:_:_:pc:steps:)``, so that the loop has
     /// little to set up on entry. None of them moves the program counter.
+    ///
+    /// - Returns: where a saga's code (`inSaga`) leaves for the interpreter, which keeps its
+    ///   `try`s; otherwise `nil`.
     @inline(never)
     private func runRare(
         _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
-        _ tries: inout ReducerTries?
-    ) throws(SagaError) {
+        inSaga: Bool
+    ) throws(SagaError) -> CodeExit? {
         switch instruction {
         case .index(let base, let index, let to):
             let b = places.read(base)
@@ -316,18 +311,18 @@ extension ReducerRunner {
         case .clearTemporaries:
             for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
         case .tryBegin(let index):
-            // Taken out first, so that the list is appended to in place.
-            var current = tries ?? ReducerTries()
-            tries = nil
-            current.handlers.append(code.handlers[Int(index)])
-            tries = current
+            if inSaga { return .tryBegins(Int(index)) }
+            tries.handlers.append(code.handlers[Int(index)])
         case .tryEnd:
-            _ = tries?.handlers.popLast()
+            if inSaga { return .tryEnds }
+            _ = tries.handlers.popLast()
         case .finallyEnd:
+            if inSaga { return .finallyEnds }
             // The error that ran the `finally` block goes on.
-            if let pending = tries?.pending.popLast() { throw pending.error }
+            if let pending = tries.pending.popLast() { throw pending.error }
         case .finallyLeave:
-            _ = tries?.pending.popLast()
+            if inSaga { return .finallyLeaves }
+            _ = tries.pending.popLast()
         case .fail(let key):
             throw SagaError.typeError(code.keys[Int(key)])
         case .append, .appendText, .appendDisplay:
@@ -340,6 +335,7 @@ extension ReducerRunner {
             // Run in the loop.
             break
         }
+        return nil
     }
 
     /// `state.key = state.key op rhs` where the state is not a record: as the three

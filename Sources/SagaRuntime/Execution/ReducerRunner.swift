@@ -33,6 +33,8 @@ final class ReducerRunner {
     private let slotCapacity: Int
     /// What the running reducer changed in the state, to put back if it fails.
     @exclusivity(unchecked) var undo = StateUndoLog()
+    /// The `try`s of the reducer running (see ``ReducerTries``): empty between runs.
+    @exclusivity(unchecked) var tries = ReducerTries()
     /// Each reducer's body, compiled (see ``Code``).
     let codes: [Code]
     /// The temporaries of the code: as many as the most any reducer needs, all `.null`

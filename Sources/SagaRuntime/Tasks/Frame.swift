@@ -14,20 +14,12 @@ enum Frame {
     case block([Stmt], Int)
     /// A `while` loop, re-testing its condition each time it is on top.
     case whileLoop(Expr, [Stmt])
-    /// A `while`, `loop` or `for` loop that runs from its code (see ``CompiledLoop``).
-    case compiled(CompiledLoop)
+    /// A loop, `try` or `transaction` that runs from its code (see ``RunningCode``).
+    case compiled(RunningCode)
     /// A `loop`.
     case loop([Stmt])
     /// A `for`: the items and the index of the next one.
     case forLoop(ForLoop)
-    /// The body of a `try` is running.
-    indirect case tryBody(catch: CatchClause?, finally: Block?)
-    /// The `catch` block of a `try` is running; its finally still runs afterwards.
-    case catchBody(finally: [Stmt]?)
-    /// A `finally` block is running; afterwards the pending completion goes on.
-    indirect case finallyBody(pending: Completion)
-    /// A `transaction` body with the compensations registered so far.
-    case transaction([Compensation])
     /// Compensations are running (last registered first); afterwards the pending completion goes on.
     indirect case compensating(remaining: [Compensation], pending: Completion)
     /// A function called inline (see ``InlineCalls``) runs above this frame; what the caller

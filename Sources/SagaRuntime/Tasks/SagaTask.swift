@@ -305,13 +305,6 @@ final class SagaTask: @unchecked Sendable {
         pc = 0
     }
 
-    /// Runs a `finally` block next; `pending` (how its `try` was left) goes on after it.
-    func runFinally(_ statements: [Stmt], then pending: Completion) {
-        frames.append(.finallyBody(pending: pending))
-        code = statements
-        pc = 0
-    }
-
     /// Drops the current block: it is being left abruptly, or the body ended.
     func abandonCurrentBlock() {
         code = []

@@ -11,18 +11,37 @@ extension Interpreter {
     /// watcher that runs in short turns runs its loop as written (see
     /// `Interpreter+ShortTurns.swift`).
     func compiledLoop(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
-        guard options.shortCuts, !task.isShortTurnWatcher,
-            let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
-        else { return nil }
-        if let entry = compiledLoops[key] { return entry.code.slotCount <= task.env.count ? entry.code : nil }
-        guard let code = Code(sagaLoop: statement, slotCount: task.env.count, callShapes: callShapes)
-        else { return nil }
-        if compiledLoops.count < Self.maximumCompiledLoops { compiledLoops[key] = (body.statements, code) }
+        guard options.shortCuts, !task.isShortTurnWatcher else { return nil }
+        return compiled(statement, body, task)
+    }
+
+    /// The code of a `try` or `transaction` statement about to be entered, which the walk does
+    /// not run: compiled when it first runs and kept by its body, as a loop's is.
+    ///
+    /// - Throws: if it does not compile, which only a program the checker refuses can make.
+    func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> Code {
+        guard let code = compiled(statement, body, task) else {
+            throw SagaError(kind: "InternalError", message: "this statement cannot be compiled")
+        }
         return code
     }
 
-    /// The most loops whose code is kept (see ``compiledLoop(_:_:_:)``).
-    static let maximumCompiledLoops = 4096
+    /// The code of a statement whose body is `body`, kept by it, or `nil` if it does not
+    /// compile.
+    private func compiled(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
+        guard let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else {
+            // An empty body has no storage to key it by: compiled each time.
+            return Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
+        }
+        if let entry = compiledCode[key], entry.code.slotCount <= task.env.count { return entry.code }
+        guard let code = Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
+        else { return nil }
+        if compiledCode.count < Self.maximumCompiledCode { compiledCode[key] = (body.statements, code) }
+        return code
+    }
+
+    /// The most statements whose code is kept (see ``compiledLoop(_:_:_:)``).
+    static let maximumCompiledCode = 4096
 
     /// The error of a task that took more than `maxSteps` steps without waiting.
     static func tooManySteps(_ maxSteps: Int) -> SagaError {
@@ -38,7 +57,7 @@ extension Interpreter {
     /// `counts` are the step loop's, which the code's steps go on with.
     ///
     /// - Returns: `true` if the step loop goes on with the task; `false` if the task stopped.
-    func runCompiledLoop(_ loop: CompiledLoop, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+    func runCode(_ loop: RunningCode, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
         let code = loop.code
         let ev = evaluator(task)
         while true {
@@ -128,7 +147,7 @@ extension Interpreter {
         }
     }
 
-    /// What the `try`s and `transaction`s of a compiled loop's code do with a way out of it
+    /// What the `try`s and `transaction`s of running code do with a way out of it
     /// (see ``handle(_:in:_:)``).
     enum Handling {
         /// The code goes on at a `catch` or `finally` block.
@@ -140,14 +159,14 @@ extension Interpreter {
         case leaves
     }
 
-    /// Sends a way out of a compiled loop's code to the innermost `try` or `transaction` it
+    /// Sends a way out of running code to the innermost `try` or `transaction` it
     /// stands in that handles it.
     ///
     /// A way out is an error, a `return`, cancellation, a failed child or END: an error goes to
     /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). A transaction
     /// that an error, cancellation or a failed child leaves runs its compensations; otherwise
     /// they go to the enclosing transaction.
-    func handle(_ completion: Completion, in loop: CompiledLoop, _ task: SagaTask) -> Handling {
+    func handle(_ completion: Completion, in loop: RunningCode, _ task: SagaTask) -> Handling {
         while let handler = loop.handlers.popLast() {
             let depth = loop.handlers.count
             // The `finally` blocks that were running inside this `try` are left.
@@ -185,15 +204,15 @@ extension Interpreter {
         return .leaves
     }
 
-    /// The innermost transaction of a compiled loop's code ended: its compensations go to the
+    /// The innermost transaction of running code ended: its compensations go to the
     /// enclosing transaction.
-    private func endTransaction(in loop: CompiledLoop, _ task: SagaTask) {
+    private func endTransaction(in loop: RunningCode, _ task: SagaTask) {
         handOn(loop.transactions.removeLast(), from: loop, task)
     }
 
-    /// Hands the compensations of a transaction of a compiled loop's code that ended to the
+    /// Hands the compensations of a transaction of running code that ended to the
     /// enclosing one: in the code, or in the task's frames.
-    private func handOn(_ compensations: [Compensation], from loop: CompiledLoop, _ task: SagaTask) {
+    private func handOn(_ compensations: [Compensation], from loop: RunningCode, _ task: SagaTask) {
         guard !compensations.isEmpty else { return }
         if loop.transactions.isEmpty {
             passCompensations(compensations, task)
@@ -205,7 +224,7 @@ extension Interpreter {
     /// Runs the code over the task's variables, where they lie.
     @inline(__always)
     private func run(
-        _ code: Code, _ loop: CompiledLoop, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
+        _ code: Code, _ loop: RunningCode, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
         // The variables stay the task's while the code runs (a `put` it makes may read them),
         // and nothing but the code writes them meanwhile. A saga's code has no state.
@@ -217,7 +236,7 @@ extension Interpreter {
         }
     }
 
-    /// Whether a call can be made in a compiled loop's code (see ``Code/ValueCall``): not
+    /// Whether a call can be made in running code (see ``Code/ValueCall``): not
     /// the one to fail, nor one too deep (its statement then runs as written, which reports
     /// it).
     @inline(__always)
@@ -225,7 +244,7 @@ extension Interpreter {
         options.failingCall != callsMade && task.native == nil && task.callDepth < options.maxCallDepth
     }
 
-    /// A call of function `index` made in a compiled loop's code has returned: it is counted,
+    /// A call of function `index` made in running code has returned: it is counted,
     /// and traced with its `count` arguments, which `argument` reads in order.
     @inline(__always)
     func calledInCode(_ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask) {

@@ -1,9 +1,10 @@
 import SagaCore
 
-/// A saga's loop that runs from its code (see ``Compiler/sagaLoop(_:slotCount:callShapes:)``):
-/// where it stands, the temporaries in which its `for` loops keep their items between turns,
-/// and, after them, the locals of its calls.
-final class CompiledLoop {
+/// A saga's statement (a loop, a `try`, a `transaction`) that runs from its code (see
+/// ``Compiler/sagaStatement(_:slotCount:callShapes:)``): where it stands, the temporaries in
+/// which its `for` loops keep their items between turns and, after them, the locals of its
+/// calls, and the `try`s and transactions it stands in.
+final class RunningCode {
     let code: Code
     /// The next instruction.
     var pc = 0
