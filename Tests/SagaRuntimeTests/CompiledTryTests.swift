@@ -255,4 +255,19 @@ import Testing
             ])
         await runUnderLimitsCompiledAndWalked(source, limits: 2...30, maxSteps: 1000)
     }
+
+    /// `try`s and a `transaction` with empty bodies each run their own code, although an empty
+    /// block has no storage of its own to keep its code by.
+    @Test func emptyBlocksRunTheirOwnCode() async {
+        let run = await runCompiledAndWalked(
+            """
+            saga main {
+              try {} finally { log "first" }
+              try {} finally { log "second" }
+              transaction {}
+              try {} catch e { log "not caught" } finally { log "third" }
+            }
+            """)
+        #expect(run.lines == ["first", "second", "third"])
+    }
 }

@@ -29,8 +29,11 @@ extension Interpreter {
     /// The code of a statement whose body is `body`, kept by it, or `nil` if it does not
     /// compile.
     private func compiled(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
-        guard let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else {
-            // An empty body has no storage to key it by: compiled each time.
+        // An empty body has no storage of its own to key it by (empty arrays have none, or share
+        // one): it is compiled each time.
+        guard !body.statements.isEmpty,
+            let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
+        else {
             return Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
         }
         if let entry = compiledCode[key], entry.code.slotCount <= task.env.count { return entry.code }
@@ -51,8 +54,8 @@ extension Interpreter {
                 "the task ran \(maxSteps) steps without waiting (an endless loop?); raise the limit with --max-steps")
     }
 
-    /// Runs the code of the loop on top of the task's frames from where it stands, until the
-    /// task blocks, yields, calls a function inline or leaves the loop.
+    /// Runs the code on top of the task's frames from where it stands, until the task blocks,
+    /// yields, calls a function inline or leaves the code.
     ///
     /// `counts` are the step loop's, which the code's steps go on with.
     ///
@@ -155,7 +158,7 @@ extension Interpreter {
         /// These compensations of a transaction run first; then the way out goes on in the
         /// code.
         case compensates([Compensation])
-        /// None handles it: it leaves the loop.
+        /// None handles it: it leaves the code.
         case leaves
     }
 
