@@ -60,17 +60,17 @@ extension Interpreter {
     /// `counts` are the step loop's, which the code's steps go on with.
     ///
     /// - Returns: `true` if the step loop goes on with the task; `false` if the task stopped.
-    func runCode(_ loop: RunningCode, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
-        let code = loop.code
+    func runCode(_ running: RunningCode, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+        let code = running.code
         let ev = evaluator(task)
         while true {
-            var pc = loop.pc
+            var pc = running.pc
             let exit: CodeExit
             do {
-                exit = try run(code, loop, task, ev, pc: &pc, &counts)
+                exit = try run(code, running, task, ev, pc: &pc, &counts)
             } catch {
                 guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
-                    loop.pc = pc
+                    running.pc = pc
                     if counts.tooMany {
                         // As the step loop does: the count starts again, and what runs next (a
                         // `catch`) runs in the step that failed.
@@ -87,11 +87,11 @@ extension Interpreter {
                 }
                 // A call's code failed: its statement runs as written, which reports the failure
                 // with the function's frame; the code goes on after the call.
-                CodePlaces.clear(after: call, loop.temporaries, temporaryCount: code.temporaryCount)
+                CodePlaces.clear(after: call, running.temporaries, temporaryCount: code.temporaryCount)
                 pc = Int(call.returnAt) + 1
                 exit = .statement(Int(call.site))
             }
-            loop.pc = pc
+            running.pc = pc
             switch exit {
             case .end:
                 task.frames.removeLast()
@@ -136,16 +136,16 @@ extension Interpreter {
                 }
             case .tryBegins(let index):
                 let handler = code.handlers[index]
-                loop.handlers.append(handler)
-                if handler.compensates { loop.transactions.append([]) }
+                running.handlers.append(handler)
+                if handler.compensates { running.transactions.append([]) }
             case .tryEnds:
-                if loop.handlers.removeLast().compensates { endTransaction(in: loop, task) }
+                if running.handlers.removeLast().compensates { endTransaction(in: running, task) }
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
-                guard let pending = loop.pending.popLast() else { continue }
+                guard let pending = running.pending.popLast() else { continue }
                 return unwind(task, pending.completion)
             case .finallyLeaves:
-                _ = loop.pending.popLast()
+                _ = running.pending.popLast()
             }
         }
     }
@@ -169,22 +169,22 @@ extension Interpreter {
     /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). A transaction
     /// that an error, cancellation or a failed child leaves runs its compensations; otherwise
     /// they go to the enclosing transaction.
-    func handle(_ completion: Completion, in loop: RunningCode, _ task: SagaTask) -> Handling {
-        while let handler = loop.handlers.popLast() {
-            let depth = loop.handlers.count
+    func handle(_ completion: Completion, in running: RunningCode, _ task: SagaTask) -> Handling {
+        while let handler = running.handlers.popLast() {
+            let depth = running.handlers.count
             // The `finally` blocks that were running inside this `try` are left.
             func leaveFinallyBlocks() {
-                while let last = loop.pending.last, last.depth > depth { loop.pending.removeLast() }
+                while let last = running.pending.last, last.depth > depth { running.pending.removeLast() }
             }
             if handler.compensates {
-                let compensations = loop.transactions.removeLast()
+                let compensations = running.transactions.removeLast()
                 switch completion {
                 case .throwError, .abort, .cancel:
                     guard !compensations.isEmpty else { continue }
                     leaveFinallyBlocks()
                     return .compensates(compensationRuns(compensations))
                 default:
-                    handOn(compensations, from: loop, task)
+                    handOn(compensations, from: running, task)
                     continue
                 }
             }
@@ -192,49 +192,50 @@ extension Interpreter {
                 leaveFinallyBlocks()
                 if case .slot(let slot) = handler.place { task.env[Int(slot)] = failure.error.value }
                 task.lastCaught = failure
-                loop.pc = Int(handler.target)
+                running.pc = Int(handler.target)
             } else if handler.finally >= 0 {
                 leaveFinallyBlocks()
-                loop.pending.append((depth, completion))
-                loop.pc = Int(handler.finally)
+                running.pending.append((depth, completion))
+                running.pc = Int(handler.finally)
             } else {
                 continue
             }
-            for t in Int(handler.clearsFrom)..<loop.code.temporaryCount { loop.temporaries[t] = .null }
+            for t in Int(handler.clearsFrom)..<running.code.temporaryCount { running.temporaries[t] = .null }
             return .goesOn
         }
-        if !loop.pending.isEmpty { loop.pending.removeAll() }
+        if !running.pending.isEmpty { running.pending.removeAll() }
         return .leaves
     }
 
     /// The innermost transaction of running code ended: its compensations go to the
     /// enclosing transaction.
-    private func endTransaction(in loop: RunningCode, _ task: SagaTask) {
-        handOn(loop.transactions.removeLast(), from: loop, task)
+    private func endTransaction(in running: RunningCode, _ task: SagaTask) {
+        handOn(running.transactions.removeLast(), from: running, task)
     }
 
     /// Hands the compensations of a transaction of running code that ended to the
     /// enclosing one: in the code, or in the task's frames.
-    private func handOn(_ compensations: [Compensation], from loop: RunningCode, _ task: SagaTask) {
+    private func handOn(_ compensations: [Compensation], from running: RunningCode, _ task: SagaTask) {
         guard !compensations.isEmpty else { return }
-        if loop.transactions.isEmpty {
+        if running.transactions.isEmpty {
             passCompensations(compensations, task)
         } else {
-            loop.transactions[loop.transactions.count - 1] += compensations
+            running.transactions[running.transactions.count - 1] += compensations
         }
     }
 
     /// Runs the code over the task's variables, where they lie.
     @inline(__always)
     private func run(
-        _ code: Code, _ loop: RunningCode, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
+        _ code: Code, _ running: RunningCode, _ task: SagaTask, _ ev: Evaluator, pc: inout Int,
+        _ counts: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
         // The variables stay the task's while the code runs (a `put` it makes may read them),
         // and nothing but the code writes them meanwhile. A saga's code has no state.
         try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
             // A loop of a task without variables reads none.
             try reducers.run(
-                code, &noState, env.baseAddress ?? loop.temporaries, action: .null, loop.temporaries, ev, pc: &pc,
+                code, &noState, env.baseAddress ?? running.temporaries, action: .null, running.temporaries, ev, pc: &pc,
                 steps: &counts)
         }
     }

@@ -148,7 +148,7 @@ extension Interpreter {
             runStepsLeft: self.runStepsLeft, maxSteps: options.maxSteps, limitsRunSteps: options.maxRunSteps != nil)
         defer { budget.stepsTaken &+= counts.ran }
         while task.phase == .body {
-            // A loop that runs from its code counts its own steps, the first turn's included.
+            // Running code counts its own steps (a loop's first turn's included).
             // Looked at where the frame is: `frames.last` would copy it out.
             if task.pc >= task.code.count, !task.frames.isEmpty,
                 case .compiled(let code) = task.frames[task.frames.count - 1]
@@ -325,8 +325,8 @@ extension Interpreter {
     /// - Returns: `false` if the task stands in no transaction.
     func addCompensations(_ compensations: [Compensation], _ task: SagaTask) -> Bool {
         for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
-            if case .compiled(let loop) = task.frames[i], !loop.transactions.isEmpty {
-                loop.transactions[loop.transactions.count - 1] += compensations
+            if case .compiled(let code) = task.frames[i], !code.transactions.isEmpty {
+                code.transactions[code.transactions.count - 1] += compensations
                 return true
             }
         }
@@ -350,9 +350,9 @@ extension Interpreter {
             switch top {
             case .block, .compensating:
                 continue
-            case .compiled(let loop):
-                // Its code's `try`s and `transaction`s, if any, handle what they can.
-                switch handle(completion, in: loop, task) {
+            case .compiled(let code):
+                // Its `try`s and `transaction`s, if any, handle what they can.
+                switch handle(completion, in: code, task) {
                 case .goesOn:
                     task.frames.append(top)
                     return true
