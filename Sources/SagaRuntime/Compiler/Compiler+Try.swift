@@ -13,7 +13,7 @@ import SagaLanguage
 ///
 /// In a reducer the ways out are errors; in a saga they are also a `return`, cancellation, a
 /// failed child and END, which the interpreter sends to the handlers it keeps with the code
-/// (see ``Interpreter/handle(_:in:_:)``).
+/// (see ``RunningCode/handle(_:in:compensationRuns:)``).
 extension Compiler {
     /// `try { body } catch e { … } finally { … }`.
     mutating func compileTry(_ body: [Stmt], _ catchClause: CatchClause?, _ finally: [Stmt]?, next: Stmt?) {

@@ -135,11 +135,9 @@ extension Interpreter {
                     counts.countWithoutCheck()
                 }
             case .tryBegins(let index):
-                let handler = code.handlers[index]
-                running.handlers.append(handler)
-                if handler.compensates { running.transactions.append([]) }
+                running.beginTry(code.handlers[index])
             case .tryEnds:
-                if running.handlers.removeLast().compensates { endTransaction(in: running, task) }
+                running.endTry(task)
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
                 guard let pending = running.pending.popLast() else { continue }
@@ -147,80 +145,6 @@ extension Interpreter {
             case .finallyLeaves:
                 _ = running.pending.popLast()
             }
-        }
-    }
-
-    /// What the `try`s and `transaction`s of running code do with a way out of it
-    /// (see ``handle(_:in:_:)``).
-    enum Handling {
-        /// The code goes on at a `catch` or `finally` block.
-        case goesOn
-        /// These compensations of a transaction run first; then the way out goes on in the
-        /// code.
-        case compensates([Compensation])
-        /// None handles it: it leaves the code.
-        case leaves
-    }
-
-    /// Sends a way out of running code to the innermost `try` or `transaction` it
-    /// stands in that handles it.
-    ///
-    /// A way out is an error, a `return`, cancellation, a failed child or END: an error goes to
-    /// a `catch` block, any of them to a `finally` block (see ``Code/Handler``). A transaction
-    /// that an error, cancellation or a failed child leaves runs its compensations; otherwise
-    /// they go to the enclosing transaction.
-    func handle(_ completion: Completion, in running: RunningCode, _ task: SagaTask) -> Handling {
-        while let handler = running.handlers.popLast() {
-            let depth = running.handlers.count
-            // The `finally` blocks that were running inside this `try` are left.
-            func leaveFinallyBlocks() {
-                while let last = running.pending.last, last.depth > depth { running.pending.removeLast() }
-            }
-            if handler.compensates {
-                let compensations = running.transactions.removeLast()
-                switch completion {
-                case .throwError, .abort, .cancel:
-                    guard !compensations.isEmpty else { continue }
-                    leaveFinallyBlocks()
-                    return .compensates(compensationRuns(compensations))
-                default:
-                    handOn(compensations, from: running, task)
-                    continue
-                }
-            }
-            if handler.target >= 0, case .throwError(let failure) = completion {
-                leaveFinallyBlocks()
-                if case .slot(let slot) = handler.place { task.env[Int(slot)] = failure.error.value }
-                task.lastCaught = failure
-                running.pc = Int(handler.target)
-            } else if handler.finally >= 0 {
-                leaveFinallyBlocks()
-                running.pending.append((depth, completion))
-                running.pc = Int(handler.finally)
-            } else {
-                continue
-            }
-            for t in Int(handler.clearsFrom)..<running.code.temporaryCount { running.temporaries[t] = .null }
-            return .goesOn
-        }
-        if !running.pending.isEmpty { running.pending.removeAll() }
-        return .leaves
-    }
-
-    /// The innermost transaction of running code ended: its compensations go to the
-    /// enclosing transaction.
-    private func endTransaction(in running: RunningCode, _ task: SagaTask) {
-        handOn(running.transactions.removeLast(), from: running, task)
-    }
-
-    /// Hands the compensations of a transaction of running code that ended to the
-    /// enclosing one: in the code, or in the task's frames.
-    private func handOn(_ compensations: [Compensation], from running: RunningCode, _ task: SagaTask) {
-        guard !compensations.isEmpty else { return }
-        if running.transactions.isEmpty {
-            passCompensations(compensations, task)
-        } else {
-            running.transactions[running.transactions.count - 1] += compensations
         }
     }
 

@@ -313,32 +313,6 @@ extension Interpreter {
         wakeups.append(.run(child, child.token))
     }
 
-    /// Hands a completed transaction's compensations to the enclosing transaction, if any.
-    func passCompensations(_ compensations: [Compensation], _ task: SagaTask) {
-        guard !compensations.isEmpty else { return }
-        _ = addCompensations(compensations, task)
-    }
-
-    /// Adds compensations to the innermost transaction of the task, which its code keeps (see
-    /// ``RunningCode/transactions``).
-    ///
-    /// - Returns: `false` if the task stands in no transaction.
-    func addCompensations(_ compensations: [Compensation], _ task: SagaTask) -> Bool {
-        for i in stride(from: task.frames.count - 1, through: 0, by: -1) {
-            if case .compiled(let code) = task.frames[i], !code.transactions.isEmpty {
-                code.transactions[code.transactions.count - 1] += compensations
-                return true
-            }
-        }
-        return false
-    }
-
-    /// The compensations of a transaction that failed, in the order they run (last registered
-    /// first), each as many times as failure injection asks (to show it is idempotent).
-    func compensationRuns(_ compensations: [Compensation]) -> [Compensation] {
-        compensations.flatMap { Array(repeating: $0, count: max(1, options.compensationRuns)) }
-    }
-
     /// Leaves blocks until something handles `completion`: a loop (break, continue), a
     /// catch (a thrown error), a finally, or a transaction's compensations.
     ///
@@ -352,7 +326,7 @@ extension Interpreter {
                 continue
             case .compiled(let code):
                 // Its `try`s and `transaction`s, if any, handle what they can.
-                switch handle(completion, in: code, task) {
+                switch code.handle(completion, in: task, compensationRuns: options.compensationRuns) {
                 case .goesOn:
                     task.frames.append(top)
                     return true

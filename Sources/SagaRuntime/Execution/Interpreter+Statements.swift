@@ -121,7 +121,7 @@ extension Interpreter {
                 task.frames.append(.compiled(RunningCode(code)))
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
-                guard addCompensations([compensation], task) else {
+                guard task.addCompensations([compensation]) else {
                     throw SagaError(kind: "StateError", message: "compensate must be inside a transaction")
                 }
             }

@@ -305,6 +305,20 @@ final class SagaTask: @unchecked Sendable {
         pc = 0
     }
 
+    /// Adds compensations to the task's innermost transaction, which its running code keeps
+    /// (see ``RunningCode/transactions``).
+    ///
+    /// - Returns: `false` if the task stands in no transaction.
+    func addCompensations(_ compensations: [Compensation]) -> Bool {
+        for i in stride(from: frames.count - 1, through: 0, by: -1) {
+            if case .compiled(let code) = frames[i], !code.transactions.isEmpty {
+                code.transactions[code.transactions.count - 1] += compensations
+                return true
+            }
+        }
+        return false
+    }
+
     /// Drops the current block: it is being left abruptly, or the body ended.
     func abandonCurrentBlock() {
         code = []
