@@ -146,6 +146,9 @@ public final class Interpreter {
     /// The entry keeps the body, so that its storage cannot be freed and reused by another
     /// body while the entry is there.
     @exclusivity(unchecked) var compiledCode: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
+    /// The code of the statements entered last, in front of ``compiledCode`` (see
+    /// ``CodeCacheSlot``).
+    @exclusivity(unchecked) var codeCache = [CodeCacheSlot](repeating: CodeCacheSlot(), count: CodeCacheSlot.count)
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.

@@ -103,6 +103,23 @@ let workloads: [Workload] = [
         let seconds = try runProgram(everySelectPutSource, inputLines: n, line: #"{"type":"request","n":1}"#)
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
+    Workload(
+        name: "every-try-put", summary: "one `every` watcher whose body puts inside `try` … `catch` per outside action",
+        defaultCount: 1_000_000
+    ) { n in
+        // A body with a `try` runs as a task, its `try` from code of its own.
+        let source = """
+            state { count: 0 }
+            reduce "add" as a { state.count = state.count + a.by }
+            saga main {
+              every "request" as r {
+                try { put "add" { by: 1 } } catch e { log "failed \\(e.message)" }
+              }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: n, line: #"{"type":"request"}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
     watcherSelectPut("latest", like: "takeLatest"),
     watcherSelectPut("leading", like: "takeLeading"),
     Workload(

@@ -270,4 +270,43 @@ import Testing
             """)
         #expect(run.lines == ["first", "second", "third"])
     }
+
+    /// A `try` entered again and again (in a watcher's body, at each action) and within itself
+    /// (a recursive function) starts afresh each time: the running code its last run left is
+    /// reused only once that run has ended.
+    @Test func aTryEnteredAgainStartsAfresh() async {
+        let run = await runCompiledAndWalked(
+            """
+            func depth(n) {
+              try {
+                if n > 0 { let d = call depth(n - 1); return d + 1 }
+                throw "bottom"
+              } catch e {
+                return 0
+              } finally {
+                log "left \\(n)"
+              }
+            }
+            saga main {
+              every "a" as a {
+                try {
+                  transaction {
+                    compensate { log "undo \\(a.n)" }
+                    if a.n % 2 == 0 { throw "even \\(a.n)" }
+                  }
+                  log "kept \\(a.n)"
+                } catch e {
+                  log "caught \\(e.message)"
+                }
+              }
+              let d = call depth(2)
+              log "depth \\(d)"
+            }
+            """, input: [#"{"type":"a","n":1}"#, #"{"type":"a","n":2}"#, #"{"type":"a","n":3}"#, #"{"type":"a","n":4}"#])
+        #expect(
+            run.lines == [
+                "left 0", "left 1", "left 2", "depth 2", "kept 1", "undo 2", "caught even 2", "kept 3", "undo 4",
+                "caught even 4",
+            ])
+    }
 }

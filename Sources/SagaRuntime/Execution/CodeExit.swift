@@ -10,12 +10,7 @@ enum CodeExit {
     /// A statement it ran where it stands left the task waiting (see
     /// ``CodeSteps/put(_:into:_:_:)``); it goes on after that statement.
     case waiting
-    /// A saga's code reached ``Code/Instruction/tryBegin(_:)`` with this index of
-    /// ``Code/handlers``, ``Code/Instruction/tryEnd``, ``Code/Instruction/finallyEnd`` or
-    /// ``Code/Instruction/finallyLeave``, which the interpreter runs (see
-    /// ``RunningCode/handlers``); it goes on after it.
-    case tryBegins(Int)
-    case tryEnds
+    /// A saga's code reached ``Code/Instruction/finallyEnd``: the way out that ran the
+    /// `finally` block goes on (see ``RunningCode/pending``).
     case finallyEnds
-    case finallyLeaves
 }

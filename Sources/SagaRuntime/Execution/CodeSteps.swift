@@ -20,6 +20,9 @@ struct CodeSteps {
     /// otherwise retain and release them.
     private let interpreter: Unmanaged<Interpreter>?
     private let task: Unmanaged<SagaTask>?
+    /// The running code whose steps these are, which keeps its `try`s (see
+    /// ``beginTry(_:)``); set by ``Interpreter/runCode(_:_:_:)`` for as long as it runs.
+    var running: Unmanaged<RunningCode>?
     /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
     private(set) var steps = 0
     /// The step past which the task yields (see ``Interpreter/Options/yieldAfterSteps``).
@@ -199,5 +202,25 @@ struct CodeSteps {
         interpreter._withUnsafeGuaranteedRef { interpreter in
             task._withUnsafeGuaranteedRef { interpreter.take(take, code, $0) }
         }
+    }
+
+    /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the running code keeps the handler.
+    @inline(__always)
+    func beginTry(_ handler: Code.Handler) {
+        running?._withUnsafeGuaranteedRef { $0.beginTry(handler) }
+    }
+
+    /// A ``Code/Instruction/tryEnd`` of a saga's code (see ``RunningCode/endTry(_:)``).
+    @inline(__always)
+    func endTry() {
+        guard let running, let task else { return }
+        running._withUnsafeGuaranteedRef { running in task._withUnsafeGuaranteedRef { running.endTry($0) } }
+    }
+
+    /// A ``Code/Instruction/finallyLeave`` of a saga's code: the way out that ran the `finally`
+    /// block is dropped.
+    @inline(__always)
+    func leaveFinally() {
+        running?._withUnsafeGuaranteedRef { _ = $0.pending.popLast() }
     }
 }

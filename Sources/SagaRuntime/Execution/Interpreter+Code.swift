@@ -10,37 +10,69 @@ extension Interpreter {
     /// compile is found at once (see ``Compiler/canCompileInSaga(_:)``) and is not kept. A
     /// watcher that runs in short turns runs its loop as written (see
     /// `Interpreter+ShortTurns.swift`).
-    func compiledLoop(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
+    func compiledLoop(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> RunningCode? {
         guard options.shortCuts, !task.isShortTurnWatcher else { return nil }
-        return compiled(statement, body, task)
+        return entering(statement, body, task)
     }
 
     /// The code of a `try` or `transaction` statement about to be entered, which the walk does
     /// not run: compiled when it first runs and kept by its body, as a loop's is.
     ///
     /// - Throws: if it does not compile, which only a program the checker refuses can make.
-    func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> Code {
-        guard let code = compiled(statement, body, task) else {
+    func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> RunningCode {
+        guard let running = entering(statement, body, task) else {
             throw SagaError(kind: "InternalError", message: "this statement cannot be compiled")
         }
-        return code
+        return running
     }
 
-    /// The code of a statement whose body is `body`, kept by it, or `nil` if it does not
-    /// compile.
-    private func compiled(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> Code? {
+    /// The code of a statement whose body is `body`, ready to run from its start, or `nil` if
+    /// it does not compile.
+    ///
+    /// The code is kept by its body: looked up first in ``codeCache`` (a statement entered at
+    /// each action finds its code there, and the running code its last run left), then in
+    /// ``compiledCode``.
+    private func entering(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> RunningCode? {
         // An empty body has no storage of its own to key it by (empty arrays have none, or share
         // one): it is compiled each time.
         guard !body.statements.isEmpty,
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else {
-            return Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
+            return Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes).map {
+                RunningCode($0, key: nil)
+            }
         }
-        if let entry = compiledCode[key], entry.code.slotCount <= task.env.count { return entry.code }
-        guard let code = Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
-        else { return nil }
-        if compiledCode.count < Self.maximumCompiledCode { compiledCode[key] = (body.statements, code) }
-        return code
+        let slot = CodeCacheSlot.index(of: key)
+        if codeCache[slot].key == key, let code = codeCache[slot].code, code.slotCount <= task.env.count {
+            if let spare = codeCache[slot].spare {
+                codeCache[slot].spare = nil
+                return spare
+            }
+            return RunningCode(code, key: key)
+        }
+        let code: Code
+        if let entry = compiledCode[key], entry.code.slotCount <= task.env.count {
+            code = entry.code
+        } else {
+            guard let made = Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
+            else { return nil }
+            if compiledCode.count < Self.maximumCompiledCode { compiledCode[key] = (body.statements, made) }
+            code = made
+        }
+        codeCache[slot] = CodeCacheSlot(key: key, code: code)
+        return RunningCode(code, key: key)
+    }
+
+    /// Running code that ran to its end, kept in ``codeCache`` for the next entry into its code
+    /// (its arrays keep their room).
+    private func finished(_ running: RunningCode) {
+        guard let key = running.key else { return }
+        let slot = CodeCacheSlot.index(of: key)
+        guard codeCache[slot].key == key, codeCache[slot].code === running.code, codeCache[slot].spare == nil else {
+            return
+        }
+        running.reset()
+        codeCache[slot].spare = running
     }
 
     /// The most statements whose code is kept (see ``compiledLoop(_:_:_:)``).
@@ -63,6 +95,8 @@ extension Interpreter {
     func runCode(_ running: RunningCode, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
         let code = running.code
         let ev = evaluator(task)
+        // The code's `try`s go to it from its steps; it is held by the task's frame meanwhile.
+        counts.running = .passUnretained(running)
         while true {
             var pc = running.pc
             let exit: CodeExit
@@ -95,6 +129,7 @@ extension Interpreter {
             switch exit {
             case .end:
                 task.frames.removeLast()
+                finished(running)
                 return true
             case .waiting:
                 return false
@@ -134,16 +169,10 @@ extension Interpreter {
                 case .called:
                     counts.countWithoutCheck()
                 }
-            case .tryBegins(let index):
-                running.beginTry(code.handlers[index])
-            case .tryEnds:
-                running.endTry(task)
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
                 guard let pending = running.pending.popLast() else { continue }
                 return unwind(task, pending.completion)
-            case .finallyLeaves:
-                _ = running.pending.popLast()
             }
         }
     }

@@ -84,23 +84,23 @@ extension Interpreter {
                 if let elseBlock { task.enter(elseBlock.statements) }
             case .while(let condition, let body, _):
                 task.suspendCurrentBlock()
-                if let code = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(RunningCode(code)))
+                if let running = compiledLoop(stmt, body, task) {
+                    task.frames.append(.compiled(running))
                 } else {
                     task.frames.append(.whileLoop(condition, body.statements))
                 }
             case .loop(let body, _):
                 task.suspendCurrentBlock()
-                if let code = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(RunningCode(code)))
+                if let running = compiledLoop(stmt, body, task) {
+                    task.frames.append(.compiled(running))
                 } else {
                     task.frames.append(.loop(body.statements))
                 }
             case .for(let v, let sequence, let body, _):
-                if let code = compiledLoop(stmt, body, task) {
+                if let running = compiledLoop(stmt, body, task) {
                     // The code takes the items (and reports a sequence that is not one).
                     task.suspendCurrentBlock()
-                    task.frames.append(.compiled(RunningCode(code)))
+                    task.frames.append(.compiled(running))
                     return .next
                 }
                 let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
@@ -116,9 +116,9 @@ extension Interpreter {
                 return .completion(.returnValue(value))
             case .try(let body, _, _, _), .transaction(let body, _):
                 // Run from code, which keeps their handlers and compensations.
-                let code = try compiledBlock(stmt, body, task)
+                let running = try compiledBlock(stmt, body, task)
                 task.suspendCurrentBlock()
-                task.frames.append(.compiled(RunningCode(code)))
+                task.frames.append(.compiled(running))
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
                 guard task.addCompensations([compensation]) else {

@@ -212,8 +212,13 @@ extension ReducerRunner {
                         if !(try places.compare(op, lhs, rhs, ev)) { pc = exit }
                     case .jump(let target):
                         pc = Int(target)
+                    case .tryBegin(let index) where !steps.isReducer:
+                        // A saga's `try`s are its running code's.
+                        steps.beginTry(code.handlers[Int(index)])
+                    case .tryEnd where !steps.isReducer:
+                        steps.endTry()
                     default:
-                        if let exit = try runRare(instruction, code, &state, places, ev, inSaga: !steps.isReducer) {
+                        if let exit = try runRare(instruction, code, &state, places, ev, steps) {
                             return exit
                         }
                     }
@@ -243,13 +248,15 @@ extension ReducerRunner {
     /// These are out of the loop of ``run(_:_:_:action:_:_:pc:steps:)``, so that the loop has
     /// little to set up on entry. None of them moves the program counter.
     ///
-    /// - Returns: where a saga's code (`inSaga`) leaves for the interpreter, which keeps its
-    ///   `try`s; otherwise `nil`.
+    /// - Returns: where a saga's code leaves for the interpreter (the end of a `finally` block
+    ///   that a way out ran, which goes on); otherwise `nil`.
     @inline(never)
     private func runRare(
         _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
-        inSaga: Bool
+        _ steps: CodeSteps
     ) throws(SagaError) -> CodeExit? {
+        // A saga's `try`s are its running code's (see ``CodeSteps/beginTry(_:)``).
+        let inSaga = !steps.isReducer
         switch instruction {
         case .index(let base, let index, let to):
             let b = places.read(base)
@@ -311,18 +318,19 @@ extension ReducerRunner {
         case .clearTemporaries:
             for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
         case .tryBegin(let index):
-            if inSaga { return .tryBegins(Int(index)) }
-            tries.handlers.append(code.handlers[Int(index)])
+            if inSaga {
+                steps.beginTry(code.handlers[Int(index)])
+            } else {
+                tries.handlers.append(code.handlers[Int(index)])
+            }
         case .tryEnd:
-            if inSaga { return .tryEnds }
-            _ = tries.handlers.popLast()
+            if inSaga { steps.endTry() } else { _ = tries.handlers.popLast() }
         case .finallyEnd:
+            // The way out that ran the `finally` block goes on: a saga's, in the interpreter.
             if inSaga { return .finallyEnds }
-            // The error that ran the `finally` block goes on.
             if let pending = tries.pending.popLast() { throw pending.error }
         case .finallyLeave:
-            if inSaga { return .finallyLeaves }
-            _ = tries.pending.popLast()
+            if inSaga { steps.leaveFinally() } else { _ = tries.pending.popLast() }
         case .fail(let key):
             throw SagaError.typeError(code.keys[Int(key)])
         case .append, .appendText, .appendDisplay:
