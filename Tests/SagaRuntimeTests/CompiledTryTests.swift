@@ -302,7 +302,8 @@ import Testing
               let d = call depth(2)
               log "depth \\(d)"
             }
-            """, input: [#"{"type":"a","n":1}"#, #"{"type":"a","n":2}"#, #"{"type":"a","n":3}"#, #"{"type":"a","n":4}"#])
+            """,
+            input: [#"{"type":"a","n":1}"#, #"{"type":"a","n":2}"#, #"{"type":"a","n":3}"#, #"{"type":"a","n":4}"#])
         #expect(
             run.lines == [
                 "left 0", "left 1", "left 2", "depth 2", "kept 1", "undo 2", "caught even 2", "kept 3", "undo 4",
