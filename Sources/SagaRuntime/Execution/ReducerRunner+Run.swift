@@ -255,7 +255,7 @@ extension ReducerRunner {
         _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
         _ steps: CodeSteps
     ) throws(SagaError) -> CodeExit? {
-        // A saga's `try`s are its running code's (see ``CodeSteps/beginTry(_:)``).
+        // A saga's `try`s are its running code's (see ``CodeSteps/leaveFinally()``).
         let inSaga = !steps.isReducer
         switch instruction {
         case .index(let base, let index, let to):
@@ -318,13 +318,10 @@ extension ReducerRunner {
         case .clearTemporaries:
             for t in 0..<code.temporaryCount { places.temporaries[t] = .null }
         case .tryBegin(let index):
-            if inSaga {
-                steps.beginTry(code.handlers[Int(index)])
-            } else {
-                tries.handlers.append(code.handlers[Int(index)])
-            }
+            // A reducer's (a saga's are taken in the loop).
+            tries.handlers.append(code.handlers[Int(index)])
         case .tryEnd:
-            if inSaga { steps.endTry() } else { _ = tries.handlers.popLast() }
+            _ = tries.handlers.popLast()
         case .finallyEnd:
             // The way out that ran the `finally` block goes on: a saga's, in the interpreter.
             if inSaga { return .finallyEnds }
