@@ -157,29 +157,12 @@ public final class Interpreter {
     /// The state as sagas see it.
     public var state: Value { binding.stateValue }
 
-    // The run queues are `RingQueue`s, objects only the interpreter holds: no copy-on-write
-    // check per append and pop (see there). Constants: a queue in a variable would be retained
-    // and released around each use.
-
-    /// Work to do now, front first.
-    let ready = RingQueue<Work>()
-    /// Tasks that used up ``Options/yieldAfterSteps``: they go on once everything ready and
-    /// every queued action has been processed.
-    let yielded = RingQueue<Work>()
-    /// Work caused by the current step; goes to the front of `ready`, in order, when the step ends.
-    let wakeups = RingQueue<Work>()
-    /// Actions waiting to be processed (see “The dispatch queue” in Sagas/README.md).
-    let dispatchQueue = RingQueue<DispatchEntry>()
-    /// Tasks blocked on `take` of the store's actions.
-    @exclusivity(unchecked) var takers = TakerIndex()
+    /// The run queues, the dispatch queue and the tasks waiting for actions, messages and timers.
+    let scheduler = Scheduler()
     /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
     @exclusivity(unchecked) var constantActions = ConstantActions()
     /// The pattern of the last `take "type"` (see ``TakePatternMemo``).
     @exclusivity(unchecked) var takePatterns = TakePatternMemo()
-    @exclusivity(unchecked) var actionChannels: [Channel] = []
-    /// Tasks blocked on a channel `take`, for the END rule (stale entries are skipped).
-    @exclusivity(unchecked) var channelWaiters: [(task: SagaTask, token: Int)] = []
-    @exclusivity(unchecked) var timers = TimerQueue()
     var hostCalls: HostCallTable
     /// What event channels' hosts have sent, not yet delivered.
     let eventInbox: EventInbox
@@ -188,8 +171,6 @@ public final class Interpreter {
     @exclusivity(unchecked) var nextID = 1
     /// Tasks started and not yet finished (see ``Options/maxTasks``).
     @exclusivity(unchecked) var liveTasks = 0
-    /// Counts waits, to order blocked tasks by when they began to wait.
-    @exclusivity(unchecked) var waitCounter = 0
     /// Root sagas and spawned tasks that failed.
     @exclusivity(unchecked) var failures = 0
     /// Set while the interpreter has the store process one of its own dispatch entries, so
@@ -207,18 +188,10 @@ public final class Interpreter {
     @exclusivity(unchecked) var endReached = false
     /// Set while a saga written in Swift is runnable or between two effects: its Swift task
     /// runs apart from the scheduler, so an app's own dispatch meanwhile is held in
-    /// ``heldActions``.
+    /// ``Scheduler/heldActions``.
     ///
     /// Otherwise it would pass the saga's next `take` by.
     @exclusivity(unchecked) var nativePending = false
-    /// The app's own actions that the store processed while ``nativePending`` was set, oldest
-    /// first: each reaches the takers once nothing else is runnable, as if it had been
-    /// dispatched then, one at a time (as input lines are).
-    let heldActions = RingQueue<Value>()
-    /// Actions a middleware's work gave back together (a group commit's results), oldest
-    /// first: each is dispatched once nothing else can run, one at a time, as the events they
-    /// are (see “Events and time” in Sagas/README.md).
-    let heldResults = RingQueue<Value>()
     /// Set while ``runUntilIdle()`` runs (so that the store's idle hook does not re-enter it).
     @exclusivity(unchecked) var inTurn = false
     /// Set when the store calls ``takeOutsideTurn()`` each time it is idle (an app's store, see

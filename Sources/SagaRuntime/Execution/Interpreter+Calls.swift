@@ -61,7 +61,7 @@ extension Interpreter {
             child.callDepth = task.callDepth + 1
             child.owner = .caller(task)
             block(task, on: .task(child))
-            wakeups.append(.run(child, child.token))
+            scheduler.schedule(child)
             return .suspended
         case .host(let name, _):
             guard let function = host[name] else {

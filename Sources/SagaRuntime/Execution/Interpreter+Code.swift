@@ -142,7 +142,7 @@ extension Interpreter {
                 task.stepsBeforeYield = counts.steps
                 task.token &+= 1
                 task.resumption = .start
-                yielded.append(.run(task, task.token))
+                scheduler.scheduleLast(task)
                 return false
             case .statement(let index):
                 // The statement runs as the walk runs it, the only one of its block (where a

@@ -70,20 +70,20 @@ extension Interpreter {
             }
             var others = false
             for target in targets where target !== task {
-                wakeups.append(contentsOf: cancelWork(target))
+                scheduler.schedule(cancelWork(target))
                 others = true
             }
             guard targets.contains(where: { $0 === task }) else { return .value(.null) }
             // Last: after the others' cancellations, as another task's cancel would come.
             guard others else { return cancelSelf(task) }
-            wakeups.append(contentsOf: cancelWork(task))
+            scheduler.schedule(cancelWork(task))
             return .suspended
         case .delay(let expr, let valueExpr, _):
             let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
             var value = Value.bool(true)
             if let valueExpr { value = try evaluator(task).eval(valueExpr, task.env) }
             block(task, on: .timer(0))
-            let sequence = timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
+            let sequence = scheduler.timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
             task.wait = .timer(sequence)
             return .suspended
         case .race(let entries, let loc):
@@ -140,9 +140,8 @@ extension Interpreter {
             }
             let channel = Channel(id: makeID(), limit: limit, kind: kind)
             channel.pattern = try evaluatePattern(pattern, task)
-            waitCounter &+= 1
-            channel.waitSequence = waitCounter
-            actionChannels.append(channel)
+            channel.waitSequence = scheduler.nextWaitSequence()
+            scheduler.actionChannels.append(channel)
             return .value(channel.handle)
         case .close(let expr, _):
             close(try self.channel(expr, task, "close"))
@@ -176,7 +175,7 @@ extension Interpreter {
         child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher)
         parent.adopt(child)
         if tracer != nil { traceStart(child, from: parent) }
-        wakeups.append(.run(child, child.token))
+        scheduler.schedule(child)
         return child.handle
     }
 
@@ -251,10 +250,7 @@ extension Interpreter {
     func wait(_ task: SagaTask, on channel: Channel) {
         block(task, on: .channel(channel))
         channel.takers.append((task, task.token))
-        channelWaiters.append((task, task.token))
-        if channelWaiters.count >= 1024, channelWaiters.count.nonzeroBitCount == 1 {
-            channelWaiters.removeAll { $0.task.token != $0.token }
-        }
+        scheduler.addChannelWaiter(task)
     }
 
     /// The channel `expr` gives, for `close` and `flush` (`what`).
@@ -324,7 +320,7 @@ extension Interpreter {
                 // only when the queue would deliver it next.
                 guard canDispatchAtOnce else {
                     block(task, on: .put)
-                    enqueue(b, putter: task, channel: channel)
+                    scheduler.enqueue(b, putter: task, channel: channel)
                     return .suspended
                 }
                 guard withinLimitsAtOnce() else {
@@ -407,7 +403,7 @@ extension Interpreter {
     func dispatch(_ action: consuming Value, from task: SagaTask) -> EffectResult {
         if canDispatchAtOnce { return dispatchAtOnce(action, putter: task) }
         block(task, on: .put)
-        enqueue(action, putter: task)
+        scheduler.enqueue(action, putter: task)
         return .suspended
     }
 
@@ -442,7 +438,7 @@ extension Interpreter {
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
-        wakeups.append(.run(child, child.token))
+        scheduler.schedule(child)
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
         if case .discard = starter.target { return .null }
         return child.handle
@@ -487,7 +483,7 @@ extension Interpreter {
         let child = newTask(name: name, location: loc, kind: .owned, parent: task, env: env, body: body)
         child.owner = .caller(task)
         block(task, on: .task(child))
-        wakeups.append(.run(child, child.token))
+        scheduler.schedule(child)
         return .suspended
     }
 
@@ -580,7 +576,7 @@ extension Interpreter {
                 parent: task, env: entryEnv, body: body)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
-            wakeups.append(.run(entry, entry.token))
+            scheduler.schedule(entry)
         }
         return .suspended
     }

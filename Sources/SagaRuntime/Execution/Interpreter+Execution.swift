@@ -165,7 +165,7 @@ extension Interpreter {
                 task.stepsBeforeYield = counts.steps
                 task.token &+= 1
                 task.resumption = .start
-                yielded.append(.run(task, task.token))
+                scheduler.scheduleLast(task)
                 return
             }
             if counts.steps > options.maxSteps {
@@ -310,7 +310,7 @@ extension Interpreter {
         child.owner = .caller(task)
         child.runsForCancelledOwner = task.isCancelling
         block(task, on: .task(child))
-        wakeups.append(.run(child, child.token))
+        scheduler.schedule(child)
     }
 
     /// Leaves blocks until something handles `completion`: a loop (break, continue), a

@@ -178,7 +178,7 @@ extension Interpreter {
     /// them first.
     @inline(__always)
     func yieldIfWoken(_ task: SagaTask) -> Step {
-        if wakeups.isEmpty { return .next }
+        if !scheduler.stepMadeWork { return .next }
         yieldTask(task)
         return .suspended
     }
@@ -187,6 +187,6 @@ extension Interpreter {
     func yieldTask(_ task: SagaTask) {
         task.token &+= 1
         task.resumption = .start
-        wakeups.append(.run(task, task.token))
+        scheduler.schedule(task)
     }
 }

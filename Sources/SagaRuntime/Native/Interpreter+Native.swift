@@ -87,7 +87,7 @@ extension Interpreter {
             case .effect(let effect):
                 switch performNative(effect, task) {
                 case .success(let value?):
-                    if !wakeups.isEmpty {
+                    if scheduler.stepMadeWork {
                         native.pending = value
                         yieldTask(task)
                         return
@@ -146,7 +146,7 @@ extension Interpreter {
                     // Ends as a take at END does: the saga gets `Ended` when it next runs.
                     task.token &+= 1
                     task.resumption = .unwind(.end)
-                    wakeups.append(.run(task, task.token))
+                    scheduler.schedule(task)
                     return .success(nil)
                 }
                 wait(task, on: channel)
@@ -156,14 +156,14 @@ extension Interpreter {
                     throw SagaError.typeError("an action must be a record with a string 'type'")
                 }
                 block(task, on: .put)
-                enqueue(action, putter: task)
+                scheduler.enqueue(action, putter: task)
                 return .success(nil)
             case .select:
                 return .success(binding.stateValue)
             case .delay(let ms):
                 block(task, on: .timer(0))
                 let due = clock.now + min(max(0, ms), Interpreter.maxDelay)
-                task.wait = .timer(timers.add(due: due, task: task, token: task.token))
+                task.wait = .timer(scheduler.timers.add(due: due, task: task, token: task.token))
                 return .success(nil)
             case .call(let name, let args):
                 try countCall(.host(name, .unknown), at: task.location)
@@ -183,7 +183,7 @@ extension Interpreter {
             case .fork(let saga):
                 let child = nativeTask(name: "native fork", kind: .attached, parent: task, saga)
                 task.adopt(child)
-                wakeups.append(.run(child, child.token))
+                scheduler.schedule(child)
                 return .success(child.handle)
             case .join(let handle):
                 switch try join(handle, task) {
@@ -206,7 +206,7 @@ extension Interpreter {
                 guard case .handle(let h) = handle, let target = h.object as? SagaTask else {
                     throw SagaError.typeError("cancel needs a task, got \(handle.kindName)")
                 }
-                wakeups.append(contentsOf: cancelWork(target))
+                scheduler.schedule(cancelWork(target))
                 return .success(.null)
             }
         } catch {

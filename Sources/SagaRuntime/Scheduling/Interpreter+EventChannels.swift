@@ -81,7 +81,7 @@ extension Interpreter {
             case .close(let channel, let failure): close(channel, failure: failure)
             }
         }
-        flushWakeups()
+        scheduler.flushWakeups()
         return true
     }
 
@@ -95,7 +95,7 @@ extension Interpreter {
             return
         }
         if let message { send(message, to: channel) } else { close(channel) }
-        flushWakeups()
+        scheduler.flushWakeups()
     }
 
     /// Whether an open event channel of the host's holds END back: while it is open and some

@@ -119,7 +119,7 @@ extension Interpreter {
                 if asWritten {
                     // Not one that ``InlineBody`` lets through: it runs as written.
                     let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc - 1, frames: frames))
-                    wakeups.append(.run(child, child.token))
+                    scheduler.schedule(child)
                     queueRetake(task, retakeDone)
                     return
                 }
@@ -128,7 +128,7 @@ extension Interpreter {
                 let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
                 let failure = Failure(error: error, trace: trace(child, at: statement.location))
                 child.resumption = .unwind(.throwError(failure))
-                wakeups.append(.run(child, child.token))
+                scheduler.schedule(child)
                 queueRetake(task, retakeDone)
                 return
             }
@@ -169,7 +169,7 @@ extension Interpreter {
             if tracer != nil { traceEffect(of: statement, child) }
             child.target = target
             block(child, on: .put)
-            enqueue(action, putter: child)
+            scheduler.enqueue(action, putter: child)
             queueRetake(task, retakeDone)
             return false
         }
@@ -180,7 +180,7 @@ extension Interpreter {
             retakeNow(task, watcher)
         }
         let failure = processAtOnce(action)
-        if failure == nil, wakeups.isEmpty, !budget.isSpent { return true }
+        if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
         let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
         if tracer != nil { traceEffect(of: statement, child) }
         if joinsBody {
@@ -241,6 +241,6 @@ extension Interpreter {
     private func queueRetake(_ task: SagaTask, _ retakeDone: Bool) {
         if retakeDone { return }
         task.resumption = .retake
-        wakeups.append(.run(task, task.token))
+        scheduler.schedule(task)
     }
 }

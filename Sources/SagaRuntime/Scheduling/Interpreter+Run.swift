@@ -50,7 +50,7 @@ extension Interpreter {
         guard begin() else { return Task { .sagaFailed } }
         // The first turn, here: the scripted sagas reach their first `take` before the caller
         // goes on. A saga written in Swift met on the way is left for the task to step.
-        if let native = runUntilIdle() { ready.prepend(.run(native, native.token)) }
+        if let native = runUntilIdle() { scheduler.scheduleFirst(native) }
         return Task {
             _ = isolation
             return await self.finish(input: nil)
@@ -79,14 +79,14 @@ extension Interpreter {
                 name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
                 env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
             roots.append(task)
-            wakeups.append(.run(task, task.token))
+            scheduler.schedule(task)
         }
         for (name, saga) in nativeRoots {
             let task = nativeTask(name: "saga \(name)", kind: .root, parent: nil, saga)
             roots.append(task)
-            wakeups.append(.run(task, task.token))
+            scheduler.schedule(task)
         }
-        flushWakeups()
+        scheduler.flushWakeups()
         started = true
         return true
     }
@@ -124,7 +124,7 @@ extension Interpreter {
                 await stopRoots()
                 return nil
             }
-            dropStaleTimers()
+            scheduler.dropStaleTimers()
             if budget.isSpent, !hostCalls.hasInFlight { return nil }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
@@ -150,7 +150,7 @@ extension Interpreter {
                 dispatchInputLine(taking: &pending)
                 continue
             }
-            if let due = timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
+            if let due = scheduler.timers.nextDue, pending?.at.map({ due <= $0 }) ?? true {
                 clock.advance(to: due)
                 fireNextTimer()
                 continue
@@ -188,7 +188,7 @@ extension Interpreter {
                 await stopRoots()
                 return nil
             }
-            dropStaleTimers()
+            scheduler.dropStaleTimers()
             if budget.isSpent, !hostCalls.hasInFlight { return nil }
             var progressed = deliverEvents()
             if let feed {
@@ -209,7 +209,7 @@ extension Interpreter {
             }
             let now = clock.now
             let heldAt = held.first.map { $0.at ?? now }
-            if let due = timers.nextDue, due <= now, heldAt.map({ due <= $0 }) ?? true {
+            if let due = scheduler.timers.nextDue, due <= now, heldAt.map({ due <= $0 }) ?? true {
                 fireNextTimer()
                 continue
             }
@@ -219,7 +219,7 @@ extension Interpreter {
                 while let line = held.popFirst() {
                     await dispatchNow(line)
                     guard let next = held.first.map({ $0.at ?? now }), next <= now,
-                        timers.nextDue.map({ $0 > next }) ?? true
+                        scheduler.timers.nextDue.map({ $0 > next }) ?? true
                     else { break }
                 }
                 continue
@@ -231,7 +231,7 @@ extension Interpreter {
             }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
-            if !hostCalls.hasInFlight, timers.isEmpty, held.isEmpty, !inputOpen {
+            if !hostCalls.hasInFlight, scheduler.timers.isEmpty, held.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
                 return nil
             }
@@ -240,7 +240,7 @@ extension Interpreter {
                 progressed = true
             }
             if progressed { continue }
-            if let next = [timers.nextDue, heldAt].compactMap({ $0 }).min() {
+            if let next = [scheduler.timers.nextDue, heldAt].compactMap({ $0 }).min() {
                 await hostCalls.inbox.wait(milliseconds: max(1, next - clock.now))
             } else {
                 await hostCalls.inbox.wait()
@@ -254,8 +254,8 @@ extension Interpreter {
     /// An action joins the dispatch queue; a message for an event channel waits until the
     /// actions of the lines before it have been processed.
     private func dispatchNow(_ line: InputLine, isolation: isolated (any Actor)? = #isolation) async {
-        guard let event = line.channelEvent else { return enqueue(line.takeAction()) }
-        if !dispatchQueue.isEmpty { await drain() }
+        guard let event = line.channelEvent else { return scheduler.enqueue(line.takeAction()) }
+        if !scheduler.dispatchQueue.isEmpty { await drain() }
         deliverInput(event.message, toChannel: event.name)
     }
 
@@ -284,7 +284,7 @@ extension Interpreter {
     /// Cancels every root saga, and runs what that makes runnable.
     private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
         rootsStopped = true
-        for root in roots { wakeups.append(contentsOf: cancelWork(root)) }
+        for root in roots { scheduler.schedule(cancelWork(root)) }
         await drain()
     }
 
@@ -295,7 +295,7 @@ extension Interpreter {
             // A middleware's results (a group commit's `persistence/saved` actions): each is
             // an event of its own, dispatched once nothing else can run.
             if case .success(.list(let actions)) = done.result {
-                for action in actions { heldResults.append(action) }
+                for action in actions { scheduler.heldResults.append(action) }
             }
             return
         }
@@ -336,23 +336,16 @@ extension Interpreter {
                 task,
                 .error(Failure(error: error, trace: trace(task, at: task.waitingStatementLocation ?? task.location))))
         }
-        flushWakeups()
-    }
-
-    /// Drops the timers at the front of the queue whose tasks no longer wait for them (a
-    /// cancelled `delay`, a `race`'s lost one): the virtual clock moves only to a timer that
-    /// still matters, and the run ends without waiting for the others.
-    func dropStaleTimers() {
-        while let timer = timers.first, !timer.isLive { _ = timers.pop() }
+        scheduler.flushWakeups()
     }
 
     /// Fires the earliest timer, if its task still waits for it.
     private func fireNextTimer() {
-        guard let timer = timers.pop() else { return }
+        guard let timer = scheduler.timers.pop() else { return }
         let task = timer.task
         guard timer.isLive else { return }
         wake(task, .value(timer.value))
-        flushWakeups()
+        scheduler.flushWakeups()
     }
 
     /// The END rule: every task blocked on a `take` (of actions, or of an empty channel)
@@ -361,15 +354,10 @@ extension Interpreter {
     /// - Returns: whether any task was ended.
     private func endBlockedTakes() -> Bool {
         endReached = true
-        var ended = takers.removeAll()
-        for waiter in channelWaiters where waiter.task.token == waiter.token {
-            if case .channel = waiter.task.wait { ended.append(waiter.task) }
-        }
-        channelWaiters.removeAll()
+        let ended = scheduler.endTakes()
         guard !ended.isEmpty else { return false }
-        ended.sort { $0.waitSequence < $1.waitSequence }
         for task in ended { wake(task, .unwind(.end)) }
-        flushWakeups()
+        scheduler.flushWakeups()
         return true
     }
 }

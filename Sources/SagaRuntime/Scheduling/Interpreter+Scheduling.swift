@@ -7,24 +7,27 @@ extension Interpreter {
     func drain(isolation: isolated (any Actor)? = #isolation) async {
         while let native = runUntilIdle() {
             await step(native)
-            flushWakeups()
+            scheduler.flushWakeups()
         }
     }
 
-    /// Runs everything runnable: ready work first, then the next dispatch entry, then the next
-    /// held action of the app's (see ``heldActions``), then yielded tasks, and once nothing
-    /// else can run the next held result of a middleware's (see ``heldResults``), until all
-    /// are empty (see “Tasks and the order of events” in Sagas/README.md).
+    /// Runs everything runnable, in the order ``Scheduler/next()`` hands it out, until nothing
+    /// is left (see “Tasks and the order of events” in Sagas/README.md).
     ///
     /// A saga written in Swift cannot be stepped from here (it must be awaited), so when one
     /// is next, it is returned to the async loop to step.
     func runUntilIdle() -> SagaTask? {
         inTurn = true
         defer { inTurn = false }
-        flushWakeups()
+        scheduler.flushWakeups()
         while true {
             if _slowPath(budget.checksEachTurn), !withinRunLimits() { return nil }
-            if let work = ready.popFirst() {
+            guard let next = scheduler.next() else {
+                nativePending = false
+                return nil
+            }
+            switch consume next {
+            case .work(let work):
                 if case .run(let task, let token) = work, task.native != nil {
                     if task.token == token, !task.isDone {
                         nativePending = true
@@ -33,29 +36,14 @@ extension Interpreter {
                     continue
                 }
                 perform(work)
-                flushWakeups()
-                continue
-            }
-            if let entry = dispatchQueue.popFirst() {
+            case .dispatch(let entry):
                 process(entry)
-                flushWakeups()
-                continue
-            }
-            if let action = heldActions.popFirst() {
+            case .heldAction(let action):
                 actionReachesTakers(action)
-                flushWakeups()
+            case .movedOn:
                 continue
             }
-            if let work = yielded.popFirst() {
-                ready.append(work)
-                continue
-            }
-            if let action = heldResults.popFirst() {
-                enqueue(action)
-                continue
-            }
-            nativePending = false
-            return nil
+            scheduler.flushWakeups()
         }
     }
 
@@ -135,26 +123,13 @@ extension Interpreter {
     func takeOutsideTurn() {
         guard started, !inTurn, !nativePending, !stopRequested else { return }
         heardFromOutside()
-        let due = timers.nextDue
+        let due = scheduler.timers.nextDue
         if let native = runUntilIdle() {
-            ready.prepend(.run(native, native.token))
+            scheduler.scheduleFirst(native)
             hostCalls.inbox.signal()
             return
         }
-        if let next = timers.nextDue, due.map({ next < $0 }) ?? true { hostCalls.inbox.signal() }
-    }
-
-    /// Puts the work caused by the last step at the front of the ready queue, in order.
-    func flushWakeups() {
-        if ready.isEmpty {
-            // Nothing else is ready (an action woke many takers, say): the wake-ups become
-            // the ready queue as they are, with no copy, and the old queue's storage is
-            // reused for the next step's wake-ups.
-            ready.swapContents(with: wakeups)
-            return
-        }
-        // Popping from the back prepends in reverse, which keeps their order.
-        while let work = wakeups.popLast() { ready.prepend(work) }
+        if let next = scheduler.timers.nextDue, due.map({ next < $0 }) ?? true { hostCalls.inbox.signal() }
     }
 
     private func perform(_ work: Work) {
@@ -164,11 +139,10 @@ extension Interpreter {
             execute(task)
         case .cancelChildren(let task):
             for child in task.children {
-                wakeups.append(contentsOf: cancelWork(child))
+                scheduler.schedule(cancelWork(child))
             }
         case .subscribe(let channel):
-            waitCounter &+= 1
-            channel.waitSequence = waitCounter
+            channel.waitSequence = scheduler.nextWaitSequence()
         }
     }
 
@@ -188,15 +162,15 @@ extension Interpreter {
         task.wait = .none
         task.resumption = resumption
         let token = task.token
-        wakeups.append(.run(consume task, token))
+        scheduler.schedule(handingOver: task, token: token)
     }
 
     /// Blocks a task on `wait`; wake-ups from before are now stale.
+    @inline(__always)
     func block(_ task: SagaTask, on wait: Wait) {
         task.token &+= 1
         task.wait = wait
-        waitCounter &+= 1
-        task.waitSequence = waitCounter
+        task.waitSequence = scheduler.nextWaitSequence()
         if tracer != nil { traceBlock(task, wait) }
     }
 
@@ -217,18 +191,10 @@ extension Interpreter {
             let value = try? evaluator(taker.task).eval(sides.fixed, taker.task.env),
             value == value
         {
-            takers.add(taker, type: type, path: sides.path, value: value)
+            scheduler.takers.add(taker, type: type, path: sides.path, value: value)
             return
         }
-        takers.add(taker)
-    }
-
-    /// Adds an action to the dispatch queue (see “The dispatch queue” in Sagas/README.md).
-    ///
-    /// A saga's `put` passes itself, and resumes once the action has been processed.
-    func enqueue(_ action: consuming Value, putter: SagaTask? = nil, channel: Channel? = nil) {
-        dispatchQueue.append(
-            DispatchEntry(action: action, putter: putter, putterToken: putter?.token ?? 0, channel: channel))
+        scheduler.takers.add(taker)
     }
 
     /// An input line's action, in virtual time, where the run loop has just run everything
@@ -250,8 +216,8 @@ extension Interpreter {
         }
         guard let line = pending.take() else { return }
         let action = line.takeAction()
-        guard ready.isEmpty, wakeups.isEmpty, dispatchQueue.isEmpty, yielded.isEmpty, options.shortCuts else {
-            enqueue(action)
+        guard scheduler.isIdle, options.shortCuts else {
+            scheduler.enqueue(action)
             return
         }
         guard withinLimitsAtOnce() else { return }
@@ -264,15 +230,15 @@ extension Interpreter {
     /// Whether a `put` may have its action processed on the spot.
     ///
     /// That is when the dispatch queue would process it next anyway: when no action is queued,
-    /// nothing is waiting in ``wakeups`` (work the putter caused runs first; an effect that
+    /// nothing is waiting in ``Scheduler/wakeups`` (work the putter caused runs first; an effect that
     /// wakes a task makes its own task yield, so this holds at every `put`, and the check
     /// keeps it so), and the only work ready is watchers' second turns, going back to their
     /// `take` or joining their body (which the run loop would do first; see
     /// ``isRetakeOrStale(_:)``).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
-            wakeups.isEmpty && dispatchQueue.isEmpty && options.shortCuts
-                && (ready.isEmpty || ready.allSatisfy(isRetakeOrStale))
+            !scheduler.stepMadeWork && scheduler.dispatchQueue.isEmpty && options.shortCuts
+                && (scheduler.ready.isEmpty || scheduler.ready.allSatisfy(isRetakeOrStale))
         }
     }
 
@@ -292,7 +258,7 @@ extension Interpreter {
         let stamp = tracer?.timestamp(clock.now)
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
-        guard failure != nil || !wakeups.isEmpty || budget.isSpent else {
+        guard failure != nil || scheduler.stepMadeWork || budget.isSpent else {
             if let stamp { tracePutAtOnce(putter, stamp: stamp) }
             return .dispatched(action)
         }
@@ -312,7 +278,7 @@ extension Interpreter {
     /// run loop's turns do; once past it, the run is stopped and nothing more is done here.
     @inline(__always)
     func processAtOnce(_ action: Value) -> SagaError? {
-        while let work = ready.popFirst() {
+        while let work = scheduler.ready.popFirst() {
             guard withinLimitsAtOnce() else { return nil }
             perform(work)
         }
@@ -391,7 +357,7 @@ extension Interpreter {
     func actionReduced(_ action: Value) {
         if !processingOwnEntry {
             if nativePending {
-                heldActions.append(action)
+                scheduler.heldActions.append(action)
                 return
             }
             outsideActionArrived()
@@ -404,10 +370,10 @@ extension Interpreter {
     private func actionReachesTakers(_ action: Value) {
         // No type to read when nothing waits for an action: a saga's `put` often reaches no
         // taker, its own watcher being between its turns.
-        if actionChannels.isEmpty, takers.isEmpty { return }
+        if scheduler.actionChannels.isEmpty, scheduler.takers.isEmpty { return }
         let type = ActionPattern.type(of: action)
-        if _slowPath(!actionChannels.isEmpty),
-            actionChannels.contains(where: { $0.pattern?.matches(actionType: type) == true })
+        if _slowPath(!scheduler.actionChannels.isEmpty),
+            scheduler.actionChannels.contains(where: { $0.pattern?.matches(actionType: type) == true })
         {
             actionReachesChannelsAndTakers(action, type: type)
             return
@@ -424,21 +390,21 @@ extension Interpreter {
     /// place.
     @inline(never)
     private func actionReachesChannelsAndTakers(_ action: Value, type: String?) {
-        var channels = actionChannels.filter { $0.pattern?.matches(actionType: type) == true }
+        var channels = scheduler.actionChannels.filter { $0.pattern?.matches(actionType: type) == true }
         channels.sort { $0.waitSequence < $1.waitSequence }
         // The takers' wake-ups, taken back off the queue to be put among the channels'.
-        let start = wakeups.count
-        if !takers.isEmpty { wakeTakers(of: action, type: type) }
+        let start = scheduler.wakeups.count
+        if !scheduler.takers.isEmpty { wakeTakers(of: action, type: type) }
         var woken: [Work] = []
-        while wakeups.count > start, let work = wakeups.popLast() { woken.append(work) }
+        while scheduler.wakeups.count > start, let work = scheduler.wakeups.popLast() { woken.append(work) }
         woken.reverse()
         var next = 0
         for channel in channels {
             while next < woken.count, case .run(let task, _) = woken[next], task.waitSequence < channel.waitSequence {
-                wakeups.append(woken[next])
+                scheduler.wakeups.append(woken[next])
                 next += 1
             }
-            wakeups.append(.subscribe(channel))
+            scheduler.wakeups.append(.subscribe(channel))
             if !channelPut(channel, action), !channel.reportedOverflow {
                 // No saga put this action, so no saga can be failed for it: say so, once.
                 channel.reportedOverflow = true
@@ -447,7 +413,7 @@ extension Interpreter {
             }
         }
         while next < woken.count {
-            wakeups.append(woken[next])
+            scheduler.wakeups.append(woken[next])
             next += 1
         }
     }
@@ -455,8 +421,8 @@ extension Interpreter {
     /// Wakes the takers of a processed action, in the order they began to wait.
     @inline(__always)
     private func wakeTakers(of action: Value, type: String?) {
-        guard !takers.isEmpty else { return }
-        if takers.hasKeyed {
+        guard !scheduler.takers.isEmpty else { return }
+        if scheduler.takers.hasKeyed {
             actionReachesTakersWithKeys(action, type: type)
             return
         }
@@ -464,13 +430,13 @@ extension Interpreter {
         // turns): if it matches, it leaves the list, and its task goes to the run queue
         // without being copied on the way, which saves two retains and two releases an
         // action.
-        if takers.plain.count == 1, takers.plain[0].isUnconditional {
-            guard takers.plain[0].isLive else {
-                takers.plain.removeLast()
+        if scheduler.takers.plain.count == 1, scheduler.takers.plain[0].isUnconditional {
+            guard scheduler.takers.plain[0].isLive else {
+                scheduler.takers.plain.removeLast()
                 return
             }
-            if takers.plain[0].pattern.matches(actionType: type) {
-                wake(handingOver: takers.plain.removeLast().takeTask(), .value(action))
+            if scheduler.takers.plain[0].pattern.matches(actionType: type) {
+                wake(handingOver: scheduler.takers.plain.removeLast().takeTask(), .value(action))
             }
             return
         }
@@ -480,26 +446,26 @@ extension Interpreter {
         // Rebuilding the list would copy every taker that stayed (a retain and a release of
         // each of its parts, per action).
         var kept = 0
-        for i in takers.plain.indices {
-            guard takers.plain[i].isLive else { continue }
+        for i in scheduler.takers.plain.indices {
+            guard scheduler.takers.plain[i].isLive else { continue }
             // Read in place: passing the taker on would copy it (a retain and a release of each
             // of its parts), which only a `where` condition needs.
-            if takers.plain[i].pattern.matches(actionType: type) {
-                if takers.plain[i].isUnconditional {
-                    wake(takers.plain[i].task, .value(action))
+            if scheduler.takers.plain[i].pattern.matches(actionType: type) {
+                if scheduler.takers.plain[i].isUnconditional {
+                    wake(scheduler.takers.plain[i].task, .value(action))
                     continue
                 }
-                if let resumption = conditionVerdict(takers.plain[i], action) {
-                    wake(takers.plain[i].task, resumption)
+                if let resumption = conditionVerdict(scheduler.takers.plain[i], action) {
+                    wake(scheduler.takers.plain[i].task, resumption)
                     continue
                 }
             }
-            if kept != i { takers.plain.swapAt(kept, i) }
+            if kept != i { scheduler.takers.plain.swapAt(kept, i) }
             kept &+= 1
         }
         // Popped one by one: `removeLast(_:)` and `removeAll(keepingCapacity:)` go through the
         // generic `replaceSubrange`, dearer than the one or two takers an action usually meets.
-        while takers.plain.count > kept { takers.plain.removeLast() }
+        while scheduler.takers.plain.count > kept { scheduler.takers.plain.removeLast() }
     }
 
     /// ``actionReachesTakers(_:)`` where some takers are kept under a value (see
@@ -508,7 +474,7 @@ extension Interpreter {
     @inline(never)
     private func actionReachesTakersWithKeys(_ action: Value, type: String?) {
         var woken: [(sequence: Int, task: SagaTask, resumption: Resumption)] = []
-        let lists = takers.meetAll(
+        let lists = scheduler.takers.meetAll(
             type: type, pathValue: { pathValue($0, of: action) },
             verdict: { taker in
                 guard taker.pattern.matches(actionType: type) else { return nil }

@@ -80,7 +80,7 @@ extension Interpreter {
         // Inline only where no step limit can fall inside the body, which as a task would fail
         // or yield there.
         if let inline = watcher.inlineBody, inline.maxSteps <= options.maxSteps,
-            inline.maxSteps <= options.yieldAfterSteps ?? Int.max, wakeups.isEmpty
+            inline.maxSteps <= options.yieldAfterSteps ?? Int.max, !scheduler.stepMadeWork
         {
             runBodyInline(task, watcher, inline.statements)
             return true
@@ -89,7 +89,7 @@ extension Interpreter {
         let child = startBody(of: watcher, in: task, id: makeID(), env: env)
         task.adopt(child)
         if tracer != nil { traceStart(child, from: task) }
-        wakeups.append(.run(child, child.token))
+        scheduler.schedule(child)
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
@@ -97,7 +97,7 @@ extension Interpreter {
         }
         task.token &+= 1
         task.resumption = .retake
-        wakeups.append(.run(task, task.token))
+        scheduler.schedule(task)
         return true
     }
 
@@ -181,7 +181,7 @@ extension Interpreter {
             return true
         }
         // No work is waiting at the start of a turn; if some were, the statement would yield.
-        guard case .value? = body.outcome, wakeups.isEmpty else { return false }
+        guard case .value? = body.outcome, !scheduler.stepMadeWork else { return false }
         budget.stepsTaken &+= 1
         task.pc = WatcherLoop.leadingJoin - 1
         takeAgain(task, watcher)

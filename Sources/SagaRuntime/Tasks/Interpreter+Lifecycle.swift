@@ -19,7 +19,7 @@ extension Interpreter {
         task.token &+= 1
         task.wait = .none
         if task.failure != nil || task.isCancelling {
-            for child in task.children { wakeups.append(contentsOf: cancelWork(child)) }
+            for child in task.children { scheduler.schedule(cancelWork(child)) }
         }
         finishIfDone(task)
     }
@@ -165,7 +165,7 @@ extension Interpreter {
         } else if caller.isCancelling {
             wake(caller, .unwind(.cancel))
         } else {
-            wakeups.append(contentsOf: cancelWork(caller))
+            scheduler.schedule(cancelWork(caller))
         }
     }
 
@@ -209,16 +209,16 @@ extension Interpreter {
         if parent.isDone || parent.failure != nil || parent.isCancelling { return false }
         parent.failure = failure
         if parent.phase == .body {
-            wakeups.append(contentsOf: cancelBlockedEffect(parent))
+            scheduler.schedule(cancelBlockedEffect(parent))
             if parent.traceOpen { traceUnblock(parent) }
             parent.token &+= 1
             parent.wait = .none
             parent.resumption = .unwind(.abort(failure))
-            wakeups.append(.run(parent, parent.token))
-            wakeups.append(.cancelChildren(parent))
+            scheduler.schedule(parent)
+            scheduler.wakeups.append(.cancelChildren(parent))
             return false
         }
-        for child in parent.children { wakeups.append(contentsOf: cancelWork(child)) }
+        for child in parent.children { scheduler.schedule(cancelWork(child)) }
         return true
     }
 
@@ -247,7 +247,7 @@ extension Interpreter {
     private func endedJoinWithoutValue(_ t: SagaTask, _ joiner: SagaTask) -> Bool {
         switch t.outcome {
         case .failed(let f)?: wake(joiner, .error(f))
-        case .cancelled?: wakeups.append(contentsOf: cancelWork(joiner))
+        case .cancelled?: scheduler.schedule(cancelWork(joiner))
         default: return false
         }
         return true
@@ -288,7 +288,7 @@ extension Interpreter {
             wake(owner, .error(f))
         case .cancelled:
             settle(combinator, except: index)
-            wakeups.append(contentsOf: cancelWork(owner))
+            scheduler.schedule(cancelWork(owner))
         }
     }
 
@@ -319,7 +319,7 @@ extension Interpreter {
     private func settle(_ combinator: Combinator, except index: Int) {
         combinator.isSettled = true
         for (i, entry) in combinator.entries.enumerated() where i != index {
-            wakeups.append(contentsOf: cancelWork(entry))
+            scheduler.schedule(cancelWork(entry))
         }
     }
 }

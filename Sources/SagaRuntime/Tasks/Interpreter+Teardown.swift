@@ -14,18 +14,8 @@ extension Interpreter {
     /// Every unfinished task is reached from what the scheduler holds (roots, queues, takers,
     /// timers, channels) or from another such task; each is then emptied of its links.
     func releaseUnfinishedTasks() {
-        var pending: [SagaTask] = roots
-        var channels: [Channel] = actionChannels
-        for queue in [ready, yielded, wakeups] {
-            for work in queue {
-                switch work {
-                case .run(let task, _), .cancelChildren(let task): pending.append(task)
-                case .subscribe: break
-                }
-            }
-        }
-        pending += takers.tasks + channelWaiters.map(\.task) + timers.tasks
-        for entry in dispatchQueue { if let putter = entry.putter { pending.append(putter) } }
+        var pending: [SagaTask] = roots + scheduler.heldTasks
+        var channels: [Channel] = scheduler.actionChannels
 
         var seen = Set<ObjectIdentifier>()
         while let task = pending.popLast() {
@@ -54,15 +44,7 @@ extension Interpreter {
             channel.messages.removeAll()
         }
         roots = []
-        ready.removeAll()
-        yielded.removeAll()
-        wakeups.removeAll()
-        takers = TakerIndex()
-        channelWaiters = []
-        timers = TimerQueue()
-        dispatchQueue.removeAll()
-        heldResults.removeAll()
-        actionChannels = []
+        scheduler.removeAll()
     }
 
     /// The tasks and channels a variable's value holds, directly or in a list or record one
