@@ -139,10 +139,7 @@ extension Interpreter {
                     return false
                 }
                 // As the step loop yields: behind the work that is ready.
-                task.stepsBeforeYield = counts.steps
-                task.token &+= 1
-                task.resumption = .start
-                scheduler.scheduleLast(task)
+                yieldBehindEverything(task, steps: counts.steps)
                 return false
             case .statement(let index):
                 // The statement runs as the walk runs it, the only one of its block (where a

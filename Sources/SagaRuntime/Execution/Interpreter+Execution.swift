@@ -162,10 +162,7 @@ extension Interpreter {
                 return
             }
             if counts.steps > counts.yieldAfter {
-                task.stepsBeforeYield = counts.steps
-                task.token &+= 1
-                task.resumption = .start
-                scheduler.scheduleLast(task)
+                yieldBehindEverything(task, steps: counts.steps)
                 return
             }
             if counts.steps > options.maxSteps {

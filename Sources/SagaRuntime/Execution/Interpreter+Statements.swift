@@ -189,4 +189,14 @@ extension Interpreter {
         task.resumption = .start
         scheduler.schedule(task)
     }
+
+    /// A task that used up its steps before a yield (``Options/yieldAfterSteps``) goes on
+    /// behind everything ready and every queued action; `steps` count on toward the limit.
+    @inline(never)
+    func yieldBehindEverything(_ task: SagaTask, steps: Int) {
+        task.stepsBeforeYield = steps
+        task.token &+= 1
+        task.resumption = .start
+        scheduler.scheduleLast(task)
+    }
 }
