@@ -119,10 +119,9 @@ struct CanonicalJSONWriter: ~Copyable {
             append(UInt8(ascii: "]"))
         case .record(let r):
             if case .typed(let type) = r.storage {
-                // Written from the string: its entry, as an array, would be made to be read.
-                append(UInt8(ascii: "{"))
-                write(Record.typeKey)
-                append(UInt8(ascii: ":"))
+                // Written from the string: its entry, as an array, would be made to be read. The
+                // key is `type`, which needs no escaping.
+                writeASCII("{\"type\":")
                 write(type)
                 append(UInt8(ascii: "}"))
                 return

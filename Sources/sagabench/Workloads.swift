@@ -30,8 +30,9 @@ func runProgram(_ source: String, inputLines: Int, line: String = "") throws -> 
     try runProgram(source, input: inputLines > 0 ? String(repeating: line + "\n", count: inputLines) : nil)
 }
 
-/// Runs `source` over `input` (JSON lines, or none) with the virtual clock; the seconds it took.
-func runProgram(_ source: String, input: String?) throws -> Double {
+/// Runs `source` over `input` (JSON lines, or none) with the virtual clock, traced into
+/// `tracePath` if one is given (as `sagarun run --trace` traces); the seconds it took.
+func runProgram(_ source: String, input: String?, tracePath: String? = nil) throws -> Double {
     let compiled = Frontend().compile(source: source, path: "bench.saga")
     guard let program = compiled.program else { throw BenchError.compile(compiled.renderedDiagnostics) }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("sagabench-\(UUID().uuidString).jsonl")
@@ -39,10 +40,19 @@ func runProgram(_ source: String, input: String?) throws -> Double {
     defer { try? FileManager.default.removeItem(atPath: path) }
     if let input { try input.write(toFile: path, atomically: false, encoding: .utf8) }
     let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: NullOutput())
+    if let tracePath {
+        guard let trace = ChromeTrace(path: tracePath) else { throw BenchError.failed("cannot write \(tracePath)") }
+        interpreter.tracer = trace
+    }
     let inputSource = input != nil ? InputSource.file(path) : nil
     var status = RunStatus.success
-    let seconds = blockingTime { status = await interpreter.run(input: inputSource) }
+    var traceFailure: String?
+    let seconds = blockingTime {
+        status = await interpreter.run(input: inputSource)
+        traceFailure = interpreter.tracer?.close()
+    }
     guard status == .success else { throw BenchError.failed("the program failed: \(status)") }
+    if let traceFailure { throw BenchError.failed("the trace was not written: \(traceFailure)") }
     return seconds
 }
 
@@ -216,6 +226,19 @@ let workloads: [Workload] = [
             }
             """
         let seconds = try runProgram(source, inputLines: n, line: #"{"type":"ping"}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
+    Workload(
+        name: "take-put-traced", summary: "take-put-loop traced (`--trace`) into /dev/null",
+        defaultCount: 1_000_000
+    ) { n in
+        let source = """
+            saga main {
+              loop { let a = take "ping"; put "pong" }
+            }
+            """
+        let seconds = try runProgram(
+            source, input: String(repeating: #"{"type":"ping"}"# + "\n", count: n), tracePath: "/dev/null")
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     EmbeddedWorkloads.takePut,

@@ -256,6 +256,9 @@ final class Code {
         let statement: Stmt
         /// The statement alone, as a block.
         let block: [Stmt]
+        /// In a traced run, its effect as the trace describes it, made the first time it runs
+        /// (see ``Interpreter/traceEffect(at:_:)``).
+        @exclusivity(unchecked) var tracedEffect: TracedEffect?
 
         init(_ statement: Stmt) {
             self.statement = statement

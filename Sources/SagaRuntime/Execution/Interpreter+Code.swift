@@ -211,7 +211,7 @@ extension Interpreter {
     /// (`nil`, its value going into `slot` then, if it is one).
     func putAtOnce(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
-        if tracer != nil { traceEffect(of: code.sites[site].statement, task) }
+        if tracer != nil { traceEffect(at: code.sites[site], task) }
         guard case .dispatched(let processed) = dispatch(action, from: task) else { return nil }
         task.target = .discard
         return processed
@@ -222,7 +222,7 @@ extension Interpreter {
     func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code, _ task: SagaTask) {
         let slot = take.pointee.slot
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
-        if tracer != nil { traceEffect(of: code.sites[Int(take.pointee.site)].statement, task) }
+        if tracer != nil { traceEffect(at: code.sites[Int(take.pointee.site)], task) }
         block(task, on: .take)
         // The pattern is copied once, from where the code keeps it.
         addTaker(Taker(task, pattern: take.pointee.pattern))

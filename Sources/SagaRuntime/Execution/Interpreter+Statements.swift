@@ -53,7 +53,7 @@ extension Interpreter {
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
                     if case .call(.function(let index, _), let args, let loc) = effect {
-                        if tracer != nil { task.tracedEffect = effect }
+                        if tracer != nil { task.tracedEffect = effectDescription(effect) }
                         return try callIntoSlot(v.slot, index, args, task, loc)
                     }
                     task.target = .slot(v.slot)
@@ -144,7 +144,7 @@ extension Interpreter {
     /// Runs an effect statement's effect: a value goes where the statement wants it; if the
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
-        if tracer != nil { task.tracedEffect = effect }
+        if tracer != nil { task.tracedEffect = effectDescription(effect) }
         return try runEffectResult(try perform(effect, task), task)
     }
 

@@ -57,12 +57,15 @@ public final class ChromeTrace {
     }
 
     /// Names a task's track the first time it appears.
+    ///
+    /// The name is read only then: a task's name read at every event would be retained and
+    /// released each time.
     @inline(__always)
-    func track(_ tid: Int, _ name: String) {
+    func track(_ tid: Int, _ name: @autoclosure () -> String) {
         let word = tid >> 6
         let bit = UInt64(1) << UInt64(tid & 63)
         if tid >= 0, word < named.count, named[word] & bit != 0 { return }
-        nameTrack(tid, name)
+        nameTrack(tid, name())
     }
 
     /// Writes a track's name, once.
@@ -245,10 +248,9 @@ public final class ChromeTrace {
         if Self.capacity &- count < 48 { flush() }
         var at = bytes + count
         Self.writeDigits(tid, at: &at)
-        for byte in ",\"ts\":".utf8 {
-            at.pointee = byte
-            at += 1
-        }
+        let between: StaticString = ",\"ts\":"
+        at.update(from: between.utf8Start, count: between.utf8CodeUnitCount)
+        at += between.utf8CodeUnitCount
         Self.writeDigits(ts, at: &at)
         at.pointee = UInt8(ascii: "}")
         at += 1
@@ -308,8 +310,7 @@ public final class ChromeTrace {
     /// A JSON string, escaped as canonical JSON escapes it: copied as it is when no character
     /// of it needs escaping, as in the names of effects and of most actions.
     private func append(string: String) {
-        var text = string
-        let plain = text.withUTF8 { utf8 -> Bool in
+        let plain = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             for byte in utf8
             where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte >= 0x7F {
                 return false
@@ -319,7 +320,7 @@ public final class ChromeTrace {
             append("\"")
             return true
         }
-        if !plain { append(json: .string(string)) }
+        if plain != true { append(json: .string(string)) }
     }
 
     /// Hands the buffer to the file and goes on in the spare one.

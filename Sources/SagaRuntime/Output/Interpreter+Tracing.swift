@@ -68,7 +68,7 @@ extension Interpreter {
         case .host: name = "call"
         }
         task.traceOpen = true
-        let effect = task.tracedEffect.map(effectDescription)
+        let effect = task.tracedEffect
         // A `put` processed on the spot that then waits begins where it was made, before the
         // action and what it woke.
         let stamp = name == "put" ? putStamp : nil
@@ -94,9 +94,33 @@ extension Interpreter {
     func traceEffect(of stmt: Stmt, _ task: SagaTask) {
         switch stmt {
         case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
-            task.tracedEffect = effect
+            task.tracedEffect = effectDescription(effect)
         default:
             break
+        }
+    }
+
+    /// Notes the effect of a statement of running code, for the trace: described the first
+    /// time the statement runs, then kept with it.
+    func traceEffect(at site: Code.Site, _ task: SagaTask) {
+        if let described = site.tracedEffect {
+            task.tracedEffect = described
+            return
+        }
+        traceEffect(of: site.statement, task)
+        site.tracedEffect = task.tracedEffect
+    }
+
+    /// Notes a watcher's `take` (or, with `join`, `leading`'s `join`) as the effect its task
+    /// waits on next, for the trace: described the first time, then kept with the watcher.
+    func traceWait(of watcher: ShortTurnWatcher, _ task: SagaTask, join: Bool) {
+        if join {
+            guard let effect = watcher.joinEffect else { return }
+            if watcher.tracedJoin == nil { watcher.tracedJoin = effectDescription(effect) }
+            task.tracedEffect = watcher.tracedJoin
+        } else {
+            if watcher.tracedTake == nil { watcher.tracedTake = effectDescription(watcher.takeEffect) }
+            task.tracedEffect = watcher.tracedTake
         }
     }
 

@@ -2,7 +2,10 @@ import SagaCore
 
 /// An effect as the trace describes it (`file:3:5 (take "ping")`): the text, and the text as a
 /// JSON string, escaped once for every slice that names it.
-struct TracedEffect {
+///
+/// A class: a task notes the one of each effect it performs, and the slice of its wait names
+/// it, with one reference each time.
+final class TracedEffect {
     let text: String
     let json: [UInt8]
 

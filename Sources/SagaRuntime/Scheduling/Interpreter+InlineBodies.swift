@@ -187,7 +187,7 @@ extension Interpreter {
             // Where the `join` statement would have left it before the action was processed.
             retakeDone = true
             budget.stepsTaken &+= 1
-            if tracer != nil { task.tracedEffect = watcher.joinEffect }
+            if tracer != nil { traceWait(of: watcher, task, join: true) }
             task.pc = WatcherLoop.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: child)

@@ -150,7 +150,7 @@ extension Interpreter {
     /// Blocks a watcher on its `take`, as the statement does.
     private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         budget.stepsTaken &+= 2  // The loop's next turn, and the `take`.
-        if tracer != nil { task.tracedEffect = watcher.takeEffect }
+        if tracer != nil { traceWait(of: watcher, task, join: false) }
         task.target = .slot(watcher.bindingSlot)
         block(task, on: .take)
         addTaker(Taker(task, pattern: watcher.pattern))
@@ -174,7 +174,7 @@ extension Interpreter {
         if !body.isDone {
             // Where the `join` statement leaves it: past the statement, its value dropped.
             budget.stepsTaken &+= 1
-            if tracer != nil { task.tracedEffect = watcher.joinEffect }
+            if tracer != nil { traceWait(of: watcher, task, join: true) }
             task.pc = WatcherLoop.leadingJoin + 1
             task.target = .discard
             blockOnJoin(task, of: body)

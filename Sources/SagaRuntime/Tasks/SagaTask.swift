@@ -161,7 +161,7 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// For the trace: the effect it last performed, which names the slice of its next wait.
-    var tracedEffect: Effect? {
+    var tracedEffect: TracedEffect? {
         get { extras?.tracedEffect }
         set { if newValue != nil || extras != nil { extrasForWriting.tracedEffect = newValue } }
     }
@@ -349,7 +349,7 @@ final class TaskExtras {
     /// The error its last `catch` caught, with the trace of where it was thrown.
     @exclusivity(unchecked) var lastCaught: Failure?
     /// In a traced run, the effect it last performed.
-    @exclusivity(unchecked) var tracedEffect: Effect?
+    @exclusivity(unchecked) var tracedEffect: TracedEffect?
 }
 
 /// How a finished task ended.

@@ -28,6 +28,10 @@ final class ShortTurnWatcher {
     /// on by them, as it does when the statements run.
     let takeEffect: Effect
     let joinEffect: Effect?
+    /// In a traced run, ``takeEffect`` and ``joinEffect`` as the trace describes them, made
+    /// the first time they are needed (see ``Interpreter/traceWait(of:_:join:)``).
+    @exclusivity(unchecked) var tracedTake: TracedEffect?
+    @exclusivity(unchecked) var tracedJoin: TracedEffect?
     /// Whether a short turn has started a body (`latest`'s hidden `last` stays null after a
     /// body that ran in the watcher's turn, where the statements would have kept its handle).
     @exclusivity(unchecked) var hasStartedBody = false
