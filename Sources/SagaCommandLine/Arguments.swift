@@ -73,10 +73,13 @@ struct Arguments {
     /// The known name nearest to `name`, if it is near enough to be a typo, or the one known
     /// name it begins (`--virtual` for `--virtual-time`).
     private static func closest(_ name: String, in names: [String]) -> String? {
+        // A third of the name may differ, up to three characters: `--inptu` is `--input`,
+        // `--bogus` is not `--mocks`.
+        let allowed = Swift.min(3, Swift.max(1, name.utf8.count / 3))
         var best: (String, Int)?
         for candidate in names {
             let d = editDistance(Array(name.utf8), Array(candidate.utf8))
-            if d <= 3, d < best?.1 ?? Int.max { best = (candidate, d) }
+            if d <= allowed, d < best?.1 ?? Int.max { best = (candidate, d) }
         }
         if let best { return best.0 }
         let longer = names.filter { $0.hasPrefix(name) && name.count > 2 }

@@ -98,7 +98,7 @@ enum Commands {
             .init(
                 name: "--max-turns-without-input", valueName: "n",
                 help:
-                    "Turns the run may take with no input, host answer or wait; past it the run stops (default 100000000)."
+                    "Turns the run may take with no input, host answer or wait; past it the run stops (default 10000000)."
             ),
             .init(
                 name: "--yield-after", valueName: "n",

@@ -14,14 +14,17 @@ import SagaRuntime
 package enum FailureInjection {
     /// The summary for one golden case (its input and mocks included), with paths relative to
     /// the program's folder, however the program was named, so that it can be kept as a golden
-    /// file.
-    package static func summary(for c: GoldenSuite.Case, twice: Bool) async -> String {
+    /// file; and whether the program ran at all (it compiles, and its mocks can be read): a
+    /// summary of why it did not is no result to keep or pass.
+    package static func summary(for c: GoldenSuite.Case, twice: Bool) async -> (text: String, ran: Bool) {
         let compiled = Frontend(hostFunctions: HostLibrary.names).compile(path: c.saga)
-        guard let program = compiled.program else { return "does not compile\n" + compiled.renderedDiagnostics }
+        guard let program = compiled.program else {
+            return ("does not compile\n" + compiled.renderedDiagnostics, false)
+        }
         var mocksText: String?
         if let path = c.mocks {
             guard let text = TextFile.read(path) else {
-                return "cannot read the mocks file '\(path)': \(TextFile.whyUnreadable(path))\n"
+                return ("cannot read the mocks file '\(path)': \(TextFile.whyUnreadable(path))\n", false)
             }
             mocksText = text
         }
@@ -29,7 +32,7 @@ package enum FailureInjection {
         do {
             baseline = try await run(program, c, mocks: mocksText, failingCall: nil, twice: twice)
         } catch {
-            return "\(c.mocks ?? "mocks"): \(error)\n"
+            return ("\(c.mocks ?? "mocks"): \(error)\n", false)
         }
         var text = "\(baseline.calls) call\(baseline.calls == 1 ? "" : "s") without failures: \(baseline.ending)\n"
         for problem in baseline.mockProblems { text += "  mocks: \(problem)\n" }
@@ -46,7 +49,7 @@ package enum FailureInjection {
         for folder in folders.sorted(by: { $0.count > $1.count }) where !folder.isEmpty {
             text = text.replacingOccurrences(of: folder + "/", with: "")
         }
-        return text
+        return (text, true)
     }
 
     private struct Outcome {

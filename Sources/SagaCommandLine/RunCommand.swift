@@ -58,7 +58,7 @@ enum RunCommand {
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
-        options.maxTurnsWithoutInput = try Self.positiveNumber(parsed, "--max-turns-without-input") ?? 100_000_000
+        options.maxTurnsWithoutInput = try Self.positiveNumber(parsed, "--max-turns-without-input") ?? 10_000_000
         if let memory = try Self.positiveNumber(parsed, "--max-memory") ?? io.defaultMaxMemoryMiB {
             options.maxMemory = memory < Int.max >> 20 ? memory << 20 : Int.max
         }

@@ -9,6 +9,9 @@ enum TestCommand {
             io.err("error: no such file or folder '\(path)'\n")
             return .noInput
         }
+        if parsed.has("--twice"), !parsed.has("--inject-failures") {
+            throw UsageError("--twice goes with --inject-failures (it runs each compensation twice)", command: "test")
+        }
         let update = parsed.has("--update")
         let filter = parsed.options["--filter"]
         var cases = GoldenSuite.discover(paths, missing: update)
@@ -40,10 +43,16 @@ enum TestCommand {
         }
         if parsed.has("--inject-failures") {
             for c in cases {
-                let summary = await FailureInjection.summary(for: c, twice: parsed.has("--twice"))
+                let (summary, ran) = await FailureInjection.summary(for: c, twice: parsed.has("--twice"))
                 let goldenPath = String(c.saga.dropLast(".saga".count)) + ".failures.golden"
                 let expected = try? String(contentsOfFile: goldenPath, encoding: .utf8)
-                if update {
+                if !ran {
+                    // No failure was injected: nothing to keep, nothing that passed.
+                    failed += 1
+                    io.out(
+                        "FAIL \(c.saga) (failure injection): it did not run\(update ? ", so no golden was written" : "")\n"
+                            + summary.split(separator: "\n").map { "  \($0)\n" }.joined())
+                } else if update {
                     try? summary.write(toFile: goldenPath, atomically: true, encoding: .utf8)
                     io.out("UPDATED \(goldenPath)\n")
                     passed += 1
@@ -68,11 +77,12 @@ enum TestCommand {
             if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
             if progress { io.out("\u{1B}[2K\r") }
-            // A golden is never written from a program that did not run (it does not compile,
-            // or its input or mocks cannot be read): its transcript is empty for that reason.
-            if !c.hasGolden, result.exitCode >= 64 {
+            // A program that did not run (it does not compile, or its input or mocks cannot be
+            // read) fails, and no golden is written from it: its transcript is empty for that
+            // reason, and matches only an empty golden. (One that runs prints its state at least.)
+            if result.exitCode >= 64, !c.hasGolden || result.actual.isEmpty {
                 failed += 1
-                io.out("FAIL \(c.saga): it did not run, so no golden was written\n")
+                io.out("FAIL \(c.saga): it did not run\(c.hasGolden ? "" : ", so no golden was written")\n")
                 if !result.errors.isEmpty { io.out("standard error:\n" + result.errors) }
                 continue
             }

@@ -85,7 +85,7 @@ public final class Interpreter {
         ///
         /// A turn is a task resumed or an action processed. A program that only feeds itself
         /// (`every "x" as a { put "x" }`, or `loop { delay 1s }` on the virtual clock) would
-        /// otherwise never end. `sagarun run` sets it to 100,000,000.
+        /// otherwise never end. `sagarun run` sets it to 10,000,000.
         public var maxTurnsWithoutInput: Int?
         /// How much memory (in bytes) the process may hold while the program runs; `nil` (the
         /// default) for no limit.

@@ -36,6 +36,6 @@ import Testing
     func failureInjectionSummaryMatchesGolden(_ c: GoldenSuite.Case) async throws {
         let expected = try String(
             contentsOfFile: String(c.saga.dropLast(".saga".count)) + ".failures.golden", encoding: .utf8)
-        #expect(await FailureInjection.summary(for: c, twice: false) == expected)
+        #expect(await FailureInjection.summary(for: c, twice: false).text == expected)
     }
 }

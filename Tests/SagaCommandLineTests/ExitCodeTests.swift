@@ -55,6 +55,12 @@ import Testing
     @Test func aMisspelledFlagGetsASuggestion() async {
         let r = await runSagarun(["run", "x.saga", "--virtual-tme"])
         #expect(r.err.contains("did you mean '--virtual-time'?"))
+        let swapped = await runSagarun(["run", "x.saga", "--inptu", "a"])
+        #expect(swapped.err.contains("did you mean '--input'?"), "\(swapped.err)")
+        // A name that shares few letters with any option gets no guess.
+        let unlike = await runSagarun(["run", "x.saga", "--bogus"])
+        #expect(unlike.code == 64)
+        #expect(!unlike.err.contains("did you mean"), "\(unlike.err)")
     }
 
     @Test func invalidSourceExits65WithEveryDiagnostic() async {

@@ -64,4 +64,32 @@ import Testing
         #expect(run.out.contains("unknown variable 'x'"), "\(run.out)")
         #expect(!run.out.contains("run 'sagarun test --update"), "\(run.out)")
     }
+
+    /// A program that does not compile fails its test even against an empty golden, which its
+    /// empty transcript would otherwise match; and under `--inject-failures`, where no failure
+    /// could be injected, it fails rather than passing with a report of why.
+    @Test(arguments: [[String](), ["--inject-failures"]])
+    func aProgramThatDoesNotCompileFails(flags: [String]) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saga = folder.appendingPathComponent("broken.saga").path
+        try "saga main { log nmae }\n".write(toFile: saga, atomically: true, encoding: .utf8)
+        try "".write(toFile: folder.appendingPathComponent("broken.golden").path, atomically: true, encoding: .utf8)
+        let run = await runSagarun(["test"] + flags + [saga])
+        #expect(run.code == 1, "\(run.out)")
+        #expect(run.out.contains("FAIL") && run.out.contains("it did not run"), "\(run.out)")
+        #expect(run.out.contains("unknown variable 'nmae'"), "\(run.out)")
+        #expect(run.out.contains("0 passed, 1 failed"), "\(run.out)")
+        let update = await runSagarun(["test", "--update"] + flags + [saga])
+        #expect(update.code == 1, "\(update.out)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("broken.failures.golden").path))
+    }
+
+    /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
+    @Test func twiceWithoutInjectedFailuresIsAUsageError() async {
+        let run = await runSagarun(["test", "--twice", "."])
+        #expect(run.code == 64, "\(run.out)\(run.err)")
+        #expect(run.err.contains("--twice goes with --inject-failures"), "\(run.err)")
+    }
 }
