@@ -126,4 +126,34 @@ import Testing
         #expect(r.out.isEmpty)
         #expect(!r.err.isEmpty)
     }
+
+    /// A `try`'s own instructions (the end of its blocks, the jumps past the others, the end of
+    /// a `finally` copy) stand at the `try` statement's line, not at the last statement
+    /// compiled before them.
+    @Test func aTrysOwnInstructionsStandAtItsLine() async throws {
+        let r = try await listing(
+            """
+            saga main {
+              loop {
+                let a = take "ping"
+                try {
+                  put "pong"
+                } catch e {
+                  log "caught"
+                } finally {
+                  log "done"
+                }
+              }
+            }
+            """)
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let own = lines.filter {
+            $0.hasSuffix("end try or transaction") || $0.hasSuffix("end finally: go on leaving")
+                || $0.contains("goto")
+                    && !$0.contains("step")
+        }
+        #expect(own.count >= 4, "\(r.out)")
+        for line in own { #expect(line.contains(" 4:5 "), "\(line)") }
+    }
 }

@@ -256,7 +256,7 @@ extension Compiler {
             switch tries.removeLast() {
             case .tryBlock(let finally):
                 emit(.tryEnd)
-                if let finally { compileFinally(finally, wayOut: false) }
+                if let finally { compileFinally(finally, wayOut: false, at: location) }
             case .finallyCopy:
                 emit(.finallyLeave)
             }

@@ -14,6 +14,10 @@ import SagaLanguage
 /// In a reducer the ways out are errors; in a saga they are also a `return`, cancellation, a
 /// failed child and END, which the interpreter sends to the handlers it keeps with the code
 /// (see ``RunningCode/handle(_:in:compensationRuns:)``).
+///
+/// The instructions of the statement's own (the ends of its blocks, the jumps past the
+/// others, the ends of the `finally` copies) stand at the statement's line, which is where
+/// `sagarun ast --compiled` lists them.
 extension Compiler {
     /// `try { body } catch e { … } finally { … }`.
     mutating func compileTry(_ body: [Stmt], _ catchClause: CatchClause?, _ finally: [Stmt]?, next: Stmt?) {
@@ -25,9 +29,10 @@ extension Compiler {
         var exits: [Int] = []
         var bodyHandler = Code.Handler(target: -1, place: .temporary(0), clearsFrom: clearsFrom)
         let bodyIndex = newHandler()
-        compileGuarded(body, by: bodyIndex, finally: finally)
-        if let finally { compileFinally(finally, wayOut: false) }
+        compileGuarded(body, by: bodyIndex, finally: finally, at: at)
+        if let finally { compileFinally(finally, wayOut: false, at: at) }
         stepAfterBlock(next)
+        location = at
         exits.append(emitJump())
         if let catchClause {
             guard isOwnSlot(catchClause.binding.slot) else {
@@ -39,23 +44,25 @@ extension Compiler {
             if let finally {
                 location = at
                 let catchIndex = newHandler()
-                compileGuarded(catchClause.body.statements, by: catchIndex, finally: finally)
-                compileFinally(finally, wayOut: false)
+                compileGuarded(catchClause.body.statements, by: catchIndex, finally: finally, at: at)
+                compileFinally(finally, wayOut: false, at: at)
                 stepAfterBlock(next)
+                location = at
                 exits.append(emitJump())
                 handlers[Int(catchIndex)] = Code.Handler(
                     target: -1, place: .temporary(0), clearsFrom: clearsFrom, finally: here)
-                compileFinally(finally, wayOut: true)
+                compileFinally(finally, wayOut: true, at: at)
             } else {
                 compile(catchClause.body.statements)
                 endStep()
                 stepAfterBlock(next)
+                location = at
                 exits.append(emitJump())
             }
         }
         if let finally {
             bodyHandler.finally = here
-            compileFinally(finally, wayOut: true)
+            compileFinally(finally, wayOut: true, at: at)
         }
         handlers[Int(bodyIndex)] = bodyHandler
         for i in exits { instructions[i] = .jump(to: here) }
@@ -64,15 +71,19 @@ extension Compiler {
     /// A copy of a `finally` block, then the step of its end.
     ///
     /// Its statements' temporaries start afresh. The copy that a way out runs (`wayOut`) ends
-    /// with ``Code/Instruction/finallyEnd``, and a jump out of it drops that way out.
-    mutating func compileFinally(_ finally: [Stmt], wayOut: Bool) {
+    /// with ``Code/Instruction/finallyEnd``, at the `try` statement's line `at`, and a jump out
+    /// of it drops that way out.
+    mutating func compileFinally(_ finally: [Stmt], wayOut: Bool, at: SourceLocation) {
         let saved = (temporariesInUse, location)
         if wayOut { tries.append(.finallyCopy) }
         compile(finally)
         if wayOut { tries.removeLast() }
         (temporariesInUse, location) = saved
         endStep()
-        if wayOut { emit(.finallyEnd) }
+        if wayOut {
+            location = at
+            emit(.finallyEnd)
+        }
     }
 
     /// A saga's `transaction { body }`: left as a `try` without a `finally` block is, where
@@ -81,20 +92,21 @@ extension Compiler {
         let index = newHandler()
         handlers[Int(index)] = Code.Handler(
             target: -1, place: .temporary(0), clearsFrom: Int32(temporaryFloor), compensates: true)
-        compileGuarded(body, by: index, finally: nil)
+        compileGuarded(body, by: index, finally: nil, at: location)
         stepAfterBlock(next)
     }
 
     /// A block under handler `index`, a jump out of it running `finally`.
     ///
     /// ``Code/Instruction/tryBegin(_:)``, the block, the step of its end (still inside), then
-    /// ``Code/Instruction/tryEnd``.
-    private mutating func compileGuarded(_ block: [Stmt], by index: Int32, finally: [Stmt]?) {
+    /// ``Code/Instruction/tryEnd`` at the statement's line `at`.
+    private mutating func compileGuarded(_ block: [Stmt], by index: Int32, finally: [Stmt]?, at: SourceLocation) {
         emit(.tryBegin(index))
         tries.append(.tryBlock(finally: finally))
         compile(block)
         tries.removeLast()
         endStep()
+        location = at
         emit(.tryEnd)
     }
 }
