@@ -120,7 +120,16 @@ final class Scheduler {
     }
 
     /// Puts the work caused by the last step at the front of the ready queue, in order.
+    ///
+    /// Inlined as far as the check that there is any: most steps make none.
+    @inline(__always)
     func flushWakeups() {
+        if !wakeups.isEmpty { flushSomeWakeups() }
+    }
+
+    /// ``flushWakeups()`` where there are some.
+    @inline(never)
+    private func flushSomeWakeups() {
         if ready.isEmpty {
             // Nothing else is ready (an action woke many takers, say): the wake-ups become
             // the ready queue as they are, with no copy, and the old queue's storage is
