@@ -238,7 +238,16 @@ public final class ChromeTrace {
     }
 
     /// A value as canonical JSON.
+    ///
+    /// An action that is its type alone, the usual one, is `{"type":…}` written here, without
+    /// a writer of its own.
     private func append(json value: Value) {
+        if case .record(let r) = value, r.count == 1, let type = r.actionType {
+            append("{\"type\":")
+            append(string: type)
+            append("}")
+            return
+        }
         value.withCanonicalJSON { append(UnsafeRawBufferPointer($0)) }
     }
 
