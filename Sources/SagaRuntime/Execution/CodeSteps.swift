@@ -48,6 +48,7 @@ struct CodeSteps {
     private var bound = Int.min
 
     /// A reducer's loop turns.
+    @inline(__always)
     init(reducer: ReducerRunner) {
         self.reducer = reducer
         isReducer = true
