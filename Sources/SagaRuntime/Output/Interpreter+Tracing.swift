@@ -92,23 +92,27 @@ extension Interpreter {
     /// Notes the effect of a statement that runs it directly (not through `runEffect`), for
     /// the trace's description of what the task waits on.
     func traceEffect(of stmt: Stmt, _ task: SagaTask) {
-        switch stmt {
-        case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
-            task.tracedEffect = effectDescription(effect)
-        default:
-            break
-        }
+        if let effect = Self.effect(of: stmt) { task.tracedEffect = effectDescription(effect) }
     }
 
     /// Notes the effect of a statement of running code, for the trace: described the first
     /// time the statement runs, then kept with it.
     func traceEffect(at site: Code.Site, _ task: SagaTask) {
-        if let described = site.tracedEffect {
-            task.tracedEffect = described
-            return
+        if site.tracedEffect == nil {
+            guard let effect = Self.effect(of: site.statement) else { return }
+            site.tracedEffect = effectDescription(effect)
         }
-        traceEffect(of: site.statement, task)
-        site.tracedEffect = task.tracedEffect
+        task.tracedEffect = site.tracedEffect
+    }
+
+    /// The effect a statement performs, if it is an effect statement.
+    private static func effect(of stmt: Stmt) -> Effect? {
+        switch stmt {
+        case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
+            return effect
+        default:
+            return nil
+        }
     }
 
     /// Notes a watcher's `take` (or, with `join`, `leading`'s `join`) as the effect its task

@@ -86,7 +86,6 @@ final class Scheduler {
     /// reference of its own to; inlined into the interpreter's code, it would take a retain
     /// and a release of the queue per task. The task is passed owned, and moved on.
     @inline(never)
-    @_semantics("optimize.sil.specialize.owned2guarantee.never")
     func schedule(handingOver task: consuming SagaTask, token: Int) {
         wakeups.append(.run(consume task, token))
     }
