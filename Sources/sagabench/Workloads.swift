@@ -24,11 +24,19 @@ enum BenchError: Error, CustomStringConvertible {
 
 /// Compiles and runs `source` on the virtual clock with `inputLines` copies of `line` read from
 /// a temporary file; returns the seconds the run took.
-func runProgram(_ source: String, inputLines: Int, line: String = "") throws -> Double {
+func runProgram(_ source: String, inputLines: Int, line: String = "", tracePath: String? = nil) throws -> Double {
     // Repeated, not appended line by line: building the input counts towards the whole
     // process's cost, so it is kept cheap next to the work measured.
-    try runProgram(source, input: inputLines > 0 ? String(repeating: line + "\n", count: inputLines) : nil)
+    try runProgram(
+        source, input: inputLines > 0 ? String(repeating: line + "\n", count: inputLines) : nil, tracePath: tracePath)
 }
+
+/// The program of take-put-loop (and of its traced twin, take-put-traced).
+let takePutSource = """
+    saga main {
+      loop { let a = take "ping"; put "pong" }
+    }
+    """
 
 /// Runs `source` over `input` (JSON lines, or none) with the virtual clock, traced into
 /// `tracePath` if one is given (as `sagarun run --trace` traces); the seconds it took.
@@ -220,25 +228,14 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     Workload(name: "take-put-loop", summary: "one saga: loop { take; put }", defaultCount: 1_000_000) { n in
-        let source = """
-            saga main {
-              loop { let a = take "ping"; put "pong" }
-            }
-            """
-        let seconds = try runProgram(source, inputLines: n, line: #"{"type":"ping"}"#)
+        let seconds = try runProgram(takePutSource, inputLines: n, line: #"{"type":"ping"}"#)
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     Workload(
         name: "take-put-traced", summary: "take-put-loop traced (`--trace`) into /dev/null",
         defaultCount: 1_000_000
     ) { n in
-        let source = """
-            saga main {
-              loop { let a = take "ping"; put "pong" }
-            }
-            """
-        let seconds = try runProgram(
-            source, input: String(repeating: #"{"type":"ping"}"# + "\n", count: n), tracePath: "/dev/null")
+        let seconds = try runProgram(takePutSource, inputLines: n, line: #"{"type":"ping"}"#, tracePath: "/dev/null")
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     EmbeddedWorkloads.takePut,
