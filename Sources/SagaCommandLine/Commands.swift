@@ -196,7 +196,8 @@ enum Commands {
         discussion: """
             Each program runs as 'run --virtual-time --print-actions --print-state --memory',
             with X.input.jsonl as its input and X.mocks.jsonl as the results of its extern
-            functions when they are there. A mismatch prints a unified diff.
+            functions when they are there. A mismatch prints a unified diff. A program that does
+            not run (it does not compile, or its input or mocks cannot be read) fails.
             With --inject-failures the summary is compared with X.failures.golden where there is one.
             """)
 
