@@ -30,6 +30,39 @@ import Testing
         #expect(actions.first?["type"] == "persistence/received")
         #expect(actions.first?["elements"] == [["id": 1]])
     }
+
+    /// A write dispatched after a live request waits behind it.
+    ///
+    /// The request takes its place in its entity's lock when it is dispatched, so a write
+    /// dispatched after it, while it has not yet registered, does not go straight to the store.
+    /// (Acknowledged after the registration, such a write would take the lock only then, behind
+    /// the writes dispatched after it, and hand its `received` on last: in real time, one run in
+    /// a few hundred ended on an older result.) Another entity's writes still go straight to
+    /// the store.
+    @Test func aWriteDispatchedAfterALiveRequestQueuesBehindIt() {
+        let live = LiveRequests()
+        let request: Record = ["type": "persistence/request", "entity": "songs", "live": true]
+        guard case .queued = PersistenceOperation.request.route(request, live: live) else {
+            Issue.record("a live request took no place in its entity's lock")
+            return
+        }
+        let save: Record = ["type": "persistence/save", "entity": "songs", "element": ["id": 1]]
+        guard case .queued = PersistenceOperation.save.route(save, live: live) else {
+            Issue.record("a write after a live request went straight to the store")
+            return
+        }
+        let other: Record = ["type": "persistence/save", "entity": "albums", "element": ["id": 1]]
+        guard case .direct = PersistenceOperation.save.route(other, live: live) else {
+            Issue.record("a write of another entity waited")
+            return
+        }
+        // A request that is not live takes no place when no write waits.
+        let once: Record = ["type": "persistence/request", "entity": "albums"]
+        guard case .async = PersistenceOperation.request.route(once, live: live) else {
+            Issue.record("a request that is not live queued")
+            return
+        }
+    }
 }
 
 /// A memory store whose first query reads the elements, then waits for ``release`` before

@@ -78,6 +78,17 @@ final class LiveRequests: Sendable {
         }
     }
 
+    /// A live request's place in the entity's lock, always taken, when it is dispatched: the
+    /// writes dispatched after it wait on the async path until it is registered, each then
+    /// refreshing it in turn.
+    ///
+    /// Routed straight to the store before it registered, a write acknowledged after it did
+    /// would take the lock only then, behind the writes dispatched after it, and hand on its
+    /// `received` last.
+    func ticketForLiveRequest(_ entity: String) -> AsyncLock.Ticket {
+        locks.withLock { Self.reserve(entity, in: &$0) }
+    }
+
     /// A request's place in the entity's lock, taken now, when writes of the entity wait on
     /// the async path.
     ///

@@ -15,13 +15,16 @@ extension PersistenceOperation {
 
     /// The route of `r`: a save or delete of a valid entity goes direct unless the entity has
     /// a live request (whose lock and re-query need the async path) or a write still queued
-    /// on that path; a request queues behind such writes, so that it reads them; everything
-    /// else is async.
+    /// on that path; a request queues behind such writes, so that it reads them, and a live
+    /// request always queues, so that the writes after it queue behind it (see
+    /// ``LiveRequests/ticketForLiveRequest(_:)``); everything else is async.
     func route(_ r: Record, live: LiveRequests) -> Route {
         guard case .string(let entity)? = r["entity"], !entity.isEmpty else { return .async }
         switch self {
         case .save, .delete: return live.ticketForWrite(entity).map { .queued($0) } ?? .direct
-        case .request: return live.ticketForRead(entity).map { .queued($0) } ?? .async
+        case .request:
+            if r["live"] == .bool(true) { return .queued(live.ticketForLiveRequest(entity)) }
+            return live.ticketForRead(entity).map { .queued($0) } ?? .async
         case .cancelRequest: return .async
         }
     }
