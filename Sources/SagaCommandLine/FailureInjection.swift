@@ -28,6 +28,9 @@ package enum FailureInjection {
             }
             mocksText = text
         }
+        if let path = c.input, InputSource.file(path) == nil {
+            return ("cannot read the input file '\(path)': \(TextFile.whyUnreadable(path))\n", false)
+        }
         let baseline: Outcome
         do {
             baseline = try await run(program, c, mocks: mocksText, failingCall: nil, twice: twice)
@@ -78,6 +81,8 @@ package enum FailureInjection {
                 lines.functions(failingCallsOf: program.externs.map(\.name).filter { library[$0] == nil }))
         }
         var options = Interpreter.Options(virtualTime: true)
+        // A program that only feeds itself stops here as under `sagarun test`.
+        options.maxTurnsWithoutInput = RunCommand.defaultMaxTurnsWithoutInput
         options.failingCall = failingCall
         options.compensationRuns = twice ? 2 : 1
         let output = BufferedOutput()

@@ -58,7 +58,8 @@ enum RunCommand {
         }
         options.yieldAfterSteps = try Self.positiveNumber(parsed, "--yield-after")
         options.maxRunSteps = try Self.positiveNumber(parsed, "--max-run-steps")
-        options.maxTurnsWithoutInput = try Self.positiveNumber(parsed, "--max-turns-without-input") ?? 10_000_000
+        options.maxTurnsWithoutInput =
+            try Self.positiveNumber(parsed, "--max-turns-without-input") ?? Self.defaultMaxTurnsWithoutInput
         if let memory = try Self.positiveNumber(parsed, "--max-memory") ?? io.defaultMaxMemoryMiB {
             options.maxMemory = memory < Int.max >> 20 ? memory << 20 : Int.max
         }
@@ -212,6 +213,10 @@ enum RunCommand {
         }
         return permissions
     }
+
+    /// The turns a run may take on its own by default (`--max-turns-without-input`): a program
+    /// that only feeds itself stops after about a second.
+    static let defaultMaxTurnsWithoutInput = 10_000_000
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as
     /// `sagarun run` makes it; `before` goes ahead of the persistence middleware.

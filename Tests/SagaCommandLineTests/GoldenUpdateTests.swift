@@ -86,6 +86,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("broken.failures.golden").path))
     }
 
+    /// A program whose input cannot be read does not run, under `--inject-failures` too: it
+    /// fails, and `--update` writes no report from runs made without its input.
+    @Test func aProgramWhoseInputCannotBeReadFailsUnderInjectedFailures() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saga = folder.appendingPathComponent("reads.saga").path
+        try "saga main { let a = take \"go\"; log a.type }\n".write(toFile: saga, atomically: true, encoding: .utf8)
+        try "go\nstate {}\n".write(
+            toFile: folder.appendingPathComponent("reads.golden").path, atomically: true, encoding: .utf8)
+        // A folder where the input file would be: found, but not readable as one.
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("reads.input.jsonl"), withIntermediateDirectories: true)
+        for flags in [["--inject-failures"], ["--inject-failures", "--update"]] {
+            let run = await runSagarun(["test"] + flags + [saga])
+            #expect(run.code == 1, "\(run.out)")
+            #expect(run.out.contains("it did not run"), "\(run.out)")
+            #expect(run.out.contains("cannot read the input file"), "\(run.out)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reads.failures.golden").path))
+    }
+
     /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
     @Test func twiceWithoutInjectedFailuresIsAUsageError() async {
         let run = await runSagarun(["test", "--twice", "."])
