@@ -70,42 +70,38 @@ import Testing
     /// could be injected, it fails rather than passing with a report of why.
     @Test(arguments: [[String](), ["--inject-failures"]])
     func aProgramThatDoesNotCompileFails(flags: [String]) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saga = folder.appendingPathComponent("broken.saga").path
-        try "saga main { log nmae }\n".write(toFile: saga, atomically: true, encoding: .utf8)
-        try "".write(toFile: folder.appendingPathComponent("broken.golden").path, atomically: true, encoding: .utf8)
-        let run = await runSagarun(["test"] + flags + [saga])
-        #expect(run.code == 1, "\(run.out)")
-        #expect(run.out.contains("FAIL") && run.out.contains("it did not run"), "\(run.out)")
-        #expect(run.out.contains("unknown variable 'nmae'"), "\(run.out)")
-        #expect(run.out.contains("0 passed, 1 failed"), "\(run.out)")
-        let update = await runSagarun(["test", "--update"] + flags + [saga])
-        #expect(update.code == 1, "\(update.out)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("broken.failures.golden").path))
+        await ExitCodeTests.withFiles(["broken.saga": "saga main { log nmae }\n", "broken.golden": ""]) { folder in
+            let saga = folder.appendingPathComponent("broken.saga").path
+            let run = await runSagarun(["test"] + flags + [saga])
+            #expect(run.code == 1, "\(run.out)")
+            #expect(run.out.contains("FAIL") && run.out.contains("it did not run"), "\(run.out)")
+            #expect(run.out.contains("unknown variable 'nmae'"), "\(run.out)")
+            #expect(run.out.contains("0 passed, 1 failed"), "\(run.out)")
+            let update = await runSagarun(["test", "--update"] + flags + [saga])
+            #expect(update.code == 1, "\(update.out)")
+            #expect(
+                !FileManager.default.fileExists(atPath: folder.appendingPathComponent("broken.failures.golden").path))
+        }
     }
 
     /// A program whose input cannot be read does not run, under `--inject-failures` too: it
     /// fails, and `--update` writes no report from runs made without its input.
     @Test func aProgramWhoseInputCannotBeReadFailsUnderInjectedFailures() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saga = folder.appendingPathComponent("reads.saga").path
-        try "saga main { let a = take \"go\"; log a.type }\n".write(toFile: saga, atomically: true, encoding: .utf8)
-        try "go\nstate {}\n".write(
-            toFile: folder.appendingPathComponent("reads.golden").path, atomically: true, encoding: .utf8)
-        // A folder where the input file would be: found, but not readable as one.
-        try FileManager.default.createDirectory(
-            at: folder.appendingPathComponent("reads.input.jsonl"), withIntermediateDirectories: true)
-        for flags in [["--inject-failures"], ["--inject-failures", "--update"]] {
-            let run = await runSagarun(["test"] + flags + [saga])
-            #expect(run.code == 1, "\(run.out)")
-            #expect(run.out.contains("it did not run"), "\(run.out)")
-            #expect(run.out.contains("cannot read the input file"), "\(run.out)")
+        let files = ["reads.saga": "saga main { let a = take \"go\"; log a.type }\n", "reads.golden": "go\nstate {}\n"]
+        try await ExitCodeTests.withFiles(files) { folder in
+            // A folder where the input file would be: found, but not readable as one.
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("reads.input.jsonl"), withIntermediateDirectories: true)
+            let saga = folder.appendingPathComponent("reads.saga").path
+            for flags in [["--inject-failures"], ["--inject-failures", "--update"]] {
+                let run = await runSagarun(["test"] + flags + [saga])
+                #expect(run.code == 1, "\(run.out)")
+                #expect(run.out.contains("it did not run"), "\(run.out)")
+                #expect(run.out.contains("cannot read the input file"), "\(run.out)")
+            }
+            #expect(
+                !FileManager.default.fileExists(atPath: folder.appendingPathComponent("reads.failures.golden").path))
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("reads.failures.golden").path))
     }
 
     /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
