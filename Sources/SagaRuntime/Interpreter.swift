@@ -97,11 +97,10 @@ public final class Interpreter {
         public var maxMemory: Int?
         /// Whether the run takes its short cuts (for tests).
         ///
-        /// They are loops run from code, actions processed on the spot and watchers' short turns
-        /// (see Sources/SagaRuntime/README.md). Each does what the statements as written do, so
-        /// a run shows the same either way; tests and fuzzers turn them off to hold a run
-        /// against the statements as written. A `try` or `transaction` runs from code either way.
-        /// No command sets it.
+        /// They are actions processed on the spot and watchers' short turns, with the bodies
+        /// those run in the watcher's turn (see Sources/SagaRuntime/README.md). Each does what
+        /// the statements as written do, so a run shows the same either way; tests and fuzzers
+        /// turn them off to hold a run against the statements as written. No command sets it.
         @_spi(Testing) public var shortCuts = true
 
         /// Creates options; everything is off unless named.
@@ -139,9 +138,9 @@ public final class Interpreter {
     /// The state a saga's compiled code runs over: none (only a reducer's code reads the
     /// state), kept here so that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
-    /// The code of each loop of a saga that compiles, and of each `try` and `transaction` (see
-    /// ``compiledLoop(_:_:_:)``, ``compiledBlock(_:_:_:)``), by its body's storage: made when
-    /// the statement is first entered.
+    /// The code of each loop, `try` and `transaction` of a saga (see
+    /// ``compiledBlock(_:_:_:)``), by its body's storage: made when the statement is first
+    /// entered.
     ///
     /// The entry keeps the body, so that its storage cannot be freed and reused by another
     /// body while the entry is there.

@@ -94,9 +94,12 @@ import Testing
         #expect(lines.contains("     9  5:37    return t1 into y"))
     }
 
-    @Test func aLoopOfStatementsRunWhereTheyStandRunsStatementByStatement() async throws {
+    @Test func aLoopOfStatementsRunWhereTheyStandIsCompiledToo() async throws {
         let r = try await listing("saga main { loop { let t = fork { log 1 }; join t } }")
-        #expect(r.out.contains("  loop at 1:13: runs statement by statement\n"))
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  loop at 1:13: compiled, 4 instructions"))
+        #expect(lines.contains("    2  1:44    step; run (join t) where it stands"))
+        #expect(lines.contains("    3  1:20    step, goto 1"))
     }
 
     @Test func aJumpOutOfAFinallyBlockDropsItsWayOut() async throws {

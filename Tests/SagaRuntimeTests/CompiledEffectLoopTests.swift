@@ -57,7 +57,7 @@ import Testing
     ]
 
     @Test func takesAndPutsAsWalked() async {
-        let run = await runCompiledAndWalked(Self.pingPong, input: Self.input) { $0.printActions = true }
+        let run = await runWithAndWithoutShortCuts(Self.pingPong, input: Self.input) { $0.printActions = true }
         #expect(run.errors == [])
         #expect(run.status == .success)
         let logs = run.lines.filter { !$0.hasPrefix("action ") }
@@ -76,9 +76,9 @@ import Testing
     }
 
     @Test func yieldsWhereTheWalkYields() async {
-        let unyielded = await runCompiledAndWalked(Self.pingPong, input: Self.input)
+        let unyielded = await runWithAndWithoutShortCuts(Self.pingPong, input: Self.input)
         for budget in 1...9 {
-            let run = await runCompiledAndWalked(Self.pingPong, input: Self.input) { $0.yieldAfterSteps = budget }
+            let run = await runWithAndWithoutShortCuts(Self.pingPong, input: Self.input) { $0.yieldAfterSteps = budget }
             #expect(run.errors == [])
             #expect(run.lines.sorted() == unyielded.lines.sorted())
         }
@@ -87,7 +87,7 @@ import Testing
     /// Steps without an effect are counted to the limit as walked; a `put` processed at once
     /// starts the count again, as any effect does.
     @Test func theStepLimitStopsWhereTheWalkDoes() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               var i = 0
@@ -106,7 +106,7 @@ import Testing
     /// A task blocked on a `take` in a compiled loop is cancelled where it waits: its `finally`
     /// runs, as walked.
     @Test func cancelledWhileBlockedInACompiledLoop() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               let t = fork {
@@ -130,7 +130,7 @@ import Testing
     /// A `throw` in a compiled loop leaves it for the enclosing `catch`, with the trace the walk
     /// gives; an uncaught one fails the saga at the statement.
     @Test func throwsLeaveTheLoopAsWalked() async {
-        let caught = await runCompiledAndWalked(
+        let caught = await runWithAndWithoutShortCuts(
             """
             saga main {
               try {
@@ -237,13 +237,13 @@ import Testing
     @Test(arguments: 0..<edges.count)
     func edgesAsWalked(_ index: Int) async {
         let (source, input) = Self.edges[index]
-        let plain = await runCompiledAndWalked(source, input: input) { $0.printActions = true }
+        let plain = await runWithAndWithoutShortCuts(source, input: input) { $0.printActions = true }
         #expect(!plain.lines.isEmpty)
         for budget in [1, 2, 3, 4, 5, 7] {
-            _ = await runCompiledAndWalked(source, input: input) { $0.yieldAfterSteps = budget }
+            _ = await runWithAndWithoutShortCuts(source, input: input) { $0.yieldAfterSteps = budget }
         }
         for limit in [2, 3, 4, 5, 6, 8] {
-            _ = await runCompiledAndWalked(source, input: input) { $0.maxSteps = limit }
+            _ = await runWithAndWithoutShortCuts(source, input: input) { $0.maxSteps = limit }
         }
     }
 

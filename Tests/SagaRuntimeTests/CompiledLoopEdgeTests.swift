@@ -47,7 +47,7 @@ import Testing
               log "not reached \\(r)"
             }
             """
-        let plain = await runCompiledAndWalked(source) { $0.maxLength = 100 }
+        let plain = await runWithAndWithoutShortCuts(source) { $0.maxLength = 100 }
         #expect(
             plain.lines == [
                 "2 3 4", "RangeError: 64", "first turn: cannot compare number and string", "finally",
@@ -56,13 +56,13 @@ import Testing
         #expect(plain.errors.joined().contains("at func inverse"))
         #expect(plain.errors.joined().contains("called by func countdown"))
         for failing in [0, 2, 3, 5, 7] {
-            let injected = await runCompiledAndWalked(source) {
+            let injected = await runWithAndWithoutShortCuts(source) {
                 $0.maxLength = 100
                 $0.failingCall = failing
             }
             #expect(injected.lines.count >= 3)
         }
-        let shallow = await runCompiledAndWalked(source) {
+        let shallow = await runWithAndWithoutShortCuts(source) {
             $0.maxLength = 100
             $0.maxCallDepth = 1
         }
@@ -90,15 +90,15 @@ import Testing
               }
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(plain.lines == ["caught at n = 2: cannot compare number and string"])
         #expect(plain.errors.count == 1)
         #expect(plain.errors.first?.contains("(test.saga:11:9)") == true)
         for limit in 2...20 {
-            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            _ = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
         }
         for budget in [1, 2, 3] {
-            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+            _ = await runWithAndWithoutShortCuts(source) { $0.yieldAfterSteps = budget }
         }
     }
 
@@ -130,22 +130,22 @@ import Testing
               while k > -2 { let h = call half(k); log "h \\(h)"; k = k - 1 }
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(plain.lines.count == 4)
         #expect(plain.lines.first?.hasPrefix(#"[1,[1,0,{"sum":1}],null,[1,0,{"sum":1}],"a 0",4,"#) == true)
         #expect(plain.errors.first?.contains("division by zero") == true)
         #expect(plain.errors.joined().contains("at func half"))
         for failing in [0, 1, 4, 7, 12, 21] {
-            let injected = await runCompiledAndWalked(source) { $0.failingCall = failing }
+            let injected = await runWithAndWithoutShortCuts(source) { $0.failingCall = failing }
             #expect(injected.errors.first?.contains("injected failure") == true)
         }
-        let shallow = await runCompiledAndWalked(source) { $0.maxCallDepth = 0 }
+        let shallow = await runWithAndWithoutShortCuts(source) { $0.maxCallDepth = 0 }
         #expect(shallow.errors.first?.contains("calls nest more than 0 deep") == true)
         for limit in [3, 8, 13, 21, 34] {
-            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            _ = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
         }
         for budget in [1, 2, 5] {
-            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+            _ = await runWithAndWithoutShortCuts(source) { $0.yieldAfterSteps = budget }
         }
     }
 
@@ -153,7 +153,7 @@ import Testing
     /// with the loop's variables as the walk leaves them.
     @Test func cancelledWhileYieldedInALoopAsWalked() async {
         for budget in [3, 4, 5, 7] {
-            let run = await runCompiledAndWalked(
+            let run = await runWithAndWithoutShortCuts(
                 """
                 func spin() {
                   var i = 0
@@ -205,15 +205,15 @@ import Testing
               log "not reached"
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(plain.lines == ["searched to 8", "two none 8 null", "failing: cannot read '.a' of a number"])
         #expect(plain.errors == [])
         for limit in [4, 5, 6, 7, 9] {
-            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 5] {
-            let yielding = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+            let yielding = await runWithAndWithoutShortCuts(source) { $0.yieldAfterSteps = budget }
             #expect(yielding.lines == plain.lines)
         }
     }
@@ -252,14 +252,14 @@ import Testing
               log "h \\(h)"
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(plain.lines == ["4 4 222", "9 16", "h 11"])
         for limit in [6, 7, 8, 9, 10, 11, 12, 13] {
-            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 4, 5, 6] {
-            let yielding = await runCompiledAndWalked(
+            let yielding = await runWithAndWithoutShortCuts(
                 source + "\nsaga other { var k = 0; while k < 30 { k = k + 1 }; log \"other\" }"
             ) {
                 $0.yieldAfterSteps = budget
@@ -319,13 +319,13 @@ import Testing
             }
             saga other { var i = 0; while i < 20 { i = i + 1 }; log "other" }
             """
-        let plain = await runCompiledAndWalked(source) { $0.printActions = true }
+        let plain = await runWithAndWithoutShortCuts(source) { $0.printActions = true }
         #expect(plain.lines.contains("k 5 j 5 n 6"))
         for limit in 2...60 {
-            _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            _ = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
         }
         for budget in [1, 2, 3, 5, 8] {
-            _ = await runCompiledAndWalked(source) { $0.yieldAfterSteps = budget }
+            _ = await runWithAndWithoutShortCuts(source) { $0.yieldAfterSteps = budget }
         }
     }
 
@@ -356,8 +356,8 @@ import Testing
         #expect(compiled("transaction { compensate { log i }; put \"p\" }; i = i + 1") == true)
         // A nested loop with an empty body is part of the code.
         #expect(compiled("loop {}") == true)
-        // Only statements run where they stand: the code would leave for each.
-        #expect(compiled("log i; let t = fork { log i }") == false)
+        // Only statements run where they stand: the code leaves for each.
+        #expect(compiled("log i; let t = fork { log i }") == true)
         #expect(compiled("log i; let a = take \"a\"") == true)
         #expect(compiled("if cancelled { break }; i = i + 1") == true)
         // A variable past the frame it is compiled for.

@@ -4,13 +4,14 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A `while` or `for` loop whose body only stores values (expressions, calls of one-`return`
-/// functions), or branches on `if`s whose arms do only that, runs from code (`Compiler+SagaLoops.swift`).
+/// A saga's `while`, `for` and `loop` run from code (`Compiler+SagaLoops.swift`): what they
+/// compute, where they fail, the steps they count and where they yield.
 ///
-/// Each program here runs twice: compiled, and walked (`Options.shortCuts` off); both runs must print, fail, count steps and calls, and yield alike.
+/// Each program here runs twice, with and without the short cuts (`Options.shortCuts`); both
+/// runs must print, fail, count steps and calls, and yield alike.
 @Suite struct CompiledLoopTests {
     @Test func computesWhatTheWalkComputes() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             func one() { return 1 }
             func twice(x) { return x * 2 }
@@ -48,7 +49,7 @@ import Testing
     /// A condition that fails on a later turn fails at the condition; a called function whose
     /// value fails runs inline, so that the trace names it.
     @Test func failuresAreReportedWhereTheWalkReportsThem() async {
-        let condition = await runCompiledAndWalked(
+        let condition = await runWithAndWithoutShortCuts(
             """
             saga main {
               var i = 0
@@ -62,7 +63,7 @@ import Testing
         #expect(condition.errors.first?.contains("cannot compare number and string") == true)
         #expect(condition.errors.joined().contains("test.saga:5:9"))
 
-        let call = await runCompiledAndWalked(
+        let call = await runWithAndWithoutShortCuts(
             """
             func inverse(x) { return 10 / x }
             saga main {
@@ -78,7 +79,7 @@ import Testing
     /// Each turn and each statement is a step, and a call by value two (its statement and its
     /// `return`): the step limit stops a loop at the same place, a loop of calls too.
     @Test func theStepLimitStopsALoopWhereTheWalkDoes() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             func one() { return 1 }
             saga main {
@@ -100,7 +101,7 @@ import Testing
 
     /// With `--yield-after`, sagas whose loops run compiled take turns at the same places.
     @Test func loopsYieldWhereTheWalkYields() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga a {
               var i = 0
@@ -122,7 +123,7 @@ import Testing
 
         // Steps drift if a turn's step is counted at the wrong place: over many yields, the
         // sagas would finish in another order.
-        let many = await runCompiledAndWalked(
+        let many = await runWithAndWithoutShortCuts(
             """
             saga a { var i = 0; while i < 30 { i = i + 1 }; log "a" }
             saga b { var i = 0; while i < 29 { i = i + 1 }; log "b" }
@@ -155,9 +156,9 @@ import Testing
               log "deep \\(d)"
             }
             """
-        let injected = await runCompiledAndWalked(source) { $0.failingCall = 4 }
+        let injected = await runWithAndWithoutShortCuts(source) { $0.failingCall = 4 }
         #expect(injected.lines == ["InjectedFailure after 4", "deep 1"])
-        let limited = await runCompiledAndWalked(source) { $0.maxCallDepth = 2 }
+        let limited = await runWithAndWithoutShortCuts(source) { $0.maxCallDepth = 2 }
         #expect(limited.lines == [])
         #expect(limited.errors.first?.contains("calls nest more than 2 deep") == true)
         #expect(limited.errors.joined().contains("at func deep (test.saga:5:28)"))
@@ -165,7 +166,7 @@ import Testing
 
     /// A `for` loop's body runs compiled in the same way, each turn taking the next item.
     @Test func forLoopsComputeStopAndYieldAsWalked() async {
-        let values = await runCompiledAndWalked(
+        let values = await runWithAndWithoutShortCuts(
             """
             func price(item) { return item.qty * item.price }
             saga main {
@@ -185,7 +186,7 @@ import Testing
             """)
         #expect(values.lines == ["16 ab", "cannot add number and string after three", "499500"])
 
-        let limited = await runCompiledAndWalked(
+        let limited = await runWithAndWithoutShortCuts(
             """
             saga main {
               var count = 0
@@ -195,7 +196,7 @@ import Testing
         ) { $0.maxSteps = 40 }
         #expect(limited.lines == ["RangeError at 12"])
 
-        let yielding = await runCompiledAndWalked(
+        let yielding = await runWithAndWithoutShortCuts(
             """
             saga a { var s = 0; for i in range(9) { s = s + i }; log "a \\(s)" }
             saga b { var s = 0; for i in range(2) { s = s + i }; log "b \\(s)" }
@@ -242,7 +243,7 @@ import Testing
               } catch e { log "condition: \\(e.message) at m = \\(m)" }
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(
             plain.lines == [
                 "6 4 215 12", "7 high", "4 3", "cannot add number and string at k = 2, sum = 2",
@@ -250,10 +251,10 @@ import Testing
             ])
         // Step limits and yields that fall inside arms, at their ends and at the `if`s.
         for limit in [9, 10, 11, 12, 13] {
-            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
-        let yielding = await runCompiledAndWalked(
+        let yielding = await runWithAndWithoutShortCuts(
             """
             saga a { var s = 0; for n in range(9) { if n % 3 == 0 { s = s + n } else { s = s + 1; s = s - 1 } }; log "a \\(s)" }
             saga b { var s = 0; var i = 0; while i < 6 { i = i + 1; if i > 2 { s = s + i }; s = s + 0 }; log "b \\(s)" }
@@ -263,7 +264,7 @@ import Testing
         #expect(yielding.lines.sorted() == ["a 9", "b 18", "c 3"])
         // Yields that fall inside an arm: the rest of the body still runs after it.
         for budget in [2, 3, 4, 5] {
-            let inArms = await runCompiledAndWalked(
+            let inArms = await runWithAndWithoutShortCuts(
                 """
                 saga a { var s = 0; var t = 0; for n in range(9) { if n % 2 == 0 { s = s + n; s = s + 1 }; t = t + 1 }; log "a \\(s) \\(t)" }
                 saga b { var t = 0; var i = 0; while i < 5 { i = i + 1; if i > 1 { t = t + 1; t = t + 1 } else { t = t - 1 }; t = t + 10 }; log "b \\(t)" }
@@ -302,14 +303,14 @@ import Testing
               log "k \\(k)"
             }
             """
-        let plain = await runCompiledAndWalked(source)
+        let plain = await runWithAndWithoutShortCuts(source)
         #expect(plain.lines == ["found 5 after 2", "loop 5", "skipped 27", "odd 5 of 10", "k 3"])
         for limit in [5, 6, 7, 8, 9, 10, 11] {
-            let limited = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+            let limited = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
             #expect(limited.errors.first?.contains("steps without waiting") == true)
         }
         for budget in [2, 3, 4, 5] {
-            let yielding = await runCompiledAndWalked(
+            let yielding = await runWithAndWithoutShortCuts(
                 """
                 saga a { var i = 0; var t = 0; loop { i = i + 1; if i % 2 == 0 { continue }; t = t + 1; if i > 8 { break } }; log "a \\(t)" }
                 saga b { var t = 0; for n in range(6) { if n == 4 { break }; t = t + n }; log "b \\(t)" }

@@ -44,7 +44,7 @@ import Testing
         """
 
     @Test func compensationsRunLastFirstAndPassToTheEnclosingTransaction() async {
-        let run = await runCompiledAndWalked(Self.orders)
+        let run = await runWithAndWithoutShortCuts(Self.orders)
         #expect(
             run.lines == [
                 "placed 1", "undo charge 2", "undo reserve 2", "caught charge 2 failed", "undo charge 3",
@@ -54,9 +54,9 @@ import Testing
     }
 
     @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
-        await runUnderLimitsCompiledAndWalked(Self.orders, limits: 2...60)
+        await runUnderLimitsWithAndWithoutShortCuts(Self.orders, limits: 2...60)
         // Failure injection runs each compensation twice.
-        let twice = await runCompiledAndWalked(Self.orders) { $0.compensationRuns = 2 }
+        let twice = await runWithAndWithoutShortCuts(Self.orders) { $0.compensationRuns = 2 }
         #expect(
             twice.lines.prefix(5) == ["placed 1", "undo charge 2", "undo charge 2", "undo reserve 2", "undo reserve 2"])
     }
@@ -64,7 +64,7 @@ import Testing
     /// A task cancelled while it waits in a transaction of its loop runs the compensations,
     /// which see `cancelled`, and its `finally` blocks.
     @Test func cancellationRunsTheCompensations() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               let t = fork {

@@ -51,7 +51,7 @@ import Testing
         """
 
     @Test func catchesFinallyBlocksBreaksAndContinues() async {
-        let run = await runCompiledAndWalked(Self.loops)
+        let run = await runWithAndWithoutShortCuts(Self.loops)
         #expect(
             run.lines == [
                 "ok 1", "finally 1", "after 1", "ok 2", "finally 2", "after 2", "caught bad 3", "finally 3", "after 3",
@@ -62,13 +62,13 @@ import Testing
     }
 
     @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
-        await runUnderLimitsCompiledAndWalked(Self.loops, limits: 2...70)
+        await runUnderLimitsWithAndWithoutShortCuts(Self.loops, limits: 2...70)
     }
 
     /// An error the `try`s do not catch runs every `finally` block on its way out, and is
     /// reported where it was thrown; a `catch` that throws its error again keeps that place.
     @Test func anUncaughtErrorRunsTheFinallyBlocksAndKeepsItsPlace() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               var i = 0
@@ -97,7 +97,7 @@ import Testing
     /// A `return` in a `try` of a called function's loop runs the `finally` blocks, and the
     /// function returns its value.
     @Test func aReturnRunsTheFinallyBlocks() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             func find(xs, wanted) {
               for x in xs {
@@ -123,7 +123,7 @@ import Testing
     /// not the `catch` block, and reads `cancelled` as true there; so does a task whose attached
     /// child failed, which no `catch` catches, reading `cancelled` as false.
     @Test func cancellationAndAFailedChildRunTheFinallyBlockOnly() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               let t = fork {
@@ -166,7 +166,7 @@ import Testing
     /// A `finally` block that a way out runs can itself be left by an error a `try` around
     /// it catches: the way out it was running is dropped.
     @Test func anErrorInAFinallyBlockReplacesTheWayOut() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               var i = 0
@@ -218,9 +218,9 @@ import Testing
               log "first \\(f)"
             }
             """
-        let run = await runCompiledAndWalked(source)
+        let run = await runWithAndWithoutShortCuts(source)
         #expect(run.lines == ["finally 1", "after 1", "finally 2", "finally 3", "after 3", "finally 4", "first 7"])
-        await runUnderLimitsCompiledAndWalked(source, limits: 2...40)
+        await runUnderLimitsWithAndWithoutShortCuts(source, limits: 2...40)
     }
 
     /// A `try` or `transaction` outside any loop runs from code of its own, which a `break` or
@@ -248,18 +248,18 @@ import Testing
               try { loop {} } catch e { log "caught \\(e.kind)" }
             }
             """
-        let run = await runCompiledAndWalked(source) { $0.maxSteps = 1000 }
+        let run = await runWithAndWithoutShortCuts(source) { $0.maxSteps = 1000 }
         #expect(
             run.lines == [
                 "top", "top finally", "caught top failed", "finally 1", "finally 2", "caught RangeError",
             ])
-        await runUnderLimitsCompiledAndWalked(source, limits: 2...30, maxSteps: 1000)
+        await runUnderLimitsWithAndWithoutShortCuts(source, limits: 2...30, maxSteps: 1000)
     }
 
     /// `try`s and a `transaction` with empty bodies each run their own code, although an empty
     /// block has no storage of its own to keep its code by.
     @Test func emptyBlocksRunTheirOwnCode() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             saga main {
               try {} finally { log "first" }
@@ -275,7 +275,7 @@ import Testing
     /// (a recursive function) starts afresh each time: the running code its last run left is
     /// reused only once that run has ended.
     @Test func aTryEnteredAgainStartsAfresh() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             func depth(n) {
               try {

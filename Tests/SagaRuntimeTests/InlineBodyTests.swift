@@ -61,7 +61,7 @@ import Testing
     /// Each body starts from the watcher's variables as they were when it started, as a
     /// forked block does.
     @Test func eachBodyReadsTheWatchersVariables() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               let total = 100
@@ -73,7 +73,7 @@ import Testing
 
     /// The bodies take their numbers as tasks would: a task forked after them has the same.
     @Test func bodiesTakeTheNumbersTheirTasksWould() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a { log "body \\(a.n)" }
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aPutThatWakesATaskResumesTheBodyAfterIt() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a {
@@ -102,7 +102,7 @@ import Testing
     /// what its own watcher takes is seen by it. (The second body fails at once: its action
     /// has no `first`.)
     @Test func theWatcherTakesAgainBeforeItsBodysPut() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a { let f = len(a.first); log "a \\(a.n)"; put "a" { n: a.n + 10 } }
@@ -115,7 +115,7 @@ import Testing
     /// Another task woken by the same action runs before the body's `put` is processed: the
     /// body waits on its `put` with the action queued, as a task's `put` does.
     @Test func aPutBehindOtherWorkWaitsForItsTurn() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { every "a" as a { log "body \\(a.n)"; put "b" { n: a.n }; log "body put \\(a.n)" } }
             saga other { loop { let a = take "a"; put "c" { n: a.n }; log "other \\(a.n)" } }
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func aStatementThatFailsFailsTheBodyAndItsWatcher() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a {
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func aFirstStatementThatFailsFailsBeforeTheWatcherTakesAgain() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { every "a" as a { let bad = a.n + null } }
             saga other { loop { let a = take "a"; log "other \\(a.n)" } }
@@ -155,7 +155,7 @@ import Testing
 
     /// A reducer that fails is reported; the `put` itself does not fail.
     @Test func aReducerThatFailsOnTheBodysPutIsReportedAndTheBodyGoesOn() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             state { items: [] }
             reduce "add" as a { state.items[5] = a.n }
@@ -168,7 +168,7 @@ import Testing
     /// An `if` in a body runs inline too; a body that gets its task inside an arm (a `put`
     /// that wakes a task, a statement that fails) goes on after the `if` as a task would.
     @Test func aBodyGoesOnAfterAnIfFromWhereverInItItGotItsTask() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a {
@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func anIfWhoseConditionFailsFailsTheBodyAtTheIf() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { every "a" as a { log "body"; if a.n { log "then" }; log "unreached" } }
             """, input: Self.actions("a", 1))
@@ -210,7 +210,7 @@ import Testing
     /// task at its `put` (queued behind action 2) and is cancelled there; bodies that ended
     /// inline leave nothing to cancel.
     @Test func latestCancelsABodyThatGotItsTaskAndNotOneThatEnded() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               latest "a" as a { log "body \\(a.n)"; put "b" { n: a.n }; log "after \\(a.n)" }
@@ -234,7 +234,7 @@ import Testing
     /// task does: the step that finds the body's end counts too.
     @Test(arguments: [3, 4, 5])
     func aBodyNearTheStepLimitFailsOrNotAsATask(maxSteps: Int) async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { every "a" as a { let x = 1; let y = 2; let z = 3; log "\\(x + y + z)" } }
             """, input: Self.actions("a", 1), configure: { $0.maxSteps = maxSteps })

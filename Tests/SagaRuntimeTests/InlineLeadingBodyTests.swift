@@ -18,7 +18,7 @@ import Testing
 
     /// Bodies that end inline: each action comes after the last body has ended, so each is taken.
     @Test func bodiesThatEndInlineTakeEveryActionThatComesAfterThem() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             state { count: 0 }
             reduce "add" as a { state.count = state.count + a.by }
@@ -36,7 +36,7 @@ import Testing
     /// The body's `put` is processed while the watcher waits on its join, so a body putting what
     /// its own watcher takes is not seen by it (an `every` would see it: ``InlineBodyTests``).
     @Test func aBodysOwnPutIsNotTakenByItsWatcher() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               leading "a" as a { log "a \\(a.n)"; if a.n < 100 { put "a" { n: a.n + 100 } } }
@@ -54,7 +54,7 @@ import Testing
     /// The woken task's own `put` waits behind the body, which ends first: the watcher has
     /// taken again by the time that action is processed, and takes it.
     @Test func aPutThatWakesATaskMakesTheWatcherWaitForTheBody() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               leading "a" as a { log "body \\(a.n)"; let p = put "seen" { n: a.n }; log "after \\(p.n)" }
@@ -72,7 +72,7 @@ import Testing
     /// joins the body: the "a" that `other` puts meanwhile is processed after the body has
     /// ended, so the watcher takes it.
     @Test func aPutBehindOtherWorkWaitsAndTheWatcherJoins() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { leading "a" as a { log "body \\(a.n)"; put "b" { n: a.n }; log "body put \\(a.n)" } }
             saga other { loop { let a = take "a"; put "a" { n: a.n + 10 }; log "other \\(a.n)" } }
@@ -88,7 +88,7 @@ import Testing
     /// A statement that cannot run inline gives the body its task where it stands; the
     /// watcher joins it, and the actions that come while it waits are dropped.
     @Test func aBodyThatWaitsDropsTheActionsThatComeMeanwhile() async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               leading "a" as a { log "start \\(a.n) at \\(now())"; put "b" { n: a.n }; delay 10; log "end \\(a.n)" }
@@ -107,7 +107,7 @@ import Testing
         "let bad = a.n + null",
     ])
     func aStatementThatFailsFailsTheBodyAndItsWatcher(body: String) async {
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main { leading "a" as a { \(body) } }
             saga other { loop { let a = take "a"; log "other \\(a.n)" } }

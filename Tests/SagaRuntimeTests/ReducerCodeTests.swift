@@ -257,7 +257,7 @@ import Testing
     /// Run through the store, a reducer that reads only the action and one with variables of
     /// its own, one after the other, each see the action.
     @Test func reducersWithAndWithoutVariablesBothSeeTheAction() async {
-        let run = await runCompiledAndWalked(
+        let run = await runWithAndWithoutShortCuts(
             """
             state { a: 0, b: 0 }
             reduce "x" as a { state.a = state.a + a.n }

@@ -46,29 +46,29 @@ func runConfigured(
     return ConfiguredRun(lines: output.lines, errors: output.errors, status: status, state: interpreter.state)
 }
 
-/// The program's run with the interpreter's short cuts (compiled loops among them), after
-/// checking that its run without them (the statements as written) is the same.
-func runCompiledAndWalked(
+/// The program's run with the interpreter's short cuts (actions processed on the spot,
+/// watchers' short turns), after checking that its run without them is the same.
+func runWithAndWithoutShortCuts(
     _ source: String, input: [String] = [], configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
 ) async -> ConfiguredRun {
-    let compiled = await runConfigured(source, input: input, configure)
-    let walked = await runConfigured(source, input: input) {
+    let withShortCuts = await runConfigured(source, input: input, configure)
+    let withoutShortCuts = await runConfigured(source, input: input) {
         configure(&$0)
         $0.shortCuts = false
     }
-    #expect(compiled == walked)
-    return compiled
+    #expect(withShortCuts == withoutShortCuts)
+    return withShortCuts
 }
 
-/// Runs `source` compiled and walked (see ``runCompiledAndWalked(_:input:configure:)``) under
+/// Runs `source` with and without short cuts (see ``runWithAndWithoutShortCuts(_:input:configure:)``) under
 /// each step limit in `limits`, then under the yield budgets 1, 2, 3, 5 and 8 (with
 /// `maxSteps`, if given, for a program that may loop without end).
-func runUnderLimitsCompiledAndWalked(_ source: String, limits: ClosedRange<Int>, maxSteps: Int? = nil) async {
+func runUnderLimitsWithAndWithoutShortCuts(_ source: String, limits: ClosedRange<Int>, maxSteps: Int? = nil) async {
     for limit in limits {
-        _ = await runCompiledAndWalked(source) { $0.maxSteps = limit }
+        _ = await runWithAndWithoutShortCuts(source) { $0.maxSteps = limit }
     }
     for budget in [1, 2, 3, 5, 8] {
-        _ = await runCompiledAndWalked(source) {
+        _ = await runWithAndWithoutShortCuts(source) {
             $0.yieldAfterSteps = budget
             if let maxSteps { $0.maxSteps = maxSteps }
         }

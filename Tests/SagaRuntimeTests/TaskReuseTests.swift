@@ -85,7 +85,7 @@ import Testing
         // one is busy), some leave a child running (kept only when it ends), some show the
         // handles of the tasks they fork (whose numbers must not change), one fails and stops
         // the saga with a body still waiting.
-        let outcome = await runCompiledAndWalked(
+        let outcome = await runWithAndWithoutShortCuts(
             """
             saga main {
               every "a" as a {
@@ -114,7 +114,7 @@ import Testing
             if n == 4 || n % 3 == 0 && n > 3 { input.append(#"{"type":"go"}"#) }
         }
         for (watcher, missing) in [("latest", 3), ("leading", 4)] {
-            let outcome = await runCompiledAndWalked(
+            let outcome = await runWithAndWithoutShortCuts(
                 """
                 saga main {
                   \(watcher) "a" as a {

@@ -209,9 +209,14 @@ final class Code {
     /// The built-in calls: the function and its arguments' places, in order.
     let calls: [(builtin: Builtin, arguments: [Place])]
     let handlers: [Handler]
-    /// The statements that ``Instruction/statement(_:)`` runs, each with a block of its own
-    /// (the current block of the task while it runs: see ``SagaTask/code``).
+    /// The statements that ``Instruction/statement(_:)`` runs.
     let sites: [Site]
+    /// The statements of ``sites``, in order.
+    ///
+    /// This is the current block of a task while one of them runs, the task standing past it
+    /// (see ``SagaTask/code``): one array for all of them, so that a task going from one to
+    /// the next sets only its index.
+    let siteStatements: [Stmt]
     /// The calls of one-`return` functions made in the code (see ``ValueCall``).
     let valueCalls: [ValueCall]
 
@@ -254,15 +259,12 @@ final class Code {
     /// copied out of the array, its statement and block each retained.
     final class Site {
         let statement: Stmt
-        /// The statement alone, as a block.
-        let block: [Stmt]
         /// In a traced run, its effect as the trace describes it, made the first time it runs
         /// (see ``Interpreter/traceEffect(at:_:)``).
         @exclusivity(unchecked) var tracedEffect: TracedEffect?
 
         init(_ statement: Stmt) {
             self.statement = statement
-            block = [statement]
         }
     }
 
@@ -344,6 +346,7 @@ final class Code {
         calls = compiler.calls
         handlers = compiler.handlers
         sites = compiler.sites.map(Site.init)
+        siteStatements = compiler.sites
         valueCalls = compiler.valueCalls
         var instructions = compiler.instructions
         var lines = compiler.lines

@@ -15,16 +15,11 @@ extension Compiler {
     /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
     /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
     /// (see ``Code/ValueCall``).
-    ///
-    /// A loop whose body only has statements the interpreter runs where they stand is not
-    /// compiled either: its code would do nothing but leave for each of them, which the walk
-    /// does at less cost. A `try` or `transaction` always compiles: the walk does not run them.
     static func sagaStatement(_ statement: Stmt, slotCount: Int, callShapes: [CallShape]) -> Compiler? {
         guard canCompileInSaga(statement) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
         compiler.callShapes = callShapes
-        guard compiler.hasInstructions(statement) else { return nil }
         compiler.location = statement.location
         // The statement's own step is the walk's; a loop's code starts at its first turn.
         compiler.compile(statement, next: nil)
@@ -87,31 +82,6 @@ extension Compiler {
         emit(.callReturn(index, value))
         valueCall.returnAt = Int32(instructions.count - 1)
         if valueCall.returnAt == valueCall.callAt + 1 { valueCall.returnsAtOnce = value }
-    }
-
-    /// Whether a loop's body has a statement that is instructions of the code's own.
-    ///
-    /// Such a statement is an assignment or declaration (a call made in the code included), an
-    /// `if`, a nested loop, or a `take` or `put` of the forms ``SiteKind`` names. It is looked
-    /// for before the loop is compiled: a loop that does not compile is looked at each time
-    /// it is entered.
-    private func hasInstructions(_ statement: Stmt) -> Bool {
-        let body: Block
-        switch statement {
-        case .while(_, let b, _), .loop(let b, _), .for(_, _, let b, _): body = b
-        case .try, .transaction: return true
-        default: return false
-        }
-        return body.statements.contains { stmt in
-            switch stmt {
-            case .declare(_, _, .expr, _), .assign(_, .expr, _), .if, .while, .loop, .for, .try, .transaction:
-                return true
-            default:
-                if valueCall(stmt) != nil { return true }
-                if case .statement = SiteKind(stmt) { return false }
-                return true
-            }
-        }
     }
 
     /// The parts of `let x = call f(…)` or `x = call f(…)` of a function whose body is one

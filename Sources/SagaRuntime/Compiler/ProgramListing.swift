@@ -5,7 +5,7 @@ import SagaLanguage
 ///
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
-/// - Each saga and function: its loops that run from code
+/// - Each saga and function: its loops, `try`s and transactions, which run from code
 ///   (``Compiler/sagaStatement(_:slotCount:callShapes:)``),
 ///   instruction by instruction, and its watchers that run in short turns
 ///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.

@@ -2,21 +2,9 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The code of a `while`, `loop` or `for` statement about to be entered, or `nil` if it
-    /// runs as written.
-    ///
-    /// A loop compiles when it first runs, with the task's variables, and is kept by its
-    /// body (the parser makes each block anew, so one body is one loop's). A loop that does not
-    /// compile is found at once (see ``Compiler/canCompileInSaga(_:)``) and is not kept. A
-    /// watcher that runs in short turns runs its loop as written (see
-    /// `Interpreter+ShortTurns.swift`).
-    func compiledLoop(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> RunningCode? {
-        guard options.shortCuts, !task.isShortTurnWatcher else { return nil }
-        return entering(statement, body, task)
-    }
-
-    /// The code of a `try` or `transaction` statement about to be entered, which the walk does
-    /// not run: compiled when it first runs and kept by its body, as a loop's is.
+    /// The code of a loop, `try` or `transaction` statement about to be entered: compiled
+    /// when it first runs, with the task's variables, and kept by its body (the parser makes
+    /// each block anew, so one body is one statement's).
     ///
     /// - Throws: if it does not compile, which only a program the checker refuses can make.
     func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> RunningCode {
@@ -75,7 +63,7 @@ extension Interpreter {
         codeCache[slot].spare = running
     }
 
-    /// The most statements whose code is kept (see ``compiledLoop(_:_:_:)``).
+    /// The most statements whose code is kept (see ``compiledBlock(_:_:_:)``).
     static let maximumCompiledCode = 4096
 
     /// The error of a task that took more than `maxSteps` steps without waiting.
@@ -128,6 +116,8 @@ extension Interpreter {
             running.pc = pc
             switch exit {
             case .end:
+                // The task's current block is the code's statements (see below): left with it.
+                task.abandonCurrentBlock()
                 task.frames.removeLast()
                 finished(running)
                 return true
@@ -142,12 +132,14 @@ extension Interpreter {
                 yieldBehindEverything(task, steps: counts.steps)
                 return false
             case .statement(let index):
-                // The statement runs as the walk runs it, the only one of its block (where a
-                // failure to store a value it waited for is reported).
+                // The statement runs as the walk runs it, the task standing past it in the
+                // code's statements (where a failure to store a value it waited for is
+                // reported); the step loop goes on with the code, not with the statements after
+                // it. The array is set once per entry into the code.
+                if !Frame.same(task.code, code.siteStatements) { task.code = code.siteStatements }
+                task.pc = index &+ 1
                 // Held by the code for as long as it runs: read without a retain.
                 unowned(unsafe) let site = code.sites[index]
-                task.code = site.block
-                task.pc = 1
                 switch executeStatement(site.statement, task) {
                 case .next:
                     continue

@@ -122,12 +122,13 @@ extension Interpreter {
     /// Where the statement `task` runs next stands: in its current block, or at the top of the
     /// loop it is about to turn (for an error raised between statements, as `--max-steps` is).
     private func nextStatementLocation(_ task: SagaTask) -> SourceLocation {
+        // Running code counts its own steps: the step loop takes one there only as it enters.
+        if case .compiled? = task.frames.last { return task.location }
         if task.pc < task.code.count { return task.code[task.pc].location }
         let body: [Stmt]
         switch task.frames.last {
         case .block(let code, let index)? where index < code.count: return code[index].location
-        case .whileLoop(_, let statements)?, .loop(let statements)?: body = statements
-        case .forLoop(let loop)?: body = loop.body
+        case .loop(let statements)?: body = statements
         default: body = []
         }
         return body.first?.location ?? task.location
@@ -148,11 +149,10 @@ extension Interpreter {
             runStepsLeft: self.runStepsLeft, maxSteps: options.maxSteps, limitsRunSteps: options.maxRunSteps != nil)
         defer { budget.stepsTaken &+= counts.ran }
         while task.phase == .body {
-            // Running code counts its own steps (a loop's first turn's included).
+            // Running code counts its own steps (a loop's first turn's included); while it is
+            // on top, the current block is its statements (see ``runCode(_:_:_:)``).
             // Looked at where the frame is: `frames.last` would copy it out.
-            if task.pc >= task.code.count, !task.frames.isEmpty,
-                case .compiled(let code) = task.frames[task.frames.count - 1]
-            {
+            if !task.frames.isEmpty, case .compiled(let code) = task.frames[task.frames.count - 1] {
                 guard runCode(code, task, &counts) else { return }
                 continue
             }
@@ -204,34 +204,16 @@ extension Interpreter {
                 task.pc = 0
                 continue
             }
-            // The same for a `while` whose body is the current block: only its condition is
-            // taken from the frame (a copy of the whole frame would retain and release the
-            // body too, and so would setting the block again).
-            if task.frames[last].isWhileLoop(over: task.code), case .whileLoop(let condition, _) = task.frames[last] {
-                guard whileTurn(task, condition, body: nil) else { return }
-                continue
-            }
             switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()
                 task.code = stmts
                 task.pc = index
-            case .whileLoop(let condition, let body):
-                guard whileTurn(task, condition, body: body) else { return }
             case .compiled:
                 break  // Taken above.
             case .loop(let body):
                 task.code = body
                 task.pc = 0
-            case .forLoop(let state):
-                if state.index < state.items.count {
-                    task.env[state.slot] = state.items[state.index]
-                    state.index += 1
-                    task.code = state.body
-                    task.pc = 0
-                } else {
-                    task.frames.removeLast()
-                }
             case .call(let frame):
                 // The function ran off its end: it returns null.
                 task.frames.removeLast()
@@ -262,38 +244,9 @@ extension Interpreter {
         let error = Interpreter.tooManySteps(options.maxSteps)
         let at = nextStatementLocation(task)
         guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return false }
-        if case .compiled = task.frames.last, task.pc >= task.code.count {
+        if case .compiled = task.frames.last {
             counts.uncount()
             counts.restart(from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
-        }
-        return true
-    }
-
-    /// A turn of the `while` loop on top of the frames: its condition decides whether its body
-    /// (`body`, or the current block when `nil`: it is the body already) runs again, or the
-    /// loop ends.
-    ///
-    /// A condition that fails is reported at it.
-    ///
-    /// - Returns: `true` if the task goes on; `false` if its body ended (nothing caught that).
-    @inline(__always)
-    func whileTurn(_ task: SagaTask, _ condition: Expr, body: [Stmt]?) -> Bool {
-        do {
-            // A comparison of two integers needs no evaluator (see `Evaluator.integerCondition`).
-            let holds: Bool
-            if let result = Evaluator.integerCondition(condition, task.env) {
-                holds = result
-            } else {
-                holds = try evaluator(task).condition(condition, task.env)
-            }
-            if holds {
-                if let body { task.code = body }
-                task.pc = 0
-            } else {
-                task.frames.removeLast()
-            }
-        } catch {
-            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: condition.location))))
         }
         return true
     }
@@ -335,7 +288,7 @@ extension Interpreter {
                 case .leaves:
                     continue
                 }
-            case .whileLoop, .loop, .forLoop:
+            case .loop:
                 switch completion {
                 case .breakLoop: return true
                 case .continueLoop:

@@ -82,30 +82,18 @@ extension Interpreter {
                     return .next
                 }
                 if let elseBlock { task.enter(elseBlock.statements) }
-            case .while(let condition, let body, _):
+            case .loop(let body, _) where task.isShortTurnWatcher:
+                // A watcher's loop runs as written: its short turns stand in for its statements
+                // (see `Interpreter+ShortTurns.swift`).
                 task.suspendCurrentBlock()
-                if let running = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(running))
-                } else {
-                    task.frames.append(.whileLoop(condition, body.statements))
-                }
-            case .loop(let body, _):
+                task.frames.append(.loop(body.statements))
+            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .try(let body, _, _, _),
+                .transaction(let body, _):
+                // Run from code, which keeps a `for`'s items, a `try`'s handlers and a
+                // transaction's compensations.
+                let running = try compiledBlock(stmt, body, task)
                 task.suspendCurrentBlock()
-                if let running = compiledLoop(stmt, body, task) {
-                    task.frames.append(.compiled(running))
-                } else {
-                    task.frames.append(.loop(body.statements))
-                }
-            case .for(let v, let sequence, let body, _):
-                if let running = compiledLoop(stmt, body, task) {
-                    // The code takes the items (and reports a sequence that is not one).
-                    task.suspendCurrentBlock()
-                    task.frames.append(.compiled(running))
-                    return .next
-                }
-                let items = try Interpreter.iterationItems(try evaluator(task).eval(sequence, task.env))
-                task.suspendCurrentBlock()
-                task.frames.append(.forLoop(ForLoop(slot: v.slot, items: items, body: body.statements)))
+                task.frames.append(.compiled(running))
             case .break:
                 return .completion(.breakLoop)
             case .continue:
@@ -114,11 +102,6 @@ extension Interpreter {
                 var value = Value.null
                 if let e { value = try evaluator(task).eval(e, task.env) }
                 return .completion(.returnValue(value))
-            case .try(let body, _, _, _), .transaction(let body, _):
-                // Run from code, which keeps their handlers and compensations.
-                let running = try compiledBlock(stmt, body, task)
-                task.suspendCurrentBlock()
-                task.frames.append(.compiled(running))
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
                 guard task.addCompensations([compensation]) else {

@@ -12,33 +12,15 @@ import SagaLanguage
 enum Frame {
     /// The rest of an enclosing block; the next statement to run is at the index.
     case block([Stmt], Int)
-    /// A `while` loop, re-testing its condition each time it is on top.
-    case whileLoop(Expr, [Stmt])
     /// A loop, `try` or `transaction` that runs from its code (see ``RunningCode``).
     case compiled(RunningCode)
-    /// A `loop`.
+    /// A watcher's `loop`, which runs as written (see `Interpreter+ShortTurns.swift`).
     case loop([Stmt])
-    /// A `for`: the items and the index of the next one.
-    case forLoop(ForLoop)
     /// Compensations are running (last registered first); afterwards the pending completion goes on.
     indirect case compensating(remaining: [Compensation], pending: Completion)
     /// A function called inline (see ``InlineCalls``) runs above this frame; what the caller
     /// had is restored when it returns.
     case call(CallFrame)
-}
-
-/// A running `for`: the items and the index of the next one, advanced in place.
-final class ForLoop {
-    let slot: Int
-    let items: [Value]
-    var index = 0
-    let body: [Stmt]
-
-    init(slot: Int, items: [Value], body: [Stmt]) {
-        self.slot = slot
-        self.items = items
-        self.body = body
-    }
 }
 
 /// What a caller had when it called a function inline: restored when the function returns
@@ -100,14 +82,6 @@ extension Frame {
     @inline(__always)
     func isLoop(over code: [Stmt]) -> Bool {
         guard case .loop(let body) = self else { return false }
-        return Self.same(body, code)
-    }
-
-    /// Whether this is a `while` loop whose body is `code` (the same array), inlined for the
-    /// same reason as ``isLoop(over:)``.
-    @inline(__always)
-    func isWhileLoop(over code: [Stmt]) -> Bool {
-        guard case .whileLoop(_, let body) = self else { return false }
         return Self.same(body, code)
     }
 

@@ -61,6 +61,10 @@ final class SagaTask: @unchecked Sendable {
     /// The innermost block lives here rather than as a frame: stepping a statement then bumps
     /// one integer instead of copying and rewriting the top frame, and a task that never
     /// enters a nested block has no frames array at all.
+    ///
+    /// While running code is on top of the frames, this is that code's statements run where
+    /// they stand (``Code/siteStatements``), past the one running or last run, or empty: the
+    /// code, not this block, says what runs next.
     @exclusivity(unchecked) var code: [Stmt]
     @exclusivity(unchecked) var pc = 0
     /// The enclosing continuation: what is left to run once ``code`` is done, innermost last.
