@@ -83,9 +83,25 @@ import Testing
         let source = "saga a {\n  log 1\n\nsaga b {\n  log 2\n}\n"
         #expect(ParseFixture.errors(source) == ["4:1: expected '}' to close the block opened at 1:8"])
         #expect(ASTDump.render(ParseFixture.parse(source).unit) == "(saga a {(log 1)})\n(saga b {(log 2)})")
+    }
+
+    /// A block the file leaves open is reported where the last line with code ends, not on the
+    /// empty line after the file's last newline.
+    @Test func aBlockLeftOpenAtTheEndOfTheFileIsReportedAtTheEndOfItsLastLine() {
         #expect(
             ParseFixture.errors("saga a {\n  if x {\n    log 1\n") == [
-                "4:1: expected '}' to close the block opened at 2:8"
+                "3:10: expected '}' to close the block opened at 2:8"
+            ])
+        #expect(
+            ParseFixture.errors("saga a {\n  log 1\n\n\n") == ["2:8: expected '}' to close the block opened at 1:8"])
+        #expect(ParseFixture.errors("saga a {\n  log 1") == ["2:8: expected '}' to close the block opened at 1:8"])
+        #expect(
+            ParseFixture.errors("saga a {\n  log 1\n}\nsaga b {") == [
+                "4:9: expected '}' to close the block opened at 4:8"
+            ])
+        #expect(
+            ParseFixture.errors("saga a {\n  log 1 // done\n") == [
+                "2:16: expected '}' to close the block opened at 1:8"
             ])
     }
 

@@ -21,16 +21,28 @@ extension Parser {
         try enterNesting()
         let height = openBrackets.count
         let open = advance()
+        endOfLastLine = nil
         planScopeOpen()
         let saved = ignoreNewlines(false)
         var statements: [Stmt] = []
         statements.reserveCapacity(Self.listRoom)
         let savedDepth = depth
         while true {
-            while kind == .newline || kind == .semicolon { step() }
+            var atLineEnd = false
+            while kind == .newline || kind == .semicolon {
+                if !atLineEnd, kind == .newline {
+                    atLineEnd = true
+                    endOfLastLine = here
+                }
+                step()
+            }
             if kind == .rightBrace { break }
             if kind == .eof || isAtDeclarationKeyword {
-                report("expected '}' to close the block opened at \(open.line):\(open.column)", at: here)
+                // A block the file leaves open is reported where its last line with code ends,
+                // not on the empty line after the file's last newline (nor twice, for the
+                // blocks around it).
+                let at = kind == .eof ? endOfLastLine ?? here : here
+                report("expected '}' to close the block opened at \(open.line):\(open.column)", at: at)
                 break
             }
             let openBefore = openBrackets.count

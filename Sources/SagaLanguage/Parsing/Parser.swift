@@ -38,6 +38,9 @@ package struct Parser {
     /// Inside `( )`, `[ ]`, a record or a `race`/`all` entry list: newlines are skipped.
     var ignoresNewlines = false
     var depth = 0
+    /// Where the first newline after code that a block skipped since the innermost block
+    /// opened stands: the end of that line (see ``parseBlock(after:)``).
+    var endOfLastLine: SourceLocation?
     /// Brackets consumed and not yet closed: where a broken statement's recovery looks to
     /// know which closers to skip.
     let openBrackets = BracketStack()
