@@ -138,16 +138,9 @@ public final class Interpreter {
     /// The state a saga's compiled code runs over: none (only a reducer's code reads the
     /// state), kept here so that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
-    /// The code of each loop, `try` and `transaction` of a saga (see
-    /// ``compiledBlock(_:_:_:)``), by its body's storage: made when the statement is first
-    /// entered.
-    ///
-    /// The entry keeps the body, so that its storage cannot be freed and reused by another
-    /// body while the entry is there.
-    @exclusivity(unchecked) var compiledCode: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
-    /// The code of the statements entered last, in front of ``compiledCode`` (see
-    /// ``CodeCacheSlot``).
-    @exclusivity(unchecked) var codeCache = [CodeCacheSlot](repeating: CodeCacheSlot(), count: CodeCacheSlot.count)
+    /// The code of each loop, `try` and `transaction` of a saga entered (see
+    /// ``compiledBlock(_:_:_:)``).
+    @exclusivity(unchecked) var codeStore = CodeStore()
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs
     /// over an app's own store.

@@ -157,8 +157,8 @@ import Testing
             ).program)
         let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
         _ = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#, #"{"type":"go"}"#]))
-        #expect(interpreter.compiledCode.count == 1)
-        let code = try #require(interpreter.compiledCode.values.first?.code)
+        #expect(interpreter.codeStore.entries.count == 1)
+        let code = try #require(interpreter.codeStore.entries.values.first?.code)
         #expect(code.sites.count == 2)
         #expect(
             code.instructions == [
@@ -267,7 +267,7 @@ import Testing
             let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: BufferedOutput())
             let lines = Array(repeating: #"{"type":"a"}"#, count: actions) + [#"{"type":"stop"}"#]
             _ = await interpreter.run(input: InputSource(lines: lines))
-            kept.append(interpreter.compiledCode.count)
+            kept.append(interpreter.codeStore.entries.count)
         }
         #expect(kept[0] == kept[1])
         #expect((1...3).contains(kept[1]))

@@ -292,7 +292,7 @@ import Testing
         // The `while` loop, the `for` loop (its `retry` a statement of its code), the `retry`'s
         // loop (one body, however many times it runs) and the `loop`: not the watcher's (it
         // runs in short turns).
-        #expect(interpreter.compiledCode.count == 4)
+        #expect(interpreter.codeStore.entries.count == 4)
     }
 
     /// Loops nested in a compiled loop (a `while`, a `loop`, a `for`, each after statements

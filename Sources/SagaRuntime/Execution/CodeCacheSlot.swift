@@ -1,4 +1,4 @@
-/// A slot of the interpreter's cache of the code of statements entered last: a statement's
+/// A slot of the cache of ``CodeStore``, of the code of statements entered last: a statement's
 /// body, its code, and running code of it that ran to its end, ready to run again.
 ///
 /// A statement entered at each action (a `try` in a watcher's body) finds its code here by the
@@ -6,7 +6,7 @@
 /// last run left, with no allocation. A slot holds one statement's code: another whose body
 /// falls in the slot takes it over.
 struct CodeCacheSlot {
-    /// The body's storage, which keeps the code in ``Interpreter/compiledCode`` too.
+    /// The body's storage, which keeps the code in ``CodeStore/entries`` too.
     var key: UnsafeRawPointer?
     var code: Code?
     var spare: RunningCode?

@@ -8,63 +8,12 @@ extension Interpreter {
     ///
     /// - Throws: if it does not compile, which only a program the checker refuses can make.
     func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> RunningCode {
-        guard let running = entering(statement, body, task) else {
+        guard let running = codeStore.entering(statement, body, slotCount: task.env.count, callShapes: callShapes)
+        else {
             throw SagaError(kind: "InternalError", message: "this statement cannot be compiled")
         }
         return running
     }
-
-    /// The code of a statement whose body is `body`, ready to run from its start, or `nil` if
-    /// it does not compile.
-    ///
-    /// The code is kept by its body: looked up first in ``codeCache`` (a statement entered at
-    /// each action finds its code there, and the running code its last run left), then in
-    /// ``compiledCode``.
-    private func entering(_ statement: Stmt, _ body: Block, _ task: SagaTask) -> RunningCode? {
-        // An empty body has no storage of its own to key it by (empty arrays have none, or share
-        // one): it is compiled each time.
-        guard !body.statements.isEmpty,
-            let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
-        else {
-            return Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes).map {
-                RunningCode($0, key: nil)
-            }
-        }
-        let slot = CodeCacheSlot.index(of: key)
-        if codeCache[slot].key == key, let code = codeCache[slot].code, code.slotCount <= task.env.count {
-            if let spare = codeCache[slot].spare {
-                codeCache[slot].spare = nil
-                return spare
-            }
-            return RunningCode(code, key: key)
-        }
-        let code: Code
-        if let entry = compiledCode[key], entry.code.slotCount <= task.env.count {
-            code = entry.code
-        } else {
-            guard let made = Code(sagaStatement: statement, slotCount: task.env.count, callShapes: callShapes)
-            else { return nil }
-            if compiledCode.count < Self.maximumCompiledCode { compiledCode[key] = (body.statements, made) }
-            code = made
-        }
-        codeCache[slot] = CodeCacheSlot(key: key, code: code)
-        return RunningCode(code, key: key)
-    }
-
-    /// Running code that ran to its end, kept in ``codeCache`` for the next entry into its code
-    /// (its arrays keep their room).
-    private func finished(_ running: RunningCode) {
-        guard let key = running.key else { return }
-        let slot = CodeCacheSlot.index(of: key)
-        guard codeCache[slot].key == key, codeCache[slot].code === running.code, codeCache[slot].spare == nil else {
-            return
-        }
-        running.reset()
-        codeCache[slot].spare = running
-    }
-
-    /// The most statements whose code is kept (see ``compiledBlock(_:_:_:)``).
-    static let maximumCompiledCode = 4096
 
     /// The error of a task that took more than `maxSteps` steps without waiting.
     static func tooManySteps(_ maxSteps: Int) -> SagaError {
@@ -119,7 +68,7 @@ extension Interpreter {
                 // The task's current block is the code's statements (see below): left with it.
                 task.abandonCurrentBlock()
                 task.frames.removeLast()
-                finished(running)
+                codeStore.finished(running)
                 return true
             case .waiting:
                 return false
