@@ -49,9 +49,10 @@ import Testing
         #expect(made?.pattern.matches(type: "save") == true)
     }
 
-    /// The short turns of `leading` stand the watcher at the places of its written-out loop's
-    /// statements: `take` at 0, the `fork` into the hidden slot at 1, `join` at
-    /// ``WatcherLoop/leadingJoin``.
+    /// The short turns of `leading` stand the watcher past its written-out loop's statements,
+    /// which they know by their order (``Interpreter/WatcherStatement``): `take`, the `fork`
+    /// into the hidden slot, `join`; in the loop's code, each ends where one of its
+    /// ``Code/statementEnds`` is.
     @Test func leadingsShortTurnsKnowWhereItsLoopJoins() throws {
         var w = watcher(.leading, literal("save"))
         w.hiddenSlot = 7
@@ -61,22 +62,26 @@ import Testing
             return
         }
         let body = loop.statements
-        try #require(body.count == WatcherLoop.leadingJoin + 1)
+        let fork = Interpreter.WatcherStatement.fork.rawValue
+        let join = Interpreter.WatcherStatement.join.rawValue
+        try #require(body.count == join + 1)
         guard case .declare(let binding, _, .effect(.take), _) = body[0] else {
             Issue.record("no take first: \(body[0])")
             return
         }
         #expect(binding.slot == 3)
-        guard case .declare(let task, _, .effect(.fork), _) = body[WatcherLoop.leadingJoin - 1] else {
+        guard case .declare(let task, _, .effect(.fork), _) = body[fork] else {
             Issue.record("no fork before the join: \(body[1])")
             return
         }
         #expect(task.slot == make(hidden: w)?.joinSlot)
-        guard case .effect(.join(.variable(let joined), _), _) = body[WatcherLoop.leadingJoin] else {
-            Issue.record("no join at leadingJoin: \(body[WatcherLoop.leadingJoin])")
+        guard case .effect(.join(.variable(let joined), _), _) = body[join] else {
+            Issue.record("no join last: \(body[join])")
             return
         }
         #expect(joined.slot == task.slot)
+        let code = try #require(Code(sagaStatement: .loop(loop, w.location), slotCount: 8))
+        #expect(code.statementEnds.count == body.count)
     }
 
     /// A body's variables: the watcher's, in the array of a body that ended before it, which

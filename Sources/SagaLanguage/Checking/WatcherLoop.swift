@@ -9,12 +9,6 @@ package enum WatcherLoop {
     /// The buffer marker of throttle's sliding channel of one (keeps the newest action).
     package static let slidingMarker = "\u{0}sliding"
 
-    /// The index of `join t` in a `leading` watcher's loop: `take` is at 0, the `fork` at 1.
-    ///
-    /// A task blocked on the `take` stands at the next index (1), one about to join at 2, one
-    /// blocked on the join at 3.
-    package static let leadingJoin = 2
-
     /// Whether a watcher of this kind has a hidden variable (see ``Watcher/hiddenSlot``).
     package static func hasHiddenVariable(_ kind: Watcher.Kind) -> Bool {
         kind != .every
@@ -68,7 +62,7 @@ package enum WatcherLoop {
             return block([loop([takeAction, cancelLast, forkLast])])
         case .leading:
             // loop { let a = take P; call B }, as fork and join, which waits the same way.
-            // The statements' places in the loop are `leadingJoin`'s.
+            // Short turns know the statements by their order (`Interpreter.WatcherStatement`).
             let forkT = Stmt.declare(hidden(w, "task"), isMutable: false, .effect(fork(w)), loc)
             let joinT = Stmt.effect(leadingJoinEffect(w), loc)
             return block([loop([takeAction, forkT, joinT])])

@@ -220,6 +220,18 @@ final class Code {
     /// The calls of one-`return` functions made in the code (see ``ValueCall``).
     let valueCalls: [ValueCall]
 
+    /// The index of the instruction after each that runs a statement where it stands or is
+    /// a statement of its own (``Instruction/statement(_:)``, ``Instruction/take(_:)``,
+    /// ``Instruction/put(_:)``), in order: where the code goes on past that statement.
+    var statementEnds: [Int] {
+        (0..<instructionCount).compactMap { i in
+            switch instructionBase[i] {
+            case .statement, .take, .put: return i + 1
+            default: return nil
+            }
+        }
+    }
+
     /// The call whose `return`'s code holds the instruction at `index`, if any.
     func call(containing index: Int) -> ValueCall? {
         valueCalls.first { $0.callAt < index && index < $0.returnAt }

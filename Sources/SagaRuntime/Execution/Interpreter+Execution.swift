@@ -119,19 +119,14 @@ extension Interpreter {
         task.isCancelling || task.runsForCancelledOwner
     }
 
-    /// Where the statement `task` runs next stands: in its current block, or at the top of the
-    /// loop it is about to turn (for an error raised between statements, as `--max-steps` is).
+    /// Where the statement `task` runs next stands: in its current block, or in the block
+    /// around it (for an error raised between statements, as `--max-steps` is).
     private func nextStatementLocation(_ task: SagaTask) -> SourceLocation {
         // Running code counts its own steps: the step loop takes one there only as it enters.
         if case .compiled? = task.frames.last { return task.location }
         if task.pc < task.code.count { return task.code[task.pc].location }
-        let body: [Stmt]
-        switch task.frames.last {
-        case .block(let code, let index)? where index < code.count: return code[index].location
-        case .loop(let statements)?: body = statements
-        default: body = []
-        }
-        return body.first?.location ?? task.location
+        if case .block(let code, let index)? = task.frames.last, index < code.count { return code[index].location }
+        return task.location
     }
 
     /// Runs statements and frames until the task blocks, yields or its body ends.
@@ -198,12 +193,6 @@ extension Interpreter {
                 bodyEnded(task, .normal)
                 return
             }
-            // The body of a `loop` ran to its end and is still the current block: it starts
-            // again, without copying the frame or setting the block.
-            if task.frames[last].isLoop(over: task.code) {
-                task.pc = 0
-                continue
-            }
             switch task.frames[last] {
             case .block(let stmts, let index):
                 task.frames.removeLast()
@@ -211,9 +200,6 @@ extension Interpreter {
                 task.pc = index
             case .compiled:
                 break  // Taken above.
-            case .loop(let body):
-                task.code = body
-                task.pc = 0
             case .call(let frame):
                 // The function ran off its end: it returns null.
                 task.frames.removeLast()
@@ -287,14 +273,6 @@ extension Interpreter {
                     return true
                 case .leaves:
                     continue
-                }
-            case .loop:
-                switch completion {
-                case .breakLoop: return true
-                case .continueLoop:
-                    task.frames.append(top)
-                    return true
-                default: continue
                 }
             case .call(let frame):
                 restoreCaller(frame, task)

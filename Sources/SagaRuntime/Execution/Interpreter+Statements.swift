@@ -82,11 +82,6 @@ extension Interpreter {
                     return .next
                 }
                 if let elseBlock { task.enter(elseBlock.statements) }
-            case .loop(let body, _) where task.isShortTurnWatcher:
-                // A watcher's loop runs as written: its short turns stand in for its statements
-                // (see `Interpreter+ShortTurns.swift`).
-                task.suspendCurrentBlock()
-                task.frames.append(.loop(body.statements))
             case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .try(let body, _, _, _),
                 .transaction(let body, _):
                 // Run from code, which keeps a `for`'s items, a `try`'s handlers and a

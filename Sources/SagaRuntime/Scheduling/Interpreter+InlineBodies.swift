@@ -188,7 +188,7 @@ extension Interpreter {
             retakeDone = true
             budget.stepsTaken &+= 1
             if tracer != nil { traceWait(of: watcher, task, join: true) }
-            task.pc = WatcherLoop.leadingJoin + 1
+            move(task, watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: child)
         }
@@ -224,7 +224,7 @@ extension Interpreter {
         // `leading` joins it: the watcher stands at its `join`, as its `fork` leaves it.
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
-            task.pc = WatcherLoop.leadingJoin
+            move(task, watcher, past: .fork)
         }
         return child
     }

@@ -29,6 +29,54 @@ import SagaLanguage
 /// of the run order between its statements, letting other work run before it takes again: the
 /// statements then run as written.
 extension Interpreter {
+    /// A statement of a watcher's loop (see ``WatcherLoop/loop(of:)``): its `take`, its `fork`,
+    /// and `leading`'s `join`.
+    enum WatcherStatement: Int {
+        case take, fork, join
+    }
+
+    /// Puts a watcher past `statement` in its loop's running code, where the statements as
+    /// written would have left it.
+    @inline(__always)
+    func move(_ task: SagaTask, _ watcher: ShortTurnWatcher, past statement: WatcherStatement) {
+        guard let last = task.frames.indices.last, let end = statementEnd(task, watcher, statement) else { return }
+        task.frames[last].setCodePC(end)
+    }
+
+    /// Whether a watcher stands past `statement` in its loop's running code.
+    @inline(__always)
+    private func stands(_ task: SagaTask, _ watcher: ShortTurnWatcher, past statement: WatcherStatement) -> Bool {
+        guard let last = task.frames.indices.last, let end = statementEnd(task, watcher, statement) else {
+            return false
+        }
+        return task.frames[last].codePC == end
+    }
+
+    /// Where a watcher's loop's code goes on past `statement`, or `nil` if its loop's code is
+    /// not running.
+    @inline(__always)
+    private func statementEnd(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statement: WatcherStatement) -> Int? {
+        if watcher.statementEnds.take < 0 { learnStatementEnds(task, watcher) }
+        let end: Int
+        switch statement {
+        case .take: end = watcher.statementEnds.take
+        case .fork: end = watcher.statementEnds.fork
+        case .join: end = watcher.statementEnds.join
+        }
+        return end >= 0 ? end : nil
+    }
+
+    /// Finds where the watcher's loop's code goes on past each of its statements, in the code
+    /// on top of the task's frames.
+    @inline(never)
+    private func learnStatementEnds(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+        guard case .compiled(let running)? = task.frames.last else { return }
+        let ends = running.code.statementEnds
+        watcher.statementEnds = (
+            ends.count > 0 ? ends[0] : -1, ends.count > 1 ? ends[1] : -1, ends.count > 2 ? ends[2] : -1
+        )
+    }
+
     /// The most steps a watcher's turn takes: `latest`'s `if`, `cancel`, the end of the
     /// `if`'s arm and `fork`.
     static let shortTurnSteps = 4
@@ -52,8 +100,8 @@ extension Interpreter {
     /// `action` is moved into the watcher's variable when a body starts (it then holds that
     /// variable's old value); otherwise it is left as it is, for the caller to store or drop.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: inout Value) -> Bool {
-        if watcher.joinSlot != nil, task.pc > WatcherLoop.leadingJoin {
-            task.pc = WatcherLoop.leadingJoin - 1
+        if watcher.joinSlot != nil, stands(task, watcher, past: .join) {
+            move(task, watcher, past: .take)
             takeAgain(task, watcher)
             return true
         }
@@ -93,7 +141,7 @@ extension Interpreter {
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
-            task.pc = WatcherLoop.leadingJoin
+            move(task, watcher, past: .fork)
         }
         task.token &+= 1
         task.resumption = .retake
@@ -167,7 +215,7 @@ extension Interpreter {
             // A body that ran inline ended with a value and no work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
             budget.stepsTaken &+= 1  // The `join`.
-            task.pc = WatcherLoop.leadingJoin - 1
+            move(task, watcher, past: .take)
             takeAgain(task, watcher)
             return true
         }
@@ -175,7 +223,7 @@ extension Interpreter {
             // Where the `join` statement leaves it: past the statement, its value dropped.
             budget.stepsTaken &+= 1
             if tracer != nil { traceWait(of: watcher, task, join: true) }
-            task.pc = WatcherLoop.leadingJoin + 1
+            move(task, watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: body)
             return true
@@ -183,7 +231,7 @@ extension Interpreter {
         // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, !scheduler.stepMadeWork else { return false }
         budget.stepsTaken &+= 1
-        task.pc = WatcherLoop.leadingJoin - 1
+        move(task, watcher, past: .take)
         takeAgain(task, watcher)
         return true
     }

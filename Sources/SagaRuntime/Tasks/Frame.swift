@@ -14,8 +14,6 @@ enum Frame {
     case block([Stmt], Int)
     /// A loop, `try` or `transaction` that runs from its code (see ``RunningCode``).
     case compiled(RunningCode)
-    /// A watcher's `loop`, which runs as written (see `Interpreter+ShortTurns.swift`).
-    case loop([Stmt])
     /// Compensations are running (last registered first); afterwards the pending completion goes on.
     indirect case compensating(remaining: [Compensation], pending: Completion)
     /// A function called inline (see ``InlineCalls``) runs above this frame; what the caller
@@ -75,14 +73,23 @@ enum Completion {
 }
 
 extension Frame {
-    /// Whether this is a `loop` whose body is `code` (the same array, not merely equal ones).
+    /// The next instruction of running code; `nil` for any other frame.
     ///
     /// Inlined, so that the frame is looked at where it is in the frames array: a call would
-    /// copy it (a retain and a release of its body) per turn of the loop.
+    /// copy it (a retain and a release of the running code).
     @inline(__always)
-    func isLoop(over code: [Stmt]) -> Bool {
-        guard case .loop(let body) = self else { return false }
-        return Self.same(body, code)
+    var codePC: Int? {
+        guard case .compiled(let running) = self else { return nil }
+        return running.pc
+    }
+
+    /// Sets the next instruction of running code; does nothing to any other frame.
+    ///
+    /// Inlined, as ``codePC`` is.
+    @inline(__always)
+    func setCodePC(_ pc: Int) {
+        guard case .compiled(let running) = self else { return }
+        running.pc = pc
     }
 
     /// Whether two blocks are one array (its storage, not its elements, compared).

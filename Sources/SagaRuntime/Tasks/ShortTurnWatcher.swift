@@ -32,6 +32,11 @@ final class ShortTurnWatcher {
     /// the first time they are needed (see ``Interpreter/traceWait(of:_:join:)``).
     @exclusivity(unchecked) var tracedTake: TracedEffect?
     @exclusivity(unchecked) var tracedJoin: TracedEffect?
+    /// Where the watcher's loop's code goes on past each of its statements (the `take`, the
+    /// `fork`, and for `leading` the `join`), by ``Interpreter/WatcherStatement``: found in the
+    /// code the first time a short turn moves the watcher (see
+    /// ``Interpreter/move(_:_:past:)``); -1 until then.
+    @exclusivity(unchecked) var statementEnds: (take: Int, fork: Int, join: Int) = (-1, -1, -1)
     /// Whether a short turn has started a body (`latest`'s hidden `last` stays null after a
     /// body that ran in the watcher's turn, where the statements would have kept its handle).
     @exclusivity(unchecked) var hasStartedBody = false
