@@ -33,6 +33,14 @@ enum TestCommand {
             // `--update` writes no golden for a program that does not run: say why instead.
             let result = await GoldenSuite.run(c)
             guard result.exitCode >= 64 else {
+                guard result.mockProblems.isEmpty else {
+                    // `--update` writes no golden while the mocks have problems.
+                    io.out(
+                        "NO GOLDEN \(c.saga): its mocks do not fit the run; once they do, "
+                            + "'sagarun test --update \(c.saga)' writes \(c.golden)\n"
+                            + Self.mockProblemLines(result.mockProblems))
+                    continue
+                }
                 io.out("NO GOLDEN \(c.saga): run 'sagarun test --update \(c.saga)' to write \(c.golden)\n")
                 continue
             }
@@ -53,9 +61,19 @@ enum TestCommand {
                         "FAIL \(c.saga) (failure injection): it did not run\(update ? ", so no golden was written" : "")\n"
                             + summary.split(separator: "\n").map { "  \($0)\n" }.joined())
                 } else if update {
-                    try? summary.write(toFile: goldenPath, atomically: true, encoding: .utf8)
-                    io.out("UPDATED \(goldenPath)\n")
                     passed += 1
+                    if expected == summary {
+                        io.out("PASS \(c.saga) (failure injection)\n")
+                        continue
+                    }
+                    do {
+                        try summary.write(toFile: goldenPath, atomically: true, encoding: .utf8)
+                        io.out("\(expected == nil ? "CREATED" : "UPDATED") \(goldenPath)\n")
+                    } catch {
+                        passed -= 1
+                        failed += 1
+                        io.err("error: cannot write '\(goldenPath)': \(error.localizedDescription)\n")
+                    }
                 } else if let expected, expected != summary {
                     failed += 1
                     io.out("FAIL \(c.saga) (failure injection)\n")
@@ -90,7 +108,7 @@ enum TestCommand {
                 passed += 1
                 // A saga that failed passes when its transcript matches (errors are not part of
                 // a golden): say so, lest the failure go unseen.
-                if result.exitCode != 0, let first = result.errors.split(separator: "\n").first {
+                if result.exitCode != 0, let first = Self.firstError(in: result.errors) {
                     io.out(
                         "PASS \(c.saga)\n  note: the run exited with \(result.exitCode), not in the golden: \(first)\n")
                 } else if !progress {
@@ -125,8 +143,14 @@ enum TestCommand {
                         + "(a program that never ends, or a transcript too large for a golden file)\n"
                 )
             }
-            for problem in result.mockProblems { io.out("  mocks: \(problem)\n") }
-            if result.isCut, !c.hasGolden || update {
+            if !result.mockProblems.isEmpty {
+                io.out(
+                    Self.mockProblemLines(result.mockProblems)
+                        + (update ? "  no golden was written: the mocks must fit the run first\n" : ""))
+            }
+            if !c.hasGolden, !result.isCut {
+                // No golden to hold it against: the diff would only list the transcript.
+            } else if result.isCut, !c.hasGolden || update {
                 // No golden to hold it against: how the transcript begins says what repeats.
                 let lines = result.actual.split(separator: "\n", omittingEmptySubsequences: false)
                 io.out("  the transcript begins:\n" + lines.prefix(10).map { "    \($0)\n" }.joined())
@@ -140,5 +164,21 @@ enum TestCommand {
         }
         io.out("\(passed) passed, \(failed) failed\n")
         return failed == 0 ? .success : .failure
+    }
+
+    /// The mocks' problems, one a line, and what to do about a line no call used.
+    private static func mockProblemLines(_ problems: [String]) -> String {
+        var lines = problems.map { "  mocks: \($0)\n" }.joined()
+        if problems.contains(where: { $0.hasSuffix("was not used") }) {
+            lines += "  (remove a line no call uses, or mark it \"optional\": true)\n"
+        }
+        return lines
+    }
+
+    /// The first error of a run's standard error (`error: …` or `file:line:column: error: …`),
+    /// past its warnings and the source lines they show; its first line if it has no error.
+    private static func firstError(in errors: String) -> Substring? {
+        let lines = errors.split(separator: "\n")
+        return lines.first { $0.hasPrefix("error:") || $0.contains(": error:") } ?? lines.first
     }
 }

@@ -104,6 +104,61 @@ import Testing
         }
     }
 
+    /// A test whose mocks do not fit its run (a line no call uses) gets no golden: without a
+    /// golden, the tool says so and what to do, shows no diff against a file that is not
+    /// there, and `--update` says why it writes nothing.
+    @Test func aTestWhoseMocksDoNotFitSaysSoAndGetsNoGolden() async throws {
+        let files = [
+            "m.saga": "extern func api.get(id)\nsaga main { let u = call api.get(1); log u }\n",
+            "m.mocks.jsonl": #"{"call":"api.get","args":[1],"result":"one"}"# + "\n"
+                + #"{"call":"api.get","args":[3],"result":"three"}"# + "\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let saga = folder.appendingPathComponent("m.saga").path
+            let plain = await runSagarun(["test", saga])
+            #expect(plain.code == 1, "\(plain.out)")
+            #expect(plain.out.contains("NO GOLDEN \(saga): its mocks do not fit the run"), "\(plain.out)")
+            #expect(plain.out.contains("line 2 of"), "\(plain.out)")
+            #expect(plain.out.contains("mark it \"optional\": true"), "\(plain.out)")
+            let update = await runSagarun(["test", "--update", saga])
+            #expect(update.code == 1, "\(update.out)")
+            #expect(update.out.contains("no golden was written: the mocks must fit the run first"), "\(update.out)")
+            #expect(!update.out.contains("+++"), "\(update.out)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("m.golden").path))
+        }
+    }
+
+    /// A test that passes although its run failed names the run's first error, not a warning
+    /// printed before it.
+    @Test func aPassingRunThatFailedIsNotedWithItsErrorNotAWarning() async {
+        let files = [
+            "w.saga": "saga main {\n  let r = { a: 1, a: 2 }\n  log r.a\n  throw \"boom\"\n}\n",
+            "w.golden": "2\nstate {}\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let run = await runSagarun(["test", folder.appendingPathComponent("w.saga").path])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(run.out.contains("not in the golden: error: saga main failed: boom"), "\(run.out)")
+        }
+    }
+
+    /// `--inject-failures --update` says whether it created a report, updated one, or found it
+    /// unchanged.
+    @Test func injectedFailuresUpdateSaysWhatItDid() async {
+        let files = [
+            "f.saga": "extern func api.get(id)\nsaga main { let u = call api.get(1); log u }\n",
+            "f.mocks.jsonl": #"{"call":"api.get","args":[1],"result":"one"}"# + "\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let saga = folder.appendingPathComponent("f.saga").path
+            let first = await runSagarun(["test", "--inject-failures", "--update", saga])
+            #expect(first.out.contains("CREATED"), "\(first.out)")
+            let again = await runSagarun(["test", "--inject-failures", "--update", saga])
+            #expect(again.out.contains("PASS \(saga) (failure injection)"), "\(again.out)")
+            #expect(!again.out.contains("UPDATED") && !again.out.contains("CREATED"), "\(again.out)")
+        }
+    }
+
     /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
     @Test func twiceWithoutInjectedFailuresIsAUsageError() async {
         let run = await runSagarun(["test", "--twice", "."])
