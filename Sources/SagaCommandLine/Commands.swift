@@ -122,7 +122,7 @@ enum Commands {
             The host library (http.request/get/post, exec, sh, file.read/write/append/list/exists,
             env, args) reaches nothing unless an --allow flag allows it; a call without its
             permission fails in the saga with a PermissionError that names the flag. Lists are
-            comma-separated. args() gives the arguments after '--'.
+            comma-separated. call args() gives the arguments after '--'.
 
             Exit codes: 0 success; 1 a root saga or a spawned task failed, the run passed
             --max-run-steps, --max-turns-without-input or --max-memory, a mocks line did not

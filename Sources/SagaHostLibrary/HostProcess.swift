@@ -224,7 +224,9 @@ public final class HostProcess: Sendable {
         if r["id"] == nil, case .string(let name)? = r["channel"] {
             return channelEvent(r, name) ? nil : notAnAnswer
         }
-        guard case .int(let id)? = r["id"] else { return notAnAnswer }
+        guard case .int(let id)? = r["id"] else {
+            return notAnAnswer + (r["id"] == nil ? " (it has no \"id\")" : " (its \"id\" is not an integer)")
+        }
         let result: Result<Value, SagaError>
         if let error = r["error"] {
             switch error {
@@ -236,7 +238,8 @@ public final class HostProcess: Sendable {
         } else if case .string(let name)? = r["channel"], !name.isEmpty {
             result = .success(openChannel(name).value)
         } else {
-            return notAnAnswer
+            // `cat` echoes the call back: an answer needs its result or its error.
+            return notAnAnswer + " (an answer has a \"result\" or an \"error\")"
         }
         let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
         // An answer to a call cancelled meanwhile is dropped; one to no call at all is not an answer.

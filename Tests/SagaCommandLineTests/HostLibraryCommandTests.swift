@@ -196,6 +196,20 @@ import Testing
 
     /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
     /// rather than filling memory.
+    /// A process that writes the call back (`cat`) has not answered it: the message says what
+    /// an answer needs.
+    @Test func aLineWithoutAResultOrAnErrorIsNotAnAnswerAndSaysWhy() async throws {
+        let source = "extern func api.add(a, b)\nsaga main { let s = call api.add(2, 3); log s }\n"
+        try await withScript(source) { _, script in
+            let run = await runSagarun(["run", script, "--host", "api=cat"])
+            #expect(run.code == 1, "\(run.err)")
+            #expect(
+                run.err.contains(
+                    #"answered with a line that is not an answer to a call in flight (an answer has a "result" or an "error")"#
+                ), "\(run.err)")
+        }
+    }
+
     @Test func aHostAnswerLineIsLimitedAsAnInputLine() async throws {
         let python = try Self.python()
         let host = """

@@ -105,6 +105,23 @@ import Testing
             ])
     }
 
+    /// What a JavaScript hand writes by habit gets a hint: `=` where a condition compares,
+    /// parentheses around a caught error's name.
+    @Test func habitsFromJavaScriptGetAHint() {
+        #expect(
+            ParseFixture.errors("saga a { if x = 1 { log 1 } }") == [
+                "1:15: expected '{' after if condition, found '='; to compare two values, write '=='"
+            ])
+        #expect(
+            ParseFixture.errors("saga a { while x = 1 { log 1 } }") == [
+                "1:18: expected '{' after while condition, found '='; to compare two values, write '=='"
+            ])
+        #expect(
+            ParseFixture.errors("saga a { try { log 1 } catch (e) { log e } }") == [
+                "1:30: expected a name for the error after 'catch', found '('; write 'catch e', without parentheses"
+            ])
+    }
+
     @Test func declarationLevelMistakes() {
         #expect(
             ParseFixture.errors("log 1\nsaga s {}") == [

@@ -105,6 +105,25 @@ import Testing
         #expect(report.contains("called by saga bad at test.saga:2:12"))
     }
 
+    /// A spawned task that fails is reported as what it runs, which no one would take for a
+    /// saga of that name: `spawned func NAME`, `spawned block`.
+    @Test func aFailedSpawnedTaskIsReportedAsWhatItRuns() async {
+        let run = await runConfigured(
+            """
+            func check() { throw "bad check" }
+            saga main {
+              spawn check()
+              spawn { throw "bad block" }
+              delay 10ms
+              log "main goes on"
+            }
+            """, input: []
+        ) { _ in }
+        #expect(run.lines == ["main goes on"])
+        #expect(run.errors.contains { $0.hasPrefix("error: spawned func check failed: bad check") }, "\(run.errors)")
+        #expect(run.errors.contains { $0.hasPrefix("error: spawned block failed: bad block") }, "\(run.errors)")
+    }
+
     @Test func realTimeRunsEndWhenNothingCanHappen() async {
         let run = await runSaga(
             """

@@ -17,7 +17,11 @@ extension Parser {
     ///   is reported.
     mutating func parseBlock(after what: @autoclosure () -> String) throws -> Block {
         if kind == .newline, nextKind == .leftBrace { step() }
-        guard kind == .leftBrace else { throw fail("expected '{' after \(what()), found \(found)") }
+        guard kind == .leftBrace else {
+            // `if x = 1 {`: an assignment where a comparison was meant.
+            let hint = kind == .assign ? "; to compare two values, write '=='" : ""
+            throw fail("expected '{' after \(what()), found \(found)\(hint)")
+        }
         try enterNesting()
         let height = openBrackets.count
         let open = advance()
@@ -304,6 +308,11 @@ extension Parser {
         var catchClause: CatchClause?
         var finallyBlock: Block?
         if matchAcrossNewline(.kwCatch) {
+            if kind == .leftParen, nextKind == .identifier {
+                // `catch (e)`, as JavaScript writes it.
+                throw fail(
+                    "expected a name for the error after 'catch', found '('; write 'catch e', without parentheses")
+            }
             var binding = try expectVariable("expected a name for the error after 'catch'")
             planScopeOpen()
             planDeclaration(of: &binding)

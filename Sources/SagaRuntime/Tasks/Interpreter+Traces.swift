@@ -76,11 +76,18 @@ extension Interpreter {
         failures += 1
         reportedErrorMessages.append(failure.error.message)
         if tracer != nil { traceError(task, failure) }
-        // `saga main`, `func fetch` → the declared name; a block keeps its description.
-        var name = task.name
-        for prefix in ["saga ", "func "] where name.hasPrefix(prefix) { name = String(name.dropFirst(prefix.count)) }
-        var text = "error: saga \(name) failed: \(failure.error.message)"
+        // A root saga by its declared name (`saga main`); a spawned task as what it runs
+        // (`spawned func fetch`, `spawned block`), which no one would take for a saga.
+        let what =
+            task.kind == .root
+            ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn ")
+        output.error(Self.failureText(what, failure))
+    }
+
+    /// `error: WHAT failed: MESSAGE`, then the failure's stack, a line a frame.
+    private static func failureText(_ what: String, _ failure: Failure) -> String {
+        var text = "error: \(what) failed: \(failure.error.message)"
         for line in failure.trace { text += "\n    " + line }
-        output.error(text)
+        return text
     }
 }
