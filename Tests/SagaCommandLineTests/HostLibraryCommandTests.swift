@@ -194,8 +194,6 @@ import Testing
         }
     }
 
-    /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
-    /// rather than filling memory.
     /// A process that writes the call back (`cat`) has not answered it: the message says what
     /// an answer needs.
     @Test func aLineWithoutAResultOrAnErrorIsNotAnAnswerAndSaysWhy() async throws {
@@ -210,6 +208,8 @@ import Testing
         }
     }
 
+    /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
+    /// rather than filling memory.
     @Test func aHostAnswerLineIsLimitedAsAnInputLine() async throws {
         let python = try Self.python()
         let host = """
