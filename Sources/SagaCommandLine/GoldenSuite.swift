@@ -22,6 +22,9 @@ package enum GoldenSuite {
         package var mocks: String?
         /// Whether the golden file is there yet (`sagarun test --update` writes it).
         package var hasGolden = true
+        /// A file beside the program that looks like its input but is not read (`X.jsonl`, where
+        /// a test's input is `X.input.jsonl`), if there is one and no input file.
+        package var misnamedInput: String?
 
         package var description: String { saga }
     }
@@ -73,6 +76,7 @@ package enum GoldenSuite {
             let mocks = fm.fileExists(atPath: stem + ".mocks.jsonl") ? stem + ".mocks.jsonl" : nil
             var c = Case(saga: saga, golden: golden, input: input)
             c.mocks = mocks
+            if input == nil, fm.fileExists(atPath: stem + ".jsonl") { c.misnamedInput = stem + ".jsonl" }
             if !fm.fileExists(atPath: golden) {
                 guard missing, input != nil || mocks != nil || named.contains(saga) || declaresASaga(saga) else {
                     continue

@@ -78,7 +78,8 @@ package enum SagaRunTool {
             }
             if !first.hasSuffix(".saga"), !FileManager.default.fileExists(atPath: first) {
                 throw UsageError(
-                    "unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))",
+                    "unknown command '\(first)'; commands are \(Commands.names.joined(separator: ", "))"
+                        + Suggestions.didYouMean(first, in: Commands.names),
                     command: "sagarun")
             }
             return try await RunCommand.main(args, io)

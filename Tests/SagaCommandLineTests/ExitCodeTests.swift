@@ -50,6 +50,11 @@ import Testing
         // The beginning of one option's name names it.
         let short = await runSagarun(["run", "x.saga", "--virtual"])
         #expect(short.err.contains("unknown option '--virtual'; did you mean '--virtual-time'?"))
+        // A misspelt command is matched with the command it is closest to.
+        let command = await runSagarun(["runn", "x.saga"])
+        #expect(command.code == 64)
+        #expect(command.err.contains("unknown command 'runn'; commands are run, "), "\(command.err)")
+        #expect(command.err.contains("; did you mean 'run'?"), "\(command.err)")
     }
 
     @Test func aMisspelledFlagGetsASuggestion() async {

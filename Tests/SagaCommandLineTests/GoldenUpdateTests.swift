@@ -159,6 +159,24 @@ import Testing
         }
     }
 
+    /// An input file named as a run's would be (`X.jsonl`) is not a test's input: the test says
+    /// so, and what the name must be.
+    @Test func anInputFileWithoutItsTestNameIsPointedOut() async {
+        let files = [
+            "t.saga": "saga main { log \"hi\" }\n", "t.golden": "hi\nstate {}\n", "t.jsonl": "{\"type\":\"a\"}\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let saga = folder.appendingPathComponent("t.saga").path
+            let run = await runSagarun(["test", saga])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(
+                run.out.contains(
+                    "note: \(folder.appendingPathComponent("t.jsonl").path) is not read: a test's input lines are in "),
+                "\(run.out)")
+            #expect(run.out.contains("t.input.jsonl"), "\(run.out)")
+        }
+    }
+
     /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
     @Test func twiceWithoutInjectedFailuresIsAUsageError() async {
         let run = await runSagarun(["test", "--twice", "."])

@@ -125,7 +125,7 @@ import Testing
             "  yield take \"x\"", "  const n = 1", "  takeLatest(\"x\", fetch)", "  takeEvery(\"y\", handle)",
             "  put \"user/add\"\n  { name: \"Ada\" }", "  let a = yield take \"x\"", "  if cancelled() { log 1 }",
             "  let r = race [take \"a\", delay 1s]", "  let r = race { a: tkae \"a\" }", "  retry 3 cal f()",
-            "  retry 3 delay 1s cal f()", "  call(f, 1)", "  return call f()",
+            "  retry 3 delay 1s cal f()", "  call(f, 1)", "  return call f()", "  retry 3 backof 10ms call f()",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -147,6 +147,7 @@ import Testing
                 "2:20: expected an effect (take, put, call, delay, …) after 'retry N delay D', found 'cal'; did you mean 'call'?",
                 "2:7: a function and its arguments follow 'call' as a call: write 'call fn(a, b)'",
                 "2:10: return takes a value, not an effect: write 'let r = call …' and then 'return r'",
+                "2:11: expected 'delay D', 'backoff D' or an effect after 'retry N', found 'backof'; did you mean 'backoff'?",
             ])
     }
 }

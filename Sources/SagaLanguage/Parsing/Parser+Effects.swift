@@ -63,6 +63,9 @@ extension Parser {
         } else if match(.kwBackoff) {
             wait = .backoff(try parseExpression())
             options = "after 'retry N backoff D'"
+        } else if kind == .identifier, Suggestions.closest(to: text(current), in: ["backoff"]) != nil {
+            throw fail(
+                "expected 'delay D', 'backoff D' or an effect after 'retry N', found \(found); did you mean 'backoff'?")
         }
         try enterNesting()
         let effect = try parseAnyEffect(after: options)
