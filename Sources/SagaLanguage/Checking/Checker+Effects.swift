@@ -137,6 +137,10 @@ extension Checker {
         case .retry:
             guard case .retry(var count, var wait, var body, var loop, let location) = effect else { return false }
             var changed = checkExpr(&count)
+            // What the run would refuse at once: a literal count below 1.
+            if case .literal(.int(let n), let at) = count, n < 1 {
+                error("retry needs a count of at least 1, got \(n)", at: at)
+            }
             if var checked = wait, checkWait(&checked) {
                 wait = checked
                 changed = true

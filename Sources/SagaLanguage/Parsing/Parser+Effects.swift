@@ -63,9 +63,8 @@ extension Parser {
         } else if match(.kwBackoff) {
             wait = .backoff(try parseExpression())
             options = "after 'retry N backoff D'"
-        } else if kind == .identifier, Suggestions.closest(to: text(current), in: ["backoff"]) != nil {
-            throw fail(
-                "expected 'delay D', 'backoff D' or an effect after 'retry N', found \(found); did you mean 'backoff'?")
+        } else if kind == .identifier, let misspelt = misspeltBackoff() {
+            throw misspelt
         }
         try enterNesting()
         let effect = try parseAnyEffect(after: options)
@@ -77,6 +76,14 @@ extension Parser {
             nextPlannedSlot += RetryLoop.hiddenCount
         }
         return .retry(count: count, wait: wait, effect, loop, at)
+    }
+
+    /// The error for `retry N backof D`, a misspelt `backoff`; `nil` for a word not close to it.
+    @inline(never)
+    private mutating func misspeltBackoff() -> ParseError? {
+        guard Suggestions.closest(to: text(current), in: ["backoff"]) != nil else { return nil }
+        return fail(
+            "expected 'delay D', 'backoff D' or an effect after 'retry N', found \(found); did you mean 'backoff'?")
     }
 
     /// The error for a `race` without its `{`: redux-saga's `race([a, b])` is named here.

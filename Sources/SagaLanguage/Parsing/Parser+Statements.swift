@@ -17,11 +17,7 @@ extension Parser {
     ///   is reported.
     mutating func parseBlock(after what: @autoclosure () -> String) throws -> Block {
         if kind == .newline, nextKind == .leftBrace { step() }
-        guard kind == .leftBrace else {
-            // `if x = 1 {`: an assignment where a comparison was meant.
-            let hint = kind == .assign ? "; to compare two values, write '=='" : ""
-            throw fail("expected '{' after \(what()), found \(found)\(hint)")
-        }
+        guard kind == .leftBrace else { throw noBlock(after: what()) }
         try enterNesting()
         let height = openBrackets.count
         let open = advance()
@@ -42,11 +38,7 @@ extension Parser {
             }
             if kind == .rightBrace { break }
             if kind == .eof || isAtDeclarationKeyword {
-                // A block the file leaves open is reported where its last line with code ends,
-                // not on the empty line after the file's last newline (nor twice, for the
-                // blocks around it).
-                let at = kind == .eof ? endOfLastLine ?? here : here
-                report("expected '}' to close the block opened at \(open.line):\(open.column)", at: at)
+                reportUnclosed(open)
                 break
             }
             let openBefore = openBrackets.count
@@ -56,15 +48,7 @@ extension Parser {
                 case .newline, .semicolon, .rightBrace, .eof: break
                 default:
                     if isAtDeclarationKeyword { break }
-                    // `log flush ch`: the word was read as a name inside an expression.
-                    if previous.kind == .identifier, case let word = text(previous), word == "close" || word == "flush"
-                    {
-                        throw fail(
-                            "'\(word)' is an effect and cannot be used inside an expression; "
-                                + "an effect stands alone or is the whole right side of let, var or '='",
-                            at: location(previous))
-                    }
-                    throw fail("expected newline or ';' after statement, found \(found)")
+                    throw noStatementEnd()
                 }
             } catch {
                 ignoresNewlines = false
@@ -78,6 +62,40 @@ extension Parser {
         depth -= 1
         planScopeClose()
         return Block(statements: statements, location: location(open))
+    }
+
+    /// The error for a block's missing `{`, with a hint for `if x = 1 {`, an assignment where a
+    /// comparison was meant.
+    ///
+    /// Out of line, so that the frames of the parser's recursion stay small: deep nesting must
+    /// not run out of stack (under AddressSanitizer, whose frames are larger, too).
+    @inline(never)
+    private mutating func noBlock(after what: String) -> ParseError {
+        let hint = kind == .assign ? "; to compare two values, write '=='" : ""
+        return fail("expected '{' after \(what), found \(found)\(hint)")
+    }
+
+    /// The error for a statement followed by more than a newline or `;` (out of line, as
+    /// ``noBlock(after:)`` is).
+    @inline(never)
+    private mutating func noStatementEnd() -> ParseError {
+        // `log flush ch`: the word was read as a name inside an expression.
+        if previous.kind == .identifier, case let word = text(previous), word == "close" || word == "flush" {
+            return fail(
+                "'\(word)' is an effect and cannot be used inside an expression; "
+                    + "an effect stands alone or is the whole right side of let, var or '='",
+                at: location(previous))
+        }
+        return fail("expected newline or ';' after statement, found \(found)")
+    }
+
+    /// Reports a block that the end of the file or the next declaration leaves open: at the end
+    /// of the file, where its last line with code ends, not on the empty line after the file's
+    /// last newline (nor twice, for the blocks around it).
+    @inline(never)
+    private mutating func reportUnclosed(_ open: CompactToken) {
+        let at = kind == .eof ? endOfLastLine ?? here : here
+        report("expected '}' to close the block opened at \(open.line):\(open.column)", at: at)
     }
 
     mutating func parseStatement() throws -> Stmt {
@@ -300,6 +318,12 @@ extension Parser {
         return .if(arms, else: nil, at)
     }
 
+    /// The error for `catch (e)`, out of line as ``noBlock(after:)`` is.
+    @inline(never)
+    private mutating func catchInParentheses() -> ParseError {
+        fail("expected a name for the error after 'catch', found '('; write 'catch e', without parentheses")
+    }
+
     /// `try { } catch e { } finally { }`, with at least one of catch and finally.
     mutating func parseTry() throws -> Stmt {
         let keyword = advance()
@@ -308,11 +332,8 @@ extension Parser {
         var catchClause: CatchClause?
         var finallyBlock: Block?
         if matchAcrossNewline(.kwCatch) {
-            if kind == .leftParen, nextKind == .identifier {
-                // `catch (e)`, as JavaScript writes it.
-                throw fail(
-                    "expected a name for the error after 'catch', found '('; write 'catch e', without parentheses")
-            }
+            // `catch (e)`, as JavaScript writes it.
+            if kind == .leftParen, nextKind == .identifier { throw catchInParentheses() }
             var binding = try expectVariable("expected a name for the error after 'catch'")
             planScopeOpen()
             planDeclaration(of: &binding)
