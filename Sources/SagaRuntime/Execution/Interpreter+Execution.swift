@@ -285,7 +285,7 @@ extension Interpreter {
                     // The caller's block is left too.
                     task.abandonCurrentBlock()
                     continue
-                case .normal, .breakLoop, .continueLoop: return returned(.null, from: frame, task, restored: true)
+                case .normal: return returned(.null, from: frame, task, restored: true)
                 }
             }
         }

@@ -89,10 +89,10 @@ extension Interpreter {
                 let running = try compiledBlock(stmt, body, task)
                 task.suspendCurrentBlock()
                 task.frames.append(.compiled(running))
-            case .break:
-                return .completion(.breakLoop)
-            case .continue:
-                return .completion(.continueLoop)
+            case .break, .continue:
+                // Every loop runs from code, where they are jumps: the checker refuses one outside
+                // a loop.
+                throw SagaError.typeError("'break' and 'continue' are only allowed inside a loop")
             case .return(let e, _):
                 var value = Value.null
                 if let e { value = try evaluator(task).eval(e, task.env) }

@@ -56,11 +56,10 @@ struct Compensation {
     var location: SourceLocation
 }
 
-/// How a block was left.
+/// How a block was left, past the code it stands in (a `break` or `continue` is a jump of
+/// the code of its loop).
 enum Completion {
     case normal
-    case breakLoop
-    case continueLoop
     case returnValue(Value)
     /// An error that `catch` may catch.
     case throwError(Failure)

@@ -12,7 +12,7 @@ extension Interpreter {
         case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }
         case .cancel: task.isCancelling = true
         case .end: task.endedByEnd = true
-        case .normal, .breakLoop, .continueLoop: break
+        case .normal: break
         }
         task.phase = .children
         if task.traceOpen { traceUnblock(task) }
