@@ -175,7 +175,11 @@ enum ParseFixture {
     @Test func onlyBuiltinsCanBeCalledInAnExpression() {
         #expect(
             ParseFixture.errors("saga s { let x = api.fetch(1) }") == [
-                "1:27: functions other than built-ins run only through call, fork or spawn"
+                "1:18: 'api.fetch' is called without 'call': write 'call api.fetch(…)'; in an expression only built-ins are called"
+            ])
+        #expect(
+            ParseFixture.errors("saga s { let x = 1 + [1][0](2) }") == [
+                "1:28: functions other than built-ins run only through call, fork or spawn"
             ])
         #expect(
             ParseFixture.errors("saga s { let x = 1 + take \"a\" }").first?.hasSuffix(

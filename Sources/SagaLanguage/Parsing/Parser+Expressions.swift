@@ -125,14 +125,37 @@ extension Parser {
                 try expect(.rightBracket, "expected ']' after index")
                 expr = .index(expr, index, expr.location)
             case .leftParen where isDirectlyAfterPrevious:
-                // redux-saga's `yield cancelled()`.
-                if case .cancelled = expr {
-                    throw fail("'cancelled' is a value here, not a function: write 'cancelled' without '()'")
-                }
-                throw fail("functions other than built-ins run only through call, fork or spawn")
+                throw calledInExpression(expr)
             default:
                 return expr
             }
+        }
+    }
+
+    /// The error for `f(…)` inside an expression, where `f` is not a built-in: redux-saga's
+    /// `yield cancelled()`, or a host or saga function called without `call`, named at its
+    /// name (`http.get(url)` → `call http.get(…)`).
+    ///
+    /// Out of line, so that the frames of the parser's recursion stay small.
+    @inline(never)
+    private mutating func calledInExpression(_ callee: Expr) -> ParseError {
+        if case .cancelled = callee {
+            return fail("'cancelled' is a value here, not a function: write 'cancelled' without '()'")
+        }
+        if let name = Self.dottedName(callee) {
+            return fail(
+                "'\(name)' is called without 'call': write 'call \(name)(…)'; in an expression only built-ins are called",
+                at: callee.location)
+        }
+        return fail("functions other than built-ins run only through call, fork or spawn")
+    }
+
+    /// `a.b.c` for a variable or a chain of its members; `nil` for any other expression.
+    private static func dottedName(_ expr: Expr) -> String? {
+        switch expr {
+        case .variable(let v): return v.name
+        case .member(let base, let name, _): return dottedName(base).map { "\($0).\(name)" }
+        default: return nil
         }
     }
 
