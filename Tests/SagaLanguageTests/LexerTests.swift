@@ -159,7 +159,7 @@ enum LexFixture {
         #expect(LexFixture.messages("let s = \"abc\nlog 1") == ["1:9: unterminated string literal"])
         // The next line still lexes.
         #expect(LexFixture.kinds("\"abc\nlog 1") == [.string, .error, .newline, .kwLog, .number])
-        #expect(LexFixture.messages("x \"a \\(b") == ["1:3: unterminated string literal"])
+        #expect(LexFixture.messages("x \"a \\(b") == ["1:3: unterminated string literal: the '\\(' at 1:6 has no ')'"])
         #expect(LexFixture.messages("x /* a /* b */") == ["1:3: unterminated block comment"])
     }
 

@@ -138,7 +138,16 @@ import Testing
     @Test func lexicalErrorsAreNotReportedTwice() {
         #expect(ParseFixture.errors("saga s {\n  let x = 5 @ 3\n  log x\n}") == ["2:13: unexpected character '@'"])
         #expect(ParseFixture.errors("saga s {\n  log \"abc\n  log 2\n}") == ["2:7: unterminated string literal"])
-        #expect(ParseFixture.errors("saga s {\n  log \"a \\(x\n}") == ["2:7: unterminated string literal"])
+        #expect(
+            ParseFixture.errors("saga s {\n  log \"a \\(x\n}") == [
+                "2:7: unterminated string literal: the '\\(' at 2:10 has no ')'"
+            ])
+        // `"\(r.a"`: the quote meant to end the string begins one of its own inside the
+        // interpolation; the '\(' without its ')' is the one mistake reported.
+        #expect(
+            ParseFixture.errors("saga s {\n  log \"\\(r.a\"\n}") == [
+                "2:7: unterminated string literal: the '\\(' at 2:8 has no ')'"
+            ])
     }
 
     @Test func aLexicalErrorReportedFarAheadDoesNotHideAnEarlierMistake() {
@@ -147,16 +156,20 @@ import Testing
         // reports its own, as when it lexed three tokens ahead and had not seen the other.
         #expect(
             ParseFixture.errors("saga s {\n  log \"a\\(x + + y z w\n}") == [
-                "2:7: unterminated string literal", "2:15: expected expression after '+', found '+'",
+                "2:7: unterminated string literal: the '\\(' at 2:9 has no ')'",
+                "2:15: expected expression after '+', found '+'",
             ])
         // One within three tokens is seen, and the parser keeps quiet.
-        #expect(ParseFixture.errors("saga s {\n  log \"a\\(x + + y\n}") == ["2:7: unterminated string literal"])
+        #expect(
+            ParseFixture.errors("saga s {\n  log \"a\\(x + + y\n}") == [
+                "2:7: unterminated string literal: the '\\(' at 2:9 has no ')'"
+            ])
         // Hundreds of interpolations closed by one line break: more tokens in one step than the
         // parser's window held at first.
         let open = String(repeating: #""\("#, count: 300)
         #expect(
             ParseFixture.errors("saga s {\n  log \(open)\n}") == [
-                "2:7: unterminated string literal", "2:775: \(Parser.tooDeep)",
+                "2:7: unterminated string literal: the '\\(' at 2:905 has no ')'", "2:775: \(Parser.tooDeep)",
             ])
     }
 

@@ -28,8 +28,12 @@ extension Lexer {
                 finish(first ? .string : .stringTail, column: tokenColumn, last: run..<end, width: width)
                 return
             case UInt8(ascii: "\n"):
-                // A raw line break ends the literal: the rest of the file stays parseable.
-                error("unterminated string literal", line: startLine, column: startColumn)
+                // A raw line break ends the literal: the rest of the file stays parseable. Inside
+                // an interpolation, the `\(` left open says more (`"\(a.b"` makes its quote begin
+                // a string of its own): the line break reports that (``closeInterpolations()``).
+                if interpolations.isEmpty || !first {
+                    error("unterminated string literal", line: startLine, column: startColumn)
+                }
                 finish(first ? .string : .stringTail, column: tokenColumn, last: run..<pos)
                 // Whatever the literal swallowed is lost: an error token makes the parser
                 // give up on the statement without a second message.
@@ -40,7 +44,10 @@ extension Lexer {
                     let end = pos
                     pos += 2
                     finish(first ? .stringHead : .stringMiddle, column: tokenColumn, last: run..<end)
-                    interpolations.append(OpenInterpolation(parenDepth: 0, line: startLine, column: startColumn))
+                    interpolations.append(
+                        OpenInterpolation(
+                            parenDepth: 0, line: startLine, column: startColumn, openLine: line,
+                            openColumn: column(at: end)))
                     return
                 }
                 scratch.append(contentsOf: bytes[run..<pos])
@@ -51,7 +58,10 @@ extension Lexer {
                 pos += 1
             }
         }
-        error("unterminated string literal", line: startLine, column: startColumn)
+        // The end of the file, as a line break above.
+        if interpolations.isEmpty || !first {
+            error("unterminated string literal", line: startLine, column: startColumn)
+        }
         finish(first ? .string : .stringTail, column: tokenColumn, last: run..<pos)
         emit(.error, at: pos)
     }

@@ -20,8 +20,12 @@ struct Lexer {
     /// string started (for the "unterminated" diagnostic).
     struct OpenInterpolation {
         var parenDepth: Int
+        /// Where its string literal began.
         var line: Int32
         var column: Int32
+        /// Where its `\(` stands.
+        var openLine: Int32
+        var openColumn: Int32
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -179,7 +183,13 @@ struct Lexer {
     /// each open interpolation, so the next line parses normally.
     mutating func closeInterpolations() {
         for (i, open) in interpolations.enumerated().reversed() {
-            if i == 0 { error("unterminated string literal", line: open.line, column: open.column) }
+            if i == 0 {
+                // The innermost `\(` left open is the likelier mistake: `"\(a.b"`.
+                let last = interpolations[interpolations.count - 1]
+                error(
+                    "unterminated string literal: the '\\(' at \(last.openLine):\(last.openColumn) has no ')'",
+                    line: open.line, column: open.column)
+            }
             emit(.error, at: pos)
             emitText(.stringTail, line: line, column: column(at: pos), "")
         }
