@@ -65,8 +65,9 @@ extension Interpreter {
             running.pc = pc
             switch exit {
             case .end:
-                // The task's current block is the code's statements (see below): left with it.
-                task.abandonCurrentBlock()
+                // The task's current block is the code's statements, if one ran (see below):
+                // left with it.
+                if !task.code.isEmpty { task.abandonCurrentBlock() }
                 task.frames.removeLast()
                 codeStore.finished(running)
                 return true
