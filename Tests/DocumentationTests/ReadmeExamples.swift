@@ -145,7 +145,8 @@ func sagasOverTheAppsOwnStore(folder: String) async {
 
     let compiled = Frontend(hostFunctions: host.names).compile(source: usersSaga, path: "users.saga")
     guard let program = compiled.program else { fatalError(compiled.renderedDiagnostics) }
-    let interpreter = sagas.interpreter(for: program, store: store, host: host, output: BufferedOutput())
+    let output = BufferedOutput()  // its `errors` say why a saga failed
+    let interpreter = sagas.interpreter(for: program, store: store, host: host, output: output)
     sagas.addSaga("countSongs", to: interpreter) { saga in
         var count = 0
         while true {

@@ -12,7 +12,7 @@ import SagaCore
 ///         guard case .fetchUser(let id) = try await saga.take("fetchUser") else { continue }
 ///         do {
 ///             let user: User = try await saga.call("api.fetchUser", id)
-///             try await saga.put(.userLoaded(user))
+///             try await saga.put(.userLoaded(user: user))
 ///         } catch let error as SagaError {
 ///             try await saga.put(.userFailed(error.message))
 ///         }
@@ -139,7 +139,7 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     ///     guard case .fetchUser(let id) = try await saga.take("fetchUser") else { continue }
     ///     try await saga.fork { child in
     ///         let user: User = try await child.call("api.fetchUser", id)
-    ///         try await child.put(.userLoaded(user))
+    ///         try await child.put(.userLoaded(user: user))
     ///     }
     /// }
     /// ```
