@@ -83,6 +83,29 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
+    /// A typed `call` whose result is a `Value` gives it as it is: the event channel a host
+    /// function makes stays a channel, which the saga takes from.
+    @Test(.timeLimit(.minutes(1))) func aTypedCallGivesAnEventChannelAsAChannel() async throws {
+        var host = HostFunctions()
+        host.register("chat.connect") { (_: [Value]) in
+            let messages = EventChannel(named: "chat.general")
+            messages.send("hello")
+            return messages.value
+        }
+        let (store, sagas, interpreter, output) = try setUp(host: host)
+        sagas.addSaga("chat", to: interpreter) { saga in
+            let channel: Value = try await saga.call("chat.connect")
+            let message = try await saga.effects.take(from: channel)
+            try await saga.put(.userFailed(message.stringValue ?? "not a string"))
+        }
+        let running = interpreter.start()
+        await waitFor(store) { $0.failure != nil }
+        #expect(store.state.failure == "hello")
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty, "\(output.errors)")
+    }
+
     /// A typed `fork` gives the child a typed saga of its own: a loop that forks each
     /// request's work handles every request, even one that arrives while another is in a call.
     @Test(.timeLimit(.minutes(1))) func aTypedForkHandlesEachRequestInAChildOfItsOwn() async throws {

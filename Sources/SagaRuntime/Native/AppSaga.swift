@@ -81,6 +81,10 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     /// Calls a host function registered with the interpreter, with `Encodable` arguments, and
     /// decodes its result.
     ///
+    /// A `Value` argument or result is passed as it is, not through JSON: a channel's handle
+    /// (what a host function that makes an ``EventChannel`` returns) stays a channel, for
+    /// `effects.take(from:)`.
+    ///
     /// - Throws: a `HostError` naming the function and the types when an argument does not
     ///   encode or the result does not decode as `R`; the function's own error otherwise.
     public func call<R: Decodable>(
@@ -90,6 +94,10 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     {
         var values: [Value] = []
         for (i, argument) in arguments.enumerated() {
+            if let value = argument as? Value {
+                values.append(value)
+                continue
+            }
             do {
                 values.append(try Value(encoding: argument))
             } catch {
@@ -98,6 +106,7 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
             }
         }
         let result = try await effects.driver.perform(.call(name, values))
+        if let value = result as? R { return value }
         do {
             return try result.decode(as: R.self)
         } catch {
