@@ -38,12 +38,12 @@ package enum FailureInjection {
             return ("\(c.mocks ?? "mocks"): \(error)\n", false)
         }
         var text = "\(baseline.calls) call\(baseline.calls == 1 ? "" : "s") without failures: \(baseline.ending)\n"
-        for problem in baseline.mockProblems { text += "  mocks: \(problem)\n" }
+        text += Self.problemLines(baseline.mockProblems)
         for n in 0..<baseline.calls {
             guard let r = try? await run(program, c, mocks: mocksText, failingCall: n, twice: twice) else { break }
             text += "call #\(n + 1) fails: \(r.ending)\n"
             for error in r.escaped { text += "  escaped: \(error)\n" }
-            for problem in r.mockProblems { text += "  mocks: \(problem)\n" }
+            text += Self.problemLines(r.mockProblems)
             text += "  compensations: \(r.compensations.isEmpty ? "none" : r.compensations.joined(separator: ", "))\n"
         }
         // Locations name the file as it was given: relative, absolute, or through `..`.
@@ -53,6 +53,20 @@ package enum FailureInjection {
             text = text.replacingOccurrences(of: folder + "/", with: "")
         }
         return (text, true)
+    }
+
+    /// The mocks' problems, a line each; the same problem again at once (a compensation run
+    /// twice under `--twice`) is counted on its line rather than repeated.
+    static func problemLines(_ problems: [String]) -> String {
+        var text = ""
+        var i = 0
+        while i < problems.count {
+            var n = 1
+            while i + n < problems.count, problems[i + n] == problems[i] { n += 1 }
+            text += "  mocks: \(problems[i])\(n > 1 ? " (\(n) times)" : "")\n"
+            i += n
+        }
+        return text
     }
 
     private struct Outcome {

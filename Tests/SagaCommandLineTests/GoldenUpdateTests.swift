@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import SagaCommandLine
+
 /// `sagarun test --update` writes a golden from standard output alone, and says so when the
 /// run also reported errors.
 @Suite struct GoldenUpdateTests {
@@ -175,6 +177,18 @@ import Testing
                 "\(run.out)")
             #expect(run.out.contains("t.input.jsonl"), "\(run.out)")
         }
+    }
+
+    /// A failure-injection report counts a mocks problem met again at once (a compensation run
+    /// twice) rather than repeating its line; problems in between keep their order.
+    @Test func aRepeatedMocksProblemIsCountedOnItsLine() {
+        let lines = FailureInjection.problemLines([
+            "unexpected call f(1)", "unexpected call f(1)", "line 3 was not used", "unexpected call f(1)",
+        ])
+        #expect(
+            lines
+                == "  mocks: unexpected call f(1) (2 times)\n  mocks: line 3 was not used\n  mocks: unexpected call f(1)\n"
+        )
     }
 
     /// `--twice` goes with `--inject-failures`: alone it is a usage error, not ignored.
