@@ -157,7 +157,7 @@ enum Commands {
             .init(
                 name: "--compiled",
                 help:
-                    "Print, as text, each reducer's instructions and each saga's compiled loops, try statements and transactions, and its short-turn watchers, with the source lines they come from."
+                    "Print, as text, the code of each reducer, saga and function and of each body they start (forked blocks, watchers' bodies, compensations), with the source lines it comes from."
             )
         ], options: [])
 

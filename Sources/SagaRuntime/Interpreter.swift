@@ -138,8 +138,7 @@ public final class Interpreter {
     /// The state a saga's compiled code runs over: none (only a reducer's code reads the
     /// state), kept here so that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
-    /// The code of each loop, `try` and `transaction` of a saga entered (see
-    /// ``compiledBlock(_:_:_:)``).
+    /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 
     /// The `Store<Value, Value>` the program's reducers run in, unless the interpreter runs

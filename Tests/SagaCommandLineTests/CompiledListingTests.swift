@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `sagarun ast --compiled`: each reducer's instructions and each saga's compiled loops and
-/// short-turn watchers, with the source lines they come from.
+/// `sagarun ast --compiled`: each reducer's instructions, and the code of each saga, function
+/// and body they start (its short-turn watchers named), with the source lines they come from.
 @Suite struct CompiledListingTests {
     static let program = """
         state { count: 0 }
@@ -49,25 +49,26 @@ import Testing
     @Test func aLoopOfTakeAndPutIsCompiledAndAWatcherRunsInShortTurns() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("saga main at 7:1: runs statement by statement"))
+        #expect(lines.contains("saga main at 7:1: compiled, 6 instructions"))
         #expect(lines.contains("  every at 8:3: runs each action's body in a short turn"))
-        #expect(lines.contains("  loop at 11:3: compiled, 4 instructions"))
-        #expect(lines.contains("    ; 12: let x = take \"go\""))
-        #expect(lines.contains("    1  12:5    step; take \"go\" into x"))
-        #expect(lines.contains("    2  13:5    step; put {\"n\":1,\"type\":\"went\"}"))
-        #expect(lines.contains("    3  12:5    step, goto 1"))
+        #expect(lines.contains("    body at 8:21: compiled, 1 instruction"))
+        #expect(lines.contains("      0  9:5     step; put {\"type\":\"pong\"}"))
+        #expect(lines.contains("  ; 12: let x = take \"go\""))
+        #expect(lines.contains("  3  12:5    step; take \"go\" into x"))
+        #expect(lines.contains("  4  13:5    step; put {\"n\":1,\"type\":\"went\"}"))
+        #expect(lines.contains("  5  12:5    step, goto 3"))
     }
 
     @Test func aLoopWithAnIfIsCompiledWithTheStepsTheWalkTakes() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  loop at 19:3: compiled, 8 instructions"))
-        #expect(lines.contains("    1  19:9    unless i < 3: goto 8"))
-        #expect(lines.contains("    3  19:17   i += 1 in place"))
-        #expect(lines.contains("    5  19:28   unless i == 2: goto 7"))
-        #expect(lines.contains("    6  19:40   step; run (log \"two\") where it stands"))
+        #expect(lines.contains("saga other at 17:1: compiled, 11 instructions"))
+        #expect(lines.contains("   4  19:9    unless i < 3: goto 11"))
+        #expect(lines.contains("   6  19:17   i += 1 in place"))
+        #expect(lines.contains("   8  19:28   unless i == 2: goto 10"))
+        #expect(lines.contains("   9  19:40   step; run (log \"two\") where it stands"))
         // The last arm falls through to the end of the turn: its next step and test.
-        #expect(lines.contains("    7  19:17   step; if i < 3: goto 2"))
+        #expect(lines.contains("  10  19:17   step; if i < 3: goto 5"))
     }
 
     /// A `call` of a one-`return` function is listed as the interpreter runs it: made in the
@@ -85,21 +86,26 @@ import Testing
             }
             """)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  loop at 5:3: compiled, 13 instructions"))
-        #expect(lines.contains("     2  5:17    step; call function 0(), or run (let x (call #0)) where it stands"))
-        #expect(lines.contains("     3  5:17    return 1 into x"))
-        #expect(lines.contains("     6  5:37    call function 1(l0), or run (let y (call #1 (+ i x))) where it stands"))
-        #expect(lines.contains("     7  5:37    l0 = t0"))
-        #expect(lines.contains("     8  5:37    t1 = l0 * l0"))
-        #expect(lines.contains("     9  5:37    return t1 into y"))
+        #expect(lines.contains("saga main at 3:1: compiled, 16 instructions"))
+        #expect(lines.contains("   5  5:17    step; call function 0(), or run (let x (call #0)) where it stands"))
+        #expect(lines.contains("   6  5:17    return 1 into x"))
+        #expect(lines.contains("   9  5:37    call function 1(l0), or run (let y (call #1 (+ i x))) where it stands"))
+        #expect(lines.contains("  10  5:37    l0 = t0"))
+        #expect(lines.contains("  11  5:37    t1 = l0 * l0"))
+        #expect(lines.contains("  12  5:37    return t1 into y"))
+        // The functions' own code, which a call that cannot be made in the code runs.
+        #expect(lines.contains("func sq at 2:1: compiled, 1 instruction"))
+        #expect(lines.contains("  0  2:14    step; run (return (* x x)) where it stands"))
     }
 
-    @Test func aLoopOfStatementsRunWhereTheyStandIsCompiledToo() async throws {
+    @Test func aForkedBlockIsListedUnderTheBodyThatStartsIt() async throws {
         let r = try await listing("saga main { loop { let t = fork { log 1 }; join t } }")
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  loop at 1:13: compiled, 4 instructions"))
-        #expect(lines.contains("    2  1:44    step; run (join t) where it stands"))
-        #expect(lines.contains("    3  1:20    step, goto 1"))
+        #expect(lines.contains("saga main at 1:1: compiled, 5 instructions"))
+        #expect(lines.contains("  3  1:44    step; run (join t) where it stands"))
+        #expect(lines.contains("  4  1:20    step, goto 2"))
+        #expect(lines.contains("  fork block at 1:28: compiled, 1 instruction"))
+        #expect(lines.contains("    0  1:35    step; run (log 1) where it stands"))
     }
 
     @Test func aJumpOutOfAFinallyBlockDropsItsWayOut() async throws {
@@ -118,8 +124,8 @@ import Testing
     @Test func aTryListsWhereItsErrorsAndWaysOutGo() async throws {
         let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } finally { log 1 } } }")
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasSuffix("try: on error e = error; goto 9; on leaving goto 19") })
-        #expect(lines.contains { $0.hasSuffix("1:20    try: on leaving goto 16") })
+        #expect(lines.contains { $0.hasSuffix("try: on error e = error; goto 10; on leaving goto 20") })
+        #expect(lines.contains { $0.hasSuffix("1:20    try: on leaving goto 17") })
         #expect(lines.filter { $0.hasSuffix("end finally: go on leaving") }.count == 2)
     }
 

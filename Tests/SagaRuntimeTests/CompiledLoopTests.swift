@@ -4,7 +4,7 @@ import Testing
 
 @testable import SagaRuntime
 
-/// A saga's `while`, `for` and `loop` run from code (`Compiler+SagaLoops.swift`): what they
+/// A saga's `while`, `for` and `loop` run from code (`Compiler+Sagas.swift`): what they
 /// compute, where they fail, the steps they count and where they yield.
 ///
 /// Each program here runs twice, with and without the short cuts (`Options.shortCuts`); both

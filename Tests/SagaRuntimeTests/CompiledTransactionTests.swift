@@ -5,7 +5,7 @@ import Testing
 @testable import SagaRuntime
 
 /// A `transaction` runs from code, its loop's or its own: the interpreter keeps its
-/// compensations with the code (see ``RunningCode/transactions``).
+/// compensations with the code (see ``CodeTries/transactions``).
 ///
 /// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
 /// walked, each `transaction` from code of its own), which must print, fail, count steps and

@@ -5,7 +5,7 @@ import Testing
 @testable import SagaRuntime
 
 /// A `try` runs from code, its loop's or its own: its `catch` and `finally` blocks are reached
-/// through handlers the interpreter keeps with the code (see ``RunningCode/handlers``).
+/// through handlers the interpreter keeps with the code (see ``CodeTries/handlers``).
 ///
 /// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
 /// walked, each `try` from code of its own), which must print, fail, count steps and yield
@@ -272,8 +272,8 @@ import Testing
     }
 
     /// A `try` entered again and again (in a watcher's body, at each action) and within itself
-    /// (a recursive function) starts afresh each time: the running code its last run left is
-    /// reused only once that run has ended.
+    /// (a recursive function) starts afresh each time: the `try`s its last run left are not
+    /// seen by the next.
     @Test func aTryEnteredAgainStartsAfresh() async {
         let run = await runWithAndWithoutShortCuts(
             """

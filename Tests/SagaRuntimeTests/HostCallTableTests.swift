@@ -14,7 +14,7 @@ import Testing
         let table = HostCallTable(inCallOrder: true)
         let task = SagaTask(
             id: 1, name: "t", location: .unknown, kind: .root, parent: nil, env: [],
-            body: Block(statements: [], location: .unknown))
+            body: .none)
         let gate = OpenableGate()
         let id = table.start(
             { _ in

@@ -80,7 +80,7 @@ import Testing
             return
         }
         #expect(joined.slot == task.slot)
-        let code = try #require(Code(sagaStatement: .loop(loop, w.location), slotCount: 8))
+        let code = try #require(Code(sagaBody: [.loop(loop, w.location)], slotCount: 8))
         #expect(code.statementEnds.count == body.count)
     }
 

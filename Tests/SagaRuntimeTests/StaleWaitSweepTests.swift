@@ -13,7 +13,7 @@ import Testing
     private func task(_ id: Int) -> SagaTask {
         SagaTask(
             id: id, name: "t", location: Self.nowhere, kind: .attached, parent: nil, env: [],
-            body: Block(statements: [], location: Self.nowhere))
+            body: .none)
     }
 
     @Test func takersThatStoppedWaitingAreSweptOnceTheListDoubles() {

@@ -22,7 +22,12 @@ import Testing
 
     private func task(id: Int, parent: SagaTask?, env: [Value], body: Block) -> SagaTask {
         SagaTask(
-            id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env, body: body)
+            id: id, name: "fork block", location: Self.nowhere, kind: .attached, parent: parent, env: env,
+            body: Self.code(body))
+    }
+
+    private static func code(_ body: Block) -> Code {
+        Code(sagaBody: body.statements, slotCount: 1) ?? .none
     }
 
     @Test func aRestartedTaskIsAsNewAsOneJustMade() {
@@ -33,7 +38,7 @@ import Testing
         let used = task(id: 3, parent: nil, env: [.int(9)], body: empty)
         // Every field a run can change, away from where `init` leaves it.
         used.pc = 4
-        used.frames = [.block([], 0)]
+        used.frames = [.compensating(remaining: [], pending: .normal)]
         used.token = 12
         used.callDepth = 2
         used.waitSequence = 5
@@ -51,14 +56,15 @@ import Testing
         used.resumption = .retake
         used.outcome = .cancelled
 
-        used.restart(id: 7, parent: watcher, env: [.int(5)], body: body)
+        used.restart(id: 7, parent: watcher, env: [.int(5)], body: Self.code(body))
 
         let made = Mirror(reflecting: fresh).children
         let restarted = Mirror(reflecting: used).children
         // A field added to tasks must be set by `restart` too, and then listed here.
         #expect(
             made.map(\.label) == [
-                "id", "parent", "env", "code", "pc", "frames", "token", "callDepth", "waitSequence", "extras",
+                "id", "parent", "env", "code", "pc", "temporaries", "frames", "token", "callDepth", "waitSequence",
+                "extras",
                 "failure", "name", "owner", "location", "kind", "phase", "traceOpen", "endedByEnd", "wait",
                 "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "target",
                 "resumption", "outcome",

@@ -47,7 +47,7 @@ final class Code {
         /// of the `try` goes on, ending with ``Instruction/finallyEnd``; -1 when there is none.
         var finally: Int32 = -1
         /// Whether it is a `transaction`'s, which keeps the compensations registered inside it
-        /// (see ``RunningCode/transactions``): they run when an error, cancellation or a
+        /// (see ``CodeTries/transactions``): they run when an error, cancellation or a
         /// failed child leaves it, and go to the enclosing transaction when it ends otherwise.
         var compensates = false
     }
@@ -124,11 +124,11 @@ final class Code {
         /// variable holds it (see ``Evaluator/add(_:to:)``).
         case addToSlot(slot: Int32, Place)
         /// Counts one step: in a reducer, a turn of a loop (too many in one run is an endless
-        /// loop); in a saga's loop, what the tree walk counts as a step (see
+        /// loop); in a saga, a step toward its limits and its yield budget (see
         /// ``CodeSteps/step()``), which may pause the code before it.
         case step
-        /// A statement of a saga's loop that the interpreter runs as the tree walk does (an
-        /// effect, `log`, `throw`, `return`): one of ``sites``, after its step.
+        /// A statement of a saga that the interpreter runs where it stands (an effect, `log`,
+        /// `throw`, `return`): one of ``sites``, after its step.
         case statement(Int32)
         /// A ``step`` then a jump: a jump to a step (a loop's next turn, the statement after an
         /// `if`) made one instruction.
@@ -139,8 +139,8 @@ final class Code {
         /// goes on after the call.
         case call(Int32)
         /// One of ``valueCalls`` returns the value in the place: it is counted (and traced) as
-        /// the walk counts a call, goes into the call's target, and the call's locals are set
-        /// back to null.
+        /// a call made by the statement is, goes into the call's target, and the call's locals
+        /// are set back to null.
         case callReturn(Int32, Place)
         /// One of ``puts``, after its statement's step: a `put` of a literal action, processed where it stands (see
         /// ``CodeSteps/put(_:into:_:_:)``); the code goes on unless the task waits for it.
@@ -175,13 +175,13 @@ final class Code {
         /// A `try` or a saga's `transaction` begins: until the matching ``tryEnd``, what leaves
         /// the code abruptly (an error; in a saga also a `return`, cancellation, a failed
         /// child) goes to one of ``handlers``: the runner keeps a reducer's, the interpreter a
-        /// saga's, with the code's place in it (see ``RunningCode/handlers``).
+        /// saga's, with the code's place in it (see ``CodeTries/handlers``).
         case tryBegin(Int32)
         /// The innermost `try` or `transaction` ends (a transaction's compensations go to the
         /// enclosing one).
         case tryEnd
         /// The end of a copy of a `finally` block that a way out of its `try` ran: that way
-        /// out goes on (see ``RunningCode/pending``).
+        /// out goes on (see ``CodeTries/pending``).
         case finallyEnd
         /// A jump leaves a copy of a `finally` block that a way out of its `try` runs: that
         /// way out is dropped, as a `break`, `continue` or `return` in a `finally` block
@@ -211,12 +211,6 @@ final class Code {
     let handlers: [Handler]
     /// The statements that ``Instruction/statement(_:)`` runs.
     let sites: [Site]
-    /// The statements of ``sites``, in order.
-    ///
-    /// This is the current block of a task while one of them runs, the task standing past it
-    /// (see ``SagaTask/code``): one array for all of them, so that a task going from one to
-    /// the next sets only its index.
-    let siteStatements: [Stmt]
     /// The calls of one-`return` functions made in the code (see ``ValueCall``).
     let valueCalls: [ValueCall]
 
@@ -230,6 +224,36 @@ final class Code {
             default: return nil
             }
         }
+    }
+
+    /// Where a statement's code is: its first instruction, which takes the statement's step, and
+    /// the instruction after its last.
+    struct StatementPlace: Equatable {
+        var start: Int32
+        var end: Int32
+    }
+
+    /// Where each statement of a task's body is, by its place in the source (the first of
+    /// statements that share one): for a body that starts its task part-way (see
+    /// ``Interpreter/runBodyInline(_:_:_:)``).
+    let statementPlaces: [SourceLocation: StatementPlace]
+
+    /// How many values the code's temporaries and locals take.
+    var roomCount: Int { temporaryCount + localCount }
+
+    /// The statement run where it stands that ends just before `pc`, if one does: the one a
+    /// task that waits there waited on.
+    func site(endingAt pc: Int) -> Site? {
+        guard pc > 0, pc <= instructionCount else { return nil }
+        let index: Int32
+        switch instructionBase[pc - 1] {
+        case .statement(let site): index = site
+        case .take(let take): index = takes[Int(take)].site
+        case .put(let put): index = puts[Int(put)].site
+        case .callReturn(let call, _), .call(let call): index = valueCalls[Int(call)].site
+        default: return nil
+        }
+        return sites.indices.contains(Int(index)) ? sites[Int(index)] : nil
     }
 
     /// The call whose `return`'s code holds the instruction at `index`, if any.
@@ -341,14 +365,27 @@ final class Code {
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: nil)
     }
 
-    /// Compiles a saga's `while`, `loop`, `for`, `try` or `transaction` statement (see
-    /// ``Compiler/sagaStatement(_:slotCount:callShapes:)``), whose variables are the first
-    /// `slotCount` of its task; `nil` if it has a statement the code cannot hold.
-    convenience init?(sagaStatement statement: Stmt, slotCount: Int, callShapes: [CallShape] = []) {
-        guard let compiler = Compiler.sagaStatement(statement, slotCount: slotCount, callShapes: callShapes)
+    /// Compiles a task's body (see ``Compiler/sagaBody(_:slotCount:callShapes:)``), whose
+    /// variables are the first `slotCount` of its task; `nil` if it has a statement the code
+    /// cannot hold.
+    convenience init?(sagaBody statements: [Stmt], slotCount: Int, callShapes: [CallShape] = []) {
+        guard let compiler = Compiler.sagaBody(statements, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }
+
+    /// A body that fails at once with a `TypeError` saying `message`: the code of a body that
+    /// does not compile, which only a program the checker refuses has.
+    static func failing(_ message: String) -> Code {
+        var compiler = Compiler(slotCount: 0)
+        compiler.forSaga = true
+        compiler.fail(message)
+        return Code(compiler, slotCount: 0, readsOnlyTheAction: false)
+    }
+
+    /// The code of no body: a task that runs none (a saga written in Swift), or one whose body
+    /// has ended.
+    nonisolated(unsafe) static let none = Code(Compiler(slotCount: 0), slotCount: 0, readsOnlyTheAction: false)
 
     private init(_ compiler: Compiler, slotCount: Int, readsOnlyTheAction: Bool?) {
         self.slotCount = slotCount
@@ -358,8 +395,8 @@ final class Code {
         calls = compiler.calls
         handlers = compiler.handlers
         sites = compiler.sites.map(Site.init)
-        siteStatements = compiler.sites
         valueCalls = compiler.valueCalls
+        statementPlaces = compiler.statementPlaces
         var instructions = compiler.instructions
         var lines = compiler.lines
         for (i, instruction) in instructions.enumerated() {

@@ -1,13 +1,12 @@
 import SagaCore
 import SagaLanguage
 
-/// Statements, for a reducer and for a saga's loop alike.
+/// Statements, for a reducer and for a saga alike.
 ///
-/// A saga's code does what the tree walk does, step for step (see ``forSaga``): a
-/// ``Code/Instruction/step`` stands wherever the walk counts a step (before each statement, at
-/// each turn of a loop, where it leaves an `if`'s arm, a nested loop or a `try`'s block for the
-/// statement after it), so that the limits and the yield budget fall where they fall in the
-/// walk. A reducer's counts only the turns of its loops.
+/// A saga's code counts steps (see ``forSaga``): a ``Code/Instruction/step`` stands before each
+/// statement, at each turn of a loop, and where it leaves an `if`'s arm, a nested loop or a
+/// `try`'s block for the statement after it; `--max-steps`, `--max-run-steps` and the yield
+/// budget fall there. A reducer's counts only the turns of its loops.
 extension Compiler {
     /// A block: each statement, in a saga its first instruction taking its step first.
     mutating func compile(_ body: [Stmt]) {
@@ -15,7 +14,11 @@ extension Compiler {
             temporariesInUse = temporaryFloor
             location = stmt.location
             if forSaga { pendingStep = stmt.location }
+            let start = Int32(instructions.count)
             compile(stmt, next: i + 1 < body.count ? body[i + 1] : nil)
+            if recordsStatementPlaces, statementPlaces[stmt.location] == nil {
+                statementPlaces[stmt.location] = Code.StatementPlace(start: start, end: Int32(instructions.count))
+            }
         }
     }
 
@@ -81,8 +84,7 @@ extension Compiler {
             stepAfterBlock(next)
         case .break:
             // In a reducer, `break` or `continue` outside a loop ends the body, as `return`
-            // does; in a saga's `try` or `transaction` it leaves for a loop the walk runs, as the
-            // statement does.
+            // does; in a saga (where the checker refuses it) it fails where it stands.
             guard let loop = loops.last else { return forSaga ? site(stmt) : compileReturn() }
             leaveTries(downTo: loop.tries)
             loops[loops.count - 1].breaks.append(emitJump())
@@ -266,7 +268,7 @@ extension Compiler {
 
     /// The step of a loop's turn; its index, where `continue` goes.
     ///
-    /// The walk reports a limit met there at the body's first statement.
+    /// A limit met there is reported at the body's first statement.
     private mutating func turn(_ body: Block) -> Int32 {
         // A nested loop's own statement step comes first, outside the turn.
         if let at = pendingStep {
@@ -282,15 +284,15 @@ extension Compiler {
         return head
     }
 
-    /// The step the walk takes to go on with `next` after a nested block (an arm, a loop, a
-    /// `try`) that ran: none when the block ended its own block, nor in a reducer.
+    /// The step taken to go on with `next` after a nested block (an arm, a loop, a `try`) that
+    /// ran: none when the block ended its own block, nor in a reducer.
     mutating func stepAfterBlock(_ next: Stmt?) {
         guard forSaga, let next else { return }
         location = next.location
         emit(.step)
     }
 
-    /// The step the walk takes where a `try`'s body, its `catch` block, its `finally` block or a
+    /// The step taken where a `try`'s body, its `catch` block, its `finally` block or a
     /// `transaction`'s body ends, which it reports where the task is (its line is
     /// ``Code/taskLocation``); none in a reducer.
     mutating func endStep() {

@@ -13,7 +13,7 @@ import SagaLanguage
 ///
 /// In a reducer the ways out are errors; in a saga they are also a `return`, cancellation, a
 /// failed child and END, which the interpreter sends to the handlers it keeps with the code
-/// (see ``RunningCode/handle(_:in:compensationRuns:)``).
+/// (see ``CodeTries/handle(_:in:compensationRuns:)``).
 ///
 /// The instructions of the statement's own (the ends of its blocks, the jumps past the
 /// others, the ends of the `finally` copies) stand at the statement's line, which is where

@@ -69,10 +69,15 @@ struct Compiler {
     /// What a jump out of the blocks being compiled must do, innermost last (see
     /// ``Leaving``).
     var tries: [Leaving] = []
-    /// Whether the code is a saga's (see ``sagaStatement(_:slotCount:callShapes:)``): its
+    /// Whether the code is a saga's (see ``sagaBody(_:slotCount:callShapes:)``): its
     /// statements take steps, and its effects are statements the interpreter runs; a reducer's
     /// counts only its loops' turns, and has no effects.
     var forSaga = false
+    /// Whether the compiler records where each statement's code is (a task's body's, see
+    /// ``Code/statementPlaces``).
+    var recordsStatementPlaces = false
+    /// Where each statement's code is, by the statement's place in the source.
+    var statementPlaces: [SourceLocation: Code.StatementPlace] = [:]
 
     /// A block being compiled that a `break`, `continue` or `return` must leave on its way out.
     enum Leaving {

@@ -5,10 +5,10 @@ import SagaLanguage
 ///
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
-/// - Each saga and function: its loops, `try`s and transactions, which run from code
-///   (``Compiler/sagaStatement(_:slotCount:callShapes:)``),
-///   instruction by instruction, and its watchers that run in short turns
-///   (``ShortTurnWatcher``). The rest of a saga runs statement by statement.
+/// - Each saga and function, and each body they start (a forked or spawned block, a watcher's
+///   body, a compensation): its code (``Compiler/sagaBody(_:slotCount:callShapes:)``),
+///   instruction by instruction, and its watchers, with whether each runs in short turns
+///   (``ShortTurnWatcher``).
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
@@ -27,16 +27,14 @@ package enum ProgramListing {
             out += code.listing(slotNames: names.names, files: program.files)
         }
         for saga in program.sagas {
-            out.append("saga \(saga.name) at \(at(saga.location)): runs statement by statement")
             var walk = BodyWalk(program: program, callShapes: callShapes)
-            walk.walk(saga.body)
+            walk.list("saga \(saga.name) at \(at(saga.location))", saga.body, indent: "")
             out += walk.lines
         }
         for function in program.functions {
-            out.append("func \(function.name) at \(at(function.location)): runs statement by statement")
             var walk = BodyWalk(program: program, callShapes: callShapes)
             for parameter in function.parameters { walk.names.add(parameter) }
-            walk.walk(function.body)
+            walk.list("func \(function.name) at \(at(function.location))", function.body, indent: "")
             out += walk.lines
         }
         return out.joined(separator: "\n") + (out.isEmpty ? "" : "\n")
@@ -95,18 +93,12 @@ package enum ProgramListing {
         }
     }
 
-    /// Lists a saga's or function's compiled loops and short-turn watchers, nested blocks
-    /// included.
+    /// The code of a body and, after it, of each body it starts (a forked or spawned block, a
+    /// watcher's body, a compensation), each listed under the one that starts it.
     struct BodyWalk {
         let program: Program
         var names = SlotNames()
         var lines: [String] = []
-        /// Whether the statements walked are inside a loop listed as code (whose nested loops
-        /// are part of its code).
-        var inCode = false
-
-        /// How each function is called: a loop makes the calls of those whose body is one
-        /// `return` in its code (see ``CallShape/returnedValue``).
         let callShapes: [CallShape]
 
         init(program: Program, callShapes: [CallShape]) {
@@ -114,90 +106,65 @@ package enum ProgramListing {
             self.callShapes = callShapes
         }
 
-        mutating func walk(_ block: Block) {
-            names.add(block)
-            for statement in block.statements { walk(statement) }
+        /// Lists `body`'s code under `title`, then the bodies it starts.
+        mutating func list(_ title: String, _ body: Block, indent: String) {
+            names.add(body)
+            // Listed with every slot its own (the task's frame decides which it has).
+            guard let code = Code(sagaBody: body.statements, slotCount: Int(Int32.max), callShapes: callShapes) else {
+                lines.append("\(indent)\(title): does not compile")
+                return
+            }
+            lines.append("\(indent)\(title): compiled, \(count(code.instructionCount, "instruction"))")
+            lines += code.listing(slotNames: names.names, files: program.files, indent: indent + "  ")
+            for statement in body.statements { walk(statement, indent: indent + "  ") }
         }
 
-        mutating func walk(_ statement: Stmt) {
+        /// The bodies a statement starts, listed.
+        mutating func walk(_ statement: Stmt, indent: String) {
             switch statement {
             case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
-                walk(effect)
+                walk(effect, indent: indent)
             case .declare, .assign, .log, .throw, .break, .continue, .return:
                 break
             case .if(let arms, let otherwise, _):
-                for arm in arms { walk(arm.body) }
-                if let otherwise { walk(otherwise) }
-            case .while(_, let body, let location), .loop(let body, let location):
-                code(statement, "loop", body, location)
-            case .for(_, _, let body, let location):
-                code(statement, "for", body, location)
-            case .try(let body, _, _, let location):
-                code(statement, "try", body, location)
-            case .transaction(let body, let location):
-                code(statement, "transaction", body, location)
-            case .compensate(let body, _):
-                walk(body)
+                for arm in arms { walk(arm.body, indent: indent) }
+                if let otherwise { walk(otherwise, indent: indent) }
+            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .transaction(let body, _):
+                walk(body, indent: indent)
+            case .try(let body, let handler, let finally, _):
+                walk(body, indent: indent)
+                if let handler { walk(handler.body, indent: indent) }
+                if let finally { walk(finally, indent: indent) }
+            case .compensate(let body, let location):
+                list("compensation at \(at(location))", body, indent: indent)
             }
         }
 
-        mutating func walk(_ effect: Effect) {
-            // A block an effect runs (a forked one, a watcher's body) has loops of its own.
-            let saved = inCode
-            inCode = false
-            defer { inCode = saved }
+        private mutating func walk(_ block: Block, indent: String) {
+            names.add(block)
+            for statement in block.statements { walk(statement, indent: indent) }
+        }
+
+        mutating func walk(_ effect: Effect, indent: String) {
             switch effect {
-            case .fork(.block(let body), _), .spawn(.block(let body), _):
-                walk(body)
+            case .fork(.block(let body), let location):
+                list("fork block at \(at(location))", body, indent: indent)
+            case .spawn(.block(let body), let location):
+                list("spawn block at \(at(location))", body, indent: indent)
             case .watcher(let watcher):
                 let how =
                     ShortTurnWatcher.make(for: watcher) != nil
                     ? "runs each action's body in a short turn"
                     : "runs as a loop of take and fork"
-                lines.append("  \(watcher.kind.rawValue) at \(at(watcher.location)): \(how)")
+                lines.append("\(indent)\(watcher.kind.rawValue) at \(at(watcher.location)): \(how)")
                 names.add(watcher.binding)
-                walk(watcher.body)
+                list("body at \(at(watcher.body.location))", watcher.body, indent: indent + "  ")
             case .race(let entries, _), .allRecord(let entries, _):
-                for entry in entries { walk(entry.effect) }
+                for entry in entries { walk(entry.effect, indent: indent) }
             case .allList(let effects, _):
-                for effect in effects { walk(effect) }
+                for effect in effects { walk(effect, indent: indent) }
             case .allFor(_, _, let effect, _), .retry(_, _, let effect, _, _):
-                walk(effect)
-            default:
-                break
-            }
-        }
-
-        /// A loop, `try` or `transaction`: its code, unless it is part of the code around it,
-        /// and the blocks inside.
-        mutating func code(_ statement: Stmt, _ kind: String, _ body: Block, _ location: SourceLocation) {
-            names.add(statement)
-            if inCode {
-                walkBlocks(of: statement)
-                return
-            }
-            // Listed with every slot its own (the task's frame decides which it has).
-            if let code = Code(sagaStatement: statement, slotCount: Int(Int32.max), callShapes: callShapes) {
-                lines.append("  \(kind) at \(at(location)): compiled, \(count(code.instructionCount, "instruction"))")
-                lines += code.listing(slotNames: names.names, files: program.files, indent: "    ")
-                inCode = true
-                walkBlocks(of: statement)
-                inCode = false
-            } else {
-                lines.append("  \(kind) at \(at(location)): runs statement by statement")
-                walkBlocks(of: statement)
-            }
-        }
-
-        /// The blocks of a loop, `try` or `transaction`.
-        mutating func walkBlocks(of statement: Stmt) {
-            switch statement {
-            case .try(let body, let handler, let finally, _):
-                walk(body)
-                if let handler { walk(handler.body) }
-                if let finally { walk(finally) }
-            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _), .transaction(let body, _):
-                walk(body)
+                walk(effect, indent: indent)
             default:
                 break
             }

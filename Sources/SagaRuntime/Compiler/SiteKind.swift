@@ -6,7 +6,7 @@ import SagaLanguage
 /// `take` and `put`, with the pattern and the action made once
 /// (``Code/Instruction/take(_:)``, ``Code/Instruction/put(_:)``).
 enum SiteKind {
-    /// Any statement: run as the walk runs it.
+    /// Any statement: run by the interpreter where it stands.
     case statement
     /// `take "t"` (no `where`, no channel), its value into `slot` (-1: nowhere).
     case take(ActionPattern, slot: Int)

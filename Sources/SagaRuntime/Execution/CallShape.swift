@@ -9,7 +9,7 @@ final class CallShape {
     enum Kind {
         /// As an owned task of its own.
         case task
-        /// Inline, in the caller's task: the function's body becomes the current block.
+        /// Inline, in the caller's task, which runs the function's code above the caller's.
         case inline
         /// A body that is a single `return` of an expression (`func total(o) { return o.qty *
         /// o.price }`): evaluated at the call site with no frame, as redux-saga calls a plain

@@ -11,6 +11,6 @@ enum CodeExit {
     /// ``CodeSteps/put(_:into:_:_:)``); it goes on after that statement.
     case waiting
     /// A saga's code reached ``Code/Instruction/finallyEnd``: the way out that ran the
-    /// `finally` block goes on (see ``RunningCode/pending``).
+    /// `finally` block goes on (see ``CodeTries/pending``).
     case finallyEnds
 }

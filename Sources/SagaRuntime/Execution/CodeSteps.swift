@@ -20,9 +20,6 @@ struct CodeSteps {
     /// otherwise retain and release them.
     private let interpreter: Unmanaged<Interpreter>?
     private let task: Unmanaged<SagaTask>?
-    /// The running code whose steps these are, which keeps its `try`s (see
-    /// ``beginTry(_:)``); set by ``Interpreter/runCode(_:_:_:)`` for as long as it runs.
-    var running: Unmanaged<RunningCode>?
     /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
     private(set) var steps = 0
     /// The step past which the task yields (see ``Interpreter/Options/yieldAfterSteps``).
@@ -100,8 +97,8 @@ struct CodeSteps {
         ran &-= 1
     }
 
-    /// A step the task takes without a check (a call by value's `return`, as the walk
-    /// counts it): the next step checks.
+    /// A step the task takes without a check (a call by value's `return`): the next step
+    /// checks.
     @inline(__always)
     mutating func countWithoutCheck() {
         steps &+= 1
@@ -155,8 +152,8 @@ struct CodeSteps {
     }
 
     /// A ``Code/Instruction/callReturn(_:_:)`` of `code`'s call `index` with the value in
-    /// `place`: the call is counted as the walk counts a call by value (its `return`'s step,
-    /// after the statement's) and traced; its value goes into its target, and its locals are
+    /// `place`: the call is counted as a call by value is (its `return`'s step, after the
+    /// statement's) and traced; its value goes into its target, and its locals are
     /// set back to null.
     @inline(__always)
     mutating func called(_ index: Int32, _ place: Code.Place, _ code: Code, _ places: CodePlaces) {
@@ -205,23 +202,22 @@ struct CodeSteps {
         }
     }
 
-    /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the running code keeps the handler.
+    /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the task keeps the handler.
     @inline(__always)
     func beginTry(_ handler: Code.Handler) {
-        running?._withUnsafeGuaranteedRef { $0.beginTry(handler) }
+        task?._withUnsafeGuaranteedRef { $0.beginTry(handler) }
     }
 
-    /// A ``Code/Instruction/tryEnd`` of a saga's code (see ``RunningCode/endTry(_:)``).
+    /// A ``Code/Instruction/tryEnd`` of a saga's code (see ``CodeTries/endTry(_:)``).
     @inline(__always)
     func endTry() {
-        guard let running, let task else { return }
-        running._withUnsafeGuaranteedRef { running in task._withUnsafeGuaranteedRef { running.endTry($0) } }
+        task?._withUnsafeGuaranteedRef { $0.endTry() }
     }
 
     /// A ``Code/Instruction/finallyLeave`` of a saga's code: the way out that ran the `finally`
     /// block is dropped.
     @inline(__always)
     func leaveFinally() {
-        running?._withUnsafeGuaranteedRef { _ = $0.pending.popLast() }
+        task?._withUnsafeGuaranteedRef { $0.leaveFinally() }
     }
 }

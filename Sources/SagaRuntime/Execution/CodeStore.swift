@@ -1,69 +1,60 @@
 import SagaLanguage
 
-/// The code of a saga's loops, `try`s and transactions, kept by their bodies: compiled when a
-/// statement is first entered, and found again, with running code ready to run, each time it
-/// is entered after that.
+/// The code of a program's task bodies (its sagas', functions', forked blocks', watchers' and
+/// compensations'), kept by their blocks: compiled when a body first runs, and found again
+/// each time one starts after that.
 ///
-/// The parser makes each block anew, so one body's storage is one statement's: a statement is
-/// known by the address of its body's statements. The entries keep their bodies, so that no
-/// other body can take that storage over while they are here.
+/// The parser makes each block anew, so one body's storage is one block's: a body is known by
+/// the address of its statements. The entries keep their statements, so that no other block
+/// can take that storage over while they are here.
 ///
-/// A statement entered at each action (a `try` in a watcher's body) finds its code in a small
-/// cache in front of the dictionary (``CodeCacheSlot``), with the running code its last run
-/// left: no hashing and no allocation.
+/// A body started at each action (a watcher's) finds its code in a small cache in front of
+/// the dictionary (``CodeCacheSlot``): no hashing.
 struct CodeStore {
-    /// The code of each statement entered, by its body's storage.
+    /// The code of each body run, by its statements' storage.
     private(set) var entries: [UnsafeRawPointer: (body: [Stmt], code: Code)] = [:]
-    /// The code of the statements entered last, in front of ``entries``.
+    /// The code of the bodies started last, in front of ``entries``.
     private var cache = [CodeCacheSlot](repeating: CodeCacheSlot(), count: CodeCacheSlot.count)
+    /// The code of an empty body, made once.
+    private var emptyBody: Code?
 
-    /// The most statements whose code is kept; the code of others is made at each entry.
+    /// The most bodies whose code is kept; the code of others is made each time they start.
     static let maximumCount = 4096
 
-    /// The code of `statement`, whose body is `body`, ready to run from its start over a task's
-    /// first `slotCount` variables, or `nil` if it does not compile.
-    mutating func entering(
-        _ statement: Stmt, _ body: Block, slotCount: Int, callShapes: [CallShape]
-    )
-        -> RunningCode?
-    {
+    /// The code of `body`, over a task's first `slotCount` variables; for a body that does not
+    /// compile (which only a program the checker refuses has), code that fails at once.
+    mutating func code(of body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
         // An empty body has no storage of its own to key it by (empty arrays have none, or share
-        // one): it is compiled each time.
+        // one).
         guard !body.statements.isEmpty,
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else {
-            return Code(sagaStatement: statement, slotCount: slotCount, callShapes: callShapes).map {
-                RunningCode($0, key: nil)
-            }
+            if let emptyBody { return emptyBody }
+            let made = Self.compile([], slotCount: 0, callShapes: [])
+            emptyBody = made
+            return made
         }
         let slot = CodeCacheSlot.index(of: key)
-        if cache[slot].key == key, let code = cache[slot].code, code.slotCount <= slotCount {
-            if let spare = cache[slot].spare {
-                cache[slot].spare = nil
-                return spare
-            }
-            return RunningCode(code, key: key)
-        }
+        if cache[slot].key == key, let code = cache[slot].code, code.slotCount <= slotCount { return code }
         let code: Code
         if let entry = entries[key], entry.code.slotCount <= slotCount {
             code = entry.code
         } else {
-            guard let made = Code(sagaStatement: statement, slotCount: slotCount, callShapes: callShapes)
-            else { return nil }
-            if entries.count < Self.maximumCount { entries[key] = (body.statements, made) }
-            code = made
+            code = Self.compile(body.statements, slotCount: slotCount, callShapes: callShapes)
+            if entries.count < Self.maximumCount || entries[key] != nil { entries[key] = (body.statements, code) }
         }
         cache[slot] = CodeCacheSlot(key: key, code: code)
-        return RunningCode(code, key: key)
+        return code
     }
 
-    /// Running code that ran to its end, kept for the next entry into its code (its arrays
-    /// keep their room).
-    mutating func finished(_ running: RunningCode) {
-        guard let key = running.key else { return }
-        let slot = CodeCacheSlot.index(of: key)
-        guard cache[slot].key == key, cache[slot].code === running.code, cache[slot].spare == nil else { return }
-        running.reset()
-        cache[slot].spare = running
+    /// The code of a body made at run time (see ``Desugar``), which no other body shares: made
+    /// each time, and not kept.
+    func code(ofMadeBody body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
+        Self.compile(body.statements, slotCount: slotCount, callShapes: callShapes)
+    }
+
+    private static func compile(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Code {
+        Code(sagaBody: statements, slotCount: slotCount, callShapes: callShapes)
+            ?? Code.failing("this body cannot be compiled")
     }
 }

@@ -194,7 +194,7 @@ struct Evaluator {
         return Record(unsortedEntries: entries)
     }
 
-    /// `op v`: what the tree walk and compiled code (``Code``) both use.
+    /// `op v`: what the evaluator and compiled code (``Code``) both use.
     static func apply(_ op: UnaryOperator, _ v: Value) throws(SagaError) -> Value {
         switch op {
         case .negate: return try Value.negate(v)
@@ -315,13 +315,13 @@ struct Evaluator {
     }
 
     /// `a op b` for an operator that evaluates both sides (not `&&`, `||`, `??`): what
-    /// compiled code (``Code``) uses, the same as the tree walk's `binary`.
+    /// compiled code (``Code``) uses, the same as the evaluator's `binary`.
     func apply(_ op: BinaryOperator, _ a: Value, _ b: Value) throws(SagaError) -> Value {
         if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
         return try applyOperator(op, a, b)
     }
 
-    /// `a op b` past the integer case, through `Value`'s operators: shared by the tree walk
+    /// `a op b` past the integer case, through `Value`'s operators: shared by the evaluator
     /// and compiled code, so that they give the same values and errors.
     private func applyOperator(_ op: BinaryOperator, _ a: Value, _ b: Value) throws(SagaError) -> Value {
         switch op {

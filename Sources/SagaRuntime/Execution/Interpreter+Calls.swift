@@ -43,7 +43,7 @@ extension Interpreter {
                 case .task:
                     break
                 case .inline:
-                    enterInline(index, shape.body, args, task, loc)
+                    enterInline(index, args, task, loc)
                     return .entered
                 case .value:
                     // Only where storing the value cannot fail (a failed store is reported
@@ -52,7 +52,7 @@ extension Interpreter {
                         return .called(value)
                     }
                     // It failed: run it inline, where the error gets the function's frame.
-                    enterInline(index, shape.body, args, task, loc)
+                    enterInline(index, args, task, loc)
                     return .entered
                 }
             }
@@ -90,19 +90,17 @@ extension Interpreter {
         return hostCalls.start({ _ in try outcome.get() }, args, task: task, token: task.token)
     }
 
-    /// Runs a function in the caller's task: the caller's variables and result target are
-    /// kept in a call frame, and the function's body becomes the current block.
-    private func enterInline(_ index: Int, _ body: [Stmt], _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
+    /// Runs a function in the caller's task: the caller's variables, code and result target
+    /// are kept in a call frame, and the task runs the function's code.
+    private func enterInline(_ index: Int, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
         let env = frame(index, args)
-        task.frames.append(
-            .call(
-                CallFrame(
-                    env: task.env, code: task.code, pc: task.pc, target: task.target, name: functionTaskNames[index],
-                    location: loc)))
+        let code = self.code(of: program.functions[index].body, slotCount: env.count)
+        let frame = CallFrame(
+            env: task.env, code: task.code, pc: task.pc, target: task.target, name: functionTaskNames[index],
+            location: loc)
         task.env = env
-        task.pc = 0
         task.target = .discard
-        task.code = body
+        task.enterCall(code, saving: frame)
         task.callDepth += 1
     }
 
@@ -142,7 +140,7 @@ extension Interpreter {
         let args = Array(frame.prefix(argExprs.count))
         putBackValueFrame(index, &frame)
         task.target = .slot(slot)
-        enterInline(index, callShapes[index].body, args, task, loc)
+        enterInline(index, args, task, loc)
         return .entered
     }
 

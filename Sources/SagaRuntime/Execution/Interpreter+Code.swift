@@ -2,19 +2,6 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// The code of a loop, `try` or `transaction` statement about to be entered: compiled
-    /// when it first runs, with the task's variables, and kept by its body (the parser makes
-    /// each block anew, so one body is one statement's).
-    ///
-    /// - Throws: if it does not compile, which only a program the checker refuses can make.
-    func compiledBlock(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) -> RunningCode {
-        guard let running = codeStore.entering(statement, body, slotCount: task.env.count, callShapes: callShapes)
-        else {
-            throw SagaError(kind: "InternalError", message: "this statement cannot be compiled")
-        }
-        return running
-    }
-
     /// The error of a task that took more than `maxSteps` steps without waiting.
     static func tooManySteps(_ maxSteps: Int) -> SagaError {
         SagaError(
@@ -23,28 +10,26 @@ extension Interpreter {
                 "the task ran \(maxSteps) steps without waiting (an endless loop?); raise the limit with --max-steps")
     }
 
-    /// Runs the code on top of the task's frames from where it stands, until the task blocks,
-    /// yields, calls a function inline or leaves the code.
+    /// Runs the task's code from where it stands, until the task blocks, yields, calls a
+    /// function inline or the code ends.
     ///
     /// `counts` are the step loop's, which the code's steps go on with.
     ///
     /// - Returns: `true` if the step loop goes on with the task; `false` if the task stopped.
-    func runCode(_ running: RunningCode, _ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
-        let code = running.code
+    func runCode(_ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+        let code = task.code
         let ev = evaluator(task)
-        // The code's `try`s go to it from its steps; it is held by the task's frame meanwhile.
-        counts.running = .passUnretained(running)
         while true {
-            var pc = running.pc
+            var pc = task.pc
             let exit: CodeExit
             do {
-                exit = try run(code, running, task, ev, pc: &pc, &counts)
+                exit = try run(code, task, ev, pc: &pc, &counts)
             } catch {
                 guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
-                    running.pc = pc
+                    task.pc = pc
                     if counts.tooMany {
-                        // As the step loop does: the count starts again, and what runs next (a
-                        // `catch`) runs in the step that failed.
+                        // The count starts again, and what runs next (a `catch`) runs in the
+                        // step that failed.
                         counts.tooMany = false
                         counts.uncount()
                         counts.restart(
@@ -58,18 +43,16 @@ extension Interpreter {
                 }
                 // A call's code failed: its statement runs as written, which reports the failure
                 // with the function's frame; the code goes on after the call.
-                CodePlaces.clear(after: call, running.temporaries, temporaryCount: code.temporaryCount)
+                if let temporaries = task.temporaries {
+                    CodePlaces.clear(after: call, temporaries, temporaryCount: code.temporaryCount)
+                }
                 pc = Int(call.returnAt) + 1
                 exit = .statement(Int(call.site))
             }
-            running.pc = pc
+            task.pc = pc
             switch exit {
             case .end:
-                // The task's current block is the code's statements, if one ran (see below):
-                // left with it.
-                if !task.code.isEmpty { task.abandonCurrentBlock() }
-                task.frames.removeLast()
-                codeStore.finished(running)
+                task.pc = code.instructionCount
                 return true
             case .waiting:
                 return false
@@ -82,13 +65,9 @@ extension Interpreter {
                 yieldBehindEverything(task, steps: counts.steps)
                 return false
             case .statement(let index):
-                // The statement runs as the walk runs it, the task standing past it in the
-                // code's statements (where a failure to store a value it waited for is
-                // reported); the step loop goes on with the code, not with the statements after
-                // it. The array is set once per entry into the code.
-                if !Frame.same(task.code, code.siteStatements) { task.code = code.siteStatements }
-                task.pc = index &+ 1
-                // Held by the code for as long as it runs: read without a retain.
+                // The statement runs with the task standing past it, where a failure to store
+                // a value it waited for is reported. Held by the code for as long as it runs:
+                // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
                 switch executeStatement(site.statement, task) {
                 case .next:
@@ -96,21 +75,24 @@ extension Interpreter {
                 case .suspended:
                     return false
                 case .completion(let completion):
+                    // Past the memory budget, the run stops here (the error that says so could
+                    // otherwise be caught, and the task go on allocating).
                     if stopsOverMemory() { return false }
                     return unwind(task, completion)
                 case .resumed:
-                    // As the step loop does after a `put` processed on the spot.
+                    // As after any resumption, the count of steps without blocking starts again;
+                    // an action processed on the spot counted steps of the run's.
                     counts.restart(
                         from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: self.runStepsLeft)
                 case .entered:
-                    // The function runs in the step loop; the code goes on when it returns.
+                    // The function's code runs in the step loop; this code goes on when it returns.
                     return true
                 case .called:
                     counts.countWithoutCheck()
                 }
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
-                guard let pending = running.pending.popLast() else { continue }
+                guard let pending = task.tries?.pending.popLast() else { continue }
                 return unwind(task, pending.completion)
             }
         }
@@ -119,15 +101,20 @@ extension Interpreter {
     /// Runs the code over the task's variables, where they lie.
     @inline(__always)
     private func run(
-        _ code: Code, _ running: RunningCode, _ task: SagaTask, _ ev: Evaluator, pc: inout Int,
-        _ counts: inout CodeSteps
+        _ code: Code, _ task: SagaTask, _ ev: Evaluator, pc: inout Int, _ counts: inout CodeSteps
     ) throws(SagaError) -> CodeExit {
+        // Code without temporaries reads and writes none: any place will do.
+        let temporaries = task.temporaries ?? code.constantBase
+        // A task without variables reads none: its empty array is not made unique to be written.
+        if task.env.isEmpty {
+            return try reducers.run(
+                code, &noState, temporaries, action: .null, temporaries, ev, pc: &pc, steps: &counts)
+        }
         // The variables stay the task's while the code runs (a `put` it makes may read them),
         // and nothing but the code writes them meanwhile. A saga's code has no state.
-        try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
-            // A loop of a task without variables reads none.
+        return try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
             try reducers.run(
-                code, &noState, env.baseAddress ?? running.temporaries, action: .null, running.temporaries, ev, pc: &pc,
+                code, &noState, env.baseAddress ?? temporaries, action: .null, temporaries, ev, pc: &pc,
                 steps: &counts)
         }
     }

@@ -9,7 +9,7 @@ enum EffectResult {
     case suspended
     /// It ends the body abruptly (a task cancelling itself, joining a cancelled task).
     case completion(Completion)
-    /// A function was called inline: its body is now the task's current block.
+    /// A function was called inline: the task now runs its code.
     case entered
     /// A function whose body is one `return` was called: this is its value (see
     /// ``CallShape/Kind/value``). Like ``entered``, the call does not wait.
@@ -434,7 +434,8 @@ extension Interpreter {
             child = try functionTask(index, try evaluate(argExprs, starter), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
             let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: starter.env, at: loc)
-            child = newTask(name: "host call", location: loc, kind: kind, parent: task, env: env, body: block)
+            child = newTask(
+                name: "host call", location: loc, kind: kind, parent: task, env: env, body: block, bodyIsMade: true)
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
@@ -573,7 +574,7 @@ extension Interpreter {
             let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
             let entry = newTask(
                 name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,
-                parent: task, env: entryEnv, body: body)
+                parent: task, env: entryEnv, body: body, bodyIsMade: true)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
             scheduler.schedule(entry)

@@ -119,17 +119,7 @@ extension Interpreter {
         task.isCancelling || task.runsForCancelledOwner
     }
 
-    /// Where the statement `task` runs next stands: in its current block, or in the block
-    /// around it (for an error raised between statements, as `--max-steps` is).
-    private func nextStatementLocation(_ task: SagaTask) -> SourceLocation {
-        // Running code counts its own steps: the step loop takes one there only as it enters.
-        if case .compiled? = task.frames.last { return task.location }
-        if task.pc < task.code.count { return task.code[task.pc].location }
-        if case .block(let code, let index)? = task.frames.last, index < code.count { return code[index].location }
-        return task.location
-    }
-
-    /// Runs statements and frames until the task blocks, yields or its body ends.
+    /// Runs the task's code until the task blocks, yields or its body ends.
     private func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
         let steps = task.stepsBeforeYield
@@ -137,104 +127,102 @@ extension Interpreter {
         if steps != 0 { task.stepsBeforeYield = 0 }
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
         // a task that would take more in its turn than the run has left stops the run there
-        // (an effect-free loop, or one of calls that never block, would otherwise go on). The
-        // counts are the ones running code goes on with.
+        // (an effect-free loop, or one of calls that never block, would otherwise go on).
         var counts = CodeSteps(
             self, task, steps: steps, yieldAfter: options.yieldAfterSteps.map { steps + $0 } ?? Int.max, ran: 0,
             runStepsLeft: self.runStepsLeft, maxSteps: options.maxSteps, limitsRunSteps: options.maxRunSteps != nil)
         defer { budget.stepsTaken &+= counts.ran }
         while task.phase == .body {
-            // Running code counts its own steps (a loop's first turn's included); while it is
-            // on top, the current block is its statements (see ``runCode(_:_:_:)``).
-            // Looked at where the frame is: `frames.last` would copy it out.
-            if !task.frames.isEmpty, case .compiled(let code) = task.frames[task.frames.count - 1] {
-                guard runCode(code, task, &counts) else { return }
+            if !task.frames.isEmpty, case .compensating = task.frames[task.frames.count - 1] {
+                guard compensate(task, &counts) else { return }
                 continue
             }
-            counts.countWithoutCheck()
-            if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
-                overran(.steps(limit))
-                return
-            }
-            if counts.steps > counts.yieldAfter {
-                yieldBehindEverything(task, steps: counts.steps)
-                return
-            }
-            if counts.steps > options.maxSteps {
-                guard tookTooManySteps(task, &counts) else { return }
-            }
-            // The common case: the next statement of the current block.
-            let pc = task.pc
-            if pc < task.code.count {
-                task.pc = pc &+ 1
-                switch executeStatement(task.code[pc], task) {
-                case .next: continue
-                case .suspended: return
-                case .completion(let c):
-                    // Past the memory budget, the run stops here (the error that says so
-                    // could otherwise be caught, and the task go on allocating).
-                    if stopsOverMemory() { return }
-                    guard unwind(task, c) else { return }
-                case .resumed:
-                    // As after any resumption, the count of steps without blocking starts again;
-                    // an action processed on the spot counted steps of the run's.
-                    counts.restart(
-                        from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: self.runStepsLeft)
-                case .entered:
-                    // A call that runs inline does not block: its steps count on, so a loop of
-                    // calls that never block meets the limit as any loop does.
-                    break
-                case .called:
-                    counts.countWithoutCheck()
-                }
+            if task.pc < task.code.instructionCount {
+                guard runCode(task, &counts) else { return }
                 continue
             }
-            guard let last = task.frames.indices.last else {
+            // The code ran to its end: the step that finds it, then the body ends, or the
+            // function called inline returns null.
+            switch takeStep(task, &counts) {
+            case .taken: break
+            case .stopped: return
+            case .elsewhere: continue
+            }
+            guard let last = task.frames.indices.last, case .call(let frame) = task.frames[last] else {
                 bodyEnded(task, .normal)
                 return
             }
-            switch task.frames[last] {
-            case .block(let stmts, let index):
-                task.frames.removeLast()
-                task.code = stmts
-                task.pc = index
-            case .compiled:
-                break  // Taken above.
-            case .call(let frame):
-                // The function ran off its end: it returns null.
-                task.frames.removeLast()
-                guard returned(.null, from: frame, task) else { return }
-            case .compensating(var remaining, let pending):
-                guard let compensation = remaining.popLast() else {
-                    task.frames.removeLast()
-                    guard unwind(task, pending) else { return }
-                    continue
-                }
-                task.frames[task.frames.count - 1] = .compensating(remaining: remaining, pending: pending)
-                runCompensation(compensation, task)
-                return
-            }
+            task.frames.removeLast()
+            guard returned(.null, from: frame, task) else { return }
         }
     }
 
-    /// The task took more than `--max-steps` steps without waiting: the error, raised where the
-    /// task stands, and the count starts again.
+    /// Runs the next compensation of the frame on top of the task's, or, with none left, lets
+    /// the way out that ran them go on: a step, as a statement is.
     ///
-    /// What runs next (a `catch`) runs in the step that failed: the step loop runs a statement
-    /// of the walk's at once; running code takes that step again, so it is taken back.
+    /// - Returns: `true` if the body goes on; `false` if the task stopped.
+    private func compensate(_ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+        switch takeStep(task, &counts) {
+        case .taken: return runNextCompensation(task)
+        case .stopped: return false
+        case .elsewhere: return true
+        }
+    }
+
+    /// Runs the next compensation of the frame on top of the task's, or, with none left, lets
+    /// the way out that ran them go on.
     ///
-    /// - Returns: `true` if the body goes on; `false` if it ended.
-    @inline(never)
-    private func tookTooManySteps(_ task: SagaTask, _ counts: inout CodeSteps) -> Bool {
+    /// - Returns: `true` if the body goes on; `false` if the task stopped.
+    private func runNextCompensation(_ task: SagaTask) -> Bool {
+        let last = task.frames.count - 1
+        guard last >= 0, case .compensating(var remaining, let pending) = task.frames[last] else { return true }
+        guard let compensation = remaining.popLast() else {
+            task.frames.removeLast()
+            return unwind(task, pending)
+        }
+        task.frames[last] = .compensating(remaining: remaining, pending: pending)
+        runCompensation(compensation, task)
+        return false
+    }
+
+    /// What a step that the step loop takes itself led to (see ``takeStep(_:_:)``).
+    private enum LoopStep {
+        /// The step was taken: what it is for goes on.
+        case taken
+        /// The task stopped: the run's steps ran out, it yielded, or it ended.
+        case stopped
+        /// It took too many steps, and the error went where the task goes on.
+        case elsewhere
+    }
+
+    /// A step the step loop takes itself, outside the code.
+    ///
+    /// It stands where the code ends and before each compensation. Where it meets a limit, the
+    /// run stops, the task yields, or too many steps fail where the task stands.
+    private func takeStep(_ task: SagaTask, _ counts: inout CodeSteps) -> LoopStep {
+        counts.countWithoutCheck()
+        if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
+            overran(.steps(limit))
+            return .stopped
+        }
+        if counts.steps > counts.yieldAfter {
+            yieldBehindEverything(task, steps: counts.steps)
+            return .stopped
+        }
+        guard counts.steps > options.maxSteps else { return .taken }
         counts.restart(from: 0, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
         let error = Interpreter.tooManySteps(options.maxSteps)
-        let at = nextStatementLocation(task)
-        guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return false }
-        if case .compiled = task.frames.last {
-            counts.uncount()
-            counts.restart(from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+        guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: task.location)))) else {
+            return .stopped
         }
-        return true
+        // What runs next runs in the step that failed: a compensation at once; a `catch`, whose
+        // code takes that step again, with the step taken back.
+        if let last = task.frames.indices.last, task.frames[last].isCompensating {
+            return runNextCompensation(task) ? .elsewhere : .stopped
+        }
+        counts.uncount()
+        counts.restart(from: -1, yieldAfter: options.yieldAfterSteps ?? Int.max, runStepsLeft: counts.runStepsLeft)
+        return .elsewhere
     }
 
     /// Runs one compensation as an owned task; its owner resumes when it ends, whatever happened.
@@ -249,58 +237,51 @@ extension Interpreter {
         scheduler.schedule(child)
     }
 
-    /// Leaves blocks until something handles `completion`: a loop (break, continue), a
-    /// catch (a thrown error), a finally, or a transaction's compensations.
+    /// Leaves code until something handles `completion`: a `catch` (a thrown error), a
+    /// `finally`, or a transaction's compensations, in the task's code or in its callers'.
     ///
     /// - Returns: `true` if the body goes on; `false` if it ended.
     @discardableResult
     func unwind(_ task: SagaTask, _ completion: Completion) -> Bool {
-        task.abandonCurrentBlock()
-        while let top = task.frames.popLast() {
-            switch top {
-            case .block, .compensating:
-                continue
-            case .compiled(let code):
-                // Its `try`s and `transaction`s, if any, handle what they can.
-                switch code.handle(completion, in: task, compensationRuns: options.compensationRuns) {
+        while true {
+            // Compensations running above the code are left: the code handles what leaves it.
+            while let last = task.frames.indices.last, case .compensating = task.frames[last] {
+                task.frames.removeLast()
+            }
+            if let tries = task.tries {
+                switch tries.handle(completion, in: task, compensationRuns: options.compensationRuns) {
                 case .goesOn:
-                    task.frames.append(top)
                     return true
                 case .compensates(let compensations):
                     // The compensations run above the code; then the completion goes on in it.
-                    task.frames.append(top)
                     task.frames.append(.compensating(remaining: compensations, pending: completion))
                     return true
                 case .leaves:
-                    continue
+                    break
                 }
-            case .call(let frame):
-                restoreCaller(frame, task)
-                switch completion {
-                case .returnValue(let value): return returned(value, from: frame, task, restored: true)
-                // END ends a blocked take in a called function as if by `return` (see “END” in
-                // Sagas/README.md).
-                case .end: return returned(.null, from: frame, task, restored: true)
-                case .throwError, .abort, .cancel:
-                    // The caller's block is left too.
-                    task.abandonCurrentBlock()
-                    continue
-                case .normal: return returned(.null, from: frame, task, restored: true)
-                }
+            }
+            guard let top = task.frames.popLast() else { break }
+            guard case .call(let frame) = top else { continue }
+            restoreCaller(frame, task)
+            switch completion {
+            case .returnValue(let value): return returned(value, from: frame, task, restored: true)
+            // END ends a blocked take in a called function as if by `return` (see “END” in
+            // Sagas/README.md).
+            case .end, .normal: return returned(.null, from: frame, task, restored: true)
+            case .throwError, .abort, .cancel:
+                // It leaves the caller's code too, unless that handles it.
+                continue
             }
         }
         bodyEnded(task, completion)
         return false
     }
 
-    /// Gives the caller of an inline call back its variables, its current block and its
-    /// call depth.
+    /// Gives the caller of an inline call back its variables, its code and its call depth.
     private func restoreCaller(_ frame: CallFrame, _ task: SagaTask) {
         task.env = frame.env
         frame.env = []
-        task.code = frame.code
-        task.pc = frame.pc
-        frame.code = []
+        task.leaveCall(frame)
         task.callDepth -= 1
     }
 
@@ -315,7 +296,7 @@ extension Interpreter {
             try storeResult(value, task)
         } catch {
             // Where a resumed task reports a failed assignment of an effect's value: at the
-            // caller's statement, which the caller's restored block leaves before `pc`.
+            // caller's statement, which the caller's code stands past.
             let at = task.waitingStatementLocation ?? task.location
             return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
         }

@@ -75,24 +75,12 @@ extension Interpreter {
                 if let caught = task.lastCaught, caught.error.value == value { return .completion(.throwError(caught)) }
                 return .completion(
                     .throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
-            case .if(let arms, let elseBlock, _):
-                let ev = evaluator(task)
-                for arm in arms where try ev.condition(arm.condition, task.env) {
-                    task.enter(arm.body.statements)
-                    return .next
-                }
-                if let elseBlock { task.enter(elseBlock.statements) }
-            // Run from code, which keeps a `try`'s handlers, a transaction's compensations and a
-            // `for`'s items: two cases rather than one, whose binding of the body from five
-            // shapes costs more at each `try` entered.
-            case .try(let body, _, _, _), .transaction(let body, _):
-                try enterCode(stmt, body, task)
-            case .while(_, let body, _), .loop(let body, _), .for(_, _, let body, _):
-                try enterCode(stmt, body, task)
             case .break, .continue:
-                // Every loop runs from code, where they are jumps: the checker refuses one outside
-                // a loop.
+                // Jumps in a loop's code: the checker refuses one outside a loop.
                 throw SagaError.typeError("'break' and 'continue' are only allowed inside a loop")
+            case .if, .try, .transaction, .while, .loop, .for:
+                // Instructions of the task's code, never a statement it runs where it stands.
+                throw SagaError(kind: "InternalError", message: "this statement cannot run on its own")
             case .return(let e, _):
                 var value = Value.null
                 if let e { value = try evaluator(task).eval(e, task.env) }
@@ -107,15 +95,6 @@ extension Interpreter {
             return .completion(.throwError(Failure(error: error, trace: trace(task, at: stmt.location))))
         }
         return .next
-    }
-
-    /// Enters the code of a loop, `try` or `transaction` statement whose body is `body`: the
-    /// rest of the current block waits under it.
-    @inline(__always)
-    private func enterCode(_ statement: Stmt, _ body: Block, _ task: SagaTask) throws(SagaError) {
-        let running = try compiledBlock(statement, body, task)
-        task.suspendCurrentBlock()
-        task.frames.append(.compiled(running))
     }
 
     /// `throw EXPR`: a string becomes `{message: s}`; a record is thrown as is; anything

@@ -213,7 +213,7 @@ extension ReducerRunner {
                     case .jump(let target):
                         pc = Int(target)
                     case .tryBegin(let index) where !steps.isReducer:
-                        // A saga's `try`s are its running code's.
+                        // A saga's `try`s are its task's.
                         steps.beginTry(code.handlers[Int(index)])
                     case .tryEnd where !steps.isReducer:
                         steps.endTry()
@@ -255,7 +255,7 @@ extension ReducerRunner {
         _ instruction: Code.Instruction, _ code: Code, _ state: inout Value, _ places: CodePlaces, _ ev: Evaluator,
         _ steps: CodeSteps
     ) throws(SagaError) -> CodeExit? {
-        // A saga's `try`s are its running code's (see ``CodeSteps/leaveFinally()``).
+        // A saga's `try`s are its task's (see ``CodeSteps/leaveFinally()``).
         let inSaga = !steps.isReducer
         switch instruction {
         case .index(let base, let index, let to):

@@ -4,7 +4,7 @@ import SagaCore
 /// the handlers it stands in, innermost last, and the errors whose `finally` blocks run, each
 /// with the number of handlers left when its block began.
 ///
-/// A saga's code keeps the same in its ``RunningCode``, where the interpreter handles them.
+/// A saga's code keeps the same in its task (``CodeTries``), where the interpreter handles them.
 /// The runner keeps one (reducers do not nest), so that a run without a `try` has nothing to
 /// make or drop.
 struct ReducerTries {

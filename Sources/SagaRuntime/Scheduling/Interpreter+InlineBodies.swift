@@ -45,19 +45,17 @@ extension Interpreter {
         var retakeDone = false
         let joinsBody = watcher.joinSlot != nil
         let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
-        // Where the body stands, as a task's registers would have it (``SagaTask/code``,
-        // ``SagaTask/pc``, ``SagaTask/frames``): `pc` is past the statement running, and an
-        // `if` enters its arm as ``SagaTask/enter(_:)`` does, so a task made at any point
-        // stands where the body's own task would.
+        // Where the body stands: the block running, `pc` past the statement running, and the
+        // blocks around it, where a task made at any point finds its place by the statement
+        // (see ``Code/statementPlaces``).
         var code = statements
         var pc = 0
-        var frames: [Frame] = []
+        var outer: [(code: [Stmt], pc: Int)] = []
         while true {
             guard pc < code.count else {
-                if frames.isEmpty { break }
-                guard case .block(let outer, let next)? = frames.popLast() else { break }
-                code = outer
-                pc = next
+                guard let block = outer.popLast() else { break }
+                code = block.code
+                pc = block.pc
                 continue
             }
             let statement = code[pc]
@@ -92,16 +90,16 @@ extension Interpreter {
                     let action = try inlineAction(type, second, env)
                     guard
                         putAtOnce(
-                            action, .slot(v.slot), task, watcher, id, env, code, pc, frames, &retakeDone,
-                            joinsBody: joinsBody, statement: statement)
+                            action, .slot(v.slot), task, watcher, id, env, &retakeDone, joinsBody: joinsBody,
+                            statement: statement)
                     else { return }
                     env[v.slot] = action
                 case .effect(.put(.literal(.string(let type), _), let second, _), _):
                     let action = try inlineAction(type, second, env)
                     guard
                         putAtOnce(
-                            action, .discard, task, watcher, id, env, code, pc, frames, &retakeDone,
-                            joinsBody: joinsBody, statement: statement)
+                            action, .discard, task, watcher, id, env, &retakeDone, joinsBody: joinsBody,
+                            statement: statement)
                     else { return }
                 case .if(let arms, let elseBlock, _):
                     var arm: [Stmt]? = elseBlock?.statements
@@ -110,7 +108,7 @@ extension Interpreter {
                         break
                     }
                     guard let arm else { break }
-                    if pc < code.count { frames.append(.block(code, pc)) }
+                    if pc < code.count { outer.append((code, pc)) }
                     code = arm
                     pc = 0
                 default:
@@ -118,14 +116,14 @@ extension Interpreter {
                 }
                 if asWritten {
                     // Not one that ``InlineBody`` lets through: it runs as written.
-                    let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc - 1, frames: frames))
+                    let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: false))
                     scheduler.schedule(child)
                     queueRetake(task, retakeDone)
                     return
                 }
             } catch {
                 // As the statement fails in a task: past it, with the error raised there.
-                let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+                let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
                 let failure = Failure(error: error, trace: trace(child, at: statement.location))
                 child.resumption = .unwind(.throwError(failure))
                 scheduler.schedule(child)
@@ -139,12 +137,16 @@ extension Interpreter {
         if !retakeDone { retakeNow(task, watcher) }
     }
 
-    /// Where a body stands in its statements, for a task made there (see
-    /// ``bodyTask(_:_:_:_:at:)``).
+    /// Where a body stands, for a task made there (see ``bodyTask(_:_:_:_:at:)``): at the start
+    /// of a statement, to run it, or past it.
     private struct BodyPlace {
-        var code: [Stmt]
-        var pc: Int
-        var frames: [Frame]
+        var statement: Stmt
+        var past: Bool
+
+        init(_ statement: Stmt, past: Bool) {
+            self.statement = statement
+            self.past = past
+        }
     }
 
     /// The name of a body's task (see ``startBody(of:in:id:env:)``).
@@ -161,11 +163,10 @@ extension Interpreter {
     @inline(__always)
     private func putAtOnce(
         _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
-        _ env: [Value], _ code: [Stmt], _ pc: Int, _ frames: [Frame], _ retakeDone: inout Bool,
-        joinsBody: Bool, statement: Stmt
+        _ env: [Value], _ retakeDone: inout Bool, joinsBody: Bool, statement: Stmt
     ) -> Bool {
         guard canDispatchAtOnce else {
-            let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+            let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
             if tracer != nil { traceEffect(of: statement, child) }
             child.target = target
             block(child, on: .put)
@@ -181,7 +182,7 @@ extension Interpreter {
         }
         let failure = processAtOnce(action)
         if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
-        let child = bodyTask(task, watcher, id, env, at: BodyPlace(code: code, pc: pc, frames: frames))
+        let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
         if tracer != nil { traceEffect(of: statement, child) }
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
@@ -213,9 +214,10 @@ extension Interpreter {
     ) -> SagaTask {
         let child = startBody(of: watcher, in: task, id: id, env: env)
         task.adopt(child)
-        child.code = place.code
-        child.pc = place.pc
-        child.frames = place.frames
+        // Where the statement's code starts (its step, taken again by the task) or ends.
+        if let code = child.code.statementPlaces[place.statement.location] {
+            child.pc = Int(place.past ? code.end : code.start)
+        }
         // `latest` keeps the handle of the body it started last, to cancel it with the next
         // action. Only its own statements read it, none of which runs while the body does; a
         // body that ended inline leaves the null there, which cancels nothing, as cancelling an

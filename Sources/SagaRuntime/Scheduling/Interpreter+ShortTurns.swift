@@ -35,21 +35,19 @@ extension Interpreter {
         case take, fork, join
     }
 
-    /// Puts a watcher past `statement` in its loop's running code, where the statements as
+    /// Puts a watcher past `statement` in its loop's code, where the statements as
     /// written would have left it.
     @inline(__always)
     func move(_ task: SagaTask, _ watcher: ShortTurnWatcher, past statement: WatcherStatement) {
-        guard let last = task.frames.indices.last, let end = statementEnd(task, watcher, statement) else { return }
-        task.frames[last].setCodePC(end)
+        guard let end = statementEnd(task, watcher, statement) else { return }
+        task.pc = end
     }
 
-    /// Whether a watcher stands past `statement` in its loop's running code.
+    /// Whether a watcher stands past `statement` in its loop's code.
     @inline(__always)
     private func stands(_ task: SagaTask, _ watcher: ShortTurnWatcher, past statement: WatcherStatement) -> Bool {
-        guard let last = task.frames.indices.last, let end = statementEnd(task, watcher, statement) else {
-            return false
-        }
-        return task.frames[last].codePC == end
+        guard let end = statementEnd(task, watcher, statement) else { return false }
+        return task.pc == end
     }
 
     /// Where a watcher's loop's code goes on past `statement`, or `nil` if its loop's code is
@@ -70,8 +68,7 @@ extension Interpreter {
     /// on top of the task's frames.
     @inline(never)
     private func learnStatementEnds(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
-        guard case .compiled(let running)? = task.frames.last else { return }
-        let ends = running.code.statementEnds
+        let ends = task.code.statementEnds
         watcher.statementEnds = (
             ends.count > 0 ? ends[0] : -1, ends.count > 1 ? ends[1] : -1, ends.count > 2 ? ends[2] : -1
         )
@@ -158,15 +155,24 @@ extension Interpreter {
     func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
         let child: SagaTask
         liveTasks += 1
+        let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
         if let spare = watcher.takeSpareTask() {
-            spare.restart(id: id, parent: task, env: env, body: watcher.body)
+            spare.restart(id: id, parent: task, env: env, body: body)
             child = spare
         } else {
             child = SagaTask(
                 id: id, name: Self.bodyName, location: watcher.location, kind: .attached, parent: task, env: env,
-                body: watcher.body)
+                body: body)
         }
         return child
+    }
+
+    /// The code of a watcher's body, found once (see ``ShortTurnWatcher/bodyCode``).
+    @inline(never)
+    private func bodyCode(of watcher: ShortTurnWatcher, slotCount: Int) -> Code {
+        let code = code(of: watcher.body, slotCount: slotCount)
+        watcher.bodyCode = code
+        return code
     }
 
     /// Whether `latest`'s `if last != null { cancel last }` would do nothing: no body started

@@ -1,24 +1,28 @@
 import SagaCore
 import SagaLanguage
 
-/// One level of a task's continuation.
+/// One level of a task's continuation below its code (see ``SagaTask/code``).
 ///
-/// Expressions never block, so a continuation is just where each enclosing statement is up to.
-/// The innermost running block is not a frame: see ``SagaTask/code``.
+/// Expressions never block, so a continuation is just where each caller's code is up to.
 ///
 /// Every payload is at most two words (rare, bigger ones are boxed): frames are copied as
 /// they are pushed, inspected and popped, and with a wide payload the outlined copies and
 /// destroys would be a large part of a call's cost.
 enum Frame {
-    /// The rest of an enclosing block; the next statement to run is at the index.
-    case block([Stmt], Int)
-    /// A loop, `try` or `transaction` that runs from its code (see ``RunningCode``).
-    case compiled(RunningCode)
-    /// Compensations are running (last registered first); afterwards the pending completion goes on.
+    /// Compensations are running (last registered first), above the task's code; afterwards the
+    /// pending completion goes on in it.
     indirect case compensating(remaining: [Compensation], pending: Completion)
     /// A function called inline (see ``InlineCalls``) runs above this frame; what the caller
     /// had is restored when it returns.
     case call(CallFrame)
+}
+
+extension Frame {
+    /// Whether compensations are running in this frame.
+    var isCompensating: Bool {
+        if case .compensating = self { return true }
+        return false
+    }
 }
 
 /// What a caller had when it called a function inline: restored when the function returns
@@ -27,11 +31,13 @@ final class CallFrame {
     /// The caller's variables; emptied when they are given back, so that the caller's
     /// array stays uniquely referenced (or each assignment after a call would copy it).
     var env: [Value]
-    /// The rest of the caller's current block, and where in it the caller goes on: kept
-    /// here rather than pushed as a `.block` frame under the call, which would take a frame
-    /// push, a pop and a step of its own per call.
-    var code: [Stmt]
+    /// The caller's code, and where in it the caller goes on: past the call.
+    let code: Code
     let pc: Int
+    /// The room of the caller's temporaries (see ``SagaTask/temporaries``) and the `try`s its
+    /// code stands in, kept here by ``SagaTask/enterCall(_:saving:)``.
+    var temporaries: UnsafeMutablePointer<Value>?
+    var tries: CodeTries?
     /// Where the caller wants the function's result.
     let target: ResultTarget
     /// The function, for stack traces (`func fetch`).
@@ -39,13 +45,20 @@ final class CallFrame {
     /// The call site.
     let location: SourceLocation
 
-    init(env: [Value], code: [Stmt], pc: Int, target: ResultTarget, name: String, location: SourceLocation) {
+    init(env: [Value], code: Code, pc: Int, target: ResultTarget, name: String, location: SourceLocation) {
         self.env = env
         self.code = code
         self.pc = pc
         self.target = target
         self.name = name
         self.location = location
+    }
+
+    deinit {
+        // A frame dropped without its caller going back to it (the run ended) frees the room.
+        guard let temporaries else { return }
+        temporaries.deinitialize(count: code.roomCount)
+        temporaries.deallocate()
     }
 }
 
@@ -69,31 +82,4 @@ enum Completion {
     case cancel
     /// END: a blocked `take` ends as if by `return`.
     case end
-}
-
-extension Frame {
-    /// The next instruction of running code; `nil` for any other frame.
-    ///
-    /// Inlined, so that the frame is looked at where it is in the frames array: a call would
-    /// copy it (a retain and a release of the running code).
-    @inline(__always)
-    var codePC: Int? {
-        guard case .compiled(let running) = self else { return nil }
-        return running.pc
-    }
-
-    /// Sets the next instruction of running code; does nothing to any other frame.
-    ///
-    /// Inlined, as ``codePC`` is.
-    @inline(__always)
-    func setCodePC(_ pc: Int) {
-        guard case .compiled(let running) = self else { return }
-        running.pc = pc
-    }
-
-    /// Whether two blocks are one array (its storage, not its elements, compared).
-    @inline(__always)
-    static func same(_ a: [Stmt], _ b: [Stmt]) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
-    }
 }

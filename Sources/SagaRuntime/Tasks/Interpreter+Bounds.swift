@@ -7,12 +7,25 @@ import SagaLanguage
 
 extension Interpreter {
     /// Makes a task and counts it as alive until it finishes.
+    ///
+    /// `bodyIsMade` says whether the body was made at run time (see ``Desugar``), rather than
+    /// one of the program's.
     func newTask(
-        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], body: Block
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], body: Block,
+        bodyIsMade: Bool = false
     ) -> SagaTask {
         liveTasks += 1
+        let code =
+            bodyIsMade
+            ? codeStore.code(ofMadeBody: body, slotCount: env.count, callShapes: callShapes)
+            : code(of: body, slotCount: env.count)
         return SagaTask(
-            id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: body)
+            id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+    }
+
+    /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).
+    func code(of body: Block, slotCount: Int) -> Code {
+        codeStore.code(of: body, slotCount: slotCount, callShapes: callShapes)
     }
 
     /// Checks that `count` more tasks may start (`--max-tasks`).

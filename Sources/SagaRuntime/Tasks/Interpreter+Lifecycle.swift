@@ -6,7 +6,7 @@ extension Interpreter {
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
         task.frames = []
-        task.abandonCurrentBlock()
+        task.endCode()
         switch completion {
         case .returnValue(let v): task.outcome = .value(v)
         case .throwError(let f), .abort(let f): if task.failure == nil { task.failure = f }

@@ -55,19 +55,19 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var parent: SagaTask?
     /// The variables: one slot per variable of the declaration the body comes from.
     @exclusivity(unchecked) var env: [Value]
-    /// The statements of the innermost running block, and the index of the next one to run
-    /// (``pc``).
+    /// The code the task runs: its body's, or that of a function it called inline (the
+    /// caller's waits in a call frame, see ``Frame/call(_:)``).
     ///
-    /// The innermost block lives here rather than as a frame: stepping a statement then bumps
-    /// one integer instead of copying and rewriting the top frame, and a task that never
-    /// enters a nested block has no frames array at all.
-    ///
-    /// While running code is on top of the frames, this is that code's statements run where
-    /// they stand (``Code/siteStatements``), past the one running or last run, or empty: the
-    /// code, not this block, says what runs next.
-    @exclusivity(unchecked) var code: [Stmt]
+    /// It lives here rather than as a frame: a task that calls no function has no frames array
+    /// at all.
+    @exclusivity(unchecked) var code: Code
+    /// The next instruction of ``code``: past the statement the task waits on, while it waits.
     @exclusivity(unchecked) var pc = 0
-    /// The enclosing continuation: what is left to run once ``code`` is done, innermost last.
+    /// Room for the temporaries and locals of ``code``, made for the code that needs some (see
+    /// ``Code/roomCount``); `nil` for code that needs none.
+    @exclusivity(unchecked) private(set) var temporaries: UnsafeMutablePointer<Value>?
+    /// What is left to run once ``code`` is done (the callers of functions called inline), and
+    /// compensations running above it, innermost last.
     @exclusivity(unchecked) var frames: [Frame] = []
     /// Bumped whenever the task blocks, is woken or is cancelled: a wake-up carrying an old
     /// token is stale and ignored.
@@ -117,7 +117,7 @@ final class SagaTask: @unchecked Sendable {
     /// Where the statement that waited stands, while the task waits or as it resumes: the one
     /// before ``pc`` (a statement that waits leaves the task there).
     var waitingStatementLocation: SourceLocation? {
-        pc > 0 && pc <= code.count ? code[pc - 1].location : nil
+        code.site(endingAt: pc)?.statement.location
     }
 
     /// The body's value (`return`), once it has ended normally.
@@ -155,6 +155,37 @@ final class SagaTask: @unchecked Sendable {
             if newValue != nil || extras != nil { extrasForWriting.shortTurnWatcher = newValue }
             isShortTurnWatcher = newValue != nil
         }
+    }
+
+    /// The `try`s and transactions its code stands in, once one has begun.
+    var tries: CodeTries? {
+        get { extras?.tries }
+        set { if newValue != nil || extras != nil { extrasForWriting.tries = newValue } }
+    }
+
+    /// A `try` or transaction of its code begins (see ``CodeTries/beginTry(_:)``).
+    ///
+    /// Out of line, as the two below: the loop that runs code calls them, and would grow by
+    /// what they do.
+    @inline(never)
+    func beginTry(_ handler: Code.Handler) {
+        let extras = extrasForWriting
+        if let tries = extras.tries { return tries.beginTry(handler) }
+        let made = CodeTries()
+        extras.tries = made
+        made.beginTry(handler)
+    }
+
+    /// The innermost `try` or transaction of its code ends (see ``CodeTries/endTry(_:)``).
+    @inline(never)
+    func endTry() {
+        tries?.endTry(self)
+    }
+
+    /// A jump leaves a `finally` block: the way out that ran it is dropped.
+    @inline(never)
+    func leaveFinally() {
+        _ = tries?.pending.popLast()
     }
 
     /// The error its last `catch` caught: `throw` of that same error again keeps the trace of
@@ -210,7 +241,7 @@ final class SagaTask: @unchecked Sendable {
         target = .discard
         resumption = .start
         env = []
-        code = []
+        endCode()
         frames = []
         extras = nil
         isShortTurnWatcher = false
@@ -250,7 +281,7 @@ final class SagaTask: @unchecked Sendable {
 
     init(
         id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: [Value],
-        body: Block
+        body: Code
     ) {
         self.id = id
         self.name = name
@@ -258,7 +289,12 @@ final class SagaTask: @unchecked Sendable {
         self.kind = kind
         self.parent = parent
         self.env = env
-        self.code = body.statements
+        self.code = body
+        temporaries = Self.room(for: body)
+    }
+
+    deinit {
+        releaseRoom()
     }
 
     /// Makes this finished attached task, to which nothing else refers any more, a new one
@@ -269,16 +305,22 @@ final class SagaTask: @unchecked Sendable {
     /// A field that a finished task already holds as `init` left it is only checked: assigning
     /// it would destroy its old value through an outlined call, which eats into what a
     /// restart saves.
-    func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Block) {
+    func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Code) {
         self.id = id
         self.parent = parent
         self.env = env
-        code = body.statements
+        releaseRoom()
+        code = body
+        temporaries = Self.room(for: body)
         pc = 0
         if !frames.isEmpty { frames = [] }
         callDepth = 0
         waitSequence = 0
-        if extras != nil { extras = nil }
+        // Extras that hold the `try`s of the body's code are kept for the next body, emptied: a
+        // body with a `try` would otherwise make both again each time it runs.
+        if let extras {
+            if extras.tries != nil { extras.reset() } else { self.extras = nil }
+        }
         if failure != nil { failure = nil }
         if case .none = owner {} else { owner = .none }
         phase = .body
@@ -293,40 +335,69 @@ final class SagaTask: @unchecked Sendable {
         if outcome != nil { outcome = nil }
     }
 
-    /// Runs `statements` next, nested in what runs now: the rest of the current block is
-    /// saved as a frame, unless nothing of it is left.
-    func enter(_ statements: [Stmt]) {
-        if pc < code.count { frames.append(.block(code, pc)) }
-        code = statements
-        pc = 0
+    /// Room for the temporaries and locals of `code`, if it needs any.
+    private static func room(for code: Code) -> UnsafeMutablePointer<Value>? {
+        let count = code.roomCount
+        guard count > 0 else { return nil }
+        let room = UnsafeMutablePointer<Value>.allocate(capacity: count)
+        room.initialize(repeating: .null, count: count)
+        return room
     }
 
-    /// Saves the rest of the current block as a frame and leaves the registers empty, before
-    /// a control frame (a loop, a try, a transaction) is pushed above it.
-    func suspendCurrentBlock() {
-        if pc < code.count { frames.append(.block(code, pc)) }
-        code = []
-        pc = 0
+    /// Frees the room of ``code``'s temporaries.
+    private func releaseRoom() {
+        guard let temporaries else { return }
+        temporaries.deinitialize(count: code.roomCount)
+        temporaries.deallocate()
+        self.temporaries = nil
     }
 
-    /// Adds compensations to the task's innermost transaction, which its running code keeps
-    /// (see ``RunningCode/transactions``).
+    /// Runs the code of a function called inline, `code`, from its start; what the task ran
+    /// goes into `frame`, which ``leaveCall(_:)`` gives back.
+    func enterCall(_ code: Code, saving frame: CallFrame) {
+        frame.temporaries = temporaries
+        frame.tries = tries
+        if frame.tries != nil { tries = nil }
+        frames.append(.call(frame))
+        self.code = code
+        pc = 0
+        temporaries = Self.room(for: code)
+    }
+
+    /// Goes back to the code a call frame saved (its `try`s, its room, where it stood); the
+    /// code of the function called is done with.
+    func leaveCall(_ frame: CallFrame) {
+        releaseRoom()
+        code = frame.code
+        pc = frame.pc
+        temporaries = frame.temporaries
+        frame.temporaries = nil
+        tries = frame.tries
+        frame.tries = nil
+    }
+
+    /// Adds compensations to the task's innermost transaction: in its code, or in the code of
+    /// its callers (see ``CodeTries/transactions``).
     ///
     /// - Returns: `false` if the task stands in no transaction.
     func addCompensations(_ compensations: [Compensation]) -> Bool {
+        if let tries, !tries.transactions.isEmpty {
+            tries.transactions[tries.transactions.count - 1] += compensations
+            return true
+        }
         for i in stride(from: frames.count - 1, through: 0, by: -1) {
-            if case .compiled(let code) = frames[i], !code.transactions.isEmpty {
-                code.transactions[code.transactions.count - 1] += compensations
+            if case .call(let frame) = frames[i], let tries = frame.tries, !tries.transactions.isEmpty {
+                tries.transactions[tries.transactions.count - 1] += compensations
                 return true
             }
         }
         return false
     }
 
-    /// Drops the current block: it is being left abruptly, or the body ended.
-    func abandonCurrentBlock() {
-        code = []
-        pc = 0
+    /// Lets go of what the code needed while it ran: the body has ended.
+    func endCode() {
+        releaseRoom()
+        if let tries = extras?.tries { tries.removeAll() }
     }
 
     /// A handle for saga code.
@@ -350,10 +421,26 @@ final class TaskExtras {
     @exclusivity(unchecked) var native: NativeState?
     @exclusivity(unchecked) var stepsBeforeYield = 0
     @exclusivity(unchecked) var shortTurnWatcher: ShortTurnWatcher?
+    /// The `try`s and transactions of its code, once one has begun.
+    @exclusivity(unchecked) var tries: CodeTries?
     /// The error its last `catch` caught, with the trace of where it was thrown.
     @exclusivity(unchecked) var lastCaught: Failure?
     /// In a traced run, the effect it last performed.
     @exclusivity(unchecked) var tracedEffect: TracedEffect?
+
+    /// Every field as a new task's extras have it, but ``tries``, which keeps its room.
+    func reset() {
+        if !children.isEmpty { children = [] }
+        liveChildren = 0
+        if firstJoiner != nil { firstJoiner = nil }
+        if !joiners.isEmpty { joiners = [] }
+        if native != nil { native = nil }
+        stepsBeforeYield = 0
+        if shortTurnWatcher != nil { shortTurnWatcher = nil }
+        if lastCaught != nil { lastCaught = nil }
+        if tracedEffect != nil { tracedEffect = nil }
+        tries?.removeAll()
+    }
 }
 
 /// How a finished task ended.

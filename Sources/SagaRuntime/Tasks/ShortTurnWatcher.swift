@@ -40,6 +40,9 @@ final class ShortTurnWatcher {
     /// Whether a short turn has started a body (`latest`'s hidden `last` stays null after a
     /// body that ran in the watcher's turn, where the statements would have kept its handle).
     @exclusivity(unchecked) var hasStartedBody = false
+    /// The code of the body, found when its first task starts: each body's variables are the
+    /// watcher's, as many each time.
+    @exclusivity(unchecked) var bodyCode: Code?
     /// The variables array of a body that has ended, emptied, for the next body to fill, so
     /// that no body allocates an array of its own (shared with the watcher until the body's
     /// first assignment copied it into a new one, freed when the body ended).

@@ -1,28 +1,24 @@
 import SagaCore
 import SagaLanguage
 
-/// A saga's loops, `try`s and `transaction`s, compiled into the code reducers run (see
-/// `Compiler+Statements.swift` for the steps it takes): assignments, `if`s, nested loops,
-/// `try`s, `transaction`s, `break` and `continue` are instructions; every other statement (an
-/// effect, `log`, `throw`, `return`) is a ``Code/Instruction/statement(_:)`` that the
-/// interpreter runs where it stands, as the walk runs it, or one of the instructions
-/// ``site(_:)`` and ``compileCall(_:_:)`` make of the commonest.
+/// A saga task's body, compiled into the code reducers run (see `Compiler+Statements.swift` for
+/// the steps it takes): assignments, `if`s, loops, `try`s, `transaction`s, `break` and
+/// `continue` are instructions; every other statement (an effect, `log`, `throw`, `return`) is
+/// a ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands, or one of the
+/// instructions ``site(_:)`` and ``compileCall(_:_:)`` make of the commonest.
 extension Compiler {
-    /// A `while`, `loop`, `for`, `try` or `transaction` statement compiled, or `nil` if it holds
-    /// an expression that reads `state` or `it` where it is not a statement the interpreter
-    /// runs, or a variable outside the first `slotCount`.
+    /// A task's body compiled (a saga's, a function's, a forked block's, a watcher's, a
+    /// compensation's); `nil` if it holds a statement that does not compile.
     ///
-    /// A `let x = call f(…)` or `x = call f(…)` of a function whose body is one `return`
-    /// (see ``CallShape/returnedValue``; `callShapes` has each function's) is made in the code
-    /// (see ``Code/ValueCall``).
-    static func sagaStatement(_ statement: Stmt, slotCount: Int, callShapes: [CallShape]) -> Compiler? {
-        guard canCompileInSaga(statement) else { return nil }
+    /// The step that finds the end of the body is the step loop's, not an instruction (see
+    /// ``Interpreter/stepLoop(_:)``).
+    static func sagaBody(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Compiler? {
+        guard statements.allSatisfy(canCompileInSaga) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
         compiler.callShapes = callShapes
-        compiler.location = statement.location
-        // The statement's own step is the walk's; a loop's code starts at its first turn.
-        compiler.compile(statement, next: nil)
+        compiler.recordsStatementPlaces = true
+        compiler.compile(statements)
         for instruction in compiler.instructions {
             if case .fail = instruction { return nil }
         }
@@ -30,7 +26,7 @@ extension Compiler {
     }
 
     /// A statement the interpreter runs where it stands: a `take` of a type and a `put` of a
-    /// literal action as instructions of their own, any other as the walk runs it.
+    /// literal action as instructions of their own, any other by the interpreter.
     mutating func site(_ stmt: Stmt) {
         sites.append(stmt)
         let site = Int32(sites.count - 1)
@@ -107,7 +103,7 @@ extension Compiler {
 
     // MARK: What compiles
 
-    /// Whether a loop statement compiles (see ``sagaStatement(_:slotCount:callShapes:)``).
+    /// Whether a statement of a body compiles (see ``sagaBody(_:slotCount:callShapes:)``).
     static func canCompileInSaga(_ stmt: Stmt) -> Bool {
         switch stmt {
         case .declare, .assign, .effect, .log, .throw, .break, .continue, .return, .compensate:
@@ -134,7 +130,7 @@ extension Compiler {
         body.allSatisfy(canCompileInSaga)
     }
 
-    /// Whether an expression compiles to what the walk's evaluator computes: anything but
+    /// Whether an expression compiles to what the evaluator computes: anything but
     /// `state` and `it`, which a saga's statements do not read.
     static func compilesInSaga(_ e: Expr) -> Bool {
         switch e {
