@@ -143,7 +143,9 @@ enum RunCommand {
             await store.close()
             return .ioError
         }
-        let mockProblems = mocks?.problems(callees: program.hostCallees) ?? []
+        // A run stopped by a limit did not make the calls it would have made after.
+        let mockProblems =
+            mocks?.problems(callees: program.hostCallees, unusedLines: !interpreter.stoppedByLimit) ?? []
         io.noteMockProblems(mockProblems)
         // An unexpected call that failed its saga is already reported, with the saga's stack.
         let reported = Set(interpreter.reportedErrorMessages)

@@ -190,6 +190,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var takesOutsideTurns = false
     /// The run's steps, turns on its own and memory, against their limits.
     @exclusivity(unchecked) var budget: RunBudget
+    /// Whether the run was stopped by one of its limits (`--max-run-steps`,
+    /// `--max-turns-without-input`, `--max-memory`).
+    package var stoppedByLimit: Bool { budget.isSpent }
     /// Whether each action processed is counted against the limit of turns on its own, or
     /// printed.
     let notesEachAction: Bool

@@ -180,6 +180,33 @@ import Testing
         }
     }
 
+    /// A run stopped by a limit ends, a call still in flight or not, and does not report the
+    /// lines of the calls it never got to make: only the limit it met.
+    @Test func aRunStoppedByALimitDoesNotReportTheLinesItNeverReached() async {
+        let program = """
+            extern func api.get(x)
+            saga main {
+              let a = call api.get(1)
+              var i = 0
+              while i < 100 { i = i + 1 }
+              let b = call api.get(2)
+            }
+
+            """
+        let mocks =
+            #"{"call":"api.get","args":[1],"result":1}"# + "\n" + #"{"call":"api.get","args":[2],"result":2}"# + "\n"
+        await withFiles(["a.saga": program, "a.mocks.jsonl": mocks]) { dir in
+            let r = await runSagarun([
+                "run", "--virtual-time", "--max-run-steps", "50", "--mocks",
+                dir.appendingPathComponent("a.mocks.jsonl").path, dir.appendingPathComponent("a.saga").path,
+            ])
+            #expect(r.code == 1)
+            #expect(
+                r.err
+                    == "error: the run took more than 50 steps; it was stopped; raise the limit with --max-run-steps\n")
+        }
+    }
+
     /// A call the mocks do not expect is reported once: as the failure of its saga when
     /// nothing catches it, in the summary after the run when the saga catches it.
     @Test func anUnexpectedCallIsReportedOnce() async {

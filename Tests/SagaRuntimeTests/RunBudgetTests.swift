@@ -134,4 +134,35 @@ import Testing
         #expect(within.errors.isEmpty)
         #expect(within.status == .success)
     }
+
+    /// A run stopped by its budget while a host call is in flight ends: the call is cancelled,
+    /// and nothing runs after (a call that would answer after an hour, or never, holds nothing
+    /// up).
+    @Test func aRunStoppedWhileAHostCallIsInFlightEnds() async throws {
+        let source = """
+            saga main {
+              fork { let r = call slow(); log "answered" }
+              var i = 0
+              while i < 1000 { i = i + 1 }
+              log "done"
+            }
+            """
+        var host = HostFunctions()
+        host.register("slow") { _ in
+            try await Task.sleep(for: .seconds(3600))
+            return .null
+        }
+        let program = try #require(
+            Frontend(hostFunctions: host.names).compile(source: source, path: "budget.saga").program)
+        var options = Interpreter.Options(virtualTime: true)
+        options.maxRunSteps = 100
+        let output = BufferedOutput()
+        let status = await Interpreter(program: program, options: options, host: host, output: output).run()
+        #expect(status == .sagaFailed)
+        #expect(output.lines.isEmpty)
+        #expect(
+            output.errors == [
+                "error: the run took more than 100 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
+    }
 }

@@ -158,6 +158,18 @@ final class HostCallTable: Sendable {
         handle?.cancel()
     }
 
+    /// Forgets every host call a task waits for, and cancels its Swift task: the run is over.
+    /// Middleware work goes on, and is still in flight.
+    func cancelCalls() {
+        let ids = local.withLock { l in
+            l.waiting.compactMap { id, waiter -> Int? in
+                if case .task = waiter { return id }
+                return nil
+            }
+        }
+        for id in ids { cancel(id) }
+    }
+
     /// Virtual time: waits until the oldest call in flight has finished, and returns it
     /// (completions are delivered in the order the calls were made); `nil` when none is in
     /// flight, or once `stop` is asked for (which wakes the wait: it signals the inbox).

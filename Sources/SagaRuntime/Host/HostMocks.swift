@@ -215,8 +215,9 @@ public final class HostMocks: Sendable {
     public var problems: [String] { problems(callees: nil) }
 
     /// ``problems``, where a line for a function the program never calls (one of `callees`,
-    /// when given) says so, with the nearest name it does call.
-    package func problems(callees: [String]?) -> [String] {
+    /// when given) says so, with the nearest name it does call; without the lines no call took
+    /// when `unusedLines` is false (a run stopped by a limit before it made its calls).
+    package func problems(callees: [String]?, unusedLines: Bool = true) -> [String] {
         calls.withLock { c in
             let unused = c.waiting.values.joined().filter { !$0.isOptional && !$0.isLeftByFailure }.sorted {
                 $0.line < $1.line
@@ -228,7 +229,7 @@ public final class HostMocks: Sendable {
                 }
                 return problem
             }
-            return c.unexpected + unused
+            return c.unexpected + (unusedLines ? unused : [])
         }
     }
 

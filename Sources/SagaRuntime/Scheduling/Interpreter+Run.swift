@@ -125,7 +125,10 @@ extension Interpreter {
                 return nil
             }
             scheduler.dropStaleTimers()
-            if budget.isSpent, !hostCalls.hasInFlight { return nil }
+            if budget.isSpent {
+                await settleSpentRun()
+                return nil
+            }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
                 if let done = await hostCalls.nextInCallOrder(unless: stopRequest) { deliver(done) }
@@ -279,6 +282,16 @@ extension Interpreter {
                     + "answers (its mocks line is \"pending\": true); its finally blocks did not run")
         }
         neverAnswered = []
+    }
+
+    /// Virtual time: the end of a run out of budget, which stops as it is. The host calls its
+    /// tasks wait for are cancelled; middleware work in flight (a store's writes) is waited for,
+    /// and what it would dispatch is dropped.
+    private func settleSpentRun(isolation: isolated (any Actor)? = #isolation) async {
+        hostCalls.cancelCalls()
+        while hostCalls.hasInFlight {
+            guard await hostCalls.nextInCallOrder() != nil else { break }
+        }
     }
 
     /// Cancels every root saga, and runs what that makes runnable.
