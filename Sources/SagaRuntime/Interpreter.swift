@@ -130,9 +130,6 @@ public final class Interpreter {
     let callShapes: [CallShape]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
-    /// By function, the frame its calls evaluated as a value (a one-`return` body) fill with
-    /// their arguments and empty again: such a call makes no array.
-    @exclusivity(unchecked) var valueFrames: [[Value]]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
     /// The state a saga's compiled code runs over: none (only a reducer's code reads the
@@ -300,7 +297,6 @@ public final class Interpreter {
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
         self.callShapes = program.functions.map(CallShape.init)
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
-        self.valueFrames = program.functions.map { _ in [] }
         self.options = options
         self.output = output
         self.host = host

@@ -104,89 +104,21 @@ extension Interpreter {
         task.callDepth += 1
     }
 
-    /// `let x = call f(…)` or `x = call f(…)` of a function whose body is `return EXPR`, where
-    /// the statement is: the value goes straight into the slot, without the effect's way
-    /// through ``runEffect(_:_:)``, ``perform(_:_:)`` and a result target.
+    /// `let x = call f(…)` or `x = call f(…)` of a function of the program, run where the
+    /// statement is: the value goes into the slot.
     ///
-    /// Any other function goes on as ``call(_:_:_:_:)`` would, the call counted once.
+    /// The code makes such a call of a function whose body is `return EXPR` itself (see
+    /// ``Code/ValueCall``); the statement runs where the code cannot, or where its `return`
+    /// failed, which then fails again as the function runs inline, reported with its frame.
     func callIntoSlot(
         _ slot: Int, _ index: Int, _ argExprs: [Expr], _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {
         let callee = Callee.function(index, loc)
-        guard task.native == nil, task.callDepth < options.maxCallDepth, index >= 0, index < callShapes.count,
-            callShapes[index].kind == .value
-        else {
-            let args = argExprs.isEmpty ? [] : try evaluate(argExprs, task)
-            try countCall(callee, at: loc)
-            // callCounted traces the call.
-            task.target = .slot(slot)
-            return try runEffectResult(try callCounted(callee, args, task, loc), task)
-        }
-        let ev = evaluator(task)
-        var frame = try takeValueFrame(index, argExprs, task.env, ev)
-        do {
-            try countCall(callee, at: loc)
-        } catch {
-            putBackValueFrame(index, &frame)
-            throw error
-        }
-        if tracer != nil { traceCall(task, index, Array(frame.prefix(argExprs.count))) }
-        if let value = try? ev.eval(callShapes[index].value, frame) {
-            putBackValueFrame(index, &frame)
-            task.env[slot] = value
-            return .called
-        }
-        // It failed: run it inline, where the error gets the function's frame (as `call` does).
-        let args = Array(frame.prefix(argExprs.count))
-        putBackValueFrame(index, &frame)
+        let args = argExprs.isEmpty ? [] : try evaluate(argExprs, task)
+        try countCall(callee, at: loc)
+        // callCounted traces the call.
         task.target = .slot(slot)
-        enterInline(index, args, task, loc)
-        return .entered
-    }
-
-    /// Function `index`'s frame for a call evaluated as a value, taken out of
-    /// ``valueFrames``, its first slots the arguments `argExprs` evaluated over `env`; give it
-    /// back with ``putBackValueFrame(_:_:)``.
-    ///
-    /// A value call runs no other call, so each function's frame is in use once at a time.
-    private func takeValueFrame(
-        _ index: Int, _ argExprs: [Expr], _ env: [Value], _ ev: Evaluator
-    ) throws(SagaError) -> [Value] {
-        var frame = emptyValueFrame(index)
-        let size = frame.count
-        var i = 0
-        while i < argExprs.count, i < size {
-            do {
-                frame[i] = try ev.eval(argExprs[i], env)
-            } catch {
-                putBackValueFrame(index, &frame)
-                throw error
-            }
-            i += 1
-        }
-        return frame
-    }
-
-    /// Function `index`'s frame for a call evaluated as a value, all `.null`, taken out of
-    /// ``valueFrames`` (no array at all for a function without variables); give it back with
-    /// ``putBackValueFrame(_:_:)``.
-    @inline(__always)
-    private func emptyValueFrame(_ index: Int) -> [Value] {
-        let size = frameSizes[index]
-        // A function without variables needs no frame at all.
-        if size == 0 { return [] }
-        var frame: [Value] = []
-        swap(&frame, &valueFrames[index])
-        if frame.count != size { frame = [Value](repeating: .null, count: size) }
-        return frame
-    }
-
-    /// Empties a frame ``takeValueFrame(_:_:_:_:)`` or ``emptyValueFrame(_:)`` gave and keeps it
-    /// for the next call.
-    private func putBackValueFrame(_ index: Int, _ frame: inout [Value]) {
-        guard !frame.isEmpty else { return }
-        for i in frame.indices { frame[i] = .null }
-        swap(&frame, &valueFrames[index])
+        return try runEffectResult(try callCounted(callee, args, task, loc), task)
     }
 
     /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating

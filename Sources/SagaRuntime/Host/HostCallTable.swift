@@ -158,8 +158,9 @@ final class HostCallTable: Sendable {
         handle?.cancel()
     }
 
-    /// Forgets every host call a task waits for, and cancels its Swift task: the run is over.
-    /// Middleware work goes on, and is still in flight.
+    /// Forgets every host call a task waits for, and cancels its Swift task.
+    ///
+    /// The run is over. Middleware work goes on, and is still in flight.
     func cancelCalls() {
         let ids = local.withLock { l in
             l.waiting.compactMap { id, waiter -> Int? in

@@ -284,8 +284,9 @@ extension Interpreter {
         neverAnswered = []
     }
 
-    /// Virtual time: the end of a run out of budget, which stops as it is. The host calls its
-    /// tasks wait for are cancelled; middleware work in flight (a store's writes) is waited for,
+    /// Virtual time: the end of a run out of budget, which stops as it is.
+    ///
+    /// The host calls its tasks wait for are cancelled; middleware work in flight (a store's writes) is waited for,
     /// and what it would dispatch is dropped.
     private func settleSpentRun(isolation: isolated (any Actor)? = #isolation) async {
         hostCalls.cancelCalls()

@@ -56,7 +56,8 @@ final class SagaTask: @unchecked Sendable {
     /// The variables: one slot per variable of the declaration the body comes from.
     @exclusivity(unchecked) var env: [Value]
     /// The code the task runs: its body's, or that of a function it called inline (the
-    /// caller's waits in a call frame, see ``Frame/call(_:)``).
+    /// caller's waits in a call frame, see ``Frame/call(_:)``); ``Code/none`` for a task the run
+    /// left unfinished (see ``forgetLinks()``).
     ///
     /// It lives here rather than as a frame: a task that calls no function has no frames array
     /// at all.
@@ -242,6 +243,7 @@ final class SagaTask: @unchecked Sendable {
         resumption = .start
         env = []
         endCode()
+        code = .none
         frames = []
         extras = nil
         isShortTurnWatcher = false
