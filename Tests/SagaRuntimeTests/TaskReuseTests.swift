@@ -63,9 +63,9 @@ import Testing
         // A field added to tasks must be set by `restart` too, and then listed here.
         #expect(
             made.map(\.label) == [
-                "id", "parent", "env", "code", "pc", "temporaries", "frames", "token", "callDepth", "waitSequence",
-                "extras",
-                "failure", "name", "owner", "location", "kind", "phase", "traceOpen", "endedByEnd", "wait",
+                "id", "parent", "env", "code", "storedPC", "storedCallDepth", "temporaries", "frames", "token",
+                "waitSequence", "extras", "failure", "name", "owner", "location", "kind", "phase", "traceOpen",
+                "endedByEnd", "wait",
                 "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "target",
                 "resumption", "outcome",
             ])

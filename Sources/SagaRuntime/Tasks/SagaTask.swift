@@ -63,7 +63,14 @@ final class SagaTask: @unchecked Sendable {
     /// at all.
     @exclusivity(unchecked) var code: Code
     /// The next instruction of ``code``: past the statement the task waits on, while it waits.
-    @exclusivity(unchecked) var pc = 0
+    var pc: Int {
+        @inline(__always) get { Int(storedPC) }
+        @inline(__always) set { storedPC = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// ``pc`` and ``callDepth``, stored in one word: code holds fewer than 2^31 instructions, and
+    /// calls nest no deeper than `--max-call-depth`, which is far less.
+    @exclusivity(unchecked) private var storedPC: Int32 = 0
+    @exclusivity(unchecked) private var storedCallDepth: Int32 = 0
     /// Room for the temporaries and locals of ``code``, made for the code that needs some (see
     /// ``Code/roomCount``); `nil` for code that needs none.
     @exclusivity(unchecked) private(set) var temporaries: UnsafeMutablePointer<Value>?
@@ -74,7 +81,10 @@ final class SagaTask: @unchecked Sendable {
     /// token is stale and ignored.
     @exclusivity(unchecked) var token = 0
     /// How many `call`s deep it runs (0 for a root saga or a forked task).
-    @exclusivity(unchecked) var callDepth = 0
+    var callDepth: Int {
+        @inline(__always) get { Int(storedCallDepth) }
+        @inline(__always) set { storedCallDepth = Int32(clamping: newValue) }
+    }
     /// When it began its current wait, in the order of all waits (for the END rule).
     @exclusivity(unchecked) var waitSequence = 0
     /// What few tasks need (children, joiners, a native saga, a yield's count), allocated
