@@ -27,7 +27,7 @@ import Testing
         try await ExitCodeTests.withFiles(["names.saga": Self.source]) { dir in
             let script = dir.appendingPathComponent("names.saga").path
             let store = dir.appendingPathComponent("store").path
-            let inMemory = await runSagarun(["run", script])
+            let inMemory = await runSagarun(["run", script, "--memory"])
             #expect(inMemory.out == Self.expected, "\(inMemory.err)")
             let filed = await runSagarun(["run", script, "--store", store])
             #expect(filed.out == Self.expected, "\(filed.err)")

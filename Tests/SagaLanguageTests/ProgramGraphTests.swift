@@ -34,7 +34,7 @@ struct ProgramGraphTests {
             ProgramGraph.mermaid(program) == """
                 flowchart LR
                     saga_counter(["saga counter"])
-                    red_0[("reducer 1")]
+                    red_0[("reducer at 2:1")]
                     act_0>"counter/add"]
                     act_1>"counter/request"]
                     saga_counter -->|"put"| act_0
@@ -47,7 +47,7 @@ struct ProgramGraphTests {
                 digraph program {
                     rankdir=LR
                     saga_counter [label="saga counter", shape=box, style=rounded]
-                    red_0 [label="reducer 1", shape=cylinder]
+                    red_0 [label="reducer at 2:1", shape=cylinder]
                     act_0 [label="counter/add", shape=cds]
                     act_1 [label="counter/request", shape=cds]
                     saga_counter -> act_0 [label="put"]
@@ -328,9 +328,25 @@ struct ProgramGraphTests {
                 """#)
     }
 
+    /// A reducer another file declares is named by that file too.
+    @Test func anImportedReducerIsNamedByItsFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("reduce \"a\" as x { }\n".utf8).write(to: folder.appendingPathComponent("lib.saga"))
+        try Data("import \"lib.saga\"\nreduce \"b\" as x { }\n".utf8).write(
+            to: folder.appendingPathComponent("main.saga"))
+        let result = Frontend().compile(path: folder.appendingPathComponent("main.saga").path)
+        let program = try #require(result.program, "\(result.renderedDiagnostics)")
+        let graph = ProgramGraph.mermaid(program)
+        #expect(graph.contains("(\"reducer at lib.saga:1:1\")"), "\(graph)")
+        #expect(graph.contains("(\"reducer at 2:1\")"), "\(graph)")
+    }
+
     @Test func reducersCanBeLeftOut() throws {
         let program = try Self.program(Self.counter + "\nreduce \"only/reduced\" as a { }\n")
-        #expect(ProgramGraph.mermaid(program).contains("red_1[(\"reducer 2\")]"))
+        // Each reducer by where it is declared.
+        #expect(ProgramGraph.mermaid(program).contains("red_1[(\"reducer at 11:1\")]"))
         #expect(
             ProgramGraph.mermaid(program, includeReducers: false) == """
                 flowchart LR

@@ -115,6 +115,16 @@ struct GraphBuilder {
         }
     }
 
+    /// Where a declaration stands, for a label: `line:column`, after the file's name when it is
+    /// not the root file (one the program imports).
+    private func place(_ location: SourceLocation) -> String {
+        let at = "\(location.line):\(location.column)"
+        let file = Int(location.file)
+        guard file > 0, file < program.files.count else { return at }
+        let path = program.files[file].path
+        return "\(path.split(separator: "/").last.map(String.init) ?? path):\(at)"
+    }
+
     /// The diagram: nodes in a fixed order (sagas, functions and host functions by name, reducers
     /// in declaration order, action types sorted, `?` after them, channels in the order made),
     /// edges sorted by their ends.
@@ -150,7 +160,9 @@ struct GraphBuilder {
             node(.host(name), GraphBuilder.identifier("host", name), .host, "host \(name)")
         }
         if includeReducers {
-            for i in program.reducers.indices { node(.reducer(i), "red_\(i)", .reducer, "reducer \(i + 1)") }
+            for (i, reducer) in program.reducers.enumerated() {
+                node(.reducer(i), "red_\(i)", .reducer, "reducer at \(place(reducer.location))")
+            }
         }
         for (n, key) in actions.sorted().enumerated() {
             switch key {
