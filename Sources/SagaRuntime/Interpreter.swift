@@ -187,6 +187,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var takesOutsideTurns = false
     /// The run's steps, turns on its own and memory, against their limits.
     @exclusivity(unchecked) var budget: RunBudget
+    /// The statement a task runs where it stands, while it runs (see ``runCode(_:_:)``): where
+    /// its effect keeps the code of the bodies it runs as tasks (see ``Code/Site/effectTasks``).
+    @exclusivity(unchecked) unowned(unsafe) var runningSite: Code.Site?
     /// Whether the run was stopped by one of its limits (`--max-run-steps`,
     /// `--max-turns-without-input`, `--max-memory`).
     package var stoppedByLimit: Bool { budget.isSpent }

@@ -308,6 +308,26 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "calls")
     },
     Workload(
+        name: "race-call", summary: "`race` of a `call` and a `delay` in a loop: two entries' tasks per race",
+        defaultCount: 1_000_000
+    ) { n in
+        // Each entry runs as a task of its own: the code of the entries' bodies is made once,
+        // for the statement, not at each race.
+        let source = """
+            func f(x) { return x }
+            saga main {
+              var n = 0
+              for i in range(\(n)) {
+                let r = race { a: call f(i), b: delay 1s }
+                n = n + r.a
+              }
+              if n != \(n * (n - 1) / 2) { throw "wrong sum: \\(n)" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0)
+        return Measurement(count: n, seconds: seconds, unit: "races")
+    },
+    Workload(
         name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all",
         defaultCount: 1_000_000
     ) { n in

@@ -298,6 +298,10 @@ final class Code {
         /// In a traced run, its effect as the trace describes it, made the first time it runs
         /// (see ``Interpreter/traceEffect(at:_:)``).
         @exclusivity(unchecked) var tracedEffect: TracedEffect?
+        /// The code of the bodies its effect runs as tasks (the entries of its `race` or `all`,
+        /// or the host function it forks; see ``Desugar``), by entry, each with the size of the
+        /// frame it was made for: made the first time the statement runs, used again after.
+        @exclusivity(unchecked) var effectTasks: [(slot: Int, code: Code)?] = []
 
         init(_ statement: Stmt) {
             self.statement = statement

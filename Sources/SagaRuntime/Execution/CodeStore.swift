@@ -1,3 +1,4 @@
+import SagaCore
 import SagaLanguage
 
 /// The code of a program's task bodies (its sagas', functions', forked blocks', watchers' and
@@ -47,10 +48,27 @@ struct CodeStore {
         return code
     }
 
-    /// The code of a body made at run time (see ``Desugar``), which no other body shares: made
-    /// each time, and not kept.
-    func code(ofMadeBody body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
-        Self.compile(body.statements, slotCount: slotCount, callShapes: callShapes)
+    /// The code of a body that runs `effect` as a task over `slot` variables.
+    ///
+    /// Its value is kept in one more variable (see ``Desugar/effectTask(_:slot:at:)``). It is
+    /// `site`'s entry `entry` (see ``Code/Site/effectTasks``): made the first time, found there
+    /// after that. Without a site (a saga written in Swift), it is made each time.
+    func code(
+        ofEffect effect: Effect, at location: SourceLocation, slot: Int, site: Code.Site?, entry: Int,
+        callShapes: [CallShape]
+    ) -> Code {
+        if let site, entry < site.effectTasks.count, let made = site.effectTasks[entry], made.slot == slot {
+            return made.code
+        }
+        let body = Desugar.effectTask(effect, slot: slot, at: location)
+        let code = Self.compile(body.statements, slotCount: slot + 1, callShapes: callShapes)
+        if let site {
+            if site.effectTasks.count <= entry {
+                site.effectTasks += Array(repeating: nil, count: entry + 1 - site.effectTasks.count)
+            }
+            site.effectTasks[entry] = (slot, code)
+        }
+        return code
     }
 
     private static func compile(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Code {

@@ -7,14 +7,14 @@ import SagaLanguage
 ///
 /// Hidden variables take slots past the end of the copied frame.
 enum Desugar {
-    /// A body that performs `effect` and returns its value.
-    static func effectTask(_ effect: Effect, env: [Value], at loc: SourceLocation) -> (Block, [Value]) {
-        let result = Variable(name: "result", slot: env.count, location: loc)
-        let body = Block(
+    /// A body that performs `effect` and returns its value, kept in the variable in `slot`
+    /// (past the end of the frame it runs over).
+    static func effectTask(_ effect: Effect, slot: Int, at loc: SourceLocation) -> Block {
+        let result = Variable(name: "result", slot: slot, location: loc)
+        return Block(
             statements: [
                 .declare(result, isMutable: false, .effect(effect), loc),
                 .return(.variable(result), loc),
             ], location: loc)
-        return (body, env + [.null])
     }
 }

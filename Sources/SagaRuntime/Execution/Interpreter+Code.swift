@@ -69,7 +69,11 @@ extension Interpreter {
                 // a value it waited for is reported. Held by the code for as long as it runs:
                 // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
-                switch executeStatement(site.statement, task) {
+                let outer = runningSite
+                runningSite = site
+                let step = executeStatement(site.statement, task)
+                runningSite = outer
+                switch step {
                 case .next:
                     continue
                 case .suspended:

@@ -108,7 +108,7 @@ extension Interpreter {
                 env[variable.slot] = item
                 entries.append((effect, env))
             }
-            return startCombinator(.allList, [], entries, task, loc)
+            return startCombinator(.allList, [], entries, task, loc, oneEffect: true)
         case .retry(let countExpr, _, _, let loop, let loc):
             let count = try evaluator(task).eval(countExpr, task.env)
             guard let n = Evaluator.integer(count), n >= 1 else {
@@ -433,9 +433,9 @@ extension Interpreter {
         case .call(.function(let index, _), let argExprs):
             child = try functionTask(index, try evaluate(argExprs, starter), kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
-            let (block, env) = Desugar.effectTask(.call(callee, argExprs, loc), env: starter.env, at: loc)
-            child = newTask(
-                name: "host call", location: loc, kind: kind, parent: task, env: env, body: block, bodyIsMade: true)
+            child = effectTask(
+                .call(callee, argExprs, loc), at: loc, entry: 0, name: "host call", kind: kind, parent: task,
+                env: starter.env)
         }
         if kind == .attached { task.adopt(child) }
         if tracer != nil { traceStart(child, from: task) }
@@ -556,9 +556,12 @@ extension Interpreter {
     }
 
     /// `race` and `all`: each entry runs as an owned task, started in order.
+    ///
+    /// `oneEffect` says whether every entry runs the same effect (`all for`), whose code is then
+    /// made once for them all.
     func startCombinator(
         _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask,
-        _ loc: SourceLocation
+        _ loc: SourceLocation, oneEffect: Bool = false
     ) -> EffectResult {
         if entries.isEmpty {
             return .value(kind == .allList ? .list([]) : .record(Record()))
@@ -571,10 +574,9 @@ extension Interpreter {
                 overran(.memory(watch))
                 break
             }
-            let (body, entryEnv) = Desugar.effectTask(effect, env: env, at: effect.location)
-            let entry = newTask(
-                name: kind == .race ? "race entry" : "all entry", location: effect.location, kind: .owned,
-                parent: task, env: entryEnv, body: body, bodyIsMade: true)
+            let entry = effectTask(
+                effect, at: effect.location, entry: oneEffect ? 0 : i, name: kind == .race ? "race entry" : "all entry",
+                kind: .owned, parent: task, env: env)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
             scheduler.schedule(entry)

@@ -7,20 +7,33 @@ import SagaLanguage
 
 extension Interpreter {
     /// Makes a task and counts it as alive until it finishes.
-    ///
-    /// `bodyIsMade` says whether the body was made at run time (see ``Desugar``), rather than
-    /// one of the program's.
     func newTask(
-        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], body: Block,
-        bodyIsMade: Bool = false
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], body: Block
+    ) -> SagaTask {
+        newTask(
+            name: name, location: location, kind: kind, parent: parent, env: env,
+            code: code(of: body, slotCount: env.count))
+    }
+
+    /// Makes a task that runs `code`, and counts it as alive until it finishes.
+    func newTask(
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], code: Code
     ) -> SagaTask {
         liveTasks += 1
-        let code =
-            bodyIsMade
-            ? codeStore.code(ofMadeBody: body, slotCount: env.count, callShapes: callShapes)
-            : code(of: body, slotCount: env.count)
         return SagaTask(
             id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+    }
+
+    /// A task that runs `effect` over `env` and returns its value (see ``Desugar``): entry
+    /// `entry` of the statement running where it stands (see ``runningSite``).
+    func effectTask(
+        _ effect: Effect, at location: SourceLocation, entry: Int, name: String, kind: SagaTask.Kind,
+        parent: SagaTask, env: [Value]
+    ) -> SagaTask {
+        let code = codeStore.code(
+            ofEffect: effect, at: location, slot: env.count, site: runningSite, entry: entry,
+            callShapes: callShapes)
+        return newTask(name: name, location: location, kind: kind, parent: parent, env: env + [.null], code: code)
     }
 
     /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).
