@@ -19,6 +19,31 @@ import Testing
         }
     }
 
+    /// A loop that saves and waits for each acknowledgement feeds itself too: the store's
+    /// answers are not news from outside, in a file store or in memory, on either clock.
+    @Test(arguments: [["--virtual-time", "--memory"], ["--virtual-time", "--store"], ["--memory"]])
+    func aLoopOfSavesStops(flags: [String]) async throws {
+        let source = """
+            saga saver {
+              var i = 0
+              loop {
+                put "persistence/save" { entity: "ticks", element: { id: i % 5 } }
+                take "persistence/saved"
+                i = i + 1
+              }
+            }
+
+            """
+        try await ExitCodeTests.withFiles(["t.saga": source]) { dir in
+            var arguments = ["run", dir.appendingPathComponent("t.saga").path, "--max-turns-without-input", "1000"]
+            arguments += flags
+            if flags.last == "--store" { arguments.append(dir.appendingPathComponent("store").path) }
+            let run = await runSagarun(arguments)
+            #expect(run.code == 1)
+            #expect(run.err.contains("the run took 1000 turns with no input"), "\(run.err)")
+        }
+    }
+
     /// `--max-memory` takes MiB; past it the run stops with exit code 1.
     @Test func aRunPastMaxMemoryStops() async throws {
         let resident = try #require(residentMiB())

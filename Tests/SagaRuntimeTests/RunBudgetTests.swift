@@ -135,6 +135,29 @@ import Testing
         #expect(within.status == .success)
     }
 
+    /// A reducer's loop takes from the run's steps too: an endless one stops the run at the
+    /// budget, rolled back, with nothing after it, rather than at the reducer's own limit of
+    /// 100,000,000 turns.
+    @Test func aReducersEndlessLoopStopsAtTheBudget() async throws {
+        let source = """
+            state { n: 0 }
+            reduce "spin" as a { while true { state.n = state.n + 1 } }
+            saga main { put "spin"; log "after" }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "budget.saga").program)
+        var options = Interpreter.Options(virtualTime: true)
+        options.maxRunSteps = 1_000
+        options.printState = true
+        let output = BufferedOutput()
+        let status = await Interpreter(program: program, options: options, output: output).run()
+        #expect(status == .sagaFailed)
+        #expect(output.lines == [#"state {"n":0}"#])
+        #expect(
+            output.errors == [
+                "error: the run took more than 1000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
+    }
+
     /// A run stopped by its budget while a host call is in flight ends: the call is cancelled,
     /// and nothing runs after (a call that would answer after an hour, or never, holds nothing
     /// up).

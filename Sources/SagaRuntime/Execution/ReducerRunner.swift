@@ -51,6 +51,12 @@ final class ReducerRunner {
     @exclusivity(unchecked) var memoryWatch: MemoryWatch?
     /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
     @exclusivity(unchecked) private(set) var stepsTaken = 0
+    /// The steps the run has left (``Interpreter/Options/maxRunSteps``), which the reducers'
+    /// loop iterations take from too: set before each action, `Int.max` without a limit.
+    @exclusivity(unchecked) var runStepsLeft = Int.max
+    /// Set when a reducer's loop used up ``runStepsLeft``: it is rolled back as a failed one is,
+    /// without a report, and the run is out of steps.
+    @exclusivity(unchecked) var ranOutOfRunSteps = false
     /// Reducers that run after the program's own (the persistence reducer), as one.
     ///
     /// One closure in a `let`, called where it is: called out of an array, each would be
@@ -153,9 +159,14 @@ final class ReducerRunner {
                     for s in 0..<size { slots[s] = .null }
                 }
             }
-            stepsLeft = maxSteps
+            let allowed = Swift.min(maxSteps, runStepsLeft)
+            stepsLeft = allowed
             logging = needsUndo[i]
-            defer { stepsTaken &+= maxSteps - Swift.max(stepsLeft, 0) + 1 }
+            defer {
+                let used = allowed - Swift.max(stepsLeft, 0) + 1
+                stepsTaken &+= used
+                if runStepsLeft != Int.max { runStepsLeft = Swift.max(0, runStepsLeft - used) }
+            }
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
             do {
@@ -170,6 +181,8 @@ final class ReducerRunner {
                 // A failed instruction may leave a temporary it had not passed on yet.
                 for t in 0..<temporaryCount { temporaries[t] = .null }
                 undo.rollBack(&state)
+                // The run is out of steps: it stops, with no reducer run after.
+                if ranOutOfRunSteps { return }
                 output.error(report(i, error.message))
             }
         }
@@ -201,7 +214,8 @@ final class ReducerRunner {
     /// that the code loop, where ``countStep()`` is inlined, does not set up its text.
     @inline(never)
     private func loopedTooOften() -> SagaError {
-        SagaError(
+        if runStepsLeft < maxSteps { ranOutOfRunSteps = true }
+        return SagaError(
             kind: "RangeError",
             message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")
     }

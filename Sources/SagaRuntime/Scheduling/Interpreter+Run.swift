@@ -304,15 +304,17 @@ extension Interpreter {
 
     /// Resumes the task that waited for a host call, or dispatches a middleware's actions.
     private func deliver(_ done: HostCallTable.Completion) {
-        heardFromOutside()
         guard case .task(let task, let token) = done.waiter else {
             // A middleware's results (a group commit's `persistence/saved` actions): each is
-            // an event of its own, dispatched once nothing else can run.
+            // an event of its own, dispatched once nothing else can run. They answer the
+            // program's own actions, so they are not news from outside: a saga that only saves
+            // and waits for its acknowledgement feeds itself.
             if case .success(.list(let actions)) = done.result {
                 for action in actions { scheduler.heldResults.append(action) }
             }
             return
         }
+        heardFromOutside()
         guard task.token == token, case .host(let id) = task.wait, id == done.id else { return }
         switch done.result {
         case .success(.handle(let h)) where h.object is EventChannel:

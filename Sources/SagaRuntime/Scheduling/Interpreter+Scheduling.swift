@@ -330,6 +330,14 @@ extension Interpreter {
     private func storeProcesses(_ action: Value) -> SagaError? {
         processingOwnEntry = true
         defer { processingOwnEntry = false }
+        // A reducer's loop takes from the run's steps too: one that uses them up stops the run.
+        if options.maxRunSteps != nil { reducers.runStepsLeft = runStepsLeft }
+        defer {
+            if reducers.ranOutOfRunSteps, let limit = options.maxRunSteps {
+                reducers.ranOutOfRunSteps = false
+                overran(.steps(limit))
+            }
+        }
         do throws(SagaError) {
             try binding.process(action)
             return nil
