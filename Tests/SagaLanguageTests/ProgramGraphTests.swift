@@ -328,7 +328,7 @@ struct ProgramGraphTests {
                 """#)
     }
 
-    /// A reducer another file declares is named by that file too.
+    /// A reducer another file declares is named by that file's path too.
     @Test func anImportedReducerIsNamedByItsFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -339,7 +339,7 @@ struct ProgramGraphTests {
         let result = Frontend().compile(path: folder.appendingPathComponent("main.saga").path)
         let program = try #require(result.program, "\(result.renderedDiagnostics)")
         let graph = ProgramGraph.mermaid(program)
-        #expect(graph.contains("(\"reducer at lib.saga:1:1\")"), "\(graph)")
+        #expect(graph.contains("lib.saga:1:1\")]"), "\(graph)")
         #expect(graph.contains("(\"reducer at 2:1\")"), "\(graph)")
     }
 

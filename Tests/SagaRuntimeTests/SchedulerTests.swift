@@ -90,6 +90,30 @@ import Testing
             ])
     }
 
+    /// A deep recursion's stack shows its innermost frames, then one line for those left out,
+    /// then the root saga that started it all, in 64 lines.
+    @Test(arguments: [2, 62, 63, 86, 500])
+    func aDeepStackKeepsItsRoot(depth: Int) async {
+        let run = await runSaga(
+            """
+            func down(n) { if n <= 1 { throw "bottom" }; let r = call down(n - 1); return r }
+            saga deep { call down(\(depth)) }
+            """)
+        let lines = (run.errors.first ?? "").split(separator: "\n").dropFirst().map {
+            $0.trimmingPrefix("    ")
+        }
+        #expect(lines.first == "at func down (test.saga:1:28)")
+        #expect(lines.last == "called by saga deep at test.saga:2:13")
+        // Each call is a frame: the innermost, `depth - 1` callers, the root.
+        let frames = depth + 1
+        #expect(lines.count == min(frames, 64), "\(lines)")
+        if frames > 64 {
+            #expect(lines[62] == "… \(frames - 63) more")
+        } else {
+            #expect(!lines.contains { $0.hasPrefix("…") })
+        }
+    }
+
     @Test func aFailedRootSagaIsReportedWithItsStackAndTheOthersGoOn() async {
         let run = await runSaga(
             """

@@ -115,14 +115,13 @@ struct GraphBuilder {
         }
     }
 
-    /// Where a declaration stands, for a label: `line:column`, after the file's name when it is
-    /// not the root file (one the program imports).
+    /// Where a declaration stands, for a label: `line:column`, after the file's path (as
+    /// diagnostics show it) when it is not the root file (one the program imports).
     private func place(_ location: SourceLocation) -> String {
         let at = "\(location.line):\(location.column)"
         let file = Int(location.file)
         guard file > 0, file < program.files.count else { return at }
-        let path = program.files[file].path
-        return "\(path.split(separator: "/").last.map(String.init) ?? path):\(at)"
+        return "\(program.files[file].path):\(at)"
     }
 
     /// The diagram: nodes in a fixed order (sagas, functions and host functions by name, reducers

@@ -7,17 +7,19 @@ extension Code {
     ///
     /// Places print as `name` (a variable, named by `slotNames` where it has a name, `sN`
     /// otherwise), `tN` (a temporary) and constants as literals; jumps name their target's
-    /// index.
-    func listing(slotNames: [String], files: [SourceFile], indent: String = "  ") -> [String] {
+    /// index; a call names its function by `functionNames` where it has a name.
+    func listing(
+        slotNames: [String], files: [SourceFile], indent: String = "  ", functionNames: [String] = []
+    ) -> [String] {
         var listing = ListingLines(files: files, indent: indent, count: instructionCount)
         for index in 0..<instructionCount {
-            listing.append(index, at: lines[index], describe(instructionBase[index], slotNames))
+            listing.append(index, at: lines[index], describe(instructionBase[index], slotNames, functionNames))
         }
         return listing.lines
     }
 
     /// One instruction as text.
-    private func describe(_ instruction: Instruction, _ names: [String]) -> String {
+    private func describe(_ instruction: Instruction, _ names: [String], _ functionNames: [String]) -> String {
         func p(_ place: Place) -> String { describe(place, names) }
         func key(_ k: Int32) -> String { keys.indices.contains(Int(k)) ? keys[Int(k)] : "?" }
         func path(_ index: Int32) -> String {
@@ -76,8 +78,11 @@ extension Code {
             let arguments = (0..<call.argumentCount).map { p(call.argumentBase[$0]) }.joined(separator: ", ")
             let statement =
                 sites.indices.contains(Int(call.site)) ? ASTDump.render(sites[Int(call.site)].statement) : "?"
+            let function =
+                functionNames.indices.contains(Int(call.function))
+                ? functionNames[Int(call.function)] : "function \(call.function)"
             return (call.stepsFirst ? "step; " : "")
-                + "call function \(call.function)(\(arguments)), or run \(statement) where it stands"
+                + "call \(function)(\(arguments)), or run \(statement) where it stands"
         case .callReturn(let i, let value):
             guard valueCalls.indices.contains(Int(i)) else { return "return ?" }
             let call = valueCalls[Int(i)]

@@ -13,8 +13,9 @@ package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
         var out: [String] = []
-        // The functions a loop calls in its code, as the interpreter compiles its loops.
+        // The functions a body calls in its code, as the interpreter compiles its bodies.
         let callShapes = program.functions.map(CallShape.init)
+        let functionNames = program.functions.map(\.name)
         for reducer in program.reducers {
             var names = SlotNames()
             names.add(reducer.binding)
@@ -22,25 +23,34 @@ package enum ProgramListing {
             let code = Code(reducer: reducer.body.statements, slotCount: max(reducer.slotCount, 1))
             let pattern = patternText(reducer.pattern)
             out.append(
-                "reducer on \(pattern) at \(at(reducer.location)): \(count(code.instructions.count, "instruction")), "
+                "reducer on \(pattern) at \(at(reducer.location, in: program.files)): \(count(code.instructions.count, "instruction")), "
                     + "\(count(code.temporaryCount, "temporary", plural: "temporaries"))")
-            out += code.listing(slotNames: names.names, files: program.files)
+            out += code.listing(slotNames: names.names, files: program.files, functionNames: functionNames)
         }
         for saga in program.sagas {
             var walk = BodyWalk(program: program, callShapes: callShapes)
-            walk.list("saga \(saga.name) at \(at(saga.location))", saga.body, indent: "")
+            walk.list("saga \(saga.name) at \(at(saga.location, in: program.files))", saga.body, indent: "")
             out += walk.lines
         }
         for function in program.functions {
             var walk = BodyWalk(program: program, callShapes: callShapes)
             for parameter in function.parameters { walk.names.add(parameter) }
-            walk.list("func \(function.name) at \(at(function.location))", function.body, indent: "")
+            walk.list(
+                "func \(function.name) at \(at(function.location, in: program.files))", function.body, indent: "")
             out += walk.lines
         }
         return out.joined(separator: "\n") + (out.isEmpty ? "" : "\n")
     }
 
     static func at(_ location: SourceLocation) -> String { "\(location.line):\(location.column)" }
+
+    /// Where a declaration stands: `line:column`, after its file's path when it is not the
+    /// root file (one the program imports).
+    static func at(_ location: SourceLocation, in files: [SourceFile]) -> String {
+        let file = Int(location.file)
+        guard file > 0, file < files.count else { return at(location) }
+        return "\(files[file].path):\(at(location))"
+    }
 
     static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
         "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
@@ -115,7 +125,9 @@ package enum ProgramListing {
                 return
             }
             lines.append("\(indent)\(title): compiled, \(count(code.instructionCount, "instruction"))")
-            lines += code.listing(slotNames: names.names, files: program.files, indent: indent + "  ")
+            lines += code.listing(
+                slotNames: names.names, files: program.files, indent: indent + "  ",
+                functionNames: program.functions.map(\.name))
             for statement in body.statements { walk(statement, indent: indent + "  ") }
         }
 

@@ -71,7 +71,8 @@ extension Interpreter {
         switch overrun {
         case .steps(let limit):
             output.error(
-                "error: the run took more than \(limit) steps; it was stopped; raise the limit with --max-run-steps")
+                "error: the run took more than \(limit) step\(limit == 1 ? "" : "s"); it was stopped; "
+                    + "raise the limit with --max-run-steps")
         case .turnsWithoutInput(let limit):
             output.error(
                 "error: the run took \(limit) turns with no input, host answer or real-time wait "

@@ -6,15 +6,17 @@ extension Interpreter {
     /// runs inline), each function that called it, then each task that started it, with where
     /// it did.
     ///
-    /// At most 64 lines of callers, as a deep recursion would make endless ones.
+    /// A deep recursion would make endless ones: past ``StackLines/most`` lines, the frames in
+    /// between are counted in one line, and the outermost (the root saga) is kept.
     func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
         var calls = inlineCalls(of: task)
         // A saga written in Swift has no place in a source file: its name alone.
         let name = calls.first?.name ?? stackName(task)
-        var lines = [location.line > 0 ? "at \(name) (\(describe(location)))" : "at \(name)"]
+        var lines = StackLines()
+        lines.add { location.line > 0 ? "at \(name) (\(self.describe(location)))" : "at \(name)" }
         appendCallers(calls, of: task, to: &lines)
         var child = task
-        while let parent = child.parent, lines.count <= 64 {
+        while let parent = child.parent {
             let verb: String
             switch child.kind {
             case .attached: verb = "forked by"
@@ -28,12 +30,40 @@ extension Interpreter {
             // may have moved on into one since.
             calls = child.kind == .owned ? inlineCalls(of: parent) : []
             let starter = calls.first?.name ?? stackName(parent)
-            lines.append(
-                child.location.line > 0 ? "\(verb) \(starter) at \(describe(child.location))" : "\(verb) \(starter)")
+            let at = child.location
+            lines.add { at.line > 0 ? "\(verb) \(starter) at \(self.describe(at))" : "\(verb) \(starter)" }
             appendCallers(calls, of: parent, to: &lines)
             child = parent
         }
-        return lines
+        return lines.finished()
+    }
+
+    /// The lines of a saga stack, made only for the frames it shows (see ``trace(_:at:)``).
+    struct StackLines {
+        /// The most lines a stack shows, the line that counts the frames left out included.
+        static let most = 64
+        private var lines: [String] = []
+        /// How many frames came after the first ``most``, and the line of the last of them.
+        private var more = 0
+        private var last: (() -> String)?
+
+        /// Adds a frame's line, made if it may be shown.
+        mutating func add(_ line: @escaping () -> String) {
+            if lines.count < Self.most {
+                lines.append(line())
+            } else {
+                more += 1
+                last = line
+            }
+        }
+
+        /// The lines: with more frames than ``most``, those between the first `most - 2` and the
+        /// outermost counted in one.
+        func finished() -> [String] {
+            guard let last else { return lines }
+            let shown = Self.most - 2
+            return Array(lines[..<shown]) + ["… \(lines.count - shown + more - 1) more", last()]
+        }
     }
 
     /// What a stack calls a task: its name, but `every body` (and so on) for the body a
@@ -56,10 +86,11 @@ extension Interpreter {
     }
 
     /// `called by NAME at SITE` for each inline call, innermost first.
-    private func appendCallers(_ calls: [CallFrame], of task: SagaTask, to lines: inout [String]) {
-        for (i, call) in calls.enumerated() where lines.count <= 64 {
+    private func appendCallers(_ calls: [CallFrame], of task: SagaTask, to lines: inout StackLines) {
+        for (i, call) in calls.enumerated() {
             let caller = i + 1 < calls.count ? calls[i + 1].name : stackName(task)
-            lines.append("called by \(caller) at \(describe(call.location))")
+            let at = call.location
+            lines.add { "called by \(caller) at \(self.describe(at))" }
         }
     }
 
