@@ -328,6 +328,17 @@ struct ProgramGraphTests {
                 """#)
     }
 
+    /// A `put` of a type held by a `let` is drawn as that type, as a `take` of one is.
+    @Test func aPutOfATypeHeldByALetIsDrawnAsThatType() throws {
+        let program = try Self.program(
+            """
+            saga main { let t = "dec"; put t; let p = ["a", "b"]; take p }
+            """)
+        let graph = ProgramGraph.mermaid(program)
+        #expect(graph.contains("\"dec\"]"), "\(graph)")
+        #expect(!graph.contains("\"?\"]"), "\(graph)")
+    }
+
     /// A reducer another file declares is named by that file's path too.
     @Test func anImportedReducerIsNamedByItsFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")

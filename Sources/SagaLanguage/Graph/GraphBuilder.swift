@@ -371,11 +371,15 @@ struct GraphBuilder {
         }
     }
 
-    /// The type a `put` dispatches: `put "t" …`, or `put {type: "t", …}` (the last `type`
-    /// field wins, as in a record literal); `?` for anything computed, a channel put included.
+    /// The type a `put` dispatches: `put "t" …`, `put t …` of a `let t = "t"`, or
+    /// `put {type: "t", …}` (the last `type` field wins, as in a record literal); `?` for
+    /// anything computed, a channel put included.
     private func putKeys(_ target: Expr, _ payload: Expr?) -> [ActionKey] {
         switch target {
         case .literal(.string(let type), _):
+            return [.type(type)]
+        case .variable(let variable):
+            guard case .literal(.string(let type), _)? = patternsBySlot[variable.slot] else { return [.unknown] }
             return [.type(type)]
         case .record(let fields, _) where payload == nil:
             if let field = fields.last(where: { $0.key == "type" }), case .literal(.string(let type), _) = field.value {
