@@ -129,6 +129,12 @@ import Testing
         #expect(lines.filter { $0.hasSuffix("end finally: go on leaving") }.count == 2)
     }
 
+    /// A reducer's pattern shows as it is written: a type, `*`, or a list of types.
+    @Test func aReducersListPatternIsShown() async throws {
+        let r = try await listing("state { n: 0 }\nreduce [\"inc\", \"dec\"] as a { state.n = state.n + 1 }\n")
+        #expect(r.out.hasPrefix("reducer on [\"inc\",\"dec\"] at 2:1:"), "\(r.out)")
+    }
+
     @Test func aProgramThatDoesNotCheckListsNothing() async throws {
         let r = try await listing("saga main { take }")
         #expect(r.code != 0)

@@ -56,11 +56,18 @@ package enum ProgramListing {
         "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
     }
 
-    /// A literal pattern as JSON, `*`, or `a pattern` for one computed.
+    /// A literal pattern or a list of types as JSON, `*`, or `a pattern` for one computed.
     static func patternText(_ pattern: Pattern) -> String {
         switch pattern {
         case .any: return "*"
         case .expr(.literal(let value, _)): return value.canonicalJSON
+        case .expr(.list(let items, _)):
+            // `["inc", "dec"]`: its strings as a JSON list.
+            let types = items.compactMap { item -> Value? in
+                if case .literal(.string(let type), _) = item { return .string(type) }
+                return nil
+            }
+            return types.count == items.count ? Value.list(types).canonicalJSON : "a pattern"
         case .expr: return "a pattern"
         }
     }
