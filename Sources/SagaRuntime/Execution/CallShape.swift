@@ -12,16 +12,15 @@ final class CallShape {
         /// Inline, in the caller's task, which runs the function's code above the caller's.
         case inline
         /// A body that is a single `return` of an expression (`func total(o) { return o.qty *
-        /// o.price }`): evaluated at the call site with no frame, as redux-saga calls a plain
-        /// (non-generator) function and has its value at once. Expressions have no effects,
-        /// so this is not observable; if the expression fails, the call runs inline instead,
-        /// so that the error's trace names the function as it always does.
+        /// o.price }`): the caller's code computes it at the call with no frame (see
+        /// ``Code/ValueCall``), as redux-saga calls a plain (non-generator) function and has its
+        /// value at once. Expressions have no effects, so this is not observable; where the code
+        /// cannot make the call, or the expression fails, the call runs inline instead, so that
+        /// the error's trace names the function as it always does.
         case value
     }
 
     let kind: Kind
-    /// The function's statements (for `inline`, and `value` when its expression fails).
-    let body: [Stmt]
     /// The returned expression of a `value` function (a bare `return` returns a `null`
     /// literal).
     ///
@@ -35,7 +34,6 @@ final class CallShape {
     /// The shape of calls of `function`.
     init(_ function: FunctionDecl) {
         let statements = function.body.statements
-        body = statements
         let none = Expr.literal(.null, function.body.location)
         guard InlineCalls.canInline(function) else {
             kind = .task

@@ -38,20 +38,9 @@ extension Interpreter {
             }
             if task.native == nil {
                 if tracer != nil { traceCall(task, index, args) }
-                let shape = callShapes[index]
-                switch shape.kind {
-                case .task:
-                    break
-                case .inline:
-                    enterInline(index, args, task, loc)
-                    return .entered
-                case .value:
-                    // Only where storing the value cannot fail (a failed store is reported
-                    // where a returning call reports it, with its steps counted as a call's).
-                    if !task.target.isPath, let value = valueCall(index, shape.value, args, task) {
-                        return .called(value)
-                    }
-                    // It failed: run it inline, where the error gets the function's frame.
+                // A function whose body is one `return` runs inline too where the statement
+                // runs (the code makes the calls it can itself; see ``Code/ValueCall``).
+                if callShapes[index].kind != .task {
                     enterInline(index, args, task, loc)
                     return .entered
                 }
@@ -119,18 +108,6 @@ extension Interpreter {
         // callCounted traces the call.
         task.target = .slot(slot)
         return try runEffectResult(try callCounted(callee, args, task, loc), task)
-    }
-
-    /// The value of a call of a function whose body is `return EXPR`, or `nil` if evaluating
-    /// it fails (the expression is then evaluated again, inline).
-    ///
-    /// The step of its `return` is counted where the statement ends (see ``Step/called``).
-    func valueCall(_ index: Int, _ e: Expr, _ args: [Value], _ task: SagaTask) -> Value? {
-        do {
-            return try evaluator(task).eval(e, frame(index, args))
-        } catch {
-            return nil
-        }
     }
 
     /// Numbers a call, and throws the injected failure if it is the one to fail.

@@ -91,8 +91,6 @@ extension Interpreter {
                 case .entered:
                     // The function's code runs in the step loop; this code goes on when it returns.
                     return true
-                case .called:
-                    counts.countWithoutCheck()
                 }
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.

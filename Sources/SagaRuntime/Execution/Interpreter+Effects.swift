@@ -11,9 +11,6 @@ enum EffectResult {
     case completion(Completion)
     /// A function was called inline: the task now runs its code.
     case entered
-    /// A function whose body is one `return` was called: this is its value (see
-    /// ``CallShape/Kind/value``). Like ``entered``, the call does not wait.
-    case called(Value)
     /// A `put` whose action was processed at once and woke no task (see
     /// ``Interpreter/dispatchAtOnce(_:putter:)``): the task goes on as if it had been resumed.
     case dispatched(Value)

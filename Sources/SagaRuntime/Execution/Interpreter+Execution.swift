@@ -11,9 +11,6 @@ enum Step {
     case completion(Completion)
     /// The statement called a function inline, which now runs.
     case entered
-    /// The statement called a function whose body is one `return` and has its value: it
-    /// counts as ``entered`` followed by the step of that `return`, as the inline call would.
-    case called
     /// The statement's effect completed where the task would otherwise have blocked and been
     /// resumed at once (a `put` processed on the spot): the count of steps without waiting
     /// starts again, as it does when a task is resumed.

@@ -129,10 +129,6 @@ extension Interpreter {
             return .completion(c)
         case .entered:
             return .entered
-        case .called(let value):
-            // Stored in a variable or dropped (never a path), which cannot fail.
-            try storeResult(value, task)
-            return .called
         case .dispatched(let action):
             // Nothing was woken, so nothing runs before the task goes on.
             try storeResult(action, task)

@@ -217,6 +217,8 @@ extension Interpreter {
         // Where the statement's code starts (its step, taken again by the task) or ends.
         if let code = child.code.statementPlaces[place.statement.location] {
             child.pc = Int(place.past ? code.end : code.start)
+        } else {
+            assertionFailure("a statement of a watcher's body has no place in the body's code")
         }
         // `latest` keeps the handle of the body it started last, to cancel it with the next
         // action. Only its own statements read it, none of which runs while the body does; a
