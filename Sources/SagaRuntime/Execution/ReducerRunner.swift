@@ -51,9 +51,13 @@ final class ReducerRunner {
     @exclusivity(unchecked) var memoryWatch: MemoryWatch?
     /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
     @exclusivity(unchecked) private(set) var stepsTaken = 0
-    /// The steps the run has left (``Interpreter/Options/maxRunSteps``), which the reducers'
-    /// loop iterations take from too: set before each action, `Int.max` without a limit.
+    /// The steps the run had left (``Interpreter/Options/maxRunSteps``) when ``stepsTaken`` was
+    /// ``stepsAtAction``.
+    ///
+    /// The reducers' loop iterations take from them too. Set before each action; `Int.max`
+    /// without a limit.
     @exclusivity(unchecked) var runStepsLeft = Int.max
+    @exclusivity(unchecked) var stepsAtAction = 0
     /// Set when a reducer's loop used up ``runStepsLeft``: it is rolled back as a failed one is,
     /// without a report, and the run is out of steps.
     @exclusivity(unchecked) var ranOutOfRunSteps = false
@@ -159,14 +163,10 @@ final class ReducerRunner {
                     for s in 0..<size { slots[s] = .null }
                 }
             }
-            let allowed = Swift.min(maxSteps, runStepsLeft)
+            let allowed = Swift.min(maxSteps, runStepsLeft &- (stepsTaken &- stepsAtAction))
             stepsLeft = allowed
             logging = needsUndo[i]
-            defer {
-                let used = allowed - Swift.max(stepsLeft, 0) + 1
-                stepsTaken &+= used
-                if runStepsLeft != Int.max { runStepsLeft = Swift.max(0, runStepsLeft - used) }
-            }
+            defer { stepsTaken &+= allowed - Swift.max(stepsLeft, 0) + 1 }
             // In place, with an undo log: a copy of the state to fall back on would make the
             // first assignment copy all of it.
             do {
@@ -214,7 +214,7 @@ final class ReducerRunner {
     /// that the code loop, where ``countStep()`` is inlined, does not set up its text.
     @inline(never)
     private func loopedTooOften() -> SagaError {
-        if runStepsLeft < maxSteps { ranOutOfRunSteps = true }
+        if runStepsLeft &- (stepsTaken &- stepsAtAction) < maxSteps { ranOutOfRunSteps = true }
         return SagaError(
             kind: "RangeError",
             message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")

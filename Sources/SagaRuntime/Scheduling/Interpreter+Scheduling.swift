@@ -329,10 +329,25 @@ extension Interpreter {
     /// Has the store process one of the interpreter's own actions (middleware, reducers, then
     /// the takers): the error if it failed.
     private func storeProcesses(_ action: Value) -> SagaError? {
+        if _slowPath(options.maxRunSteps != nil) { return storeProcessesCountingSteps(action) }
         processingOwnEntry = true
         defer { processingOwnEntry = false }
-        // A reducer's loop takes from the run's steps too: one that uses them up stops the run.
-        if options.maxRunSteps != nil { reducers.runStepsLeft = runStepsLeft }
+        do throws(SagaError) {
+            try binding.process(action)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// ``storeProcesses(_:)`` in a run with a limit of steps, which a reducer's loop takes from
+    /// too: one that uses up the steps the run has left stops the run.
+    @inline(never)
+    private func storeProcessesCountingSteps(_ action: Value) -> SagaError? {
+        processingOwnEntry = true
+        defer { processingOwnEntry = false }
+        reducers.runStepsLeft = runStepsLeft
+        reducers.stepsAtAction = reducers.stepsTaken
         defer {
             if reducers.ranOutOfRunSteps, let limit = options.maxRunSteps {
                 reducers.ranOutOfRunSteps = false
