@@ -7,11 +7,11 @@ import Testing
 /// A loop whose body has effects runs compiled too (`Compiler+Sagas.swift`).
 ///
 /// A `take` of a type and a `put` of a literal action are steps of their own; a `log`, a
-/// `throw` and the other `take`, `put`, `select` and `delay` statements are run by the walk's
+/// `throw` and the other `take`, `put`, `select` and `delay` statements are run by
 /// `executeStatement` where they stand.
 ///
-/// A task that blocks or yields there goes on compiled when it resumes. Each program runs
-/// compiled and walked; both runs must print, fail, count steps and yield alike.
+/// A task that blocks or yields there goes on in its code when it resumes. Each program runs
+/// with and without the short cuts; both runs must print, fail, count steps and yield alike.
 @Suite struct CompiledEffectLoopTests {
     /// Two sagas passing actions back and forth: puts that wake a taker (and so block),
     /// puts that wake none, stored takes and puts, a `where`, a `select`, a channel, a delay.
@@ -56,7 +56,7 @@ import Testing
         #"{"type":"input","n":0}"#, #"{"type":"input","n":1}"#, #"{"type":"input","n":2}"#,
     ]
 
-    @Test func takesAndPutsAsWalked() async {
+    @Test func takesAndPutsInTheCode() async {
         let run = await runWithAndWithoutShortCuts(Self.pingPong, input: Self.input) { $0.printActions = true }
         #expect(run.errors == [])
         #expect(run.status == .success)
@@ -84,9 +84,9 @@ import Testing
         }
     }
 
-    /// Steps without an effect are counted to the limit as walked; a `put` processed at once
-    /// starts the count again, as any effect does.
-    @Test func theStepLimitStopsWhereTheWalkDoes() async {
+    /// Steps without an effect are counted to the limit; a `put` processed at once starts the
+    /// count again, as any effect does.
+    @Test func theStepLimitStopsWhereTheStatementsSay() async {
         let run = await runWithAndWithoutShortCuts(
             """
             saga main {
@@ -104,7 +104,7 @@ import Testing
     }
 
     /// A task blocked on a `take` in a compiled loop is cancelled where it waits: its `finally`
-    /// runs, as walked.
+    /// runs.
     @Test func cancelledWhileBlockedInACompiledLoop() async {
         let run = await runWithAndWithoutShortCuts(
             """
@@ -127,9 +127,9 @@ import Testing
         #expect(run.lines.filter { !$0.hasPrefix("action ") }.last == "main done")
     }
 
-    /// A `throw` in a compiled loop leaves it for the enclosing `catch`, with the trace the walk
-    /// gives; an uncaught one fails the saga at the statement.
-    @Test func throwsLeaveTheLoopAsWalked() async {
+    /// A `throw` in a compiled loop leaves it for the enclosing `catch`, with the trace of the
+    /// `throw`; an uncaught one fails the saga at the statement.
+    @Test func throwsLeaveTheLoop() async {
         let caught = await runWithAndWithoutShortCuts(
             """
             saga main {
@@ -168,9 +168,9 @@ import Testing
             ])
     }
 
-    /// Where a compiled loop with effects meets the walk's other ways: a `for` loop resumed
-    /// through its frame, an arm's step left to the walk before a `take`, a call by value left
-    /// to the walk (it fails), a recursive function's loop, a `put` whose reducer fails, a
+    /// Where a compiled loop with effects meets the rest: a `for` loop resumed after a wait,
+    /// an arm's step before a `take`, a call by value that fails and runs inline, a recursive
+    /// function's loop, a `put` whose reducer fails, a
     /// stored path that fails when the `take` resumes, END while blocked in a called function.
     static let edges: [(source: String, input: [String])] = [
         (
@@ -237,7 +237,7 @@ import Testing
     }
 
     @Test(arguments: 0..<edges.count)
-    func edgesAsWalked(_ index: Int) async {
+    func eachEdge(_ index: Int) async {
         let (source, input) = Self.edges[index]
         let plain = await runWithAndWithoutShortCuts(source, input: input) { $0.printActions = true }
         #expect(!plain.lines.isEmpty)

@@ -8,13 +8,13 @@ import Testing
 /// functions, cancellation while yielded, `return`, nested `if`s, and which loops compile at
 /// all.
 ///
-/// As in ``CompiledLoopTests``, each program runs compiled and walked, and both runs must print,
-/// fail, count and yield alike.
+/// As in ``CompiledLoopTests``, each program runs with and without the short cuts, and both runs
+/// must print, fail, count and yield alike.
 @Suite struct CompiledLoopEdgeTests {
     /// The edges: loops that never turn, empty arms, `continue` last, failures inside arms and
     /// in a called function (the trace names it), a string past `--max-length`, and a condition
     /// that fails at once inside `try`/`finally`.
-    @Test func edgesAndFailuresAsWalked() async {
+    @Test func edgesAndFailures() async {
         let source = """
             func one() { return 1 }
             func inverse(x) { return 10 / x }
@@ -70,8 +70,8 @@ import Testing
     }
 
     /// A `while` loop's condition that fails at a later turn, where the code takes the turn's
-    /// step and test in one instruction, fails as the walk fails it: at the condition's line,
-    /// caught by a `try` around the loop, after the step limits and yields the walk has.
+    /// step and test in one instruction, fails at the condition's line, caught by a `try`
+    /// around the loop, after the step limits and yields of the turns before.
     @Test func aConditionThatFailsAtALaterTurnFailsAtItsLine() async {
         let source = """
             saga main {
@@ -102,11 +102,11 @@ import Testing
         }
     }
 
-    /// Calls of one-`return` functions made in a loop's code do what the walk's calls do: an
+    /// Calls of one-`return` functions made in a loop's code do what calls do: an
     /// argument read twice, computed arguments, values of every kind, a failure inside the
     /// function (reported at the function), the injected failure of any call, the depth
     /// limit, step limits and yields.
-    @Test func callsMadeInTheCodeAsWalked() async {
+    @Test func callsMadeInTheCode() async {
         let source = """
             func sq(x) { return x * x }
             func pair(a, b) { return [a, b, {sum: a + b}] }
@@ -150,8 +150,8 @@ import Testing
     }
 
     /// A task cancelled while it has yielded inside a compiled loop's arm runs its `finally`
-    /// with the loop's variables as the walk leaves them.
-    @Test func cancelledWhileYieldedInALoopAsWalked() async {
+    /// with the loop's variables as the statements before left them.
+    @Test func cancelledWhileYieldedInALoop() async {
         for budget in [3, 4, 5, 7] {
             let run = await runWithAndWithoutShortCuts(
                 """
@@ -177,8 +177,8 @@ import Testing
     }
 
     /// `return` in a compiled loop leaves the function (through its `finally`) or the saga,
-    /// in the same step, as walked.
-    @Test func returnLeavesAsWalked() async {
+    /// in the same step.
+    @Test func returnLeaves() async {
         let source = """
             func find(xs, wanted) {
               for x in xs { if x.id == wanted { return x.name } }
@@ -218,9 +218,9 @@ import Testing
         }
     }
 
-    /// `if`s nested in arms: each enclosing block's rest is saved under the arm the walk is
-    /// left in, and leaving arms that end their blocks is one step.
-    @Test func nestedIfsAsWalked() async {
+    /// `if`s nested in arms: the statements after each arm run after it, and leaving arms that
+    /// end their blocks is one step.
+    @Test func nestedIfs() async {
         let source = """
             saga main {
               var a = 0
@@ -295,9 +295,9 @@ import Testing
 
     /// Loops nested in a compiled loop (a `while`, a `loop`, a `for`, each after statements
     /// and before others, one with an effect in an arm) count their own statement's step and
-    /// each turn's as the walk does: every step limit stops the run at the same place, and
-    /// every yield budget gives the same order.
-    @Test func nestedLoopsCountTheirStepsAsWalked() async {
+    /// each turn's: every step limit stops the run where the statements say, and every yield
+    /// budget gives the same order.
+    @Test func nestedLoopsCountTheirSteps() async {
         let source = """
             func one() { return 1 }
             saga main {

@@ -134,9 +134,9 @@ import Testing
         #expect(many.lines == ["b", "c", "a", "d"])
     }
 
-    /// Injected failures number a compiled loop's calls as the walk numbers them; past the call
-    /// depth limit, a call by value is left to the walk.
-    @Test func callsAreNumberedAndLimitedAsWalked() async {
+    /// Injected failures number a compiled loop's calls in the order they are made; past the
+    /// call depth limit, a call by value runs as its statement and fails there.
+    @Test func callsAreNumberedAndLimited() async {
         let source = """
             func one() { return 1 }
             func deep(n) {
@@ -165,7 +165,7 @@ import Testing
     }
 
     /// A `for` loop's body runs compiled in the same way, each turn taking the next item.
-    @Test func forLoopsComputeStopAndYieldAsWalked() async {
+    @Test func forLoopsComputeStopAndYield() async {
         let values = await runWithAndWithoutShortCuts(
             """
             func price(item) { return item.qty * item.price }
@@ -207,7 +207,7 @@ import Testing
 
     /// An `if` whose arms only store runs compiled too: the `if` is a step, and so is leaving
     /// an arm, except where the `if` ends the body (the loop's next turn follows at once).
-    @Test func ifsInLoopsBranchCountAndFailAsWalked() async {
+    @Test func ifsInLoopsBranchCountAndFail() async {
         let source = """
             func half(x) { return x / 2 }
             saga main {
@@ -275,8 +275,8 @@ import Testing
     }
 
     /// `break` and `continue` (in the body or an arm), and `loop`, which runs compiled as
-    /// `while true`: the same values, steps and yields as walked.
-    @Test func breakContinueAndLoopRunAsWalked() async {
+    /// `while true`: the values, steps and yields the statements say.
+    @Test func breakContinueAndLoopRun() async {
         let source = """
             saga main {
               let xs = [1, 5, 2, 8, 3]

@@ -7,9 +7,8 @@ import Testing
 /// A `transaction` runs from code, its loop's or its own: the interpreter keeps its
 /// compensations with the code (see ``CodeTries/transactions``).
 ///
-/// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
-/// walked, each `transaction` from code of its own), which must print, fail, count steps and
-/// yield alike; the lines expected are written out too.
+/// Each program runs with the short cuts and without (`Options.shortCuts` off), which must
+/// print, fail, count steps and yield alike; the lines expected are written out too.
 @Suite struct CompiledTransactionTests {
     static let orders = """
         saga main {
@@ -53,7 +52,7 @@ import Testing
         #expect(run.status == .sagaFailed)
     }
 
-    @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
+    @Test func everyStepLimitAndYieldBudgetFallsAlike() async {
         await runUnderLimitsWithAndWithoutShortCuts(Self.orders, limits: 2...60)
         // Failure injection runs each compensation twice.
         let twice = await runWithAndWithoutShortCuts(Self.orders) { $0.compensationRuns = 2 }

@@ -7,9 +7,8 @@ import Testing
 /// A `try` runs from code, its loop's or its own: its `catch` and `finally` blocks are reached
 /// through handlers the interpreter keeps with the code (see ``CodeTries/handlers``).
 ///
-/// Each program runs with the short cuts and without (`Options.shortCuts` off: its loops
-/// walked, each `try` from code of its own), which must print, fail, count steps and yield
-/// alike; the lines expected are written out too.
+/// Each program runs with the short cuts and without (`Options.shortCuts` off), which must
+/// print, fail, count steps and yield alike; the lines expected are written out too.
 @Suite struct CompiledTryTests {
     static let loops = """
         func risky(n) {
@@ -61,7 +60,7 @@ import Testing
         #expect(run.status == .success)
     }
 
-    @Test func everyStepLimitAndYieldBudgetFallsAsWalked() async {
+    @Test func everyStepLimitAndYieldBudgetFallsAlike() async {
         await runUnderLimitsWithAndWithoutShortCuts(Self.loops, limits: 2...70)
     }
 
@@ -189,7 +188,7 @@ import Testing
     }
 
     /// A `break`, `continue` or `return` in a `finally` block drops the way out that ran it, as
-    /// the walk does.
+    /// in JavaScript.
     @Test func aJumpOutOfAFinallyBlockDropsTheWayOut() async {
         let source = """
             func first(xs) {
@@ -223,10 +222,9 @@ import Testing
         await runUnderLimitsWithAndWithoutShortCuts(source, limits: 2...40)
     }
 
-    /// A `try` or `transaction` outside any loop runs from code of its own, which a `break` or
-    /// `continue` leaves for the loop the walk runs around it (with the short cuts off), its
-    /// `finally` blocks and compensations on the way.
-    @Test func aTryOutsideALoopRunsFromItsOwnCode() async {
+    /// A `try` or `transaction` at the top of a body, or in a loop that a `break` or `continue`
+    /// leaves through it, runs its `finally` blocks and compensations on the way.
+    @Test func aTryAtTheTopOrInALoopLeavesThroughItsFinally() async {
         let source = """
             saga main {
               try { log "top" } finally { log "top finally" }

@@ -239,8 +239,7 @@ import Testing
     }
 
     /// Code that reads only the action runs with no variables array (the runner neither fills
-    /// nor clears one); code with a variable of its own, or a `for`, or a statement left to
-    /// the walker, has one.
+    /// nor clears one); code with a variable of its own, or a `for`, has one.
     @Test func onlyCodeThatReadsNoVariableButTheActionRunsWithoutVariables() throws {
         #expect(try code(#"reduce "x" as a { state.count = state.count + a.by }"#).readsOnlyTheAction)
         #expect(try code(#"reduce "x" as a { state.items[a.i] = [a.n, {k: a.k}] }"#).readsOnlyTheAction)

@@ -5,9 +5,8 @@ import Testing
 /// A reducer's `state.K = state.K op …` runs as one update of the member where it is (lists
 /// and strings that `+` extends are appended to).
 ///
-/// Walked, it is a read, the operator and a store: each program here runs both ways
-/// (``runReducers(_:input:_:sourceLocation:)``) and the two must print, fail, roll back and
-/// end alike.
+/// Each program here runs (``runReducers(_:input:_:sourceLocation:)``) and must print, fail,
+/// roll back and end as a read, the operator and a store would.
 @Suite struct StateMemberUpdateTests {
     private static func adds(_ values: [String]) -> [String] {
         values.map { #"{"type":"add","v":\#($0)}"# }
