@@ -129,6 +129,20 @@ import Testing
         #expect(lines.filter { $0.hasSuffix("end finally: go on leaving") }.count == 2)
     }
 
+    /// `select` of the state or a member of it is an instruction of the code; one of anything
+    /// else runs where it stands.
+    @Test func aSelectOfTheStateOrAMemberIsAnInstruction() async throws {
+        let r = try await listing(
+            """
+            state { count: 0, user: { name: "a" } }
+            saga main { let c = select state.count; var s = select; let n = select state.user.name }
+            """)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("step; select state.count into c") }, "\(r.out)")
+        #expect(lines.contains { $0.hasSuffix("step; select state into s") }, "\(r.out)")
+        #expect(lines.contains { $0.contains("run (let n (select") && $0.hasSuffix("where it stands") }, "\(r.out)")
+    }
+
     /// A reducer's pattern shows as it is written: a type, `*`, or a list of types.
     @Test func aReducersListPatternIsShown() async throws {
         let r = try await listing("state { n: 0 }\nreduce [\"inc\", \"dec\"] as a { state.n = state.n + 1 }\n")

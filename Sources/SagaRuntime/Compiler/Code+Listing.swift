@@ -102,6 +102,8 @@ extension Code {
         case .statement(let i):
             let statement = sites.indices.contains(Int(i)) ? ASTDump.render(sites[Int(i)].statement) : "?"
             return "step; run \(statement) where it stands"
+        case .select(let k, let slot, _):
+            return "step; select " + (k < 0 ? "state" : "state.\(key(k))") + " into \(p(.slot(slot)))"
         case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"
         case .forNext(let items, let slot, let exit):
             return "\(p(.slot(slot))) = next of t\(items), or goto \(exit)"

@@ -57,7 +57,7 @@ extension Code {
             case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
-            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin:
+            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select:
                 // A handler writes the error into its place, a `catch` variable:
                 // a reducer with `try` runs with its variables.
                 return false

@@ -148,6 +148,11 @@ final class Code {
         /// One of ``takes``, after its statement's step: a `take` of a literal type, which leaves
         /// the task waiting; the code goes on after it.
         case take(Int32)
+        /// `select state.key` (or `select`, the whole state, when `key` is -1) into the variable in
+        /// `slot`, statement `site` of ``sites``, after its statement's step, as the statement
+        /// does it. Where the statement would yield first (work is waiting), the statement runs
+        /// as written instead.
+        case select(key: Int32, slot: Int32, site: Int32)
         /// Starts a `for`: the items of the sequence (a list's, or a record's keys) go in the
         /// temporary `items`, the index of the next one, 0, in the temporary after it.
         case forStart(Place, items: Int32)
@@ -220,7 +225,7 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .take, .put: return i + 1
+            case .statement, .take, .put, .select: return i + 1
             default: return nil
             }
         }
@@ -249,6 +254,7 @@ final class Code {
         switch instructionBase[pc - 1] {
         case .statement(let site): index = site
         case .take(let take): index = takes[Int(take)].site
+        case .select(_, _, let site): index = site
         case .put(let put): index = puts[Int(put)].site
         case .callReturn(let call, _), .call(let call): index = valueCalls[Int(call)].site
         default: return nil

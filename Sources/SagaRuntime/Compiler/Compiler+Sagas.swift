@@ -39,6 +39,10 @@ extension Compiler {
         case .put(let action, let slot):
             puts.append((action, Int32(slot), site))
             emit(.put(Int32(puts.count - 1)))
+        case .select(let key, let slot):
+            var k: Int32 = -1
+            if let key { k = keyIndex(key) }
+            emit(.select(key: k, slot: Int32(slot), site: site))
         }
     }
 

@@ -106,7 +106,7 @@ struct Compiler {
         if let at = pendingStep {
             pendingStep = nil
             switch instruction {
-            case .statement, .take, .put:
+            case .statement, .take, .put, .select:
                 // It takes its statement's step itself.
                 break
             case .call(let index):

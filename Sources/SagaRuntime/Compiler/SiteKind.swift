@@ -1,10 +1,11 @@
 import SagaCore
 import SagaLanguage
 
-/// What a statement of a saga's loop that the interpreter runs where it stands (a
-/// ``Code/Site``) does, where the code has an instruction of its own for it: the usual forms of
-/// `take` and `put`, with the pattern and the action made once
-/// (``Code/Instruction/take(_:)``, ``Code/Instruction/put(_:)``).
+/// What a statement of a saga that the interpreter runs where it stands (a ``Code/Site``)
+/// does, where the code has an instruction of its own for it: the usual forms of `take` and
+/// `put`, with the pattern and the action made once (``Code/Instruction/take(_:)``,
+/// ``Code/Instruction/put(_:)``), and `select` of the state or a member of it
+/// (``Code/Instruction/select(key:slot:site:)``).
 enum SiteKind {
     /// Any statement: run by the interpreter where it stands.
     case statement
@@ -12,6 +13,8 @@ enum SiteKind {
     case take(ActionPattern, slot: Int)
     /// `put "t"` or `put "t" {k: literal, …}`, its value into `slot` (-1: nowhere).
     case put(Value, slot: Int)
+    /// `select state.key` (`nil`: `select`, the whole state) into a variable.
+    case select(key: String?, slot: Int)
 
     init(_ statement: Stmt) {
         let slot: Int
@@ -32,6 +35,10 @@ enum SiteKind {
             return
         }
         switch effect {
+        case .select(nil, _) where slot >= 0:
+            self = .select(key: nil, slot: slot)
+        case .select(.member(.state, let key, _)?, _) where slot >= 0:
+            self = .select(key: key, slot: slot)
         case .take(.expr(.literal(.string(let type), _)), nil, _):
             self = .take(ActionPattern(string: type), slot: slot)
         case .put(.literal(.string(let type), _), nil, _):

@@ -202,6 +202,18 @@ struct CodeSteps {
         }
     }
 
+    /// A ``Code/Instruction/select(key:slot:site:)`` of `code`'s `key` (-1: the whole state),
+    /// statement `site` of `code`, as the statement does it: the value, or the error it fails
+    /// with; `nil` where the statement would yield first (see
+    /// ``Interpreter/select(_:_:_:_:)``).
+    @inline(__always)
+    func select(_ key: Int32, _ code: Code, _ site: Int) -> Result<Value, SagaError>? {
+        guard let interpreter, let task else { return nil }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.select(key, code, site, $0) }
+        }
+    }
+
     /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the task keeps the handler.
     @inline(__always)
     func beginTry(_ handler: Code.Handler) {

@@ -148,6 +148,21 @@ extension Interpreter {
         return processed
     }
 
+    /// `let x = select state.key` (`key` -1: `select`, the whole state), statement `site` of
+    /// `code`, as the statement does it: the value read, or the error reading it fails with;
+    /// `nil` where work is waiting, which the statement would let run first (it then runs as
+    /// written).
+    func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Result<Value, SagaError>? {
+        if scheduler.stepMadeWork { return nil }
+        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        guard key >= 0 else { return .success(binding.stateValue) }
+        do throws(SagaError) {
+            return .success(try Evaluator.member(code.keys[Int(key)], of: binding.stateValue))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// A `take` of a literal type, statement `site` of `code`, as the statement does it: the
     /// task blocks, the action it takes going into `slot`, if it is one.
     func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code, _ task: SagaTask) {

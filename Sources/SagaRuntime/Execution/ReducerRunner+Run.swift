@@ -154,6 +154,14 @@ extension ReducerRunner {
                             return .waiting
                         }
                         if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
+                    case .select(let key, let slot, let site):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        // Where the statement would yield first, it runs as written.
+                        guard let selected = steps.select(key, code, Int(site)) else { return .statement(Int(site)) }
+                        slots[Int(slot)] = try selected.get()
                     case .call(let index):
                         // Held by the code for as long as it runs: read without a retain.
                         unowned(unsafe) let call = code.valueCalls[Int(index)]
@@ -335,7 +343,7 @@ extension ReducerRunner {
             break
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
-            .take, .put, .call, .callReturn,
+            .take, .put, .select, .call, .callReturn,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
