@@ -149,8 +149,6 @@ public final class Interpreter {
     let scheduler = Scheduler()
     /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
     @exclusivity(unchecked) var constantActions = ConstantActions()
-    /// The pattern of the last `take "type"` (see ``TakePatternMemo``).
-    @exclusivity(unchecked) var takePatterns = TakePatternMemo()
     var hostCalls: HostCallTable
     /// What event channels' hosts have sent, not yet delivered.
     let eventInbox: EventInbox

@@ -308,9 +308,31 @@ final class Code {
         /// or the host function it forks; see ``Desugar``), by entry, each with the size of the
         /// frame it was made for: made the first time the statement runs, used again after.
         @exclusivity(unchecked) var effectTasks: [(slot: Int, code: Code)?] = []
+        /// The type its `take "t"` (with or without `where`) names, and the pattern that
+        /// type spells, read once: `nil` for any other statement.
+        let takePattern: (type: String, pattern: ActionPattern)?
 
         init(_ statement: Stmt) {
             self.statement = statement
+            takePattern = Self.literalTake(of: statement).map { ($0, ActionPattern(string: $0)) }
+        }
+
+        /// The type of the statement's `take "t"`, if that is its effect.
+        private static func literalTake(of statement: Stmt) -> String? {
+            let effect: Effect
+            switch statement {
+            case .effect(let e, _), .declare(_, _, .effect(let e), _), .assign(_, .effect(let e), _): effect = e
+            default: return nil
+            }
+            guard case .take(.expr(.literal(.string(let type), _)), _, _) = effect else { return nil }
+            return type
+        }
+
+        /// The pattern of `take "type"` run by this statement: read from the type only when
+        /// the statement has none of its own (or another).
+        func pattern(ofTake type: String) -> ActionPattern {
+            if let takePattern, Record.sameKey(takePattern.type, type) { return takePattern.pattern }
+            return ActionPattern(string: type)
         }
     }
 

@@ -265,8 +265,9 @@ extension Interpreter {
         case .any:
             actionPattern = .any
         case .expr(.literal(.string(let s), _)):
-            // The usual `take "type"`: no evaluator and no value to look through.
-            actionPattern = takePatterns.pattern(for: s)
+            // The usual `take "type"`: no evaluator and no value to look through; the statement
+            // running keeps the pattern, read from the type when the code was made.
+            actionPattern = runningSite?.pattern(ofTake: s) ?? ActionPattern(string: s)
         case .expr(let e):
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) {
