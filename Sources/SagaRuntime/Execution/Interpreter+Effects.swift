@@ -547,6 +547,7 @@ extension Interpreter {
         switch t.outcome {
         case .failed(let f)?: return .completion(.throwError(f))
         case .cancelled?:
+            noteJoinCancels(task, at: runningSite?.statement.location)
             task.isCancelling = true
             return .completion(.cancel)
         default: return nil

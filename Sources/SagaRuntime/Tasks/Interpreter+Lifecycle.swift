@@ -247,10 +247,22 @@ extension Interpreter {
     private func endedJoinWithoutValue(_ t: SagaTask, _ joiner: SagaTask) -> Bool {
         switch t.outcome {
         case .failed(let f)?: wake(joiner, .error(f))
-        case .cancelled?: scheduler.schedule(cancelWork(joiner))
+        case .cancelled?:
+            noteJoinCancels(joiner, at: joiner.waitingStatementLocation)
+            scheduler.schedule(cancelWork(joiner))
         default: return false
         }
         return true
+    }
+
+    /// Says on standard error that a root saga is cancelled because a task it joins (at
+    /// `location`) was: as in redux-saga, it then ends with no error, which would otherwise
+    /// leave the rest of its body unrun without a word.
+    func noteJoinCancels(_ joiner: SagaTask, at location: SourceLocation?) {
+        guard joiner.kind == .root, !joiner.isCancelling else { return }
+        let place = location.map { " at " + describe($0) } ?? ""
+        output.error(
+            "note: saga \(joiner.name.trimmingPrefix("saga ")) is cancelled: the task it joins\(place) was cancelled")
     }
 
     /// The value of a finished join.
