@@ -235,6 +235,51 @@ struct ProgramGraphTests {
                 """)
     }
 
+    /// An event channel a host function returns is a node of its own, fed by the host
+    /// function, where a `take` or watcher uses it as a channel (in a function it is passed to,
+    /// too); a host function's other results are no channel.
+    @Test func anEventChannelAHostFunctionReturnsIsANodeOfItsOwn() throws {
+        let program = try Self.program(
+            """
+            extern func chat.connect(room)
+            extern func chat.typing(room)
+            extern func api.user(id)
+            func receive(messages) {
+              let m = take messages
+            }
+            saga main {
+              let typing = call chat.typing("a")
+              debounce 10ms typing as t { }
+              let messages = call chat.connect("a")
+              call receive(messages)
+              let user = call api.user(1)
+              put "user/loaded" { user: user }
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    fn_receive["func receive(messages)"]
+                    host_api_user{{"host api.user"}}
+                    host_chat_connect{{"host chat.connect"}}
+                    host_chat_typing{{"host chat.typing"}}
+                    act_0>"user/loaded"]
+                    chan_0[/"channel typing"/]
+                    chan_1[/"channel messages"/]
+                    saga_main -->|"call"| fn_receive
+                    saga_main -->|"call"| host_api_user
+                    saga_main -->|"call"| host_chat_connect
+                    saga_main -->|"call"| host_chat_typing
+                    saga_main -->|"put"| act_0
+                    host_chat_connect -->|"events"| chan_1
+                    host_chat_typing -->|"events"| chan_0
+                    chan_0 -->|"debounce"| saga_main
+                    chan_1 -->|"take"| fn_receive
+
+                """)
+    }
+
     /// A channel passed to a function's parameter, there or on to another function, is the
     /// node its takes come out of; a parameter given two different channels takes from both.
     @Test func aChannelPassedToAFunctionIsTheNodeItsParameterNames() throws {

@@ -47,9 +47,13 @@ struct GraphBuilder {
     private(set) var takeLocations: [RawEdge: SourceLocation] = [:]
     private var hosts: Set<String> = []
     private var actions: Set<ActionKey> = []
-    /// Every channel made by a `let`, `var` or assignment of `channel` or `actionChannel`, with
-    /// the variable's name, in the order met.
-    private(set) var channels: [(name: String, owner: Endpoint)] = []
+    /// Every channel made by a `let`, `var` or assignment of `channel` or `actionChannel`, or
+    /// given by a host function (``host``, its name: an event channel), with the variable's
+    /// name, in the order met.
+    ///
+    /// A host function's result is drawn as a channel only where a `take`, watcher or `put`
+    /// treats it as one.
+    private(set) var channels: [(name: String, owner: Endpoint, host: String?)] = []
     /// The channels of the declaration being walked, by the slot of the variable holding one
     /// (or, for a function's parameter, each channel its calls pass there): a `put`, `take` or
     /// watcher that names the variable reaches them.
@@ -169,8 +173,18 @@ struct GraphBuilder {
             case .unknown: node(.action(key), "act_\(n)", .action, "?")
             }
         }
+        // A host function's result that nothing takes from or puts into as a channel is none.
+        var edges = edges
+        var reached: Set<Endpoint> = []
+        for edge in edges { reached.formUnion([edge.from, edge.to]) }
+        var shown = 0
         for (n, channel) in channels.enumerated() {
-            node(.channel(n), "chan_\(n)", .channel, "channel \(channel.name)")
+            if let host = channel.host {
+                guard reached.contains(.channel(n)) else { continue }
+                edges.insert(RawEdge(from: .host(host), to: .channel(n), kind: .put, label: "events"))
+            }
+            node(.channel(n), "chan_\(shown)", .channel, "channel \(channel.name)")
+            shown += 1
         }
         var position: [Endpoint: Int] = [:]
         for (i, end) in endpoints.enumerated() { position[end] = i }
@@ -240,12 +254,16 @@ struct GraphBuilder {
         switch effect {
         case .channel:
             channelsBySlot[variable.slot] = [channels.count]
-            channels.append((variable.name, owner))
+            channels.append((variable.name, owner, nil))
         case .actionChannel(let pattern, _, _, let location):
             let channel = channels.count
             channelsBySlot[variable.slot] = [channel]
-            channels.append((variable.name, owner))
+            channels.append((variable.name, owner, nil))
             taken(pattern, by: .channel(channel), label: "actionChannel", at: location)
+        case .call(.host(let name, _), _, _), .call(.named(let name, _), _, _):
+            channelsBySlot[variable.slot] = [channels.count]
+            channels.append((variable.name, owner, name))
+            walk(effect, from: owner)
         default:
             walk(effect, from: owner)
         }
