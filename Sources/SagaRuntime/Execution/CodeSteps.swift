@@ -173,16 +173,17 @@ struct CodeSteps {
         }
     }
 
-    /// A ``Code/Instruction/put(_:)`` of `action` into `slot`, statement `site` of `code`, as the
-    /// statement does it: the action as processed, the task's count of steps starting again as
-    /// after a wait; `nil` if the task now waits for it to be processed.
+    /// A ``Code/Instruction/put(_:)`` of `action` into `slot`, statement `site` of `code`, whose
+    /// code goes on at `pc`, as the statement does it: the action as processed, the task's
+    /// count of steps starting again as after a wait; `nil` if the task now waits for it to be
+    /// processed.
     @inline(__always)
-    mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int) -> Value? {
+    mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int) -> Value? {
         guard let interpreter, let task else { return nil }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
             guard
                 let processed = task._withUnsafeGuaranteedRef({
-                    interpreter.putAtOnce(action, into: slot, code, site, $0)
+                    interpreter.putAtOnce(action, into: slot, code, site, past: pc, $0)
                 })
             else { return nil }
             restart(

@@ -140,7 +140,13 @@ extension Interpreter {
     /// A `put` of a literal action, statement `site` of `code`, as the statement does it:
     /// processed at once (its value the action as processed), or the task blocks until it is
     /// (`nil`, its value going into `slot` then, if it is one).
-    func putAtOnce(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
+    ///
+    /// The task stands at `pc`, past the `put`, while it runs: where a failure to process the
+    /// action is reported.
+    func putAtOnce(
+        _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ task: SagaTask
+    ) -> Value? {
+        task.pc = pc
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
         if tracer != nil { traceEffect(at: code.sites[site], task) }
         guard case .dispatched(let processed) = dispatch(action, from: task) else { return nil }

@@ -149,7 +149,7 @@ extension ReducerRunner {
                         let put = code.puts + Int(index)
                         guard
                             let processed = steps.put(
-                                put.pointee.action, into: put.pointee.slot, code, Int(put.pointee.site))
+                                put.pointee.action, into: put.pointee.slot, code, Int(put.pointee.site), past: pc)
                         else {
                             return .waiting
                         }
