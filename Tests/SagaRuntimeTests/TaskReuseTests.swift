@@ -6,7 +6,7 @@ import Testing
 
 /// An `every`, `latest` or `leading` watcher runs each body in the task of a body that has
 /// ended, when nothing refers to that task any more (`ShortTurnWatcher.takeSpareTask`,
-/// `SagaTask.restart`).
+/// `SagaTask.restart`, or `SagaTask.rebirth` for a body that ended before it was adopted).
 ///
 /// A restarted task must be what a new one would be, and no run may tell the difference.
 @Suite struct TaskReuseTests {
@@ -48,6 +48,8 @@ import Testing
         used.phase = .done
         used.traceOpen = true
         used.endedByEnd = true
+        used.awaitsAdoption = true
+        used.endedUnadopted = true
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
@@ -66,13 +68,43 @@ import Testing
                 "id", "parent", "env", "code", "storedPC", "storedCallDepth", "temporaries", "frames", "token",
                 "waitSequence", "extras", "failure", "name", "owner", "location", "kind", "phase", "traceOpen",
                 "endedByEnd", "wait",
-                "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "target",
+                "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "awaitsAdoption", "endedUnadopted",
+                "target",
                 "resumption", "outcome",
             ])
         for (new, old) in zip(made, restarted) where new.label != "token" {
             #expect(String(describing: new.value) == String(describing: old.value), "\(new.label ?? "?")")
         }
         #expect(used.token == 12, "a token never goes back")
+    }
+
+    /// A body that ended before its watcher adopted it changed only its number, parent,
+    /// variables, place and phase (it never waited): starting the next body in its task
+    /// sets those again, and the task is as a new one.
+    @Test func aRebornTaskIsAsNewAsOneJustMade() {
+        let empty = Block(statements: [], location: Self.nowhere)
+        let body = Block(statements: [.log(.literal(.int(1), Self.nowhere), Self.nowhere)], location: Self.nowhere)
+        let code = Self.code(body)
+        let watcher = task(id: 1, parent: nil, env: [], body: empty)
+        let fresh = SagaTask(
+            id: 7, name: "fork block", location: Self.nowhere, kind: .attached, parent: watcher, env: [.int(5)],
+            body: code)
+        let used = SagaTask(
+            id: 3, name: "fork block", location: Self.nowhere, kind: .attached, parent: watcher, env: [.int(9)],
+            body: code)
+        // As the body's end leaves it (`Interpreter.bodyEndedUnadopted`).
+        used.pc = code.instructionCount
+        used.endCode()
+        used.phase = .done
+        used.env = []
+        used.endedUnadopted = true
+        used.parent = nil
+
+        used.rebirth(id: 7, parent: watcher, env: [.int(5)])
+
+        for (new, old) in zip(Mirror(reflecting: fresh).children, Mirror(reflecting: used).children) {
+            #expect(String(describing: new.value) == String(describing: old.value), "\(new.label ?? "?")")
+        }
     }
 
     @Test func aKeptTaskIsTakenOnlyWhenNothingElseRefersToIt() {

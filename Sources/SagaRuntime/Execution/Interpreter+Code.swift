@@ -26,6 +26,7 @@ extension Interpreter {
                 exit = try run(code, task, ev, pc: &pc, &counts)
             } catch {
                 guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
+                    adoptIfPending(task)
                     task.pc = pc
                     if counts.tooMany {
                         // The count starts again, and what runs next (a `catch`) runs in the
@@ -58,6 +59,7 @@ extension Interpreter {
                 return false
             case .paused:
                 if counts.overran, let limit = options.maxRunSteps {
+                    adoptIfPending(task)
                     overran(.steps(limit))
                     return false
                 }
@@ -69,6 +71,7 @@ extension Interpreter {
                 // a value it waited for is reported. Held by the code for as long as it runs:
                 // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
+                adoptIfPending(task)
                 let outer = runningSite
                 runningSite = site
                 let step = executeStatement(site.statement, task)

@@ -117,7 +117,7 @@ extension Interpreter {
     }
 
     /// Runs the task's code until the task blocks, yields or its body ends.
-    private func stepLoop(_ task: SagaTask) {
+    func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
         let steps = task.stepsBeforeYield
         // Written only when set: the write reaches the task's extras.
@@ -199,6 +199,7 @@ extension Interpreter {
     private func takeStep(_ task: SagaTask, _ counts: inout CodeSteps) -> LoopStep {
         counts.countWithoutCheck()
         if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
+            adoptIfPending(task)
             overran(.steps(limit))
             return .stopped
         }

@@ -52,7 +52,7 @@ extension Interpreter {
     /// Once it may not, the run is stopped: nothing runs after. A stop asked for (a signal,
     /// ``stop()``) ends the turn too, for the run loop to cancel the roots: a run with limits
     /// (any run of `sagarun`) stops so however much work a saga makes for itself.
-    private func withinRunLimits() -> Bool {
+    func withinRunLimits() -> Bool {
         if budget.isSpent { return false }
         if stopRequest.isAsked, !rootsStopped { return false }
         guard let overrun = budget.countTurn(reducerSteps: reducers.stepsTaken) else { return true }
@@ -169,6 +169,7 @@ extension Interpreter {
     /// Blocks a task on `wait`; wake-ups from before are now stale.
     @inline(__always)
     func block(_ task: SagaTask, on wait: Wait) {
+        adoptIfPending(task)
         task.token &+= 1
         task.wait = wait
         task.waitSequence = scheduler.nextWaitSequence()
@@ -264,6 +265,7 @@ extension Interpreter {
             return .dispatched(action)
         }
         putStamp = stamp
+        adoptIfPending(putter, joiningNow: true)
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended

@@ -132,34 +132,94 @@ extension Interpreter {
         }
         let env = watcher.bodyVariables(movingActionOutOf: &task.env)
         let child = startBody(of: watcher, in: task, id: makeID(), env: env)
-        task.adopt(child)
         if tracer != nil { traceStart(child, from: task) }
-        scheduler.schedule(child)
+        task.token &+= 1
+        task.resumption = .retake
+        runNow(child, of: task, watcher)
+        return true
+    }
+
+    /// Runs a body the watcher `task` has just started, then the watcher's second turn, as
+    /// the run loop would run them next: nothing is waiting in front of them (work made by a
+    /// step goes ahead of everything else), so the body runs at once, in this turn, and the
+    /// watcher's turn comes right after it, behind whatever the body makes runnable.
+    ///
+    /// The body's task is adopted by the watcher only if it waits, yields, fails or runs a
+    /// statement where it stands (see ``adoptIfPending(_:joiningNow:)``); one that runs to its
+    /// end first (``bodyEndedUnadopted(_:_:)``) never joins the watcher's children, leaves no
+    /// handle in `latest`'s `last` or `leading`'s `task`, and its task starts the next body as
+    /// it is.
+    ///
+    /// `every`'s and `latest`'s turn waits first in the ready queue, where a `put` the body
+    /// processes on the spot runs it first (the watcher takes again before the action is
+    /// processed). `leading`'s, which joins the body, is queued once the body has run: a `put`
+    /// of the body is processed with the watcher taking nothing, as when it waits on the join.
+    ///
+    /// The body's turn counts toward the run's limits as the run loop's turns do; where work is
+    /// already waiting, or a limit stops the run, both are queued as the statements queue them
+    /// instead.
+    private func runNow(_ child: SagaTask, of task: SagaTask, _ watcher: ShortTurnWatcher) {
+        guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
+            task.adopt(child)
+            noteBody(child, of: task, watcher)
+            scheduler.schedule(child)
+            scheduler.schedule(task)
+            return
+        }
+        child.awaitsAdoption = true
+        guard watcher.joinSlot != nil else {
+            scheduler.scheduleFirst(task)
+            stepLoop(child)
+            return
+        }
+        // Unless the watcher now waits on its join, or failed with its body.
+        let token = task.token
+        stepLoop(child)
+        if task.token == token { scheduler.schedule(task) }
+    }
+
+    /// Has the watcher `task` hold the handle of its body `child`, as its `fork` statement
+    /// leaves it: in `latest`'s `last`, to cancel it with the next action, or `leading`'s `task`,
+    /// to join it.
+    func noteBody(_ child: SagaTask, of task: SagaTask, _ watcher: ShortTurnWatcher) {
         if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
         if let joinSlot = watcher.joinSlot {
             task.env[joinSlot] = child.handle
             move(task, watcher, past: .fork)
         }
-        task.token &+= 1
-        task.resumption = .retake
-        scheduler.schedule(task)
-        return true
+    }
+
+    /// `leading`'s `join` of a body adopted where its `put`, processed on the spot, made it
+    /// wait: the watcher waits on its join, where the statement would have left it before the
+    /// action was processed.
+    func waitOnJoin(of child: SagaTask, _ task: SagaTask, _ watcher: ShortTurnWatcher) {
+        budget.stepsTaken &+= 1
+        if tracer != nil { traceWait(of: watcher, task, join: true) }
+        move(task, watcher, past: .join)
+        task.target = .discard
+        blockOnJoin(task, of: child)
     }
 
     /// Starts a body of `watcher` as a task attached to `task`, the watcher's: in the task of
     /// a body that has ended, if one was kept, or in a new one.
     ///
     /// The caller has `task` adopt it (here, the reference held across the call would be
-    /// released and retained again) and has it run.
+    /// released and retained again) and has it run, or runs it at once (see
+    /// ``runNow(_:of:_:)``), which has it adopted where it must be.
     @inline(__always)
     func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
         let child: SagaTask
         liveTasks += 1
-        let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
         if let spare = watcher.takeSpareTask() {
+            if spare.endedUnadopted {
+                spare.rebirth(id: id, parent: task, env: env)
+                return spare
+            }
+            let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
             spare.restart(id: id, parent: task, env: env, body: body)
             child = spare
         } else {
+            let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
             child = SagaTask(
                 id: id, name: Self.bodyName, location: watcher.location, kind: .attached, parent: task, env: env,
                 body: body)
@@ -218,7 +278,8 @@ extension Interpreter {
     ///   was cancelled, or work is waiting), having done nothing.
     private func joinBody(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ joinSlot: Int) -> Bool {
         guard let body = joinedBody(task, joinSlot) else {
-            // A body that ran inline ended with a value and no work waiting.
+            // A body that ran inline, or ended before its adoption, ended with a value and no
+            // work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
             budget.stepsTaken &+= 1  // The `join`.
             move(task, watcher, past: .take)
@@ -249,8 +310,9 @@ extension Interpreter {
     }
 
     /// Whether the body a `leading` watcher joins ran inline and ended
-    /// (``runBodyInline(_:_:_:)``): it leaves no handle, only the `.null` its short turn put in
-    /// the hidden `task` variable.
+    /// (``runBodyInline(_:_:_:)``), or ended before the watcher adopted it
+    /// (``runNow(_:of:_:)``): it leaves no handle, only the `.null` its short turn put in the
+    /// hidden `task` variable.
     private func bodyEndedInline(_ task: SagaTask, _ joinSlot: Int) -> Bool {
         guard joinSlot < task.env.count, case .null = task.env[joinSlot] else { return false }
         return true

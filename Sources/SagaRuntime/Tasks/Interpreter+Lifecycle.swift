@@ -5,6 +5,13 @@ extension Interpreter {
     /// A task's body has ended; the task ends once its attached children have (see
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
+        if task.awaitsAdoption {
+            if case .normal = completion, let watcher = endsUnadopted(task) {
+                bodyEndedUnadopted(task, watcher)
+                return
+            }
+            adoptIfPending(task)
+        }
         task.frames = []
         task.endCode()
         switch completion {
@@ -22,6 +29,54 @@ extension Interpreter {
             for child in task.children { scheduler.schedule(cancelWork(child)) }
         }
         finishIfDone(task)
+    }
+
+    /// Has the parent adopt a watcher's body that has so far run in its watcher's turn (see
+    /// ``SagaTask/awaitsAdoption``): it is about to wait, yield, fail or run a statement where
+    /// it stands, which the task tree, cancellation and the run's teardown must see.
+    ///
+    /// `joiningNow`: the body waits on a `put` processed on the spot, and a `leading` watcher
+    /// waits on its join at once (see ``waitOnJoin(of:_:_:)``).
+    @inline(__always)
+    func adoptIfPending(_ task: SagaTask, joiningNow: Bool = false) {
+        guard task.awaitsAdoption else { return }
+        adoptPending(task, joiningNow: joiningNow)
+    }
+
+    /// ``adoptIfPending(_:joiningNow:)`` of a body that awaits adoption.
+    @inline(never)
+    private func adoptPending(_ task: SagaTask, joiningNow: Bool) {
+        task.awaitsAdoption = false
+        guard let parent = task.parent, let watcher = parent.shortTurnWatcher else { return }
+        parent.adopt(task)
+        noteBody(task, of: parent, watcher)
+        if joiningNow, watcher.joinSlot != nil { waitOnJoin(of: task, parent, watcher) }
+    }
+
+    /// The watcher of a body that ends before it was adopted; `nil` if it must end as any
+    /// task does.
+    ///
+    /// Such a body has no child, no joiner, no frame and no trace slice open (it would have
+    /// been adopted before it had any), and it was neither cancelled nor failed.
+    private func endsUnadopted(_ task: SagaTask) -> ShortTurnWatcher? {
+        guard task.failure == nil, !task.isCancelling else { return nil }
+        return task.parent?.shortTurnWatcher
+    }
+
+    /// A watcher's body ended before its watcher adopted it: it has no children, no joiner, no
+    /// handle anywhere and no wait, so ending it is marking it done and keeping its variables'
+    /// storage and its task for the next body (``SagaTask/rebirth(id:parent:env:)``).
+    private func bodyEndedUnadopted(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+        task.awaitsAdoption = false
+        task.endCode()
+        task.phase = .done
+        liveTasks -= 1
+        watcher.keepVariables(&task.env)
+        task.endedUnadopted = true
+        // Kept by the watcher's data, which its task holds: the body lets go of its parent, as
+        // any finished task does.
+        task.parent = nil
+        watcher.keepSpareTask(task)
     }
 
     /// Finishes a task whose body has ended and whose children have all ended, then its

@@ -117,6 +117,14 @@ final class SagaTask: @unchecked Sendable {
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
     @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
+    /// Set while a watcher's body runs in its watcher's turn and has neither waited, yielded,
+    /// failed nor run a statement where it stands: its parent adopts it only then (see
+    /// ``Interpreter/adoptIfPending(_:joiningNow:)``), and a body that ends first is never
+    /// among its children.
+    @exclusivity(unchecked) var awaitsAdoption = false
+    /// Set when such a body ended before it was adopted: the task holds nothing but its code,
+    /// and ``rebirth(id:parent:env:)`` starts the watcher's next body in it.
+    @exclusivity(unchecked) var endedUnadopted = false
 
     /// Where the value of the effect it is blocked on goes.
     @exclusivity(unchecked) var target: ResultTarget = .discard
@@ -318,6 +326,8 @@ final class SagaTask: @unchecked Sendable {
     /// it would destroy its old value through an outlined call, which eats into what a
     /// restart saves.
     func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Code) {
+        awaitsAdoption = false
+        endedUnadopted = false
         self.id = id
         self.parent = parent
         self.env = env
@@ -345,6 +355,19 @@ final class SagaTask: @unchecked Sendable {
         if case .discard = target {} else { target = .discard }
         if case .start = resumption {} else { resumption = .start }
         if outcome != nil { outcome = nil }
+    }
+
+    /// Starts the next body of the same watcher in this task, whose last body ended before it
+    /// was adopted (``endedUnadopted``): only what that body changed is set again (its code is
+    /// the same, and it never waited).
+    func rebirth(id: Int, parent: SagaTask, env: consuming [Value]) {
+        self.id = id
+        self.parent = parent
+        self.env = env
+        pc = 0
+        if code.roomCount > 0 { temporaries = Self.room(for: code) }
+        phase = .body
+        endedUnadopted = false
     }
 
     /// Room for the temporaries and locals of `code`, if it needs any.

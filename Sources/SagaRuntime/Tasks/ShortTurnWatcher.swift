@@ -38,7 +38,8 @@ final class ShortTurnWatcher {
     /// ``Interpreter/move(_:_:past:)``); -1 until then.
     @exclusivity(unchecked) var statementEnds: (take: Int, fork: Int, join: Int) = (-1, -1, -1)
     /// Whether a short turn has started a body (`latest`'s hidden `last` stays null after a
-    /// body that ran in the watcher's turn, where the statements would have kept its handle).
+    /// body that ran in the watcher's turn, or ended before the watcher adopted it, where the
+    /// statements would have kept its handle).
     @exclusivity(unchecked) var hasStartedBody = false
     /// The code of the body, found when its first task starts: each body's variables are the
     /// watcher's, as many each time.

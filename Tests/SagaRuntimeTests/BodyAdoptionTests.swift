@@ -1,0 +1,74 @@
+import Testing
+
+/// A watcher's body that does not run inline still runs at once, in its watcher's turn, and
+/// its task joins the watcher's children only where it waits, yields, fails or runs a
+/// statement where it stands.
+///
+/// None of it may show: each program here runs both ways (with the short cuts and without,
+/// `Options.shortCuts`) and the two runs must agree on transcript, errors, status and final
+/// state.
+@Suite struct BodyAdoptionTests {
+    private static func actions(_ type: String, _ count: Int) -> [String] {
+        (1...count).map { #"{"type":"\#(type)","n":\#($0)}"# }
+    }
+
+    /// Bodies that wait after a `put` processed at once are the watcher's children: cancelling
+    /// the watcher's task cancels them, in the order they started.
+    @Test func bodiesThatWaitAfterAPutAreCancelledWithTheirWatcher() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              let w = fork {
+                every "a" as a {
+                  put "b" { n: a.n }
+                  try { take "never" } finally { log "body \\(a.n) cancelled = \\(cancelled)" }
+                }
+              }
+              take "stop"
+              cancel w
+              log "done"
+            }
+            """, input: Self.actions("a", 2) + [#"{"type":"stop"}"#])
+        #expect(outcome.lines == ["body 1 cancelled = true", "body 2 cancelled = true", "done"])
+        #expect(outcome.status == .success)
+    }
+
+    /// A body that fails after a `put` processed at once fails its watcher, and the watcher's
+    /// other bodies are cancelled.
+    @Test func aBodyThatFailsAfterAPutFailsItsWatcher() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              every "a" as a {
+                put "b"
+                if a.n == 2 { throw "body \\(a.n) failed" }
+                try { take "never" } finally { log "body \\(a.n) cancelled = \\(cancelled)" }
+              }
+            }
+            """, input: Self.actions("a", 2))
+        #expect(outcome.lines == ["body 1 cancelled = true"])
+        #expect(outcome.status == .sagaFailed)
+    }
+
+    /// Bodies that end at once, in the task of the body before, take their numbers and see
+    /// their own actions, however many run; `latest` cancels only the one that still waits.
+    @Test func bodiesThatEndAtOnceAndOnesThatWaitAlternate() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              latest "a" as a {
+                try {
+                  let t = fork { log "child of \\(a.n)" }
+                  if a.n % 2 == 0 { take "go" }
+                  log "body \\(a.n) ends"
+                } finally { if cancelled { log "body \\(a.n) cancelled" } }
+              }
+            }
+            """, input: Self.actions("a", 5))
+        #expect(
+            outcome.lines == [
+                "child of 1", "body 1 ends", "child of 2", "body 2 cancelled", "child of 3", "body 3 ends",
+                "child of 4", "body 4 cancelled", "child of 5", "body 5 ends",
+            ])
+    }
+}
