@@ -234,22 +234,15 @@ import Testing
         #expect(output.errors.first?.contains("at spawn block (app.saga:3:5)") == true)
     }
 
-    /// A `put` processed on the spot (nothing else waits) that fails is reported at the `put`,
-    /// not at the statement its task resumed after.
-    @Test func aPutProcessedOnTheSpotThatFailsIsReportedWhereItIs() async {
+    /// Runs `source` against the app's store, dispatches `.increment(by: 1)` from the app, and
+    /// stops once a failure is reported: the status, the transcript and the reports.
+    private func runUntilAFailure(_ source: String) async -> (status: RunStatus?, output: BufferedOutput) {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         let output = BufferedOutput()
-        let source = """
-            saga main {
-              let a = take "increment"
-              log "took \\(a.by)"
-              put "noSuchAction"
-            }
-            """
         guard let program = Frontend().compile(source: source, path: "app.saga").program else {
             Issue.record("the program does not compile")
-            return
+            return (nil, output)
         }
         let interpreter = sagas.interpreter(for: program, store: store, output: output)
         let running = Task { await interpreter.run() }
@@ -257,7 +250,21 @@ import Testing
         store.dispatch(.increment(by: 1))
         while output.errors.isEmpty { await Task.yield() }
         interpreter.stop()
-        #expect(await running.value == .sagaFailed)
+        return (await running.value, output)
+    }
+
+    /// A `put` processed on the spot (nothing else waits) that fails is reported at the `put`,
+    /// not at the statement its task resumed after.
+    @Test func aPutProcessedOnTheSpotThatFailsIsReportedWhereItIs() async {
+        let (status, output) = await runUntilAFailure(
+            """
+            saga main {
+              let a = take "increment"
+              log "took \\(a.by)"
+              put "noSuchAction"
+            }
+            """)
+        #expect(status == .sagaFailed)
         #expect(output.lines == ["took 1"])
         #expect(output.errors.first?.contains("at saga main (app.saga:4:3)") == true)
     }
@@ -265,10 +272,8 @@ import Testing
     /// The same in a watcher's body, which runs in its watcher's turn until it gets a task of
     /// its own (here at the `put`, which fails): the failure is reported at the `put`.
     @Test func aWatchersBodyWhosePutTheAppHasNoActionForFailsAtThePut() async {
-        let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
-        let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
-        let output = BufferedOutput()
-        let source = """
+        let (status, output) = await runUntilAFailure(
+            """
             saga main {
               every "increment" as a {
                 log "body \\(a.by)"
@@ -276,18 +281,8 @@ import Testing
                 log "unreached"
               }
             }
-            """
-        guard let program = Frontend().compile(source: source, path: "app.saga").program else {
-            Issue.record("the program does not compile")
-            return
-        }
-        let interpreter = sagas.interpreter(for: program, store: store, output: output)
-        let running = Task { await interpreter.run() }
-        await Task.yield()
-        store.dispatch(.increment(by: 1))
-        while output.errors.isEmpty { await Task.yield() }
-        interpreter.stop()
-        #expect(await running.value == .sagaFailed)
+            """)
+        #expect(status == .sagaFailed)
         #expect(output.lines == ["body 1"])
         #expect(output.errors.first?.contains("at every body (app.saga:4:5)") == true)
     }
