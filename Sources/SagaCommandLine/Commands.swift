@@ -102,7 +102,9 @@ enum Commands {
             ),
             .init(
                 name: "--yield-after", valueName: "n",
-                help: "A task that runs n steps without blocking lets the others go first (default: never)."),
+                help:
+                    "A task that runs n steps without blocking lets the others, and the actions queued, go first; a take loop then misses those actions (default: never)."
+            ),
             .init(
                 name: "--trace", valueName: "file",
                 help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),

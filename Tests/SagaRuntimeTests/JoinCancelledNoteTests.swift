@@ -36,6 +36,41 @@ import Testing
         #expect(run.errors == ["note: saga main is cancelled: the task it joins at test.saga:7:3 was cancelled"])
     }
 
+    /// The join may be in a saga function the root calls, or an entry of its `race`: the
+    /// cancellation reaches the root all the same.
+    @Test func aRootSagaCancelledThroughACallOrARaceIsNoted() async {
+        let called = await runSaga(
+            """
+            func waitFor(t) {
+              let r = join t
+              return r
+            }
+            saga main {
+              let t = fork { take "never" }
+              cancel t
+              let r = call waitFor(t)
+              log "not reached"
+            }
+            """)
+        #expect(called.lines.isEmpty)
+        #expect(called.errors == ["note: saga main is cancelled: the task it joins at test.saga:2:3 was cancelled"])
+        let raced = await runSaga(
+            """
+            saga main {
+              let t = fork { take "never" }
+              fork {
+                delay 5ms
+                cancel t
+              }
+              race { j: join t, d: delay 100ms }
+              log "not reached"
+            }
+            """)
+        #expect(raced.lines.isEmpty)
+        #expect(raced.errors.count == 1)
+        #expect(raced.errors.first?.hasPrefix("note: saga main is cancelled: the task it joins") == true)
+    }
+
     @Test func aForkedJoinerIsCancelledWithoutANote() async {
         let run = await runSaga(
             """

@@ -313,11 +313,27 @@ extension Interpreter {
     /// Says on standard error that a root saga is cancelled because a task it joins (at
     /// `location`) was: as in redux-saga, it then ends with no error, which would otherwise
     /// leave the rest of its body unrun without a word.
+    ///
+    /// The joiner may be a saga function the root calls, or an entry of its `race` or `all`
+    /// (or one of theirs): its cancellation cancels the task waiting for it, up to the root.
     func noteJoinCancels(_ joiner: SagaTask, at location: SourceLocation?) {
-        guard joiner.kind == .root, !joiner.isCancelling else { return }
+        var task = joiner
+        while task.kind == .owned {
+            switch task.owner {
+            case .caller(let caller):
+                // A transaction goes on after a compensation that was cancelled.
+                if case .compensating = caller.frames.last { return }
+                task = caller
+            case .entry(let combinator, _):
+                task = combinator.owner
+            case .none:
+                return
+            }
+        }
+        guard task.kind == .root, !task.isCancelling else { return }
         let place = location.map { " at " + describe($0) } ?? ""
         output.error(
-            "note: saga \(joiner.name.trimmingPrefix("saga ")) is cancelled: the task it joins\(place) was cancelled")
+            "note: saga \(task.name.trimmingPrefix("saga ")) is cancelled: the task it joins\(place) was cancelled")
     }
 
     /// The value of a finished join.
