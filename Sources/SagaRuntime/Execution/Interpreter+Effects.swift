@@ -284,8 +284,17 @@ extension Interpreter {
             switch value {
             case .string, .list: actionPattern = try ActionPattern(value)
             default:
+                // A watcher's loop (its task is named `every watcher` and so on) takes its
+                // pattern: the error names the watcher's keyword.
+                let suffix = " watcher"
+                var effect = "take"
+                if task.name.hasSuffix(suffix),
+                    let kind = Watcher.Kind(rawValue: String(task.name.dropLast(suffix.count)))
+                {
+                    effect = kind.rawValue
+                }
                 throw SagaError.typeError(
-                    "take needs a channel, a type pattern or a list of them, got \(value.kindName)")
+                    "\(effect) needs a channel, a type pattern or a list of them, got \(value.kindName)")
             }
         }
         block(task, on: .take)
