@@ -280,6 +280,34 @@ struct ProgramGraphTests {
                 """)
     }
 
+    /// A channel a function returns (here an event channel of the host's) is the node of the
+    /// variable a `call` of the function gives it to, as redux-saga's helpers that make an
+    /// `eventChannel` and return it are used.
+    @Test func aChannelAFunctionReturnsIsTheNodeItsCallersVariableNames() throws {
+        let program = try Self.program(
+            """
+            extern func ws.connect(url)
+            func connect(url) {
+              let ch = call ws.connect(url)
+              return ch
+            }
+            func relay(feed) {
+              every feed as m { put "msg" { m: m } }
+            }
+            saga main {
+              let feed = call connect("wss://x")
+              spawn relay(feed)
+              let first = take feed
+            }
+            """)
+        let edges = ProgramGraph.mermaid(program).split(separator: "\n").map(String.init)
+        #expect(edges.contains("    chan_0[/\"channel ch\"/]"))
+        #expect(edges.contains("    host_ws_connect -->|\"events\"| chan_0"))
+        #expect(edges.contains("    chan_0 -->|\"take\"| saga_main"))
+        #expect(edges.contains("    chan_0 -->|\"every\"| fn_relay"))
+        #expect(!edges.contains { $0.contains("\"?\"") })
+    }
+
     /// A channel passed to a function's parameter, there or on to another function, is the
     /// node its takes come out of; a parameter given two different channels takes from both.
     @Test func aChannelPassedToAFunctionIsTheNodeItsParameterNames() throws {

@@ -68,25 +68,39 @@ struct GraphBuilder {
     private let parameterChannels: [Int: [Int: Set<Int>]]
     /// ``parameterChannels`` as the walk finds them.
     private var passedChannels: [Int: [Int: Set<Int>]] = [:]
+    /// The channels each function returns (`return ch`), by function: a variable given a `call`
+    /// of the function holds them (a helper that makes an event channel and returns it).
+    private let returnChannels: [Int: Set<Int>]
+    /// ``returnChannels`` as the walk finds them.
+    private var returnedChannels: [Int: Set<Int>] = [:]
 
     /// Collects every edge of `program`.
     ///
-    /// Walked again, afresh, while the walk finds channels passed to parameters it did not
-    /// know of (a channel handed on from function to function), a few times at most.
+    /// Walked again, afresh, while the walk finds channels passed to parameters or returned by
+    /// functions that it did not know of (a channel handed on from function to function), a few
+    /// times at most.
     init(program: Program, includeReducers: Bool) {
-        var built = GraphBuilder(program: program, includeReducers: includeReducers, parameterChannels: [:])
-        for _ in 0..<3 where built.passedChannels != built.parameterChannels {
+        var built = GraphBuilder(
+            program: program, includeReducers: includeReducers, parameterChannels: [:], returnChannels: [:])
+        for _ in 0..<3
+        where built.passedChannels != built.parameterChannels || built.returnedChannels != built.returnChannels {
             built = GraphBuilder(
-                program: program, includeReducers: includeReducers, parameterChannels: built.passedChannels)
+                program: program, includeReducers: includeReducers, parameterChannels: built.passedChannels,
+                returnChannels: built.returnedChannels)
         }
         self = built
     }
 
-    /// One walk of `program`, with the channels known to be passed to parameters.
-    private init(program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Set<Int>]]) {
+    /// One walk of `program`, with the channels known to be passed to parameters and returned by
+    /// functions.
+    private init(
+        program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Set<Int>]],
+        returnChannels: [Int: Set<Int>]
+    ) {
         self.program = program
         self.includeReducers = includeReducers
         self.parameterChannels = parameterChannels
+        self.returnChannels = returnChannels
         walkDeclarations()
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
@@ -243,6 +257,9 @@ struct GraphBuilder {
             walk(body, from: owner)
             if let catchClause { walk(catchClause.body, from: owner) }
             if let finallyBlock { walk(finallyBlock, from: owner) }
+        case .return(.variable(let variable)?, _):
+            guard case .function(let index) = owner, let held = channelsBySlot[variable.slot] else { break }
+            returnedChannels[index, default: []].formUnion(held)
         case .log, .throw, .break, .continue, .return:
             break
         }
@@ -263,6 +280,9 @@ struct GraphBuilder {
         case .call(.host(let name, _), _, _), .call(.named(let name, _), _, _):
             channelsBySlot[variable.slot] = [channels.count]
             channels.append((variable.name, owner, name))
+            walk(effect, from: owner)
+        case .call(.function(let index, _), _, _):
+            if let returned = returnChannels[index] { channelsBySlot[variable.slot] = returned }
             walk(effect, from: owner)
         default:
             walk(effect, from: owner)
