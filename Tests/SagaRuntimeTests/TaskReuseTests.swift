@@ -50,6 +50,7 @@ import Testing
         used.endedByEnd = true
         used.awaitsAdoption = true
         used.endedUnadopted = true
+        used.keepParentsOnceFinished()
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
@@ -69,6 +70,7 @@ import Testing
                 "waitSequence", "extras", "failure", "name", "owner", "location", "kind", "phase", "traceOpen",
                 "endedByEnd", "wait",
                 "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "awaitsAdoption", "endedUnadopted",
+                "keepsParent",
                 "target",
                 "resumption", "outcome",
             ])

@@ -29,6 +29,57 @@ import Testing
                 """)
     }
 
+    /// A task spawned by a body that has ended, failing later, still names the body and those
+    /// above it: an ended task keeps its parent.
+    @Test func aTaskSpawnedByAnEndedBodyNamesItsWholeStack() async throws {
+        let run = await runConfigured(
+            """
+            saga main {
+              every "go" as a {
+                spawn {
+                  delay 5ms
+                  throw "late \\(a.n)"
+                }
+              }
+            }
+            """, input: [#"{"type":"go","n":1}"#])
+        let error = try #require(run.errors.first)
+        #expect(
+            error == """
+                error: spawned block failed: late 1
+                    at spawn block (test.saga:5:7)
+                    spawned by every body at test.saga:3:5
+                    forked by every watcher at test.saga:2:3
+                    forked by saga main at test.saga:2:3
+                """)
+    }
+
+    /// So does one spawned under blocks that have all ended, each above the other.
+    @Test func aTaskSpawnedUnderEndedBlocksNamesThemAll() async throws {
+        let run = await runConfigured(
+            """
+            saga main {
+              fork {
+                fork {
+                  spawn {
+                    delay 5ms
+                    throw "late"
+                  }
+                }
+              }
+            }
+            """, input: [])
+        let error = try #require(run.errors.first)
+        #expect(
+            error == """
+                error: spawned block failed: late
+                    at spawn block (test.saga:6:9)
+                    spawned by fork block at test.saga:4:7
+                    forked by fork block at test.saga:3:5
+                    forked by saga main at test.saga:2:3
+                """)
+    }
+
     /// A block a program forks itself keeps its name.
     @Test func aForkBlockKeepsItsName() async throws {
         let run = await runConfigured(

@@ -444,7 +444,7 @@ extension Interpreter {
                 .call(callee, argExprs, loc), at: loc, entry: 0, name: "host call", kind: kind, parent: task,
                 env: starter.env)
         }
-        if kind == .attached { task.adopt(child) }
+        if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
         if tracer != nil { traceStart(child, from: task) }
         scheduler.schedule(child)
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.

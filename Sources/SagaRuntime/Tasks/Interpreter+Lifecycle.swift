@@ -73,9 +73,6 @@ extension Interpreter {
         liveTasks -= 1
         watcher.keepVariables(&task.env)
         task.endedUnadopted = true
-        // Kept by the watcher's data, which its task holds: the body lets go of its parent, as
-        // any finished task does.
-        task.parent = nil
         watcher.keepSpareTask(task)
     }
 
@@ -96,6 +93,8 @@ extension Interpreter {
     private func finish(_ task: SagaTask) -> SagaTask? {
         task.phase = .done
         liveTasks -= 1
+        // The task a body that ended is kept in holds the watcher as its parent.
+        if task.isShortTurnWatcher { task.shortTurnWatcher?.dropSpareTask() }
         // The watcher whose body this is, when it takes short turns. Not where watchers run
         // their statements as written: a body their `fork` started still shares the watcher's
         // array if it assigned nothing, and emptying it would copy it.
@@ -155,7 +154,9 @@ extension Interpreter {
                 }
             }
         }
-        task.parent = nil
+        // It lets go of its parent, but where a task it spawned (or one below it spawned), which
+        // may fail later, names it and those above it in its stack.
+        if !task.keepsParent { task.parent = nil }
         task.owner = .none
         return next
     }

@@ -9,7 +9,8 @@ extension Interpreter {
     /// and the task it waits for, a race and its entries), and without this they would outlive
     /// the interpreter as leaks.
     ///
-    /// A finished task already let go of its links.
+    /// A finished task already let go of its links, but for its parent, which holds none back
+    /// to it.
     ///
     /// Every unfinished task is reached from what the scheduler holds (roots, queues, takers,
     /// timers, channels) or from another such task; each is then emptied of its links.

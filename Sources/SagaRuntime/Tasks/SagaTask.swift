@@ -51,7 +51,9 @@ final class SagaTask: @unchecked Sendable {
     /// traces).
     ///
     /// Strong, so that a parent waiting only for its children stays alive; cleared when the
-    /// task finishes, which breaks the cycle.
+    /// task finishes, which breaks the cycle, unless it spawned a task (or is above one that
+    /// did: ``keepsParent``), whose stack names it and those above it. A task's finished
+    /// children leave its ``children`` once none runs, and all have by the time it finishes.
     @exclusivity(unchecked) var parent: SagaTask?
     /// The variables: one slot per variable of the declaration the body comes from.
     @exclusivity(unchecked) var env: [Value]
@@ -125,6 +127,9 @@ final class SagaTask: @unchecked Sendable {
     /// Set when such a body ended before it was adopted: the task holds nothing but its code,
     /// and ``rebirth(id:parent:env:)`` starts the watcher's next body in it.
     @exclusivity(unchecked) var endedUnadopted = false
+    /// Set on a task that spawned one, and on those above it: it keeps its parent once it has
+    /// finished (see ``keepParentsOnceFinished()``).
+    @exclusivity(unchecked) private(set) var keepsParent = false
 
     /// Where the value of the effect it is blocked on goes.
     @exclusivity(unchecked) var target: ResultTarget = .discard
@@ -150,6 +155,16 @@ final class SagaTask: @unchecked Sendable {
         let made = TaskExtras()
         extras = made
         return made
+    }
+
+    /// Has this task, and those above it, keep their parents once they finish: it spawned a
+    /// task, which may fail after them, and whose stack then names them all.
+    func keepParentsOnceFinished() {
+        var task: SagaTask? = self
+        while let next = task, !next.keepsParent {
+            next.keepsParent = true
+            task = next.parent
+        }
     }
 
     /// Attached children in the order they were started.
@@ -328,6 +343,7 @@ final class SagaTask: @unchecked Sendable {
     func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Code) {
         awaitsAdoption = false
         endedUnadopted = false
+        keepsParent = false
         self.id = id
         self.parent = parent
         self.env = env
@@ -362,7 +378,8 @@ final class SagaTask: @unchecked Sendable {
     /// the same, and it never waited).
     func rebirth(id: Int, parent: SagaTask, env: consuming [Value]) {
         self.id = id
-        self.parent = parent
+        // Its watcher's task, which it kept.
+        if self.parent !== parent { self.parent = parent }
         self.env = env
         pc = 0
         if code.roomCount > 0 { temporaries = Self.room(for: code) }

@@ -117,6 +117,12 @@ final class ShortTurnWatcher {
         spareTask = task
     }
 
+    /// Lets go of the kept task, if any: the watcher has finished. (An ended body keeps the
+    /// watcher's task as its parent.)
+    func dropSpareTask() {
+        spareTask = nil
+    }
+
     /// The kept task of an ended body, if nothing else refers to it any more; the caller
     /// restarts it (``SagaTask/restart(id:parent:env:body:)``).
     func takeSpareTask() -> SagaTask? {
