@@ -308,6 +308,50 @@ struct ProgramGraphTests {
         #expect(!edges.contains { $0.contains("\"?\"") })
     }
 
+    /// Action types passed to a function's parameter (a string, a `let` of one, a list) are
+    /// what a watcher or `put` naming the parameter takes and puts, beside any channel passed
+    /// there too.
+    @Test func typesPassedToAParameterAreWhatItTakesAndPuts() throws {
+        let program = try Self.program(
+            """
+            func send(target, v) {
+              put target v
+            }
+            func listen(src) {
+              every src as m { log m }
+            }
+            saga main {
+              let ch = channel
+              let kind = "evt/sent"
+              fork listen(ch)
+              fork listen(kind)
+              fork listen(["x/a", "x/b"])
+              call send(ch, 1)
+              call send(kind, { n: 2 })
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    fn_listen["func listen(src)"]
+                    fn_send["func send(target, v)"]
+                    act_0>"evt/sent"]
+                    act_1>"x/a"]
+                    act_2>"x/b"]
+                    chan_0[/"channel ch"/]
+                    saga_main -.->|"fork"| fn_listen
+                    saga_main -->|"call"| fn_send
+                    fn_send -->|"put"| act_0
+                    fn_send -->|"put"| chan_0
+                    act_0 -->|"every"| fn_listen
+                    act_1 -->|"every"| fn_listen
+                    act_2 -->|"every"| fn_listen
+                    chan_0 -->|"every"| fn_listen
+
+                """)
+    }
+
     /// A channel passed to a function's parameter, there or on to another function, is the
     /// node its takes come out of; a parameter given two different channels takes from both.
     @Test func aChannelPassedToAFunctionIsTheNodeItsParameterNames() throws {

@@ -73,6 +73,14 @@ struct GraphBuilder {
     private let returnChannels: [Int: Set<Int>]
     /// ``returnChannels`` as the walk finds them.
     private var returnedChannels: [Int: Set<Int>] = [:]
+    /// The action types passed to functions' parameters that are not channels, by function and
+    /// parameter slot (`fork listen("evt/sent")`): a `take`, watcher or `put` naming the
+    /// parameter reaches them, and `?` where some call passes a value computed at run time.
+    private let parameterKeys: [Int: [Int: Set<ActionKey>]]
+    /// ``parameterKeys`` as the walk finds them.
+    private var passedKeys: [Int: [Int: Set<ActionKey>]] = [:]
+    /// The action types of the parameters of the function being walked (see ``parameterKeys``).
+    private var keysBySlot: [Int: Set<ActionKey>] = [:]
 
     /// Collects every edge of `program`.
     ///
@@ -81,12 +89,15 @@ struct GraphBuilder {
     /// times at most.
     init(program: Program, includeReducers: Bool) {
         var built = GraphBuilder(
-            program: program, includeReducers: includeReducers, parameterChannels: [:], returnChannels: [:])
+            program: program, includeReducers: includeReducers, parameterChannels: [:], returnChannels: [:],
+            parameterKeys: [:])
         for _ in 0..<3
-        where built.passedChannels != built.parameterChannels || built.returnedChannels != built.returnChannels {
+        where built.passedChannels != built.parameterChannels || built.returnedChannels != built.returnChannels
+            || built.passedKeys != built.parameterKeys
+        {
             built = GraphBuilder(
                 program: program, includeReducers: includeReducers, parameterChannels: built.passedChannels,
-                returnChannels: built.returnedChannels)
+                returnChannels: built.returnedChannels, parameterKeys: built.passedKeys)
         }
         self = built
     }
@@ -95,12 +106,13 @@ struct GraphBuilder {
     /// functions.
     private init(
         program: Program, includeReducers: Bool, parameterChannels: [Int: [Int: Set<Int>]],
-        returnChannels: [Int: Set<Int>]
+        returnChannels: [Int: Set<Int>], parameterKeys: [Int: [Int: Set<ActionKey>]]
     ) {
         self.program = program
         self.includeReducers = includeReducers
         self.parameterChannels = parameterChannels
         self.returnChannels = returnChannels
+        self.parameterKeys = parameterKeys
         walkDeclarations()
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
@@ -114,23 +126,46 @@ struct GraphBuilder {
         for (i, saga) in program.sagas.enumerated() {
             channelsBySlot = [:]
             patternsBySlot = [:]
+            keysBySlot = [:]
             walk(saga.body, from: .saga(i))
         }
         for (i, function) in program.functions.enumerated() {
             channelsBySlot = parameterChannels[i] ?? [:]
             patternsBySlot = [:]
+            keysBySlot = parameterKeys[i] ?? [:]
             walk(function.body, from: .function(i))
         }
     }
 
-    /// Notes the channels among the arguments of a call, fork or spawn of a function.
+    /// Notes the channels, and the action types, among the arguments of a call, fork or spawn
+    /// of a function.
     private mutating func passed(_ arguments: [Expr], to callee: Callee) {
         guard case .function(let index, _) = callee, program.functions.indices.contains(index) else { return }
         let parameters = program.functions[index].parameters
         for (k, argument) in arguments.enumerated() where k < parameters.count {
-            guard case .variable(let variable) = argument, let held = channelsBySlot[variable.slot] else { continue }
-            passedChannels[index, default: [:]][parameters[k].slot, default: []].formUnion(held)
+            let slot = parameters[k].slot
+            if case .variable(let variable) = argument, let held = channelsBySlot[variable.slot] {
+                passedChannels[index, default: [:]][slot, default: []].formUnion(held)
+                // A parameter given channels alone is a channel where a `take` names it.
+                if let keys = keysBySlot[variable.slot] {
+                    passedKeys[index, default: [:]][slot, default: []].formUnion(keys)
+                }
+                continue
+            }
+            passedKeys[index, default: [:]][slot, default: []].formUnion(actionKeys(argument))
         }
+    }
+
+    /// Whether `expr` names a parameter given action types as well as channels (see
+    /// ``parameterKeys``): a `take`, watcher or `put` naming it reaches both.
+    private func alsoHoldsTypes(_ expr: Expr) -> Bool {
+        guard case .variable(let variable) = expr, let keys = keysBySlot[variable.slot] else { return false }
+        return !keys.isEmpty
+    }
+
+    private func alsoHoldsTypes(_ pattern: Pattern) -> Bool {
+        guard case .expr(let expr) = pattern else { return false }
+        return alsoHoldsTypes(expr)
     }
 
     /// Where a declaration stands, for a label: `line:column`, after the file's path (as
@@ -304,22 +339,25 @@ struct GraphBuilder {
 
     private mutating func walk(_ effect: Effect, from owner: Endpoint) {
         switch effect {
-        case .take(let pattern, _, _) where !channels(pattern).isEmpty:
+        case .take(let pattern, _, let location) where !channels(pattern).isEmpty:
             for source in channels(pattern) { add(source, owner, .take, "take") }
+            if alsoHoldsTypes(pattern) { taken(pattern, by: owner, label: "take", at: location) }
         case .take(let pattern, _, let location):
             taken(pattern, by: owner, label: "take", at: location)
         case .actionChannel(let pattern, _, _, let location):
             taken(pattern, by: owner, label: "actionChannel", at: location)
         case .watcher(let watcher):
             let sources = channels(watcher.pattern)
-            if !sources.isEmpty {
-                for source in sources { add(source, owner, .take, watcher.kind.rawValue) }
-            } else {
+            for source in sources { add(source, owner, .take, watcher.kind.rawValue) }
+            if sources.isEmpty || alsoHoldsTypes(watcher.pattern) {
                 taken(watcher.pattern, by: owner, label: watcher.kind.rawValue, at: watcher.location)
             }
             walk(watcher.body, from: owner)
-        case .put(let target, _?, _) where !channels(target).isEmpty:
+        case .put(let target, let payload?, _) where !channels(target).isEmpty:
             for destination in channels(target) { add(owner, destination, .put, "put") }
+            if alsoHoldsTypes(target) {
+                for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
+            }
         case .put(let target, let payload, _):
             for key in putKeys(target, payload) { add(owner, .action(key), .put, "put") }
         case .call(let callee, let arguments, _):
@@ -403,6 +441,7 @@ struct GraphBuilder {
         case .literal(.string(let type), _): return [.type(type)]
         case .list(let items, _): return items.isEmpty ? [.unknown] : items.flatMap(actionKeys)
         case .variable(let variable):
+            if let keys = keysBySlot[variable.slot], !keys.isEmpty { return keys.sorted() }
             guard let value = patternsBySlot[variable.slot] else { return [.unknown] }
             return actionKeys(value)
         default: return [.unknown]
@@ -417,6 +456,7 @@ struct GraphBuilder {
         case .literal(.string(let type), _):
             return [.type(type)]
         case .variable(let variable):
+            if let keys = keysBySlot[variable.slot], !keys.isEmpty { return keys.sorted() }
             guard case .literal(.string(let type), _)? = patternsBySlot[variable.slot] else { return [.unknown] }
             return [.type(type)]
         case .record(let fields, _) where payload == nil:
