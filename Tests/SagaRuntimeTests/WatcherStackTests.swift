@@ -80,6 +80,20 @@ import Testing
                 """)
     }
 
+    /// `leading` calls its body, as the reference writes it: the stack says so.
+    @Test func aLeadingBodyIsCalledByItsWatcher() async throws {
+        let run = await runConfigured(
+            "saga main {\n  leading \"go\" as a {\n    throw \"bad\"\n  }\n}\n", input: [#"{"type":"go"}"#])
+        let error = try #require(run.errors.first)
+        #expect(
+            error == """
+                error: saga main failed: bad
+                    at leading body (test.saga:3:5)
+                    called by leading watcher at test.saga:2:3
+                    forked by saga main at test.saga:2:3
+                """)
+    }
+
     /// A block a program forks itself keeps its name.
     @Test func aForkBlockKeepsItsName() async throws {
         let run = await runConfigured(

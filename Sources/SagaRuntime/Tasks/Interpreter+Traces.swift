@@ -19,7 +19,8 @@ extension Interpreter {
         while let parent = child.parent {
             let verb: String
             switch child.kind {
-            case .attached: verb = "forked by"
+            // `leading` calls its body, as the reference writes it (its loop forks it and joins).
+            case .attached: verb = stackName(child) == "leading body" ? "called by" : "forked by"
             case .detached: verb = "spawned by"
             case .owned: verb = "called by"
             case .root: verb = "started by"
