@@ -93,7 +93,7 @@ extension Interpreter {
     private func finish(_ task: SagaTask) -> SagaTask? {
         task.phase = .done
         liveTasks -= 1
-        // The task a body that ended is kept in holds the watcher as its parent.
+        // A watcher lets go of the task it kept for its next body, which may hold it as parent.
         if task.isShortTurnWatcher { task.shortTurnWatcher?.dropSpareTask() }
         // The watcher whose body this is, when it takes short turns. Not where watchers run
         // their statements as written: a body their `fork` started still shares the watcher's

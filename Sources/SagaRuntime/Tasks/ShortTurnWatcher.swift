@@ -117,8 +117,8 @@ final class ShortTurnWatcher {
         spareTask = task
     }
 
-    /// Lets go of the kept task, if any: the watcher has finished. (An ended body keeps the
-    /// watcher's task as its parent.)
+    /// Lets go of the kept task, if any: the watcher has finished, and the kept task may hold
+    /// the watcher's task as its parent (a body that spawned, or ended before its adoption).
     func dropSpareTask() {
         spareTask = nil
     }
