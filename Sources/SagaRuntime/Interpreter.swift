@@ -188,6 +188,13 @@ public final class Interpreter {
     /// The statement a task runs where it stands, while it runs (see ``runCode(_:_:)``): where
     /// its effect keeps the code of the bodies it runs as tasks (see ``Code/Site/effectTasks``).
     @exclusivity(unchecked) unowned(unsafe) var runningSite: Code.Site?
+    /// The watcher whose second turn comes first in the run order while its body runs.
+    ///
+    /// Set, with the token it had, while the body runs in the watcher's turn (see
+    /// ``runNow(_:of:_:)``): its turn is taken there, not queued. Held unretained: the
+    /// watcher's turn, on the stack below, holds it.
+    @exclusivity(unchecked) var pendingRetake: Unmanaged<SagaTask>?
+    @exclusivity(unchecked) var pendingRetakeToken = 0
     /// Whether the run was stopped by one of its limits (`--max-run-steps`,
     /// `--max-turns-without-input`, `--max-memory`).
     package var stoppedByLimit: Bool { budget.isSpent }

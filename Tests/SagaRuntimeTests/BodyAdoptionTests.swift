@@ -71,4 +71,22 @@ import Testing
                 "child of 4", "body 4 cancelled", "child of 5", "body 5 ends",
             ])
     }
+
+    /// A body that ends having made work (a task it forked) lets that work run before its
+    /// watcher takes again, as redux-saga's fork runs the child first: the child's `take`
+    /// waits first, and the next action reaches it before the watcher.
+    @Test func workABodyMadeRunsBeforeItsWatcherTakesAgain() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              every "a" as a {
+                try {
+                  log "body \\(a.n)"
+                  fork { let q = take "a"; log "child of \\(a.n) saw \\(q.n)" }
+                } catch e { log "caught" }
+              }
+            }
+            """, input: Self.actions("a", 3))
+        #expect(outcome.lines == ["body 1", "child of 1 saw 2", "body 2", "child of 2 saw 3", "body 3"])
+    }
 }

@@ -281,6 +281,7 @@ extension Interpreter {
     /// run loop's turns do; once past it, the run is stopped and nothing more is done here.
     @inline(__always)
     func processAtOnce(_ action: Value) -> SagaError? {
+        if pendingRetake != nil, !takePendingRetake() { return nil }
         while let work = scheduler.ready.popFirst() {
             guard withinLimitsAtOnce() else { return nil }
             perform(work)

@@ -134,7 +134,6 @@ extension Interpreter {
         let child = startBody(of: watcher, in: task, id: makeID(), env: env)
         if tracer != nil { traceStart(child, from: task) }
         task.token &+= 1
-        task.resumption = .retake
         runNow(child, of: task, watcher)
         return true
     }
@@ -150,32 +149,68 @@ extension Interpreter {
     /// handle in `latest`'s `last` or `leading`'s `task`, and its task starts the next body as
     /// it is.
     ///
-    /// `every`'s and `latest`'s turn waits first in the ready queue, where a `put` the body
-    /// processes on the spot runs it first (the watcher takes again before the action is
-    /// processed). `leading`'s, which joins the body, is queued once the body has run: a `put`
-    /// of the body is processed with the watcher taking nothing, as when it waits on the join.
+    /// `every`'s and `latest`'s turn comes first in the run order while the body runs
+    /// (``pendingRetake``): a `put` the body processes on the spot takes it first (the watcher
+    /// takes again before the action is processed), and so does the end of the body's turn,
+    /// unless the body made work, which runs ahead of it. `leading`'s, which joins the body, is
+    /// queued once the body has run: a `put` of the body is processed with the watcher taking
+    /// nothing, as when it waits on the join.
     ///
     /// The body's turn counts toward the run's limits as the run loop's turns do; where work is
     /// already waiting, or a limit stops the run, both are queued as the statements queue them
     /// instead.
     private func runNow(_ child: SagaTask, of task: SagaTask, _ watcher: ShortTurnWatcher) {
-        guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
+        guard !scheduler.stepMadeWork, pendingRetake == nil, !budget.checksEachTurn || withinRunLimits() else {
             task.adopt(child)
             noteBody(child, of: task, watcher)
             scheduler.schedule(child)
+            task.resumption = .retake
             scheduler.schedule(task)
             return
         }
         child.awaitsAdoption = true
         guard watcher.joinSlot != nil else {
-            scheduler.scheduleFirst(task)
+            pendingRetake = .passUnretained(task)
+            pendingRetakeToken = task.token
             stepLoop(child)
+            guard pendingRetake != nil else { return }
+            pendingRetake = nil
+            // As the run loop would go on: work the body made first; then the watcher, within
+            // the run's limits.
+            guard task.token == pendingRetakeToken, !task.isDone else { return }
+            guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
+                task.resumption = .retake
+                scheduler.scheduleFirst(task)
+                return
+            }
+            takeAgain(task, watcher)
             return
         }
         // Unless the watcher now waits on its join, or failed with its body.
         let token = task.token
         stepLoop(child)
-        if task.token == token { scheduler.schedule(task) }
+        guard task.token == token else { return }
+        task.resumption = .retake
+        scheduler.schedule(task)
+    }
+
+    /// The second turn of the watcher whose body's `put` is processed on the spot
+    /// (``pendingRetake``), which the run loop would take before the action: the watcher
+    /// takes again.
+    ///
+    /// - Returns: `false` if the run's limits stop the run there.
+    @inline(__always)
+    func takePendingRetake() -> Bool {
+        guard let pending = pendingRetake else { return true }
+        pendingRetake = nil
+        guard withinLimitsAtOnce() else { return false }
+        return pending._withUnsafeGuaranteedRef { task in
+            guard task.token == pendingRetakeToken, !task.isDone, let watcher = task.shortTurnWatcher else {
+                return true
+            }
+            takeAgain(task, watcher)
+            return true
+        }
     }
 
     /// Has the watcher `task` hold the handle of its body `child`, as its `fork` statement
@@ -262,7 +297,7 @@ extension Interpreter {
     }
 
     /// Blocks a watcher on its `take`, as the statement does.
-    private func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+    func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         budget.stepsTaken &+= 2  // The loop's next turn, and the `take`.
         if tracer != nil { traceWait(of: watcher, task, join: false) }
         task.target = .slot(watcher.bindingSlot)
