@@ -44,8 +44,8 @@ final class ShortTurnWatcher {
     /// The code of the body, found when its first task starts: each body's variables are the
     /// watcher's, as many each time.
     @exclusivity(unchecked) var bodyCode: Code?
-    /// The variables array of a body that has ended, emptied, for the next body to fill, so
-    /// that no body allocates an array of its own (shared with the watcher until the body's
+    /// The variables array of a body that has ended, its slots set to null, for the next body
+    /// to fill, so that no body allocates an array of its own (shared with the watcher until the body's
     /// first assignment copied it into a new one, freed when the body ended).
     ///
     /// Unchecked for exclusivity, as the tasks' fields are: only the interpreter's thread
@@ -81,6 +81,18 @@ final class ShortTurnWatcher {
     func bodyVariables(movingActionOutOf env: inout [Value]) -> [Value] {
         var variables: [Value] = []
         swap(&variables, &spareVariables)
+        // A kept array has the watcher's slots, all null (see ``keepVariables(_:)``): written
+        // in place, with no check of its capacity or its count per variable.
+        if variables.count == env.count {
+            variables.withUnsafeMutableBufferPointer { body in
+                env.withUnsafeMutableBufferPointer { watcher in
+                    for i in 0..<watcher.count where i != bindingSlot { body[i] = watcher[i] }
+                    if bindingSlot < watcher.count { swap(&body[bindingSlot], &watcher[bindingSlot]) }
+                }
+            }
+            return variables
+        }
+        variables.removeAll(keepingCapacity: true)
         // One by one: `append(contentsOf:)` takes the generic path, which costs more than
         // copying the few variables of a watcher.
         variables.reserveCapacity(env.count)
@@ -96,8 +108,8 @@ final class ShortTurnWatcher {
         return variables
     }
 
-    /// Keeps the variables of a body that has ended for the next one, emptied at once, so that
-    /// what they held is let go when the body ends.
+    /// Keeps the variables of a body that has ended for the next one, each set to null at
+    /// once, so that what they held is let go when the body ends.
     ///
     /// `env` is left empty. A body the watcher's `fork` statement started (`latest` while its
     /// last body runs) that assigned nothing still shares the watcher's array, which is then
@@ -108,8 +120,9 @@ final class ShortTurnWatcher {
             return
         }
         swap(&env, &spareVariables)
-        // One by one: `removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`.
-        while spareVariables.popLast() != nil {}
+        spareVariables.withUnsafeMutableBufferPointer { variables in
+            for i in 0..<variables.count { variables[i] = .null }
+        }
     }
 
     /// Keeps `task`, a body that has just ended with a value, for a later body to run in.
