@@ -89,4 +89,21 @@ import Testing
             """, input: Self.actions("a", 3))
         #expect(outcome.lines == ["body 1", "child of 1 saw 2", "body 2", "child of 2 saw 3", "body 3"])
     }
+
+    /// The same for `leading`, whose next turn joins the body: a task the body spawned takes
+    /// first, and sees the next action before the watcher starts its next body.
+    @Test func workALeadingBodyMadeRunsBeforeItsWatcherJoinsIt() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              leading "a" as a {
+                try {
+                  log "body \\(a.n)"
+                  spawn { let q = take "a"; log "spawned by \\(a.n) saw \\(q.n)" }
+                } catch e { log "caught" }
+              }
+            }
+            """, input: Self.actions("a", 3))
+        #expect(outcome.lines == ["body 1", "spawned by 1 saw 2", "body 2", "spawned by 2 saw 3", "body 3"])
+    }
 }

@@ -152,8 +152,8 @@ extension Interpreter {
     /// `every`'s and `latest`'s turn comes first in the run order while the body runs
     /// (``pendingRetake``): a `put` the body processes on the spot takes it first (the watcher
     /// takes again before the action is processed), and so does the end of the body's turn,
-    /// unless the body made work, which runs ahead of it. `leading`'s, which joins the body, is
-    /// queued once the body has run: a `put` of the body is processed with the watcher taking
+    /// unless the body made work, which runs ahead of it. `leading`'s, which joins the body,
+    /// comes once the body has run: a `put` of the body is processed with the watcher taking
     /// nothing, as when it waits on the join.
     ///
     /// The body's turn counts toward the run's limits as the run loop's turns do; where work is
@@ -189,9 +189,15 @@ extension Interpreter {
         // Unless the watcher now waits on its join, or failed with its body.
         let token = task.token
         stepLoop(child)
-        guard task.token == token else { return }
-        task.resumption = .retake
-        scheduler.schedule(task)
+        guard task.token == token, !task.isDone else { return }
+        // Queued, it would run next, unless the body made work (queued ahead of it) or the
+        // run's limits stop the run.
+        guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
+            task.resumption = .retake
+            scheduler.schedule(task)
+            return
+        }
+        if !retake(task, watcher) { stepLoop(task) }
     }
 
     /// The second turn of the watcher whose body's `put` is processed on the spot
