@@ -42,7 +42,7 @@ struct CodeSteps {
     /// reaches as ``steps`` reaches it, the two growing together); below it, a step only
     /// counts. A reducer's is below any count, so that each of its steps is counted by the
     /// reducer.
-    private var bound = Int.min
+    private(set) var bound = Int.min
 
     /// A reducer's loop turns.
     @inline(__always)

@@ -196,8 +196,16 @@ extension Interpreter {
     ///
     /// It stands where the code ends and before each compensation. Where it meets a limit, the
     /// run stops, the task yields, or too many steps fail where the task stands.
+    @inline(__always)
     private func takeStep(_ task: SagaTask, _ counts: inout CodeSteps) -> LoopStep {
         counts.countWithoutCheck()
+        guard _slowPath(counts.steps > counts.bound) else { return .taken }
+        return takeCheckedStep(task, &counts)
+    }
+
+    /// ``takeStep(_:_:)`` past the counts' bound: which limit it meets, if any.
+    @inline(never)
+    private func takeCheckedStep(_ task: SagaTask, _ counts: inout CodeSteps) -> LoopStep {
         if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
             adoptIfPending(task)
             overran(.steps(limit))
