@@ -145,7 +145,7 @@ extension Interpreter {
     ///
     /// The body's task is adopted by the watcher only if it waits, yields, fails or runs a
     /// statement where it stands (see ``adoptIfPending(_:joiningNow:)``); one that runs to its
-    /// end first (``bodyEndedUnadopted(_:_:)``) never joins the watcher's children, leaves no
+    /// end first (``bodyEndedUnadopted(_:)``) never joins the watcher's children, leaves no
     /// handle in `latest`'s `last` or `leading`'s `task`, and its task starts the next body as
     /// it is.
     ///
@@ -173,6 +173,7 @@ extension Interpreter {
             pendingRetake = .passUnretained(task)
             pendingRetakeToken = task.token
             stepLoop(child)
+            if child.endedUnadopted { keepEnded(child, watcher) }
             guard pendingRetake != nil else { return }
             pendingRetake = nil
             // As the run loop would go on: work the body made first; then the watcher, within
@@ -189,6 +190,7 @@ extension Interpreter {
         // Unless the watcher now waits on its join, or failed with its body.
         let token = task.token
         stepLoop(child)
+        if child.endedUnadopted { keepEnded(child, watcher) }
         guard task.token == token, !task.isDone else { return }
         // Queued, it would run next, unless the body made work (queued ahead of it) or the
         // run's limits stop the run.
@@ -198,6 +200,14 @@ extension Interpreter {
             return
         }
         if !retake(task, watcher) { stepLoop(task) }
+    }
+
+    /// Keeps the task of a body that ended before its watcher adopted it, and its variables'
+    /// storage, for the watcher's next body.
+    @inline(__always)
+    private func keepEnded(_ child: SagaTask, _ watcher: ShortTurnWatcher) {
+        watcher.keepVariables(&child.env)
+        watcher.keepSpareTask(child)
     }
 
     /// The second turn of the watcher whose body's `put` is processed on the spot

@@ -6,8 +6,11 @@ extension Interpreter {
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
         if task.awaitsAdoption {
-            if case .normal = completion, let watcher = endsUnadopted(task) {
-                bodyEndedUnadopted(task, watcher)
+            // Such a body has no child, no joiner, no frame and no trace slice open (it would
+            // have been adopted before it had any); one that failed or was cancelled ends as
+            // any task does.
+            if case .normal = completion, task.failure == nil, !task.isCancelling {
+                bodyEndedUnadopted(task)
                 return
             }
             adoptIfPending(task)
@@ -53,27 +56,16 @@ extension Interpreter {
         if joiningNow, watcher.joinSlot != nil { waitOnJoin(of: task, parent, watcher) }
     }
 
-    /// The watcher of a body that ends before it was adopted; `nil` if it must end as any
-    /// task does.
-    ///
-    /// Such a body has no child, no joiner, no frame and no trace slice open (it would have
-    /// been adopted before it had any), and it was neither cancelled nor failed.
-    private func endsUnadopted(_ task: SagaTask) -> ShortTurnWatcher? {
-        guard task.failure == nil, !task.isCancelling else { return nil }
-        return task.parent?.shortTurnWatcher
-    }
-
     /// A watcher's body ended before its watcher adopted it: it has no children, no joiner, no
-    /// handle anywhere and no wait, so ending it is marking it done and keeping its variables'
-    /// storage and its task for the next body (``SagaTask/rebirth(id:parent:env:)``).
-    private func bodyEndedUnadopted(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
+    /// handle anywhere and no wait, so ending it is marking it done; its watcher's turn keeps
+    /// its variables' storage and its task for the next body (see ``runNow(_:of:_:)`` and
+    /// ``SagaTask/rebirth(id:parent:env:)``).
+    private func bodyEndedUnadopted(_ task: SagaTask) {
         task.awaitsAdoption = false
         task.endCode()
         task.phase = .done
         liveTasks -= 1
-        watcher.keepVariables(&task.env)
         task.endedUnadopted = true
-        watcher.keepSpareTask(task)
     }
 
     /// Finishes a task whose body has ended and whose children have all ended, then its
