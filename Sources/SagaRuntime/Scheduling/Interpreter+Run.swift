@@ -101,6 +101,7 @@ extension Interpreter {
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
         warnOfCallsNeverAnswered()
+        if !budget.isSpent { warnOfJoinsThatNeverEnd() }
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {

@@ -314,6 +314,13 @@ final class SagaTask: @unchecked Sendable {
         for joiner in rest { body(joiner.task, joiner.token) }
     }
 
+    /// The tasks still blocked on `join` of this one, left where they are.
+    func forEachJoiner(_ body: (SagaTask) -> Void) {
+        guard let extras else { return }
+        if let first = extras.firstJoiner, first.task.token == first.token { body(first.task) }
+        for joiner in extras.joiners where joiner.task.token == joiner.token { body(joiner.task) }
+    }
+
     init(
         id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: [Value],
         body: Code
