@@ -1,3 +1,5 @@
+import SagaLanguage
+
 /// The command-line arguments of one command, parsed against its ``CommandSpec``: the small
 /// piece of swift-argument-parser that `sagarun` needs (flags, options with a value as
 /// `--name value` or `--name=value`, options whose value is optional and which may repeat,
@@ -78,25 +80,12 @@ struct Arguments {
         let allowed = Swift.min(3, Swift.max(1, name.utf8.count / 3))
         var best: (String, Int)?
         for candidate in names {
-            let d = editDistance(Array(name.utf8), Array(candidate.utf8))
+            let d = Suggestions.editDistance(name, candidate)
             if d <= allowed, d < best?.1 ?? Int.max { best = (candidate, d) }
         }
         if let best { return best.0 }
         let longer = names.filter { $0.hasPrefix(name) && name.count > 2 }
         return longer.count == 1 ? longer[0] : nil
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var row = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
-                row[j] = Swift.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = row
-        }
-        return previous[b.count]
     }
 }
 

@@ -55,6 +55,9 @@ import Testing
         #expect(command.code == 64)
         #expect(command.err.contains("unknown command 'runn'; commands are run, "), "\(command.err)")
         #expect(command.err.contains("; did you mean 'run'?"), "\(command.err)")
+        // Two letters swapped are one edit: `tset` is `test`, not `ast`.
+        let swapped = await runSagarun(["tset"])
+        #expect(swapped.err.contains("; did you mean 'test'?"), "\(swapped.err)")
     }
 
     @Test func aMisspelledFlagGetsASuggestion() async {

@@ -3,20 +3,26 @@ package enum Suggestions {
     /// The candidate closest to `name`, if one is close enough to be a likely typo.
     ///
     /// Close enough means an edit distance of at most 1 for names of up to three characters and
-    /// at most 2 otherwise (a short name is near too many others to guess). Ties go to the
-    /// alphabetically first candidate, so the suggestion never depends on hashing order.
+    /// at most 2 otherwise (a short name is near too many others to guess). Of candidates as
+    /// close, one as long as `name` goes first (`frok` is `fork` with two letters swapped, not
+    /// `for` with one more), then the alphabetically first, so the suggestion never depends on
+    /// hashing order.
     static func closest<Names: Sequence<String>>(to name: String, in candidates: Names) -> String? {
         let limit = name.count <= 3 ? 1 : 2
-        var best: (name: String, distance: Int)?
+        let length = name.count
+        var best: (name: String, distance: Int, sameLength: Bool)?
         for candidate in candidates where candidate != name {
             let distance = editDistance(name, candidate, limit: limit)
             guard distance <= limit else { continue }
-            if let current = best,
-                current.distance < distance || (current.distance == distance && current.name <= candidate)
-            {
-                continue
+            let sameLength = candidate.count == length
+            if let current = best {
+                if current.distance < distance { continue }
+                if current.distance == distance {
+                    if current.sameLength && !sameLength { continue }
+                    if current.sameLength == sameLength && current.name <= candidate { continue }
+                }
             }
-            best = (candidate, distance)
+            best = (candidate, distance, sameLength)
         }
         return best?.name
     }
@@ -27,12 +33,15 @@ package enum Suggestions {
         return "; did you mean '\(match)'?"
     }
 
-    /// The Levenshtein distance between two names (in characters), or `limit + 1` as soon as it
-    /// is certain to exceed `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+    /// The edit distance between two names (in characters), counting a swap of two neighbouring
+    /// characters as one edit, as an insertion, a deletion or a substitution is (the optimal
+    /// string alignment distance); `limit + 1` as soon as it is certain to exceed `limit`.
+    package static func editDistance(_ a: String, _ b: String, limit: Int = .max - 1) -> Int {
         let a = Array(a)
         let b = Array(b)
         if abs(a.count - b.count) > limit { return limit + 1 }
+        // Three rows: the one before the previous, for a swap.
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for (i, character) in a.enumerated() {
@@ -41,9 +50,13 @@ package enum Suggestions {
             for j in stride(from: 1, through: b.count, by: 1) {
                 let substitution = previous[j - 1] + (character == b[j - 1] ? 0 : 1)
                 current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+                if i > 0, j > 1, character == b[j - 2], a[i - 1] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[j])
             }
             if rowMinimum > limit { return limit + 1 }
+            swap(&beforePrevious, &previous)
             swap(&previous, &current)
         }
         return previous[b.count]
