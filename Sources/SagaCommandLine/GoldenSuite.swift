@@ -22,9 +22,10 @@ package enum GoldenSuite {
         package var mocks: String?
         /// Whether the golden file is there yet (`sagarun test --update` writes it).
         package var hasGolden = true
-        /// A file beside the program that looks like its input but is not read (`X.jsonl`, where
-        /// a test's input is `X.input.jsonl`), if there is one and no input file.
-        package var misnamedInput: String?
+        /// Files beside the program that look like its input or its mocks but are not read
+        /// (`X.jsonl`, `X.input.json`, `X.mock.jsonl`, where a test reads `X.input.jsonl` and
+        /// `X.mocks.jsonl`).
+        package var misnamed: [String] = []
 
         package var description: String { saga }
     }
@@ -66,9 +67,14 @@ package enum GoldenSuite {
             } else if path.hasSuffix(".saga") {
                 sagas.append(path)
                 named.insert(path)
+            } else if let saga = program(companion: path), fm.fileExists(atPath: saga) {
+                // A test's golden, input or mocks file names its program.
+                sagas.append(saga)
+                named.insert(saga)
             }
         }
         var cases: [Case] = []
+        var folders: [String: [String]] = [:]
         for saga in Set(sagas).sorted() {
             let stem = String(saga.dropLast(".saga".count))
             let golden = stem + ".golden"
@@ -76,7 +82,7 @@ package enum GoldenSuite {
             let mocks = fm.fileExists(atPath: stem + ".mocks.jsonl") ? stem + ".mocks.jsonl" : nil
             var c = Case(saga: saga, golden: golden, input: input)
             c.mocks = mocks
-            if input == nil, fm.fileExists(atPath: stem + ".jsonl") { c.misnamedInput = stem + ".jsonl" }
+            c.misnamed = misnamedCompanions(of: stem, in: &folders)
             if !fm.fileExists(atPath: golden) {
                 guard missing, input != nil || mocks != nil || named.contains(saga) || declaresASaga(saga) else {
                     continue
@@ -86,6 +92,42 @@ package enum GoldenSuite {
             cases.append(c)
         }
         return cases
+    }
+
+    /// The suffixes of the files a test reads beside its program, `X.saga`.
+    static let companionSuffixes = [".golden", ".failures.golden", ".input.jsonl", ".mocks.jsonl"]
+
+    /// The program of a test's golden, input or mocks file (`X.saga` for `X.input.jsonl`), or
+    /// `nil` if `path` is none of them.
+    private static func program(companion path: String) -> String? {
+        guard let suffix = companionSuffixes.sorted(by: { $0.count > $1.count }).first(where: path.hasSuffix) else {
+            return nil
+        }
+        return path.dropLast(suffix.count) + ".saga"
+    }
+
+    /// The JSON files beside `stem`'s program, named as its companions are, that a test does
+    /// not read.
+    ///
+    /// For program `X.saga`: `X.jsonl`, `X.input.json`, `X.inputs.jsonl`, `X.mock.jsonl`.
+    /// `folders` keeps each folder's listing, read once.
+    private static func misnamedCompanions(of stem: String, in folders: inout [String: [String]]) -> [String] {
+        let slash = stem.lastIndex(of: "/")
+        let folder = slash.map { String(stem[...$0]) } ?? ""
+        let name = slash.map { String(stem[stem.index(after: $0)...]) } ?? stem
+        if folders[folder] == nil {
+            folders[folder] =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        }
+        return (folders[folder] ?? []).filter { file in
+            guard file.hasPrefix(name + "."), file.hasSuffix(".json") || file.hasSuffix(".jsonl") else { return false }
+            if companionSuffixes.contains(String(file.dropFirst(name.count))) { return false }
+            // Another program's companion (`X.v2.input.jsonl` is `X.v2.saga`'s) is not this one's.
+            if let other = program(companion: folder + file), FileManager.default.fileExists(atPath: other) {
+                return false
+            }
+            return true
+        }.sorted().map { folder + $0 }
     }
 
     /// The `.saga` files under `paths` that have an input or mocks file but no golden file:

@@ -95,10 +95,11 @@ enum TestCommand {
             if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
             if progress { io.out("\u{1B}[2K\r") }
-            if let misnamed = c.misnamedInput {
+            for misnamed in c.misnamed {
+                let stem = c.saga.dropLast(".saga".count)
                 io.out(
-                    "note: \(misnamed) is not read: a test's input lines are in "
-                        + "\(c.saga.dropLast(".saga".count)).input.jsonl\n")
+                    "note: \(misnamed) is not read: a test's input lines are in \(stem).input.jsonl, "
+                        + "its mocks in \(stem).mocks.jsonl\n")
             }
             // A program that did not run (it does not compile, or its input or mocks cannot be
             // read) fails, and no golden is written from it: its transcript is empty for that

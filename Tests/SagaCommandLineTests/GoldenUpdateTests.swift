@@ -179,6 +179,38 @@ import Testing
         }
     }
 
+    /// So are input and mocks files whose names are near a test's (`X.input.json`,
+    /// `X.mock.jsonl`), but not the files of another program whose name begins the same
+    /// (`X.v2.input.jsonl` is `X.v2.saga`'s).
+    @Test func nearMissCompanionNamesArePointedOut() async {
+        let files = [
+            "t.saga": "saga main { log \"hi\" }\n", "t.golden": "hi\nstate {}\n", "t.input.json": "{\"type\":\"a\"}\n",
+            "t.mock.jsonl": "{\"call\":\"f\"}\n", "t.v2.saga": "saga main { log \"v2\" }\n",
+            "t.v2.golden": "v2\naction {\"type\":\"a\"}\nstate {}\n",
+            "t.v2.input.jsonl": "{\"type\":\"a\"}\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let run = await runSagarun(["test", folder.path])
+            #expect(run.code == 0, "\(run.out)")
+            for name in ["t.input.json", "t.mock.jsonl"] {
+                #expect(
+                    run.out.contains("note: \(folder.appendingPathComponent(name).path) is not read"), "\(run.out)")
+            }
+            #expect(!run.out.contains("t.v2.input.jsonl is not read"), "\(run.out)")
+            #expect(run.out.contains("2 passed, 0 failed"), "\(run.out)")
+        }
+    }
+
+    /// A test's golden, input or mocks file given runs its program.
+    @Test func aGoldenFileGivenRunsItsProgram() async {
+        let files = ["t.saga": "saga main { log \"hi\" }\n", "t.golden": "hi\nstate {}\n"]
+        await ExitCodeTests.withFiles(files) { folder in
+            let run = await runSagarun(["test", folder.appendingPathComponent("t.golden").path])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(run.out.contains("PASS \(folder.appendingPathComponent("t.saga").path)"), "\(run.out)")
+        }
+    }
+
     /// A failure-injection report counts a mocks problem met again at once (a compensation run
     /// twice) rather than repeating its line; problems in between keep their order.
     @Test func aRepeatedMocksProblemIsCountedOnItsLine() {
