@@ -24,16 +24,9 @@ enum CheckCommand {
                 return .noInput
             }
             do {
-                let read = try source.actionTypes()
-                inputTypes = read.types
-                for line in read.timedLike.prefix(3) {
-                    io.err(
-                        "warning: \(source.name ?? input): input line \(line): 'at' beside 'type' is a field of an "
-                            + "action dispatched at once; a timed line is {\"at\": MS, \"action\": {\"type\": …}}\n")
-                }
-                if read.timedLike.count > 3 {
-                    io.err("warning: \(source.name ?? input): \(read.timedLike.count - 3) more such lines\n")
-                }
+                source.timedLikeLinesLookedAt = .max
+                inputTypes = try source.actionTypes()
+                for warning in source.timedLikeWarnings { io.err(warning + "\n") }
             } catch {
                 // As `run` would stop at it.
                 io.err("error: \(source.name ?? input): input line \(error.line): \(error.message)\n")

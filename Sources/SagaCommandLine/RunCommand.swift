@@ -128,6 +128,7 @@ enum RunCommand {
         }
         let signals = await SignalStop.start(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
+        for warning in input?.timedLikeWarnings ?? [] { io.err(warning + "\n") }
         signals.end()
         // No child process outlives the run.
         library.terminateChildren()

@@ -95,6 +95,13 @@ enum TestCommand {
             if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
             if progress { io.out("\u{1B}[2K\r") }
+            // Warnings about the input file (a line `{"at": 10, "type": …}`) are shown, pass or
+            // fail: standard error is not part of a golden.
+            if let input = c.input {
+                for line in result.errors.split(separator: "\n") where line.hasPrefix("warning: \(input): ") {
+                    io.out("note: " + line.dropFirst("warning: ".count) + "\n")
+                }
+            }
             for misnamed in c.misnamed {
                 let stem = c.saga.dropLast(".saga".count)
                 io.out(

@@ -466,6 +466,29 @@ extension UnmatchedTakeWarningTests {
             #expect(!io.stderr.contains("input line 1:") && !io.stderr.contains("input line 3:"), "\(io.stderr)")
         }
     }
+
+    /// A run says so too, after the run (the line is dispatched at once, as written), and a
+    /// golden test notes it, pass or fail.
+    @Test func anActionLineWithAnAtIsNotedByRunAndTest() async {
+        await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  let a = take \"a\"\n  log a\n}\n",
+            "t.input.jsonl": "{\"at\":10,\"type\":\"a\"}\n",
+            "t.golden": "action {\"at\":10,\"type\":\"a\"}\n{\"at\":10,\"type\":\"a\"}\nstate {}\n",
+        ]) { dir in
+            let saga = dir.appendingPathComponent("t.saga").path
+            let input = dir.appendingPathComponent("t.input.jsonl").path
+            let run = await runSagarun(["run", saga, "--input", input, "--virtual-time"])
+            #expect(run.code == 0)
+            #expect(run.out == "{\"at\":10,\"type\":\"a\"}\n", "\(run.out)")
+            #expect(
+                run.err.contains("warning: \(input): input line 1: 'at' beside 'type' is a field of an action"),
+                "\(run.err)")
+            let test = await runSagarun(["test", saga])
+            #expect(test.code == 0, "\(test.out)")
+            #expect(test.out.contains("note: \(input): input line 1: 'at' beside 'type'"), "\(test.out)")
+            #expect(test.out.contains("1 passed, 0 failed"), "\(test.out)")
+        }
+    }
 }
 
 /// `--max-steps`.

@@ -25,6 +25,17 @@ public final class InputSource: @unchecked Sendable {
     /// What error messages call the input: the file's path, `standard input`, or `nil` for
     /// lines given.
     package private(set) var name: String?
+    /// How many action lines read so far have an `at` beside their `type`, and the first
+    /// three's numbers.
+    ///
+    /// Such a line (`{"at": 10, "type": "a"}`) is an action dispatched at once, with a field
+    /// `at`, where a timed line was most likely meant.
+    @exclusivity(unchecked) package private(set) var timedLikeCount = 0
+    @exclusivity(unchecked) package private(set) var timedLikeLines: [Int] = []
+    /// How many lines are looked at for ``timedLikeCount``: a run looks at its first 1,000
+    /// (the look costs a key lookup a line, and the slip shows at once); `sagarun check` at
+    /// every line.
+    @exclusivity(unchecked) package var timedLikeLinesLookedAt = 1_000
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
@@ -85,7 +96,10 @@ public final class InputSource: @unchecked Sendable {
             }
             if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
             if let action = typeOnly.action(bytes) { return InputLine(action: action, at: nil) }
-            if let action = try InputLine.parse(unlessBlank: bytes, line: lineNumber) { return action }
+            if let line = try InputLine.parse(unlessBlank: bytes, line: lineNumber) {
+                if _slowPath(lineNumber <= timedLikeLinesLookedAt) { noteIfTimedLike(line) }
+                return line
+            }
         }
         if fdToClose >= 0 {
             close(fdToClose)
@@ -101,19 +115,40 @@ public final class InputSource: @unchecked Sendable {
     /// - Throws: ``InputError`` for the first line that is not a valid input record, as a run
     ///   would stop at it.
     ///
-    /// - Returns: the types, and the numbers of the action lines that have an `at` beside their
-    ///   `type` (`{"at": 10, "type": "a"}`): such a line is an action dispatched at once, with
-    ///   a field `at`, where a timed line was most likely meant.
-    package func actionTypes() throws(InputError) -> (types: Set<String>, timedLike: [Int]) {
+    /// The lines with an `at` beside their `type` are counted as they are read
+    /// (``timedLikeWarnings``).
+    package func actionTypes() throws(InputError) -> Set<String> {
         var types: Set<String> = []
-        var timedLike: [Int] = []
         while let line = try next() {
             if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
                 types.insert(type)
-                if record["at"] != nil { timedLike.append(lineNumber) }
             }
         }
-        return (types, timedLike)
+        return types
+    }
+
+    /// Counts `line` among ``timedLikeCount`` if it is an action with an `at` beside its `type`.
+    private func noteIfTimedLike(_ line: InputLine) {
+        guard line.at == nil, !line.isForChannel, case .record(let record) = line.action, record["at"] != nil else {
+            return
+        }
+        timedLikeCount += 1
+        if timedLikeLines.count < 3 { timedLikeLines.append(lineNumber) }
+    }
+
+    /// Warnings of the lines counted in ``timedLikeCount``, one a line, each beginning with
+    /// the input's name.
+    package var timedLikeWarnings: [String] {
+        let name = self.name ?? "input"
+        var warnings = timedLikeLines.map { line in
+            "warning: \(name): input line \(line): 'at' beside 'type' is a field of an action dispatched at once; "
+                + "a timed line is {\"at\": MS, \"action\": {\"type\": …}}"
+        }
+        if timedLikeCount > timedLikeLines.count {
+            let among = timedLikeLinesLookedAt < lineNumber ? " among its first \(timedLikeLinesLookedAt) lines" : ""
+            warnings.append("warning: \(name): \(timedLikeCount - timedLikeLines.count) more such lines\(among)")
+        }
+        return warnings
     }
 
     /// The next action of the lines given (taken as they are: no line break to strip).
@@ -131,7 +166,10 @@ public final class InputSource: @unchecked Sendable {
                     try InputLine.parse(unlessBlank: buffer, line: number)
                 }
             }
-            if let action = try parsed.get() { return action }
+            if let line = try parsed.get() {
+                if _slowPath(lineNumber <= timedLikeLinesLookedAt) { noteIfTimedLike(line) }
+                return line
+            }
         }
         return nil
     }
