@@ -22,6 +22,15 @@ import Testing
         #expect(CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2}; log r }"#).isEmpty)
     }
 
+    /// `race {}` gives `{}` at once, where redux-saga's never ends: the checker says so.
+    @Test func anEmptyRaceIsWarnedAbout() {
+        #expect(
+            CheckerTests.diagnostics(#"saga main { let r = race {}; log r }"#) == [
+                "1:21: warning: a race with no entries gives {} at once (redux-saga's never ends)"
+            ])
+        #expect(CheckerTests.diagnostics(#"saga main { let r = race { t: delay 1ms }; log r }"#).isEmpty)
+    }
+
     @Test func aLiteralPayloadHoldingTypeIsRefused() {
         #expect(
             CheckerTests.errors(#"saga main { put "a" { type: "b", n: 1 } }"#) == [

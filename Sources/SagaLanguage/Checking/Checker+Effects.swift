@@ -100,6 +100,9 @@ extension Checker {
             effect = .delay(expr, value: value, location)
 
         case .race:
+            if case .race(let entries, let location) = effect, entries.isEmpty {
+                warning("a race with no entries gives {} at once (redux-saga's never ends)", at: location)
+            }
             guard case .race(var entries, let location) = effect, checkEntries(&entries, in: "race") else {
                 return false
             }
