@@ -29,7 +29,7 @@ enum CheckCommand {
                 for warning in source.timedLikeWarnings { io.err(warning + "\n") }
             } catch {
                 // As `run` would stop at it.
-                io.err("error: \(source.name ?? input): input line \(error.line): \(error.message)\n")
+                io.err(error.described(in: source.name ?? input) + "\n")
                 return .dataError
             }
         }

@@ -88,7 +88,7 @@ import Testing
                 dir.appendingPathComponent("in.jsonl").path,
             ])
             #expect(r.code == 65)
-            #expect(r.err.contains("in.jsonl: input line 1:"), "\(r.err)")
+            #expect(r.err.contains("in.jsonl:1: error: expected a JSON record, got list"), "\(r.err)")
         }
     }
 
@@ -236,7 +236,7 @@ import Testing
                 [dir.appendingPathComponent("ok.saga").path, "--memory", "--virtual-time", "--input", "/dev/zero"],
                 io: io)
             #expect(code == 65)
-            #expect(io.stderr.contains("input line 1: the line is longer than 16 MiB"))
+            #expect(io.stderr.contains("/dev/zero:1: error: the line is longer than 16 MiB"), "\(io.stderr)")
         }
     }
 
@@ -289,7 +289,7 @@ import Testing
                 io: io)
             #expect(code == 65)
             #expect(io.stdout == "1\n")
-            #expect(io.stderr.contains("input line 2: invalid UTF-8"))
+            #expect(io.stderr.contains("in.jsonl:2:") && io.stderr.contains("error: invalid UTF-8"), "\(io.stderr)")
         }
     }
 
@@ -305,7 +305,7 @@ import Testing
             #expect(code == 65)
             #expect(io.stdout.isEmpty)
             // Read as bytes by the strict JSON reader, which names the column.
-            #expect(io.stderr.contains("input line 1: invalid UTF-8"))
+            #expect(io.stderr.contains("in.jsonl:1:") && io.stderr.contains("error: invalid UTF-8"), "\(io.stderr)")
         }
     }
 
@@ -440,7 +440,7 @@ extension UnmatchedTakeWarningTests {
             let badCode = await SagaRunTool.main(
                 ["check", path, "--input", dir.appendingPathComponent("bad.jsonl").path], io: bad)
             #expect(badCode == 65)
-            #expect(bad.stderr.contains("bad.jsonl: input line 2:"), "\(bad.stderr)")
+            #expect(bad.stderr.contains("bad.jsonl:2:12: error: "), "\(bad.stderr)")
         }
     }
 

@@ -11,7 +11,7 @@ import Testing
     static let chunk = 64 << 10
 
     /// What `source` yields, one entry per call of `next()`, until its end: an action as
-    /// `: JSON`, or `MS: JSON` when timed, an error as `error N: message`.
+    /// `: JSON`, or `MS: JSON` when timed, an error as `error N: message (column C)`.
     private func transcript(_ source: InputSource, calls: Int = 100) -> [String] {
         var out: [String] = []
         for _ in 0..<calls {
@@ -19,7 +19,7 @@ import Testing
                 guard let line = try source.next() else { return out }
                 out.append("\(line.at.map(String.init) ?? ""): \(line.action.canonicalJSON)")
             } catch {
-                out.append("error \(error.line): \(error.message)")
+                out.append("error \(error.line): \(error.message)" + (error.column.map { " (column \($0))" } ?? ""))
             }
         }
         return out

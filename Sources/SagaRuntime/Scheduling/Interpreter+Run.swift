@@ -105,8 +105,7 @@ extension Interpreter {
         releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
-            let file = input?.name.map { "\($0): " } ?? ""
-            output.error("error: \(file)input line \(inputFailure.line): \(inputFailure.message)")
+            output.error(inputFailure.described(in: input?.name))
             return .malformedInput(inputFailure.message)
         }
         return failures > 0 ? .sagaFailed : .success
