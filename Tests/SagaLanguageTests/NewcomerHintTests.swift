@@ -31,6 +31,31 @@ import Testing
         #expect(CheckerTests.diagnostics(#"saga main { let r = race { t: delay 1ms }; log r }"#).isEmpty)
     }
 
+    /// What the run refuses whenever it gets there (a literal that is not a duration for
+    /// `delay` or not a task for `cancel`, an operation between literals that always fails) is
+    /// a warning: a program may mean it, to show what a `catch` gets.
+    @Test func literalsTheRunWouldRefuseAreReported() {
+        #expect(
+            CheckerTests.diagnostics(#"saga main { delay "soon" }"#) == [
+                "1:19: warning: delay needs a number of milliseconds, got string: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { cancel 5 }"#) == [
+                "1:20: warning: cancel needs a task or a list of tasks, got number: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { log 1 + "a" }"#) == [
+                "1:17: warning: cannot add number and string: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { log 1 / 0 }"#).first?.hasSuffix(": this fails whenever it runs")
+                == true)
+        #expect(
+            CheckerTests.diagnostics(
+                #"saga main { delay 10ms; delay 2.5; log 1 + 2.5; log "a" + "b"; log 3 < 4; log null ?? 1 }"#
+            ).isEmpty)
+    }
+
     @Test func aLiteralPayloadHoldingTypeIsRefused() {
         #expect(
             CheckerTests.errors(#"saga main { put "a" { type: "b", n: 1 } }"#) == [

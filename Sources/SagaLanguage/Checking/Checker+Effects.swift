@@ -82,6 +82,13 @@ extension Checker {
             effect = .join(expr, location)
 
         case .cancel:
+            // What the run refuses whenever it gets there: a literal, which is not a task. (A
+            // warning: a program may mean it, to show what a `catch` gets.)
+            if case .cancel(.literal(let value, let at)?, _) = effect {
+                warning(
+                    "cancel needs a task or a list of tasks, got \(value.kindName): this fails whenever it runs", at: at
+                )
+            }
             guard case .cancel(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .cancel(expr, location)
 
@@ -95,6 +102,17 @@ extension Checker {
 
         case .delay:
             guard case .delay(var expr, var value, let location) = effect else { return false }
+            // What the run refuses whenever it gets there: a literal that is not a number (a
+            // warning, as for `cancel`).
+            if case .literal(let duration, let at) = expr {
+                switch duration {
+                case .int, .double: break
+                default:
+                    warning(
+                        "delay needs a number of milliseconds, got \(duration.kindName): this fails whenever it runs",
+                        at: at)
+                }
+            }
             let durationChanged = checkExpr(&expr)
             guard checkExpr(&value) || durationChanged else { return false }
             effect = .delay(expr, value: value, location)

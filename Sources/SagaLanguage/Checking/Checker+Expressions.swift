@@ -91,7 +91,9 @@ extension Checker {
         case .binary:
             guard case .binary(let op, var left, var right, let location) = expr else { return false }
             let leftChanged = checkExpr(&left)
-            guard checkExpr(&right) || leftChanged else { return false }
+            let rightChanged = checkExpr(&right)
+            if case .literal(let a, _) = left, case .literal(let b, _) = right { checkLiterals(op, a, b, at: location) }
+            guard rightChanged || leftChanged else { return false }
             expr = .binary(op, left, right, location)
             return true
 
@@ -101,6 +103,28 @@ extension Checker {
             guard checkEach(&arguments) else { return false }
             expr = .builtin(name, arguments, location)
             return true
+        }
+    }
+
+    /// An arithmetic or ordering operator between two literals that fails whenever it runs
+    /// (`1 + "a"`, `"a" < 2`, `1 / 0`): a warning, at the expression. (Not an error: a program
+    /// may mean it, to show what a `catch` gets.)
+    private mutating func checkLiterals(_ op: BinaryOperator, _ a: Value, _ b: Value, at location: SourceLocation) {
+        do throws(SagaError) {
+            switch op {
+            case .add: _ = try Value.add(a, b)
+            case .subtract: _ = try Value.subtract(a, b)
+            case .multiply: _ = try Value.multiply(a, b)
+            case .divide: _ = try Value.divide(a, b)
+            case .remainder: _ = try Value.remainder(a, b)
+            case .less: _ = try Value.less(a, b)
+            case .lessEqual: _ = try Value.lessOrEqual(a, b)
+            case .greater: _ = try Value.greater(a, b)
+            case .greaterEqual: _ = try Value.greaterOrEqual(a, b)
+            case .equal, .notEqual, .and, .or, .coalesce: break
+            }
+        } catch {
+            warning("\(error.message): this fails whenever it runs", at: location)
         }
     }
 
