@@ -76,7 +76,10 @@ enum UnifiedDiff {
                 }
             }
             let (aStart, bStart) = positions[start]
-            out += "@@ -\(aStart),\(aCount) +\(bStart),\(bCount) @@\n" + body
+            // An empty side names the line before it, as diff -u does (`-0,0` for an empty file).
+            out +=
+                "@@ -\(aCount == 0 ? aStart - 1 : aStart),\(aCount) +\(bCount == 0 ? bStart - 1 : bStart),\(bCount) @@\n"
+                + body
             shown += end - start
             i = end
         }
