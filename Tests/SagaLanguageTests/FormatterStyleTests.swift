@@ -25,6 +25,24 @@ import Testing
                 """)
     }
 
+    /// A `;` between statements stays, a comment after it too; one that separates nothing
+    /// (before a `}` or at the end of a line) goes, and a comment before it stays with the
+    /// statement.
+    @Test func aSemicolonThatSeparatesNothingIsDropped() {
+        #expect(Self.fmt("saga s { fork { log \"x\"; } }") == "saga s { fork { log \"x\" } }\n")
+        #expect(
+            Self.fmt("saga s {\n  log 1; log 2;\n  log 3; // three\n  log 4 /* four */;\n}\n") == """
+                saga s {
+                  log 1; log 2
+                  log 3 // three
+                  log 4 /* four */
+                }
+
+                """)
+        #expect(Self.fmt("saga s { log 1 };") == "saga s { log 1 }\n")
+        #expect(Self.fmt("saga s { log 1; /* two */ log 2 }") == "saga s { log 1; /* two */ log 2 }\n")
+    }
+
     @Test func aOneLineBlockStaysOnOneLine() {
         #expect(
             Self.fmt("reduce \"add\" as a {state.n=state.n+a.by}")

@@ -25,7 +25,8 @@ import SagaCore
 ///   name of `call`, `fork`, `spawn` and `func` always touches.
 /// - Comments stay where they were: on their own line (re-indented) or after code on the
 ///   same line, one space away. The lines of a multi-line `/* */` after its first keep their
-///   text as written. `;`-separated statements stay on one line.
+///   text as written. `;`-separated statements stay on one line; a `;` that separates
+///   nothing (before a `}` or at the end of a line) is dropped.
 ///
 /// The formatter never changes what a program does: it parses its own output and compares
 /// the syntax tree with the input's (``ASTDump``); if they differ it returns an error and
@@ -54,9 +55,10 @@ package enum SagaFormatter {
                 FormatError(
                     code: .invalidSource, message: "the file does not parse\(first)", diagnostics: diagnostics))
         }
-        guard let (tokens, trailing) = TokenScanner.scan(source) else {
+        guard let (scanned, trailing) = TokenScanner.scan(source) else {
             return .failure(unsafe("the formatter could not follow the file's tokens"))
         }
+        let tokens = withoutTrailingSemicolons(scanned)
         var printer = FormatPrinter(tokens: tokens, blockBraces: BlockBraces.locations(in: unit))
         let formatted = printer.render(trailing: trailing)
         let (again, newDiagnostics) = Parser.parse(SourceFile(path: "", text: formatted), fileIndex: 0)
@@ -64,6 +66,35 @@ package enum SagaFormatter {
             return .failure(unsafe("formatting would change the program"))
         }
         return .success(formatted)
+    }
+
+    /// The tokens without a `;` that separates nothing.
+    ///
+    /// That is one before a `}`, the end of its line or the end of the file
+    /// (`fork { log "x"; }`, `log a; // a`). The trivia before a dropped `;` (a comment
+    /// between a statement and its `;`) goes to the token after it.
+    private static func withoutTrailingSemicolons(_ tokens: [FormatToken]) -> [FormatToken] {
+        var kept: [FormatToken] = []
+        kept.reserveCapacity(tokens.count)
+        var carried: [FormatToken.Trivia] = []
+        for (i, token) in tokens.enumerated() {
+            var token = token
+            if !carried.isEmpty {
+                token.leading = carried + token.leading
+                token.touchesPrevious = false
+                carried = []
+            }
+            if token.kind == .semicolon {
+                let next = i + 1 < tokens.count ? tokens[i + 1] : nil
+                let lineEnds = next?.leading.contains { if case .newlines = $0 { true } else { false } } ?? true
+                if lineEnds || next?.kind == .rightBrace {
+                    carried = token.leading
+                    continue
+                }
+            }
+            kept.append(token)
+        }
+        return kept
     }
 
     private static func unsafe(_ message: String) -> FormatError {
