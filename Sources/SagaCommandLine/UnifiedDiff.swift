@@ -83,7 +83,32 @@ enum UnifiedDiff {
             shown += end - start
             i = end
         }
+        if differsOnlyAtLineEnds(edits) {
+            out += "(some lines differ only in spaces or tabs at their end)\n"
+        }
         return out
+    }
+
+    /// Whether a removed line and an added line differ only in white space at their end:
+    /// shown one above the other, they would look the same.
+    private static func differsOnlyAtLineEnds(_ edits: [Edit]) -> Bool {
+        func trimmed(_ line: String) -> Substring {
+            var end = line.endIndex
+            while end > line.startIndex, line[line.index(before: end)] == " " || line[line.index(before: end)] == "\t" {
+                end = line.index(before: end)
+            }
+            return line[..<end]
+        }
+        var removed = Set<Substring>()
+        var added: [String] = []
+        for e in edits {
+            switch e {
+            case .removed(let l): removed.insert(trimmed(l))
+            case .added(let l): added.append(l)
+            case .same: break
+            }
+        }
+        return added.contains { removed.contains(trimmed($0)) }
     }
 
     private static func lines(_ text: String) -> [String] {

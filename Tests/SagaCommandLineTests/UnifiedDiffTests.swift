@@ -19,4 +19,14 @@ import Testing
             expected: "a\nb\nc\n", actual: "a\nx\nc\n", expectedName: "t.golden", actualName: "actual")
         #expect(diff.contains("@@ -1,3 +1,3 @@\n a\n-b\n+x\n c\n"), "\(diff)")
     }
+
+    /// Lines that differ only in spaces at their end look alike: the diff says so.
+    @Test func linesDifferingOnlyInTrailingSpacesAreNamed() {
+        let diff = UnifiedDiff.render(
+            expected: "hi \nstate {}\n", actual: "hi\nstate {}\n", expectedName: "t.golden", actualName: "actual")
+        #expect(diff.hasSuffix("(some lines differ only in spaces or tabs at their end)\n"), "\(diff)")
+        let other = UnifiedDiff.render(
+            expected: "hi\n", actual: "ho\n", expectedName: "t.golden", actualName: "actual")
+        #expect(!other.contains("spaces or tabs"), "\(other)")
+    }
 }
