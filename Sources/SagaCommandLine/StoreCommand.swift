@@ -60,9 +60,11 @@ enum StoreCommand {
         let directory = try folder(parsed, command: "store recover")
         do throws(StoreError) {
             let report = try FileStore.salvage(directory: directory, options: .init(fileSystem: io.storeFileSystem))
-            var line = "\(directory): recovered \(counted(report.elements, "element")) "
-            line += "from \(counted(report.records, "log record")) whose checksums hold"
-            if report.skippedBytes > 0 { line += "; \(report.skippedBytes) damaged bytes passed over" }
+            var line = "\(directory): recovered \(counted(report.elements, "element")) from the records whose "
+            line += "checksums hold (\(counted(report.records, "log record")) replayed)"
+            if report.skippedBytes > 0 {
+                line += "; \(report.skippedBytes) damaged bytes passed over: what they held is lost"
+            }
             if report.recordsMissingBefore > 0 {
                 line += "; records 1 to \(report.recordsMissingBefore) are in no file here (a snapshot removed?)"
             }
