@@ -69,7 +69,12 @@ struct StoreFaultTests {
             try await fill(folder)
             let log = try #require(folder.newestLog())
             folder.write(folder.path + "/log-0000000000000003", folder.read(log))
-            try expectRefused(folder) { $0.code == .corrupt && $0.message == "log-0000000000000002 is missing" }
+            try expectRefused(folder) {
+                $0.code == .corrupt
+                    && $0.message
+                        == "log-0000000000000002 is missing: the log segments skip from log-0000000000000001 to "
+                        + "log-0000000000000003 (a segment removed, or log-0000000000000003 is not this store's)"
+            }
         }
     }
 

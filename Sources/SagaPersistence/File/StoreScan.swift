@@ -106,7 +106,14 @@ struct StoreScan {
                 path: dir.path)
         }
         for (i, g) in live.enumerated() where g != first + i {
-            throw StoreError(.corrupt, "\(StoreFormat.logName(first + i)) is missing", path: dir.path)
+            // Which file the gap comes before: a segment removed, or a file that is not this
+            // store's (a copy of another store's, a stray one).
+            throw StoreError(
+                .corrupt,
+                "\(StoreFormat.logName(first + i)) is missing: the log segments skip from "
+                    + "\(StoreFormat.logName(first + i - 1)) to \(StoreFormat.logName(g)) (a segment removed, or "
+                    + "\(StoreFormat.logName(g)) is not this store's)",
+                path: dir.path)
         }
     }
 }
