@@ -12,18 +12,12 @@ import Glibc
 /// The root sagas are cancelled and their `finally` blocks run, the store is closed,
 /// `--record` and `--trace` are written and no child process is left; the command then exits
 /// with 128 + the signal. The first signal says so on standard error; a second ends the
-/// process at once, as the signal's default action does, unless it comes within
-/// ``sameStop`` of the first: `timeout -s INT` signals the process, then its process group,
-/// which a Ctrl-C in a terminal does once.
+/// process at once, as the signal's default action does.
 final class SignalStop: Sendable {
     /// The signals handled.
     static let signals: [Int32] = [SIGINT, SIGTERM]
-    /// How soon after the first a signal is taken for the same stop, in nanoseconds.
-    static let sameStop: UInt64 = 100_000_000
 
     private let received = Atomic<Int32>(0)
-    /// When the first signal came (``DispatchTime/uptimeNanoseconds``), or 0.
-    private let firstAt = Atomic<UInt64>(0)
     // The sources are made, resumed and cancelled on the command's thread only.
     private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
 
@@ -38,16 +32,14 @@ final class SignalStop: Sendable {
         for number in signals {
             Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [stop] in
+            // The handler holds its source (for its count) until ``end()`` cancels the source,
+            // which lets go of the handler.
+            source.setEventHandler { [stop, source] in
                 // A second signal ends the process at once: the way out of a saga that never
-                // lets the run take a turn (an endless loop without an effect). Signals that
-                // come together (one event may count several) are one stop.
-                let now = DispatchTime.now().uptimeNanoseconds
-                if stop.received.exchange(number, ordering: .relaxed) == 0 {
-                    stop.firstAt.store(now, ordering: .relaxed)
-                } else {
-                    let first = stop.firstAt.load(ordering: .relaxed)
-                    if first == 0 || now &- first < Self.sameStop { return }
+                // lets the run take a turn (an endless loop without an effect). Two signals
+                // close together may come as one event that counts them.
+                let count = source.data
+                if stop.received.exchange(number, ordering: .relaxed) != 0 || count > 1 {
                     // Its default action, on this thread, which blocks it otherwise.
                     Glibc.signal(number, SIG_DFL)
                     var only = sigset_t()
@@ -55,7 +47,6 @@ final class SignalStop: Sendable {
                     sigaddset(&only, number)
                     pthread_sigmask(SIG_UNBLOCK, &only, nil)
                     Glibc.raise(number)
-                    return
                 }
                 let note = "sagarun: stopping (a second signal ends it at once)\n"
                 _ = note.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, note.utf8.count) }

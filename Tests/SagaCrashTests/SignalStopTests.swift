@@ -96,40 +96,8 @@ import Glibc
         // once may reach the process as one.
         for _ in 0..<1500 where !spun.standardError.contains("sagarun: stopping") { usleep(20_000) }
         #expect(spun.standardError.contains("sagarun: stopping (a second signal ends it at once)"))
-        // Past the time within which a signal counts as the first (`SignalStop.sameStop`).
-        usleep(300_000)
         #expect(spun.stop(with: SIGINT) == nil)
         #expect(spun.exitDescription == "signal \(SIGINT)", "\(spun.standardError)")
-    }
-
-    /// Two signals at once, as `timeout -s INT` sends them (to the process, then its group),
-    /// are one stop: the run still ends cleanly.
-    @Test(
-        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
-        .timeLimit(.minutes(1)))
-    func twoSignalsAtOnceAreOneStop() throws {
-        let sagarun = try #require(SagarunBinary.path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let program = """
-            saga main {
-              log "ready"
-              try { loop { delay 10ms } } finally { log "finally, cancelled: \\(cancelled)" }
-            }
-            """
-        try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
-        let child = ChildProcess(
-            executable: "/usr/bin/env",
-            arguments: [
-                "ASAN_OPTIONS=detect_leaks=0", sagarun, "run", folder + "/main.saga", "--memory", "--print-state",
-            ])
-        try child.start()
-        #expect(child.waitForFirstLine(timeout: .seconds(30)))
-        child.send(SIGINT)
-        let exit = child.stop(with: SIGINT)
-        #expect(exit == 130, "\(child.standardError)")
-        #expect(child.completeLines == ["ready", "finally, cancelled: true", "state {}"], "\(child.standardError)")
     }
 
     /// On the virtual clock, a run waiting for an input line that has not come, or for a
