@@ -94,13 +94,14 @@ package enum GoldenSuite {
         return cases
     }
 
-    /// The suffixes of the files a test reads beside its program, `X.saga`.
-    static let companionSuffixes = [".golden", ".failures.golden", ".input.jsonl", ".mocks.jsonl"]
+    /// The suffixes of the files a test reads beside its program, `X.saga`; a longer one
+    /// before a shorter one it ends with.
+    static let companionSuffixes = [".failures.golden", ".golden", ".input.jsonl", ".mocks.jsonl"]
 
     /// The program of a test's golden, input or mocks file (`X.saga` for `X.input.jsonl`), or
     /// `nil` if `path` is none of them.
     private static func program(companion path: String) -> String? {
-        guard let suffix = companionSuffixes.sorted(by: { $0.count > $1.count }).first(where: path.hasSuffix) else {
+        guard let suffix = companionSuffixes.first(where: path.hasSuffix) else {
             return nil
         }
         return path.dropLast(suffix.count) + ".saga"

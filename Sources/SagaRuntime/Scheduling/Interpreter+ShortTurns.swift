@@ -169,34 +169,28 @@ extension Interpreter {
             return
         }
         child.awaitsAdoption = true
-        guard watcher.joinSlot != nil else {
-            pendingRetake = .passUnretained(task)
-            pendingRetakeToken = task.token
-            stepLoop(child)
-            if child.endedUnadopted { keepEnded(child, watcher) }
-            guard pendingRetake != nil else { return }
-            pendingRetake = nil
-            // As the run loop would go on: work the body made first; then the watcher, within
-            // the run's limits.
-            guard task.token == pendingRetakeToken, !task.isDone else { return }
-            guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
-                task.resumption = .retake
-                scheduler.scheduleFirst(task)
-                return
-            }
-            takeAgain(task, watcher)
-            return
-        }
-        // Unless the watcher now waits on its join, or failed with its body.
+        // `every`'s and `latest`'s turn stands first while the body runs; `leading`'s, which
+        // joins the body, comes once the body has run.
+        let first = watcher.joinSlot == nil
         let token = task.token
+        if first {
+            pendingRetake = .passUnretained(task)
+            pendingRetakeToken = token
+        }
         stepLoop(child)
         if child.endedUnadopted { keepEnded(child, watcher) }
+        if first {
+            // A `put` the body processed on the spot took it.
+            guard pendingRetake != nil else { return }
+            pendingRetake = nil
+        }
+        // Unless the watcher now waits on its join, or failed with its body.
         guard task.token == token, !task.isDone else { return }
-        // Queued, it would run next, unless the body made work (queued ahead of it) or the
-        // run's limits stop the run.
+        // As the run loop would go on: work the body made first; then the watcher, within the
+        // run's limits.
         guard !scheduler.stepMadeWork, !budget.checksEachTurn || withinRunLimits() else {
             task.resumption = .retake
-            scheduler.schedule(task)
+            if first { scheduler.scheduleFirst(task) } else { scheduler.schedule(task) }
             return
         }
         if !retake(task, watcher) { stepLoop(task) }

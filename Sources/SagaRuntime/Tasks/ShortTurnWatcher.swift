@@ -113,7 +113,7 @@ final class ShortTurnWatcher {
     ///
     /// `env` is left empty. A body the watcher's `fork` statement started (`latest` while its
     /// last body runs) that assigned nothing still shares the watcher's array, which is then
-    /// copied to be emptied: rare enough not to check for at every body's end.
+    /// copied to be set to null: rare enough not to check for at every body's end.
     func keepVariables(_ env: inout [Value]) {
         guard spareVariables.capacity == 0 else {
             env = []
