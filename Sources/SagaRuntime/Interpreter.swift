@@ -232,6 +232,10 @@ public final class Interpreter {
     /// The calls whose mocks line never answers, with the task that made each (and its token
     /// then): the run warns of those still waiting when it ends.
     @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
+    /// Whether a task has waited on a `join` in this run: only then can the run end with one
+    /// that never ends (see ``warnOfJoinsThatNeverEnd()``), which its end would otherwise look
+    /// for through every task still waiting.
+    @exclusivity(unchecked) var hasWaitedOnJoin = false
 
     /// Creates an interpreter for a program.
     ///

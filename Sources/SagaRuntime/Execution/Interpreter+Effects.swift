@@ -527,6 +527,7 @@ extension Interpreter {
         let state = JoinState(tasks: tasks, isList: isList)
         state.remaining = pending.count
         block(task, on: .join(state))
+        hasWaitedOnJoin = true
         for t in pending { t.addJoiner(task, token: task.token) }
         return .suspended
     }
@@ -545,6 +546,7 @@ extension Interpreter {
     /// Blocks `task` until `t`, which is running, ends.
     func blockOnJoin(_ task: SagaTask, of t: SagaTask) {
         block(task, on: .joinOne(t))
+        hasWaitedOnJoin = true
         t.addJoiner(task, token: task.token)
     }
 

@@ -11,6 +11,7 @@ extension Interpreter {
     /// the tasks it joins, for the joining task itself. Nothing could end any of them (as in
     /// redux-saga, where such sagas never settle); their `finally` blocks do not run.
     func warnOfJoinsThatNeverEnd() {
+        guard hasWaitedOnJoin else { return }
         for joiner in liveJoiners() where Self.waitsForItself(joiner) {
             let at = joiner.waitingStatementLocation ?? joiner.location
             output.error(
