@@ -19,7 +19,8 @@ import Testing
                 guard let line = try source.next() else { return out }
                 out.append("\(line.at.map(String.init) ?? ""): \(line.action.canonicalJSON)")
             } catch {
-                out.append("error \(error.line): \(error.message)" + (error.column.map { " (column \($0))" } ?? ""))
+                out.append(
+                    "error \(error.line): \(error.message)" + (error.column > 0 ? " (column \(error.column))" : ""))
             }
         }
         return out

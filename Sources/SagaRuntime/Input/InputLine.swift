@@ -44,7 +44,7 @@ struct InputLine {
         do {
             value = try JSONReader.parse(bytes: UnsafeRawBufferPointer(bytes))
         } catch {
-            throw InputError(line: line, message: error.message, column: error.column)
+            throw InputError(line: line, message: error.message, column: Int32(clamping: error.column))
         }
         // The type is read through the value, not a record bound here first: the binding,
         // alive while the value moved into the line, would cost a retain and a release a line.

@@ -181,16 +181,18 @@ public struct InputError: Error, Sendable {
     public var line: Int
     /// What is wrong with it.
     public var message: String
-    /// The 1-based column where the JSON reader found it wrong, if it did.
-    public var column: Int? = nil
+    /// The 1-based column where the JSON reader found it wrong; 0 if it did not. (An `Int32`
+    /// and no optional: the error is thrown by the reading of every input line, and a larger
+    /// one costs the loop that reads them.)
+    public var column: Int32 = 0
 
     /// The error as diagnostics say where they are: `FILE:LINE:COLUMN: error: MESSAGE` for an
     /// input named `name` (a file's path, `standard input`), or `error: input line LINE: …` for
     /// lines given.
     package func described(in name: String?) -> String {
         guard let name else {
-            return "error: input line \(line): \(message)" + (column.map { " (column \($0))" } ?? "")
+            return "error: input line \(line): \(message)" + (column > 0 ? " (column \(column))" : "")
         }
-        return "\(name):\(line):" + (column.map { "\($0):" } ?? "") + " error: \(message)"
+        return "\(name):\(line):" + (column > 0 ? "\(column):" : "") + " error: \(message)"
     }
 }
