@@ -54,6 +54,14 @@ final class DeferredFileStore: ElementStore {
         }
     }
 
+    /// The file that keeps the torn tail's bytes, if opening cut a tail that was not all zeros.
+    var tornTailKeeper: String? {
+        state.withLock { s in
+            if case .open(let store) = s { return store.tornTailKeeper }
+            return nil
+        }
+    }
+
     /// Opens the store unless that was tried already; returns the error if this call tried
     /// and failed.
     func open() -> StoreError? {

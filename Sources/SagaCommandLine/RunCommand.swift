@@ -158,9 +158,11 @@ enum RunCommand {
         // Cut silently, a log that something other than a crash cut short would lose records
         // unremarked: the run says what it cut.
         if let torn = deferred?.tornTailBytes, torn > 0 {
+            let kept = deferred?.tornTailKeeper.map { " and kept in \($0)" } ?? " (zeros)"
             io.err(
                 "warning: the store '\(folder)' ended in \(torn) bytes that are no whole record, cut when it was "
-                    + "opened: a write a crash interrupted, or a log cut short ('sagarun store verify' tells more)\n")
+                    + "opened\(kept): a write a crash interrupted, a damaged last record, or a log cut short "
+                    + "('sagarun store verify' tells more)\n")
         }
         await store.close()
         // Reported when it happened, by the opener.

@@ -90,7 +90,11 @@ enum StoreCommand {
             line += "; \(report.bytesBefore) bytes before, \(report.bytesAfter) after\n"
             if report.tornTailBytes > 0 {
                 line += "  cut a torn tail of \(report.tornTailBytes) bytes "
-                line += "(a write never acknowledged, or zeros written ahead)\n"
+                if let keeper = report.tornTailKeeper {
+                    line += "(a write a crash interrupted, or a damaged last record), kept in \(keeper)\n"
+                } else {
+                    line += "(zeros written ahead)\n"
+                }
             }
             io.out(line)
             return .success

@@ -25,11 +25,15 @@ struct CompactionTests {
         try await withTemporaryFolder { folder in
             let elements = try await fill(folder)
             let log = try #require(folder.newestLog())
+            let intact = folder.read(log).count
             folder.write(log, folder.read(log) + [9, 9, 9])  // a torn tail, which opening cuts
             let report = try await FileStore.compact(directory: folder.path)
             #expect(report.entities == ["items": 4] && report.tornTailBytes == 3)
             #expect(report.bytesAfter < report.bytesBefore / 10, "\(report.bytesBefore) → \(report.bytesAfter)")
-            #expect(folder.files() == ["LOCK", "log-0000000000000002", "snapshot-0000000000000002"])
+            // The cut bytes stay in their own file, which compaction leaves alone.
+            let kept = "torn-log-0000000000000001-at-\(intact)"
+            #expect(report.tornTailKeeper == folder.path + "/" + kept)
+            #expect(folder.files() == ["LOCK", "log-0000000000000002", "snapshot-0000000000000002", kept])
             #expect(folder.read(folder.path + "/log-0000000000000002").count == 32, "a header and no records")
             let verified = FileStore.verify(directory: folder.path)
             #expect(verified.isSound && verified.bytes == report.bytesAfter && verified.lastSequence == 151)

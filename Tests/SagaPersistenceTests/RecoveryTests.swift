@@ -53,6 +53,55 @@ struct RecoveryTests {
         }
     }
 
+    @Test func aDamagedLastRecordIsCutButItsBytesAreKept() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            var bytes = folder.read(log)
+            let last = try #require(recordOffsets(bytes).last)
+            bytes[bytes.count - 2] ^= 0x04  // an acknowledged record, its checksum broken
+            folder.write(log, bytes)
+            let store = try FileStore.open(directory: folder.path)
+            let keeper = folder.path + "/torn-" + (log as NSString).lastPathComponent + "-at-\(last)"
+            #expect(store.tornTailKeeper == keeper)
+            #expect(ids(try await all(store)) == [1, 2])
+            await store.close()
+            #expect(folder.read(keeper) == Array(bytes[last...]), "the cut bytes are kept as they were")
+            #expect(folder.read(log).count == last)
+            #expect(try await reopenedIDs(folder) == [1, 2], "the store does not read the kept bytes")
+            let report = FileStore.verify(directory: folder.path)
+            #expect(report.isSound)
+            #expect(report.warnings.map(\.path) == [keeper])
+        }
+    }
+
+    @Test func aTailOfZerosIsCutWithoutAFileToKeepIt() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            let files = folder.files()
+            folder.write(log, folder.read(log) + [UInt8](repeating: 0, count: 4096))
+            let store = try FileStore.open(directory: folder.path)
+            #expect(store.tornTailBytes == 4096 && store.tornTailKeeper == nil)
+            await store.close()
+            #expect(folder.files() == files)
+        }
+    }
+
+    @Test func aTornWriteFollowedByZerosKeepsOnlyItsOwnBytes() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            let intact = folder.read(log)
+            folder.write(log, intact + [7, 0, 9] + [UInt8](repeating: 0, count: 100))
+            let store = try FileStore.open(directory: folder.path)
+            let keeper = try #require(store.tornTailKeeper)
+            await store.close()
+            #expect(keeper.hasSuffix("-at-\(intact.count)"))
+            #expect(folder.read(keeper) == [7, 0, 9])
+        }
+    }
+
     @Test func afterATornTailNewWritesAreKept() async throws {
         try await withTemporaryFolder { folder in
             try await fill(folder, 1...3)

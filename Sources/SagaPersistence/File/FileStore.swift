@@ -11,7 +11,8 @@ import SagaCore
 /// - When the newest log segment grows past ``Options/snapshotThreshold``, all elements are
 ///   written to a snapshot and older files removed.
 /// - Opening recovers: the newest snapshot, then the log; a torn tail (an incomplete last
-///   record) is cut off, while damage followed by valid records is refused as `.corrupt`.
+///   record) is cut off, its bytes kept in a `torn-…` file beside the log unless they are all
+///   zeros, while damage followed by valid records is refused as `.corrupt`.
 ///
 /// ```swift
 /// let store = try FileStore.open(directory: ".sagastore")
@@ -24,11 +25,14 @@ public final class FileStore: ElementStore {
     let writer: LogWriter
     /// The bytes of the torn tail that opening cut off (an unacknowledged write).
     package let tornTailBytes: Int
+    /// The path of the file that keeps the torn tail's bytes, if they were not all zeros.
+    package let tornTailKeeper: String?
 
-    private init(directory: String, writer: LogWriter, tornTailBytes: Int) {
+    private init(directory: String, writer: LogWriter, recovered: LogWriter.Recovered) {
         self.directory = directory
         self.writer = writer
-        self.tornTailBytes = tornTailBytes
+        self.tornTailBytes = recovered.tornTailBytes
+        self.tornTailKeeper = recovered.tornTailKeeper
     }
 
     deinit { writer.requestClose() }
@@ -56,7 +60,7 @@ public final class FileStore: ElementStore {
             dir: dir, lock: lock, recovered: recovered, snapshotThreshold: max(0, options.snapshotThreshold),
             preallocation: max(0, options.preallocation))
         writer.start()
-        return FileStore(directory: directory, writer: writer, tornTailBytes: recovered.tornTailBytes)
+        return FileStore(directory: directory, writer: writer, recovered: recovered)
     }
 
     /// Inserts or replaces `element` by its `id`, durably; see ``ElementStore/save(entity:element:)``.

@@ -31,5 +31,8 @@ extension LogWriter {
         var logBytes: Int
         /// The bytes of the torn tail that recovery cut off the newest segment.
         var tornTailBytes: Int
+        /// The path of the file that keeps the torn tail's bytes; nil when there was no tail or
+        /// it held only zeros.
+        var tornTailKeeper: String?
     }
 }

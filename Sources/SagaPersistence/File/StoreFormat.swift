@@ -34,6 +34,12 @@ enum StoreFormat {
     static let lockName = "LOCK"
     /// The suffix of a file being written, removed by recovery.
     static let temporarySuffix = ".tmp"
+    /// The prefix of a file that keeps the bytes recovery cut off a log's end.
+    static let tornPrefix = "torn-"
+
+    /// `torn-log-0000000000000007-at-1234`: the bytes that followed the last whole record of
+    /// `log`, from `offset` on, which opening cut off. The store never reads it.
+    static func tornName(_ log: String, offset: Int) -> String { tornPrefix + log + "-at-" + String(offset) }
 
     /// `log-0000000000000007`.
     static func logName(_ generation: Int) -> String { "log-" + padded(generation) }

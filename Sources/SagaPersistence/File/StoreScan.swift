@@ -18,6 +18,8 @@ struct StoreScan {
     var leftovers: [String] = []
     /// Names that are not the store's (opening ignores them).
     var foreign: [String] = []
+    /// Files that keep bytes an earlier opening cut off a log's end (opening ignores them).
+    var keptTails: [String] = []
     /// The elements, after the snapshot and every log record.
     var index = EntityIndex()
     /// The sequence number of the last record (or the snapshot's base).
@@ -36,10 +38,20 @@ struct StoreScan {
         return scan
     }
 
+    /// The torn tail of the newest log up to its last byte that is not zero: empty when the
+    /// tail is only the zeros the log was extended by.
+    var tornContent: [UInt8] = []
+
     /// The torn tail of the newest log: where it starts and how long it is.
     var tornTail: (name: String, offset: Int, bytes: Int)? {
         guard let log = newestLog, log.validEnd < log.size else { return nil }
         return (log.name, log.validEnd, log.size - log.validEnd)
+    }
+
+    /// The file opening keeps the torn tail's bytes in, if they are not all zeros.
+    var tornTailKeeper: String? {
+        guard let torn = tornTail, !tornContent.isEmpty else { return nil }
+        return StoreFormat.tornName(torn.name, offset: torn.offset)
     }
 
     private mutating func scan(_ dir: StoreDirectory) throws(StoreError) {
@@ -52,6 +64,8 @@ struct StoreScan {
             } else if let (isLog, g) = StoreFormat.parse(name) {
                 try dir.requireRegularFile(name)
                 if isLog { logs.append(g) } else { snapshots.append(g) }
+            } else if name.hasPrefix(StoreFormat.tornPrefix) {
+                keptTails.append(name)
             } else if name != StoreFormat.lockName {
                 foreign.append(name)
             }
@@ -84,7 +98,11 @@ struct StoreScan {
             files.append(
                 StoreReport.File(
                     name: name, kind: .log, bytes: bytes.count, count: Int(last - base), lastSequence: last))
-            if isLast { newestLog = (name, g, header, validEnd, bytes.count) }
+            if isLast {
+                newestLog = (name, g, header, validEnd, bytes.count)
+                let end = (bytes.lastIndex { $0 != 0 } ?? 0) + 1
+                if end > validEnd { tornContent = Array(bytes[validEnd..<end]) }
+            }
         }
     }
 

@@ -12,7 +12,8 @@ extension FileStore {
     ///
     /// It reads what opening would read and judges as opening does: a store it calls sound
     /// opens with every record it holds; a torn tail or a leftover of an interrupted
-    /// snapshot is a warning (opening repairs it, and no acknowledged write is lost).
+    /// snapshot is a warning (opening repairs it), and so is a `torn-…` file that keeps the
+    /// bytes an earlier opening cut.
     ///
     /// It takes the lock shared, so no writer can change the files while they are read;
     /// when a writer holds the store, the report's problem is `.locked`, naming it.
@@ -47,8 +48,17 @@ extension FileStore {
                 StoreReport.Warning(
                     "a torn tail of \(torn.bytes) bytes after the last whole record (a write a crash interrupted, "
                         + "never acknowledged; zeros the log was extended by; or a log cut short, whose last records "
-                        + "are lost); opening the store cuts it",
+                        + "are lost); opening the store cuts it"
+                        + (scan.tornTailKeeper.map { ", keeping its bytes in \($0)" } ?? ""),
                     path: dir.path(of: torn.name), offset: torn.offset))
+        }
+        for name in scan.keptTails {
+            report.warnings.append(
+                StoreReport.Warning(
+                    "bytes an opening of the store cut off the end of a log (a write a crash interrupted, or a "
+                        + "damaged last record); the store does not read them: remove the file once nothing in it "
+                        + "is wanted",
+                    path: dir.path(of: name)))
         }
         for name in scan.leftovers {
             report.warnings.append(
@@ -87,7 +97,7 @@ extension FileStore {
         await store.close()
         return CompactionReport(
             directory: directory, bytesBefore: before, bytesAfter: after, entities: entities,
-            tornTailBytes: store.tornTailBytes)
+            tornTailBytes: store.tornTailBytes, tornTailKeeper: store.tornTailKeeper)
     }
 
     /// Writes a snapshot of every element now and starts an empty log segment, after the

@@ -1,6 +1,7 @@
 extension StoreReport {
-    /// Something opening the store repairs on its own, losing no acknowledged write: a torn
-    /// tail (cut), a leftover of an interrupted snapshot (removed).
+    /// Something opening the store repairs on its own: a torn tail (cut, its bytes kept in a
+    /// file of their own), a leftover of an interrupted snapshot (removed); or such a file of
+    /// kept bytes.
     public struct Warning: Sendable, Equatable, CustomStringConvertible {
         /// What it is and what opening does about it.
         public var message: String
