@@ -37,8 +37,9 @@ enum StoreFormat {
     /// The prefix of a file that keeps the bytes recovery cut off a log's end.
     static let tornPrefix = "torn-"
 
-    /// `torn-log-0000000000000007-at-1234`: the bytes that followed the last whole record of
-    /// `log`, from `offset` on, which opening cut off. The store never reads it.
+    /// The name of the file that keeps the bytes opening cut off the end of `log` at `offset`.
+    ///
+    /// `torn-log-0000000000000007-at-1234`; the store never reads it.
     static func tornName(_ log: String, offset: Int) -> String { tornPrefix + log + "-at-" + String(offset) }
 
     /// `log-0000000000000007`.
