@@ -126,10 +126,10 @@ enum RunCommand {
             }
             interpreter.tracer = trace
         }
-        let signals = await SignalStop.start(stopping: interpreter.stopRequest)
+        let signals = SignalStop.start(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
         for warning in input?.timedLikeWarnings ?? [] { io.err(warning + "\n") }
-        signals.end()
+        signals?.end()
         // No child process outlives the run.
         library.terminateChildren()
         if let recorder, let recordPath = parsed.options["--record"] {
@@ -171,7 +171,7 @@ enum RunCommand {
             io.err("error: the store '\(folder)' failed: \(storeFailure.description)\n")
             return .ioError
         }
-        if let signal = signals.signal { return signal == SIGTERM ? .terminated : .interrupted }
+        if let signal = signals?.signal { return signal == SIGTERM ? .terminated : .interrupted }
         switch status {
         case .success: return mockProblems.isEmpty ? .success : .failure
         case .sagaFailed: return .failure

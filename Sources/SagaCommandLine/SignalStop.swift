@@ -12,65 +12,135 @@ import Glibc
 /// The root sagas are cancelled and their `finally` blocks run, the store is closed,
 /// `--record` and `--trace` are written and no child process is left; the command then exits
 /// with 128 + the signal. The first signal says so on standard error; a second ends the
-/// process at once, as the signal's default action does.
+/// process at once, as the signal's default action does, unless the process that sent the
+/// first sent it within ``sameStop``: `timeout -s INT` signals its command, then the command's
+/// process group, where a Ctrl-C in a terminal (sent by the kernel) comes once.
+///
+/// The signal handler only records the signal (who sent it, and when it arrived, which the
+/// run's load cannot move) and wakes a dispatch source through a pipe; the source asks the run
+/// to stop.
 final class SignalStop: Sendable {
     /// The signals handled.
     static let signals: [Int32] = [SIGINT, SIGTERM]
+    /// How soon after the first a signal from the same sender is taken for the same stop, in
+    /// nanoseconds.
+    static let sameStop: Int64 = 1_000_000_000
 
-    private let received = Atomic<Int32>(0)
-    // The sources are made, resumed and cancelled on the command's thread only.
-    private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
+    /// The pipe the handler writes a byte to.
+    private let wake: (read: Int32, write: Int32)
+    // Made, resumed and cancelled on the command's thread only.
+    private nonisolated(unsafe) var source: (any DispatchSourceRead)?
 
-    private init() {}
+    private init(wake: (read: Int32, write: Int32)) {
+        self.wake = wake
+    }
 
     /// Handles the signals from now on: each asks `request`'s run to stop.
     ///
-    /// It returns once every source is registered: until then the signals are ignored (the
-    /// source alone sees one, once registered), so a run begins only when they stop it.
-    static func start(stopping request: StopRequest) async -> SignalStop {
-        let stop = SignalStop()
+    /// Without a pipe (no file descriptors left) the signals keep their default actions.
+    static func start(stopping request: StopRequest) -> SignalStop? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        let stop = SignalStop(wake: (fds[0], fds[1]))
+        let arrivals = SignalArrivals.shared
+        arrivals.reset(wakeFD: fds[1])
+        let source = DispatchSource.makeReadSource(fileDescriptor: fds[0], queue: .global())
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            while read(fds[0], &bytes, bytes.count) > 0 {}
+            let note = "sagarun: stopping (a second signal ends it at once)\n"
+            _ = note.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, note.utf8.count) }
+            request.ask()
+        }
+        source.setCancelHandler {
+            close(fds[0])
+            close(fds[1])
+        }
+        source.resume()
+        stop.source = source
         for number in signals {
-            Glibc.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            // The handler holds its source (for its count) until ``end()`` cancels the source,
-            // which lets go of the handler.
-            source.setEventHandler { [stop, source] in
-                // A second signal ends the process at once: the way out of a saga that never
-                // lets the run take a turn (an endless loop without an effect). Two signals
-                // close together may come as one event that counts them.
-                let count = source.data
-                if stop.received.exchange(number, ordering: .relaxed) != 0 || count > 1 {
-                    // Its default action, on this thread, which blocks it otherwise.
-                    Glibc.signal(number, SIG_DFL)
-                    var only = sigset_t()
-                    sigemptyset(&only)
-                    sigaddset(&only, number)
-                    pthread_sigmask(SIG_UNBLOCK, &only, nil)
-                    Glibc.raise(number)
-                }
-                let note = "sagarun: stopping (a second signal ends it at once)\n"
-                _ = note.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, note.utf8.count) }
-                request.ask()
-            }
-            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
-                source.setRegistrationHandler { registered.resume() }
-                source.resume()
-            }
-            stop.sources.append(source)
+            var action = sigaction()
+            action.sa_flags = SA_SIGINFO | SA_RESTART
+            sigemptyset(&action.sa_mask)
+            for other in signals { sigaddset(&action.sa_mask, other) }
+            action.__sigaction_handler.sa_sigaction = handleStopSignal
+            sigaction(number, &action, nil)
         }
         return stop
     }
 
     /// The signal that stopped the run, if one did.
     var signal: Int32? {
-        let number = received.load(ordering: .relaxed)
+        let number = SignalArrivals.shared.received.load(ordering: .relaxed)
         return number == 0 ? nil : number
     }
 
     /// Stops handling the signals: their default actions again.
     func end() {
-        for source in sources { source.cancel() }
-        sources = []
         for number in Self.signals { Glibc.signal(number, SIG_DFL) }
+        SignalArrivals.shared.wakeFD.store(-1, ordering: .relaxed)
+        source?.cancel()
+        source = nil
     }
+}
+
+/// What the signal handler records: in a shared object, since a signal handler captures
+/// nothing; only atomics, which a handler may touch.
+private final class SignalArrivals: Sendable {
+    /// The one instance, made before a handler is installed (a global's first use is not for a
+    /// signal handler to make).
+    static let shared = SignalArrivals()
+
+    /// The first signal received, or 0.
+    let received = Atomic<Int32>(0)
+    /// The process that sent it (0 for the kernel: a terminal's Ctrl-C).
+    let firstSender = Atomic<Int32>(0)
+    /// When it arrived, on the monotonic clock, in nanoseconds.
+    let firstAt = Atomic<Int64>(0)
+    /// The pipe's write end, or -1.
+    let wakeFD = Atomic<Int32>(-1)
+
+    func reset(wakeFD fd: Int32) {
+        received.store(0, ordering: .relaxed)
+        firstSender.store(0, ordering: .relaxed)
+        firstAt.store(0, ordering: .relaxed)
+        wakeFD.store(fd, ordering: .relaxed)
+    }
+}
+
+/// The handler of SIGINT and SIGTERM: async-signal-safe calls only.
+private func handleStopSignal(
+    _ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
+) {
+    // A handler leaves errno as the code it interrupted had it.
+    let savedErrno = errno
+    defer { errno = savedErrno }
+    let arrivals = SignalArrivals.shared
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let at = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    // A process's pid when a process sent it (kill, timeout); 0 for the kernel's.
+    let sender: Int32 = info.map { $0.pointee.si_code <= 0 ? $0.pointee._sifields._kill.si_pid : 0 } ?? 0
+    if arrivals.received.compareExchange(expected: 0, desired: number, ordering: .relaxed).exchanged {
+        arrivals.firstSender.store(sender, ordering: .relaxed)
+        arrivals.firstAt.store(at, ordering: .relaxed)
+        var byte: UInt8 = 1
+        let fd = arrivals.wakeFD.load(ordering: .relaxed)
+        if fd >= 0 { _ = write(fd, &byte, 1) }
+        return
+    }
+    if sender != 0, sender == arrivals.firstSender.load(ordering: .relaxed),
+        at - arrivals.firstAt.load(ordering: .relaxed) < SignalStop.sameStop
+    {
+        return
+    }
+    // A second signal ends the process at once: the way out of a saga that never lets the run
+    // take a turn (an endless loop without an effect). Its default action, once this handler
+    // returns and the signal is no longer blocked.
+    Glibc.signal(number, SIG_DFL)
+    Glibc.raise(number)
 }

@@ -127,6 +127,25 @@ final class ChildProcess: @unchecked Sendable {
         let child = reapLock.withLock { pid }
         guard child > 0 else { return nil }
         _ = Foundation.kill(child, signal)
+        return waitForExit(patience: patience)
+    }
+
+    /// ``stop(with:patience:)``, the signal sent by another process (`/bin/kill`) than the
+    /// one that sent the signals before.
+    func stop(with signal: Int32, fromAnotherProcess: Void, patience: Duration = .seconds(30)) throws -> Int32? {
+        let child = reapLock.withLock { pid }
+        guard child > 0 else { return nil }
+        let killer = ChildProcess(executable: "/bin/kill", arguments: ["-\(signal)", "\(child)"])
+        try killer.start()
+        _ = killer.waitForExit(patience: patience)
+        return waitForExit(patience: patience)
+    }
+
+    /// Waits for the child to exit and for its output to end, and returns its exit code
+    /// (`nil` if a signal ended it); a child still running after `patience` is killed.
+    func waitForExit(patience: Duration = .seconds(30)) -> Int32? {
+        let child = reapLock.withLock { pid }
+        guard child > 0 else { return nil }
         let deadline = ContinuousClock.now + patience
         var status = reap(blocking: false)
         while status == nil, ContinuousClock.now < deadline {

@@ -96,8 +96,45 @@ import Glibc
         // once may reach the process as one.
         for _ in 0..<1500 where !spun.standardError.contains("sagarun: stopping") { usleep(20_000) }
         #expect(spun.standardError.contains("sagarun: stopping (a second signal ends it at once)"))
-        #expect(spun.stop(with: SIGINT) == nil)
+        // From another process: one process's two signals at once are one stop (below).
+        #expect(try spun.stop(with: SIGINT, fromAnotherProcess: ()) == nil)
         #expect(spun.exitDescription == "signal \(SIGINT)", "\(spun.standardError)")
+    }
+
+    /// Two signals at once from one process, as `timeout -s INT` sends them (to its command,
+    /// then the command's process group), are one stop: the run still ends cleanly.
+    @Test(
+        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
+        .timeLimit(.minutes(1)))
+    func twoSignalsAtOnceFromOneProcessAreOneStop() throws {
+        let sagarun = try #require(SagarunBinary.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let program = """
+            saga main {
+              log "ready"
+              try { loop { delay 10ms } } finally {
+                var i = 0
+                while i < 2000000 { i = i + 1 }
+                log "finally, cancelled: \\(cancelled)"
+              }
+            }
+            """
+        try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
+        let child = ChildProcess(
+            executable: "/usr/bin/env",
+            arguments: [
+                "ASAN_OPTIONS=detect_leaks=0", sagarun, "run", folder + "/main.saga", "--memory", "--print-state",
+            ])
+        try child.start()
+        #expect(child.waitForFirstLine(timeout: .seconds(30)))
+        child.send(SIGINT)
+        // The second while the first's stop runs the finally block's loop (sent together, the
+        // two may reach the process as one).
+        for _ in 0..<1500 where !child.standardError.contains("sagarun: stopping") { usleep(2_000) }
+        #expect(child.stop(with: SIGINT) == 130, "\(child.standardError)")
+        #expect(child.completeLines == ["ready", "finally, cancelled: true", "state {}"], "\(child.standardError)")
     }
 
     /// On the virtual clock, a run waiting for an input line that has not come, or for a
