@@ -72,6 +72,9 @@ enum StoreCommand {
                 line += "; \(counted(report.orphanedElements, "element")) of a damaged entity record passed over"
             }
             line += "\n"
+            for name in report.unreadableFiles {
+                line += "  \(name): no whole record in it (a stray file, or damaged throughout); removed\n"
+            }
             io.out(line)
             return .success
         } catch {

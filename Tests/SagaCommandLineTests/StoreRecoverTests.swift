@@ -51,6 +51,27 @@ import Testing
         }
     }
 
+    /// A stray file named as the next log segment, holding no record, is passed over and named
+    /// in the report before recovery removes it.
+    @Test func aFileThatHoldsNoRecordIsNamed() async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            #expect(filled.code == 0, "\(filled.err)")
+            let junk = Array(repeating: "not a log segment, only text\n", count: 4).joined()
+            try junk.write(toFile: store + "/log-0000000000000002", atomically: true, encoding: .utf8)
+            let recovered = await runSagarun(["store", "recover", store])
+            #expect(recovered.code == 0, "\(recovered.err)")
+            #expect(
+                recovered.out.contains(
+                    "  log-0000000000000002: no whole record in it (a stray file, or damaged throughout); removed\n"),
+                "\(recovered.out)")
+            #expect(!recovered.out.contains("log-0000000000000001:"))
+            let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            #expect(counted.out == "10\n", "\(counted.err)")
+        }
+    }
+
     /// A log whose header is damaged still gives up its whole records; one of a newer format
     /// is refused (exit 74) and left as it is, not rebuilt as an empty store.
     @Test func aLogWithADamagedHeaderIsRecoveredAndANewerOneRefused() async throws {

@@ -48,7 +48,7 @@ import Testing
     /// The syntax tree as S-expressions, or nil if the text does not parse.
     static func tree(_ source: String) -> String? {
         let (unit, diagnostics) = Parser.parse(SourceFile(path: "t.saga", text: source), fileIndex: 0)
-        return diagnostics.isEmpty ? ASTDump.render(unit) : nil
+        return diagnostics.isEmpty ? ASTDump().render(unit) : nil
     }
 
     /// The comments of a text, in order, without trailing white space.

@@ -46,7 +46,7 @@ import Testing
             Issue.record("expected a saga")
             return
         }
-        #expect(ASTDump.render(saga.body) == "{(log 2) (log 3)}")
+        #expect(ASTDump().render(saga.body) == "{(log 2) (log 3)}")
     }
 
     /// The items of a list the parser gave up on must not turn up in the next list, in the list
@@ -70,7 +70,7 @@ import Testing
         var parameters: [[String]] = []
         for declaration in unit.declarations {
             switch declaration {
-            case .saga(let saga): bodies.append(ASTDump.render(saga.body))
+            case .saga(let saga): bodies.append(ASTDump().render(saga.body))
             case .function(let function): parameters.append(function.parameters.map(\.name))
             default: break
             }
@@ -82,7 +82,7 @@ import Testing
     @Test func anUnclosedBlockEndsAtTheNextDeclaration() {
         let source = "saga a {\n  log 1\n\nsaga b {\n  log 2\n}\n"
         #expect(ParseFixture.errors(source) == ["4:1: expected '}' to close the block opened at 1:8"])
-        #expect(ASTDump.render(ParseFixture.parse(source).unit) == "(saga a {(log 1)})\n(saga b {(log 2)})")
+        #expect(ASTDump().render(ParseFixture.parse(source).unit) == "(saga a {(log 1)})\n(saga b {(log 2)})")
     }
 
     /// A block the file leaves open is reported where the last line with code ends, not on the

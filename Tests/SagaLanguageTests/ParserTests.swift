@@ -13,7 +13,7 @@ enum ParseFixture {
     static func dump(_ text: String) -> String {
         let (unit, diagnostics) = parse(text)
         if !diagnostics.isEmpty { return "errors: " + errors(text).joined(separator: " | ") }
-        return ASTDump.render(unit)
+        return ASTDump().render(unit)
     }
 
     /// The statements of `saga s { … }` holding `statements`, rendered and space-separated.

@@ -62,7 +62,7 @@ package enum SagaFormatter {
         var printer = FormatPrinter(tokens: tokens, blockBraces: BlockBraces.locations(in: unit))
         let formatted = printer.render(trailing: trailing)
         let (again, newDiagnostics) = Parser.parse(SourceFile(path: "", text: formatted), fileIndex: 0)
-        guard newDiagnostics.isEmpty, ASTDump.render(again) == ASTDump.render(unit) else {
+        guard newDiagnostics.isEmpty, ASTDump().render(again) == ASTDump().render(unit) else {
             return .failure(unsafe("formatting would change the program"))
         }
         return .success(formatted)

@@ -10,18 +10,29 @@ import SagaCore
 ///
 /// ```swift
 /// let (unit, _) = Parser.parse(SourceFile(path: "a.saga", text: "saga s { delay 1s }"), fileIndex: 0)
-/// ASTDump.render(unit)   // "(saga s {(delay 1000)})"
+/// ASTDump().render(unit)   // "(saga s {(delay 1000)})"
 /// ```
-package enum ASTDump {
+///
+/// A call of a function the checker resolved shows its index (`#0`), or its name from
+/// ``functionNames``.
+package struct ASTDump {
+    /// The program's functions by index, as a checked program numbers them.
+    package var functionNames: [String]
+
+    /// A renderer that names resolved functions from `functionNames`.
+    package init(functionNames: [String] = []) {
+        self.functionNames = functionNames
+    }
+
     /// Every declaration of a unit, one per line.
-    package static func render(_ unit: SourceUnit) -> String {
+    package func render(_ unit: SourceUnit) -> String {
         unit.declarations.map(render).joined(separator: "\n")
     }
 
     /// One declaration.
-    package static func render(_ declaration: Declaration) -> String {
+    package func render(_ declaration: Declaration) -> String {
         switch declaration {
-        case .import(let path, _): return "(import \(quote(path)))"
+        case .import(let path, _): return "(import \(Self.quote(path)))"
         case .extern(let decl): return "(extern \(decl.name) (\(decl.parameters.joined(separator: " "))))"
         case .state(let e, _): return "(state \(render(e)))"
         case .reducer(let r): return "(reduce \(render(r.pattern)) \(r.binding.name) \(render(r.body)))"
@@ -32,12 +43,12 @@ package enum ASTDump {
     }
 
     /// A block: `{stmt stmt}`.
-    package static func render(_ block: Block) -> String {
+    package func render(_ block: Block) -> String {
         "{" + block.statements.map(render).joined(separator: " ") + "}"
     }
 
     /// One statement; an effect statement renders as the effect alone.
-    package static func render(_ stmt: Stmt) -> String {
+    package func render(_ stmt: Stmt) -> String {
         switch stmt {
         case .declare(let v, let isMutable, let rhs, _):
             return "(\(isMutable ? "var" : "let") \(v.name) \(render(rhs)))"
@@ -65,14 +76,14 @@ package enum ASTDump {
         }
     }
 
-    static func render(_ rhs: Rhs) -> String {
+    func render(_ rhs: Rhs) -> String {
         switch rhs {
         case .expr(let e): return render(e)
         case .effect(let e): return render(e)
         }
     }
 
-    static func render(_ target: LValue) -> String {
+    func render(_ target: LValue) -> String {
         var s: String
         switch target.root {
         case .variable(let v): s = v.name
@@ -88,7 +99,7 @@ package enum ASTDump {
     }
 
     /// A pattern: `*` or its expression.
-    package static func render(_ pattern: Pattern) -> String {
+    package func render(_ pattern: Pattern) -> String {
         switch pattern {
         case .any: return "*"
         case .expr(let e): return render(e)
@@ -96,7 +107,7 @@ package enum ASTDump {
     }
 
     /// An effect, such as `(take "a")`, `(put "a" (record (x 1)))` or `(race (a (take "x")))`.
-    package static func render(_ effect: Effect) -> String {
+    package func render(_ effect: Effect) -> String {
         switch effect {
         case .take(let p, let condition, _):
             return "(take \(render(p))" + (condition.map { " (where \(render($0)))" } ?? "") + ")"
@@ -131,35 +142,35 @@ package enum ASTDump {
         }
     }
 
-    private static func render(_ entries: [EffectEntry]) -> String {
+    private func render(_ entries: [EffectEntry]) -> String {
         entries.map { " (\($0.key) \(render($0.effect)))" }.joined()
     }
 
-    private static func render(_ body: TaskBody) -> String {
+    private func render(_ body: TaskBody) -> String {
         switch body {
         case .call(let callee, let args): return render(callee, args)
         case .block(let b): return render(b)
         }
     }
 
-    private static func render(_ callee: Callee, _ args: [Expr]) -> String {
+    private func render(_ callee: Callee, _ args: [Expr]) -> String {
         let name: String
         switch callee {
         case .named(let n, _): name = n
-        case .function(let i, _): name = "#\(i)"
+        case .function(let i, _): name = functionNames.indices.contains(i) ? functionNames[i] : "#\(i)"
         case .host(let n, _): name = "host:" + n
         }
         return ([name] + args.map(render)).joined(separator: " ")
     }
 
     /// An expression, such as `(+ a 1)`, `(. a b)`, `([] xs 0)`, `(len xs)` or `(record (k v))`.
-    package static func render(_ expr: Expr) -> String {
+    package func render(_ expr: Expr) -> String {
         switch expr {
         case .literal(let v, _): return render(v)
         case .interpolation(let parts, _):
             let rendered = parts.map { part -> String in
                 switch part {
-                case .text(let t): return quote(t)
+                case .text(let t): return Self.quote(t)
                 case .expr(let e): return render(e)
                 }
             }
@@ -180,13 +191,13 @@ package enum ASTDump {
         }
     }
 
-    static func render(_ value: Value) -> String {
+    func render(_ value: Value) -> String {
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
         case .double(let d): return String(d)
-        case .string(let s): return quote(s)
+        case .string(let s): return Self.quote(s)
         default: return "<\(value.kindName)>"
         }
     }
@@ -207,7 +218,7 @@ package enum ASTDump {
     }
 
     /// A channel's buffer, with its kind when it is not the one its form implies.
-    private static func render(_ buffer: Expr?, _ kind: BufferKind) -> String {
+    private func render(_ buffer: Expr?, _ kind: BufferKind) -> String {
         guard let buffer else { return kind == .expanding ? "" : " (\(kind.rawValue))" }
         return " (buffer \(render(buffer))" + (kind == .dropping ? "" : " \(kind.rawValue)") + ")"
     }

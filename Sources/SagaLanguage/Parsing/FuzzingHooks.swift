@@ -9,7 +9,7 @@ import SagaCore
         let file = SourceFile(path: "fuzz.saga", text: text)
         let (unit, diagnostics) = Parser.parse(file, fileIndex: 0)
         for diagnostic in diagnostics { _ = diagnostic.rendered(files: [file]) }
-        _ = ASTDump.render(unit)
+        _ = ASTDump().render(unit)
         _ = astJSON(unit).canonicalJSON
         _ = SagaFormatter.format(text)
     }

@@ -66,6 +66,7 @@ extension FileStore {
         var records = 0
         // With no snapshot, a first log that starts after record 0 followed one that is gone.
         var missing: UInt64 = 0
+        var unreadable: [String] = []
         for generation in logs.sorted() where generation >= newestSnapshot {
             let name = StoreFormat.logName(generation)
             let bytes = try dir.read(name)
@@ -84,9 +85,11 @@ extension FileStore {
             }.get()
             guard let salvaged else {
                 skipped += bytes.count
+                unreadable.append(name)
                 continue
             }
             skipped += salvaged.skipped
+            if salvaged.records.isEmpty, salvaged.skipped > 0 { unreadable.append(name) }
             for (entry, sequence) in salvaged.records {
                 if entry.type == StoreFormat.save {
                     index.save(entity: entry.entity, id: entry.id, element: entry.value)
@@ -100,7 +103,7 @@ extension FileStore {
         try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
         return SalvageReport(
             directory: directory, records: records, skippedBytes: skipped, orphanedElements: orphans,
-            recordsMissingBefore: missing, entities: index.counts)
+            recordsMissingBefore: missing, unreadableFiles: unreadable, entities: index.counts)
     }
 
     /// The seed of a log's record checksums; `nil` for a file too short to hold a header.

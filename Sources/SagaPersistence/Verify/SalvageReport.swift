@@ -13,6 +13,9 @@ public struct SalvageReport: Sendable {
     /// With no snapshot, the records before the first log segment (which followed a snapshot
     /// that is gone): they could not be recovered.
     public var recordsMissingBefore: UInt64 = 0
+    /// The files named as log segments that gave no whole record, only bytes passed over (they
+    /// are removed with the other old files): a stray file, or one damaged throughout.
+    public var unreadableFiles: [String] = []
     /// The elements of the recovered store, per entity.
     public var entities: [String: Int]
 

@@ -21,6 +21,7 @@ extension Code {
     /// One instruction as text.
     private func describe(_ instruction: Instruction, _ names: [String], _ functionNames: [String]) -> String {
         func p(_ place: Place) -> String { describe(place, names) }
+        let dump = ASTDump(functionNames: functionNames)
         func key(_ k: Int32) -> String { keys.indices.contains(Int(k)) ? keys[Int(k)] : "?" }
         func path(_ index: Int32) -> String {
             guard paths.indices.contains(Int(index)) else { return "?" }
@@ -77,7 +78,7 @@ extension Code {
             let call = valueCalls[Int(i)]
             let arguments = (0..<call.argumentCount).map { p(call.argumentBase[$0]) }.joined(separator: ", ")
             let statement =
-                sites.indices.contains(Int(call.site)) ? ASTDump.render(sites[Int(call.site)].statement) : "?"
+                sites.indices.contains(Int(call.site)) ? dump.render(sites[Int(call.site)].statement) : "?"
             let function =
                 functionNames.indices.contains(Int(call.function))
                 ? functionNames[Int(call.function)] : "function \(call.function)"
@@ -100,7 +101,7 @@ extension Code {
             let put = puts[Int(i)]
             return "step; put \(put.action.canonicalJSON)" + (put.slot >= 0 ? " into \(p(.slot(put.slot)))" : "")
         case .statement(let i):
-            let statement = sites.indices.contains(Int(i)) ? ASTDump.render(sites[Int(i)].statement) : "?"
+            let statement = sites.indices.contains(Int(i)) ? dump.render(sites[Int(i)].statement) : "?"
             return "step; run \(statement) where it stands"
         case .select(let k, let slot, _):
             return "step; select " + (k < 0 ? "state" : "state.\(key(k))") + " into \(p(.slot(slot)))"

@@ -11,7 +11,8 @@ extension Interpreter {
         if let known = effectDescriptions[location], let found = known.first(where: { $0.kind == kind }) {
             return found.effect
         }
-        let described = TracedEffect("\(describe(location)) \(ASTDump.render(effect))")
+        let dump = ASTDump(functionNames: program.functions.map(\.name))
+        let described = TracedEffect("\(describe(location)) \(dump.render(effect))")
         effectDescriptions[location, default: []].append((kind, described))
         return described
     }
