@@ -58,6 +58,35 @@ struct ProgramGraphTests {
                 """)
     }
 
+    /// A save goes through the persistence middleware to the `saved` the saga takes; reply
+    /// types the program never names are left out.
+    @Test func persistenceActionsFlowThroughThePersistenceMiddleware() throws {
+        let program = try Self.program(
+            """
+            saga main {
+              put "persistence/save" { entity: "songs", element: { id: 1 } }
+              let a = take "persistence/saved"
+            }
+            """)
+        #expect(
+            ProgramGraph.mermaid(program) == """
+                flowchart LR
+                    saga_main(["saga main"])
+                    mw_persistence[["persistence middleware"]]
+                    act_0>"persistence/save"]
+                    act_1>"persistence/saved"]
+                    saga_main -->|"put"| act_0
+                    mw_persistence -->|"put"| act_1
+                    act_0 -->|"handles"| mw_persistence
+                    act_1 -->|"take"| saga_main
+
+                """)
+        #expect(
+            ProgramGraph.dot(program).contains(#"mw_persistence [label="persistence middleware", shape=component]"#))
+        let plain = try Self.program(#"saga main { put "a" }"#)
+        #expect(!ProgramGraph.mermaid(plain).contains("persistence"))
+    }
+
     @Test func callForkAndSpawnAreSolidDashedAndDottedEdgesToFunctionsAndHostFunctions() throws {
         let program = try Self.program(
             """
@@ -548,7 +577,8 @@ struct ProgramGraphTests {
         #expect(lines.last == "")
         lines = Array(lines.dropFirst().dropLast())
         let id = "[A-Za-z_][A-Za-z0-9_]*"
-        let shapes = #"\(\["[^"]*"\]\)|\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\("[^"]*"\)\]|>"[^"]*"\]|\[/"[^"]*"/\]"#
+        let shapes =
+            #"\(\["[^"]*"\]\)|\["[^"]*"\]|\{\{"[^"]*"\}\}|\[\("[^"]*"\)\]|>"[^"]*"\]|\[/"[^"]*"/\]|\[\["[^"]*"\]\]"#
         let node = try Regex(#"^    \#(id)(\#(shapes))$"#)
         let edge = try Regex(#"^    \#(id) (-->|-\.->)\|"[a-zA-Z]+"\| \#(id)$"#)
         let style = try Regex(#"^    linkStyle [0-9]+(,[0-9]+)* stroke-dasharray:1 4$"#)

@@ -21,7 +21,17 @@ struct GraphBuilder {
         /// A channel a saga or function makes (`let ch = channel`), by its index in
         /// ``channels``.
         case channel(Int)
+        /// The persistence middleware `sagarun run` puts in front of the store.
+        case persistence
     }
+
+    /// The requests the persistence middleware handles, each with the types it answers with.
+    static let persistenceReplies: [(request: String, replies: [String])] = [
+        ("persistence/save", ["persistence/saved", "persistence/saveFailed"]),
+        ("persistence/delete", ["persistence/deleted", "persistence/deleteFailed"]),
+        ("persistence/request", ["persistence/received", "persistence/requestFailed"]),
+        ("persistence/cancelRequest", ["persistence/canceled"]),
+    ]
 
     /// An action node: a type (or pattern) written as a literal string, or `?` for one
     /// computed at run time.
@@ -120,6 +130,7 @@ struct GraphBuilder {
             }
         }
         addMatches()
+        addPersistence()
     }
 
     private mutating func walkDeclarations() {
@@ -210,6 +221,9 @@ struct GraphBuilder {
         }
         for name in hosts.sorted() {
             node(.host(name), GraphBuilder.identifier("host", name), .host, "host \(name)")
+        }
+        if edges.contains(where: { $0.from == .persistence || $0.to == .persistence }) {
+            node(.persistence, "mw_persistence", .middleware, "persistence middleware")
         }
         if includeReducers {
             for (i, reducer) in program.reducers.enumerated() {
@@ -466,6 +480,17 @@ struct GraphBuilder {
             return [.unknown]
         default:
             return [.unknown]
+        }
+    }
+
+    /// The persistence middleware, where the diagram has its actions: each request type in it
+    /// goes to the middleware (`handles`), which puts each reply type in it.
+    private mutating func addPersistence() {
+        for (request, replies) in Self.persistenceReplies {
+            if actions.contains(.type(request)) { add(.action(.type(request)), .persistence, .take, "handles") }
+            for reply in replies where actions.contains(.type(reply)) {
+                add(.persistence, .action(.type(reply)), .put, "put")
+            }
         }
     }
 

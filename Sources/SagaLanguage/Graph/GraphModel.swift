@@ -9,6 +9,8 @@ struct GraphModel: Equatable {
     /// What a node stands for; each kind has its own shape.
     enum NodeKind: Equatable {
         case saga, function, host, reducer, action, channel
+        /// Middleware that answers actions with actions (the persistence middleware).
+        case middleware
     }
 
     /// One box of the diagram.

@@ -11,6 +11,7 @@ extension ProgramGraph {
             case .reducer: shape = "shape=cylinder"
             case .action: shape = "shape=cds"
             case .channel: shape = "shape=parallelogram"
+            case .middleware: shape = "shape=component"
             }
             out += "    \(node.id) [label=\(dotQuote(node.label)), \(shape)]\n"
         }

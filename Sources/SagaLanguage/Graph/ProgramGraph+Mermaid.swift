@@ -12,6 +12,7 @@ extension ProgramGraph {
             case .reducer: shaped = "[(\(label))]"
             case .action: shaped = ">\(label)]"
             case .channel: shaped = "[/\(label)/]"
+            case .middleware: shaped = "[[\(label)]]"
             }
             out += "    \(node.id)\(shaped)\n"
         }

@@ -4,15 +4,17 @@
 /// Draws a checked ``Program`` as a diagram, so that a reader sees the flow of actions at a
 /// glance.
 ///
-/// Nodes: root sagas, saga functions, the host functions they name, reducers (optional) and
-/// action types. Edges:
+/// Nodes: root sagas, saga functions, the host functions they name, the persistence
+/// middleware (where the program uses its actions), reducers (optional) and action types. Edges:
 /// - saga or function → function: `call` (solid), `fork` (dashed), `spawn` (dotted);
 /// - saga or function → action type: `put`;
 /// - action type → saga or function: `take`, `actionChannel`, or the watcher's keyword
 ///   (`every`, `latest`, `leading`, `throttle`, `debounce`); a watcher is drawn as part of
 ///   the saga or function that starts it;
 /// - action type → reducer: `reduce`;
-/// - exact action type → a glob pattern in the diagram that matches it: `matches`.
+/// - exact action type → a glob pattern in the diagram that matches it: `matches`;
+/// - `persistence/` request type → the persistence middleware: `handles`; the middleware →
+///   each reply type in the diagram (`persistence/saved`, …): `put`.
 ///
 /// An action node is a type (or pattern) written as a literal string in a `take`, watcher,
 /// `actionChannel`, reducer or `put` (`put {type: "t", …}` included), each element of a
@@ -24,7 +26,8 @@
 /// The output is deterministic: nodes are sagas, functions and host functions sorted by
 /// name, reducers in declaration order (`red_0` is the first), action types sorted (`?`
 /// last); edges are sorted by their ends and each appears once. Ids (`saga_main`,
-/// `fn_api_fetchUser`, `host_log_send`, `red_0`, `act_3`) are valid in both syntaxes.
+/// `fn_api_fetchUser`, `host_log_send`, `mw_persistence`, `red_0`, `act_3`) are valid in both
+/// syntaxes.
 ///
 /// ```swift
 /// if let program = Frontend().compile(path: "counter.saga").program {
