@@ -22,6 +22,30 @@ import Testing
         #expect(run.lines == ["a ended, cancelled = false", "b ended", "closed", "joined"])
     }
 
+    /// A `take` on a channel with a `where` is a TypeError (catchable), not a take of the
+    /// oldest message whatever the condition says; the message stays in the channel.
+    @Test func aTakeOnAChannelHasNoWhere() async {
+        let run = await runSaga(
+            """
+            saga main {
+              let ch = channel
+              put ch { id: 1 }
+              try { let m = take ch where false; log "took \\(m)" } catch e { log "\\(e.kind): \\(e.message)" }
+              let ac = actionChannel "a"
+              put "a" { id: 1 }
+              try { let x = take ac where it.id == 2; log "took \\(x)" } catch e { log e.kind }
+              let m = take ch
+              let x = take ac
+              log [m, x]
+            }
+            """)
+        #expect(
+            run.lines == [
+                "TypeError: a take on a channel has no 'where': its messages are taken in order (test the message after the take)",
+                "TypeError", #"[{"id":1},{"id":1,"type":"a"}]"#,
+            ], "\(run.errors)")
+    }
+
     /// A closed action channel queues no more actions; what it had queued can still be taken.
     @Test func aClosedActionChannelQueuesNoMore() async {
         let run = await runSaga(

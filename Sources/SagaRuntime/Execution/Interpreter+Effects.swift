@@ -271,6 +271,13 @@ extension Interpreter {
         case .expr(let e):
             let value = try evaluator(task).eval(e, task.env)
             if case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) {
+                // A channel's messages are taken in order: a `where` would have to skip some
+                // and leave them for whom?
+                if condition != nil {
+                    throw SagaError.typeError(
+                        "a take on a channel has no 'where': its messages are taken in order (test the message after the take)"
+                    )
+                }
                 if let message = channel.messages.popFirst() { return .value(message) }
                 // A closed channel, once empty, ends its takers as END does, or throws the error
                 // its source failed with.
