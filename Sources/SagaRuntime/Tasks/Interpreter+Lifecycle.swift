@@ -132,7 +132,11 @@ extension Interpreter {
             case .none:
                 break
             case .caller(let caller):
-                guard case .task(let awaited) = caller.wait, awaited === task else { break }
+                guard case .task(let awaited) = caller.wait, awaited === task else {
+                    // Its caller went on (it is being cancelled).
+                    if case .failed(let f) = outcome { failedWhileCancelled(task, f) }
+                    break
+                }
                 switch outcome {
                 case .value(let v): wake(caller, .value(v))
                 case .failed(let f): wake(caller, .error(f))
@@ -141,6 +145,9 @@ extension Interpreter {
             case .entry(let combinator, let index):
                 if task.endedByEnd, case .value = outcome {
                     endOwner(of: combinator, except: index)
+                } else if combinator.isSettled, case .failed(let f) = outcome {
+                    // A losing entry whose cancellation failed (a `finally` threw).
+                    failedWhileCancelled(task, f)
                 } else {
                     entryEnded(combinator, index, outcome)
                 }
@@ -251,10 +258,26 @@ extension Interpreter {
         if markAborted(parent, failure) { finishIfDone(parent) }
     }
 
+    /// A task whose failure no longer has a waiter: a race's loser, an all's entry cancelled
+    /// by another's error, or a called function whose caller is being cancelled, which threw
+    /// from a `finally` while it was cancelled. The race or all has its result, the caller
+    /// its own way out: the failure is reported as a spawned task's is (the run exits 1),
+    /// never dropped.
+    private func failedWhileCancelled(_ task: SagaTask, _ failure: Failure) {
+        report(task, failure, what: task.name.trimmingPrefix("call ") + ", cancelled,")
+    }
+
     /// ``abort(_:_:)``'s work but the finishing: whether the parent's body had ended already
     /// (its children are then cancelled), so that the parent may finish now.
+    ///
+    /// A parent being cancelled keeps the failure (a child's `finally` threw while it was
+    /// cancelled): it ends failed with it, so that the error goes on up instead of vanishing.
     private func markAborted(_ parent: SagaTask, _ failure: Failure) -> Bool {
-        if parent.isDone || parent.failure != nil || parent.isCancelling { return false }
+        if parent.isDone || parent.failure != nil { return false }
+        if parent.isCancelling {
+            parent.failure = failure
+            return parent.phase == .children
+        }
         parent.failure = failure
         if parent.phase == .body {
             scheduler.schedule(cancelBlockedEffect(parent))

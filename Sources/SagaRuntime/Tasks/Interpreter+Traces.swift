@@ -102,17 +102,19 @@ extension Interpreter {
         return "\(path):\(location.line):\(location.column)"
     }
 
-    /// Reports a failed root saga or spawned task (see “Errors and tasks” in Sagas/README.md),
+    /// Reports a failed root saga or spawned task, or a task that failed while cancelled where
+    /// nothing waits for it (see “Errors and tasks” in Sagas/README.md), as `what` when given,
     /// and counts it for the exit code.
-    func report(_ task: SagaTask, _ failure: Failure) {
+    func report(_ task: SagaTask, _ failure: Failure, what: String? = nil) {
         failures += 1
         reportedErrorMessages.append(failure.error.message)
         if tracer != nil { traceError(task, failure) }
         // A root saga by its declared name (`saga main`); a spawned task as what it runs
         // (`spawned func fetch`, `spawned block`), which no one would take for a saga.
         let what =
-            task.kind == .root
-            ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn ")
+            what
+            ?? (task.kind == .root
+                ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn "))
         output.error(Self.failureText(what, failure))
     }
 
