@@ -258,11 +258,12 @@ extension Interpreter {
         if markAborted(parent, failure) { finishIfDone(parent) }
     }
 
-    /// A task whose failure no longer has a waiter: a race's loser, an all's entry cancelled
-    /// by another's error, or a called function whose caller is being cancelled, which threw
-    /// from a `finally` while it was cancelled. The race or all has its result, the caller
-    /// its own way out: the failure is reported as a spawned task's is (the run exits 1),
-    /// never dropped.
+    /// Reports the failure of a task that nothing waits for any more.
+    ///
+    /// That is a race's loser, an all's entry cancelled by another's error, or a called
+    /// function whose caller is being cancelled, which threw from a `finally` while it was
+    /// cancelled. The race or all has its result, the caller its own way out: the failure is
+    /// reported as a spawned task's is (the run exits 1), never dropped.
     private func failedWhileCancelled(_ task: SagaTask, _ failure: Failure) {
         report(task, failure, what: task.name.trimmingPrefix("call ") + ", cancelled,")
     }
