@@ -126,6 +126,8 @@ import Testing
             "  put \"user/add\"\n  { name: \"Ada\" }", "  let a = yield take \"x\"", "  if cancelled() { log 1 }",
             "  let r = race [take \"a\", delay 1s]", "  let r = race { a: tkae \"a\" }", "  retry 3 cal f()",
             "  retry 3 delay 1s cal f()", "  call(f, 1)", "  return call f()", "  retry 3 backof 10ms call f()",
+            "  retry call f()", "  retry 3 backoff call f()", "  throttle \"x\" as a { log a }",
+            "  let ch = chanel\n  log ch", "  let ch = eventChannel(f)\n  log ch",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -148,6 +150,11 @@ import Testing
                 "2:7: a function and its arguments follow 'call' as a call: write 'call fn(a, b)'",
                 "2:10: return takes a value, not an effect: write 'let r = call …' and then 'return r'",
                 "2:11: expected 'delay D', 'backoff D' or an effect after 'retry N', found 'backof'; did you mean 'backoff'?",
+                "2:9: expected the number of attempts after 'retry' (retry 3 call f()), found 'call'",
+                "2:19: expected the first wait after 'retry N backoff' (retry 3 backoff 100ms …), found 'call'",
+                #"2:16: expected a pattern after the duration of 'throttle', found 'as': the duration comes first ('throttle 100ms "type" as a { … }')"#,
+                "2:12: unknown variable 'chanel'; did you mean 'channel'?",
+                "2:12: unknown function 'eventChannel'; an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
             ])
     }
 }

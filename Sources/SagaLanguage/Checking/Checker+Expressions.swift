@@ -186,14 +186,27 @@ extension Checker {
         warning("duplicate key '\(field.key)' in a record literal: the last one wins", at: field.value.location)
     }
 
+    /// The keywords that stand where a variable may (`let ch = channel`, `if cancelled`), for
+    /// a misspelt one's "did you mean".
+    private static let keywordsLikeVariables = ["channel", "actionChannel", "cancelled", "true", "false", "null"]
+
     /// Reports a read of a variable that no visible declaration names.
     @inline(never)
     private mutating func reportUnknownVariable(_ variable: Variable) {
         var hint = Suggestions.didYouMean(variable.name, in: namesInScope)
+        // `let ch = chanel`: a keyword that stands where a variable would.
+        if hint.isEmpty { hint = Suggestions.didYouMean(variable.name, in: Self.keywordsLikeVariables) }
         // `let a = take "t" where a.x > 1`: the action is not `a` until the take gives it.
         if hint.isEmpty, context.itAllowed { hint = "; in a 'where' condition the action is 'it'" }
         error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
     }
+
+    /// redux-saga's channel makers, written as calls, with what to write instead.
+    private static let reduxSagaFunctions = [
+        "eventChannel":
+            "an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
+        "multicastChannel": "a channel here delivers each message to one taker; write 'channel'",
+    ]
 
     /// A built-in call must name a built-in and give it as many arguments as it takes.
     ///
@@ -214,6 +227,8 @@ extension Checker {
                 error("'\(name)' is a host function; call it with call, fork or spawn", at: location)
             } else if isSagaName(name) {
                 error("'\(name)' is a root saga; it starts on its own and cannot be called", at: location)
+            } else if let advice = Self.reduxSagaFunctions[name] {
+                error("unknown function '\(name)'; \(advice)", at: location)
             } else {
                 let hint = Suggestions.didYouMean(name, in: Builtin.allCases.map(\.rawValue))
                 error("unknown function '\(name)'\(hint)", at: location)

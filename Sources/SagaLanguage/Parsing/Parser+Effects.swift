@@ -54,13 +54,24 @@ extension Parser {
     /// frame effects nest through.
     @inline(never)
     private mutating func parseRetry(at: SourceLocation) throws -> Effect {
+        // `retry call f()`: the effect where the count goes.
+        if kind.isEffectKeyword {
+            throw fail("expected the number of attempts after 'retry' (retry 3 call f()), found \(found)")
+        }
         let count = try parseExpression()
         var wait: RetryWait?
         var options: StaticString = "after 'retry N'"
         if match(.kwDelay) {
+            if kind.isEffectKeyword {
+                throw fail(
+                    "expected the time between attempts after 'retry N delay' (retry 3 delay 1s …), found \(found)")
+            }
             wait = .delay(try parseExpression())
             options = "after 'retry N delay D'"
         } else if match(.kwBackoff) {
+            if kind.isEffectKeyword {
+                throw fail("expected the first wait after 'retry N backoff' (retry 3 backoff 100ms …), found \(found)")
+            }
             wait = .backoff(try parseExpression())
             options = "after 'retry N backoff D'"
         } else if kind == .identifier, let misspelt = misspeltBackoff() {
@@ -289,6 +300,12 @@ extension Parser {
                 throw fail("expected a duration after '\(keyword.kind.text)', found \(found)")
             }
             duration = try parseExpression()
+            // `throttle "x" as a`: the pattern taken for the duration.
+            if kind == .kwAs {
+                throw fail(
+                    "expected a pattern after the duration of '\(keyword.kind.text)', found \(found): the duration "
+                        + "comes first ('\(keyword.kind.text) 100ms \"type\" as a { … }')")
+            }
         }
         let pattern = try parsePattern(after: "'\(keyword.kind.text)'")
         try expect(.kwAs, "expected 'as' after the pattern of '\(keyword.kind.text)'")
