@@ -16,6 +16,18 @@ public struct SagaError: Error, Sendable, Equatable {
         self.value = ["kind": .string(kind), "message": .string(message)]
     }
 
+    /// The error a host function failed with, as its answer (or a mock) gave it: a string is the
+    /// message of a `HostError`; a record keeps its fields, with the kind `HostError` where it
+    /// names none and its JSON as the message where it has no string one, so that every error
+    /// has a string `message`; anything else is the message of a `HostError`, as JSON.
+    package static func host(_ value: Value) -> SagaError {
+        if case .string(let message) = value { return SagaError(kind: "HostError", message: message) }
+        guard case .record(var r) = value else { return SagaError(kind: "HostError", message: value.canonicalJSON) }
+        if r["kind"] == nil { r["kind"] = "HostError" }
+        if case .string = r["message"] {} else { r["message"] = .string(value.canonicalJSON) }
+        return SagaError(value: .record(r))
+    }
+
     /// A type error: an operation on values of the wrong kind.
     public static func typeError(_ message: String) -> SagaError {
         SagaError(kind: "TypeError", message: message)

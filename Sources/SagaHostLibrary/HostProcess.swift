@@ -229,10 +229,8 @@ public final class HostProcess: Sendable {
         }
         let result: Result<Value, SagaError>
         if let error = r["error"] {
-            switch error {
-            case .string(let text): result = .failure(SagaError(kind: "HostError", message: text))
-            default: result = .failure(SagaError(value: error))
-            }
+            if r["result"] != nil { return notAnAnswer + " (an answer has a \"result\" or an \"error\", not both)" }
+            result = .failure(SagaError.host(error))
         } else if let value = r["result"] {
             result = .success(value)
         } else if case .string(let name)? = r["channel"], !name.isEmpty {

@@ -208,6 +208,35 @@ import Testing
         }
     }
 
+    /// An error without a string message gets one (its JSON) and the kind HostError, as a
+    /// mock's does: every error has a string `message`. An answer with both a result and an
+    /// error is no answer.
+    @Test func aHostErrorAlwaysHasAMessageAndAnAnswerIsAResultOrAnError() async throws {
+        let python = try Self.python()
+        let host = """
+            import sys, json
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m["call"] == "api.coded": print(json.dumps({"id": m["id"], "error": {"code": 5}}), flush=True)
+                else: print(json.dumps({"id": m["id"], "result": 1, "error": "and an error"}), flush=True)
+            """
+        let source = """
+            extern func api.coded()
+            extern func api.both()
+            saga main {
+              try { call api.coded() } catch e { log e }
+              let b = call api.both()
+            }
+            """
+        try await withScript(source) { folder, script in
+            try host.write(toFile: folder + "/host.py", atomically: true, encoding: .utf8)
+            let run = await runSagarun(["run", script, "--host", "api=\(python) \(folder)/host.py"])
+            #expect(run.code == 1, "\(run.err)")
+            #expect(run.out == #"{"code":5,"kind":"HostError","message":"{\"code\":5}"}"# + "\n", "\(run.err)")
+            #expect(run.err.contains(#"(an answer has a "result" or an "error", not both)"#), "\(run.err)")
+        }
+    }
+
     /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
     /// rather than filling memory.
     @Test func aHostAnswerLineIsLimitedAsAnInputLine() async throws {

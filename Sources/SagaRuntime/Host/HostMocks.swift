@@ -107,7 +107,7 @@ public final class HostMocks: Sendable {
             case (let result?, nil, nil, nil):
                 outcome = .result(.success(result))
             case (nil, let error?, nil, nil):
-                outcome = .result(.failure(Self.error(error)))
+                outcome = .result(.failure(SagaError.host(error)))
             case (nil, nil, .bool(true)?, nil):
                 outcome = .result(.failure(Self.neverAnswers))
             case (nil, nil, nil, .string(let name)?) where !name.isEmpty:
@@ -240,13 +240,6 @@ public final class HostMocks: Sendable {
     package static let neverAnswers = SagaError(kind: "\u{0}pending", message: "the call never answers")
 
     /// A mock's `error`: a record with a `kind` and a `message`, or a message.
-    private static func error(_ value: Value) -> SagaError {
-        if case .string(let message) = value { return SagaError(kind: "HostError", message: message) }
-        guard case .record(var r) = value else { return SagaError(kind: "HostError", message: value.canonicalJSON) }
-        if r["kind"] == nil { r["kind"] = "HostError" }
-        return SagaError(value: .record(r))
-    }
-
     /// A list's elements, `, ` between them.
     private static func listed(_ value: Value) -> String {
         guard case .list(let elements) = value else { return value.canonicalJSON }
