@@ -208,9 +208,10 @@ import Testing
         }
     }
 
+    /// Every host error has a string `message`, and an answer has a result or an error.
+    ///
     /// An error without a string message gets one (its JSON) and the kind HostError, as a
-    /// mock's does: every error has a string `message`. An answer with both a result and an
-    /// error is no answer.
+    /// mock's does; an answer with both a result and an error is no answer.
     @Test func aHostErrorAlwaysHasAMessageAndAnAnswerIsAResultOrAnError() async throws {
         let python = try Self.python()
         let host = """

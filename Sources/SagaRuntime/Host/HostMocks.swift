@@ -239,7 +239,6 @@ public final class HostMocks: Sendable {
     /// cancelled, as when a `race`'s timeout wins, or the run ends.
     package static let neverAnswers = SagaError(kind: "\u{0}pending", message: "the call never answers")
 
-    /// A mock's `error`: a record with a `kind` and a `message`, or a message.
     /// A list's elements, `, ` between them.
     private static func listed(_ value: Value) -> String {
         guard case .list(let elements) = value else { return value.canonicalJSON }
