@@ -117,7 +117,7 @@ extension Interpreter {
             var limit: Int?
             if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind) }
             return .value(Channel(id: makeID(), limit: limit, kind: kind).handle)
-        case .actionChannel(let pattern, let buffer, var kind, _):
+        case .actionChannel(let pattern, let buffer, var kind, let location):
             var throttles = false
             var limit: Int?
             if let buffer {
@@ -137,6 +137,7 @@ extension Interpreter {
             }
             let channel = Channel(id: makeID(), limit: limit, kind: kind)
             channel.pattern = try evaluatePattern(pattern, task)
+            channel.madeAt = location
             channel.waitSequence = scheduler.nextWaitSequence()
             scheduler.actionChannels.append(channel)
             return .value(channel.handle)

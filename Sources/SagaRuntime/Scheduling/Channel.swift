@@ -30,6 +30,8 @@ final class Channel: @unchecked Sendable {
     @exclusivity(unchecked) var failure: SagaError?
     /// For an event channel: the host's end, closed with it.
     @exclusivity(unchecked) var source: EventChannel?
+    /// For an `actionChannel`: where it was made, for the message when its buffer overflows.
+    @exclusivity(unchecked) var madeAt: SourceLocation?
 
     init(id: Int, limit: Int?, kind: BufferKind = .dropping) {
         self.id = id

@@ -436,7 +436,11 @@ extension Interpreter {
                 // No saga put this action, so no saga can be failed for it: say so, once.
                 channel.reportedOverflow = true
                 failures += 1
-                output.error("error: \(bufferOverflow(channel).message); actions are dropped")
+                let place = channel.madeAt.map { " made at \(describe($0))" } ?? ""
+                let what = type.map { "'\($0)'" } ?? "an action"
+                output.error(
+                    "error: \(bufferOverflow(channel).message) (the actionChannel\(place)): \(what) and any more "
+                        + "it queues are dropped")
             }
         }
         while next < woken.count {
