@@ -110,6 +110,17 @@ enum RunCommand {
             hostProcesses.append(process)
         }
         defer { for process in hostProcesses { process.stop() } }
+        // Mocks answer before a host process: say so where both could serve a function.
+        if let mocked = mocks?.names {
+            for process in hostProcesses {
+                let both = program.externs.map(\.name).filter { process.serves($0) && mocked.contains($0) }
+                if !both.isEmpty {
+                    io.err(
+                        "warning: --mocks answers \(both.joined(separator: ", ")), which --host \(process.name) "
+                            + "serves too: the mocks do\n")
+                }
+            }
+        }
         let provided = library.functions.merging(io.hostFunctions).merging(served)
         var host = provided.merging(
             mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { provided[$0] == nil }))

@@ -238,6 +238,17 @@ import Testing
         }
     }
 
+    /// A function both mocked and served by `--host` is answered by the mock, with a warning.
+    @Test func mocksThatShadowAHostProcessAreSaidTo() async throws {
+        let source = "extern func api.x()\nsaga main { let v = call api.x(); log v }\n"
+        try await withScript(source) { folder, script in
+            try #"{"call":"api.x","result":1}"#.write(toFile: folder + "/m.jsonl", atomically: true, encoding: .utf8)
+            let run = await runSagarun(["run", script, "--mocks", folder + "/m.jsonl", "--host", "api=cat"])
+            #expect(run.code == 0 && run.out == "1\n", "\(run.err)")
+            #expect(run.err == "warning: --mocks answers api.x, which --host api serves too: the mocks do\n")
+        }
+    }
+
     /// An answer line past 16 MiB (as an input line is limited) breaks the host, saying so,
     /// rather than filling memory.
     @Test func aHostAnswerLineIsLimitedAsAnInputLine() async throws {

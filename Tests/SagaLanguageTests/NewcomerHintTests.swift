@@ -32,8 +32,9 @@ import Testing
     }
 
     /// What the run refuses whenever it gets there (a literal that is not a duration for
-    /// `delay` or not a task for `cancel`, an operation between literals that always fails) is
-    /// a warning: a program may mean it, to show what a `catch` gets.
+    /// `delay`, not a task for `cancel` or `join`, not a bool for a condition, not a whole number
+    /// for a buffer, an operation between literals that always fails) is a warning: a program
+    /// may mean it, to show what a `catch` gets.
     @Test func literalsTheRunWouldRefuseAreReported() {
         #expect(
             CheckerTests.diagnostics(#"saga main { delay "soon" }"#) == [
@@ -51,8 +52,28 @@ import Testing
             CheckerTests.diagnostics(#"saga main { log 1 / 0 }"#).first?.hasSuffix(": this fails whenever it runs")
                 == true)
         #expect(
+            CheckerTests.diagnostics(#"saga main { if 1 { log 1 } }"#) == [
+                "1:16: warning: a condition must be true or false, got number: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { while "x" { log 1 } }"#) == [
+                "1:19: warning: a condition must be true or false, got string: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { join 5 }"#) == [
+                "1:18: warning: join needs a task or a list of tasks, got number: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { let c = channel buffer "x"; log c }"#) == [
+                "1:36: warning: a buffer size is a whole number of messages, got string: this fails whenever it runs"
+            ])
+        #expect(
             CheckerTests.diagnostics(
                 #"saga main { delay 10ms; delay 2.5; log 1 + 2.5; log "a" + "b"; log 3 < 4; log null ?? 1 }"#
+            ).isEmpty)
+        #expect(
+            CheckerTests.diagnostics(
+                #"saga main { if true { log 1 }; while false { log 2 }; join []; let c = channel buffer 2; log c }"#
             ).isEmpty)
     }
 

@@ -78,6 +78,11 @@ extension Checker {
             effect = .spawn(body, location)
 
         case .join:
+            // A literal is not a task (a warning, as for `cancel`); a list literal is an expression.
+            if case .join(.literal(let value, let at), _) = effect, !Self.isList(value) {
+                warning(
+                    "join needs a task or a list of tasks, got \(value.kindName): this fails whenever it runs", at: at)
+            }
             guard case .join(var expr, let location) = effect, checkExpr(&expr) else { return false }
             effect = .join(expr, location)
 
@@ -183,6 +188,11 @@ extension Checker {
             effect = .retry(count: count, wait: wait, body, loop, location)
 
         case .channel:
+            if case .channel(.literal(let size, let at)?, _, _) = effect, !Self.isInt(size) {
+                warning(
+                    "a buffer size is a whole number of messages, got \(size.kindName): this fails whenever it runs",
+                    at: at)
+            }
             guard case .channel(var buffer, let bufferKind, let location) = effect, checkExpr(&buffer) else {
                 return false
             }

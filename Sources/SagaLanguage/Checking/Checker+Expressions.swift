@@ -106,6 +106,27 @@ extension Checker {
         }
     }
 
+    /// Warns of an `if` or `while` condition that is a literal other than `true` or `false`,
+    /// which the run refuses whenever it gets there (a warning, as for the literal operands of
+    /// ``checkLiterals(_:_:_:at:)``).
+    mutating func warnIfNotBool(_ condition: Expr) {
+        guard case .literal(let value, let at) = condition else { return }
+        if case .bool = value { return }
+        warning("a condition must be true or false, got \(value.kindName): this fails whenever it runs", at: at)
+    }
+
+    /// Whether `value` is a list.
+    static func isList(_ value: Value) -> Bool {
+        if case .list = value { return true }
+        return false
+    }
+
+    /// Whether `value` is an integer.
+    static func isInt(_ value: Value) -> Bool {
+        if case .int = value { return true }
+        return false
+    }
+
     /// An arithmetic or ordering operator between two literals that fails whenever it runs
     /// (`1 + "a"`, `"a" < 2`, `1 / 0`): a warning, at the expression. (Not an error: a program
     /// may mean it, to show what a `catch` gets.)

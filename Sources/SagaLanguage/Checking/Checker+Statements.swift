@@ -87,6 +87,7 @@ extension Checker {
             var changed = false
             for i in arms.indices {
                 var arm = arms[i]
+                warnIfNotBool(arm.condition)
                 let conditionChanged = checkExpr(&arm.condition)
                 guard checkBlock(&arm.body) || conditionChanged else { continue }
                 Self.replace(&arms, at: i, with: arm)
@@ -102,6 +103,7 @@ extension Checker {
 
         case .while:
             guard case .while(var condition, var body, let location) = statement else { return false }
+            warnIfNotBool(condition)
             let conditionChanged = checkExpr(&condition)
             guard checkLoopBody(&body) || conditionChanged else { return false }
             statement = .while(condition, body, location)
