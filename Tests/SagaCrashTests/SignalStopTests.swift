@@ -16,10 +16,6 @@ import Glibc
         .timeLimit(.minutes(1)),
         arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalStopsTheRunCleanly(signal: Int32, code: Int32) throws {
-        let sagarun = try #require(SagarunBinary.path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let program = """
             state { ticks: 0 }
             reduce "tick" as t { state.ticks = state.ticks + 1 }
@@ -32,23 +28,13 @@ import Glibc
               }
             }
             """
-        try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
-        // Through env, which becomes sagarun (the same process, so the signal reaches it):
-        // sagarun keeps its program until it exits, on purpose, which a sanitized build's
-        // leak check would take for a leak, changing the exit code.
-        let child = ChildProcess(
-            executable: "/usr/bin/env",
-            arguments: [
-                "ASAN_OPTIONS=detect_leaks=0", sagarun, "run", folder + "/main.saga", "--memory", "--print-state",
-            ])
-        try child.start()
-        #expect(child.waitForFirstLine(timeout: .seconds(30)))
-        let exit = child.stop(with: signal)
-        #expect(exit == code, "\(child.standardError)")
-        let lines = child.completeLines
-        #expect(lines.first == "ready")
-        #expect(lines.dropFirst().first == "finally, cancelled: true", "\(lines)")
-        #expect(lines.last?.hasPrefix(#"state {"ticks":"#) == true, "\(lines)")
+        try Self.withRunStarted(program) { child in
+            #expect(child.stop(with: signal) == code, "\(child.standardError)")
+            let lines = child.completeLines
+            #expect(lines.first == "ready")
+            #expect(lines.dropFirst().first == "finally, cancelled: true", "\(lines)")
+            #expect(lines.last?.hasPrefix(#"state {"ticks":"#) == true, "\(lines)")
+        }
     }
 
     /// A saga that feeds itself actions for ever still stops on a signal, cleanly; a task in
@@ -107,10 +93,6 @@ import Glibc
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
         .timeLimit(.minutes(1)))
     func twoSignalsAtOnceFromOneProcessAreOneStop() throws {
-        let sagarun = try #require(SagarunBinary.path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let program = """
             saga main {
               log "ready"
@@ -121,6 +103,27 @@ import Glibc
               }
             }
             """
+        try Self.withRunStarted(program) { child in
+            child.send(SIGINT)
+            // The second while the first's stop runs the finally block's loop (sent together,
+            // the two may reach the process as one).
+            for _ in 0..<1500 where !child.standardError.contains("sagarun: stopping") { usleep(2_000) }
+            #expect(child.stop(with: SIGINT) == 130, "\(child.standardError)")
+            #expect(child.completeLines == ["ready", "finally, cancelled: true", "state {}"], "\(child.standardError)")
+        }
+    }
+
+    /// Writes `program` to a new folder (removed at the end) and runs `sagarun run --memory
+    /// --print-state` on it, handing the child to `body` once it printed its first line.
+    ///
+    /// Through env, which becomes sagarun (the same process, so the signal reaches it):
+    /// sagarun keeps its program until it exits, on purpose, which a sanitized build's leak
+    /// check would take for a leak, changing the exit code.
+    private static func withRunStarted(_ program: String, _ body: (ChildProcess) throws -> Void) throws {
+        let sagarun = try #require(SagarunBinary.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try program.write(toFile: folder + "/main.saga", atomically: true, encoding: .utf8)
         let child = ChildProcess(
             executable: "/usr/bin/env",
@@ -129,12 +132,7 @@ import Glibc
             ])
         try child.start()
         #expect(child.waitForFirstLine(timeout: .seconds(30)))
-        child.send(SIGINT)
-        // The second while the first's stop runs the finally block's loop (sent together, the
-        // two may reach the process as one).
-        for _ in 0..<1500 where !child.standardError.contains("sagarun: stopping") { usleep(2_000) }
-        #expect(child.stop(with: SIGINT) == 130, "\(child.standardError)")
-        #expect(child.completeLines == ["ready", "finally, cancelled: true", "state {}"], "\(child.standardError)")
+        try body(child)
     }
 
     /// On the virtual clock, a run waiting for an input line that has not come, or for a

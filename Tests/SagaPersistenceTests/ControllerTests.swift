@@ -107,6 +107,26 @@ import Testing
         #expect(store.state.request == .canceled)
     }
 
+    /// A live request's stream ends when its container closes, so that code reading it to
+    /// its end does not wait for ever.
+    @Test(.timeLimit(.minutes(1))) func aLiveRequestsStreamEndsWhenTheContainerCloses() async {
+        let container = FileStoreContainer.inMemory()
+        let songs = Songs(container)
+        let (received, receivedContinuation) = AsyncStream<Void>.makeStream()
+        let reader = Task {
+            var results = 0
+            for await _ in songs.request(StoreRequest(live: true)) {
+                results += 1
+                receivedContinuation.yield()
+            }
+            return results
+        }
+        var first = received.makeAsyncIterator()
+        _ = await first.next()
+        await container.close()
+        #expect(await reader.value == 1)
+    }
+
     @Test func aFailedRequestSaysWhy() async {
         let (store, scheduler) = makeStore(.inMemory())
         let bad = StoreRequest<Song>(where: ["year": .isIn([])], orderBy: [""])

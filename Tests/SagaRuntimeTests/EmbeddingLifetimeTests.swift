@@ -98,4 +98,52 @@ import Testing
         next.stop()
         #expect(await running.value == .success)
     }
+
+    /// Cancelling the task that runs the sagas stops them as `stop()` does: their `finally`
+    /// blocks run and the run ends with its status, for `start()`'s task and for a task of the
+    /// app's own around `run()`.
+    @Test(.timeLimit(.minutes(1))) func cancellingTheRunsTaskStopsIt() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
+        let store = Store(initialState: State(), reducer: Self.reduce, middleware: [sagas.middleware])
+        let source =
+            #"saga main { try { every "ping" as p { put "pong" { n: p.n } }; take "never" } finally { put "pong" { n: -1 } } }"#
+        guard let program = compile(source) else { return }
+        let started = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+        let running = started.start()
+        store.dispatch(.ping(n: 1))
+        while store.state.pongs.isEmpty { await Task.yield() }
+        running.cancel()
+        #expect(await running.value == .success)
+        #expect(!started.isRunning)
+        #expect(store.state == State(pings: 1, pongs: [1, -1]))
+
+        let awaited = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+        let own = Task { await awaited.run() }
+        while !awaited.isRunning { await Task.yield() }
+        own.cancel()
+        #expect(await own.value == .success)
+        store.dispatch(.ping(n: 2))
+        #expect(store.state == State(pings: 2, pongs: [1, -1, -1]), "no saga answers the ping any more")
+    }
+
+    /// The interpreter does not keep its store alive, and a run whose store is freed stops:
+    /// no crash when the app lets go of the store first, and the run's task ends.
+    @Test(.timeLimit(.minutes(1))) func aRunWhoseStoreIsFreedStops() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
+        guard let program = compile(#"saga main { try { take "never" } finally { put "pong" { n: 1 } } }"#)
+        else { return }
+        var interpreter: Interpreter?
+        var running: Task<RunStatus, Never>?
+        weak var freed: Store<State, Action>?
+        do {
+            let store = Store(initialState: State(), reducer: Self.reduce, middleware: [sagas.middleware])
+            freed = store
+            interpreter = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+            running = interpreter?.start()
+        }
+        #expect(freed == nil)
+        #expect(await running?.value == .success)
+        interpreter?.stop()
+        #expect(interpreter?.isRunning == false)
+    }
 }

@@ -20,7 +20,8 @@ public final class FileStoreContainer: Sendable {
     private let opening: Task<Result<any ElementStore, StoreError>, Never>
     /// The store once open, and the work that asked for it before: see ``withStore(_:)``.
     private let access = StoreAccess()
-    private let observers = Mutex<[EntityName: [Int: AsyncStream<Void>.Continuation]]>([:])
+    /// The live requests' change streams by entity; `nil` once closed (each was finished).
+    private let observers = Mutex<[EntityName: [Int: AsyncStream<Void>.Continuation]]?>([:])
     private let nextObserver = Mutex(0)
     private let loaded = LoadingBox()
 
@@ -78,9 +79,14 @@ public final class FileStoreContainer: Sendable {
         }
     }
 
-    /// Closes the store (after waiting for it to open).
+    /// Closes the store (after waiting for it to open); every live request's stream ends.
     public func close() async {
         if case .success(let store) = await opening.value { await store.close() }
+        let live = observers.withLock { observers in
+            defer { observers = nil }
+            return observers?.values.flatMap(\.values) ?? []
+        }
+        for changes in live { changes.finish() }
     }
 
     /// A stream that yields after each acknowledged change to `entity`.
@@ -90,16 +96,24 @@ public final class FileStoreContainer: Sendable {
             return n
         }
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        observers.withLock { $0[EntityName(entity), default: [:]][id] = continuation }
+        let isOpen = observers.withLock { observers -> Bool in
+            observers?[EntityName(entity), default: [:]][id] = continuation
+            return observers != nil
+        }
+        // Closed: no change comes any more.
+        guard isOpen else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
-            self?.observers.withLock { _ = $0[EntityName(entity)]?.removeValue(forKey: id) }
+            self?.observers.withLock { _ = $0?[EntityName(entity)]?.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// Tells the live requests of `entity` that it changed.
     func changed(_ entity: String) {
-        let current = observers.withLock { $0[EntityName(entity)].map { Array($0.values) } ?? [] }
+        let current = observers.withLock { $0?[EntityName(entity)].map { Array($0.values) } ?? [] }
         for c in current { c.yield() }
     }
 }

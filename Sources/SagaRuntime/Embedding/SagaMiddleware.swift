@@ -1,10 +1,11 @@
 import SagaCore
 import SagaLanguage
 import SagaStore
+import Synchronization
 
 /// Runs sagas over an app's own `Store<State, Action>`: install ``middleware`` in the store,
 /// then make an interpreter per program with ``interpreter(for:store:options:host:output:)``
-/// and `await` its `run()` on the store's actor.
+/// and start it on the store's actor.
 ///
 /// Several programs can share one store.
 ///
@@ -13,10 +14,14 @@ import SagaStore
 /// let store = Store(initialState: AppState(), reducer: appReducer, middleware: [sagas.middleware])
 /// let program = Frontend(hostFunctions: host.names).compile(path: "app.saga").program!
 /// let interpreter = sagas.interpreter(for: program, store: store, host: host, output: output)
-/// Task { @MainActor in _ = await interpreter.run() }
+/// let running = interpreter.start()     // on the store's actor: the sagas wait for actions now
 /// store.dispatch(.load(id: 1))          // sagas see {type: "load", id: 1}
-/// interpreter.stop()                    // cancels the program's sagas
+/// interpreter.stop()                    // cancels the program's sagas (or: running.cancel())
+/// _ = await running.value
 /// ```
+///
+/// `start()` returns once the sagas wait for their first actions; `Task { await
+/// interpreter.run() }` would miss actions dispatched before that task begins.
 public final class SagaMiddleware<State, Action> {
     private let bridge: any SagaBridge<State, Action>
     /// The interpreters running over stores with this middleware, in the order they started.
@@ -69,8 +74,7 @@ public final class SagaMiddleware<State, Action> {
     ) where State: Sendable, Action: Sendable {
         let bridge = self.bridge
         if let binding = interpreter.binding as? AppStoreBinding<State, Action> {
-            let store = binding.store
-            binding.snapshot = { [unowned store] in store.state }
+            binding.snapshot = { [unowned binding] in binding.liveState }
         }
         interpreter.addSaga(name) { effects in try await saga(AppSaga(effects: effects, bridge: bridge)) }
     }
@@ -88,8 +92,16 @@ public final class SagaMiddleware<State, Action> {
 }
 
 /// The binding of an interpreter to an app's store.
+///
+/// It does not keep the store alive: the store keeps the interpreter while it runs (through
+/// its idle observer), and a run whose store is freed stops, its `put`s going nowhere and
+/// `select` reading `null` from then on. Not through a weak reference, which would make every
+/// retain and release of the store take the slow path: the store is unowned, and read only
+/// while ``StoreWatch`` says it is there.
 final class AppStoreBinding<State, Action>: SagaStoreBinding {
     unowned let store: Store<State, Action>
+    /// Whether the store is gone.
+    private let watch = StoreWatch()
     let bridge: any SagaBridge<State, Action>
     /// The store's `dispatch`, made where the app's types are known (see
     /// ``SagaMiddleware/interpreter(for:store:options:host:output:)``).
@@ -100,7 +112,7 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
     private var idleObserver: Int?
     /// The store's state itself, when it is `Sendable`: set by ``SagaMiddleware/addSaga(_:to:_:)``
     /// for ``AppSaga/select()``.
-    var snapshot: (() -> any Sendable)?
+    var snapshot: (() -> (any Sendable)?)?
 
     init(
         store: Store<State, Action>, bridge: any SagaBridge<State, Action>, dispatch: @escaping (Action) -> Void,
@@ -112,30 +124,79 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
         self.running = running
     }
 
-    var stateValue: Value { bridge.value(of: store.state) }
+    /// The store's state, while the store is there.
+    var liveState: State? { watch.isGone ? nil : store.state }
+
+    var stateValue: Value { watch.isGone ? .null : bridge.value(of: store.state) }
     var acceptsOutsideActions: Bool { true }
 
     func process(_ value: Value) throws(SagaError) {
+        if watch.isGone { return }
         dispatch(try bridge.action(from: value))
     }
 
     func runStarted(_ interpreter: Interpreter) {
         running.list.append(interpreter)
+        let sentinel = StoreSentinel(watch, interpreter.stopRequest)
         // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
-        // burst of dispatches reaches an `every` watcher one action at a time.
-        idleObserver = store.whenIdle { interpreter.takeOutsideTurn() }
+        // burst of dispatches reaches an `every` watcher one action at a time. The observer
+        // holds the sentinel, which goes with the store.
+        idleObserver = store.whenIdle {
+            _ = sentinel
+            interpreter.takeOutsideTurn()
+        }
     }
 
     func runEnded(_ interpreter: Interpreter) {
         running.list.removeAll { $0 === interpreter }
-        if let idleObserver { store.removeIdleObserver(idleObserver) }
+        watch.runEnded()
+        if let idleObserver, !watch.isGone { store.removeIdleObserver(idleObserver) }
         idleObserver = nil
+    }
+}
+
+/// Whether an app's store is gone (see ``StoreSentinel``), and whether a run over it is under
+/// way.
+private final class StoreWatch: Sendable {
+    private let gone = Atomic<Bool>(false)
+    private let running = Atomic<Bool>(false)
+
+    var isGone: Bool { gone.load(ordering: .relaxed) }
+
+    /// The run's sentinel has been freed: by the store, while the run is under way (the store
+    /// is gone, and the run is to stop), or by the run's end, which removed its observer.
+    ///
+    /// - Returns: whether the store is gone.
+    func sentinelFreed() -> Bool {
+        guard running.load(ordering: .relaxed) else { return false }
+        gone.store(true, ordering: .relaxed)
+        return true
+    }
+
+    func runStarted() { running.store(true, ordering: .relaxed) }
+    func runEnded() { running.store(false, ordering: .relaxed) }
+}
+
+/// Held by the store (in the idle observer of a run over it): freed with the store, it marks
+/// the store gone and stops the run, unless the run has ended first.
+private final class StoreSentinel: Sendable {
+    private let watch: StoreWatch
+    private let stopRequest: StopRequest
+
+    init(_ watch: StoreWatch, _ stopRequest: StopRequest) {
+        self.watch = watch
+        self.stopRequest = stopRequest
+        watch.runStarted()
+    }
+
+    deinit {
+        if watch.sentinelFreed() { stopRequest.ask() }
     }
 }
 
 extension AppStoreBinding: StateSnapshotting {
     func stateSnapshot() -> (any Sendable)? {
-        snapshot?()
+        snapshot?() ?? nil
     }
 }
 

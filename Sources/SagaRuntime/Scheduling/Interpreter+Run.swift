@@ -22,7 +22,9 @@ extension Interpreter {
     /// - Returns: how the run ended.
     ///
     /// Over an app's store (``SagaStoreBinding/acceptsOutsideActions``), it runs until
-    /// ``stop()``. It runs in the caller's isolation: call it from the actor that owns the store
+    /// ``stop()``, or until the task that awaits it is cancelled, which stops it the same way
+    /// (`.task { await interpreter.run() }` in SwiftUI stops the sagas with the view). It runs
+    /// in the caller's isolation: call it from the actor that owns the store
     /// (the main actor, for a UI store), and the sagas run there too. To go on at once while
     /// the sagas run, use ``start(isolation:)``.
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
@@ -45,6 +47,7 @@ extension Interpreter {
     ///
     /// The root sagas take their first steps before this returns (the scripted ones; one
     /// written in Swift takes its own on the task, and the store's actions wait for it).
+    /// Cancelling the returned task stops the run, as ``stop()`` does.
     @discardableResult
     public func start(isolation: isolated any Actor = #isolation) -> Task<RunStatus, Never> {
         guard begin() else { return Task { .sagaFailed } }
@@ -91,8 +94,20 @@ extension Interpreter {
         return true
     }
 
-    /// The run after ``begin()``: turns until the program ends or is stopped.
+    /// The run after ``begin()``: turns until the program ends or is stopped, by ``stop()``
+    /// or by the cancellation of the task that runs it.
     private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
+        let stopRequest = self.stopRequest
+        // The turns run in the caller's isolation, named: the closure would not inherit it.
+        return await withTaskCancellationHandler {
+            await turns(input: input, isolation: isolation)
+        } onCancel: {
+            stopRequest.ask()
+        }
+    }
+
+    /// ``finish(input:isolation:)``'s turns.
+    private func turns(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         defer {
             binding.runEnded(self)
             budget.memoryWatch?.stop()
@@ -266,7 +281,8 @@ extension Interpreter {
     /// far as they can without blocking), and ``run(input:isolation:)`` returns.
     ///
     /// A stop is not a failure: the run's status is ``RunStatus/success`` unless a saga
-    /// failed.
+    /// failed. A stop asked for before the run starts ends it as soon as it starts. From
+    /// another isolation, cancel the task that runs it instead (a `Task` is `Sendable`).
     public func stop() {
         stopRequest.ask()
     }
