@@ -46,7 +46,7 @@ extension Value {
         case .keyNotFound(let key, let context):
             return ": \(place(context.codingPath))no '\(key.stringValue)'"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return ": \(place(context.codingPath))not a \(type)"
+            return ": \(place(context.codingPath))not \(String(describing: type).withIndefiniteArticle)"
         case .dataCorrupted(let context):
             return ": \(place(context.codingPath))\(context.debugDescription)"
         @unknown default:

@@ -68,7 +68,8 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     public func select() async throws -> State {
         guard case .snapshot(let any) = try await effects.driver.outcome(of: .selectState), let state = any as? State
         else {
-            throw SagaError.typeError("the store's state is not a \(State.self)")
+            throw SagaError.typeError(
+                "the store's state is not \(String(describing: State.self).withIndefiniteArticle)")
         }
         return state
     }
@@ -111,7 +112,10 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
             return try result.decode(as: R.self)
         } catch {
             throw SagaError(
-                kind: "HostError", message: "\(name): the result \(result.canonicalJSON) is not a \(R.self)")
+                kind: "HostError",
+                message:
+                    "\(name): the result \(result.canonicalJSON) is not \(String(describing: R.self).withIndefiniteArticle)"
+            )
         }
     }
 
@@ -126,7 +130,10 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
         do {
             return try result.decode(as: R.self)
         } catch {
-            throw SagaError(kind: "HostError", message: "the result \(result.canonicalJSON) is not a \(R.self)")
+            throw SagaError(
+                kind: "HostError",
+                message: "the result \(result.canonicalJSON) is not \(String(describing: R.self).withIndefiniteArticle)"
+            )
         }
     }
 
