@@ -180,7 +180,9 @@ struct RecoveryTests {
                 try FileStore.open(directory: folder.path)
             } throws: { error in
                 guard let e = error as? StoreError else { return false }
-                return e.code == .locked && e.message.contains("process \(getpid())")
+                return e.code == .locked
+                    && e.message.hasSuffix(
+                        "is in use by this process (process \(getpid())): another handle of it has the store open")
             }
             await first.close()
             let second = try FileStore.open(directory: folder.path)

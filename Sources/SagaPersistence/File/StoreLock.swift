@@ -151,7 +151,11 @@ enum StoreLock {
     private static func inUse(_ dir: StoreDirectory, _ fd: Int32? = nil) -> StoreError {
         let holder = (try? holderPID(dir, fd)).flatMap { $0 }
         let who: String
-        if let holder, holder > 0, holder <= Int(Int32.max), kill(pid_t(holder), 0) == 0 || errno == EPERM {
+        if let holder, holder == Int(getpid()) {
+            // Two handles of one process (two containers on one folder): a pid would read as
+            // someone else's.
+            who = "this process (process \(holder)): another handle of it has the store open"
+        } else if let holder, holder > 0, holder <= Int(Int32.max), kill(pid_t(holder), 0) == 0 || errno == EPERM {
             who = "process \(holder)"
         } else {
             who = "another process (perhaps a `sagarun store verify`)"
