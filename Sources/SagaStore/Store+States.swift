@@ -2,7 +2,9 @@ extension Store where State: Sendable {
     /// The store's states as they change: the current one first, then the state after each
     /// processed action, for as long as the sequence is iterated.
     ///
-    /// A consumer that falls behind gets the newest state, not every one in between.
+    /// A consumer that falls behind gets the newest state, not every one in between: wait here
+    /// for a state that lasts (`.succeeded`, a user loaded), and use ``subscribe(_:)`` to see
+    /// every state, a passing `.processing` included.
     ///
     /// ```swift
     /// for await state in store.states() where state.user != nil {
