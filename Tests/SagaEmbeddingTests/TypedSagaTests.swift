@@ -131,6 +131,30 @@ import Testing
         #expect(output.errors.isEmpty)
     }
 
+    /// A typed saga joins a child it forked and cancels another, without the untyped effects.
+    @Test(.timeLimit(.minutes(1))) func aTypedSagaJoinsAndCancelsItsChildren() async throws {
+        let (store, sagas, interpreter, output) = try setUp(host: HostFunctions())
+        sagas.addSaga("parent", to: interpreter) { saga in
+            let waiting = try await saga.fork { child in
+                do {
+                    _ = try await child.take("never")
+                } catch is SagaEffects.Cancelled {
+                    try? await child.put(.userFailed("cancelled"))
+                    throw SagaEffects.Cancelled()
+                }
+            }
+            let loading = try await saga.fork { child in try await child.put(.userLoaded(User(id: 1, name: "Ada"))) }
+            try await saga.join(loading)
+            try await saga.cancel(waiting)
+        }
+        let running = interpreter.start()
+        await waitFor(store) { $0.failure != nil }
+        #expect(store.state.user == User(id: 1, name: "Ada") && store.state.failure == "cancelled")
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty, "\(output.errors)")
+    }
+
     /// `select` gives the app's state itself (or a key path of it), and `take(where:)` waits for
     /// an action the app's own type describes.
     @Test(.timeLimit(.minutes(1))) func selectGivesTheAppsStateAndTakeWhereMatchesTheAppsActions() async throws {

@@ -28,7 +28,8 @@ import SagaCore
 /// saga's actions back. Actions and state cross to the saga through the interpreter's
 /// ``SagaBridge``; ``select()`` gives the app's state itself.
 public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
-    /// The untyped effects underneath, for what the typed ones do not cover (race, fork, …).
+    /// The untyped effects underneath, for what the typed ones do not cover (`race`, `all`,
+    /// `take(from:)` a channel, …).
     public let effects: SagaEffects
     let bridge: any SagaBridge<State, Action>
 
@@ -143,7 +144,7 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     }
 
     /// Starts an attached child saga, in the app's types too; gives its task (for
-    /// ``SagaEffects/join(_:)`` and ``SagaEffects/cancel(_:)``).
+    /// ``join(_:)`` and ``cancel(_:)``).
     ///
     /// The child is a task of its own: it performs its effects through the saga its closure
     /// is given, while this one goes on. Forking each action's work is how a loop handles
@@ -163,5 +164,17 @@ public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
     public func fork(_ body: @escaping @Sendable (AppSaga<State, Action>) async throws -> Void) async throws -> Value {
         let bridge = self.bridge
         return try await effects.fork { child in try await body(AppSaga(effects: child, bridge: bridge)) }
+    }
+
+    /// Waits for a task that ``fork(_:)`` started to end (its own children too), as `join`
+    /// does; an error it failed with is thrown here.
+    public func join(_ task: Value) async throws {
+        try await effects.join(task)
+    }
+
+    /// Cancels a task that ``fork(_:)`` started, as `cancel` does: the effect it waits on
+    /// throws ``SagaEffects/Cancelled``, and its own children are cancelled too.
+    public func cancel(_ task: Value) async throws {
+        try await effects.cancel(task)
     }
 }
