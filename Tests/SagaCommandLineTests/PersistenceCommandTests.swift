@@ -225,7 +225,7 @@ import Testing
                 dir.appendingPathComponent("save.saga").path, "--virtual-time", "--store", folder,
             ])
             #expect(r.code == 74)
-            #expect(r.out.contains("in use by process \(getpid())"))
+            #expect(r.out.contains("in use by this process (process \(getpid()))"))
             #expect(r.err.components(separatedBy: "error: cannot open the store").count == 2)
             await holder.close()
         }
@@ -240,7 +240,7 @@ import Testing
             ])
             #expect(r.code == 74)
             #expect(r.err.contains("error: cannot open the store '\(folder)'"))
-            #expect(r.err.contains("in use by process \(getpid())"))
+            #expect(r.err.contains("in use by this process (process \(getpid()))"))
             await holder.close()
             let again = await runSagarun([
                 dir.appendingPathComponent("query.saga").path, "--virtual-time", "--store", folder,

@@ -177,9 +177,9 @@ import Testing
         try await withStore { _, store in
             let holder = try FileStore.open(directory: store)
             let v = await run(["store", "verify", store])
-            #expect(v.code == 74 && v.err.contains("in use by process \(getpid())"))
+            #expect(v.code == 74 && v.err.contains("in use by this process (process \(getpid()))"))
             let c = await run(["store", "compact", store])
-            #expect(c.code == 74 && c.err.contains("in use by process \(getpid())"))
+            #expect(c.code == 74 && c.err.contains("in use by this process (process \(getpid()))"))
             await holder.close()
         }
     }

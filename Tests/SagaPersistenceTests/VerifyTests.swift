@@ -139,7 +139,7 @@ struct VerifyTests {
             let writer = try FileStore.open(directory: folder.path)
             let report = FileStore.verify(directory: folder.path)
             #expect(report.problem?.code == .locked)
-            #expect(report.problem?.message.contains("in use by process \(getpid())") == true)
+            #expect(report.problem?.message.contains("in use by this process (process \(getpid()))") == true)
             await writer.close()
             #expect(FileStore.verify(directory: folder.path).isSound)
         }
