@@ -66,11 +66,20 @@ final class ChildProcess: Sendable {
         timeout: Int?, maxLength: Int, in alive: ChildProcesses
     ) async throws(SpawnedProcess.Failure) -> Outcome {
         HostLibrary.ignoreBrokenPipes
-        let spawned = try SpawnedProcess.start(
-            executable: executable, arguments: arguments, environment: environment, folder: folder,
-            pipeInput: stdin != nil, pipeErrors: true)
+        // No child starts once the run is over; one that starts meanwhile is counted, so that
+        // the end of the run waits for it and ends it too.
+        guard alive.beginStart() else { throw SpawnedProcess.Failure(message: "the run is over") }
+        let spawned: SpawnedProcess
+        do {
+            spawned = try SpawnedProcess.start(
+                executable: executable, arguments: arguments, environment: environment, folder: folder,
+                pipeInput: stdin != nil, pipeErrors: true)
+        } catch {
+            alive.endStart(nil, 0)
+            throw error
+        }
         let child = ChildProcess(pid: spawned.pid, maxLength: maxLength)
-        alive.add(child, spawned.pid)
+        alive.endStart(child, spawned.pid)
         defer { alive.remove(spawned.pid) }
         // Blocking writes and reads run on threads of their own: on the global queues, whose
         // threads run Swift tasks too, two processes' pipes would hold every thread of a
@@ -197,18 +206,48 @@ final class ChildProcess: Sendable {
 
 /// The processes one ``HostLibrary`` started that have not ended, by process id.
 final class ChildProcesses: Sendable {
-    private let alive = Mutex<[Int32: ChildProcess]>([:])
+    private struct State {
+        var alive: [Int32: ChildProcess] = [:]
+        /// Children being started: between the check that the run goes on and their entry here.
+        var starting = 0
+        /// Set when the run is over: no child starts any more.
+        var isOver = false
+    }
 
-    func add(_ child: ChildProcess, _ pid: Int32) {
-        alive.withLock { $0[pid] = child }
+    private let state = Mutex(State())
+
+    /// Whether a child may start (the run is not over); if so, it is counted until
+    /// ``endStart(_:_:)``.
+    func beginStart() -> Bool {
+        state.withLock { s in
+            if s.isOver { return false }
+            s.starting += 1
+            return true
+        }
+    }
+
+    /// A child counted by ``beginStart()`` has started (or failed to: `nil`). One that started
+    /// as the run ended is ended at once.
+    func endStart(_ child: ChildProcess?, _ pid: Int32) {
+        let late = state.withLock { s -> Bool in
+            s.starting -= 1
+            guard let child else { return false }
+            s.alive[pid] = child
+            return s.isOver
+        }
+        if late { child?.killNow() }
     }
 
     func remove(_ pid: Int32) {
-        _ = alive.withLock { $0.removeValue(forKey: pid) }
+        _ = state.withLock { $0.alive.removeValue(forKey: pid) }
     }
 
-    /// Kills every child still alive (the run is over).
+    /// Kills every child still alive (the run is over), and those being started, once they have
+    /// started: none starts after this.
     func terminateAll() {
-        for child in alive.withLock({ Array($0.values) }) { child.killNow() }
+        state.withLock { $0.isOver = true }
+        // A start under way is a `posix_spawn` call away from its entry: waited for, briefly.
+        for _ in 0..<2000 where state.withLock({ $0.starting > 0 }) { usleep(1000) }
+        for child in state.withLock({ Array($0.alive.values) }) { child.killNow() }
     }
 }

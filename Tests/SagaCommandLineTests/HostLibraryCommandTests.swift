@@ -238,6 +238,29 @@ import Testing
         }
     }
 
+    /// A run stopped by `--max-run-steps` while a forked call is about to start its process
+    /// leaves no process behind.
+    @Test func aRunStoppedByItsStepLimitLeavesNoProcess() async throws {
+        let token = "sagas-leak-\(UInt32.random(in: 0 ... .max))"
+        let source = """
+            saga main {
+              fork { call sh("sleep 30; : \(token)") }
+              var i = 0
+              while i < 1000 { i = i + 1 }
+            }
+            """
+        try await withScript(source) { _, script in
+            let run = await runSagarun(["run", script, "--allow-run=sh", "--max-run-steps", "50"])
+            #expect(run.code == 1 && run.err.contains("took more than 50 steps"), "\(run.err)")
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            let left = folders.filter { folder in
+                guard let line = FileManager.default.contents(atPath: "/proc/\(folder)/cmdline") else { return false }
+                return String(decoding: line, as: UTF8.self).contains(token)
+            }
+            #expect(left.isEmpty, "processes left: \(left)")
+        }
+    }
+
     /// A function both mocked and served by `--host` is answered by the mock, with a warning.
     @Test func mocksThatShadowAHostProcessAreSaidTo() async throws {
         let source = "extern func api.x()\nsaga main { let v = call api.x(); log v }\n"

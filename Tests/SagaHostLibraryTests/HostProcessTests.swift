@@ -131,6 +131,15 @@ import Glibc
         }
     }
 
+    /// A call that starts its child after the run is over (a call the run's end cancelled before
+    /// its process started) starts none: the run's end leaves no process behind.
+    @Test func noChildStartsAfterTheRun() async throws {
+        let library = HostLibrary(permissions: .all)
+        library.terminateChildren()
+        let error = await failure(library.functions, "sh", [.string("sleep 30")])
+        #expect(error?.message.contains("the run is over") == true, "\(String(describing: error))")
+    }
+
     /// A child starts with no signal blocked or ignored, whatever this process's threads
     /// block: a SIGTERM ends it.
     @Test func aChildProcessIsEndedBySignalsAsAnyOther() async throws {
