@@ -226,8 +226,9 @@ final class ChildProcesses: Sendable {
         }
     }
 
-    /// A child counted by ``beginStart()`` has started (or failed to: `nil`). One that started
-    /// as the run ended is ended at once.
+    /// Enters a child counted by ``beginStart()`` once it has started (`nil`: it failed to).
+    ///
+    /// One that started as the run ended is ended at once.
     func endStart(_ child: ChildProcess?, _ pid: Int32) {
         let late = state.withLock { s -> Bool in
             s.starting -= 1
