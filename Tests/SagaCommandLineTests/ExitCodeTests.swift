@@ -92,6 +92,31 @@ import Testing
         }
     }
 
+    /// In real time, the timed lines before a malformed one are dispatched at their moments
+    /// (as on the virtual clock), not all at once when the malformed line is read; then the run
+    /// stops with 65.
+    @Test func timedLinesBeforeAMalformedOneKeepTheirMoments() async {
+        let input = """
+            {"type":"ping","n":0}
+            {"at":30,"action":{"type":"ping","n":1}}
+            {"at":60,"action":{"type":"ping","n":2}}
+            garbage
+
+            """
+        let saga = #"saga main { every "ping" as p { log "\(p.n) \(now())" } }"#
+        await Self.withFiles(["timed.saga": saga, "in.jsonl": input]) { dir in
+            let r = await runSagarun([
+                dir.appendingPathComponent("timed.saga").path, "--memory", "--input",
+                dir.appendingPathComponent("in.jsonl").path,
+            ])
+            #expect(r.code == 65)
+            #expect(r.err.contains("in.jsonl:4:1: error: unexpected 'g'"), "\(r.err)")
+            let moments = r.out.split(separator: "\n").map { $0.split(separator: " ").compactMap { Int($0) } }
+            #expect(moments.map(\.first) == [0, 1, 2], "\(r.out)")
+            #expect(moments.count == 3 && moments[1][1] >= 30 && moments[2][1] >= 60, "\(r.out)")
+        }
+    }
+
     @Test func unreadableFilesExit66() async {
         #expect(await runSagarun(["run", "/no/such/file.saga"]).code == 66)
         #expect(await runSagarun(["check", "/no/such/file.saga"]).code == 66)

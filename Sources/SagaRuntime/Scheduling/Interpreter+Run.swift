@@ -198,6 +198,9 @@ extension Interpreter {
         let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
         // Lines read but not yet dispatched: the first waits for its moment, the others behind it.
         let held = RingQueue<InputLine>()
+        // A malformed line read ahead: it stops the run once the lines before it are
+        // dispatched, each at its moment, as on the virtual clock.
+        var inputFailure: InputError?
         while true {
             realTimeTurns &+= 1
             await drain()
@@ -217,13 +220,21 @@ extension Interpreter {
                         heardFromOutside()
                         held.append(line)
                     case .failed(let error):
-                        // A malformed line stops the run, once the lines before it are in.
-                        while let line = held.popFirst() { await dispatchNow(line) }
-                        await drain()
-                        await stopRoots()
-                        return error
+                        inputFailure = error
+                        // The lines due now go at once, ahead of any timer, as the run would
+                        // have taken them had it read them before; a timed one waits.
+                        while let at = held.first.map({ $0.at ?? clock.now }), at <= clock.now,
+                            let line = held.popFirst()
+                        {
+                            await dispatchNow(line)
+                        }
                     }
                 }
+            }
+            if let inputFailure, held.isEmpty {
+                await drain()
+                await stopRoots()
+                return inputFailure
             }
             let now = clock.now
             let heldAt = held.first.map { $0.at ?? now }
