@@ -43,8 +43,12 @@ package enum GoldenSuite {
         /// Whether the transcript grew past ``GoldenSuite/transcriptLimit(expected:)``: the run
         /// was stopped there, and `actual` holds what came before.
         package var isCut = false
-        /// Whether the transcript equals the golden file and every mock went as given.
-        package var matches: Bool { expected == actual && mockProblems.isEmpty && !isCut }
+        /// Whether a limit (`--max-run-steps`, `--max-turns-without-input`, memory) stopped the
+        /// run: a program that had to be stopped does not pass, whatever it printed.
+        package var stoppedByLimit = false
+        /// Whether the transcript equals the golden file, every mock went as given and the run
+        /// ended on its own.
+        package var matches: Bool { expected == actual && mockProblems.isEmpty && !isCut && !stoppedByLimit }
     }
 
     /// Every case under `paths` (files or folders, searched recursively), sorted by path: each
@@ -172,6 +176,7 @@ package enum GoldenSuite {
         var result = Result(
             expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code, mockProblems: io.mockProblems)
         result.isCut = io.transcriptIsFull
+        result.stoppedByLimit = io.runStoppedByLimit
         return result
     }
 

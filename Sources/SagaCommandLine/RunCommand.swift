@@ -159,6 +159,7 @@ enum RunCommand {
         let mockProblems =
             mocks?.problems(callees: program.hostCallees, unusedLines: !interpreter.stoppedByLimit) ?? []
         io.noteMockProblems(mockProblems)
+        if interpreter.stoppedByLimit { io.noteStoppedByLimit() }
         // An unexpected call that failed its saga is already reported, with the saga's stack.
         let reported = Set(interpreter.reportedErrorMessages)
         for problem in mockProblems where !reported.contains(problem) { io.err("error: mocks: \(problem)\n") }

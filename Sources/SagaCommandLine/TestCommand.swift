@@ -129,7 +129,7 @@ enum TestCommand {
                 }
                 continue
             }
-            if update, result.mockProblems.isEmpty, !result.isCut {
+            if update, result.mockProblems.isEmpty, !result.isCut, !result.stoppedByLimit {
                 do {
                     try result.actual.write(toFile: c.golden, atomically: true, encoding: .utf8)
                     io.out("\(c.hasGolden ? "UPDATED" : "CREATED") \(c.golden)\n")
@@ -155,6 +155,12 @@ enum TestCommand {
                         + "the run was stopped there\(update ? ", and no golden written" : "") "
                         + "(a program that never ends, or a transcript too large for a golden file)\n"
                 )
+            }
+            if result.stoppedByLimit {
+                let why = Self.firstError(in: result.errors).map { ": " + $0.trimmingPrefix("error: ") } ?? ""
+                io.out(
+                    "  a limit stopped the run\(why); a test's program ends on its own"
+                        + "\(update ? ", and no golden was written" : "")\n")
             }
             if !result.mockProblems.isEmpty {
                 io.out(

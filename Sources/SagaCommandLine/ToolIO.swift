@@ -46,6 +46,9 @@ package protocol ToolIO: AnyObject {
     /// took), including what the run already reported as a saga's failure: a golden test
     /// fails on any of them.
     func noteMockProblems(_ problems: [String])
+    /// Takes note that a run was stopped by a limit (`--max-run-steps`,
+    /// `--max-turns-without-input`, memory) rather than ending: a golden test fails on it.
+    func noteStoppedByLimit()
 }
 
 extension ToolIO {
@@ -59,6 +62,8 @@ extension ToolIO {
     package func keepUntilExit(_ value: any Sendable) {}
     /// Nothing to keep: the run has written what the user needs.
     package func noteMockProblems(_ problems: [String]) {}
+    /// Nothing to keep: the run has said why it stopped.
+    package func noteStoppedByLimit() {}
     /// Compiles as a library caller would, then hands the result over.
     package func compile(_ path: String, with frontend: Frontend) -> CompileResult {
         let result = frontend.compile(path: path)
@@ -118,6 +123,8 @@ package final class CapturedIO: ToolIO {
     package var hostFunctions = HostFunctions()
     /// What the last run's mocks reported (see ``ToolIO/noteMockProblems(_:)``).
     package private(set) var mockProblems: [String] = []
+    /// Whether the last run was stopped by a limit (see ``ToolIO/noteStoppedByLimit()``).
+    package private(set) var runStoppedByLimit = false
     /// The most transcript bytes kept: past it the transcript is full (``RunOutput/isFull``),
     /// and the run stops.
     package var transcriptLimit = Int.max
@@ -133,6 +140,7 @@ package final class CapturedIO: ToolIO {
     package func out(_ text: String) { stdout += text }
     package func err(_ text: String) { stderr += text }
     package func noteMockProblems(_ problems: [String]) { mockProblems = problems }
+    package func noteStoppedByLimit() { runStoppedByLimit = true }
 
     private final class Sink: RunOutput {
         let owner: CapturedIO
