@@ -110,7 +110,9 @@ enum Commands {
                 help: "Write a Chrome Trace Event Format file of the run (opens in Perfetto)."),
         ],
         repeatable: [
-            .init(name: "--allow-net", valueName: "hosts", help: "Allow HTTP requests (to these hosts, host:port)."),
+            .init(
+                name: "--allow-net", valueName: "hosts",
+                help: "Allow HTTP requests (to these hosts, host:port; a URL gives its host)."),
             .init(name: "--allow-run", valueName: "commands", help: "Allow exec and sh (of these commands)."),
             .init(name: "--allow-read", valueName: "paths", help: "Allow reading files (under these paths)."),
             .init(name: "--allow-write", valueName: "paths", help: "Allow writing files (under these paths)."),

@@ -221,14 +221,27 @@ enum RunCommand {
                     permissions[keyPath: field] = .all
                     continue
                 }
-                let items = value.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+                var items = value.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
                 guard !items.isEmpty else {
                     throw UsageError("\(flag)= needs a list, or no '=' for all", command: "run")
                 }
+                if flag == "--allow-net" { items = try items.map(Self.netHost) }
                 permissions[keyPath: field] = permissions[keyPath: field].adding(.only(Set(items)))
             }
         }
         return permissions
+    }
+
+    /// An `--allow-net` entry as the host library matches it, `host` or `host:port`: a URL
+    /// given instead (`http://127.0.0.1:8765/api`) is its host and port, which it allows;
+    /// anything else with a `/` is refused rather than allow nothing.
+    static func netHost(_ item: String) throws(UsageError) -> String {
+        guard item.contains("/") else { return item }
+        guard let url = URLComponents(string: item), url.scheme != nil, let host = url.host, !host.isEmpty else {
+            throw UsageError(
+                "--allow-net takes hosts (example.com, 127.0.0.1:8765), not '\(item)'", command: "run")
+        }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     /// The turns a run may take on its own by default (`--max-turns-without-input`): a program

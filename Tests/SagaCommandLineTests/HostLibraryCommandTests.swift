@@ -261,6 +261,19 @@ import Testing
         }
     }
 
+    /// `--allow-net` given a URL allows its host and port; a path that is no URL is refused.
+    @Test func allowNetTakesTheHostOfAURL() async throws {
+        let source = """
+            saga main { try { let r = call http.get("http://127.0.0.1:1/x"); log r.status } catch e { log e.kind } }
+            """
+        try await withScript(source) { _, script in
+            let allowed = await runSagarun(["run", script, "--allow-net=http://127.0.0.1:1/"])
+            #expect(allowed.out == "HttpError\n", "connection refused, not a PermissionError: \(allowed.err)")
+            let refused = await runSagarun(["run", script, "--allow-net=localhost/api"])
+            #expect(refused.code == 64 && refused.err.contains("--allow-net takes hosts"), "\(refused.err)")
+        }
+    }
+
     /// A function both mocked and served by `--host` is answered by the mock, with a warning.
     @Test func mocksThatShadowAHostProcessAreSaidTo() async throws {
         let source = "extern func api.x()\nsaga main { let v = call api.x(); log v }\n"
