@@ -42,8 +42,12 @@ extension HostLibrary {
         // Found on the run's own PATH, not one the options set, and compared as a real path.
         let runPath = ProcessInfo.processInfo.environment["PATH"]
         guard let found = ChildProcess.resolve(argv[0], path: runPath) else {
-            if !context.permissions.allowsAnyRun {
-                throw denied("running '\(command)'", flag: "--allow-run", value: command)
+            // A command the run may not run is refused for that, found or not: only one it
+            // allows (all of them, or this name listed) is missing.
+            switch context.permissions.run {
+            case .all: break
+            case .only(let listed) where listed.contains(command): break
+            default: throw denied("running '\(command)'", flag: "--allow-run", value: command)
             }
             throw failure("ExecError", function, "no such command '\(argv[0])'")
         }

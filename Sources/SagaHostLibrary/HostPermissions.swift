@@ -76,9 +76,6 @@ public struct HostPermissions: Sendable, Equatable {
         }
     }
 
-    /// Whether any command may run at all.
-    var allowsAnyRun: Bool { run != .none }
-
     /// Whether the environment variable `name` may be read.
     func allowsEnv(_ name: String) -> Bool {
         switch env {

@@ -87,6 +87,17 @@ import Glibc
         #expect(loud?.message.contains("--max-length") == true)
     }
 
+    /// A command the run may not run is refused for that, whether it exists or not; only one it
+    /// lists is reported missing.
+    @Test func aCommandNotAllowedIsAPermissionErrorFoundOrNot() async {
+        var permissions = HostPermissions()
+        permissions.run = .only(["ls", "no-such-command-here"])
+        let host = HostLibrary(permissions: permissions).functions
+        #expect(await failure(host, "exec", [["definitely-not-listed"]])?.kind == "PermissionError")
+        #expect(await failure(host, "exec", [["cat"]])?.kind == "PermissionError")
+        #expect(await failure(host, "exec", [["no-such-command-here"]])?.kind == "ExecError")
+    }
+
     /// The process id `sh` wrote to `file`, once it is there (the process runs in real time).
     private func pid(in file: String) async throws -> Int32 {
         for _ in 0..<1000 {
