@@ -107,6 +107,15 @@ extension HostLibrary {
                 try data.write(to: URL(fileURLWithPath: path), options: append ? [] : .atomic)
             }
         } catch {
+            // Foundation's text says a file does not exist: the folder is what is missing.
+            let folder = (path as NSString).deletingLastPathComponent
+            var parentIsFolder: ObjCBool = false
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &parentIsFolder) {
+                throw failure("FileError", function, "cannot write '\(path)': no folder '\(folder)' (it is not made)")
+            }
+            if !folder.isEmpty, !parentIsFolder.boolValue {
+                throw failure("FileError", function, "cannot write '\(path)': '\(folder)' is not a folder")
+            }
             throw failure("FileError", function, "cannot write '\(path)': \(error.localizedDescription)")
         }
     }

@@ -72,6 +72,13 @@ import Testing
             #expect(await failure(host, "file.read", [1])?.kind == "TypeError")
             #expect(
                 await failure(host, "file.list", [.string(folder + "/t")])?.message.contains("not a folder") == true)
+            let deep = folder + "/new/deep"
+            #expect(
+                await failure(host, "file.write", [.string(deep + "/f"), "x"])?.message
+                    == "file.write: cannot write '\(deep)/f': no folder '\(deep)' (it is not made)")
+            #expect(
+                await failure(host, "file.append", [.string(folder + "/t/f"), "x"])?.message
+                    == "file.append: cannot write '\(folder)/t/f': '\(folder)/t' is not a folder")
         }
     }
 
