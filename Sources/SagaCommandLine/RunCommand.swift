@@ -122,6 +122,9 @@ enum RunCommand {
             }
         }
         let provided = library.functions.merging(io.hostFunctions).merging(served)
+        if options.virtualTime {
+            Self.noteRealCallsOnTheVirtualClock(program, served: served, mocked: mocks?.names ?? [], io)
+        }
         var host = provided.merging(
             mocks?.functions(failingCallsOf: program.externs.map(\.name).filter { provided[$0] == nil }))
         if let recorder { host = recorder.recording(host) }
@@ -242,6 +245,22 @@ enum RunCommand {
                 "--allow-net takes hosts (example.com, 127.0.0.1:8765), not '\(item)'", command: "run")
         }
         return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// Says that the virtual clock waits for real calls that take time (HTTP, processes, a
+    /// `--host` process), so that a `race` with a `delay` never times one out: a program that
+    /// makes such calls unmocked on the virtual clock has lost its timeouts, unseen.
+    private static func noteRealCallsOnTheVirtualClock(
+        _ program: Program, served: HostFunctions, mocked: Set<String>, _ io: ToolIO
+    ) {
+        let slow = program.hostCallees.filter { name in
+            !mocked.contains(name)
+                && (name.hasPrefix("http.") || name == "exec" || name == "sh" || served.names.contains(name))
+        }
+        guard !slow.isEmpty else { return }
+        io.err(
+            "note: on the virtual clock (--virtual-time) the clock waits for \(slow.sorted().joined(separator: ", ")): "
+                + "a race of a call with a delay is won by the call, however long it takes\n")
     }
 
     /// The turns a run may take on its own by default (`--max-turns-without-input`): a program

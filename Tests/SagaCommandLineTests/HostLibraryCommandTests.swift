@@ -261,6 +261,26 @@ import Testing
         }
     }
 
+    /// On the virtual clock a real call that takes time wins any race with a delay: the run
+    /// says so, once, unless the function is mocked.
+    @Test func realCallsOnTheVirtualClockAreNoted() async throws {
+        let source =
+            #"saga main { let r = race { done: call sh("echo hi"), timeout: delay 100ms }; log has(r, "done") }"#
+        try await withScript(source) { folder, script in
+            let real = await runSagarun(["run", script, "--allow-run=sh", "--virtual-time"])
+            #expect(real.out == "true\n")
+            #expect(
+                real.err == "note: on the virtual clock (--virtual-time) the clock waits for sh: "
+                    + "a race of a call with a delay is won by the call, however long it takes\n")
+            try #"{"call":"sh","result":{"status":0,"stdout":"hi\n","stderr":""}}"#.write(
+                toFile: folder + "/m.jsonl", atomically: true, encoding: .utf8)
+            let mocked = await runSagarun(["run", script, "--virtual-time", "--mocks", folder + "/m.jsonl"])
+            #expect(mocked.err == "", "\(mocked.err)")
+            let realTime = await runSagarun(["run", script, "--allow-run=sh"])
+            #expect(realTime.err == "", "\(realTime.err)")
+        }
+    }
+
     /// `--allow-net` given a URL allows its host and port; a path that is no URL is refused.
     @Test func allowNetTakesTheHostOfAURL() async throws {
         let source = """
