@@ -253,10 +253,7 @@ import Testing
             let run = await runSagarun(["run", script, "--allow-run=sh", "--max-run-steps", "50"])
             #expect(run.code == 1 && run.err.contains("took more than 50 steps"), "\(run.err)")
             let folders = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            let left = folders.filter { folder in
-                guard let line = FileManager.default.contents(atPath: "/proc/\(folder)/cmdline") else { return false }
-                return String(decoding: line, as: UTF8.self).contains(token)
-            }
+            let left = folders.filter { Self.commandLine(ofProcess: $0).contains(token) }
             #expect(left.isEmpty, "processes left: \(left)")
         }
     }
@@ -292,6 +289,18 @@ import Testing
             let refused = await runSagarun(["run", script, "--allow-net=localhost/api"])
             #expect(refused.code == 64 && refused.err.contains("--allow-net takes hosts"), "\(refused.err)")
         }
+    }
+
+    /// The command line of the process `pid` (a folder of `/proc`), read with `read(2)`:
+    /// Foundation's reading of a `/proc` file (size 0) keeps its buffer, which LeakSanitizer
+    /// reports.
+    static func commandLine(ofProcess pid: String) -> String {
+        let fd = open("/proc/\(pid)/cmdline", O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(fd, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
     }
 
     /// A function both mocked and served by `--host` is answered by the mock, with a warning.
