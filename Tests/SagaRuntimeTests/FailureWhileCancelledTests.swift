@@ -63,4 +63,43 @@ import Testing
         #expect(run.status == .sagaFailed)
         #expect(run.errors.first?.hasPrefix("error: saga main failed: loser's finally threw") == true, "\(run.errors)")
     }
+
+    /// Two children that throw while their parent is cancelled: the parent fails with the
+    /// first error and still finishes (so its canceller fails with it); the second is reported.
+    @Test func aSecondChildsErrorIsReportedAndTheParentStillFinishes() async {
+        let run = await runSaga(
+            Self.loser + """
+                saga main {
+                  let t = fork { fork loser(); fork loser(); take "never" }
+                  delay 1ms
+                  cancel t
+                  log "not reached"
+                }
+                """)
+        #expect(run.lines == [])
+        #expect(run.status == .sagaFailed)
+        #expect(
+            run.errors.map { $0.prefix(while: { $0 != "\n" }) } == [
+                "error: func loser, cancelled, failed: loser's finally threw",
+                "error: saga main failed: loser's finally threw",
+            ], "\(run.errors)")
+    }
+
+    /// A child that fails on its own after a sibling's error aborted their parent: reported,
+    /// and the parent finishes.
+    @Test func aChildsErrorAfterItsParentFailedIsReported() async {
+        let run = await runSaga(
+            Self.loser + """
+                saga main {
+                  fork boom()
+                  fork { try { take "never" } finally { throw "second" } }
+                  take "never"
+                }
+                """)
+        #expect(run.status == .sagaFailed)
+        #expect(
+            run.errors.map { $0.prefix(while: { $0 != "\n" }) } == [
+                "error: fork block, cancelled, failed: second", "error: saga main failed: boom",
+            ], "\(run.errors)")
+    }
 }

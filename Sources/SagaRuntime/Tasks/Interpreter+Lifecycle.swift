@@ -121,7 +121,14 @@ extension Interpreter {
             guard let parent = task.parent else { break }
             parent.release(task)
             if case .failed(let f) = outcome {
-                if markAborted(parent, f) { next = parent }
+                if parent.failure != nil {
+                    // The parent fails with a sibling's error already: this one is reported,
+                    // not dropped, and the parent finishes once its children have.
+                    failedWhileCancelled(task, f)
+                    next = parent
+                } else if markAborted(parent, f) {
+                    next = parent
+                }
             } else {
                 next = parent
             }
@@ -260,12 +267,14 @@ extension Interpreter {
 
     /// Reports the failure of a task that nothing waits for any more.
     ///
-    /// That is a race's loser, an all's entry cancelled by another's error, or a called
-    /// function whose caller is being cancelled, which threw from a `finally` while it was
-    /// cancelled. The race or all has its result, the caller its own way out: the failure is
-    /// reported as a spawned task's is (the run exits 1), never dropped.
+    /// That is a race's loser, an all's entry cancelled by another's error, a called function
+    /// whose caller is being cancelled, which threw from a `finally` while it was cancelled,
+    /// or a child whose parent fails with a sibling's error already. The race or all has its
+    /// result, the caller or parent its own way out: the failure is reported as a spawned
+    /// task's is (the run exits 1), never dropped.
     private func failedWhileCancelled(_ task: SagaTask, _ failure: Failure) {
-        report(task, failure, what: task.name.trimmingPrefix("call ") + ", cancelled,")
+        let name = task.name.trimmingPrefix("call ")
+        report(task, failure, what: task.isCancelling ? name + ", cancelled," : name + ", whose parent had failed,")
     }
 
     /// ``abort(_:_:)``'s work but the finishing: whether the parent's body had ended already
