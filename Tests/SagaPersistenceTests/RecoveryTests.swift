@@ -75,6 +75,23 @@ struct RecoveryTests {
         }
     }
 
+    /// A log torn twice at the same offset keeps both tails, the second beside the first.
+    @Test func aSecondTailCutAtTheSameOffsetDoesNotReplaceTheFirst() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder, 1...3)
+            let log = try #require(folder.newestLog())
+            let intact = folder.read(log)
+            for tail: [UInt8] in [[1, 2, 3], [4, 5]] {
+                folder.write(log, intact + tail)
+                let store = try FileStore.open(directory: folder.path)
+                await store.close()
+            }
+            let first = folder.path + "/torn-" + (log as NSString).lastPathComponent + "-at-\(intact.count)"
+            #expect(folder.read(first) == [1, 2, 3])
+            #expect(folder.read(first + "-2") == [4, 5])
+        }
+    }
+
     @Test func aTailOfZerosIsCutWithoutAFileToKeepIt() async throws {
         try await withTemporaryFolder { folder in
             try await fill(folder, 1...3)

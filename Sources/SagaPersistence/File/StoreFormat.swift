@@ -39,7 +39,8 @@ enum StoreFormat {
 
     /// The name of the file that keeps the bytes opening cut off the end of `log` at `offset`.
     ///
-    /// `torn-log-0000000000000007-at-1234`; the store never reads it.
+    /// `torn-log-0000000000000007-at-1234` (`…-at-1234-2` and on for a later tail cut at the
+    /// same place); the store never reads it.
     static func tornName(_ log: String, offset: Int) -> String { tornPrefix + log + "-at-" + String(offset) }
 
     /// `log-0000000000000007`.

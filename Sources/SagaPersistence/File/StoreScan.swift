@@ -48,10 +48,18 @@ struct StoreScan {
         return (log.name, log.validEnd, log.size - log.validEnd)
     }
 
-    /// The file opening keeps the torn tail's bytes in, if they are not all zeros.
+    /// The file opening keeps the torn tail's bytes in, if they are not all zeros: a name no
+    /// kept file has yet (a log torn at the same offset twice keeps both tails).
     var tornTailKeeper: String? {
         guard let torn = tornTail, !tornContent.isEmpty else { return nil }
-        return StoreFormat.tornName(torn.name, offset: torn.offset)
+        let name = StoreFormat.tornName(torn.name, offset: torn.offset)
+        var candidate = name
+        var n = 2
+        while keptTails.contains(candidate) {
+            candidate = "\(name)-\(n)"
+            n += 1
+        }
+        return candidate
     }
 
     private mutating func scan(_ dir: StoreDirectory) throws(StoreError) {
