@@ -50,6 +50,10 @@ public struct HostLibrary: Sendable {
 
     /// Kills (SIGKILL) every process that this library's `exec` and `sh` started and that is
     /// still running: call it when the run is over, so that no child outlives it.
+    ///
+    /// The library starts no process after this (a call fails with `ExecError`, "the run is
+    /// over"), so that a call cancelled at the run's end cannot start one late: make a new
+    /// library for another run.
     public func terminateChildren() {
         children.terminateAll()
     }
