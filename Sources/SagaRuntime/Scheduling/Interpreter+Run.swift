@@ -205,12 +205,13 @@ extension Interpreter {
             realTimeTurns &+= 1
             await drain()
             // A run out of budget stops as it is, with nothing run after (below).
+            // A stop, or a spent budget, still reports a malformed line read ahead.
             if stopRequested, !budget.isSpent {
                 await stopRoots()
-                return nil
+                return inputFailure
             }
             scheduler.dropStaleTimers()
-            if budget.isSpent, !hostCalls.hasInFlight { return nil }
+            if budget.isSpent, !hostCalls.hasInFlight { return inputFailure }
             var progressed = deliverEvents()
             if let feed {
                 for event in feed.drain() {
@@ -256,7 +257,7 @@ extension Interpreter {
             if progressed { continue }
             if stopRequested {
                 await stopRoots()
-                return nil
+                return inputFailure
             }
             let inputOpen =
                 feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
