@@ -13,7 +13,7 @@ import Glibc
 /// `--record` and `--trace` are written and no child process is left; the command then exits
 /// with 128 + the signal. The first signal says so on standard error; a second ends the
 /// process at once, as the signal's default action does, unless the process that sent the
-/// first sent it within ``sameStop``: `timeout -s INT` signals its command, then the command's
+/// first sent it within a second: `timeout -s INT` signals its command, then the command's
 /// process group, where a Ctrl-C in a terminal (sent by the kernel) comes once.
 ///
 /// The signal handler only records the signal (who sent it, and when it arrived, which the
@@ -22,9 +22,6 @@ import Glibc
 final class SignalStop: Sendable {
     /// The signals handled.
     static let signals: [Int32] = [SIGINT, SIGTERM]
-    /// How soon after the first a signal from the same sender is taken for the same stop, in
-    /// nanoseconds.
-    static let sameStop: Int64 = 1_000_000_000
 
     /// The pipe the handler writes a byte to.
     private let wake: (read: Int32, write: Int32)
@@ -97,22 +94,26 @@ private final class SignalArrivals: Sendable {
 
     /// The first signal received, or 0.
     let received = Atomic<Int32>(0)
-    /// The process that sent it (0 for the kernel: a terminal's Ctrl-C).
-    let firstSender = Atomic<Int32>(0)
-    /// When it arrived, on the monotonic clock, in nanoseconds.
-    let firstAt = Atomic<Int64>(0)
+    /// The first signal's sender (high 32 bits; 0 for the kernel: a terminal's Ctrl-C) and
+    /// arrival (low 32 bits: milliseconds on the monotonic clock, never 0), or 0 before it:
+    /// one word, so that the first signal is decided, sender and time with it, by one
+    /// compare-and-exchange.
+    let first = Atomic<UInt64>(0)
     /// The pipe's write end, or -1.
     let wakeFD = Atomic<Int32>(-1)
 
     func reset(wakeFD fd: Int32) {
         received.store(0, ordering: .relaxed)
-        firstSender.store(0, ordering: .relaxed)
-        firstAt.store(0, ordering: .relaxed)
+        first.store(0, ordering: .relaxed)
         wakeFD.store(fd, ordering: .relaxed)
     }
 }
 
-/// The handler of SIGINT and SIGTERM: async-signal-safe calls only.
+/// The handler of SIGINT and SIGTERM: async-signal-safe calls only, and no global or static
+/// made on first use (that would run `swift_once` here).
+///
+/// Two signals from the same process within a second are one stop: `timeout -s INT` signals
+/// its command, then the command's process group.
 private func handleStopSignal(
     _ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?
 ) {
@@ -122,22 +123,21 @@ private func handleStopSignal(
     let arrivals = SignalArrivals.shared
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    let at = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    let milliseconds = UInt32(truncatingIfNeeded: Int64(now.tv_sec) &* 1000 &+ Int64(now.tv_nsec) / 1_000_000)
     // A process's pid when a process sent it (kill, timeout); 0 for the kernel's.
     let sender: Int32 = info.map { $0.pointee.si_code <= 0 ? $0.pointee._sifields._kill.si_pid : 0 } ?? 0
-    if arrivals.received.compareExchange(expected: 0, desired: number, ordering: .relaxed).exchanged {
-        arrivals.firstSender.store(sender, ordering: .relaxed)
-        arrivals.firstAt.store(at, ordering: .relaxed)
+    let stamp = UInt64(UInt32(bitPattern: sender)) << 32 | UInt64(max(milliseconds, 1))
+    let (isFirst, earlier) = arrivals.first.compareExchange(expected: 0, desired: stamp, ordering: .relaxed)
+    if isFirst {
+        arrivals.received.store(number, ordering: .relaxed)
         var byte: UInt8 = 1
         let fd = arrivals.wakeFD.load(ordering: .relaxed)
         if fd >= 0 { _ = write(fd, &byte, 1) }
         return
     }
-    if sender != 0, sender == arrivals.firstSender.load(ordering: .relaxed),
-        at - arrivals.firstAt.load(ordering: .relaxed) < SignalStop.sameStop
-    {
-        return
-    }
+    let earlierSender = Int32(bitPattern: UInt32(truncatingIfNeeded: earlier >> 32))
+    let elapsed = UInt32(truncatingIfNeeded: stamp) &- UInt32(truncatingIfNeeded: earlier)
+    if sender != 0, sender == earlierSender, elapsed < 1000 { return }
     // A second signal ends the process at once: the way out of a saga that never lets the run
     // take a turn (an endless loop without an effect). Its default action, once this handler
     // returns and the signal is no longer blocked.
