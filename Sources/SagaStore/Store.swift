@@ -44,6 +44,9 @@ public final class Store<State, Action> {
     weak var isolation: (any Actor)?
     /// Made by the first use of ``dispatcher``.
     var inbox: StoreInbox<Action>?
+    /// An object that lives exactly as long as the store, freed with it: the saga middleware's
+    /// sentinel, which tells the interpreters bound to the store that it is gone.
+    package var companion: AnyObject?
 
     /// Creates a store.
     ///

@@ -146,4 +146,19 @@ import Testing
         interpreter?.stop()
         #expect(interpreter?.isRunning == false)
     }
+
+    /// An interpreter started after its store was freed has nothing to run over: its run ends
+    /// at once, without touching the store.
+    @Test(.timeLimit(.minutes(1))) func anInterpreterStartedAfterItsStoreWasFreedEndsAtOnce() async {
+        let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
+        guard let program = compile(#"saga main { take "never" }"#) else { return }
+        var interpreter: Interpreter?
+        do {
+            let store = Store(initialState: State(), reducer: Self.reduce, middleware: [sagas.middleware])
+            interpreter = sagas.interpreter(for: program, store: store, output: BufferedOutput())
+        }
+        let running = interpreter?.start()
+        #expect(await running?.value == .success)
+        #expect(interpreter?.isRunning == false)
+    }
 }

@@ -100,8 +100,8 @@ public final class SagaMiddleware<State, Action> {
 /// while ``StoreWatch`` says it is there.
 final class AppStoreBinding<State, Action>: SagaStoreBinding {
     unowned let store: Store<State, Action>
-    /// Whether the store is gone.
-    private let watch = StoreWatch()
+    /// Whether the store is gone: one per store, which its ``StoreSentinel`` sets.
+    private let watch: StoreWatch
     let bridge: any SagaBridge<State, Action>
     /// The store's `dispatch`, made where the app's types are known (see
     /// ``SagaMiddleware/interpreter(for:store:options:host:output:)``).
@@ -122,6 +122,12 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
         self.bridge = bridge
         self.dispatch = dispatch
         self.running = running
+        if let sentinel = store.companion as? StoreSentinel {
+            watch = sentinel.watch
+        } else {
+            watch = StoreWatch()
+            store.companion = StoreSentinel(watch)
+        }
     }
 
     /// The store's state, while the store is there.
@@ -136,62 +142,67 @@ final class AppStoreBinding<State, Action>: SagaStoreBinding {
     }
 
     func runStarted(_ interpreter: Interpreter) {
-        running.list.append(interpreter)
-        let sentinel = StoreSentinel(watch, interpreter.stopRequest)
-        // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
-        // burst of dispatches reaches an `every` watcher one action at a time. The observer
-        // holds the sentinel, which goes with the store.
-        idleObserver = store.whenIdle {
-            _ = sentinel
-            interpreter.takeOutsideTurn()
+        // Freed before the run began: there is nothing to run over.
+        guard watch.runStarted(interpreter.stopRequest) else {
+            interpreter.stop()
+            return
         }
+        running.list.append(interpreter)
+        // The sagas an app's own dispatch wakes run before that dispatch returns, so that a
+        // burst of dispatches reaches an `every` watcher one action at a time.
+        idleObserver = store.whenIdle { interpreter.takeOutsideTurn() }
     }
 
     func runEnded(_ interpreter: Interpreter) {
         running.list.removeAll { $0 === interpreter }
-        watch.runEnded()
+        watch.runEnded(interpreter.stopRequest)
         if let idleObserver, !watch.isGone { store.removeIdleObserver(idleObserver) }
         idleObserver = nil
     }
 }
 
-/// Whether an app's store is gone (see ``StoreSentinel``), and whether a run over it is under
-/// way.
+/// Whether an app's store is gone (see ``StoreSentinel``), and the runs over it to stop when
+/// it goes: shared by every interpreter bound to the store.
 private final class StoreWatch: Sendable {
+    /// Read at every `put`: an atomic, set under ``runs``' lock.
     private let gone = Atomic<Bool>(false)
-    private let running = Atomic<Bool>(false)
+    private let runs = Mutex<[ObjectIdentifier: StopRequest]>([:])
 
     var isGone: Bool { gone.load(ordering: .relaxed) }
 
-    /// The run's sentinel has been freed: by the store, while the run is under way (the store
-    /// is gone, and the run is to stop), or by the run's end, which removed its observer.
-    ///
-    /// - Returns: whether the store is gone.
-    func sentinelFreed() -> Bool {
-        guard running.load(ordering: .relaxed) else { return false }
-        gone.store(true, ordering: .relaxed)
-        return true
+    /// A run over the store starts; `false` if the store is gone.
+    func runStarted(_ stop: StopRequest) -> Bool {
+        runs.withLock { runs in
+            if gone.load(ordering: .relaxed) { return false }
+            runs[ObjectIdentifier(stop)] = stop
+            return true
+        }
     }
 
-    func runStarted() { running.store(true, ordering: .relaxed) }
-    func runEnded() { running.store(false, ordering: .relaxed) }
+    func runEnded(_ stop: StopRequest) {
+        _ = runs.withLock { $0.removeValue(forKey: ObjectIdentifier(stop)) }
+    }
+
+    /// The store has been freed: every run over it stops.
+    func storeFreed() {
+        let stops = runs.withLock { runs -> [StopRequest] in
+            gone.store(true, ordering: .relaxed)
+            return Array(runs.values)
+        }
+        for stop in stops { stop.ask() }
+    }
 }
 
-/// Held by the store (in the idle observer of a run over it): freed with the store, it marks
-/// the store gone and stops the run, unless the run has ended first.
+/// The store's ``Store/companion``: freed with the store, it tells the store's
+/// ``StoreWatch``.
 private final class StoreSentinel: Sendable {
-    private let watch: StoreWatch
-    private let stopRequest: StopRequest
+    let watch: StoreWatch
 
-    init(_ watch: StoreWatch, _ stopRequest: StopRequest) {
+    init(_ watch: StoreWatch) {
         self.watch = watch
-        self.stopRequest = stopRequest
-        watch.runStarted()
     }
 
-    deinit {
-        if watch.sentinelFreed() { stopRequest.ask() }
-    }
+    deinit { watch.storeFreed() }
 }
 
 extension AppStoreBinding: StateSnapshotting {
