@@ -79,8 +79,12 @@ extension Interpreter {
                 bodyEnded(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
                 return
             case .effect(.selectState):
-                guard let state = (binding as? any StateSnapshotting)?.stateSnapshot() else {
+                guard let snapshotting = binding as? any StateSnapshotting else {
                     driver.resume(.failure(SagaError.typeError("a typed select needs an app's store")))
+                    continue
+                }
+                guard let state = snapshotting.stateSnapshot() else {
+                    driver.resume(.failure(SagaError(kind: "StoreError", message: "the app's store has been freed")))
                     continue
                 }
                 driver.resume(outcome: .success(.snapshot(state)))
