@@ -26,17 +26,15 @@ import Testing
     /// A run that a limit stopped is noted as such (a golden test then fails, and `--update`
     /// writes no golden); one that ends on its own, or fails, is not.
     @Test func aRunStoppedByALimitIsNoted() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saga = folder.appendingPathComponent("spin.saga").path
-        try "saga main {\n  var i = 0\n  while i < 1000 { i = i + 1 }\n  log i\n}\n".write(
-            toFile: saga, atomically: true, encoding: .utf8)
-        for (limit, stopped) in [("50", true), ("100000", false)] {
-            let io = CapturedIO()
-            let code = await SagaRunTool.main(["run", saga, "--virtual-time", "--max-run-steps", limit], io: io)
-            #expect(io.runStoppedByLimit == stopped, "\(io.stderr)")
-            #expect(code == (stopped ? 1 : 0))
+        let spin = "saga main {\n  var i = 0\n  while i < 1000 { i = i + 1 }\n  log i\n}\n"
+        await ExitCodeTests.withFiles(["spin.saga": spin]) { dir in
+            let saga = dir.appendingPathComponent("spin.saga").path
+            for (limit, stopped) in [("50", true), ("100000", false)] {
+                let io = CapturedIO()
+                let code = await SagaRunTool.main(["run", saga, "--virtual-time", "--max-run-steps", limit], io: io)
+                #expect(io.runStoppedByLimit == stopped, "\(io.stderr)")
+                #expect(code == (stopped ? 1 : 0))
+            }
         }
     }
 
