@@ -252,8 +252,15 @@ import Testing
         try await withScript(source) { _, script in
             let run = await runSagarun(["run", script, "--allow-run=sh", "--max-run-steps", "50"])
             #expect(run.code == 1 && run.err.contains("took more than 50 steps"), "\(run.err)")
-            let folders = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            let left = folders.filter { Self.commandLine(ofProcess: $0).contains(token) }
+            // A process killed as the run ended may take a moment to go (its /proc entry then
+            // shows no command line): one still there after 5 s was left running.
+            var left: [String] = []
+            for _ in 0..<500 {
+                let folders = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                left = folders.filter { Self.commandLine(ofProcess: $0).contains(token) }
+                if left.isEmpty { break }
+                usleep(10_000)
+            }
             #expect(left.isEmpty, "processes left: \(left)")
         }
     }
