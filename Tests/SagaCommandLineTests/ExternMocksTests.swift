@@ -22,6 +22,28 @@ import Testing
         try await ExitCodeTests.withFiles(files, body)
     }
 
+    /// After an unexpected call the run goes another way: the lines of a function it then did
+    /// not call are one problem, not one each.
+    @Test func theUnusedLinesOfAFunctionAreOneProblem() async {
+        let saga = "extern func api.get(id)\nsaga main { for i in range(4) { let v = call api.get(i); log v } }\n"
+        let mocks =
+            [0, 9, 2, 3].map { #"{"call":"api.get","args":[\#($0)],"result":"r\#($0)"}"# }
+            .joined(separator: "\n") + "\n"
+        await withFiles(["mk.saga": saga, "mk.jsonl": mocks]) { dir in
+            let run = await runSagarun([
+                "run", dir.appendingPathComponent("mk.saga").path, "--virtual-time", "--mocks",
+                dir.appendingPathComponent("mk.jsonl").path,
+            ])
+            #expect(run.code == 1)
+            let problems = run.err.split(separator: "\n").filter { $0.hasPrefix("error: mocks:") }
+            #expect(
+                problems == [
+                    "error: mocks: lines 3 and 4 of \(dir.appendingPathComponent("mk.jsonl").path) (api.get) were not used"
+                ],
+                "\(run.err)")
+        }
+    }
+
     @Test func checkFormatAndGraphAcceptExternFunctions() async {
         await withFiles(["app.saga": Self.app]) { dir in
             let path = dir.appendingPathComponent("app.saga").path

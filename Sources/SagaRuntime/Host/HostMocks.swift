@@ -219,13 +219,26 @@ public final class HostMocks: Sendable {
     /// when `unusedLines` is false (a run stopped by a limit before it made its calls).
     package func problems(callees: [String]?, unusedLines: Bool = true) -> [String] {
         calls.withLock { c in
-            let unused = c.waiting.values.joined().filter { !$0.isOptional && !$0.isLeftByFailure }.sorted {
+            let lines = c.waiting.values.joined().filter { !$0.isOptional && !$0.isLeftByFailure }.sorted {
                 $0.line < $1.line
-            }.map { mock in
-                var problem = "line \(mock.line) of \(source) (\(mock.name)) was not used"
-                if let callees, !callees.contains(mock.name) {
-                    problem += ": the program calls no '\(mock.name)'"
-                    problem += Suggestions.didYouMean(mock.name, in: callees)
+            }
+            // One problem a function, its lines together: after an unexpected call, the lines of
+            // the calls the run then did not make would each take a line of their own.
+            var names: [String] = []
+            var linesOf: [String: [Int]] = [:]
+            for mock in lines {
+                if linesOf[mock.name] == nil { names.append(mock.name) }
+                linesOf[mock.name, default: []].append(mock.line)
+            }
+            let unused = names.map { name in
+                let numbers = linesOf[name] ?? []
+                var problem =
+                    numbers.count == 1
+                    ? "line \(numbers[0]) of \(source) (\(name)) was not used"
+                    : "lines \(Self.listed(numbers)) of \(source) (\(name)) were not used"
+                if let callees, !callees.contains(name) {
+                    problem += ": the program calls no '\(name)'"
+                    problem += Suggestions.didYouMean(name, in: callees)
                 }
                 return problem
             }
@@ -238,6 +251,12 @@ public final class HostMocks: Sendable {
     /// Its task waits (on the virtual clock too, which moves on without it) until it is
     /// cancelled, as when a `race`'s timeout wins, or the run ends.
     package static let neverAnswers = SagaError(kind: "\u{0}pending", message: "the call never answers")
+
+    /// Line numbers as a reader counts them: `3 and 4`, `3, 4 and 7`.
+    private static func listed(_ numbers: [Int]) -> String {
+        guard let last = numbers.last, numbers.count > 1 else { return numbers.first.map(String.init) ?? "" }
+        return numbers.dropLast().map(String.init).joined(separator: ", ") + " and \(last)"
+    }
 
     /// A list's elements, `, ` between them.
     private static func listed(_ value: Value) -> String {
