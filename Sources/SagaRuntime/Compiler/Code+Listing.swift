@@ -100,6 +100,9 @@ extension Code {
         case .put(let i):
             let put = puts[Int(i)]
             return "step; put \(put.action.canonicalJSON)" + (put.slot >= 0 ? " into \(p(.slot(put.slot)))" : "")
+        case .putBuilt(let action, let i):
+            let put = puts[Int(i)]
+            return "put \(p(action))" + (put.slot >= 0 ? " into \(p(.slot(put.slot)))" : "")
         case .statement(let i):
             let statement = sites.indices.contains(Int(i)) ? dump.render(sites[Int(i)].statement) : "?"
             return "step; run \(statement) where it stands"

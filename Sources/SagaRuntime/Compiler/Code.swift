@@ -145,6 +145,10 @@ final class Code {
         /// One of ``puts``, after its statement's step: a `put` of a literal action, processed where it stands (see
         /// ``CodeSteps/put(_:into:_:_:)``); the code goes on unless the task waits for it.
         case put(Int32)
+        /// One of ``puts`` whose action the code has just built in the temporary (a `put "t"
+        /// {…}` whose fields are not all literals; the entry's own action is unused): put as
+        /// ``put(_:)`` puts one, after the step the statement took before its first field.
+        case putBuilt(Place, Int32)
         /// One of ``takes``, after its statement's step: a `take` of a literal type, which leaves
         /// the task waiting; the code goes on after it.
         case take(Int32)
@@ -225,7 +229,7 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .take, .put, .select: return i + 1
+            case .statement, .take, .put, .putBuilt, .select: return i + 1
             default: return nil
             }
         }
@@ -255,7 +259,7 @@ final class Code {
         case .statement(let site): index = site
         case .take(let take): index = takes[Int(take)].site
         case .select(_, _, let site): index = site
-        case .put(let put): index = puts[Int(put)].site
+        case .put(let put), .putBuilt(_, let put): index = puts[Int(put)].site
         case .callReturn(let call, _), .call(let call): index = valueCalls[Int(call)].site
         default: return nil
         }

@@ -76,7 +76,7 @@ extension Compiler {
             var entries: [(key: Int32, value: Code.Place)] = []
             for field in fields {
                 let value = place(of: field.value)
-                emit(.checkDepth(value))
+                if !isScalarConstant(value) { emit(.checkDepth(value)) }
                 entries.append((keyIndex(field.key), value))
             }
             emit(.record(addRecord(entries), into: target))
@@ -104,6 +104,16 @@ extension Compiler {
             var arguments: [Code.Place] = []
             for a in args { arguments.append(place(of: a)) }
             emit(.builtin(addCall(builtin, arguments), into: target))
+        }
+    }
+
+    /// Whether the place is a constant that is neither a list nor a record: nested in a
+    /// record, it can make it no deeper than one level.
+    private func isScalarConstant(_ place: Code.Place) -> Bool {
+        guard case .constant(let c) = place else { return false }
+        switch constants[Int(c)] {
+        case .list, .record: return false
+        default: return true
         }
     }
 

@@ -25,8 +25,9 @@ extension Compiler {
         return compiler
     }
 
-    /// A statement the interpreter runs where it stands: a `take` of a type and a `put` of a
-    /// literal action as instructions of their own, any other by the interpreter.
+    /// A statement the interpreter runs where it stands: a `take` of a type, a `put` of a
+    /// literal action or of a type and a record literal, and a `select` of the state as
+    /// instructions of their own, any other by the interpreter.
     mutating func site(_ stmt: Stmt) {
         sites.append(stmt)
         let site = Int32(sites.count - 1)
@@ -39,6 +40,14 @@ extension Compiler {
         case .put(let action, let slot):
             puts.append((action, Int32(slot), site))
             emit(.put(Int32(puts.count - 1)))
+        case .putRecord(let type, let fields, let slot):
+            // The action is the record literal with `type` among its fields, built where it
+            // will be put; the statement's step comes before the first field.
+            let action = newTemporary()
+            let at = stmt.location
+            compile(.record(fields + [RecordField(key: "type", value: .literal(.string(type), at))], at), into: action)
+            puts.append((.null, Int32(slot), site))
+            emit(.putBuilt(action, Int32(puts.count - 1)))
         case .select(let key, let slot):
             var k: Int32 = -1
             if let key { k = keyIndex(key) }

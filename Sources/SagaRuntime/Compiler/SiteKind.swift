@@ -5,7 +5,8 @@ import SagaLanguage
 /// does, where the code has an instruction of its own for it: the usual forms of `take` and
 /// `put`, with the pattern and the action made once (``Code/Instruction/take(_:)``,
 /// ``Code/Instruction/put(_:)``), and `select` of the state or a member of it
-/// (``Code/Instruction/select(key:slot:site:)``).
+/// (``Code/Instruction/select(key:slot:site:)``), and `put "t" {…}` whose fields the code
+/// computes (``Code/Instruction/putBuilt(_:_:)``).
 enum SiteKind {
     /// Any statement: run by the interpreter where it stands.
     case statement
@@ -13,6 +14,9 @@ enum SiteKind {
     case take(ActionPattern, slot: Int)
     /// `put "t"` or `put "t" {k: literal, …}`, its value into `slot` (-1: nowhere).
     case put(Value, slot: Int)
+    /// `put "t" {k: EXPR, …}`, its fields not all literals, none named `type`, and each one
+    /// that compiles in a saga: the action is built by the code, its value into `slot`.
+    case putRecord(type: String, fields: [RecordField], slot: Int)
     /// `select state.key` (`nil`: `select`, the whole state) into a variable.
     case select(key: String?, slot: Int)
 
@@ -44,11 +48,13 @@ enum SiteKind {
         case .put(.literal(.string(let type), _), nil, _):
             self = .put(ConstantActions.typeOnly(type), slot: slot)
         case .put(.literal(.string(let type), _), .record(let fields, _)?, _):
-            guard let action = ConstantActions.make(type, fields) else {
+            if let action = ConstantActions.make(type, fields) {
+                self = .put(action, slot: slot)
+            } else if fields.allSatisfy({ $0.key != "type" && Compiler.compilesInSaga($0.value) }) {
+                self = .putRecord(type: type, fields: fields, slot: slot)
+            } else {
                 self = .statement
-                return
             }
-            self = .put(action, slot: slot)
         default:
             self = .statement
         }

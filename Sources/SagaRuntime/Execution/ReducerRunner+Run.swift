@@ -154,6 +154,15 @@ extension ReducerRunner {
                             return .waiting
                         }
                         if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
+                    case .putBuilt(let action, let index):
+                        let put = code.puts + Int(index)
+                        guard
+                            let processed = steps.put(
+                                places.read(action), into: put.pointee.slot, code, Int(put.pointee.site), past: pc)
+                        else {
+                            return .waiting
+                        }
+                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
                     case .select(let key, let slot, let site):
                         guard try steps.step() else {
                             pc &-= 1
@@ -343,7 +352,7 @@ extension ReducerRunner {
             break
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
-            .take, .put, .select, .call, .callReturn,
+            .take, .put, .putBuilt, .select, .call, .callReturn,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
