@@ -62,13 +62,14 @@ import Testing
     @Test func aLoopWithAnIfIsCompiledWithTheStepsTheWalkTakes() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains("saga other at 17:1: compiled, 11 instructions"))
-        #expect(lines.contains("   4  19:9    unless i < 3: goto 11"))
+        #expect(lines.contains("saga other at 17:1: compiled, 12 instructions"))
+        #expect(lines.contains("   4  19:9    unless i < 3: goto 12"))
         #expect(lines.contains("   6  19:17   i += 1 in place"))
-        #expect(lines.contains("   8  19:28   unless i == 2: goto 10"))
-        #expect(lines.contains("   9  19:40   step; run (log \"two\") where it stands"))
+        #expect(lines.contains("   8  19:28   unless i == 2: goto 11"))
+        #expect(lines.contains("   9  19:40   step"))
+        #expect(lines.contains("  10  19:40   log \"two\""))
         // The last arm falls through to the end of the turn: its next step and test.
-        #expect(lines.contains("  10  19:17   step; if i < 3: goto 5"))
+        #expect(lines.contains("  11  19:17   step; if i < 3: goto 5"))
     }
 
     /// A `call` of a one-`return` function is listed as the interpreter runs it: made in the
@@ -94,8 +95,9 @@ import Testing
         #expect(lines.contains("  11  5:37    t1 = l0 * l0"))
         #expect(lines.contains("  12  5:37    return t1 into y"))
         // The functions' own code, which a call that cannot be made in the code runs.
-        #expect(lines.contains("func sq at 2:1: compiled, 1 instruction"))
-        #expect(lines.contains("  0  2:14    step; run (return (* x x)) where it stands"))
+        #expect(lines.contains("func sq at 2:1: compiled, 3 instructions"))
+        #expect(lines.contains("  1  2:14    t0 = x * x"))
+        #expect(lines.contains("  2  2:14    return t0"))
     }
 
     @Test func aForkedBlockIsListedUnderTheBodyThatStartsIt() async throws {
@@ -104,8 +106,8 @@ import Testing
         #expect(lines.contains("saga main at 1:1: compiled, 5 instructions"))
         #expect(lines.contains("  3  1:44    step; run (join t) where it stands"))
         #expect(lines.contains("  4  1:20    step, goto 2"))
-        #expect(lines.contains("  fork block at 1:28: compiled, 1 instruction"))
-        #expect(lines.contains("    0  1:35    step; run (log 1) where it stands"))
+        #expect(lines.contains("  fork block at 1:28: compiled, 2 instructions"))
+        #expect(lines.contains("    1  1:35    log 1"))
     }
 
     @Test func aJumpOutOfAFinallyBlockDropsItsWayOut() async throws {
@@ -124,8 +126,8 @@ import Testing
     @Test func aTryListsWhereItsErrorsAndWaysOutGo() async throws {
         let r = try await listing("saga main { loop { try { take \"a\" } catch e { log e } finally { log 1 } } }")
         let lines = r.out.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasSuffix("try: on error e = error; goto 10; on leaving goto 20") })
-        #expect(lines.contains { $0.hasSuffix("1:20    try: on leaving goto 17") })
+        #expect(lines.contains { $0.hasSuffix("try: on error e = error; goto 11; on leaving goto 24") })
+        #expect(lines.contains { $0.hasSuffix("1:20    try: on leaving goto 20") })
         #expect(lines.filter { $0.hasSuffix("end finally: go on leaving") }.count == 2)
     }
 

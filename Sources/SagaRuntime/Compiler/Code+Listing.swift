@@ -131,6 +131,9 @@ extension Code {
         case .finallyEnd: return "end finally: go on leaving"
         case .finallyLeave: return "leave finally: drop the way out"
         case .fail(let k): return "fail: \(key(k))"
+        case .log(let place): return "log \(p(place))"
+        case .returnValue(let place): return "return \(p(place))"
+        case .throwValue(let place): return "throw \(p(place))"
         }
     }
 

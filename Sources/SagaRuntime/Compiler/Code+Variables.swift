@@ -52,7 +52,8 @@ extension Code {
                 return readsPath(path) && reads(place)
             case .updateStatePath(let path, _, let lhs, let rhs):
                 return readsPath(path) && reads(lhs) && reads(rhs)
-            case .callReturn(_, let place), .putBuilt(let place, _):
+            case .callReturn(_, let place), .putBuilt(let place, _), .log(let place), .returnValue(let place),
+                .throwValue(let place):
                 return reads(place)
             case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:

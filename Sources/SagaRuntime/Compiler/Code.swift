@@ -196,6 +196,14 @@ final class Code {
         /// way out is dropped, as a `break`, `continue` or `return` in a `finally` block
         /// overrides it.
         case finallyLeave
+        /// `log`: the value in the place, as `log` shows it, becomes a transcript line (a saga's
+        /// only).
+        case log(Place)
+        /// A saga's `return`: its body returns the value in the place.
+        case returnValue(Place)
+        /// A saga's `throw`: the value in the place is thrown (see
+        /// ``Interpreter/thrownError(_:)``).
+        case throwValue(Place)
         /// Fails with a `TypeError` whose message is the key: what the checker refuses and the
         /// body cannot do.
         case fail(key: Int32)

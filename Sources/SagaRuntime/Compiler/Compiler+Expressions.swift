@@ -81,15 +81,16 @@ extension Compiler {
             }
             emit(.record(addRecord(entries), into: target))
         case .list(let items, _):
-            // Built in a temporary of its own, then moved: built in the target, `x = [x]`
-            // would read the list it is building.
-            let list = newTemporary()
+            // Built in a temporary of its own, then moved: built in a variable, `x = [x]`
+            // would read the list it is building. A temporary target is read by nothing else.
+            let list = isTemporary(target) ? target : newTemporary()
             emit(.newList(capacity: Int32(items.count), into: list))
             for item in items { emit(.append(place(of: item), toList: list)) }
-            emit(.move(list, into: target))
+            if list != target { emit(.move(list, into: target)) }
         case .interpolation(let parts, _):
-            // Built part by part in a temporary, each part's text bounded as it is added.
-            let text = newTemporary()
+            // Built part by part in a temporary, each part's text bounded as it is added (in a
+            // temporary of its own when the target is a variable, as a list is).
+            let text = isTemporary(target) ? target : newTemporary()
             emit(.move(addConstant(.string("")), into: text))
             for part in parts {
                 switch part {
@@ -98,13 +99,18 @@ extension Compiler {
                 }
             }
             emit(.checkLength(text))
-            emit(.move(text, into: target))
+            if text != target { emit(.move(text, into: target)) }
         case .builtin(let name, let args, _):
             guard let builtin = Builtin(rawValue: name) else { return fail("unknown function '\(name)'") }
             var arguments: [Code.Place] = []
             for a in args { arguments.append(place(of: a)) }
             emit(.builtin(addCall(builtin, arguments), into: target))
         }
+    }
+
+    private func isTemporary(_ place: Code.Place) -> Bool {
+        if case .temporary = place { return true }
+        return false
     }
 
     /// Whether the place is a constant that is neither a list nor a record: nested in a

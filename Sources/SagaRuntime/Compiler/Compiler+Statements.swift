@@ -99,6 +99,12 @@ extension Compiler {
             compileTry(body.statements, catchClause, finally?.statements, next: next)
         case .transaction(let body, _) where forSaga:
             compileTransaction(body.statements, next: next)
+        case .log(let e, _) where forSaga && Self.compilesInSaga(e):
+            emit(.log(place(of: e)))
+        case .return(let e, let at) where forSaga && (e.map(Self.compilesInSaga) ?? true):
+            emit(.returnValue(place(of: e ?? .literal(.null, at))))
+        case .throw(let e, _) where forSaga && Self.compilesInSaga(e):
+            emit(.throwValue(place(of: e)))
         case .declare, .assign, .effect, .log, .throw, .return, .transaction, .compensate:
             guard forSaga else { return fail("effects are not allowed in a reducer") }
             if let call = valueCall(stmt) { return compileCall(call, stmt) }

@@ -1,3 +1,5 @@
+import SagaCore
+
 /// Why code that ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` runs stopped.
 enum CodeExit {
     /// It ran to its end.
@@ -13,4 +15,8 @@ enum CodeExit {
     /// A saga's code reached ``Code/Instruction/finallyEnd``: the way out that ran the
     /// `finally` block goes on (see ``CodeTries/pending``).
     case finallyEnds
+    /// A saga's code reached ``Code/Instruction/returnValue(_:)``: its body returns the value.
+    case returns(Value)
+    /// A saga's code reached ``Code/Instruction/throwValue(_:)``: the value is thrown.
+    case raises(Value)
 }

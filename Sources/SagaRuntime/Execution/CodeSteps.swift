@@ -215,6 +215,11 @@ struct CodeSteps {
         }
     }
 
+    /// A ``Code/Instruction/log(_:)``: the line goes to the transcript.
+    func log(_ line: String) {
+        interpreter?._withUnsafeGuaranteedRef { $0.emit(line) }
+    }
+
     /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the task keeps the handler.
     @inline(__always)
     func beginTry(_ handler: Code.Handler) {

@@ -95,6 +95,14 @@ extension Interpreter {
                     // The function's code runs in the step loop; this code goes on when it returns.
                     return true
                 }
+            case .returns(let value):
+                adoptIfPending(task)
+                if stopsOverMemory() { return false }
+                return unwind(task, .returnValue(value))
+            case .raises(let value):
+                adoptIfPending(task)
+                if stopsOverMemory() { return false }
+                return unwind(task, .throwError(thrown(value, task, at: code.lines[pc - 1])))
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
                 guard let pending = task.tries?.pending.popLast() else { continue }

@@ -69,12 +69,7 @@ extension Interpreter {
                 try evaluator(task).eval(e, task.env).writeDisplay(into: &line)
                 emit(line)
             case .throw(let e, let loc):
-                let value = try evaluator(task).eval(e, task.env)
-                // The error a `catch` caught, thrown again (`retry` does so with its last
-                // attempt's): where it was first thrown is where it is reported.
-                if let caught = task.lastCaught, caught.error.value == value { return .completion(.throwError(caught)) }
-                return .completion(
-                    .throwError(Failure(error: Interpreter.thrownError(value), trace: trace(task, at: loc))))
+                return .completion(.throwError(thrown(try evaluator(task).eval(e, task.env), task, at: loc)))
             case .break, .continue:
                 // Jumps in a loop's code: the checker refuses one outside a loop.
                 throw SagaError.typeError("'break' and 'continue' are only allowed inside a loop")
@@ -95,6 +90,14 @@ extension Interpreter {
             return .completion(.throwError(Failure(error: error, trace: trace(task, at: stmt.location))))
         }
         return .next
+    }
+
+    /// What `throw` of `value` at `location` throws: the error a `catch` caught, thrown again
+    /// (`retry` does so with its last attempt's), as it was first thrown, where it is
+    /// reported; otherwise a new error (see ``thrownError(_:)``).
+    func thrown(_ value: Value, _ task: SagaTask, at location: SourceLocation) -> Failure {
+        if let caught = task.lastCaught, caught.error.value == value { return caught }
+        return Failure(error: Interpreter.thrownError(value), trace: trace(task, at: location))
     }
 
     /// `throw EXPR`: a string becomes `{message: s}`; a record is thrown as is; anything

@@ -347,6 +347,14 @@ extension ReducerRunner {
             if inSaga { steps.leaveFinally() } else { _ = tries.pending.popLast() }
         case .fail(let key):
             throw SagaError.typeError(code.keys[Int(key)])
+        case .log(let place):
+            var line = ""
+            places.read(place).writeDisplay(into: &line)
+            steps.log(line)
+        case .returnValue(let place):
+            return .returns(places.read(place))
+        case .throwValue(let place):
+            return .raises(places.read(place))
         case .append, .appendText, .appendDisplay:
             // Only ever to a temporary.
             break
