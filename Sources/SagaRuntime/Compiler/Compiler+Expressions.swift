@@ -34,8 +34,11 @@ extension Compiler {
         case .variable(let v) where parameterPlaces != nil:
             emit(.move(parameterPlace(v.slot), into: target))
         case .variable(let v):
-            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             emit(.move(.slot(Int32(v.slot)), into: target))
+        case .state where forSaga, .member(.state, _, _) where forSaga:
+            // Read only by `select` (which the interpreter runs) and by reducers.
+            fail("'state' can only be read inside select or a reducer")
         case .state:
             emit(.state(into: target))
         case .it:

@@ -2,27 +2,23 @@ import SagaCore
 import SagaLanguage
 
 /// A saga task's body, compiled into the code reducers run (see `Compiler+Statements.swift` for
-/// the steps it takes): assignments, `if`s, loops, `try`s, `transaction`s, `break` and
-/// `continue` are instructions; every other statement (an effect, `log`, `throw`, `return`) is
-/// a ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands, or one of the
+/// the steps it takes): assignments, `if`s, loops, `try`s, `transaction`s, `break`,
+/// `continue`, `log`, `throw` and `return` are instructions; an effect (and `compensate`) is a
+/// ``Code/Instruction/statement(_:)`` that the interpreter runs where it stands, or one of the
 /// instructions ``site(_:)`` and ``compileCall(_:_:)`` make of the commonest.
 extension Compiler {
     /// A task's body compiled (a saga's, a function's, a forked block's, a watcher's, a
-    /// compensation's); `nil` if it holds a statement that does not compile.
+    /// compensation's); `nil` if it names a variable outside the task's frame.
     ///
     /// The step that finds the end of the body is the step loop's, not an instruction (see
     /// ``Interpreter/stepLoop(_:)``).
     static func sagaBody(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Compiler? {
-        guard statements.allSatisfy(canCompileInSaga) else { return nil }
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
         compiler.callShapes = callShapes
         compiler.recordsStatementPlaces = true
         compiler.compile(statements)
-        for instruction in compiler.instructions {
-            if case .fail = instruction { return nil }
-        }
-        return compiler
+        return compiler.refusesBody ? nil : compiler
     }
 
     /// A statement the interpreter runs where it stands: a `take` of a type, a `put` of a
@@ -108,67 +104,8 @@ extension Compiler {
             return nil
         }
         guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
-            callShapes.indices.contains(function), let value = callShapes[function].returnedValue,
-            Self.compilesInSaga(value), arguments.allSatisfy(Self.compilesInSaga)
+            callShapes.indices.contains(function), let value = callShapes[function].returnedValue
         else { return nil }
         return (function, arguments, slot, value)
-    }
-
-    // MARK: What compiles
-
-    /// Whether a statement of a body compiles (see ``sagaBody(_:slotCount:callShapes:)``).
-    static func canCompileInSaga(_ stmt: Stmt) -> Bool {
-        switch stmt {
-        case .declare, .assign, .effect, .log, .throw, .break, .continue, .return, .compensate:
-            return true
-        case .transaction(let body, _):
-            return canCompileInSaga(body.statements)
-        case .if(let arms, let elseBlock, _):
-            return arms.allSatisfy { compilesInSaga($0.condition) && canCompileInSaga($0.body.statements) }
-                && (elseBlock.map { canCompileInSaga($0.statements) } ?? true)
-        case .while(let condition, let body, _):
-            return compilesInSaga(condition) && canCompileInSaga(body.statements)
-        case .loop(let body, _):
-            return canCompileInSaga(body.statements)
-        case .for(_, let sequence, let body, _):
-            return compilesInSaga(sequence) && canCompileInSaga(body.statements)
-        case .try(let body, let catchClause, let finally, _):
-            return canCompileInSaga(body.statements)
-                && (catchClause.map { canCompileInSaga($0.body.statements) } ?? true)
-                && (finally.map { canCompileInSaga($0.statements) } ?? true)
-        }
-    }
-
-    private static func canCompileInSaga(_ body: [Stmt]) -> Bool {
-        body.allSatisfy(canCompileInSaga)
-    }
-
-    /// Whether an expression compiles to what the evaluator computes: anything but
-    /// `state` and `it`, which a saga's statements do not read.
-    static func compilesInSaga(_ e: Expr) -> Bool {
-        switch e {
-        case .literal, .variable, .cancelled: return true
-        case .state, .it: return false
-        case .interpolation(let parts, _):
-            return parts.allSatisfy {
-                if case .expr(let e) = $0 { return compilesInSaga(e) }
-                return true
-            }
-        case .list(let items, _): return items.allSatisfy(compilesInSaga)
-        case .record(let fields, _): return fields.allSatisfy { compilesInSaga($0.value) }
-        case .member(let base, _, _): return compilesInSaga(base)
-        case .index(let base, let index, _): return compilesInSaga(base) && compilesInSaga(index)
-        case .unary(_, let operand, _): return compilesInSaga(operand)
-        case .binary(_, let lhs, let rhs, _): return compilesInSaga(lhs) && compilesInSaga(rhs)
-        case .builtin(let name, let args, _): return Builtin(rawValue: name) != nil && args.allSatisfy(compilesInSaga)
-        }
-    }
-
-    /// Whether an assignment's path indexes compile.
-    static func compilesInSaga(_ lv: LValue) -> Bool {
-        lv.path.allSatisfy {
-            if case .index(let e) = $0 { return compilesInSaga(e) }
-            return true
-        }
     }
 }

@@ -24,16 +24,20 @@ extension Compiler {
 
     /// One statement; `next` is the statement after it in its block.
     ///
-    /// In a saga, a statement whose expressions read `state` or `it`, and every effect, `log`,
-    /// `throw` and `return`, is a statement the interpreter runs (see ``site(_:)``); in a
-    /// reducer, an effect is an error.
+    /// In a saga, every effect (and `compensate`) is a statement the interpreter runs (see
+    /// ``site(_:)``); in a reducer, an effect is an error.
     mutating func compile(_ stmt: Stmt, next: Stmt?) {
         switch stmt {
-        case .declare(let v, _, .expr(let e), _) where !forSaga || Self.compilesInSaga(e):
-            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+        case .declare(let v, _, .expr(let e), _):
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             compile(e, into: .slot(Int32(v.slot)))
-        case .assign(let lv, .expr(let e), _)
-        where !forSaga || (Self.compilesInSaga(e) && Self.compilesInSaga(lv) && !lv.isState):
+        case .assign(let lv, .expr(let e), _) where forSaga && lv.isState:
+            // The value and the path's indexes, in order, as an assignment computes them; then
+            // what the checker refuses.
+            _ = place(of: e)
+            _ = pathIndex(lv.path)
+            fail("'state' can only be assigned in a reducer")
+        case .assign(let lv, .expr(let e), _):
             compileAssignment(lv, e)
         case .if(let arms, let elseBlock, _):
             var exits: [Int] = []
@@ -65,7 +69,7 @@ extension Compiler {
             _ = compileLoopBody(body.statements, continueAt: head)
             stepAfterBlock(next)
         case .for(let v, let sequence, let body, _):
-            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             location = stmt.location
             let sequencePlace = place(of: sequence)
             // Its two temporaries stay reserved while its body is compiled.
@@ -85,31 +89,35 @@ extension Compiler {
         case .break:
             // In a reducer, `break` or `continue` outside a loop ends the body, as `return`
             // does; in a saga (where the checker refuses it) it fails where it stands.
-            guard let loop = loops.last else { return forSaga ? site(stmt) : compileReturn() }
+            guard let loop = loops.last else { return forSaga ? failOutsideALoop() : compileReturn() }
             leaveTries(downTo: loop.tries)
             loops[loops.count - 1].breaks.append(emitJump())
         case .continue:
-            guard let loop = loops.last else { return forSaga ? site(stmt) : compileReturn() }
+            guard let loop = loops.last else { return forSaga ? failOutsideALoop() : compileReturn() }
             leaveTries(downTo: loop.tries)
             emit(.jump(to: loop.continueAt))
-        case .return where !forSaga:
+        case .return(let e, let at):
             // A reducer's `return` ends it (its value is not used).
-            compileReturn()
+            guard forSaga else { return compileReturn() }
+            emit(.returnValue(place(of: e ?? .literal(.null, at))))
         case .try(let body, let catchClause, let finally, _):
             compileTry(body.statements, catchClause, finally?.statements, next: next)
         case .transaction(let body, _) where forSaga:
             compileTransaction(body.statements, next: next)
-        case .log(let e, _) where forSaga && Self.compilesInSaga(e):
+        case .log(let e, _) where forSaga:
             emit(.log(place(of: e)))
-        case .return(let e, let at) where forSaga && (e.map(Self.compilesInSaga) ?? true):
-            emit(.returnValue(place(of: e ?? .literal(.null, at))))
-        case .throw(let e, _) where forSaga && Self.compilesInSaga(e):
+        case .throw(let e, _) where forSaga:
             emit(.throwValue(place(of: e)))
-        case .declare, .assign, .effect, .log, .throw, .return, .transaction, .compensate:
+        case .declare, .assign, .effect, .log, .throw, .transaction, .compensate:
             guard forSaga else { return fail("effects are not allowed in a reducer") }
             if let call = valueCall(stmt) { return compileCall(call, stmt) }
             site(stmt)
         }
+    }
+
+    /// `break` or `continue` outside a loop, in a saga: what the checker refuses.
+    private mutating func failOutsideALoop() {
+        fail("'break' and 'continue' are only allowed inside a loop")
     }
 
     /// Compiles a path's indexes, in order, and adds the path to ``paths``.
@@ -185,7 +193,7 @@ extension Compiler {
                 emit(.setStatePath(pathIndex([]), value))
                 return
             }
-            guard isOwnSlot(v.slot) else { return fail("unknown variable '\(v.name)'") }
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             // `x = x + …`: the operand, then the variable extended in place.
             if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == v.slot {
                 emit(.addToSlot(slot: Int32(v.slot), place(of: rhs)))
@@ -211,7 +219,7 @@ extension Compiler {
             emit(.setStateMember(key: keyIndex(key), value))
             return
         }
-        if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return fail("unknown variable '\(v.name)'") }
+        if case .variable(let v) = lv.root, !isOwnSlot(v.slot) { return unknownVariable(v.name) }
         if let update {
             // `state.l.x = state.l.x + [a.todo]` (or `r.l = r.l + …`): the read, `rhs`, then the path's indexes (the
             // read's again, so they cannot fail), then the update, which extends a list or

@@ -37,7 +37,7 @@ extension Compiler {
         if let catchClause {
             guard isOwnSlot(catchClause.binding.slot) else {
                 handlers[Int(bodyIndex)] = bodyHandler
-                return fail("unknown variable '\(catchClause.binding.name)'")
+                return unknownVariable(catchClause.binding.name)
             }
             bodyHandler.place = .slot(Int32(catchClause.binding.slot))
             bodyHandler.target = here

@@ -73,6 +73,9 @@ struct Compiler {
     /// statements take steps, and its effects are statements the interpreter runs; a reducer's
     /// counts only its loops' turns, and has no effects.
     var forSaga = false
+    /// Set when the code names a variable outside its frame: a saga's body that does then
+    /// does not compile (see ``sagaBody(_:slotCount:callShapes:)``).
+    var refusesBody = false
     /// Whether the compiler records where each statement's code is (a task's body's, see
     /// ``Code/statementPlaces``).
     var recordsStatementPlaces = false
@@ -146,6 +149,13 @@ struct Compiler {
     /// An instruction that fails with a `TypeError`: what the checker refuses.
     mutating func fail(_ message: String) {
         emit(.fail(key: keyIndex(message)))
+    }
+
+    /// A variable outside the frame: a reducer fails there, and a saga's body does not compile
+    /// (see ``refusesBody``).
+    mutating func unknownVariable(_ name: String) {
+        refusesBody = true
+        fail("unknown variable '\(name)'")
     }
 
     func isOwnSlot(_ slot: Int) -> Bool {

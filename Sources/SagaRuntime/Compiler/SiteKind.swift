@@ -14,8 +14,8 @@ enum SiteKind {
     case take(ActionPattern, slot: Int)
     /// `put "t"` or `put "t" {k: literal, …}`, its value into `slot` (-1: nowhere).
     case put(Value, slot: Int)
-    /// `put "t" {k: EXPR, …}`, its fields not all literals, none named `type`, and each one
-    /// that compiles in a saga: the action is built by the code, its value into `slot`.
+    /// `put "t" {k: EXPR, …}`, its fields not all literals and none named `type`: the action is
+    /// built by the code, its value into `slot`.
     case putRecord(type: String, fields: [RecordField], slot: Int)
     /// `select state.key` (`nil`: `select`, the whole state) into a variable.
     case select(key: String?, slot: Int)
@@ -50,7 +50,7 @@ enum SiteKind {
         case .put(.literal(.string(let type), _), .record(let fields, _)?, _):
             if let action = ConstantActions.make(type, fields) {
                 self = .put(action, slot: slot)
-            } else if fields.allSatisfy({ $0.key != "type" && Compiler.compilesInSaga($0.value) }) {
+            } else if fields.allSatisfy({ $0.key != "type" }) {
                 self = .putRecord(type: type, fields: fields, slot: slot)
             } else {
                 self = .statement

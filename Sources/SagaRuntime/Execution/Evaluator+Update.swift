@@ -23,20 +23,6 @@ extension Evaluator {
         value = result
     }
 
-    /// Stores the value of `e` in variable `slot` of `env`, the same value and errors as
-    /// `env[slot] = eval(e, env)`.
-    ///
-    /// `x = x + EXPR` adds in place (see ``add(_:to:)``): the operand is evaluated first
-    /// (reading `x` cannot fail, and evaluating it cannot change `x`).
-    @inline(__always)
-    func assign(_ e: Expr, toSlot slot: Int, of env: inout [Value]) throws(SagaError) {
-        if case .binary(.add, .variable(let read), let rhs, _) = e, read.slot == slot, slot < env.count {
-            try add(try eval(rhs, env), to: &env[slot])
-            return
-        }
-        env[slot] = try eval(e, env)
-    }
-
     /// `variable = variable + operand`, with the same value and errors as `+`.
     ///
     /// A list or a string is extended where the variable holds it rather than built anew (a

@@ -2,14 +2,12 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// Runs one statement of a task.
+    /// Runs an effect statement (or `compensate`) of a task, where its code stands.
     func executeStatement(_ stmt: Stmt, _ task: SagaTask) -> Step {
         do throws(SagaError) {
             switch stmt {
-            // The right-hand side is matched in the same pattern: binding it first would copy
-            // it and then its payload.
-            case .declare(let v, _, .expr(let e), _):
-                task.env[v.slot] = try evaluator(task).eval(e, task.env)
+            // The effect is matched in the same pattern: binding it first would copy it and
+            // then its payload.
             case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _):
                 if tracer != nil { traceEffect(of: stmt, task) }
                 return try callIntoSlot(v.slot, index, args, task, loc)
@@ -23,33 +21,6 @@ extension Interpreter {
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
                 return try runEffect(effect, task)
-            case .assign(let lv, .expr(let e), _):
-                // `x = …`, the common case, needs no path and no boxed target. Its slot is
-                // read before the expression is evaluated: read after, the whole target would
-                // be copied, its variable's name retained.
-                if lv.path.isEmpty, case .variable(let v) = lv.root {
-                    let slot = v.slot
-                    // `i = i + 1`: two integers need no evaluator.
-                    if let value = Evaluator.integerValue(e, task.env) {
-                        task.env[slot] = value
-                        return .next
-                    }
-                    try evaluator(task).assign(e, toSlot: slot, of: &task.env)
-                    return .next
-                }
-                // `r.items = r.items + [x]`: updated where the value lies.
-                if case .variable(let v) = lv.root, let update = PathAssignment.selfUpdate(lv, e) {
-                    let ev = evaluator(task)
-                    var current = try ev.eval(update.read, task.env)
-                    let operand = try ev.eval(update.rhs, task.env)
-                    let keys = try PathAssignment.keys(lv.path, ev, task.env)
-                    try PathAssignment.update(
-                        &task.env[v.slot], through: keys, update.op, current: &current, operand: operand, ev)
-                    return .next
-                }
-                let value = try evaluator(task).eval(e, task.env)
-                task.target = .lvalue(lv)
-                try storeResult(value, task)
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
                     if case .call(.function(let index, _), let args, let loc) = effect {
@@ -64,22 +35,10 @@ extension Interpreter {
             case .effect(let effect, _):
                 task.target = .discard
                 return try runEffect(effect, task)
-            case .log(let e, _):
-                var line = ""
-                try evaluator(task).eval(e, task.env).writeDisplay(into: &line)
-                emit(line)
-            case .throw(let e, let loc):
-                return .completion(.throwError(thrown(try evaluator(task).eval(e, task.env), task, at: loc)))
-            case .break, .continue:
-                // Jumps in a loop's code: the checker refuses one outside a loop.
-                throw SagaError.typeError("'break' and 'continue' are only allowed inside a loop")
-            case .if, .try, .transaction, .while, .loop, .for:
+            case .declare(_, _, .expr, _), .assign(_, .expr, _), .log, .throw, .break, .continue, .if, .try,
+                .transaction, .while, .loop, .for, .return:
                 // Instructions of the task's code, never a statement it runs where it stands.
                 throw SagaError(kind: "InternalError", message: "this statement cannot run on its own")
-            case .return(let e, _):
-                var value = Value.null
-                if let e { value = try evaluator(task).eval(e, task.env) }
-                return .completion(.returnValue(value))
             case .compensate(let body, let loc):
                 let compensation = Compensation(body: body, env: task.env, location: loc)
                 guard task.addCompensations([compensation]) else {
