@@ -55,7 +55,7 @@ extension Code {
             case .callReturn(_, let place), .putBuilt(let place, _), .log(let place), .returnValue(let place),
                 .throwValue(let place):
                 return reads(place)
-            case .step, .stepAndJump, .statement, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
+            case .step, .stepAndJump, .statement, .effect, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
             case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select:

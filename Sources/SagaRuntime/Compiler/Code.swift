@@ -130,6 +130,9 @@ final class Code {
         /// A statement of a saga that the interpreter runs where it stands (an effect, `log`,
         /// `throw`, `return`): one of ``sites``, after its step.
         case statement(Int32)
+        /// One of ``sites`` whose operands the code has just computed, after the step taken
+        /// before them: run as ``statement(_:)`` runs one.
+        case effect(Int32)
         /// A ``step`` then a jump: a jump to a step (a loop's next turn, the statement after an
         /// `if`) made one instruction.
         case stepAndJump(to: Int32)
@@ -237,7 +240,7 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .take, .put, .putBuilt, .select: return i + 1
+            case .statement, .effect, .take, .put, .putBuilt, .select: return i + 1
             default: return nil
             }
         }
@@ -264,7 +267,7 @@ final class Code {
         guard pc > 0, pc <= instructionCount else { return nil }
         let index: Int32
         switch instructionBase[pc - 1] {
-        case .statement(let site): index = site
+        case .statement(let site), .effect(let site): index = site
         case .take(let take): index = takes[Int(take)].site
         case .select(_, _, let site): index = site
         case .put(let put), .putBuilt(_, let put): index = puts[Int(put)].site
@@ -323,9 +326,14 @@ final class Code {
         /// The type its `take "t"` (with or without `where`) names, and the pattern that
         /// type spells, read once: `nil` for any other statement.
         let takePattern: (type: String, pattern: ActionPattern)?
+        /// Where the code leaves the values of its effect's operands (see
+        /// ``SagaLanguage/Effect/operands``); `nil` for a call the code makes itself (see
+        /// ``ValueCall``), whose statement computes its own arguments.
+        let operands: [Place]?
 
-        init(_ statement: Stmt) {
+        init(_ statement: Stmt, operands: [Place]?) {
             self.statement = statement
+            self.operands = operands
             takePattern = Self.literalTake(of: statement).map { ($0, ActionPattern(string: $0)) }
         }
 
@@ -438,7 +446,7 @@ final class Code {
         records = compiler.records
         calls = compiler.calls
         handlers = compiler.handlers
-        sites = compiler.sites.map(Site.init)
+        sites = zip(compiler.sites, compiler.siteOperands).map { Site($0, operands: $1) }
         valueCalls = compiler.valueCalls
         statementPlaces = compiler.statementPlaces
         var instructions = compiler.instructions

@@ -26,10 +26,15 @@ extension Compiler {
     /// instructions of their own, any other by the interpreter.
     mutating func site(_ stmt: Stmt) {
         sites.append(stmt)
+        siteOperands.append([])
         let site = Int32(sites.count - 1)
         switch SiteKind(stmt) {
         case .statement:
-            emit(.statement(site))
+            // The effect's operands first, where the statement's step comes before the first
+            // instruction; a statement whose operands need none takes its step itself.
+            let start = instructions.count
+            siteOperands[Int(site)] = (Self.effect(of: stmt)?.operands ?? []).map { place(of: $0) }
+            emit(instructions.count == start ? .statement(site) : .effect(site))
         case .take(let pattern, let slot):
             takes.append((pattern, Int32(slot), site))
             emit(.take(Int32(takes.count - 1)))
@@ -73,6 +78,7 @@ extension Compiler {
         }
         localCount = Swift.max(localCount, moves.count)
         sites.append(stmt)
+        siteOperands.append(nil)
         let index = Int32(valueCalls.count)
         let valueCall = Code.ValueCall(
             function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
@@ -87,6 +93,16 @@ extension Compiler {
         emit(.callReturn(index, value))
         valueCall.returnAt = Int32(instructions.count - 1)
         if valueCall.returnAt == valueCall.callAt + 1 { valueCall.returnsAtOnce = value }
+    }
+
+    /// The effect of an effect statement (`EFFECT`, `let x = EFFECT`, `x = EFFECT`).
+    static func effect(of stmt: Stmt) -> Effect? {
+        switch stmt {
+        case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
+            return effect
+        default:
+            return nil
+        }
     }
 
     /// The parts of `let x = call f(…)` or `x = call f(…)` of a function whose body is one

@@ -24,6 +24,9 @@ struct Compiler {
     /// The statements of a saga's loop that the interpreter runs (see
     /// ``Code/Instruction/statement(_:)``).
     var sites: [Stmt] = []
+    /// The places of each site's effect's operands, computed before it runs; `nil` for a
+    /// call the code makes itself, whose statement computes its own arguments.
+    var siteOperands: [[Code.Place]?] = []
     /// The calls of one-`return` functions in a saga's loop (see ``Code/ValueCall``).
     var valueCalls: [Code.ValueCall] = []
     /// How each function is called, by index: a saga's loop makes the calls of those whose

@@ -72,9 +72,10 @@ extension Interpreter {
                 // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
                 adoptIfPending(task)
+                var operands = self.operands(of: site, code, task)
                 let outer = runningSite
                 runningSite = site
-                let step = executeStatement(site.statement, task)
+                let step = executeStatement(site.statement, &operands, task)
                 runningSite = outer
                 switch step {
                 case .next:
@@ -109,6 +110,33 @@ extension Interpreter {
                 return unwind(task, pending.completion)
             }
         }
+    }
+
+    /// The values the code left for the effect of `site` (see ``Code/Site/operands``): a
+    /// variable's or a constant's copied, a temporary's moved out.
+    @inline(__always)
+    private func operands(of site: Code.Site, _ code: Code, _ task: SagaTask) -> EffectOperands {
+        guard let places = site.operands else { return EffectOperands(computed: false) }
+        var operands = EffectOperands(computed: true)
+        for place in places {
+            switch place {
+            case .slot(let slot):
+                operands.append(task.env[Int(slot)])
+            case .temporary(let t):
+                guard let temporary = task.temporaries.map({ $0 + Int(t) }) else {
+                    operands.append(.null)
+                    continue
+                }
+                operands.append(temporary.move())
+                temporary.initialize(to: .null)
+            case .constant(let c):
+                operands.append(code.constantBase[Int(c)])
+            case .local:
+                // A call's argument: never an effect's operand.
+                operands.append(.null)
+            }
+        }
+        return operands
     }
 
     /// Runs the code over the task's variables, where they lie.

@@ -17,35 +17,39 @@ enum EffectResult {
 }
 
 extension Interpreter {
-    /// Performs an effect for a task (see “Effects” in Sagas/README.md).
-    func perform(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> EffectResult {
+    /// Performs an effect for a task (see “Effects” in Sagas/README.md), over the values the
+    /// code computed of its operands (``SagaLanguage/Effect/operands``, read here by their
+    /// index in that list).
+    func perform(
+        _ effect: Effect, _ operands: inout EffectOperands, _ task: SagaTask
+    ) throws(SagaError)
+        -> EffectResult
+    {
         switch effect {
         case .take(let pattern, let condition, _):
-            return try take(pattern, condition, task)
-        // `put` and `select` match their optional expressions as present or absent: bound as
-        // optionals, each would be an outlined copy and destroy that switches over the
+            return try take(pattern, condition, operands, task)
+        case .put(_, let second, _):
+            return try put(hasPayload: second != nil, &operands, task)
+        // `select` matches its optional expression as present or absent: bound as an
+        // optional, it would be an outlined copy and destroy that switches over the
         // expression's cases.
-        case .put(let first, nil, _):
-            return try put(first, nil, task)
-        case .put(let first, let second?, _):
-            return try put(first, second, task)
         case .select(nil, _):
             return .value(binding.stateValue)
         case .select(let expr?, _):
             return .value(try select(expr, task))
-        case .call(let callee, let args, let loc):
-            return try call(callee, try evaluate(args, task), task, loc)
+        case .call(let callee, _, let loc):
+            return try call(callee, operands.all, task, loc)
         case .fork(let body, let loc):
             try reserveTasks(1)
-            return .value(try start(body, kind: .attached, from: task, at: loc))
+            return .value(try start(body, operands, kind: .attached, from: task, at: loc))
         case .spawn(let body, let loc):
             try reserveTasks(1)
-            return .value(try start(body, kind: .detached, from: task, at: loc))
-        case .join(let expr, _):
-            return try join(try evaluator(task).eval(expr, task.env), task)
+            return .value(try start(body, operands, kind: .detached, from: task, at: loc))
+        case .join:
+            return try join(operands[0], task)
         case .cancel(let expr, _):
-            guard let expr else { return cancelSelf(task) }
-            let value = try evaluator(task).eval(expr, task.env)
+            guard expr != nil else { return cancelSelf(task) }
+            let value = operands[0]
             // `cancel [t1, t2]` cancels each in turn, as redux-saga's `cancel([…])`; the task
             // itself, if it is in the list, last.
             var targets: [SagaTask] = []
@@ -75,10 +79,9 @@ extension Interpreter {
             guard others else { return cancelSelf(task) }
             scheduler.schedule(cancelWork(task))
             return .suspended
-        case .delay(let expr, let valueExpr, _):
-            let ms = try Interpreter.milliseconds(try evaluator(task).eval(expr, task.env), "delay")
-            var value = Value.bool(true)
-            if let valueExpr { value = try evaluator(task).eval(valueExpr, task.env) }
+        case .delay(_, let valueExpr, _):
+            let ms = try Interpreter.milliseconds(operands[0], "delay")
+            let value = valueExpr == nil ? Value.bool(true) : operands[1]
             block(task, on: .timer(0))
             let sequence = scheduler.timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
             task.wait = .timer(sequence)
@@ -92,9 +95,8 @@ extension Interpreter {
         case .allList(let effects, let loc):
             try reserveTasks(effects.count)
             return startCombinator(.allList, [], effects.map { ($0, task.env) }, task, loc)
-        case .allFor(let variable, let listExpr, let effect, let loc):
-            let list = try evaluator(task).eval(listExpr, task.env)
-            let items = try Interpreter.iterationItems(list)
+        case .allFor(let variable, _, let effect, let loc):
+            let items = try Interpreter.iterationItems(operands[0])
             try reserveTasks(items.count)
             var entries: [(Effect, [Value])] = []
             entries.reserveCapacity(items.count)
@@ -106,8 +108,8 @@ extension Interpreter {
                 entries.append((effect, env))
             }
             return startCombinator(.allList, [], entries, task, loc, oneEffect: true)
-        case .retry(let countExpr, _, _, let loop, let loc):
-            let count = try evaluator(task).eval(countExpr, task.env)
+        case .retry(_, _, _, let loop, let loc):
+            let count = operands[0]
             guard let n = Evaluator.integer(count), n >= 1 else {
                 throw SagaError.typeError("retry needs a count of at least 1, got \(count.canonicalJSON)")
             }
@@ -115,7 +117,7 @@ extension Interpreter {
             return runOwned(loop.body, env: Self.frame(of: loop, from: task.env, count: n), name: "retry", task, loc)
         case .channel(let buffer, let kind, _):
             var limit: Int?
-            if let buffer { limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind) }
+            if buffer != nil { limit = try bufferSize(operands[0], kind) }
             return .value(Channel(id: makeID(), limit: limit, kind: kind).handle)
         case .actionChannel(let pattern, let buffer, var kind, let location):
             var throttles = false
@@ -125,27 +127,31 @@ extension Interpreter {
                     throttles = true
                     (limit, kind) = (1, .sliding)
                 } else {
-                    limit = try bufferSize(try evaluator(task).eval(buffer, task.env), kind)
+                    limit = try bufferSize(operands[0], kind)
                 }
             }
+            // The pattern's value, after the buffer's.
+            let patternValue = operands[operands.count - 1]
             // `throttle D CH`: the channel itself, as redux-saga's throttle takes from a channel
             // it is given; what arrives during the pause waits in that channel's buffer.
-            if throttles, case .expr(let expr) = pattern,
-                case .handle(let h) = try evaluator(task).eval(expr, task.env), h.kind == .channel
-            {
+            if throttles, case .expr = pattern, case .handle(let h) = patternValue, h.kind == .channel {
                 return .value(.handle(h))
             }
             let channel = Channel(id: makeID(), limit: limit, kind: kind)
-            channel.pattern = try evaluatePattern(pattern, task)
+            if case .expr = pattern {
+                channel.pattern = try ActionPattern(patternValue)
+            } else {
+                channel.pattern = .any
+            }
             channel.madeAt = location
             channel.waitSequence = scheduler.nextWaitSequence()
             scheduler.actionChannels.append(channel)
             return .value(channel.handle)
-        case .close(let expr, _):
-            close(try self.channel(expr, task, "close"))
+        case .close:
+            close(try self.channel(operands[0], "close"))
             return .value(.null)
-        case .flush(let expr, _):
-            let channel = try self.channel(expr, task, "flush")
+        case .flush:
+            let channel = try self.channel(operands[0], "flush")
             var messages: [Value] = []
             while let message = channel.messages.popFirst() { messages.append(message) }
             return .value(.list(messages))
@@ -212,13 +218,6 @@ extension Interpreter {
         return try args.map { (a) throws(SagaError) -> Value in try ev.eval(a, task.env) }
     }
 
-    private func evaluatePattern(_ pattern: Pattern, _ task: SagaTask) throws(SagaError) -> ActionPattern {
-        switch pattern {
-        case .any: return .any
-        case .expr(let e): return try ActionPattern(try evaluator(task).eval(e, task.env))
-        }
-    }
-
     /// The size a `buffer N` names: its limit, or `nil` for an `expanding` buffer, which grows.
     private func bufferSize(_ value: Value, _ kind: BufferKind) throws(SagaError) -> Int? {
         guard let n = Evaluator.integer(value), n >= 0 else {
@@ -251,16 +250,17 @@ extension Interpreter {
         scheduler.addChannelWaiter(task)
     }
 
-    /// The channel `expr` gives, for `close` and `flush` (`what`).
-    private func channel(_ expr: Expr, _ task: SagaTask, _ what: String) throws(SagaError) -> Channel {
-        let value = try evaluator(task).eval(expr, task.env)
+    /// The channel `value` is, for `close` and `flush` (`what`).
+    private func channel(_ value: Value, _ what: String) throws(SagaError) -> Channel {
         guard case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) else {
             throw SagaError.typeError("\(what) needs a channel, got \(value.kindName)")
         }
         return channel
     }
 
-    private func take(_ pattern: Pattern, _ condition: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
+    private func take(
+        _ pattern: Pattern, _ condition: Expr?, _ operands: EffectOperands, _ task: SagaTask
+    ) throws(SagaError) -> EffectResult {
         let actionPattern: ActionPattern
         switch pattern {
         case .any:
@@ -269,8 +269,8 @@ extension Interpreter {
             // The usual `take "type"`: no evaluator and no value to look through; the statement
             // running keeps the pattern, read from the type when the code was made.
             actionPattern = runningSite?.pattern(ofTake: s) ?? ActionPattern(string: s)
-        case .expr(let e):
-            let value = try evaluator(task).eval(e, task.env)
+        case .expr:
+            let value = operands[0]
             if case .handle(let h) = value, h.kind == .channel, let channel = channel(of: h) {
                 // A channel's messages are taken in order: a `where` would have to skip some
                 // and leave them for whom?
@@ -310,22 +310,17 @@ extension Interpreter {
         return .suspended
     }
 
-    private func put(_ first: Expr, _ second: Expr?, _ task: SagaTask) throws(SagaError) -> EffectResult {
-        if case .literal(.string(let type), _) = first {
-            if let action = constantAction(type: type, second) { return dispatch(action, from: task) }
-            return dispatch(try action(type: type, second, task.env, cancelled: isCancelledContext(task)), from: task)
-        }
-        let ev = evaluator(task)
-        let a = try ev.eval(first, task.env)
+    /// `put A` or `put A B`, over the values of `A` and `B` (`hasPayload`), which it takes.
+    private func put(
+        hasPayload: Bool, _ operands: inout EffectOperands, _ task: SagaTask
+    ) throws(SagaError)
+        -> EffectResult
+    {
+        let a = operands.take(0)
         let action: Value
-        if let second {
-            // A record literal (the usual `put "t" {…}`) is built with room for `type`.
-            var b: Value
-            if case .string = a, case .record(let fields, _) = second {
-                b = .record(try ev.record(fields, task.env, reserving: 1))
-            } else {
-                b = try ev.eval(second, task.env)
-            }
+        if hasPayload {
+            // Taken, so that adding `type` to a record payload does not copy its entries.
+            var b = operands.take(1)
             switch a {
             case .string(let type):
                 action = try Self.action(type: type, payload: &b)
@@ -436,7 +431,8 @@ extension Interpreter {
 
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
     private func start(
-        _ body: TaskBody, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation
+        _ body: TaskBody, _ operands: EffectOperands, kind: SagaTask.Kind, from starter: SagaTask,
+        at loc: SourceLocation
     ) throws(SagaError) -> Value {
         let task = forkingParent(starter)
         let child: SagaTask
@@ -445,8 +441,8 @@ extension Interpreter {
             child = newTask(
                 name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
                 parent: task, env: Self.frame(of: block, from: starter.env), body: block)
-        case .call(.function(let index, _), let argExprs):
-            child = try functionTask(index, try evaluate(argExprs, starter), kind: kind, parent: task, at: loc)
+        case .call(.function(let index, _), _):
+            child = try functionTask(index, operands.all, kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
             child = effectTask(
                 .call(callee, argExprs, loc), at: loc, entry: 0, name: "host call", kind: kind, parent: task,

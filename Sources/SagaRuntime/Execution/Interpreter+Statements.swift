@@ -2,15 +2,16 @@ import SagaCore
 import SagaLanguage
 
 extension Interpreter {
-    /// Runs an effect statement (or `compensate`) of a task, where its code stands.
-    func executeStatement(_ stmt: Stmt, _ task: SagaTask) -> Step {
+    /// Runs an effect statement (or `compensate`) of a task, where its code stands, over the
+    /// values of its effect's operands.
+    func executeStatement(_ stmt: Stmt, _ operands: inout EffectOperands, _ task: SagaTask) -> Step {
         do throws(SagaError) {
             switch stmt {
             // The effect is matched in the same pattern: binding it first would copy it and
             // then its payload.
             case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _):
                 if tracer != nil { traceEffect(of: stmt, task) }
-                return try callIntoSlot(v.slot, index, args, task, loc)
+                return try callIntoSlot(v.slot, index, args, operands, task, loc)
             case .declare(let v, _, .effect(.select(let e?, _)), _):
                 // `let x = select EXPR` where the statement is, as `let x = call f()` below:
                 // the value straight into the slot, then what any effect's value does.
@@ -20,21 +21,21 @@ extension Interpreter {
                 return yieldIfWoken(task)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
-                return try runEffect(effect, task)
+                return try runEffect(effect, &operands, task)
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
                     if case .call(.function(let index, _), let args, let loc) = effect {
                         if tracer != nil { task.tracedEffect = effectDescription(effect) }
-                        return try callIntoSlot(v.slot, index, args, task, loc)
+                        return try callIntoSlot(v.slot, index, args, operands, task, loc)
                     }
                     task.target = .slot(v.slot)
                 } else {
                     task.target = .lvalue(lv)
                 }
-                return try runEffect(effect, task)
+                return try runEffect(effect, &operands, task)
             case .effect(let effect, _):
                 task.target = .discard
-                return try runEffect(effect, task)
+                return try runEffect(effect, &operands, task)
             case .declare(_, _, .expr, _), .assign(_, .expr, _), .log, .throw, .break, .continue, .if, .try,
                 .transaction, .while, .loop, .for, .return:
                 // Instructions of the task's code, never a statement it runs where it stands.
@@ -71,9 +72,9 @@ extension Interpreter {
 
     /// Runs an effect statement's effect: a value goes where the statement wants it; if the
     /// effect woke other tasks, this one yields to them first.
-    func runEffect(_ effect: Effect, _ task: SagaTask) throws(SagaError) -> Step {
+    func runEffect(_ effect: Effect, _ operands: inout EffectOperands, _ task: SagaTask) throws(SagaError) -> Step {
         if tracer != nil { task.tracedEffect = effectDescription(effect) }
-        return try runEffectResult(try perform(effect, task), task)
+        return try runEffectResult(try perform(effect, &operands, task), task)
     }
 
     /// What a statement does with what its effect did.

@@ -134,6 +134,8 @@ extension ReducerRunner {
                             return .paused
                         }
                         return .statement(Int(index))
+                    case .effect(let index):
+                        return .statement(Int(index))
                     case .take(let index):
                         guard try steps.step() else {
                             pc &-= 1
@@ -360,6 +362,7 @@ extension ReducerRunner {
             break
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
+            .effect,
             .take, .put, .putBuilt, .select, .call, .callReturn,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
