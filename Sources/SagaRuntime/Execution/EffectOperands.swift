@@ -11,7 +11,9 @@ struct EffectOperands {
     private var more: [Value] = []
     /// How many there are.
     private(set) var count = 0
-    /// Whether the code computed them. The statement of a call the code makes itself (see
+    /// Whether the code computed them.
+    ///
+    /// The statement of a call the code makes itself (see
     /// ``Code/ValueCall``), which runs where the code cannot make it, computes its arguments
     /// as written.
     let computed: Bool
