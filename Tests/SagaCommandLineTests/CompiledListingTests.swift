@@ -132,7 +132,7 @@ import Testing
     }
 
     /// `select` of the state or a member of it is an instruction of the code; one of anything
-    /// else runs where it stands.
+    /// else is code over the store's state.
     @Test func aSelectOfTheStateOrAMemberIsAnInstruction() async throws {
         let r = try await listing(
             """
@@ -142,7 +142,9 @@ import Testing
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasSuffix("step; select state.count into c") }, "\(r.out)")
         #expect(lines.contains { $0.hasSuffix("step; select state into s") }, "\(r.out)")
-        #expect(lines.contains { $0.contains("run (let n (select") && $0.hasSuffix("where it stands") }, "\(r.out)")
+        #expect(lines.contains { $0.hasSuffix("step; select: state = the store's") }, "\(r.out)")
+        #expect(lines.contains { $0.hasSuffix("n = t0.name") }, "\(r.out)")
+        #expect(lines.contains { $0.hasSuffix("end select: drop n, state") }, "\(r.out)")
     }
 
     /// A reducer's pattern shows as it is written: a type, `*`, or a list of types.

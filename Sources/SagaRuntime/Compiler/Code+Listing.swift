@@ -112,6 +112,8 @@ extension Code {
             return "run \(dump.render(sites[Int(i)].statement)) where it stands, over \(operands)"
         case .select(let k, let slot, _):
             return "step; select " + (k < 0 ? "state" : "state.\(key(k))") + " into \(p(.slot(slot)))"
+        case .selectState: return "step; select: state = the store's"
+        case .selectEnd(let place): return "end select: drop \(p(place)), state"
         case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"
         case .forNext(let items, let slot, let exit):
             return "\(p(.slot(slot))) = next of t\(items), or goto \(exit)"

@@ -53,12 +53,12 @@ extension Code {
             case .updateStatePath(let path, _, let lhs, let rhs):
                 return readsPath(path) && reads(lhs) && reads(rhs)
             case .callReturn(_, let place), .putBuilt(let place, _), .log(let place), .returnValue(let place),
-                .throwValue(let place):
+                .throwValue(let place), .selectEnd(let place):
                 return reads(place)
             case .step, .stepAndJump, .statement, .effect, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
-            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select:
+            case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select, .selectState:
                 // A handler writes the error into its place, a `catch` variable:
                 // a reducer with `try` runs with its variables.
                 return false

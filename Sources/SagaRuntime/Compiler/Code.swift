@@ -156,10 +156,17 @@ final class Code {
         /// the task waiting; the code goes on after it.
         case take(Int32)
         /// `select state.key` (or `select`, the whole state, when `key` is -1) into the variable in
-        /// `slot`, statement `site` of ``sites``, after its statement's step, as the statement
-        /// does it. Where the statement would yield first (work is waiting), the statement runs
-        /// as written instead.
+        /// `slot`, statement `site` of ``sites``, after its statement's step; then, if work is
+        /// waiting, the task yields to it, as after any effect that completes at once.
         case select(key: Int32, slot: Int32, site: Int32)
+        /// The start of any other `select EXPR`, statement `site` of ``sites``, after its
+        /// statement's step: the code's `state` is the store's state until
+        /// ``selectEnd(_:)``, and the code that follows computes the expression over it.
+        case selectState(site: Int32)
+        /// The end of a `select EXPR`: the value in the place is let go of (a `select` whose
+        /// value goes nowhere; a variable's is only read), the state too; then, if work is
+        /// waiting, the task yields to it.
+        case selectEnd(Place)
         /// Starts a `for`: the items of the sequence (a list's, or a record's keys) go in the
         /// temporary `items`, the index of the next one, 0, in the temporary after it.
         case forStart(Place, items: Int32)
@@ -240,7 +247,7 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .effect, .take, .put, .putBuilt, .select: return i + 1
+            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd: return i + 1
             default: return nil
             }
         }
@@ -269,7 +276,7 @@ final class Code {
         switch instructionBase[pc - 1] {
         case .statement(let site), .effect(let site): index = site
         case .take(let take): index = takes[Int(take)].site
-        case .select(_, _, let site): index = site
+        case .select(_, _, let site), .selectState(let site): index = site
         case .put(let put), .putBuilt(_, let put): index = puts[Int(put)].site
         case .callReturn(let call, _), .call(let call): index = valueCalls[Int(call)].site
         default: return nil

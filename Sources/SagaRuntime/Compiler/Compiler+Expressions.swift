@@ -36,7 +36,7 @@ extension Compiler {
         case .variable(let v):
             guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             emit(.move(.slot(Int32(v.slot)), into: target))
-        case .state where forSaga, .member(.state, _, _) where forSaga:
+        case .state where forSaga && !selecting, .member(.state, _, _) where forSaga && !selecting:
             // Read only by `select` (which the interpreter runs) and by reducers.
             fail("'state' can only be read inside select or a reducer")
         case .state:

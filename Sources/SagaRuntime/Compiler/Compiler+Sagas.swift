@@ -21,9 +21,9 @@ extension Compiler {
         return compiler.refusesBody ? nil : compiler
     }
 
-    /// A statement the interpreter runs where it stands: a `take` of a type, a `put` of a
-    /// literal action or of a type and a record literal, and a `select` of the state as
-    /// instructions of their own, any other by the interpreter.
+    /// A statement the interpreter runs where it stands: a `take` of a type, and a `put` of a
+    /// literal action or of a type and a record literal, as instructions of their own, any
+    /// other by the interpreter.
     mutating func site(_ stmt: Stmt) {
         sites.append(stmt)
         siteOperands.append([])
@@ -49,10 +49,6 @@ extension Compiler {
             compile(.record(fields + [RecordField(key: "type", value: .literal(.string(type), at))], at), into: action)
             puts.append((.null, Int32(slot), site))
             emit(.putBuilt(action, Int32(puts.count - 1)))
-        case .select(let key, let slot):
-            var k: Int32 = -1
-            if let key { k = keyIndex(key) }
-            emit(.select(key: k, slot: Int32(slot), site: site))
         }
     }
 
@@ -93,6 +89,56 @@ extension Compiler {
         emit(.callReturn(index, value))
         valueCall.returnAt = Int32(instructions.count - 1)
         if valueCall.returnAt == valueCall.callAt + 1 { valueCall.returnsAtOnce = value }
+    }
+
+    /// A `select` (of `e`, or of the whole state), its value into `target` (`nil`: nowhere):
+    /// the expression is code over the store's state, between
+    /// ``Code/Instruction/selectState(site:)`` and ``Code/Instruction/selectEnd(_:)``;
+    /// `select state.key` or `select` into a variable is ``Code/Instruction/select(key:slot:site:)``.
+    mutating func compileSelect(_ e: Expr?, _ stmt: Stmt, into target: LValue?) {
+        sites.append(stmt)
+        siteOperands.append([])
+        let site = Int32(sites.count - 1)
+        let at = stmt.location
+        var slot: Int32?
+        if let target, target.path.isEmpty, case .variable(let v) = target.root {
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
+            slot = Int32(v.slot)
+        }
+        if let slot {
+            switch e {
+            case nil: return emit(.select(key: -1, slot: slot, site: site))
+            case .member(.state, let key, _)?: return emit(.select(key: keyIndex(key), slot: slot, site: site))
+            default: break
+            }
+        }
+        emit(.selectState(site: site))
+        selecting = true
+        if let slot {
+            compile(e ?? .state(at), into: .slot(slot))
+            selecting = false
+            return emit(.selectEnd(.slot(slot)))
+        }
+        let value = place(of: e ?? .state(at))
+        selecting = false
+        guard let target else { return emit(.selectEnd(value)) }
+        // Stored through its path as a value an effect gives is (see ``compileStore(_:to:)``),
+        // then the state let go of.
+        compileStore(value, to: target)
+        emit(.selectEnd(addConstant(.null)))
+    }
+
+    /// Stores the value in `value` at `target`, whose path's indexes are computed first, in
+    /// order; `state` cannot be assigned in a saga.
+    private mutating func compileStore(_ value: Code.Place, to target: LValue) {
+        switch target.root {
+        case .state:
+            _ = pathIndex(target.path)
+            fail("'state' can only be assigned in a reducer")
+        case .variable(let v):
+            guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
+            emit(.setSlotPath(slot: Int32(v.slot), pathIndex(target.path), value))
+        }
     }
 
     /// The effect of an effect statement (`EFFECT`, `let x = EFFECT`, `x = EFFECT`).

@@ -104,6 +104,12 @@ extension Compiler {
             compileTry(body.statements, catchClause, finally?.statements, next: next)
         case .transaction(let body, _) where forSaga:
             compileTransaction(body.statements, next: next)
+        case .declare(let v, _, .effect(.select(let e, _)), _) where forSaga:
+            compileSelect(e, stmt, into: LValue(root: .variable(v), path: []))
+        case .assign(let lv, .effect(.select(let e, _)), _) where forSaga:
+            compileSelect(e, stmt, into: lv)
+        case .effect(.select(let e, _), _) where forSaga:
+            compileSelect(e, stmt, into: nil)
         case .log(let e, _) where forSaga:
             emit(.log(place(of: e)))
         case .throw(let e, _) where forSaga:
@@ -121,7 +127,7 @@ extension Compiler {
     }
 
     /// Compiles a path's indexes, in order, and adds the path to ``paths``.
-    private mutating func pathIndex(_ path: [LValue.Step]) -> Int32 {
+    mutating func pathIndex(_ path: [LValue.Step]) -> Int32 {
         var steps: [Code.PathStep] = []
         for step in path {
             switch step {

@@ -76,6 +76,8 @@ struct Compiler {
     /// statements take steps, and its effects are statements the interpreter runs; a reducer's
     /// counts only its loops' turns, and has no effects.
     var forSaga = false
+    /// Set while a saga's `select` expression compiles: it reads `state`, the store's.
+    var selecting = false
     /// Set when the code names a variable outside its frame: a saga's body that does then
     /// does not compile (see ``sagaBody(_:slotCount:callShapes:)``).
     var refusesBody = false
@@ -112,7 +114,7 @@ struct Compiler {
         if let at = pendingStep {
             pendingStep = nil
             switch instruction {
-            case .statement, .take, .put, .select:
+            case .statement, .take, .put, .select, .selectState:
                 // It takes its statement's step itself.
                 break
             case .call(let index):

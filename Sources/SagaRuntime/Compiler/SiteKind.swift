@@ -4,9 +4,8 @@ import SagaLanguage
 /// What a statement of a saga that the interpreter runs where it stands (a ``Code/Site``)
 /// does, where the code has an instruction of its own for it: the usual forms of `take` and
 /// `put`, with the pattern and the action made once (``Code/Instruction/take(_:)``,
-/// ``Code/Instruction/put(_:)``), and `select` of the state or a member of it
-/// (``Code/Instruction/select(key:slot:site:)``), and `put "t" {…}` whose fields the code
-/// computes (``Code/Instruction/putBuilt(_:_:)``).
+/// ``Code/Instruction/put(_:)``), and `put "t" {…}` whose fields the code computes
+/// (``Code/Instruction/putBuilt(_:_:)``).
 enum SiteKind {
     /// Any statement: run by the interpreter where it stands.
     case statement
@@ -17,8 +16,6 @@ enum SiteKind {
     /// `put "t" {k: EXPR, …}`, its fields not all literals and none named `type`: the action is
     /// built by the code, its value into `slot`.
     case putRecord(type: String, fields: [RecordField], slot: Int)
-    /// `select state.key` (`nil`: `select`, the whole state) into a variable.
-    case select(key: String?, slot: Int)
 
     init(_ statement: Stmt) {
         let slot: Int
@@ -39,10 +36,6 @@ enum SiteKind {
             return
         }
         switch effect {
-        case .select(nil, _) where slot >= 0:
-            self = .select(key: nil, slot: slot)
-        case .select(.member(.state, let key, _)?, _) where slot >= 0:
-            self = .select(key: key, slot: slot)
         case .take(.expr(.literal(.string(let type), _)), nil, _):
             self = .take(ActionPattern(string: type), slot: slot)
         case .put(.literal(.string(let type), _), nil, _):

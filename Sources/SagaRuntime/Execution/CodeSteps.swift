@@ -204,14 +204,35 @@ struct CodeSteps {
     }
 
     /// A ``Code/Instruction/select(key:slot:site:)`` of `code`'s `key` (-1: the whole state),
-    /// statement `site` of `code`, as the statement does it: the value, or the error it fails
-    /// with; `nil` where the statement would yield first (see
+    /// statement `site` of `code`: the value, or the error it fails with (see
     /// ``Interpreter/select(_:_:_:_:)``).
     @inline(__always)
-    func select(_ key: Int32, _ code: Code, _ site: Int) -> Result<Value, SagaError>? {
-        guard let interpreter, let task else { return nil }
+    func select(_ key: Int32, _ code: Code, _ site: Int) -> Result<Value, SagaError> {
+        guard let interpreter, let task else { return .success(.null) }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
             task._withUnsafeGuaranteedRef { interpreter.select(key, code, site, $0) }
+        }
+    }
+
+    /// A ``Code/Instruction/selectState(site:)``, statement `site` of `code`: the store's
+    /// state, which the code reads until the `select` ends.
+    func selectState(_ code: Code, _ site: Int) -> Value {
+        guard let interpreter, let task else { return .null }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.selectState(code, site, $0) }
+        }
+    }
+
+    /// After an effect the code completed at once: whether work it made is waiting, the
+    /// task then yielding to it (see ``Interpreter/yieldIfWoken(_:)``), its code going on
+    /// after the effect.
+    @inline(__always)
+    func yieldsToWork() -> Bool {
+        guard let interpreter, let task else { return false }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            guard interpreter.scheduler.stepMadeWork else { return false }
+            task._withUnsafeGuaranteedRef { interpreter.yieldTask($0) }
+            return true
         }
     }
 

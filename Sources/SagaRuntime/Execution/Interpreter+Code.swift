@@ -25,6 +25,8 @@ extension Interpreter {
             do {
                 exit = try run(code, task, ev, pc: &pc, &counts)
             } catch {
+                // A `select` that failed let go of the store's state here.
+                noState = .null
                 guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
                     adoptIfPending(task)
                     task.pc = pc
@@ -194,11 +196,8 @@ extension Interpreter {
     }
 
     /// `let x = select state.key` (`key` -1: `select`, the whole state), statement `site` of
-    /// `code`, as the statement does it: the value read, or the error reading it fails with;
-    /// `nil` where work is waiting, which the statement would let run first (it then runs as
-    /// written).
-    func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Result<Value, SagaError>? {
-        if scheduler.stepMadeWork { return nil }
+    /// `code`: the value read, or the error reading it fails with.
+    func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Result<Value, SagaError> {
         if tracer != nil { traceEffect(at: code.sites[site], task) }
         guard key >= 0 else { return .success(binding.stateValue) }
         do throws(SagaError) {
@@ -206,6 +205,13 @@ extension Interpreter {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The start of `select EXPR`, statement `site` of `code`: the store's state, which the
+    /// code reads to compute the expression.
+    func selectState(_ code: Code, _ site: Int, _ task: SagaTask) -> Value {
+        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        return binding.stateValue
     }
 
     /// A `take` of a literal type, statement `site` of `code`, as the statement does it: the

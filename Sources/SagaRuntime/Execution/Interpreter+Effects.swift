@@ -30,13 +30,9 @@ extension Interpreter {
             return try take(pattern, condition, operands, task)
         case .put(_, let second, _):
             return try put(hasPayload: second != nil, &operands, task)
-        // `select` matches its optional expression as present or absent: bound as an
-        // optional, it would be an outlined copy and destroy that switches over the
-        // expression's cases.
-        case .select(nil, _):
-            return .value(binding.stateValue)
-        case .select(let expr?, _):
-            return .value(try select(expr, task))
+        case .select:
+            // Code over the store's state (see ``Code/Instruction/selectState(site:)``).
+            throw SagaError(kind: "InternalError", message: "select runs in the task's code")
         case .call(let callee, _, let loc):
             return try call(callee, operands.all, task, loc)
         case .fork(let body, let loc):
@@ -181,16 +177,6 @@ extension Interpreter {
         if tracer != nil { traceStart(child, from: parent) }
         scheduler.schedule(child)
         return child.handle
-    }
-
-    /// `select EXPR`: the expression over the store's state as it is now.
-    func select(_ expr: Expr, _ task: SagaTask) throws(SagaError) -> Value {
-        // `select state.key`, the usual one: the field read from the state, with no evaluator
-        // and no scope to set and clear, as the evaluator would read it (setting up the
-        // evaluator would be most of the cost of such a select). Before the task's variables
-        // are read, which retains them.
-        if case .member(.state, let key, _) = expr { return try Evaluator.member(key, of: binding.stateValue) }
-        return try select(evaluating: expr, task.env, cancelled: isCancelledContext(task))
     }
 
     /// `select EXPR` over the variables `env`, where `cancelled` reads as given.

@@ -12,13 +12,6 @@ extension Interpreter {
             case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _):
                 if tracer != nil { traceEffect(of: stmt, task) }
                 return try callIntoSlot(v.slot, index, args, operands, task, loc)
-            case .declare(let v, _, .effect(.select(let e?, _)), _):
-                // `let x = select EXPR` where the statement is, as `let x = call f()` below:
-                // the value straight into the slot, then what any effect's value does.
-                if tracer != nil { traceEffect(of: stmt, task) }
-                let slot = v.slot
-                task.env[slot] = try select(e, task)
-                return yieldIfWoken(task)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
                 return try runEffect(effect, &operands, task)

@@ -170,9 +170,14 @@ extension ReducerRunner {
                             pc &-= 1
                             return .paused
                         }
-                        // Where the statement would yield first, it runs as written.
-                        guard let selected = steps.select(key, code, Int(site)) else { return .statement(Int(site)) }
-                        slots[Int(slot)] = try selected.get()
+                        slots[Int(slot)] = try steps.select(key, code, Int(site)).get()
+                        if steps.yieldsToWork() { return .waiting }
+                    case .selectState(let site):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        state = steps.selectState(code, Int(site))
                     case .call(let index):
                         // Held by the code for as long as it runs: read without a retain.
                         unowned(unsafe) let call = code.valueCalls[Int(index)]
@@ -349,6 +354,10 @@ extension ReducerRunner {
             if inSaga { steps.leaveFinally() } else { _ = tries.pending.popLast() }
         case .fail(let key):
             throw SagaError.typeError(code.keys[Int(key)])
+        case .selectEnd(let place):
+            _ = places.read(place)
+            state = .null
+            if steps.yieldsToWork() { return .waiting }
         case .log(let place):
             var line = ""
             places.read(place).writeDisplay(into: &line)
@@ -363,7 +372,7 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .effect,
-            .take, .put, .putBuilt, .select, .call, .callReturn,
+            .take, .put, .putBuilt, .select, .selectState, .call, .callReturn,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
