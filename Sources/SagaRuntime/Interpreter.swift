@@ -132,9 +132,15 @@ public final class Interpreter {
     let frameSizes: [Int]
     /// What `state` and `it` read in `select` and `take … where`.
     let scope = EvaluationScope()
-    /// The state a saga's compiled code runs over: none (only a reducer's code reads the
-    /// state), kept here so that no run makes and destroys one.
+    /// The state a saga's compiled code runs over: the store's while a `select` computes its
+    /// expression (see ``Code/Instruction/selectState(site:)``), null otherwise; kept here so
+    /// that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
+    /// The operands of an effect that has none, and of a statement that computes its own (see
+    /// ``EffectOperands/computed``): kept, so that a statement without operands neither
+    /// makes nor destroys any.
+    @exclusivity(unchecked) var noOperands = EffectOperands(computed: true)
+    @exclusivity(unchecked) var ownOperands = EffectOperands(computed: false)
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 

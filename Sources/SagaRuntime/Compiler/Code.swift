@@ -333,14 +333,31 @@ final class Code {
         /// The type its `take "t"` (with or without `where`) names, and the pattern that
         /// type spells, read once: `nil` for any other statement.
         let takePattern: (type: String, pattern: ActionPattern)?
-        /// Where the code leaves the values of its effect's operands (see
-        /// ``SagaLanguage/Effect/operands``); `nil` for a call the code makes itself (see
+        /// How many operands its effect has (see ``SagaLanguage/Effect/operands``), whose
+        /// values the code leaves in ``operand(_:)``; -1 for a call the code makes itself (see
         /// ``ValueCall``), whose statement computes its own arguments.
-        let operands: [Place]?
+        let operandCount: Int
+        /// The places of the operands, in a buffer of the site's own: read without a retain.
+        private let operandBase: UnsafeMutablePointer<Place>
+
+        /// The places of the operands; `nil` for a call the code makes itself.
+        var operands: [Place]? {
+            operandCount < 0 ? nil : Array(UnsafeBufferPointer(start: operandBase, count: operandCount))
+        }
+
+        /// Where the code leaves the value of operand `index`.
+        @inline(__always)
+        func operand(_ index: Int) -> Place { operandBase[index] }
+
+        deinit {
+            operandBase.deallocate()
+        }
 
         init(_ statement: Stmt, operands: [Place]?) {
             self.statement = statement
-            self.operands = operands
+            operandCount = operands?.count ?? -1
+            operandBase = .allocate(capacity: max(operands?.count ?? 0, 1))
+            if let operands { operandBase.initialize(from: operands, count: operands.count) }
             takePattern = Self.literalTake(of: statement).map { ($0, ActionPattern(string: $0)) }
         }
 

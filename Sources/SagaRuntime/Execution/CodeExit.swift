@@ -1,5 +1,3 @@
-import SagaCore
-
 /// Why code that ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` runs stopped.
 enum CodeExit {
     /// It ran to its end.
@@ -15,8 +13,10 @@ enum CodeExit {
     /// A saga's code reached ``Code/Instruction/finallyEnd``: the way out that ran the
     /// `finally` block goes on (see ``CodeTries/pending``).
     case finallyEnds
-    /// A saga's code reached ``Code/Instruction/returnValue(_:)``: its body returns the value.
-    case returns(Value)
-    /// A saga's code reached ``Code/Instruction/throwValue(_:)``: the value is thrown.
-    case raises(Value)
+    /// A saga's code reached ``Code/Instruction/returnValue(_:)``: its body returns the value
+    /// in the place.
+    case returns(Code.Place)
+    /// A saga's code reached ``Code/Instruction/throwValue(_:)``: the value in the place is
+    /// thrown.
+    case raises(Code.Place)
 }

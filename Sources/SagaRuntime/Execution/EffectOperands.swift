@@ -3,66 +3,86 @@ import SagaCore
 /// The values of an effect's operands (``SagaLanguage/Effect/operands``), which the code
 /// computed before the effect's statement ran, in order.
 ///
-/// The first two are kept inline: most effects have one or two, and an array would be an
+/// One or two are kept inline: most effects have no more, and an array would be an
 /// allocation at each.
 struct EffectOperands {
-    private var first = Value.null
-    private var second = Value.null
-    private var more: [Value] = []
-    /// How many there are.
-    private(set) var count = 0
+    private enum Storage {
+        case none
+        case one(Value)
+        case two(Value, Value)
+        case many([Value])
+    }
+
+    private var storage: Storage
     /// Whether the code computed them.
     ///
-    /// The statement of a call the code makes itself (see
-    /// ``Code/ValueCall``), which runs where the code cannot make it, computes its arguments
-    /// as written.
+    /// The statement of a call the code makes itself (see ``Code/ValueCall``), which runs
+    /// where the code cannot make it, computes its arguments as written.
     let computed: Bool
 
     /// None: for an effect with no operands, or a statement that computes its own.
     init(computed: Bool) {
+        storage = .none
         self.computed = computed
     }
 
-    /// Adds the next operand's value.
-    mutating func append(_ value: consuming Value) {
+    /// The operands `values` gives, in order, `count` of them.
+    init(count: Int, _ values: (Int) -> Value) {
+        computed = true
         switch count {
-        case 0: first = value
-        case 1: second = value
-        default:
-            if more.isEmpty { more.reserveCapacity(4) }
-            more.append(value)
+        case 0: storage = .none
+        case 1: storage = .one(values(0))
+        case 2:
+            let first = values(0)
+            storage = .two(first, values(1))
+        default: storage = .many((0..<count).map(values))
         }
-        count &+= 1
     }
 
-    /// Operand `index`, which must be one of them.
+    /// How many there are.
+    var count: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case .two: 2
+        case .many(let values): values.count
+        }
+    }
+
+    /// Operand `index`, which must be one of them (null otherwise).
     subscript(index: Int) -> Value {
-        switch index {
-        case 0: first
-        case 1: second
-        default: more[index - 2]
+        switch storage {
+        case .one(let value) where index == 0: value
+        case .two(let first, _) where index == 0: first
+        case .two(_, let second) where index == 1: second
+        case .many(let values) where values.indices.contains(index): values[index]
+        default: .null
         }
     }
 
-    /// Operand `index`, which must be one of them, taken out: null is left in its place, so
-    /// that a list or record the effect goes on to change is not shared.
+    /// Operand `index` taken out, so that a list or record the effect goes on to change is not
+    /// shared: null is left in its place.
     mutating func take(_ index: Int) -> Value {
-        var value = Value.null
-        switch index {
-        case 0: swap(&value, &first)
-        case 1: swap(&value, &second)
-        default: swap(&value, &more[index - 2])
+        let value = self[index]
+        switch storage {
+        case .none: break
+        case .one: storage = .none
+        case .two(let first, let second): storage = index == 0 ? .two(.null, second) : .two(first, .null)
+        case .many(var values):
+            storage = .none
+            values[index] = .null
+            storage = .many(values)
         }
         return value
     }
 
     /// All of them, in order.
     var all: [Value] {
-        switch count {
-        case 0: []
-        case 1: [first]
-        case 2: [first, second]
-        default: [first, second] + more
+        switch storage {
+        case .none: []
+        case .one(let value): [value]
+        case .two(let first, let second): [first, second]
+        case .many(let values): values
         }
     }
 }

@@ -74,10 +74,16 @@ extension Interpreter {
                 // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
                 adoptIfPending(task)
-                var operands = self.operands(of: site, code, task)
                 let outer = runningSite
                 runningSite = site
-                let step = executeStatement(site.statement, &operands, task)
+                let step: Step
+                switch site.operandCount {
+                case 0: step = executeStatement(site.statement, &noOperands, task)
+                case -1: step = executeStatement(site.statement, &ownOperands, task)
+                default:
+                    var operands = self.operands(of: site, code, task)
+                    step = executeStatement(site.statement, &operands, task)
+                }
                 runningSite = outer
                 switch step {
                 case .next:
@@ -98,11 +104,13 @@ extension Interpreter {
                     // The function's code runs in the step loop; this code goes on when it returns.
                     return true
                 }
-            case .returns(let value):
+            case .returns(let place):
+                let value = read(place, code, task)
                 adoptIfPending(task)
                 if stopsOverMemory() { return false }
                 return unwind(task, .returnValue(value))
-            case .raises(let value):
+            case .raises(let place):
+                let value = read(place, code, task)
                 adoptIfPending(task)
                 if stopsOverMemory() { return false }
                 return unwind(task, .throwError(thrown(value, task, at: code.lines[pc - 1])))
@@ -116,29 +124,26 @@ extension Interpreter {
 
     /// The values the code left for the effect of `site` (see ``Code/Site/operands``): a
     /// variable's or a constant's copied, a temporary's moved out.
-    @inline(__always)
     private func operands(of site: Code.Site, _ code: Code, _ task: SagaTask) -> EffectOperands {
-        guard let places = site.operands else { return EffectOperands(computed: false) }
-        var operands = EffectOperands(computed: true)
-        for place in places {
-            switch place {
-            case .slot(let slot):
-                operands.append(task.env[Int(slot)])
-            case .temporary(let t):
-                guard let temporary = task.temporaries.map({ $0 + Int(t) }) else {
-                    operands.append(.null)
-                    continue
-                }
-                operands.append(temporary.move())
-                temporary.initialize(to: .null)
-            case .constant(let c):
-                operands.append(code.constantBase[Int(c)])
-            case .local:
-                // A call's argument: never an effect's operand.
-                operands.append(.null)
-            }
+        EffectOperands(count: site.operandCount) { read(site.operand($0), code, task) }
+    }
+
+    /// The value the code left in `place` for the interpreter: a variable's or a constant's
+    /// copied, a temporary's moved out.
+    private func read(_ place: Code.Place, _ code: Code, _ task: SagaTask) -> Value {
+        switch place {
+        case .slot(let slot):
+            return task.env[Int(slot)]
+        case .temporary(let t):
+            guard let temporary = task.temporaries.map({ $0 + Int(t) }) else { return .null }
+            defer { temporary.initialize(to: .null) }
+            return temporary.move()
+        case .constant(let c):
+            return code.constantBase[Int(c)]
+        case .local:
+            // A call's argument: never read by the interpreter.
+            return .null
         }
-        return operands
     }
 
     /// Runs the code over the task's variables, where they lie.

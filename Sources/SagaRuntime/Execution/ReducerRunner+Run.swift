@@ -363,9 +363,9 @@ extension ReducerRunner {
             places.read(place).writeDisplay(into: &line)
             steps.log(line)
         case .returnValue(let place):
-            return .returns(places.read(place))
+            return .returns(place)
         case .throwValue(let place):
-            return .raises(places.read(place))
+            return .raises(place)
         case .append, .appendText, .appendDisplay:
             // Only ever to a temporary.
             break

@@ -276,6 +276,7 @@ final class SagaTask: @unchecked Sendable {
         resumption = .start
         env = []
         endCode()
+        releaseRoom()
         code = .none
         frames = []
         extras = nil
@@ -354,9 +355,12 @@ final class SagaTask: @unchecked Sendable {
         self.id = id
         self.parent = parent
         self.env = env
-        releaseRoom()
+        // The room the last body left, emptied, serves a body that needs as much.
+        if temporaries == nil || body.roomCount != code.roomCount {
+            releaseRoom()
+            temporaries = Self.room(for: body)
+        }
         code = body
-        temporaries = Self.room(for: body)
         pc = 0
         if !frames.isEmpty { frames = [] }
         callDepth = 0
@@ -389,7 +393,7 @@ final class SagaTask: @unchecked Sendable {
         if self.parent !== parent { self.parent = parent }
         self.env = env
         pc = 0
-        if code.roomCount > 0 { temporaries = Self.room(for: code) }
+        if temporaries == nil, code.roomCount > 0 { temporaries = Self.room(for: code) }
         phase = .body
         endedUnadopted = false
     }
@@ -454,8 +458,18 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// Lets go of what the code needed while it ran: the body has ended.
+    ///
+    /// The room of its temporaries is kept, emptied, for the next body a watcher's task
+    /// restarts with (see ``restart(id:parent:env:body:)``): making it anew would be an
+    /// allocation for each action.
     func endCode() {
-        releaseRoom()
+        if let temporaries {
+            // A body that ran to its end read each temporary it wrote: they are null already.
+            for i in 0..<code.roomCount {
+                if case .null = temporaries[i] { continue }
+                temporaries[i] = .null
+            }
+        }
         if let tries = extras?.tries { tries.removeAll() }
     }
 
