@@ -199,4 +199,52 @@ import Testing
         interpreter.stop()
         _ = await running.value
     }
+
+    /// A typed `race` gives the winning entry's key and what it gave, as the app's action for
+    /// a `take`; the losers are cancelled, so a timeout that lost never fires.
+    @Test(.timeLimit(.minutes(1))) func aTypedRaceGivesTheWinnersAction() async throws {
+        let (store, sagas, interpreter, _) = try setUp(host: HostFunctions())
+        let winners = Mutex<[String]>([])
+        sagas.addSaga("racer", to: interpreter) { saga in
+            let (key, outcome) = try await saga.race(["request": .take("fetchUser"), "timeout": .delay(60_000)])
+            winners.withLock { $0.append(key) }
+            guard case .fetchUser(let id) = try outcome.action() else { return }
+            let (second, _) = try await saga.race(["never": .take("userFailed"), "timeout": .delay(1)])
+            winners.withLock { $0.append(second) }
+            try await saga.put(.userLoaded(User(id: id, name: "raced")))
+        }
+        let running = interpreter.start()
+        store.dispatch(.fetchUser(id: 5))
+        await waitFor(store) { $0.user != nil }
+        #expect(store.state.user == User(id: 5, name: "raced"))
+        #expect(winners.withLock { $0 } == ["request", "timeout"])
+        interpreter.stop()
+        #expect(await running.value == .success)
+    }
+
+    /// A typed `all` runs a `put` of the app's action and a host `call` together and gives each
+    /// entry's outcome by its key.
+    @Test(.timeLimit(.minutes(1))) func aTypedAllGivesEachEntrysOutcome() async throws {
+        var host = HostFunctions()
+        host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Grace") }
+        let (store, sagas, interpreter, output) = try setUp(host: host)
+        let seen = Mutex<[String]>([])
+        sagas.addSaga("both", to: interpreter) { saga in
+            let outcomes = try await saga.all([
+                "note": .put(.userFailed("pending")), "user": .call("api.fetchUser", [3]),
+            ])
+            let user: User = try outcomes["user"]?.decode() ?? User(id: 0, name: "")
+            let note = try outcomes["note"]?.action()
+            seen.withLock { $0.append("\(note.map { "\($0)" } ?? "none")") }
+            try await saga.put(.userLoaded(user))
+        }
+        let running = interpreter.start()
+        await waitFor(store) { $0.user != nil }
+        #expect(store.state.user == User(id: 3, name: "Grace"))
+        #expect(store.state.failure == "pending")
+        #expect(seen.withLock { $0 } == [#"userFailed("pending")"#])
+        interpreter.stop()
+        #expect(await running.value == .success)
+        #expect(output.errors.isEmpty)
+    }
 }

@@ -28,8 +28,8 @@ import SagaCore
 /// saga's actions back. Actions and state cross to the saga through the interpreter's
 /// ``SagaBridge``; ``select()`` gives the app's state itself.
 public struct AppSaga<State: Sendable, Action: Sendable>: Sendable {
-    /// The untyped effects underneath, for what the typed ones do not cover (`race`, `all`,
-    /// `take(from:)` a channel, …).
+    /// The untyped effects underneath, for what the typed ones do not cover (an untyped `put`
+    /// or `take`, a `join` of a scripted saga's task, …).
     public let effects: SagaEffects
     let bridge: any SagaBridge<State, Action>
 

@@ -62,14 +62,24 @@ public final class SagaEffects: Sendable {
     /// if winner.key == "timeout" { … }
     /// ```
     public func race(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> (key: String, value: Value) {
-        let result = try await driver.perform(.race(entries.map { ($0.key, $0.value) }))
-        guard case .record(let r) = result, let winner = r.first else { return ("", .null) }
-        return (winner.key, winner.value)
+        try await race(entries.map { ($0.key, $0.value) })
     }
 
     /// Starts every effect, in order, and waits for all of them; the first error cancels the rest.
     public func all(_ entries: KeyValuePairs<String, SagaEffect>) async throws -> [String: Value] {
-        let result = try await driver.perform(.all(entries.map { ($0.key, $0.value) }))
+        try await all(entries.map { ($0.key, $0.value) })
+    }
+
+    /// ``race(_:)`` of entries in an array.
+    func race(_ entries: [(String, SagaEffect)]) async throws -> (key: String, value: Value) {
+        let result = try await driver.perform(.race(entries))
+        guard case .record(let r) = result, let winner = r.first else { return ("", .null) }
+        return (winner.key, winner.value)
+    }
+
+    /// ``all(_:)`` of entries in an array.
+    func all(_ entries: [(String, SagaEffect)]) async throws -> [String: Value] {
+        let result = try await driver.perform(.all(entries))
         guard case .record(let r) = result else { return [:] }
         return Dictionary(r.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
