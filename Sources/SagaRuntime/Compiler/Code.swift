@@ -353,8 +353,13 @@ final class Code {
             operandBase.deallocate()
         }
 
-        init(_ statement: Stmt, operands: [Place]?) {
+        /// The temporary its effect leaves its value in, which the code then stores through a
+        /// path (`r.x = take "t"`); -1 when the effect stores it itself.
+        let result: Int32
+
+        init(_ statement: Stmt, operands: [Place]?, result: Int32) {
             self.statement = statement
+            self.result = result
             operandCount = operands?.count ?? -1
             operandBase = .allocate(capacity: max(operands?.count ?? 0, 1))
             if let operands { operandBase.initialize(from: operands, count: operands.count) }
@@ -470,7 +475,9 @@ final class Code {
         records = compiler.records
         calls = compiler.calls
         handlers = compiler.handlers
-        sites = zip(compiler.sites, compiler.siteOperands).map { Site($0, operands: $1) }
+        sites = compiler.sites.indices.map {
+            Site(compiler.sites[$0], operands: compiler.siteOperands[$0], result: compiler.siteResults[$0])
+        }
         valueCalls = compiler.valueCalls
         statementPlaces = compiler.statementPlaces
         var instructions = compiler.instructions

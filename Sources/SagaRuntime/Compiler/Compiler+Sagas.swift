@@ -24,9 +24,10 @@ extension Compiler {
     /// A statement the interpreter runs where it stands: a `take` of a type, and a `put` of a
     /// literal action or of a type and a record literal, as instructions of their own, any
     /// other by the interpreter.
-    mutating func site(_ stmt: Stmt) {
+    mutating func site(_ stmt: Stmt, resultInto result: Int32 = -1) {
         sites.append(stmt)
         siteOperands.append([])
+        siteResults.append(result)
         let site = Int32(sites.count - 1)
         switch SiteKind(stmt) {
         case .statement:
@@ -75,6 +76,7 @@ extension Compiler {
         localCount = Swift.max(localCount, moves.count)
         sites.append(stmt)
         siteOperands.append(nil)
+        siteResults.append(-1)
         let index = Int32(valueCalls.count)
         let valueCall = Code.ValueCall(
             function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
@@ -98,6 +100,7 @@ extension Compiler {
     mutating func compileSelect(_ e: Expr?, _ stmt: Stmt, into target: LValue?) {
         sites.append(stmt)
         siteOperands.append([])
+        siteResults.append(-1)
         let site = Int32(sites.count - 1)
         let at = stmt.location
         var slot: Int32?
@@ -130,7 +133,7 @@ extension Compiler {
 
     /// Stores the value in `value` at `target`, whose path's indexes are computed first, in
     /// order; `state` cannot be assigned in a saga.
-    private mutating func compileStore(_ value: Code.Place, to target: LValue) {
+    mutating func compileStore(_ value: Code.Place, to target: LValue) {
         switch target.root {
         case .state:
             _ = pathIndex(target.path)

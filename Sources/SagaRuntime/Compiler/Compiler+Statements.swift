@@ -110,6 +110,13 @@ extension Compiler {
             compileSelect(e, stmt, into: lv)
         case .effect(.select(let e, _), _) where forSaga:
             compileSelect(e, stmt, into: nil)
+        case .assign(let lv, .effect, _) where forSaga && !lv.isVariable:
+            // `r.x[i] = EFFECT`: the effect's value waits in a temporary, then goes through the
+            // path, whose indexes are computed once the effect has given it.
+            let result = newTemporary()
+            guard case .temporary(let t) = result else { return }
+            site(stmt, resultInto: t)
+            compileStore(result, to: lv)
         case .log(let e, _) where forSaga:
             emit(.log(place(of: e)))
         case .throw(let e, _) where forSaga:
@@ -328,6 +335,12 @@ extension LValue {
     /// Whether it assigns through `state` (which only a reducer may).
     fileprivate var isState: Bool {
         if case .state = root { return true }
+        return false
+    }
+
+    /// Whether it is a variable itself, with no path.
+    fileprivate var isVariable: Bool {
+        if path.isEmpty, case .variable = root { return true }
         return false
     }
 }

@@ -27,6 +27,9 @@ struct Compiler {
     /// The places of each site's effect's operands, computed before it runs; `nil` for a
     /// call the code makes itself, whose statement computes its own arguments.
     var siteOperands: [[Code.Place]?] = []
+    /// The temporary each site's effect leaves its value in, for code after it to store
+    /// through a path; -1 for a site whose effect stores its value itself.
+    var siteResults: [Int32] = []
     /// The calls of one-`return` functions in a saga's loop (see ``Code/ValueCall``).
     var valueCalls: [Code.ValueCall] = []
     /// How each function is called, by index: a saga's loop makes the calls of those whose

@@ -111,7 +111,7 @@ extension Interpreter {
         try countCall(callee, at: loc)
         // callCounted traces the call.
         task.target = .slot(slot)
-        return try runEffectResult(try callCounted(callee, args, task, loc), task)
+        return runEffectResult(try callCounted(callee, args, task, loc), task)
     }
 
     /// Numbers a call, and throws the injected failure if it is the one to fail.

@@ -78,11 +78,11 @@ extension Interpreter {
                 runningSite = site
                 let step: Step
                 switch site.operandCount {
-                case 0: step = executeStatement(site.statement, &noOperands, task)
-                case -1: step = executeStatement(site.statement, &ownOperands, task)
+                case 0: step = executeStatement(site, &noOperands, task)
+                case -1: step = executeStatement(site, &ownOperands, task)
                 default:
                     var operands = self.operands(of: site, code, task)
-                    step = executeStatement(site.statement, &operands, task)
+                    step = executeStatement(site, &operands, task)
                 }
                 runningSite = outer
                 switch step {

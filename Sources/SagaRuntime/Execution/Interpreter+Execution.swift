@@ -65,41 +65,24 @@ extension Interpreter {
             stepLoop(task)
             return
         }
-        do {
-            try storeResult(value, task)
-        } catch {
-            // Reported at the statement that waited, as a failure before the wait is.
-            let at = task.waitingStatementLocation ?? task.location
-            guard unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at)))) else { return }
-        }
+        storeResult(value, task)
         stepLoop(task)
     }
 
-    /// Writes the value of the effect a task was blocked on where the statement wanted it.
+    /// Writes the value of the effect a task was blocked on where the statement wanted it; the
+    /// target is left `.discard`.
     ///
     /// `value` is consumed: stored in a slot, it is moved there rather than copied.
-    func storeResult(_ value: consuming Value, _ task: SagaTask) throws(SagaError) {
-        // The target is swapped out (and left `.discard`, even when storing fails) rather than
-        // copied and reset, for the same reason as the resumption in ``execute(_:)``.
-        var target = ResultTarget.discard
-        swap(&target, &task.target)
-        switch consume target {
+    func storeResult(_ value: consuming Value, _ task: SagaTask) {
+        let target = task.target
+        task.target = .discard
+        switch target {
         case .discard:
             break
         case .slot(let slot):
             task.env[slot] = value
-        case .lvalue(let lv):
-            try assign(value, to: lv, in: task)
-        }
-    }
-
-    private func assign(_ value: Value, to lv: LValue, in task: SagaTask) throws(SagaError) {
-        let keys = try PathAssignment.keys(lv.path, evaluator(task), task.env)
-        switch lv.root {
-        case .variable(let v):
-            try PathAssignment.set(&task.env[v.slot], keys[...], value)
-        case .state:
-            throw SagaError.typeError("'state' can only be assigned in a reducer")
+        case .temporary(let t):
+            task.setTemporary(t, to: value)
         }
     }
 
@@ -293,19 +276,11 @@ extension Interpreter {
 
     /// An inline call returned `value`: the caller goes on with it where it wanted it.
     ///
-    /// - Returns: `true` if the body goes on; `false` if it ended (storing the value failed
-    ///   and nothing caught that).
+    /// - Returns: `true`: the body goes on.
     private func returned(_ value: Value, from frame: CallFrame, _ task: SagaTask, restored: Bool = false) -> Bool {
         if !restored { restoreCaller(frame, task) }
         task.target = frame.target
-        do {
-            try storeResult(value, task)
-        } catch {
-            // Where a resumed task reports a failed assignment of an effect's value: at the
-            // caller's statement, which the caller's code stands past.
-            let at = task.waitingStatementLocation ?? task.location
-            return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
-        }
+        storeResult(value, task)
         return true
     }
 

@@ -4,7 +4,8 @@ import SagaLanguage
 extension Interpreter {
     /// Runs an effect statement (or `compensate`) of a task, where its code stands, over the
     /// values of its effect's operands.
-    func executeStatement(_ stmt: Stmt, _ operands: inout EffectOperands, _ task: SagaTask) -> Step {
+    func executeStatement(_ site: Code.Site, _ operands: inout EffectOperands, _ task: SagaTask) -> Step {
+        let stmt = site.statement
         do throws(SagaError) {
             switch stmt {
             // The effect is matched in the same pattern: binding it first would copy it and
@@ -23,7 +24,8 @@ extension Interpreter {
                     }
                     task.target = .slot(v.slot)
                 } else {
-                    task.target = .lvalue(lv)
+                    // Through a path: the code stores it from there (see ``Code/Site/result``).
+                    task.target = .temporary(Int(site.result))
                 }
                 return try runEffect(effect, &operands, task)
             case .effect(let effect, _):
@@ -67,17 +69,17 @@ extension Interpreter {
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ operands: inout EffectOperands, _ task: SagaTask) throws(SagaError) -> Step {
         if tracer != nil { task.tracedEffect = effectDescription(effect) }
-        return try runEffectResult(try perform(effect, &operands, task), task)
+        return runEffectResult(try perform(effect, &operands, task), task)
     }
 
     /// What a statement does with what its effect did.
     ///
     /// Inlined: called out of line, every effect statement would pay for the call.
     @inline(__always)
-    func runEffectResult(_ result: EffectResult, _ task: SagaTask) throws(SagaError) -> Step {
+    func runEffectResult(_ result: EffectResult, _ task: SagaTask) -> Step {
         switch result {
         case .value(let value):
-            try storeResult(value, task)
+            storeResult(value, task)
             return yieldIfWoken(task)
         case .suspended:
             return .suspended
@@ -87,7 +89,7 @@ extension Interpreter {
             return .entered
         case .dispatched(let action):
             // Nothing was woken, so nothing runs before the task goes on.
-            try storeResult(action, task)
+            storeResult(action, task)
             return .resumed
         }
     }

@@ -128,17 +128,4 @@ enum PathAssignment {
         }
         root = .record(r)
     }
-
-    /// Evaluates the steps of an lvalue's path.
-    static func keys(_ steps: [LValue.Step], _ evaluator: Evaluator, _ env: [Value]) throws(SagaError) -> [Key] {
-        var keys: [Key] = []
-        keys.reserveCapacity(steps.count)
-        for step in steps {
-            switch step {
-            case .member(let k): keys.append(.member(k))
-            case .index(let e): keys.append(.index(try evaluator.eval(e, env)))
-            }
-        }
-        return keys
-    }
 }

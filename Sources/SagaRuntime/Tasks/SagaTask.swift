@@ -457,6 +457,13 @@ final class SagaTask: @unchecked Sendable {
         return false
     }
 
+    /// Sets temporary `index` of the code to `value` (an effect's, which the code then stores
+    /// through a path).
+    func setTemporary(_ index: Int, to value: consuming Value) {
+        guard let temporaries, index < code.temporaryCount else { return }
+        temporaries[index] = value
+    }
+
     /// Lets go of what the code needed while it ran: the body has ended.
     ///
     /// The room of its temporaries is kept, emptied, for the next body a watcher's task
@@ -586,14 +593,9 @@ final class JoinState {
 enum ResultTarget {
     case discard
     case slot(Int)
-    /// Boxed: an l-value is six words, and every task carries a target.
-    indirect case lvalue(LValue)
-
-    /// Whether the value goes through a path (`r.x = …`): the one store that can fail.
-    var isPath: Bool {
-        if case .lvalue = self { return true }
-        return false
-    }
+    /// A temporary of the task's code, which the code then stores through a path
+    /// (see ``Code/Site/result``).
+    case temporary(Int)
 }
 
 /// What a task does when the scheduler next runs it.
