@@ -136,11 +136,9 @@ public final class Interpreter {
     /// expression (see ``Code/Instruction/selectState(site:)``), null otherwise; kept here so
     /// that no run makes and destroys one.
     @exclusivity(unchecked) var noState = Value.null
-    /// The operands of an effect that has none, and of a statement that computes its own (see
-    /// ``EffectOperands/computed``): kept, so that a statement without operands neither
-    /// makes nor destroys any.
-    @exclusivity(unchecked) var noOperands = EffectOperands(computed: true)
-    @exclusivity(unchecked) var ownOperands = EffectOperands(computed: false)
+    /// The operands of an effect that has none: kept, so that a statement without operands
+    /// neither makes nor destroys any.
+    @exclusivity(unchecked) var noOperands = EffectOperands()
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 

@@ -108,7 +108,7 @@ extension Code {
             return "step; run \(statement) where it stands"
         case .effect(let i):
             guard sites.indices.contains(Int(i)) else { return "?" }
-            let operands = (sites[Int(i)].operands ?? []).map(p).joined(separator: ", ")
+            let operands = sites[Int(i)].operands.map(p).joined(separator: ", ")
             return "run \(dump.render(sites[Int(i)].statement)) where it stands, over \(operands)"
         case .select(let k, let slot, _):
             return "step; select " + (k < 0 ? "state" : "state.\(key(k))") + " into \(p(.slot(slot)))"

@@ -334,16 +334,13 @@ final class Code {
         /// type spells, read once: `nil` for any other statement.
         let takePattern: (type: String, pattern: ActionPattern)?
         /// How many operands its effect has (see ``SagaLanguage/Effect/operands``), whose
-        /// values the code leaves in ``operand(_:)``; -1 for a call the code makes itself (see
-        /// ``ValueCall``), whose statement computes its own arguments.
+        /// values the code leaves in ``operand(_:)``.
         let operandCount: Int
         /// The places of the operands, in a buffer of the site's own: read without a retain.
         private let operandBase: UnsafeMutablePointer<Place>
 
-        /// The places of the operands; `nil` for a call the code makes itself.
-        var operands: [Place]? {
-            operandCount < 0 ? nil : Array(UnsafeBufferPointer(start: operandBase, count: operandCount))
-        }
+        /// The places of the operands.
+        var operands: [Place] { Array(UnsafeBufferPointer(start: operandBase, count: operandCount)) }
 
         /// Where the code leaves the value of operand `index`.
         @inline(__always)
@@ -357,12 +354,12 @@ final class Code {
         /// path (`r.x = take "t"`); -1 when the effect stores it itself.
         let result: Int32
 
-        init(_ statement: Stmt, operands: [Place]?, result: Int32) {
+        init(_ statement: Stmt, operands: [Place], result: Int32) {
             self.statement = statement
             self.result = result
-            operandCount = operands?.count ?? -1
-            operandBase = .allocate(capacity: max(operands?.count ?? 0, 1))
-            if let operands { operandBase.initialize(from: operands, count: operands.count) }
+            operandCount = operands.count
+            operandBase = .allocate(capacity: max(operands.count, 1))
+            operandBase.initialize(from: operands, count: operands.count)
             takePattern = Self.literalTake(of: statement).map { ($0, ActionPattern(string: $0)) }
         }
 
@@ -403,8 +400,12 @@ final class Code {
         /// Where its value goes.
         let target: Place
         /// The statement, one of ``Code/sites``, that runs where the call cannot be made in
-        /// the code.
+        /// the code, over the arguments where they were computed.
         let site: Int32
+        /// The same statement, over the call's arguments where its `return`'s code reads
+        /// them (its locals), which runs where that code failed: it fails again as the
+        /// function runs, and is reported with the function's frame.
+        let failSite: Int32
         /// The first temporary the call's instructions may leave set when it cannot be made
         /// or fails: it and those above it are set back to null.
         let clearsFrom: Int32
@@ -422,10 +423,14 @@ final class Code {
         /// instructions, so nothing stands between the step and the call).
         var stepsFirst = false
 
-        init(function: Int32, arguments: [Place], target: Place, site: Int32, clearsFrom: Int32, locals: Range<Int32>) {
+        init(
+            function: Int32, arguments: [Place], target: Place, site: Int32, failSite: Int32, clearsFrom: Int32,
+            locals: Range<Int32>
+        ) {
             self.function = function
             self.target = target
             self.site = site
+            self.failSite = failSite
             self.clearsFrom = clearsFrom
             self.locals = locals
             argumentCount = arguments.count

@@ -74,13 +74,14 @@ extension Compiler {
             }
         }
         localCount = Swift.max(localCount, moves.count)
-        sites.append(stmt)
-        siteOperands.append(nil)
-        siteResults.append(-1)
+        sites += [stmt, stmt]
+        siteOperands += [arguments, parameters]
+        siteResults += [-1, -1]
         let index = Int32(valueCalls.count)
         let valueCall = Code.ValueCall(
             function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
-            site: Int32(sites.count - 1), clearsFrom: clearsFrom, locals: 0..<Int32(moves.count))
+            site: Int32(sites.count - 2), failSite: Int32(sites.count - 1), clearsFrom: clearsFrom,
+            locals: 0..<Int32(moves.count))
         valueCalls.append(valueCall)
         emit(.call(index))
         valueCall.callAt = Int32(instructions.count - 1)

@@ -24,9 +24,8 @@ struct Compiler {
     /// The statements of a saga's loop that the interpreter runs (see
     /// ``Code/Instruction/statement(_:)``).
     var sites: [Stmt] = []
-    /// The places of each site's effect's operands, computed before it runs; `nil` for a
-    /// call the code makes itself, whose statement computes its own arguments.
-    var siteOperands: [[Code.Place]?] = []
+    /// The places of each site's effect's operands, computed before it runs.
+    var siteOperands: [[Code.Place]] = []
     /// The temporary each site's effect leaves its value in, for code after it to store
     /// through a path; -1 for a site whose effect stores its value itself.
     var siteResults: [Int32] = []

@@ -99,12 +99,9 @@ struct CodePlaces {
         }
     }
 
-    /// Sets back to null what a call leaves when it cannot be made or fails: the temporaries
-    /// from its first, up to `temporaryCount`, and its locals, which follow them.
-    static func clear(
-        after call: Code.ValueCall, _ temporaries: UnsafeMutablePointer<Value>, temporaryCount: Int
-    ) {
+    /// Sets back to null what the `return`'s code of a call that failed may have left in its
+    /// temporaries (not its locals: the call's statement then reads its arguments there).
+    static func clear(after call: Code.ValueCall, _ temporaries: UnsafeMutablePointer<Value>, temporaryCount: Int) {
         for t in Int(call.clearsFrom)..<temporaryCount { temporaries[t] = .null }
-        for l in call.locals { temporaries[temporaryCount + Int(l)] = .null }
     }
 }

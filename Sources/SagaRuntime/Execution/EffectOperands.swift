@@ -14,21 +14,14 @@ struct EffectOperands {
     }
 
     private var storage: Storage
-    /// Whether the code computed them.
-    ///
-    /// The statement of a call the code makes itself (see ``Code/ValueCall``), which runs
-    /// where the code cannot make it, computes its arguments as written.
-    let computed: Bool
 
-    /// None: for an effect with no operands, or a statement that computes its own.
-    init(computed: Bool) {
+    /// None: for an effect with no operands.
+    init() {
         storage = .none
-        self.computed = computed
     }
 
     /// The operands `values` gives, in order, `count` of them.
     init(count: Int, _ values: (Int) -> Value) {
-        computed = true
         switch count {
         case 0: storage = .none
         case 1: storage = .one(values(0))

@@ -99,15 +99,11 @@ extension Interpreter {
     /// The code makes such a call of a function whose body is `return EXPR` itself (see
     /// ``Code/ValueCall``); the statement runs where the code cannot, or where its `return`
     /// failed, which then fails again as the function runs inline, reported with its frame.
-    ///
-    /// The arguments are the operands the code computed, or, for a call the code makes
-    /// itself, computed here as written.
     func callIntoSlot(
-        _ slot: Int, _ index: Int, _ argExprs: [Expr], _ operands: EffectOperands, _ task: SagaTask,
-        _ loc: SourceLocation
+        _ slot: Int, _ index: Int, _ operands: EffectOperands, _ task: SagaTask, _ loc: SourceLocation
     ) throws(SagaError) -> Step {
         let callee = Callee.function(index, loc)
-        let args = operands.computed ? operands.all : argExprs.isEmpty ? [] : try evaluate(argExprs, task)
+        let args = operands.all
         try countCall(callee, at: loc)
         // callCounted traces the call.
         task.target = .slot(slot)

@@ -50,7 +50,7 @@ extension Interpreter {
                     CodePlaces.clear(after: call, temporaries, temporaryCount: code.temporaryCount)
                 }
                 pc = Int(call.returnAt) + 1
-                exit = .statement(Int(call.site))
+                exit = .statement(Int(call.failSite))
             }
             task.pc = pc
             switch exit {
@@ -79,7 +79,6 @@ extension Interpreter {
                 let step: Step
                 switch site.operandCount {
                 case 0: step = executeStatement(site, &noOperands, task)
-                case -1: step = executeStatement(site, &ownOperands, task)
                 default:
                     var operands = self.operands(of: site, code, task)
                     step = executeStatement(site, &operands, task)
@@ -140,9 +139,11 @@ extension Interpreter {
             return temporary.move()
         case .constant(let c):
             return code.constantBase[Int(c)]
-        case .local:
-            // A call's argument: never read by the interpreter.
-            return .null
+        case .local(let l):
+            // A call's argument, for its statement to run over.
+            guard let local = task.temporaries.map({ $0 + code.temporaryCount + Int(l) }) else { return .null }
+            defer { local.initialize(to: .null) }
+            return local.move()
         }
     }
 

@@ -194,16 +194,6 @@ extension Interpreter {
         return try ev.eval(expr, env)
     }
 
-    func evaluate(_ args: [Expr], _ task: SagaTask) throws(SagaError) -> [Value] {
-        // No arguments, no array (reserving room in the empty array still goes through the
-        // generic reallocation path), and no evaluator.
-        if args.isEmpty { return [] }
-        let ev = evaluator(task)
-        // `map` makes the array at its size at once; `reserveCapacity` on an empty array takes
-        // the generic reallocation path.
-        return try args.map { (a) throws(SagaError) -> Value in try ev.eval(a, task.env) }
-    }
-
     /// The size a `buffer N` names: its limit, or `nil` for an `expanding` buffer, which grows.
     private func bufferSize(_ value: Value, _ kind: BufferKind) throws(SagaError) -> Int? {
         guard let n = Evaluator.integer(value), n >= 0 else {

@@ -10,17 +10,17 @@ extension Interpreter {
             switch stmt {
             // The effect is matched in the same pattern: binding it first would copy it and
             // then its payload.
-            case .declare(let v, _, .effect(.call(.function(let index, _), let args, let loc)), _):
+            case .declare(let v, _, .effect(.call(.function(let index, _), _, let loc)), _):
                 if tracer != nil { traceEffect(of: stmt, task) }
-                return try callIntoSlot(v.slot, index, args, operands, task, loc)
+                return try callIntoSlot(v.slot, index, operands, task, loc)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
                 return try runEffect(effect, &operands, task)
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
-                    if case .call(.function(let index, _), let args, let loc) = effect {
+                    if case .call(.function(let index, _), _, let loc) = effect {
                         if tracer != nil { task.tracedEffect = effectDescription(effect) }
-                        return try callIntoSlot(v.slot, index, args, operands, task, loc)
+                        return try callIntoSlot(v.slot, index, operands, task, loc)
                     }
                     task.target = .slot(v.slot)
                 } else {

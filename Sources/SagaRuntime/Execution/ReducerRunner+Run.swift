@@ -188,7 +188,7 @@ extension ReducerRunner {
                             }
                         }
                         guard steps.mayCall() else {
-                            CodePlaces.clear(after: call, temporaries, temporaryCount: code.temporaryCount)
+                            // The statement runs over the arguments where they are.
                             pc = Int(call.returnAt) &+ 1
                             return .statement(Int(call.site))
                         }

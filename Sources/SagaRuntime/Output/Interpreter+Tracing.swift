@@ -93,27 +93,17 @@ extension Interpreter {
     /// Notes the effect of a statement that runs it directly (not through `runEffect`), for
     /// the trace's description of what the task waits on.
     func traceEffect(of stmt: Stmt, _ task: SagaTask) {
-        if let effect = Self.effect(of: stmt) { task.tracedEffect = effectDescription(effect) }
+        if let effect = Compiler.effect(of: stmt) { task.tracedEffect = effectDescription(effect) }
     }
 
     /// Notes the effect of a statement of running code, for the trace: described the first
     /// time the statement runs, then kept with it.
     func traceEffect(at site: Code.Site, _ task: SagaTask) {
         if site.tracedEffect == nil {
-            guard let effect = Self.effect(of: site.statement) else { return }
+            guard let effect = Compiler.effect(of: site.statement) else { return }
             site.tracedEffect = effectDescription(effect)
         }
         task.tracedEffect = site.tracedEffect
-    }
-
-    /// The effect a statement performs, if it is an effect statement.
-    private static func effect(of stmt: Stmt) -> Effect? {
-        switch stmt {
-        case .declare(_, _, .effect(let effect), _), .assign(_, .effect(let effect), _), .effect(let effect, _):
-            return effect
-        default:
-            return nil
-        }
     }
 
     /// Notes a watcher's `take` (or, with `join`, `leading`'s `join`) as the effect its task
