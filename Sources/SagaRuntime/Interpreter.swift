@@ -130,7 +130,7 @@ public final class Interpreter {
     let callShapes: [CallShape]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
-    /// What `state` and `it` read in `select` and `take … where`.
+    /// What `state` reads in a `select` a watcher's body runs in its short turn.
     let scope = EvaluationScope()
     /// The state a saga's compiled code runs over: the store's while a `select` computes its
     /// expression (see ``Code/Instruction/selectState(site:)``), null otherwise; kept here so
@@ -139,6 +139,8 @@ public final class Interpreter {
     /// The operands of an effect that has none: kept, so that a statement without operands
     /// neither makes nor destroys any.
     @exclusivity(unchecked) var noOperands = EffectOperands()
+    /// Room for the temporaries of a `take`'s condition while it is tested.
+    let expressionRoom = ExpressionRoom()
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 

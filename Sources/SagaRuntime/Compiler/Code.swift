@@ -353,10 +353,17 @@ final class Code {
         /// The temporary its effect leaves its value in, which the code then stores through a
         /// path (`r.x = take "t"`); -1 when the effect stores it itself.
         let result: Int32
+        /// Its `take`'s `where` condition, compiled.
+        let condition: TakeCondition?
 
-        init(_ statement: Stmt, operands: [Place], result: Int32) {
+        init(_ statement: Stmt, operands: [Place], result: Int32, slotCount: Int) {
             self.statement = statement
             self.result = result
+            if case .take(_, let condition?, _) = Compiler.effect(of: statement) {
+                self.condition = TakeCondition(condition, slotCount: slotCount)
+            } else {
+                self.condition = nil
+            }
             operandCount = operands.count
             operandBase = .allocate(capacity: max(operands.count, 1))
             operandBase.initialize(from: operands, count: operands.count)
@@ -460,6 +467,17 @@ final class Code {
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }
 
+    /// The code of an expression over the first `slotCount` variables of a task, in which
+    /// `it` is the code's state (a `take`'s `where` condition, see ``TakeCondition``): it
+    /// ends by returning the expression's value (``CodeExit/returns(_:)``).
+    convenience init(expression: Expr, slotCount: Int) {
+        var compiler = Compiler(slotCount: slotCount)
+        compiler.forSaga = true
+        compiler.itIsState = true
+        compiler.emit(.returnValue(compiler.place(of: expression)))
+        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
+    }
+
     /// A body that fails at once with a `TypeError` saying `message`: the code of a body that
     /// does not compile, which only a program the checker refuses has.
     static func failing(_ message: String) -> Code {
@@ -481,7 +499,9 @@ final class Code {
         calls = compiler.calls
         handlers = compiler.handlers
         sites = compiler.sites.indices.map {
-            Site(compiler.sites[$0], operands: compiler.siteOperands[$0], result: compiler.siteResults[$0])
+            Site(
+                compiler.sites[$0], operands: compiler.siteOperands[$0], result: compiler.siteResults[$0],
+                slotCount: slotCount)
         }
         valueCalls = compiler.valueCalls
         statementPlaces = compiler.statementPlaces

@@ -36,6 +36,10 @@ extension Compiler {
         case .variable(let v):
             guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             emit(.move(.slot(Int32(v.slot)), into: target))
+        case .it where itIsState:
+            emit(.state(into: target))
+        case .member(.it, let key, _) where itIsState:
+            emit(.stateMember(key: keyIndex(key), into: target))
         case .state where forSaga && !selecting, .member(.state, _, _) where forSaga && !selecting:
             // Read only by `select` (which the interpreter runs) and by reducers.
             fail("'state' can only be read inside select or a reducer")

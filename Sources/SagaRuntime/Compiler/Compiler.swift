@@ -80,6 +80,8 @@ struct Compiler {
     var forSaga = false
     /// Set while a saga's `select` expression compiles: it reads `state`, the store's.
     var selecting = false
+    /// Set for a `take`'s `where` condition: `it`, the action, is the code's state.
+    var itIsState = false
     /// Set when the code names a variable outside its frame: a saga's body that does then
     /// does not compile (see ``sagaBody(_:slotCount:callShapes:)``).
     var refusesBody = false

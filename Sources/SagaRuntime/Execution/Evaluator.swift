@@ -7,7 +7,7 @@ import SagaLanguage
 /// variables are slots, never names.
 ///
 /// An evaluator is a trivial value (two words and a flag), made afresh for each statement at
-/// no cost: what `state` and `it` read lives in an ``EvaluationScope`` that its owner keeps.
+/// no cost: what `state` reads lives in an ``EvaluationScope`` that its owner keeps.
 /// With the two values stored here, making and dropping an evaluator would cost outlined
 /// copies of two `Value?` fields per statement.
 struct Evaluator {
@@ -174,7 +174,8 @@ struct Evaluator {
         case .cancelled:
             return .bool(cancelled)
         case .it:
-            return scope?.it ?? .null
+            // Outside a `take … where` condition (which is compiled, see ``TakeCondition``).
+            return .null
         }
     }
 

@@ -282,7 +282,11 @@ extension Interpreter {
             }
         }
         block(task, on: .take)
-        addTaker(Taker(task, pattern: actionPattern, condition: condition))
+        var compiled: TakeCondition?
+        if let condition {
+            compiled = runningSite?.condition ?? TakeCondition(condition, slotCount: task.env.count)
+        }
+        addTaker(Taker(task, pattern: actionPattern, condition: compiled))
         return .suspended
     }
 

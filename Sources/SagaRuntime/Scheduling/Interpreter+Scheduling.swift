@@ -188,12 +188,11 @@ extension Interpreter {
             wake(taker.takeTask(), .unwind(.end))
             return
         }
-        if let condition = taker.condition, case .exact(let type) = taker.pattern,
-            let sides = TakerIndex.keyedSides(of: condition),
-            let value = try? evaluator(taker.task).eval(sides.fixed, taker.task.env),
+        if let keyed = taker.condition?.keyed, case .exact(let type) = taker.pattern,
+            let value = try? self.value(of: keyed.fixed, it: .null, env: taker.task.env),
             value == value
         {
-            scheduler.takers.add(taker, type: type, path: sides.path, value: value)
+            scheduler.takers.add(taker, type: type, path: keyed.path, pathCode: keyed.pathCode, value: value)
             return
         }
         scheduler.takers.add(taker)
@@ -506,7 +505,7 @@ extension Interpreter {
     private func actionReachesTakersWithKeys(_ action: Value, type: String?) {
         var woken: [(sequence: Int, task: SagaTask, resumption: Resumption)] = []
         let lists = scheduler.takers.meetAll(
-            type: type, pathValue: { pathValue($0, of: action) },
+            type: type, pathValue: { try? value(of: $0, it: action, env: []) },
             verdict: { taker in
                 guard taker.pattern.matches(actionType: type) else { return nil }
                 return conditionVerdict(taker, action)
@@ -516,25 +515,14 @@ extension Interpreter {
         for entry in woken { wake(entry.task, entry.resumption) }
     }
 
-    /// What an action's path (`it.element.id`) reads, or `nil` if reading it fails.
-    private func pathValue(_ path: Expr, of action: Value) -> Value? {
-        scope.it = action
-        defer { scope.it = nil }
-        return try? Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
-            .eval(
-                path, [])
-    }
-
     /// What an action does to a taker with a `where` condition, `it` bound to the action: it
     /// wakes the taker if the condition holds, fails it if the condition fails to evaluate,
     /// and nothing otherwise.
     private func conditionVerdict(_ taker: borrowing Taker, _ action: Value) -> Resumption? {
         guard let condition = taker.condition else { return .value(action) }
-        scope.it = action
-        defer { scope.it = nil }
-        let ev = Evaluator(scope: scope, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         do {
-            return try ev.condition(condition, taker.task.env) ? .value(action) : nil
+            return try Evaluator.truth(try value(of: condition.code, it: action, env: taker.task.env))
+                ? .value(action) : nil
         } catch {
             return .error(Failure(error: error, trace: trace(taker.task, at: condition.location)))
         }

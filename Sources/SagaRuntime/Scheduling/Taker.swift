@@ -8,10 +8,10 @@ struct Taker {
     /// it is live, the task's ``SagaTask/waitSequence`` says when it began to wait.)
     var token: Int
     var pattern: ActionPattern
-    var condition: Expr?
+    var condition: TakeCondition?
 
     /// A taker for `task`, which has just blocked on `take`.
-    init(_ task: SagaTask, pattern: ActionPattern, condition: Expr? = nil) {
+    init(_ task: SagaTask, pattern: ActionPattern, condition: TakeCondition? = nil) {
         self.task = task
         self.token = task.token
         self.pattern = pattern

@@ -24,14 +24,17 @@ struct TakerIndex {
     final class KeyedTakers {
         /// The type their pattern names.
         let type: String
-        /// The path, as the first taker's condition spells it.
+        /// The path, as the first taker's condition spells it, and as code that reads it from
+        /// an action (see ``TakeCondition``).
         let path: Expr
+        let pathCode: Code
         /// The takers under each value, each list in the order they began to wait.
         @exclusivity(unchecked) var byValue: [Value: [Taker]] = [:]
 
-        init(type: String, path: Expr) {
+        init(type: String, path: Expr, pathCode: Code) {
             self.type = type
             self.path = path
+            self.pathCode = pathCode
         }
     }
 
@@ -68,15 +71,16 @@ struct TakerIndex {
         plainSweepAt = Swift.max(1024, plain.count * 2)
     }
 
-    /// Adds a taker of `type` whose condition compares `path` of the action with `value`.
-    mutating func add(_ taker: consuming Taker, type: String, path: Expr, value: Value) {
+    /// Adds a taker of `type` whose condition compares `path` of the action (which
+    /// `pathCode` reads) with `value`.
+    mutating func add(_ taker: consuming Taker, type: String, path: Expr, pathCode: Code, value: Value) {
         keyedCount &+= 1
         if keyedCount > sweepAt { sweep() }
         let group: KeyedTakers
         if let existing = keyed.first(where: { Record.sameKey($0.type, type) && Self.samePath($0.path, path) }) {
             group = existing
         } else {
-            group = KeyedTakers(type: type, path: path)
+            group = KeyedTakers(type: type, path: path, pathCode: pathCode)
             keyed.append(group)
         }
         group.byValue[value, default: []].append(taker)
@@ -88,19 +92,20 @@ struct TakerIndex {
     ///
     /// - Parameters:
     ///   - type: the action's type, if it has one.
-    ///   - pathValue: the value a path has in the action, or `nil` if reading it fails.
+    ///   - pathValue: the value a path's code reads from the action, or `nil` if reading it
+    ///     fails.
     ///   - verdict: what the action does to a live taker: `nil` if it goes on waiting.
     ///   - woken: called for each taker that stops waiting, in its list's order.
     /// - Returns: how many lists woke a taker (with more than one, the order of waiting across
     ///   them is the caller's to restore).
     mutating func meetAll(
-        type: String?, pathValue: (Expr) -> Value?, verdict: (borrowing Taker) -> Resumption?,
+        type: String?, pathValue: (Code) -> Value?, verdict: (borrowing Taker) -> Resumption?,
         woken: (borrowing Taker, Resumption) -> Void
     ) -> Int {
         var lists = Self.meet(&plain, verdict, woken) ? 1 : 0
         guard let type else { return lists }
         for group in keyed where Record.sameKey(group.type, type) {
-            if let value = pathValue(group.path) {
+            if let value = pathValue(group.pathCode) {
                 guard let index = group.byValue.index(forKey: value) else { continue }
                 if Self.meet(&group.byValue.values[index], verdict, woken) { lists &+= 1 }
                 if group.byValue.values[index].isEmpty { group.byValue.remove(at: index) }
