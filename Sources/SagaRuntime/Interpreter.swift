@@ -130,8 +130,6 @@ public final class Interpreter {
     let callShapes: [CallShape]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
-    /// What `state` reads in a `select` a watcher's body runs in its short turn.
-    let scope = EvaluationScope()
     /// The state a saga's compiled code runs over: the store's while a `select` computes its
     /// expression (see ``Code/Instruction/selectState(site:)``), null otherwise; kept here so
     /// that no run makes and destroys one.
@@ -141,6 +139,9 @@ public final class Interpreter {
     @exclusivity(unchecked) var noOperands = EffectOperands()
     /// Room for the temporaries of a `take`'s condition while it is tested.
     let expressionRoom = ExpressionRoom()
+    /// Room for the temporaries of a watcher's body while it runs in the watcher's turn (see
+    /// ``runBodyInline(_:_:_:)``).
+    let bodyRoom = ExpressionRoom()
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 
@@ -153,8 +154,6 @@ public final class Interpreter {
 
     /// The run queues, the dispatch queue and the tasks waiting for actions, messages and timers.
     let scheduler = Scheduler()
-    /// The actions of `put`s whose action is a literal, made once (see ``ConstantActions``).
-    @exclusivity(unchecked) var constantActions = ConstantActions()
     var hostCalls: HostCallTable
     /// What event channels' hosts have sent, not yet delivered.
     let eventInbox: EventInbox

@@ -289,8 +289,8 @@ import Testing
         let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
         #expect(status == .success)
         // The body of `main` (its loops in its code), the `retry`'s loop (one body, however many
-        // times it runs) and the watcher's loop; the watcher's body runs in its short turns.
-        #expect(interpreter.codeStore.entries.count == 3)
+        // times it runs), the watcher's loop and its body (which runs in its short turns).
+        #expect(interpreter.codeStore.entries.count == 4)
     }
 
     /// Loops nested in a compiled loop (a `while`, a `loop`, a `for`, each after statements

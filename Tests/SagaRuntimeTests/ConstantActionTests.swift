@@ -4,8 +4,9 @@ import Testing
 
 @testable import SagaRuntime
 
-/// `put "t"` and `put "t" {k: literal, …}` make their action once and share it between runs of
-/// the statement (`ConstantActions`): the sagas and reducers must not be able to tell.
+/// `put "t"` and `put "t" {k: literal, …}` make their action once, when the statement compiles,
+/// and share it between its runs (`LiteralAction`): the sagas and reducers must not be able to
+/// tell.
 @Suite struct ConstantActionTests {
     /// Each taker gets the action as written, even after another changed its own copy.
     @Test func aSharedActionIsStillAValue() async {
@@ -25,34 +26,16 @@ import Testing
         #expect(run.status == .success)
     }
 
-    /// A site's action is made once: the second `put` gets the first one's record, not a copy.
-    @Test func aSitesActionIsMadeOnce() {
-        var actions = ConstantActions()
-        func storage(_ action: Value?) -> UnsafeRawPointer? {
-            guard case .record(let r)? = action else { return nil }
-            return r.storageIdentity
-        }
-        let fields = [RecordField(key: "by", value: .literal(.int(1), SourceLocation(file: 0, line: 1, column: 1)))]
-        let first = actions.action(type: "add", fields: fields)
-        #expect(first == ["type": "add", "by": 1])
-        #expect(storage(first) != nil && storage(actions.action(type: "add", fields: fields)) == storage(first))
-        // A type alone is kept as its string (`Record.Storage.typed`): no storage to share.
-        let tick = actions.action(type: "tick")
-        #expect(tick == ["type": "tick"] && storage(tick) == nil)
-    }
-
-    /// Sites are told apart by where their fields are; two arrays can be at one place (every
-    /// empty array literal shares one), so the type is compared too.
-    ///
-    /// A site that finds the place taken gets `nil`, and its `put` builds the action itself.
-    @Test func sitesThatShareTheirFieldsKeepTheirTypes() {
-        var actions = ConstantActions()
-        let empty: [RecordField] = []
-        let none: [RecordField] = []
-        #expect(actions.action(type: "a", fields: empty) == ["type": "a"])
-        let other = actions.action(type: "b", fields: none)
-        #expect(other == nil || other == ["type": "b"])
-        #expect(actions.action(type: "a", fields: empty) == ["type": "a"])
+    /// A literal action is made when its statement compiles: the code's `put` holds it.
+    @Test func aLiteralActionIsMadeWhenItsStatementCompiles() throws {
+        let at = SourceLocation(file: 0, line: 1, column: 1)
+        let put = Stmt.effect(
+            .put(.literal("add", at), .record([RecordField(key: "by", value: .literal(.int(1), at))], at), at), at)
+        let code = try #require(Code(sagaBody: [put], slotCount: 0))
+        #expect(code.instructions == [.put(0)])
+        #expect(code.puts[0].action == ["type": "add", "by": 1])
+        // A type alone is kept as its string (`Record.Storage.typed`).
+        #expect(LiteralAction.typeOnly("tick") == ["type": "tick"])
     }
 
     @Test func emptyPayloadsOfDifferentTypesKeepTheirTypes() async {

@@ -253,18 +253,6 @@ final class Code {
         }
     }
 
-    /// Where a statement's code is: its first instruction, which takes the statement's step, and
-    /// the instruction after its last.
-    struct StatementPlace: Equatable {
-        var start: Int32
-        var end: Int32
-    }
-
-    /// Where each statement of a task's body is, by its place in the source (the first of
-    /// statements that share one): for a body that starts its task part-way (see
-    /// ``Interpreter/runBodyInline(_:_:_:)``).
-    let statementPlaces: [SourceLocation: StatementPlace]
-
     /// How many values the code's temporaries and locals take.
     var roomCount: Int { temporaryCount + localCount }
 
@@ -504,7 +492,6 @@ final class Code {
                 slotCount: slotCount)
         }
         valueCalls = compiler.valueCalls
-        statementPlaces = compiler.statementPlaces
         var instructions = compiler.instructions
         var lines = compiler.lines
         for (i, instruction) in instructions.enumerated() {

@@ -16,7 +16,6 @@ extension Compiler {
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
         compiler.callShapes = callShapes
-        compiler.recordsStatementPlaces = true
         compiler.compile(statements)
         return compiler.refusesBody ? nil : compiler
     }
@@ -111,7 +110,7 @@ extension Compiler {
         }
         if let slot {
             switch e {
-            case nil: return emit(.select(key: -1, slot: slot, site: site))
+            case nil, .state?: return emit(.select(key: -1, slot: slot, site: site))
             case .member(.state, let key, _)?: return emit(.select(key: keyIndex(key), slot: slot, site: site))
             default: break
             }

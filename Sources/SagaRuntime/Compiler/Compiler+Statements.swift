@@ -14,11 +14,7 @@ extension Compiler {
             temporariesInUse = temporaryFloor
             location = stmt.location
             if forSaga { pendingStep = stmt.location }
-            let start = Int32(instructions.count)
             compile(stmt, next: i + 1 < body.count ? body[i + 1] : nil)
-            if recordsStatementPlaces, statementPlaces[stmt.location] == nil {
-                statementPlaces[stmt.location] = Code.StatementPlace(start: start, end: Int32(instructions.count))
-            }
         }
     }
 

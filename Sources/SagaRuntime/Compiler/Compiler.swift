@@ -85,11 +85,6 @@ struct Compiler {
     /// Set when the code names a variable outside its frame: a saga's body that does then
     /// does not compile (see ``sagaBody(_:slotCount:callShapes:)``).
     var refusesBody = false
-    /// Whether the compiler records where each statement's code is (a task's body's, see
-    /// ``Code/statementPlaces``).
-    var recordsStatementPlaces = false
-    /// Where each statement's code is, by the statement's place in the source.
-    var statementPlaces: [SourceLocation: Code.StatementPlace] = [:]
 
     /// A block being compiled that a `break`, `continue` or `return` must leave on its way out.
     enum Leaving {

@@ -39,9 +39,9 @@ enum SiteKind {
         case .take(.expr(.literal(.string(let type), _)), nil, _):
             self = .take(ActionPattern(string: type), slot: slot)
         case .put(.literal(.string(let type), _), nil, _):
-            self = .put(ConstantActions.typeOnly(type), slot: slot)
+            self = .put(LiteralAction.typeOnly(type), slot: slot)
         case .put(.literal(.string(let type), _), .record(let fields, _)?, _):
-            if let action = ConstantActions.make(type, fields) {
+            if let action = LiteralAction.make(type, fields) {
                 self = .put(action, slot: slot)
             } else if fields.allSatisfy({ $0.key != "type" }) {
                 self = .putRecord(type: type, fields: fields, slot: slot)

@@ -20,6 +20,10 @@ struct CodeSteps {
     /// otherwise retain and release them.
     private let interpreter: Unmanaged<Interpreter>?
     private let task: Unmanaged<SagaTask>?
+    /// A watcher's body running in its turn, with no task (see
+    /// ``Interpreter/runBodyInline(_:_:_:)``): its `put`s go through
+    /// ``Interpreter/putInline(_:into:_:_:past:_:)``.
+    private let inline: UnsafeMutablePointer<Interpreter.InlineBodyRun>?
     /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
     private(set) var steps = 0
     /// The step past which the task yields (see ``Interpreter/Options/yieldAfterSteps``).
@@ -51,6 +55,7 @@ struct CodeSteps {
         isReducer = true
         interpreter = nil
         task = nil
+        inline = nil
         maxSteps = Int.max
         limitsRunSteps = false
     }
@@ -64,12 +69,30 @@ struct CodeSteps {
         isReducer = false
         self.interpreter = .passUnretained(interpreter)
         self.task = .passUnretained(task)
+        inline = nil
         self.steps = steps
         self.yieldAfter = yieldAfter
         self.ran = ran
         self.runStepsLeft = runStepsLeft
         self.maxSteps = maxSteps
         self.limitsRunSteps = limitsRunSteps
+        bound = boundOfSteps()
+    }
+
+    /// The steps of a watcher's body running in its turn (`run`), which no limit can stop
+    /// part-way (see ``Code/inlineSteps``): counted, toward the run's steps.
+    init(
+        _ interpreter: Interpreter, inline run: UnsafeMutablePointer<Interpreter.InlineBodyRun>, yieldAfter: Int,
+        maxSteps: Int
+    ) {
+        reducer = nil
+        isReducer = false
+        self.interpreter = .passUnretained(interpreter)
+        task = nil
+        inline = run
+        self.yieldAfter = yieldAfter
+        self.maxSteps = maxSteps
+        limitsRunSteps = false
         bound = boundOfSteps()
     }
 
@@ -179,13 +202,19 @@ struct CodeSteps {
     /// processed.
     @inline(__always)
     mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int) -> Value? {
-        guard let interpreter, let task else { return nil }
+        guard let interpreter else { return nil }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            guard
-                let processed = task._withUnsafeGuaranteedRef({
+            let put: Value?
+            if let task {
+                put = task._withUnsafeGuaranteedRef {
                     interpreter.putAtOnce(action, into: slot, code, site, past: pc, $0)
-                })
-            else { return nil }
+                }
+            } else if let inline {
+                put = interpreter.putInline(action, into: slot, code, site, past: pc, &inline.pointee)
+            } else {
+                put = nil
+            }
+            guard let processed = put else { return nil }
             restart(
                 from: 0, yieldAfter: interpreter.options.yieldAfterSteps ?? Int.max,
                 runStepsLeft: interpreter.runStepsLeft)
@@ -208,18 +237,20 @@ struct CodeSteps {
     /// ``Interpreter/select(_:_:_:_:)``).
     @inline(__always)
     func select(_ key: Int32, _ code: Code, _ site: Int) -> Result<Value, SagaError> {
-        guard let interpreter, let task else { return .success(.null) }
+        guard let interpreter else { return .success(.null) }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            task._withUnsafeGuaranteedRef { interpreter.select(key, code, site, $0) }
+            guard let task else { return interpreter.select(key, code, site, nil) }
+            return task._withUnsafeGuaranteedRef { interpreter.select(key, code, site, $0) }
         }
     }
 
     /// A ``Code/Instruction/selectState(site:)``, statement `site` of `code`: the store's
     /// state, which the code reads until the `select` ends.
     func selectState(_ code: Code, _ site: Int) -> Value {
-        guard let interpreter, let task else { return .null }
+        guard let interpreter else { return .null }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            task._withUnsafeGuaranteedRef { interpreter.selectState(code, site, $0) }
+            guard let task else { return interpreter.selectState(code, site, nil) }
+            return task._withUnsafeGuaranteedRef { interpreter.selectState(code, site, $0) }
         }
     }
 

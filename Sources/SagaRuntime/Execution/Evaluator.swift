@@ -1,22 +1,11 @@
 import SagaCore
 import SagaLanguage
 
-/// Evaluates expressions.
+/// What compiled code (``Code``) applies to values: operators, member and index reads, the
+/// limits on what it builds, and `now()` and `cancelled` where it runs.
 ///
-/// Expressions never block, so evaluation is a plain recursive walk over the resolved tree:
-/// variables are slots, never names.
-///
-/// An evaluator is a trivial value (two words and a flag), made afresh for each statement at
-/// no cost: what `state` reads lives in an ``EvaluationScope`` that its owner keeps.
-/// With the two values stored here, making and dropping an evaluator would cost outlined
-/// copies of two `Value?` fields per statement.
+/// An evaluator is a trivial value, made afresh for each run of code at no cost.
 struct Evaluator {
-    /// Where `state` and `it` may be read (`select`, reducers, `take … where`); `nil`
-    /// elsewhere.
-    ///
-    /// Unowned: the scope's owner (the interpreter or the reducer runner) outlives every
-    /// evaluator it hands it to.
-    unowned(unsafe) let scope: EvaluationScope?
     /// The scheduler's clock, read by `now()` when it is called: reading a real clock for
     /// every evaluator made, most of which never call `now()`, would be a `DispatchTime.now()`
     /// per statement.
@@ -39,10 +28,8 @@ struct Evaluator {
     var now: Int { clock?.now ?? fixedNow }
 
     init(
-        scope: EvaluationScope? = nil, cancelled: Bool = false, clock: (any SchedulerClock)?,
-        maxLength: Int = Int.max, memory: MemoryWatch? = nil
+        cancelled: Bool = false, clock: (any SchedulerClock)?, maxLength: Int = Int.max, memory: MemoryWatch? = nil
     ) {
-        self.scope = scope
         self.clock = clock
         self.cancelled = cancelled
         self.fixedNow = 0
@@ -52,7 +39,6 @@ struct Evaluator {
 
     /// An evaluator with no clock: `now()` gives `now`.
     init(now: Int) {
-        self.scope = nil
         self.clock = nil
         self.cancelled = false
         self.fixedNow = now
@@ -82,117 +68,6 @@ struct Evaluator {
             kind: "RangeError",
             message: "a list or string would be longer than \(maxLength) (elements or UTF-8 bytes); "
                 + "raise the limit with --max-length")
-    }
-
-    /// Evaluates `expr` over the variables `env`.
-    ///
-    /// Literals and variables, the leaves of most expressions, are read here, inlined where
-    /// the evaluator is called; the rest goes to ``evalNode(_:_:)``. Through that function's
-    /// entry and exit (it saves and restores what its many cases need), a leaf would cost
-    /// several times what reading it does.
-    @inline(__always)
-    func eval(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Value {
-        switch expr {
-        case .literal(let v, _):
-            // An integer is made anew: a copy of a `Value` is an outlined call, even of one
-            // that holds no reference.
-            if case .int(let x) = v { return .int(x) }
-            return v
-        case .variable(let v) where v.slot >= 0 && v.slot < env.count:
-            if case .int(let x) = env[v.slot] { return .int(x) }
-            return env[v.slot]
-        case .binary(let op, let lhs, let rhs, _):
-            // Straight to the operator: through `evalNode`, whose entry and exit serve all
-            // its cases, `i + x` would cost more.
-            return try binary(op, lhs, rhs, env)
-        default:
-            return try evalNode(expr, env)
-        }
-    }
-
-    /// Evaluates `expr`, whatever it is (see ``eval(_:_:)``).
-    private func evalNode(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Value {
-        switch expr {
-        case .literal(let v, _):
-            return v
-        case .variable(let v):
-            guard v.slot >= 0, v.slot < env.count else {
-                throw SagaError.typeError("unknown variable '\(v.name)'")
-            }
-            return env[v.slot]
-        case .binary(let op, let lhs, let rhs, _):
-            return try binary(op, lhs, rhs, env)
-        case .member(let base, let key, _):
-            // `a.by`, `state.count`: read the field where the record is, rather than copy
-            // the record out first (a retain and a release per read).
-            switch base {
-            case .variable(let v) where v.slot >= 0 && v.slot < env.count:
-                if let found = env[v.slot].member(key) { return found }
-            case .state:
-                if let found = scope?.state?.member(key) { return found }
-            default:
-                break
-            }
-            return try Self.member(key, of: try eval(base, env))
-        case .index(let base, let index, _):
-            return try subscriptValue(try eval(base, env), try eval(index, env))
-        case .record(let fields, _):
-            return .record(try record(fields, env))
-        case .list(let items, _):
-            var out: [Value] = []
-            out.reserveCapacity(items.count)
-            for i in items {
-                let v = try eval(i, env)
-                try Value.checkDepth(of: v)
-                out.append(v)
-            }
-            return .list(out)
-        case .interpolation(let parts, _):
-            var s = ""
-            for p in parts {
-                switch p {
-                case .text(let t): s += t
-                case .expr(let e): try eval(e, env).writeDisplay(into: &s)
-                }
-                // Each part is bounded, but not their number times their length.
-                try Value.checkTextLength(s.utf8.count)
-            }
-            return try checkLength(.string(s))
-        case .unary(let op, let operand, _):
-            return try Self.apply(op, try eval(operand, env))
-        case .builtin(let name, let args, _):
-            guard let f = Builtin(rawValue: name) else { throw SagaError.typeError("unknown function '\(name)'") }
-            var values: [Value] = []
-            values.reserveCapacity(args.count)
-            for a in args { values.append(try eval(a, env)) }
-            return try checkLength(try f.apply(values, now: now))
-        case .state:
-            guard let state = scope?.state else {
-                throw SagaError.typeError("'state' can only be read inside select or a reducer")
-            }
-            return state
-        case .cancelled:
-            return .bool(cancelled)
-        case .it:
-            // Outside a `take … where` condition (which is compiled, see ``TakeCondition``).
-            return .null
-        }
-    }
-
-    /// Evaluates a record literal, with room for `extra` more keys: `put "t" {…}` adds `type`,
-    /// and without the room that insertion would reallocate the entries.
-    ///
-    /// The fields are gathered in source order and sorted once (a later duplicate key wins):
-    /// setting them one by one would cost a search and an insertion each.
-    func record(_ fields: [RecordField], _ env: [Value], reserving extra: Int = 0) throws(SagaError) -> Record {
-        var entries: [Record.Entry] = []
-        entries.reserveCapacity(fields.count + extra)
-        for f in fields {
-            let v = try eval(f.value, env)
-            try Value.checkDepth(of: v)
-            entries.append(Record.Entry(key: f.key, value: v))
-        }
-        return Record(unsortedEntries: entries)
     }
 
     /// `op v`: what the evaluator and compiled code (``Code``) both use.
@@ -249,74 +124,8 @@ struct Evaluator {
         return b
     }
 
-    /// Evaluates a condition, which must be a bool.
-    func condition(_ expr: Expr, _ env: [Value]) throws(SagaError) -> Bool {
-        if let result = Self.integerCondition(expr, env) { return result }
-        return try Self.truth(try eval(expr, env))
-    }
-
-    /// `a op b` of two integer variables or literals (`i + 1`), worked out with no evaluator
-    /// (as ``integerCondition(_:_:)``); `nil` for anything else, an overflow included.
-    @inline(__always)
-    static func integerValue(_ expr: Expr, _ env: [Value]) -> Value? {
-        if case .binary(let op, let lhs, let rhs, _) = expr, let x = integer(lhs, env), let y = integer(rhs, env) {
-            return integerBinary(op, x, y)
-        }
-        return nil
-    }
-
-    /// A condition that compares two integer variables or literals (`i < n`, a loop's usual
-    /// condition), worked out without the calls through `evalNode` and `binary`, nor an
-    /// evaluator; `nil` for any other condition, which ``condition(_:_:)`` evaluates.
-    @inline(__always)
-    static func integerCondition(_ expr: Expr, _ env: [Value]) -> Bool? {
-        if case .bool(let result)? = integerValue(expr, env) { return result }
-        return nil
-    }
-
-    private func binary(_ op: BinaryOperator, _ lhs: Expr, _ rhs: Expr, _ env: [Value]) throws(SagaError) -> Value {
-        switch op {
-        case .and, .or:
-            let a = try Self.logicalOperand(op, try eval(lhs, env))
-            if op == .and ? !a : a { return .bool(a) }
-            return .bool(try Self.logicalOperand(op, try eval(rhs, env)))
-        case .coalesce:
-            let l = try eval(lhs, env)
-            if case .null = l { return try eval(rhs, env) }
-            return l
-        default:
-            break
-        }
-        // Two integer variables or literals (`i < n`, `i + 1`) are read where they are: taken
-        // out as values first, each would be an outlined copy of a `Value`.
-        if let x = Self.integer(lhs, env), let y = Self.integer(rhs, env), let result = Self.integerBinary(op, x, y) {
-            return result
-        }
-        let a = try eval(lhs, env)
-        let b = try eval(rhs, env)
-        // The integer case here, as in `apply`: a call to `apply` would cost each turn of a
-        // counting loop more than the arithmetic itself.
-        if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
-        return try applyOperator(op, a, b)
-    }
-
-    /// The integer that `e` is, if it is an integer literal or a variable holding an integer;
-    /// `nil` for anything else (which ``eval(_:_:)`` then evaluates).
-    @inline(__always)
-    private static func integer(_ e: Expr, _ env: [Value]) -> Int? {
-        switch e {
-        case .literal(.int(let x), _):
-            return x
-        case .variable(let v) where v.slot >= 0 && v.slot < env.count:
-            if case .int(let x) = env[v.slot] { return x }
-            return nil
-        default:
-            return nil
-        }
-    }
-
     /// `a op b` for an operator that evaluates both sides (not `&&`, `||`, `??`): what
-    /// compiled code (``Code``) uses, the same as the evaluator's `binary`.
+    /// compiled code (``Code``) uses.
     func apply(_ op: BinaryOperator, _ a: Value, _ b: Value) throws(SagaError) -> Value {
         if case .int(let x) = a, case .int(let y) = b, let result = Self.integerBinary(op, x, y) { return result }
         return try applyOperator(op, a, b)

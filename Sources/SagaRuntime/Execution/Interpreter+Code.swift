@@ -203,8 +203,10 @@ extension Interpreter {
 
     /// `let x = select state.key` (`key` -1: `select`, the whole state), statement `site` of
     /// `code`: the value read, or the error reading it fails with.
-    func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask) -> Result<Value, SagaError> {
-        if tracer != nil { traceEffect(at: code.sites[site], task) }
+    ///
+    /// A body running in its watcher's turn (`task` `nil`) is not traced: it has no task yet.
+    func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask?) -> Result<Value, SagaError> {
+        if tracer != nil, let task { traceEffect(at: code.sites[site], task) }
         guard key >= 0 else { return .success(binding.stateValue) }
         do throws(SagaError) {
             return .success(try Evaluator.member(code.keys[Int(key)], of: binding.stateValue))
@@ -215,8 +217,8 @@ extension Interpreter {
 
     /// The start of `select EXPR`, statement `site` of `code`: the store's state, which the
     /// code reads to compute the expression.
-    func selectState(_ code: Code, _ site: Int, _ task: SagaTask) -> Value {
-        if tracer != nil { traceEffect(at: code.sites[site], task) }
+    func selectState(_ code: Code, _ site: Int, _ task: SagaTask?) -> Value {
+        if tracer != nil, let task { traceEffect(at: code.sites[site], task) }
         return binding.stateValue
     }
 

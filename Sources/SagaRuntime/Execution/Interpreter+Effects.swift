@@ -179,21 +179,6 @@ extension Interpreter {
         return child.handle
     }
 
-    /// `select EXPR` over the variables `env`, where `cancelled` reads as given.
-    func select(_ expr: Expr, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
-        if case .member(.state, let key, _) = expr { return try Evaluator.member(key, of: binding.stateValue) }
-        return try select(evaluating: expr, env, cancelled: cancelled)
-    }
-
-    /// `select EXPR` by the evaluator, with `state` in its scope.
-    private func select(evaluating expr: Expr, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
-        scope.state = binding.stateValue
-        defer { scope.state = nil }
-        let ev = Evaluator(
-            scope: scope, cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
-        return try ev.eval(expr, env)
-    }
-
     /// The size a `buffer N` names: its limit, or `nil` for an `expanding` buffer, which grows.
     private func bufferSize(_ value: Value, _ kind: BufferKind) throws(SagaError) -> Int? {
         guard let n = Evaluator.integer(value), n >= 0 else {
@@ -326,7 +311,7 @@ extension Interpreter {
         } else {
             switch a {
             case .string(let type):
-                action = ConstantActions.typeOnly(type)
+                action = LiteralAction.typeOnly(type)
             case .record(let r):
                 guard case .string? = r["type"] else {
                     throw SagaError.typeError("an action must be a record with a string 'type'")
@@ -339,35 +324,6 @@ extension Interpreter {
             }
         }
         return dispatch(action, from: task)
-    }
-
-    /// The action of `put "TYPE"` or `put "TYPE" {k: literal, …}`: made the first time,
-    /// shared.
-    ///
-    /// `nil` for any other payload.
-    @inline(__always)
-    func constantAction(type: String, _ second: Expr?) -> Value? {
-        // Matched in place: `guard let payload = second` would copy the optional expression.
-        switch second {
-        case nil: return constantActions.action(type: type)
-        case .record(let fields, _)?: return constantActions.action(type: type, fields: fields)
-        default: return nil
-        }
-    }
-
-    /// The action of `put "TYPE" PAYLOAD`, the payload evaluated over the variables `env`
-    /// (where `cancelled` reads as given); see ``constantAction(type:_:)`` first.
-    func action(type: String, _ second: Expr?, _ env: [Value], cancelled: Bool) throws(SagaError) -> Value {
-        guard let second else { return ConstantActions.typeOnly(type) }
-        let ev = Evaluator(cancelled: cancelled, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
-        var payload: Value
-        if case .record(let fields, _) = second {
-            // A record literal (the usual `put "t" {…}`) is built with room for `type`.
-            payload = .record(try ev.record(fields, env, reserving: 1))
-        } else {
-            payload = try ev.eval(second, env)
-        }
-        return try Self.action(type: type, payload: &payload)
     }
 
     /// `put TYPE PAYLOAD`'s action: the payload, which must be a record without a `type`, with

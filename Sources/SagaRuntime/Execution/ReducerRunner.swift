@@ -13,7 +13,7 @@ final class ReducerRunner {
     private let program: Program
     private let output: RunOutput
     /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
-    private let patterns: [ActionPattern?]
+    private var patterns: [ActionPattern?] = []
     /// Whether each reducer needs an undo log.
     ///
     /// One whose body is a single `state.key = …` does not: that assignment either happens
@@ -74,7 +74,6 @@ final class ReducerRunner {
         self.output = output
         self.extra = Self.joined(extra)
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
-        self.patterns = program.reducers.map { Self.compile($0.pattern) }
         self.needsUndo = program.reducers.map { !Self.isOneStateAssignment($0.body.statements) }
         let codes = program.reducers.map { Code(reducer: $0.body.statements, slotCount: max($0.slotCount, 1)) }
         self.codes = codes
@@ -84,6 +83,7 @@ final class ReducerRunner {
         slotCapacity = max(program.reducers.map(\.slotCount).max() ?? 0, 1)
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: .null, count: slotCapacity)
+        patterns = program.reducers.map { compile($0.pattern) }
     }
 
     deinit {
@@ -111,11 +111,11 @@ final class ReducerRunner {
         return true
     }
 
-    private static func compile(_ pattern: Pattern) -> ActionPattern? {
+    private func compile(_ pattern: Pattern) -> ActionPattern? {
         switch pattern {
         case .any: return .any
         case .expr(let e):
-            guard let v = try? Evaluator(now: 0).eval(e, []) else { return nil }
+            guard let v = try? constantValue(e) else { return nil }
             return try? ActionPattern(v)
         }
     }
@@ -124,10 +124,32 @@ final class ReducerRunner {
     func initialState() -> Result<Value, SagaError> {
         guard let expr = program.initialState else { return .success(.record(Record())) }
         do {
-            return .success(try Evaluator(now: 0).eval(expr, []))
+            return .success(try constantValue(expr))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The value of an expression that reads no variable (a reducer's pattern, the program's
+    /// `state`): its code (``Code/init(expression:slotCount:)``), run once, where `now()` is 0.
+    private func constantValue(_ expr: Expr) throws(SagaError) -> Value {
+        let code = Code(expression: expr, slotCount: 0)
+        let count = max(code.roomCount, 1)
+        let room = UnsafeMutablePointer<Value>.allocate(capacity: count)
+        room.initialize(repeating: .null, count: count)
+        defer {
+            room.deinitialize(count: count)
+            room.deallocate()
+        }
+        var state = Value.null
+        var pc = 0
+        var steps = CodeSteps(reducer: self)
+        let exit = try run(code, &state, room, action: .null, room, Evaluator(now: 0), pc: &pc, steps: &steps)
+        guard case .returns(let place) = exit else { return .null }
+        return CodePlaces(
+            slots: room, temporaries: room, constants: code.constantBase, locals: room + code.temporaryCount
+        )
+        .read(place)
     }
 
     /// Applies every matching reducer, in declaration order.

@@ -2,7 +2,7 @@ import SagaCore
 
 /// The actions of input lines that are exactly `{"type":"T"}`: the same value at every such
 /// line of one type, so made once and shared (values are immutable), as `put "t"` shares its
-/// action (``ConstantActions``).
+/// action (``LiteralAction``).
 ///
 /// Such a line costs a comparison of its bytes instead of the JSON reader, a record and a
 /// string made, and their freeing once the action is done with.
@@ -52,7 +52,7 @@ struct TypeOnlyLines {
             return nil
         }
         guard known.count < Self.maxTypes else { return nil }
-        let action = ConstantActions.typeOnly(String(decoding: type, as: UTF8.self))
+        let action = LiteralAction.typeOnly(String(decoding: type, as: UTF8.self))
         known.append(Known(type: Array(type), action: action))
         return action
     }

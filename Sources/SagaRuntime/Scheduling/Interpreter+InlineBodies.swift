@@ -6,14 +6,15 @@ import SagaLanguage
 ///
 /// The short turn starts the body as a task that runs right after it, and the watcher's second
 /// turn right after that (see ``Interpreter/runShortTurn(_:_:_:)``): nothing else runs in
-/// between. A body whose statements all complete in the turn they start in (``InlineBody``)
-/// can therefore run here instead, in the same order, over its own copy of the watcher's
-/// variables, and the task's life (made or restarted, adopted, queued, run, ended, released)
-/// is saved: a large part of the cost of a watcher's action.
+/// between. A body whose code only computes, selects, logs and puts (see
+/// ``Code/inlineSteps``) can therefore run here instead: its code runs in the watcher's turn
+/// over its own copy of the watcher's variables, as its task would run it, and the task's life
+/// (made or restarted, adopted, queued, run, ended, released) is saved: a large part of the
+/// cost of a watcher's action.
 ///
-/// Where the body would wait, or fails, it gets its task at that point, standing where the
-/// statements as written would have left it, and runs on as any body does:
-/// - a statement fails: the task is queued to fail with that error, at that statement;
+/// Where the body would wait, or fails, it gets its task at that point, standing where its
+/// code stopped, and runs on as any body does:
+/// - an instruction fails: the task is queued to fail with that error, past it;
 /// - a `put` finds other work before its action (another action queued, a task to run): the
 ///   task waits on the `put`, its action queued, as ``Interpreter/dispatch(_:from:)`` leaves it;
 /// - a `put`'s action woke tasks, or failed: the task waits on the `put` and is woken after
@@ -30,196 +31,142 @@ import SagaLanguage
 /// task at a `put` processed on the spot has the watcher wait on its join at once, where the
 /// statements would have left it before the action was processed.
 extension Interpreter {
+    /// A body running in its watcher's turn: what its code's `put`s need to give it its task
+    /// (see ``putInline(_:into:_:_:past:_:)``).
+    struct InlineBodyRun {
+        /// The watcher's task.
+        unowned(unsafe) let task: SagaTask
+        unowned(unsafe) let watcher: ShortTurnWatcher
+        /// The body's number, taken where its task would have taken it.
+        let id: Int
+        /// Whether the watcher's second turn has run.
+        var retakeDone = false
+        /// The body's task, once it has one.
+        var child: SagaTask?
+    }
+
     /// Runs the body of `watcher`, an `every`, `latest` or `leading` watcher taking its first
-    /// short turn in `task`,
-    /// with the action bound in `task`'s variables: `statements` are the body's, each one
-    /// that ``InlineBody`` lets through.
-    func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ statements: [Stmt]) {
-        // The body's number, taken where its task would have taken it.
+    /// short turn in `task`, with the action bound in `task`'s variables: `code` is the body's.
+    func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ code: Code) {
         let id = makeID()
         if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: task) }
         var env = watcher.bodyVariables(movingActionOutOf: &task.env)
         // The watcher's second turn, as the short turn sets it up: run here, or queued (see
         // ``queueRetake(_:_:)``). A `leading` watcher's comes only once the body has ended.
         task.token &+= 1
-        var retakeDone = false
-        let joinsBody = watcher.joinSlot != nil
+        var run = InlineBodyRun(task: task, watcher: watcher, id: id)
+        let room = bodyRoom.room(for: code.roomCount)
         let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
-        // Where the body stands: the block running, `pc` past the statement running, and the
-        // blocks around it, where a task made at any point finds its place by the statement
-        // (see ``Code/statementPlaces``).
-        var code = statements
         var pc = 0
-        var outer: [(code: [Stmt], pc: Int)] = []
-        while true {
-            guard pc < code.count else {
-                guard let block = outer.popLast() else { break }
-                code = block.code
-                pc = block.pc
-                continue
-            }
-            let statement = code[pc]
-            pc += 1
-            budget.stepsTaken &+= 1
+        var failure: SagaError?
+        var exit = CodeExit.end
+        withUnsafeMutablePointer(to: &run) { run in
+            // No limit falls inside the body (see ``Code/inlineSteps``); the run's steps are
+            // counted, and checked, once it has run, as a task's are.
+            var counts = CodeSteps(self, inline: run, yieldAfter: Int.max, maxSteps: Int.max)
             do throws(SagaError) {
-                var asWritten = false
-                // The effects are matched where they are in the statement: taken out as a
-                // value, an effect would be copied and destroyed.
-                switch statement {
-                case .declare(let v, _, .expr(let e), _):
-                    env[v.slot] = try ev.eval(e, env)
-                case .assign(let lv, .expr(let e), _) where lv.path.isEmpty:
-                    guard case .variable(let v) = lv.root else {
-                        asWritten = true
-                        break
-                    }
-                    env[v.slot] = try ev.eval(e, env)
-                case .log(let e, _):
-                    var line = ""
-                    try ev.eval(e, env).writeDisplay(into: &line)
-                    emit(line)
-                case .declare(let v, _, .effect(.select(let e?, _)), _):
-                    env[v.slot] = try select(e, env, cancelled: false)
-                case .declare(let v, _, .effect(.select(nil, _)), _):
-                    env[v.slot] = binding.stateValue
-                case .effect(.select(let e?, _), _):
-                    _ = try select(e, env, cancelled: false)
-                case .effect(.select(nil, _), _):
-                    break
-                case .declare(let v, _, .effect(.put(.literal(.string(let type), _), let second, _)), _):
-                    let action = try inlineAction(type, second, env)
-                    guard
-                        putAtOnce(
-                            action, .slot(v.slot), task, watcher, id, env, &retakeDone, joinsBody: joinsBody,
-                            statement: statement)
-                    else { return }
-                    env[v.slot] = action
-                case .effect(.put(.literal(.string(let type), _), let second, _), _):
-                    let action = try inlineAction(type, second, env)
-                    guard
-                        putAtOnce(
-                            action, .discard, task, watcher, id, env, &retakeDone, joinsBody: joinsBody,
-                            statement: statement)
-                    else { return }
-                case .if(let arms, let elseBlock, _):
-                    var arm: [Stmt]? = elseBlock?.statements
-                    for conditional in arms where try ev.condition(conditional.condition, env) {
-                        arm = conditional.body.statements
-                        break
-                    }
-                    guard let arm else { break }
-                    if pc < code.count { outer.append((code, pc)) }
-                    code = arm
-                    pc = 0
-                default:
-                    asWritten = true
-                }
-                if asWritten {
-                    // Not one that ``InlineBody`` lets through: it runs as written.
-                    let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: false))
-                    scheduler.schedule(child)
-                    queueRetake(task, retakeDone)
-                    return
+                exit = try env.withUnsafeMutableBufferPointer { (slots) throws(SagaError) -> CodeExit in
+                    try reducers.run(
+                        code, &noState, slots.baseAddress ?? room, action: .null, room, ev, pc: &pc, steps: &counts)
                 }
             } catch {
-                // As the statement fails in a task: past it, with the error raised there.
-                let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
-                let failure = Failure(error: error, trace: trace(child, at: statement.location))
-                child.resumption = .unwind(.throwError(failure))
-                scheduler.schedule(child)
-                queueRetake(task, retakeDone)
-                return
+                noState = .null
+                failure = error
             }
+            budget.stepsTaken &+= counts.ran
+        }
+        if let child = run.child {
+            // A `put` gave the body its task, which goes on from where the code stopped.
+            child.env = env
+            moveRoom(room, to: child)
+            return
+        }
+        if let failure {
+            // As the instruction fails in a task: past it, with the error raised there.
+            let child = bodyTask(&run, env, past: pc, room)
+            let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : child.location
+            child.resumption = .unwind(.throwError(Failure(error: failure, trace: trace(child, at: at))))
+            scheduler.schedule(child)
+            queueRetake(task, run.retakeDone)
+            return
+        }
+        guard case .end = exit else {
+            // Code that ``Code/inlineSteps`` lets through stops nowhere else; should it, the
+            // body goes on as a task from there.
+            let child = bodyTask(&run, env, past: pc, room)
+            scheduler.schedule(child)
+            queueRetake(task, run.retakeDone)
+            return
         }
         watcher.keepVariables(&env)
         // The step that finds the body's end, and the body's turn as a task.
         budget.stepsTaken &+= 2
-        if !retakeDone { retakeNow(task, watcher) }
-    }
-
-    /// Where a body stands, for a task made there (see ``bodyTask(_:_:_:_:at:)``): at the start
-    /// of a statement, to run it, or past it.
-    private struct BodyPlace {
-        var statement: Stmt
-        var past: Bool
-
-        init(_ statement: Stmt, past: Bool) {
-            self.statement = statement
-            self.past = past
-        }
+        if !run.retakeDone { retakeNow(task, watcher) }
     }
 
     /// The name of a body's task (see ``startBody(of:in:id:env:)``).
     static let bodyName = "fork block"
 
-    /// A `put` of the body at `pc`, its action made, as ``dispatch(_:from:)`` runs it: the
-    /// action processed on the spot once the watcher has taken again, or, where a task would
-    /// wait on the `put`, the body given its task, waiting there.
-    ///
-    /// `joinsBody` says whether the watcher is `leading`'s, which takes again only once the body
-    /// has ended.
-    ///
-    /// - Returns: `false` if the body now has a task, which goes on from there.
-    @inline(__always)
-    private func putAtOnce(
-        _ action: Value, _ target: ResultTarget, _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int,
-        _ env: [Value], _ retakeDone: inout Bool, joinsBody: Bool, statement: Stmt
-    ) -> Bool {
+    /// A `put` of `action` into `slot` (-1: nowhere), statement `site` of `code`, by a body
+    /// running in its watcher's turn, whose code goes on at `pc`, as ``dispatch(_:from:)`` runs
+    /// it: the action processed on the spot once the watcher has taken again (its value the
+    /// action), or, where a task would wait on the `put`, `nil`: the body has its task, waiting
+    /// there.
+    func putInline(
+        _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ run: inout InlineBodyRun
+    ) -> Value? {
+        let target: ResultTarget = slot >= 0 ? .slot(Int(slot)) : .discard
+        let task = run.task
         guard canDispatchAtOnce else {
-            let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
-            if tracer != nil { traceEffect(of: statement, child) }
+            let child = bodyTask(&run, [], past: pc, nil)
+            if tracer != nil { traceEffect(at: code.sites[site], child) }
             child.target = target
             block(child, on: .put)
             scheduler.enqueue(action, putter: child)
-            queueRetake(task, retakeDone)
-            return false
+            queueRetake(task, run.retakeDone)
+            return nil
         }
         // As ``dispatchAtOnce(_:putter:)`` records it, before the work it runs first.
-        if tracer != nil { tracePutAtOnce(id, Self.bodyName) }
-        if !retakeDone, !joinsBody {
-            retakeDone = true
-            retakeNow(task, watcher)
+        if tracer != nil { tracePutAtOnce(run.id, Self.bodyName) }
+        let joinsBody = run.watcher.joinSlot != nil
+        if !run.retakeDone, !joinsBody {
+            run.retakeDone = true
+            retakeNow(task, run.watcher)
         }
         let failure = processAtOnce(action)
-        if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
-        let child = bodyTask(task, watcher, id, env, at: BodyPlace(statement, past: true))
-        if tracer != nil { traceEffect(of: statement, child) }
+        if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return action }
+        let child = bodyTask(&run, [], past: pc, nil)
+        if tracer != nil { traceEffect(at: code.sites[site], child) }
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
-            retakeDone = true
+            run.retakeDone = true
             budget.stepsTaken &+= 1
-            if tracer != nil { traceWait(of: watcher, task, join: true) }
-            move(task, watcher, past: .join)
+            if tracer != nil { traceWait(of: run.watcher, task, join: true) }
+            move(task, run.watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: child)
         }
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)
-        return false
+        return nil
     }
 
-    /// The action of the body's `put "TYPE" [PAYLOAD]`, as the statement makes it.
-    private func inlineAction(_ type: String, _ second: Expr?, _ env: [Value]) throws(SagaError) -> Value {
-        if let action = constantAction(type: type, second) { return action }
-        return try action(type: type, second, env, cancelled: false)
-    }
-
-    /// The body's task, at last: started as the short turn starts it, with the variables as
-    /// the body has left them, standing at `place`.
+    /// The body's task, at last: started as the short turn starts it, with the variables
+    /// `env` (the caller sets them where the code still runs over them), standing at `pc`,
+    /// the temporaries in `room` moved to it when given.
     ///
     /// The caller has it run or wait.
     private func bodyTask(
-        _ task: SagaTask, _ watcher: ShortTurnWatcher, _ id: Int, _ env: [Value], at place: BodyPlace
+        _ run: inout InlineBodyRun, _ env: [Value], past pc: Int, _ room: UnsafeMutablePointer<Value>?
     ) -> SagaTask {
-        let child = startBody(of: watcher, in: task, id: id, env: env)
+        let task = run.task
+        let watcher = run.watcher
+        let child = startBody(of: watcher, in: task, id: run.id, env: env)
+        run.child = child
         task.adopt(child)
-        // Where the statement's code starts (its step, taken again by the task) or ends.
-        if let code = child.code.statementPlaces[place.statement.location] {
-            child.pc = Int(place.past ? code.end : code.start)
-        } else {
-            assertionFailure("a statement of a watcher's body has no place in the body's code")
-        }
+        child.pc = pc
+        if let room { moveRoom(room, to: child) }
         // `latest` keeps the handle of the body it started last, to cancel it with the next
         // action. Only its own statements read it, none of which runs while the body does; a
         // body that ended inline leaves the null there, which cancels nothing, as cancelling an
@@ -231,6 +178,16 @@ extension Interpreter {
             move(task, watcher, past: .fork)
         }
         return child
+    }
+
+    /// Moves the temporaries the body's code left in `room` to its task.
+    private func moveRoom(_ room: UnsafeMutablePointer<Value>, to child: SagaTask) {
+        for t in 0..<child.code.roomCount {
+            if case .null = room[t] { continue }
+            var value = Value.null
+            swap(&value, &room[t])
+            child.setTemporary(t, to: value)
+        }
     }
 
     /// The watcher's second turn, run now, as the run loop would run its queued turn (the

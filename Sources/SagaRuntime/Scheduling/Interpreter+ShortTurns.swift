@@ -124,10 +124,11 @@ extension Interpreter {
         if let hidden = watcher.lastSlot ?? watcher.joinSlot { task.env[hidden] = .null }
         // Inline only where no step limit can fall inside the body, which as a task would fail
         // or yield there.
-        if let inline = watcher.inlineBody, inline.maxSteps <= options.maxSteps,
-            inline.maxSteps <= options.yieldAfterSteps ?? Int.max, !scheduler.stepMadeWork
-        {
-            runBodyInline(task, watcher, inline.statements)
+        let code = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: task.env.count)
+        if watcher.inlineSteps == -2 { watcher.inlineSteps = code.inlineSteps ?? -1 }
+        let steps = watcher.inlineSteps
+        if steps >= 0, steps <= options.maxSteps, steps <= options.yieldAfterSteps ?? Int.max, !scheduler.stepMadeWork {
+            runBodyInline(task, watcher, code)
             return true
         }
         let env = watcher.bodyVariables(movingActionOutOf: &task.env)

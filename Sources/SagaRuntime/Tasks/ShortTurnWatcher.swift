@@ -14,9 +14,9 @@ final class ShortTurnWatcher {
     let bindingSlot: Int
     let body: Block
     let location: SourceLocation
-    /// For a watcher whose body runs in the watcher's turn (see
-    /// ``Interpreter/runBodyInline(_:_:_:)``): the body so; `nil` for the others.
-    let inlineBody: InlineBody?
+    /// The most steps the body takes when it runs in the watcher's turn (see
+    /// ``Code/inlineSteps``), once its code is known: -1 for a body that cannot, -2 until then.
+    @exclusivity(unchecked) var inlineSteps = -2
     /// For `latest`: the slot of its hidden `last` variable, the handle of the body it started
     /// last (see ``WatcherLoop/loop(of:)``); `nil` for the others.
     let lastSlot: Int?
@@ -64,7 +64,6 @@ final class ShortTurnWatcher {
         self.bindingSlot = watcher.binding.slot
         self.body = watcher.body
         self.location = watcher.location
-        self.inlineBody = InlineBody(watcher.body)
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
         self.takeEffect = WatcherLoop.take(watcher)

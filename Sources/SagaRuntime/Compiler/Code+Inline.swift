@@ -1,0 +1,33 @@
+extension Code {
+    /// The most steps a watcher's body takes when its code can run in the watcher's turn (see
+    /// ``Interpreter/runBodyInline(_:_:_:)``), counting the step that finds its end; `nil` for
+    /// code that cannot.
+    ///
+    /// Such code only computes, selects, logs and puts, going forward: every instruction it
+    /// runs completes where it stands, or (a `put` whose action must wait) gives the body its
+    /// task there. A loop, a `try`, a call or any other effect needs a task from the start.
+    var inlineSteps: Int? {
+        var steps = 1
+        for (i, instruction) in instructions.enumerated() {
+            switch instruction {
+            case .move, .stateMember, .state, .cancelled, .member, .index, .binary, .unary, .logical, .logicalRight,
+                .unlessNull, .newList, .append, .checkDepth, .record, .builtin, .appendText, .appendDisplay,
+                .checkLength,
+                .setSlotPath, .updateSlotPath, .addToSlot, .putBuilt, .selectEnd, .log, .fail:
+                continue
+            case .step, .put, .select, .selectState:
+                steps += 1
+            case .stepAndJump(let target):
+                guard target > i else { return nil }
+                steps += 1
+            case .jump(let target), .jumpUnless(_, let target), .jumpUnlessCompare(_, _, _, let target):
+                guard target > i else { return nil }
+            case .statement, .effect, .take, .call, .callReturn, .forStart, .forNext, .forEnd, .clearTemporaries,
+                .stepAndLoopIfCompare, .tryBegin, .tryEnd, .finallyEnd, .finallyLeave, .returnValue, .throwValue,
+                .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .setStatePath, .updateStatePath:
+                return nil
+            }
+        }
+        return steps
+    }
+}
