@@ -201,24 +201,24 @@ struct CodeSteps {
     /// count of steps starting again as after a wait; `nil` if the task now waits for it to be
     /// processed.
     @inline(__always)
-    mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int) -> Value? {
-        guard let interpreter else { return nil }
+    mutating func put(_ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int) -> Bool {
+        guard let interpreter else { return false }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            let put: Value?
+            let processed: Bool
             if let task {
-                put = task._withUnsafeGuaranteedRef {
+                processed = task._withUnsafeGuaranteedRef {
                     interpreter.putAtOnce(action, into: slot, code, site, past: pc, $0)
                 }
             } else if let inline {
-                put = interpreter.putInline(action, into: slot, code, site, past: pc, &inline.pointee)
+                processed = interpreter.putInline(action, into: slot, code, site, past: pc, &inline.pointee)
             } else {
-                put = nil
+                processed = false
             }
-            guard let processed = put else { return nil }
+            guard processed else { return false }
             restart(
                 from: 0, yieldAfter: interpreter.options.yieldAfterSteps ?? Int.max,
                 runStepsLeft: interpreter.runStepsLeft)
-            return processed
+            return true
         }
     }
 

@@ -184,21 +184,23 @@ extension Interpreter {
         if tracer != nil { traceCall(task, index, (0..<count).map(argument)) }
     }
 
-    /// A `put` of a literal action, statement `site` of `code`, as the statement does it:
-    /// processed at once (its value the action as processed), or the task blocks until it is
-    /// (`nil`, its value going into `slot` then, if it is one).
+    /// A `put` of `action`, statement `site` of `code`, as the statement does it: processed at
+    /// once (`true`: its value is the action), or the task blocks until it is (`false`, its
+    /// value going into `slot` then, if it is one).
     ///
     /// The task stands at `pc`, past the `put`, while it runs: where a failure to process the
     /// action is reported.
     func putAtOnce(
         _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ task: SagaTask
-    ) -> Value? {
+    )
+        -> Bool
+    {
         task.pc = pc
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
         if tracer != nil { traceEffect(at: code.sites[site], task) }
-        guard case .dispatched(let processed) = dispatch(action, from: task) else { return nil }
+        guard case .dispatched = dispatch(action, from: task) else { return false }
         task.target = .discard
-        return processed
+        return true
     }
 
     /// `let x = select state.key` (`key` -1: `select`, the whole state), statement `site` of

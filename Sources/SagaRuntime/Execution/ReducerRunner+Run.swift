@@ -148,23 +148,22 @@ extension ReducerRunner {
                             pc &-= 1
                             return .paused
                         }
+                        // The action is read where the code keeps it, and copied only into the
+                        // variable, if there is one.
                         let put = code.puts + Int(index)
                         guard
-                            let processed = steps.put(
-                                put.pointee.action, into: put.pointee.slot, code, Int(put.pointee.site), past: pc)
+                            steps.put(put.pointee.action, into: put.pointee.slot, code, Int(put.pointee.site), past: pc)
                         else {
                             return .waiting
                         }
-                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
-                    case .putBuilt(let action, let index):
+                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = put.pointee.action }
+                    case .putBuilt(let from, let index):
                         let put = code.puts + Int(index)
-                        guard
-                            let processed = steps.put(
-                                places.read(action), into: put.pointee.slot, code, Int(put.pointee.site), past: pc)
-                        else {
+                        let action = places.read(from)
+                        guard steps.put(action, into: put.pointee.slot, code, Int(put.pointee.site), past: pc) else {
                             return .waiting
                         }
-                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = processed }
+                        if put.pointee.slot >= 0 { slots[Int(put.pointee.slot)] = action }
                     case .select(let key, let slot, let site):
                         guard try steps.step() else {
                             pc &-= 1

@@ -34,15 +34,22 @@ extension Interpreter {
     /// A body running in its watcher's turn: what its code's `put`s need to give it its task
     /// (see ``putInline(_:into:_:_:past:_:)``).
     struct InlineBodyRun {
-        /// The watcher's task.
-        unowned(unsafe) let task: SagaTask
-        unowned(unsafe) let watcher: ShortTurnWatcher
+        /// The watcher's task, and its short turns' data: held unretained (the caller holds
+        /// both while the body runs), read without a retain.
+        let taskReference: Unmanaged<SagaTask>
+        let watcherReference: Unmanaged<ShortTurnWatcher>
         /// The body's number, taken where its task would have taken it.
         let id: Int
         /// Whether the watcher's second turn has run.
         var retakeDone = false
         /// The body's task, once it has one.
         var child: SagaTask?
+
+        init(task: SagaTask, watcher: ShortTurnWatcher, id: Int) {
+            taskReference = .passUnretained(task)
+            watcherReference = .passUnretained(watcher)
+            self.id = id
+        }
     }
 
     /// Runs the body of `watcher`, an `every`, `latest` or `leading` watcher taking its first
@@ -109,14 +116,26 @@ extension Interpreter {
 
     /// A `put` of `action` into `slot` (-1: nowhere), statement `site` of `code`, by a body
     /// running in its watcher's turn, whose code goes on at `pc`, as ``dispatch(_:from:)`` runs
-    /// it: the action processed on the spot once the watcher has taken again (its value the
-    /// action), or, where a task would wait on the `put`, `nil`: the body has its task, waiting
-    /// there.
+    /// it: the action processed on the spot once the watcher has taken again (`true`: its
+    /// value is the action), or, where a task would wait on the `put`, `false`: the body has
+    /// its task, waiting there.
     func putInline(
         _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ run: inout InlineBodyRun
-    ) -> Value? {
+    ) -> Bool {
+        run.taskReference._withUnsafeGuaranteedRef { task in
+            run.watcherReference._withUnsafeGuaranteedRef { watcher in
+                putInline(action, into: slot, code, site, past: pc, &run, task, watcher)
+            }
+        }
+    }
+
+    /// ``putInline(_:into:_:_:past:_:)`` with the watcher's task and data at hand.
+    @inline(__always)
+    private func putInline(
+        _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ run: inout InlineBodyRun,
+        _ task: SagaTask, _ watcher: ShortTurnWatcher
+    ) -> Bool {
         let target: ResultTarget = slot >= 0 ? .slot(Int(slot)) : .discard
-        let task = run.task
         guard canDispatchAtOnce else {
             let child = bodyTask(&run, [], past: pc, nil)
             if tracer != nil { traceEffect(at: code.sites[site], child) }
@@ -124,32 +143,32 @@ extension Interpreter {
             block(child, on: .put)
             scheduler.enqueue(action, putter: child)
             queueRetake(task, run.retakeDone)
-            return nil
+            return false
         }
         // As ``dispatchAtOnce(_:putter:)`` records it, before the work it runs first.
         if tracer != nil { tracePutAtOnce(run.id, Self.bodyName) }
-        let joinsBody = run.watcher.joinSlot != nil
+        let joinsBody = watcher.joinSlot != nil
         if !run.retakeDone, !joinsBody {
             run.retakeDone = true
-            retakeNow(task, run.watcher)
+            retakeNow(task, watcher)
         }
         let failure = processAtOnce(action)
-        if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return action }
+        if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
         let child = bodyTask(&run, [], past: pc, nil)
         if tracer != nil { traceEffect(at: code.sites[site], child) }
         if joinsBody {
             // Where the `join` statement would have left it before the action was processed.
             run.retakeDone = true
             budget.stepsTaken &+= 1
-            if tracer != nil { traceWait(of: run.watcher, task, join: true) }
-            move(task, run.watcher, past: .join)
+            if tracer != nil { traceWait(of: watcher, task, join: true) }
+            move(task, watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: child)
         }
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)
-        return nil
+        return false
     }
 
     /// The body's task, at last: started as the short turn starts it, with the variables
@@ -160,8 +179,8 @@ extension Interpreter {
     private func bodyTask(
         _ run: inout InlineBodyRun, _ env: [Value], past pc: Int, _ room: UnsafeMutablePointer<Value>?
     ) -> SagaTask {
-        let task = run.task
-        let watcher = run.watcher
+        let task = run.taskReference.takeUnretainedValue()
+        let watcher = run.watcherReference.takeUnretainedValue()
         let child = startBody(of: watcher, in: task, id: run.id, env: env)
         run.child = child
         task.adopt(child)
