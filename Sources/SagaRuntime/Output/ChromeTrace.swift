@@ -85,7 +85,7 @@ public final class ChromeTrace {
     }
 
     /// A blocking effect begins.
-    func begin(_ tid: Int, _ name: String, _ args: Value, at ms: Int, stamp: Int? = nil) {
+    func begin(_ tid: Int, _ name: some TraceName, _ args: Value, at ms: Int, stamp: Int? = nil) {
         startEvent()
         append("{\"args\":")
         append(json: args)
@@ -98,7 +98,7 @@ public final class ChromeTrace {
     /// `stamp`, when given, is its timestamp, taken earlier with ``timestamp(_:)``: the slice
     /// then begins before events written since.
     func begin(
-        _ tid: Int, _ name: String, argument key: StaticString, json: [UInt8], at ms: Int, stamp: Int? = nil
+        _ tid: Int, _ name: some TraceName, argument key: StaticString, json: [UInt8], at ms: Int, stamp: Int? = nil
     ) {
         startEvent()
         append("{\"args\":{\"")
@@ -110,9 +110,9 @@ public final class ChromeTrace {
     }
 
     /// The fields of a slice's beginning after its arguments.
-    private func beginRest(_ tid: Int, _ name: String, at ms: Int, stamp: Int? = nil) {
+    private func beginRest(_ tid: Int, _ name: some TraceName, at ms: Int, stamp: Int? = nil) {
         append(",\"cat\":\"effect\",\"name\":")
-        append(string: name)
+        name.write(in: self)
         append(",\"ph\":\"B\",\"pid\":1,\"tid\":")
         appendTidAndTime(tid, stamp ?? timestamp(ms))
     }
@@ -125,7 +125,7 @@ public final class ChromeTrace {
     }
 
     /// An instant event: on a task's track, or global when `tid` is nil.
-    func instant(_ name: String, tid: Int?, _ args: Value, at ms: Int) {
+    func instant(_ name: some TraceName, tid: Int?, _ args: Value, at ms: Int) {
         startEvent()
         append("{\"args\":")
         append(json: args)
@@ -134,7 +134,7 @@ public final class ChromeTrace {
 
     /// An instant event whose arguments are one key and its value (`{"action": …}`), written
     /// as that record would be, without making it.
-    func instant(_ name: String, tid: Int?, argument key: StaticString, _ value: Value, at ms: Int) {
+    func instant(_ name: some TraceName, tid: Int?, argument key: StaticString, _ value: Value, at ms: Int) {
         startEvent()
         append("{\"args\":{\"")
         append(key)
@@ -144,23 +144,52 @@ public final class ChromeTrace {
         instantRest(name, tid: tid, at: ms)
     }
 
+    /// A dispatched action's instant event, named by its type, its argument the action
+    /// (`{"action": …}`). An action that is its type alone, the usual one, has its type
+    /// escaped once, and copied for the name.
+    func action(_ action: Value, type: String, at ms: Int) {
+        guard case .record(let r) = action, r.count == 1, r.actionType != nil else {
+            return instant(type, tid: nil, argument: "action", action, at: ms)
+        }
+        startEvent()
+        append("{\"args\":{\"action\":{\"type\":")
+        let start = count
+        append(string: type)
+        let end = count
+        append("}},\"name\":")
+        // Copied from where it was just written, unless the buffer went to the file since.
+        if start < end, end <= count {
+            let length = end &- start
+            if length <= Self.capacity &- count {
+                (bytes + count).update(from: bytes + start, count: length)
+                count &+= length
+            } else {
+                append(string: type)
+            }
+        } else {
+            append(string: type)
+        }
+        append(",\"ph\":\"i\",\"pid\":1,\"s\":\"g\",\"tid\":")
+        appendTidAndTime(0, timestamp(ms))
+    }
+
     /// An instant event with no arguments; `stamp` as in ``begin(_:_:argument:json:at:stamp:)``.
-    func instant(_ name: String, tid: Int?, at ms: Int, stamp: Int? = nil) {
+    func instant(_ name: some TraceName, tid: Int?, at ms: Int, stamp: Int? = nil) {
         startEvent()
         append("{")
         instantFields(name, tid: tid, at: ms, stamp: stamp)
     }
 
     /// The fields of an instant event after its arguments.
-    private func instantRest(_ name: String, tid: Int?, at ms: Int) {
+    private func instantRest(_ name: some TraceName, tid: Int?, at ms: Int) {
         append(",")
         instantFields(name, tid: tid, at: ms)
     }
 
     /// The fields of an instant event from its name on.
-    private func instantFields(_ name: String, tid: Int?, at ms: Int, stamp: Int? = nil) {
+    private func instantFields(_ name: some TraceName, tid: Int?, at ms: Int, stamp: Int? = nil) {
         append("\"name\":")
-        append(string: name)
+        name.write(in: self)
         append(
             tid == nil ? ",\"ph\":\"i\",\"pid\":1,\"s\":\"g\",\"tid\":" : ",\"ph\":\"i\",\"pid\":1,\"s\":\"t\",\"tid\":"
         )
@@ -316,6 +345,19 @@ public final class ChromeTrace {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// A name given as text, as a JSON string (see ``append(string:)``).
+    fileprivate func appendName(_ name: String) {
+        append(string: name)
+    }
+
+    /// A name given as a literal, which needs no escaping (the trace's own names: `take`,
+    /// `put`, `delay`, …), in quotes.
+    fileprivate func appendName(_ name: StaticString) {
+        append("\"")
+        append(name)
+        append("\"")
+    }
+
     /// A JSON string, escaped as canonical JSON escapes it: copied as it is when no character
     /// of it needs escaping, as in the names of effects and of most actions.
     private func append(string: String) {
@@ -339,4 +381,19 @@ public final class ChromeTrace {
         swap(&bytes, &spare)
         count = 0
     }
+}
+
+/// The name of a slice or an instant event: text, which the trace escapes as JSON, or one of
+/// the trace's own literal names, which it writes as they are.
+protocol TraceName {
+    /// Writes the name, as a JSON string, into `trace`.
+    func write(in trace: ChromeTrace)
+}
+
+extension String: TraceName {
+    func write(in trace: ChromeTrace) { trace.appendName(self) }
+}
+
+extension StaticString: TraceName {
+    func write(in trace: ChromeTrace) { trace.appendName(self) }
 }

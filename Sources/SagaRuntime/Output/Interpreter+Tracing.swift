@@ -46,13 +46,24 @@ extension Interpreter {
     func traceBlock(_ task: SagaTask, _ wait: Wait) {
         guard let trace = tracer else { return }
         trace.track(task.id, task.name)
+        // A `put` processed on the spot that then waits begins where it was made, before the
+        // action and what it woke.
+        let putStamp = self.putStamp
+        self.putStamp = nil
+        // The usual slices, whose only argument is their effect, need no record.
+        switch wait {
+        case .none: return
+        case .take: return traceSlice(task, "take" as StaticString, trace, stamp: nil)
+        case .channel: return traceSlice(task, "take channel" as StaticString, trace, stamp: nil)
+        case .put: return traceSlice(task, "put" as StaticString, trace, stamp: putStamp)
+        case .timer: return traceSlice(task, "delay" as StaticString, trace, stamp: nil)
+        case .host: return traceSlice(task, "call" as StaticString, trace, stamp: nil)
+        default: break
+        }
         let name: String
         var args = Record()
         switch wait {
-        case .none: return
-        case .take: name = "take"
-        case .channel: name = "take channel"
-        case .put: name = "put"
+        case .none, .take, .channel, .put, .timer, .host: return
         case .task(let owned):
             name = owned.name.hasPrefix("func ") ? "call" : owned.name
             args["task"] = .string(owned.name)
@@ -65,22 +76,21 @@ extension Interpreter {
         case .joinOne(let t):
             name = "join"
             args["tasks"] = .list([.int(t.id)])
-        case .timer: name = "delay"
-        case .host: name = "call"
         }
         task.traceOpen = true
-        let effect = task.tracedEffect
-        // A `put` processed on the spot that then waits begins where it was made, before the
-        // action and what it woke.
-        let stamp = name == "put" ? putStamp : nil
-        putStamp = nil
-        // The usual slice, a `take` or a `delay`, has only its effect: written without a record.
-        if args.isEmpty, let effect {
-            trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now, stamp: stamp)
+        if let effect = task.tracedEffect { args["effect"] = .string(effect.text) }
+        trace.begin(task.id, name, .record(args), at: clock.now)
+    }
+
+    /// A slice whose only argument is its effect (`{"effect": "…"}`), written without a record;
+    /// `stamp` as in ``ChromeTrace/begin(_:_:argument:json:at:stamp:)``.
+    private func traceSlice(_ task: SagaTask, _ name: StaticString, _ trace: ChromeTrace, stamp: Int?) {
+        task.traceOpen = true
+        guard let effect = task.tracedEffect else {
+            trace.begin(task.id, name, .record(Record()), at: clock.now, stamp: stamp)
             return
         }
-        if let effect { args["effect"] = .string(effect.text) }
-        trace.begin(task.id, name, .record(args), at: clock.now, stamp: stamp)
+        trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now, stamp: stamp)
     }
 
     /// Records that `task` no longer blocks (woken, cancelled or aborted).
@@ -125,7 +135,7 @@ extension Interpreter {
     func tracePutAtOnce(_ task: SagaTask, stamp: Int) {
         guard let trace = tracer else { return }
         trace.track(task.id, task.name)
-        trace.instant("put", tid: task.id, at: clock.now, stamp: stamp)
+        trace.instant("put" as StaticString, tid: task.id, at: clock.now, stamp: stamp)
     }
 
     /// Records a `put` processed on the spot by the task numbered `id`, named `name` (a
@@ -133,7 +143,7 @@ extension Interpreter {
     func tracePutAtOnce(_ id: Int, _ name: String) {
         guard let trace = tracer else { return }
         trace.track(id, name)
-        trace.instant("put", tid: id, at: clock.now)
+        trace.instant("put" as StaticString, tid: id, at: clock.now)
     }
 
     /// Records a `call` of a saga function, which runs in the caller's task.
@@ -162,8 +172,10 @@ extension Interpreter {
     /// Records a dispatched action.
     func traceAction(_ action: Value) {
         guard let trace = tracer else { return }
-        let type = action["type"].stringValue ?? "action"
-        trace.instant(type, tid: nil, argument: "action", action, at: clock.now)
+        // An action's type read where it is (a type alone is kept as its string).
+        var type = "action"
+        if case .record(let r) = action, let t = r.actionType { type = t }
+        trace.action(action, type: type, at: clock.now)
     }
 
     /// Records an uncaught error of a task.
