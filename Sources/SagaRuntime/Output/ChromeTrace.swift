@@ -144,9 +144,10 @@ public final class ChromeTrace {
         instantRest(name, tid: tid, at: ms)
     }
 
-    /// A dispatched action's instant event, named by its type, its argument the action
-    /// (`{"action": …}`). An action that is its type alone, the usual one, has its type
-    /// escaped once, and copied for the name.
+    /// A dispatched action's instant event, named by its type, its argument the action.
+    ///
+    /// Its arguments are `{"action": …}`. An action that is its type alone, the usual one,
+    /// has its type escaped once, and copied for the name.
     func action(_ action: Value, type: String, at ms: Int) {
         guard case .record(let r) = action, r.count == 1, r.actionType != nil else {
             return instant(type, tid: nil, argument: "action", action, at: ms)
