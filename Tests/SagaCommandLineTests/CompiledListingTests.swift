@@ -144,7 +144,7 @@ import Testing
         #expect(lines.contains { $0.hasSuffix("step; select state into s") }, "\(r.out)")
         #expect(lines.contains { $0.hasSuffix("step; select: state = the store's") }, "\(r.out)")
         #expect(lines.contains { $0.hasSuffix("n = t0.name") }, "\(r.out)")
-        #expect(lines.contains { $0.hasSuffix("end select: drop n, state") }, "\(r.out)")
+        #expect(lines.contains { $0.hasSuffix("end select: let go of state") }, "\(r.out)")
     }
 
     /// A reducer's pattern shows as it is written: a type, `*`, or a list of types.

@@ -165,7 +165,7 @@ extension Checker {
             var changed = checkExpr(&count)
             // What the run would refuse at once: a literal count below 1.
             if case .literal(.int(let n), let at) = count, n < 1 {
-                error("retry needs a count of at least 1, got \(n)", at: at)
+                error("retry needs a whole number of at least 1, got \(n)", at: at)
             }
             if var checked = wait, checkWait(&checked) {
                 wait = checked

@@ -113,7 +113,8 @@ extension Code {
         case .select(let k, let slot, _):
             return "step; select " + (k < 0 ? "state" : "state.\(key(k))") + " into \(p(.slot(slot)))"
         case .selectState: return "step; select: state = the store's"
-        case .selectEnd(let place): return "end select: drop \(p(place)), state"
+        case .selectEnd(.temporary(let t)): return "end select: drop t\(t) (its value goes nowhere), let go of state"
+        case .selectEnd: return "end select: let go of state"
         case .forStart(let sequence, let items): return "t\(items) = items of \(p(sequence)); t\(items + 1) = 0"
         case .forNext(let items, let slot, let exit):
             return "\(p(.slot(slot))) = next of t\(items), or goto \(exit)"

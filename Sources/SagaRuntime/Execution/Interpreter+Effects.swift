@@ -92,7 +92,12 @@ extension Interpreter {
             try reserveTasks(effects.count)
             return startCombinator(.allList, [], effects.map { ($0, task.env) }, task, loc)
         case .allFor(let variable, _, let effect, let loc):
-            let items = try Interpreter.iterationItems(operands[0])
+            let list = operands[0]
+            switch list {
+            case .list, .record: break
+            default: throw SagaError.typeError("all for … in needs a list or a record, got \(list.kindName)")
+            }
+            let items = try Interpreter.iterationItems(list)
             try reserveTasks(items.count)
             var entries: [(Effect, [Value])] = []
             entries.reserveCapacity(items.count)
@@ -107,7 +112,7 @@ extension Interpreter {
         case .retry(_, _, _, let loop, let loc):
             let count = operands[0]
             guard let n = Evaluator.integer(count), n >= 1 else {
-                throw SagaError.typeError("retry needs a count of at least 1, got \(count.canonicalJSON)")
+                throw SagaError.typeError("retry needs a whole number of at least 1, got \(count.canonicalJSON)")
             }
             try reserveTasks(1)
             return runOwned(loop.body, env: Self.frame(of: loop, from: task.env, count: n), name: "retry", task, loc)
@@ -447,7 +452,7 @@ extension Interpreter {
         case .list(let items):
             for item in items {
                 guard case .handle(let h) = item, let t = h.object as? SagaTask else {
-                    throw SagaError.typeError("join needs tasks, got \(item.kindName)")
+                    throw SagaError.typeError("join needs tasks, got \(item.kindName) in the list")
                 }
                 tasks.append(t)
             }
