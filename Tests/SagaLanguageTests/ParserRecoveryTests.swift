@@ -117,6 +117,10 @@ import Testing
                 "1:18: expected '{' after while condition, found '='; to compare two values, write '=='"
             ])
         #expect(
+            ParseFixture.errors("saga a { let b = take \"t\" where it.id = 1 }") == [
+                "1:39: expected newline or ';' after statement, found '='; to compare two values, write '=='"
+            ])
+        #expect(
             ParseFixture.errors("saga a { try { log 1 } catch (e) { log e } }") == [
                 "1:30: expected a name for the error after 'catch', found '('; write 'catch e', without parentheses"
             ])

@@ -86,7 +86,9 @@ extension Parser {
                     + "an effect stands alone or is the whole right side of let, var or '='",
                 at: location(previous))
         }
-        return fail("expected newline or ';' after statement, found \(found)")
+        // `take "t" where it.id = id`: a comparison written with one '='.
+        let hint = kind == .assign ? "; to compare two values, write '=='" : ""
+        return fail("expected newline or ';' after statement, found \(found)\(hint)")
     }
 
     /// Reports a block that the end of the file or the next declaration leaves open: at the end
