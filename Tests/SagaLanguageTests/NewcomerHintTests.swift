@@ -32,9 +32,10 @@ import Testing
     }
 
     /// What the run refuses whenever it gets there (a literal that is not a duration for
-    /// `delay`, not a task for `cancel` or `join`, not a bool for a condition, not a whole number
-    /// for a buffer, an operation between literals that always fails) is a warning: a program
-    /// may mean it, to show what a `catch` gets.
+    /// `delay`, not a task for `cancel` or `join`, not an action for `put`, not a pattern for
+    /// `take`, not a bool for a condition, not a whole number for a buffer, a member of a
+    /// number, an operation between literals that always fails) is a warning: a program may
+    /// mean it, to show what a `catch` gets.
     @Test func literalsTheRunWouldRefuseAreReported() {
         #expect(
             CheckerTests.diagnostics(#"saga main { delay "soon" }"#) == [
@@ -58,6 +59,18 @@ import Testing
         #expect(
             CheckerTests.diagnostics(#"saga main { while "x" { log 1 } }"#) == [
                 "1:19: warning: a condition must be true or false, got string: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { put 5 }"#) == [
+                "1:17: warning: put needs an action, got number: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { let a = take true; log a }"#) == [
+                "1:26: warning: take needs a channel, a type pattern or a list of them, got bool: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics(#"saga main { log 5.a }"#) == [
+                "1:17: warning: cannot read '.a' of a number: this fails whenever it runs"
             ])
         #expect(
             CheckerTests.diagnostics(#"saga main { join 5 }"#) == [

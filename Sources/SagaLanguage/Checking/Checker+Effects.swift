@@ -30,6 +30,16 @@ extension Checker {
     private mutating func checkEffectParts(_ effect: inout Effect) -> Bool {
         switch effect {
         case .take:
+            // A literal that is no pattern fails whenever it runs (a warning, as for `cancel`).
+            if case .take(.expr(.literal(let value, let at)), _, _) = effect {
+                switch value {
+                case .string, .list: break
+                default:
+                    warning(
+                        "take needs a channel, a type pattern or a list of them, got \(value.kindName): "
+                            + "this fails whenever it runs", at: at)
+                }
+            }
             guard case .take(var pattern, var condition, let location) = effect else { return false }
             var changed = checkPattern(&pattern)
             if var inner = condition, checkWhereCondition(&inner) {
@@ -48,6 +58,16 @@ extension Checker {
                 error(
                     "the payload of put \"\(type)\" must not hold 'type'; to put a whole action, write put { type: …, … }",
                     at: at)
+            }
+            // A literal that is no action, type or channel fails whenever it runs (a warning, as
+            // for `cancel`).
+            if case .literal(let value, let at) = first {
+                switch value {
+                case .string, .record: break
+                default:
+                    let needs = second == nil ? "an action" : "an action type or a channel first"
+                    warning("put needs \(needs), got \(value.kindName): this fails whenever it runs", at: at)
+                }
             }
             let firstChanged = checkExpr(&first)
             guard checkExpr(&second) || firstChanged else { return false }

@@ -72,6 +72,15 @@ extension Checker {
             return false
 
         case .member:
+            // A member of a literal that has none (`5.a`) fails whenever it runs: a warning, as
+            // for the literal operands of ``checkLiterals(_:_:_:at:)``.
+            if case .member(.literal(let value, _), let name, let at) = expr {
+                switch value {
+                case .int, .double, .bool, .string:
+                    warning("cannot read '.\(name)' of a \(value.kindName): this fails whenever it runs", at: at)
+                default: break
+                }
+            }
             guard case .member(var base, let name, let location) = expr, checkExpr(&base) else { return false }
             expr = .member(base, name, location)
             return true
