@@ -141,13 +141,22 @@ final class ReducerRunner {
             room.deinitialize(count: count)
             room.deallocate()
         }
-        var state = Value.null
+        return try value(of: code, it: .null, slots: room, room: room, Evaluator(now: 0))
+    }
+
+    /// The value of an expression's code (``Code/init(expression:slotCount:)``), `it` its
+    /// state, over the variables in `slots` (only read), its temporaries in `room`.
+    func value(
+        of code: Code, it: Value, slots: UnsafeMutablePointer<Value>, room: UnsafeMutablePointer<Value>,
+        _ ev: Evaluator
+    ) throws(SagaError) -> Value {
+        var state = it
         var pc = 0
         var steps = CodeSteps(reducer: self)
-        let exit = try run(code, &state, room, action: .null, room, Evaluator(now: 0), pc: &pc, steps: &steps)
+        let exit = try run(code, &state, slots, action: .null, room, ev, pc: &pc, steps: &steps)
         guard case .returns(let place) = exit else { return .null }
         return CodePlaces(
-            slots: room, temporaries: room, constants: code.constantBase, locals: room + code.temporaryCount
+            slots: slots, temporaries: room, constants: code.constantBase, locals: room + code.temporaryCount
         )
         .read(place)
     }

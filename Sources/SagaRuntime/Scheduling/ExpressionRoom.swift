@@ -1,8 +1,9 @@
 import SagaCore
 
-/// Room for the temporaries of an expression's code the interpreter runs between tasks' turns
-/// (a `take`'s `where` condition, see ``Interpreter/value(of:it:env:)``): made once, grown
-/// for a code that needs more, and left empty after each run.
+/// Room for the temporaries of code the interpreter runs outside any task (a `take`'s `where`
+/// condition, see ``Interpreter/value(of:it:env:)``; a watcher's body in its turn, see
+/// ``Interpreter/runBodyInline(_:_:_:)``): made once, grown for a code that needs more, and
+/// left empty after each run.
 final class ExpressionRoom {
     private(set) var base: UnsafeMutablePointer<Value>
     private var capacity: Int
