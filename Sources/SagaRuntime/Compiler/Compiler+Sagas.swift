@@ -24,10 +24,7 @@ extension Compiler {
     /// literal action or of a type and a record literal, as instructions of their own, any
     /// other by the interpreter.
     mutating func site(_ stmt: Stmt, resultInto result: Int32 = -1) {
-        sites.append(stmt)
-        siteOperands.append([])
-        siteResults.append(result)
-        let site = Int32(sites.count - 1)
+        let site = addSite(stmt, result: result)
         switch SiteKind(stmt) {
         case .statement:
             // The effect's operands first, where the statement's step comes before the first
@@ -73,14 +70,12 @@ extension Compiler {
             }
         }
         localCount = Swift.max(localCount, moves.count)
-        sites += [stmt, stmt]
-        siteOperands += [arguments, parameters]
-        siteResults += [-1, -1]
+        let site = addSite(stmt, operands: arguments)
+        let failSite = addSite(stmt, operands: parameters)
         let index = Int32(valueCalls.count)
         let valueCall = Code.ValueCall(
             function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
-            site: Int32(sites.count - 2), failSite: Int32(sites.count - 1), clearsFrom: clearsFrom,
-            locals: 0..<Int32(moves.count))
+            site: site, failSite: failSite, clearsFrom: clearsFrom, locals: 0..<Int32(moves.count))
         valueCalls.append(valueCall)
         emit(.call(index))
         valueCall.callAt = Int32(instructions.count - 1)
@@ -98,10 +93,7 @@ extension Compiler {
     /// ``Code/Instruction/selectState(site:)`` and ``Code/Instruction/selectEnd(_:)``;
     /// `select state.key` or `select` into a variable is ``Code/Instruction/select(key:slot:site:)``.
     mutating func compileSelect(_ e: Expr?, _ stmt: Stmt, into target: LValue?) {
-        sites.append(stmt)
-        siteOperands.append([])
-        siteResults.append(-1)
-        let site = Int32(sites.count - 1)
+        let site = addSite(stmt)
         let at = stmt.location
         var slot: Int32?
         if let target, target.path.isEmpty, case .variable(let v) = target.root {
@@ -142,6 +134,15 @@ extension Compiler {
             guard isOwnSlot(v.slot) else { return unknownVariable(v.name) }
             emit(.setSlotPath(slot: Int32(v.slot), pathIndex(target.path), value))
         }
+    }
+
+    /// Adds a statement the interpreter runs where it stands, with the places of its effect's
+    /// operands and the temporary its value waits in (-1: none); its index among ``sites``.
+    mutating func addSite(_ stmt: Stmt, operands: [Code.Place] = [], result: Int32 = -1) -> Int32 {
+        sites.append(stmt)
+        siteOperands.append(operands)
+        siteResults.append(result)
+        return Int32(sites.count - 1)
     }
 
     /// The effect of an effect statement (`EFFECT`, `let x = EFFECT`, `x = EFFECT`).
