@@ -315,9 +315,10 @@ final class Code {
         /// (see ``Interpreter/traceEffect(at:_:)``).
         @exclusivity(unchecked) var tracedEffect: TracedEffect?
         /// The code of the bodies its effect runs as tasks (the entries of its `race` or `all`,
-        /// or the host function it forks; see ``Desugar``), by entry, each with the size of the
-        /// frame it was made for: made the first time the statement runs, used again after.
-        @exclusivity(unchecked) var effectTasks: [(slot: Int, code: Code)?] = []
+        /// or the host function it forks; see ``Code/init(effectTask:at:slotCount:callShapes:)``),
+        /// by entry, each made for a frame of its ``Code/slotCount``: made the first time the
+        /// statement runs, used again after.
+        @exclusivity(unchecked) var effectTasks: [Code?] = []
         /// The type its `take "t"` (with or without `where`) names, and the pattern that
         /// type spells, read once: `nil` for any other statement.
         let takePattern: (type: String, pattern: ActionPattern)?
@@ -451,6 +452,16 @@ final class Code {
     /// cannot hold.
     convenience init?(sagaBody statements: [Stmt], slotCount: Int, callShapes: [CallShape] = []) {
         guard let compiler = Compiler.sagaBody(statements, slotCount: slotCount, callShapes: callShapes)
+        else { return nil }
+        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
+    }
+
+    /// Compiles the body of a `race` or `all` entry that runs `effect` over the first
+    /// `slotCount` variables of a task (see ``Compiler/effectTask(_:at:slotCount:callShapes:)``);
+    /// `nil` if the effect names a variable outside them.
+    convenience init?(effectTask effect: Effect, at location: SourceLocation, slotCount: Int, callShapes: [CallShape]) {
+        guard
+            let compiler = Compiler.effectTask(effect, at: location, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
     }

@@ -20,6 +20,43 @@ extension Compiler {
         return compiler.refusesBody ? nil : compiler
     }
 
+    /// The body of a `race` or `all` entry: its effect, its value into a temporary, and that
+    /// value returned; `nil` if the effect names a variable outside the frame.
+    ///
+    /// The body reads the frame of the task that runs the combinator and writes none of it, so
+    /// the entry's task runs over that frame as it is, not a copy.
+    static func effectTask(
+        _ effect: Effect, at loc: SourceLocation, slotCount: Int, callShapes: [CallShape]
+    )
+        -> Compiler?
+    {
+        var compiler = Compiler(slotCount: slotCount)
+        compiler.forSaga = true
+        compiler.callShapes = callShapes
+        let result = compiler.newTemporary()
+        let stmt = Stmt.effect(effect, loc)
+        if case .select(let e, _) = effect {
+            compiler.emit(.selectState(site: compiler.addSite(stmt)))
+            compiler.selecting = true
+            compiler.compile(e ?? .state(loc), into: result)
+            compiler.selecting = false
+            // The state let go of, the value kept (reading a temporary takes its value).
+            compiler.emit(.selectEnd(compiler.addConstant(.null)))
+        } else if case .call(.function(let function, _), let arguments, _) = effect,
+            callShapes.indices.contains(function), let value = callShapes[function].returnedValue
+        {
+            compiler.compileCall((function, arguments, -1, value), stmt, into: result)
+        } else if case .temporary(let t) = result {
+            // Run by the interpreter, its value into the temporary (see ``Code/Site/result``).
+            let site = compiler.addSite(stmt, result: t)
+            let start = compiler.instructions.count
+            compiler.siteOperands[Int(site)] = effect.operands.map { compiler.place(of: $0) }
+            compiler.emit(compiler.instructions.count == start ? .statement(site) : .effect(site))
+        }
+        compiler.emit(.returnValue(result))
+        return compiler.refusesBody ? nil : compiler
+    }
+
     /// A statement the interpreter runs where it stands: a `take` of a type, and a `put` of a
     /// literal action or of a type and a record literal, as instructions of their own, any
     /// other by the interpreter.
@@ -52,8 +89,11 @@ extension Compiler {
     /// A call of a one-`return` function: its arguments into places, ``Code/Instruction/call(_:)``,
     /// each argument that is neither a variable nor a constant moved into a local, the code of
     /// the function's expression over those places, and ``Code/Instruction/callReturn(_:_:)``.
+    ///
+    /// The value goes into `target`, or, without one, into the call's variable.
     mutating func compileCall(
-        _ call: (function: Int, arguments: [Expr], slot: Int, value: Expr), _ stmt: Stmt
+        _ call: (function: Int, arguments: [Expr], slot: Int, value: Expr), _ stmt: Stmt,
+        into target: Code.Place? = nil
     ) {
         let clearsFrom = Int32(temporariesInUse)
         let arguments = call.arguments.map { place(of: $0) }
@@ -70,11 +110,14 @@ extension Compiler {
             }
         }
         localCount = Swift.max(localCount, moves.count)
-        let site = addSite(stmt, operands: arguments)
-        let failSite = addSite(stmt, operands: parameters)
+        // A statement that stands for the call gives its value where the call would.
+        var result: Int32 = -1
+        if case .temporary(let t)? = target { result = t }
+        let site = addSite(stmt, operands: arguments, result: result)
+        let failSite = addSite(stmt, operands: parameters, result: result)
         let index = Int32(valueCalls.count)
         let valueCall = Code.ValueCall(
-            function: Int32(call.function), arguments: parameters, target: .slot(Int32(call.slot)),
+            function: Int32(call.function), arguments: parameters, target: target ?? .slot(Int32(call.slot)),
             site: site, failSite: failSite, clearsFrom: clearsFrom, locals: 0..<Int32(moves.count))
         valueCalls.append(valueCall)
         emit(.call(index))

@@ -48,25 +48,26 @@ struct CodeStore {
         return code
     }
 
-    /// The code of a body that runs `effect` as a task over `slot` variables.
+    /// The code of a body that runs `effect` as a task over `slotCount` variables (see
+    /// ``Code/init(effectTask:at:slotCount:callShapes:)``).
     ///
-    /// Its value is kept in one more variable (see ``Desugar/effectTask(_:slot:at:)``). It is
-    /// `site`'s entry `entry` (see ``Code/Site/effectTasks``): made the first time, found there
-    /// after that. Without a site (a saga written in Swift), it is made each time.
+    /// It is `site`'s entry `entry` (see ``Code/Site/effectTasks``): made the first time, found
+    /// there after that. Without a site (a saga written in Swift), it is made each time.
     func code(
-        ofEffect effect: Effect, at location: SourceLocation, slot: Int, site: Code.Site?, entry: Int,
+        ofEffect effect: Effect, at location: SourceLocation, slotCount: Int, site: Code.Site?, entry: Int,
         callShapes: [CallShape]
     ) -> Code {
-        if let site, entry < site.effectTasks.count, let made = site.effectTasks[entry], made.slot == slot {
-            return made.code
+        if let site, entry < site.effectTasks.count, let made = site.effectTasks[entry], made.slotCount == slotCount {
+            return made
         }
-        let body = Desugar.effectTask(effect, slot: slot, at: location)
-        let code = Self.compile(body.statements, slotCount: slot + 1, callShapes: callShapes)
+        let code =
+            Code(effectTask: effect, at: location, slotCount: slotCount, callShapes: callShapes)
+            ?? Code.failing("this body cannot be compiled")
         if let site {
             if site.effectTasks.count <= entry {
                 site.effectTasks += Array(repeating: nil, count: entry + 1 - site.effectTasks.count)
             }
-            site.effectTasks[entry] = (slot, code)
+            site.effectTasks[entry] = code
         }
         return code
     }

@@ -24,16 +24,17 @@ extension Interpreter {
             id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
     }
 
-    /// A task that runs `effect` over `env` and returns its value (see ``Desugar``): entry
-    /// `entry` of the statement running where it stands (see ``runningSite``).
+    /// A task that runs `effect` over `env`, which it shares, and returns its value (see
+    /// ``Code/init(effectTask:at:slotCount:callShapes:)``): entry `entry` of the statement
+    /// running where it stands (see ``runningSite``).
     func effectTask(
         _ effect: Effect, at location: SourceLocation, entry: Int, name: String, kind: SagaTask.Kind,
         parent: SagaTask, env: [Value]
     ) -> SagaTask {
         let code = codeStore.code(
-            ofEffect: effect, at: location, slot: env.count, site: runningSite, entry: entry,
+            ofEffect: effect, at: location, slotCount: env.count, site: runningSite, entry: entry,
             callShapes: callShapes)
-        return newTask(name: name, location: location, kind: kind, parent: parent, env: env + [.null], code: code)
+        return newTask(name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
     /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).
