@@ -112,6 +112,29 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "actions")
     },
     Workload(
+        name: "fork-loop-select-put",
+        summary: "every-select-put written out: `loop { take; fork { select + put } }` per outside action",
+        defaultCount: 1_000_000
+    ) { n in
+        // The loop a redux-saga user writes by hand (`while (true) { take; fork }`), which an
+        // `every` watcher stands for.
+        let source = """
+            state { count: 0 }
+            reduce "add" as a { state.count = state.count + a.by }
+            saga main {
+              loop {
+                let r = take "request"
+                fork {
+                  let c = select state.count
+                  put "add" { by: 1 }
+                }
+              }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: n, line: #"{"type":"request"}"#)
+        return Measurement(count: n, seconds: seconds, unit: "actions")
+    },
+    Workload(
         name: "every-select-put-payload",
         summary: "every-select-put with a payload in each input line (read by the JSON reader)",
         defaultCount: 1_000_000

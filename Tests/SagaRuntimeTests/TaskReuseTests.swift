@@ -54,6 +54,7 @@ import Testing
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
+        used.nextTurnIsQuiet = true
         used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
         used.target = .slot(2)
         used.resumption = .retake
@@ -69,7 +70,8 @@ import Testing
                 "id", "parent", "env", "code", "storedPC", "storedCallDepth", "temporaries", "frames", "token",
                 "waitSequence", "extras", "failure", "name", "owner", "location", "kind", "phase", "traceOpen",
                 "endedByEnd", "wait",
-                "runsForCancelledOwner", "isCancelling", "isShortTurnWatcher", "awaitsAdoption", "endedUnadopted",
+                "runsForCancelledOwner", "isCancelling", "nextTurnIsQuiet", "isShortTurnWatcher", "awaitsAdoption",
+                "endedUnadopted",
                 "keepsParent",
                 "target",
                 "resumption", "outcome",

@@ -342,6 +342,11 @@ final class Code {
         /// The temporary its effect leaves its value in, which the code then stores through a
         /// path (`r.x = take "t"`); -1 when the effect stores it itself.
         let result: Int32
+        /// Whether the statement is a `fork` after which the task's code only jumps and turns
+        /// loops until it takes an action (see ``Code/findForksBeforeTakes(_:_:)``): the turn
+        /// that follows the `fork`, once its body has had its own, changes nothing another
+        /// task could see (see ``Interpreter/isQuietOrStale(_:)``).
+        @exclusivity(unchecked) var takesNext = false
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 
@@ -513,6 +518,7 @@ final class Code {
             lines[i] = lines[Int(target)]
         }
         self.lines = lines
+        Self.findForksBeforeTakes(sites, instructions)
         putCount = compiler.puts.count
         puts = .allocate(capacity: max(putCount, 1))
         puts.initialize(from: compiler.puts, count: putCount)

@@ -378,13 +378,14 @@ extension Interpreter {
         return false
     }
 
-    /// Whether `work` is stale, or a watcher's second turn that changes nothing another task
-    /// could see (see ``retakeIsQuiet(_:)``), so that a `put` may be processed once it is done
-    /// (see ``dispatchAtOnce(_:putter:)``).
-    func isRetakeOrStale(_ work: Work) -> Bool {
+    /// Whether `work` is stale, or a turn that changes nothing another task could see (a
+    /// watcher's second turn, see ``retakeIsQuiet(_:)``, or the turn of a task that yielded to
+    /// the body it forked and then only takes, see ``SagaTask/nextTurnIsQuiet``), so that a
+    /// `put` may be processed once it is done (see ``dispatchAtOnce(_:putter:)``).
+    func isQuietOrStale(_ work: Work) -> Bool {
         guard case .run(let task, let token) = work else { return false }
         guard task.token == token, !task.isDone else { return true }
         if case .retake = task.resumption { return retakeIsQuiet(task) }
-        return false
+        return task.nextTurnIsQuiet
     }
 }

@@ -116,6 +116,10 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
+    /// Set while the task waits for its turn after yielding to a body it forked, its code then
+    /// only taking an action (see ``Code/Site/takesNext``): a turn that changes nothing another
+    /// task could see.
+    @exclusivity(unchecked) var nextTurnIsQuiet = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
     @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
@@ -352,6 +356,7 @@ final class SagaTask: @unchecked Sendable {
         awaitsAdoption = false
         endedUnadopted = false
         keepsParent = false
+        nextTurnIsQuiet = false
         self.id = id
         self.parent = parent
         self.env = env
