@@ -88,6 +88,9 @@ extension Interpreter {
                 case .next:
                     continue
                 case .suspended:
+                    // A `fork` yields to its body; where the code then only takes an action,
+                    // the task's next turn is quiet.
+                    if site.takesNext { task.nextTurnIsQuiet = true }
                     return false
                 case .completion(let completion):
                     // Past the memory budget, the run stops here (the error that says so could

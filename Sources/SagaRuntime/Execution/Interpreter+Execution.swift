@@ -24,7 +24,6 @@ extension Interpreter {
         // outlined calls) per resumption.
         var resumption = Resumption.start
         swap(&resumption, &task.resumption)
-        if task.nextTurnIsQuiet { task.nextTurnIsQuiet = false }
         // A value is moved out by a consuming method: bound by the `switch` below, it would
         // be copied and the resumption destroyed (a retain and a release a resumption).
         if case .value = resumption {

@@ -98,15 +98,10 @@ extension Interpreter {
 
     /// After an effect that completed at once: if it woke other tasks, this one yields to
     /// them first.
-    ///
-    /// After a `fork` whose task then only takes an action (see ``Code/Site/takesNext``), the
-    /// task's next turn is quiet: a `put` of its body may be processed on the spot (see
-    /// ``isQuietOrStale(_:)``).
     @inline(__always)
     func yieldIfWoken(_ task: SagaTask) -> Step {
         if !scheduler.stepMadeWork { return .next }
         yieldTask(task)
-        if let site = runningSite, site.takesNext { task.nextTurnIsQuiet = true }
         return .suspended
     }
 
@@ -114,6 +109,7 @@ extension Interpreter {
     func yieldTask(_ task: SagaTask) {
         task.token &+= 1
         task.resumption = .start
+        task.nextTurnIsQuiet = false
         scheduler.schedule(task)
     }
 
@@ -125,6 +121,7 @@ extension Interpreter {
         task.stepsBeforeYield = steps
         task.token &+= 1
         task.resumption = .start
+        task.nextTurnIsQuiet = false
         scheduler.scheduleLast(task)
     }
 }

@@ -385,7 +385,10 @@ extension Interpreter {
     func isQuietOrStale(_ work: Work) -> Bool {
         guard case .run(let task, let token) = work else { return false }
         guard task.token == token, !task.isDone else { return true }
-        if case .retake = task.resumption { return retakeIsQuiet(task) }
-        return task.nextTurnIsQuiet
+        switch task.resumption {
+        case .retake: return retakeIsQuiet(task)
+        case .start: return task.nextTurnIsQuiet
+        default: return false
+        }
     }
 }

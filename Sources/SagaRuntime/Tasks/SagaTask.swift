@@ -116,9 +116,10 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
-    /// Set while the task waits for its turn after yielding to a body it forked, its code then
-    /// only taking an action (see ``Code/Site/takesNext``): a turn that changes nothing another
-    /// task could see.
+    /// Whether the task, waiting for its turn after a yield (its resumption
+    /// ``Resumption/start``), yielded to a body it forked, its code then only taking an action
+    /// (see ``Code/Site/takesNext``): a turn that changes nothing another task could see. Set at
+    /// each yield.
     @exclusivity(unchecked) var nextTurnIsQuiet = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
