@@ -193,6 +193,9 @@ public final class Interpreter {
     /// The statement a task runs where it stands, while it runs (see ``runCode(_:_:)``): where
     /// its effect keeps the code of the bodies it runs as tasks (see ``Code/Site/effectTasks``).
     @exclusivity(unchecked) unowned(unsafe) var runningSite: Code.Site?
+    /// How many entries of `race` and `all` are taking their first turn at once, one inside
+    /// another (see ``startCombinator(_:_:_:_:_:oneEffect:)``).
+    @exclusivity(unchecked) var turnsAtOnce = 0
     /// The watcher whose second turn comes first in the run order while its body runs.
     ///
     /// Set, with the token it had, while the body runs in the watcher's turn (see

@@ -512,6 +512,13 @@ extension Interpreter {
 
     /// `race` and `all`: each entry runs as an owned task, started in order.
     ///
+    /// The run loop would run the entries' first turns next, one after the other, ahead of
+    /// everything else: each takes its turn here, at once, while nothing else was made to run
+    /// before it. An entry whose turn makes work has it run first, and the entries after it
+    /// then wait for their turns in the run loop, behind it. Once an entry has decided the
+    /// combinator (won the race, or failed), the entries after it would be cancelled before
+    /// their first turn: they are not made (their numbers are taken all the same).
+    ///
     /// `oneEffect` says whether every entry runs the same effect (`all for`), whose code is then
     /// made once for them all.
     func startCombinator(
@@ -523,19 +530,44 @@ extension Interpreter {
         }
         let combinator = Combinator(kind: kind, owner: task, keys: keys, count: entries.count)
         block(task, on: .combinator(combinator))
+        let site = runningSite
         for (i, (effect, env)) in entries.enumerated() {
             // Past the memory budget the run stops, and the entries made so far with it.
             if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {
                 overran(.memory(watch))
                 break
             }
+            if combinator.isSettled {
+                _ = makeID()
+                continue
+            }
+            // An entry's turn may have run statements of its own.
+            runningSite = site
             let entry = effectTask(
                 effect, at: effect.location, entry: oneEffect ? 0 : i, name: kind == .race ? "race entry" : "all entry",
                 kind: .owned, parent: task, env: env)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
-            scheduler.schedule(entry)
+            if task.native == nil, takesTurnAtOnce() {
+                turnsAtOnce += 1
+                execute(entry)
+                turnsAtOnce -= 1
+            } else {
+                scheduler.schedule(entry)
+            }
         }
         return .suspended
     }
+
+    /// Whether a task made in this turn takes its first turn at once, as the run loop would
+    /// take it next: nothing else was made to run in this turn, the run's limits allow one more
+    /// turn (counted here, as the run loop counts its turns), and turns taken so are not
+    /// nested too deeply (each holds the machine stack).
+    private func takesTurnAtOnce() -> Bool {
+        options.shortCuts && !scheduler.stepMadeWork && turnsAtOnce < Self.mostTurnsAtOnce
+            && (!budget.checksEachTurn || withinRunLimits())
+    }
+
+    /// How deeply turns taken at once may nest (see ``takesTurnAtOnce()``).
+    static let mostTurnsAtOnce = 64
 }
