@@ -116,10 +116,12 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var runsForCancelledOwner = false
     /// Set when the task is being cancelled.
     @exclusivity(unchecked) var isCancelling = false
-    /// Whether the task, waiting for its turn after a yield (its resumption
-    /// ``Resumption/start``), yielded to a body it forked, its code then only taking an action
-    /// (see ``Code/Site/takesNext``): a turn that changes nothing another task could see. Set at
-    /// each yield.
+    /// Whether the turn the task waits for after a yield changes nothing another task could
+    /// see.
+    ///
+    /// It does not when the task yielded to a body it forked, its code then only taking an
+    /// action (see ``Code/Site/takesNext``). Set at each yield; read while the task's
+    /// resumption is ``Resumption/start``.
     @exclusivity(unchecked) var nextTurnIsQuiet = false
     /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
     /// than its extras.
