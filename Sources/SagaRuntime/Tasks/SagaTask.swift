@@ -119,7 +119,7 @@ final class SagaTask: @unchecked Sendable {
     /// Whether the turn the task waits for after a yield changes nothing another task could
     /// see.
     ///
-    /// It does not when the task yielded to a body it forked, its code then only taking an
+    /// That is so when the task yielded to a body it forked, its code then only taking an
     /// action (see ``Code/Site/takesNext``). Set at each yield; read while the task's
     /// resumption is ``Resumption/start``.
     @exclusivity(unchecked) var nextTurnIsQuiet = false
