@@ -319,6 +319,8 @@ final class Code {
         /// by entry, each made for a frame of its ``Code/slotCount``: made the first time the
         /// statement runs, used again after.
         @exclusivity(unchecked) var effectTasks: [Code?] = []
+        /// The keys of its `race`'s or `all`'s entries, made the first time it runs.
+        @exclusivity(unchecked) var entryKeys: [String]?
         /// The type its `take "t"` (with or without `where`) names, and the pattern that
         /// type spells, read once: `nil` for any other statement.
         let takePattern: (type: String, pattern: ActionPattern)?

@@ -84,13 +84,17 @@ extension Interpreter {
             return .suspended
         case .race(let entries, let loc):
             try reserveTasks(entries.count)
-            return startCombinator(.race, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
+            return startCombinator(.race, keys(of: entries), count: entries.count, task, loc) {
+                (entries[$0].effect, task.env)
+            }
         case .allRecord(let entries, let loc):
             try reserveTasks(entries.count)
-            return startCombinator(.allRecord, entries.map(\.key), entries.map { ($0.effect, task.env) }, task, loc)
+            return startCombinator(.allRecord, keys(of: entries), count: entries.count, task, loc) {
+                (entries[$0].effect, task.env)
+            }
         case .allList(let effects, let loc):
             try reserveTasks(effects.count)
-            return startCombinator(.allList, [], effects.map { ($0, task.env) }, task, loc)
+            return startCombinator(.allList, [], count: effects.count, task, loc) { (effects[$0], task.env) }
         case .allFor(let variable, _, let effect, let loc):
             let list = operands[0]
             switch list {
@@ -108,7 +112,7 @@ extension Interpreter {
                 env[variable.slot] = item
                 entries.append((effect, env))
             }
-            return startCombinator(.allList, [], entries, task, loc, oneEffect: true)
+            return startCombinator(.allList, [], count: entries.count, task, loc, oneEffect: true) { entries[$0] }
         case .retry(_, _, _, let loop, let loc):
             let count = operands[0]
             guard let n = Evaluator.integer(count), n >= 1 else {
@@ -521,17 +525,19 @@ extension Interpreter {
     ///
     /// `oneEffect` says whether every entry runs the same effect (`all for`), whose code is then
     /// made once for them all.
+    ///
+    /// `entry` gives entry `i`'s effect and the variables it runs over.
     func startCombinator(
-        _ kind: Combinator.Kind, _ keys: [String], _ entries: [(Effect, [Value])], _ task: SagaTask,
-        _ loc: SourceLocation, oneEffect: Bool = false
+        _ kind: Combinator.Kind, _ keys: [String], count: Int, _ task: SagaTask, _ loc: SourceLocation,
+        oneEffect: Bool = false, entry: (Int) -> (effect: Effect, env: [Value])
     ) -> EffectResult {
-        if entries.isEmpty {
+        if count == 0 {
             return .value(kind == .allList ? .list([]) : .record(Record()))
         }
-        let combinator = Combinator(kind: kind, owner: task, keys: keys, count: entries.count)
+        let combinator = Combinator(kind: kind, owner: task, keys: keys, count: count)
         block(task, on: .combinator(combinator))
         let site = runningSite
-        for (i, (effect, env)) in entries.enumerated() {
+        for i in 0..<count {
             // Past the memory budget the run stops, and the entries made so far with it.
             if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {
                 overran(.memory(watch))
@@ -543,6 +549,7 @@ extension Interpreter {
             }
             // An entry's turn may have run statements of its own.
             runningSite = site
+            let (effect, env) = entry(i)
             let entry = effectTask(
                 effect, at: effect.location, entry: oneEffect ? 0 : i, name: kind == .race ? "race entry" : "all entry",
                 kind: .owned, parent: task, env: env)
@@ -557,6 +564,16 @@ extension Interpreter {
             }
         }
         return .suspended
+    }
+
+    /// The keys of a `race`'s or an `all`'s entries: made once for the statement running where it
+    /// stands (see ``runningSite``).
+    private func keys(of entries: [EffectEntry]) -> [String] {
+        guard let site = runningSite else { return entries.map(\.key) }
+        if let keys = site.entryKeys { return keys }
+        let keys = entries.map(\.key)
+        site.entryKeys = keys
+        return keys
     }
 
     /// Whether a task made in this turn takes its first turn at once, as the run loop would

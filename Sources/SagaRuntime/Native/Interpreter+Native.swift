@@ -202,7 +202,10 @@ extension Interpreter {
                 if case .race = effect { isRace = true } else { isRace = false }
                 var effects: [(Effect, [Value])] = []
                 for (_, e) in entries { effects.append((try astEffect(e), [])) }
-                switch startCombinator(isRace ? .race : .allRecord, entries.map(\.0), effects, task, .unknown) {
+                switch startCombinator(
+                    isRace ? .race : .allRecord, entries.map(\.0), count: effects.count, task, .unknown,
+                    entry: { effects[$0] })
+                {
                 case .value(let v): return .success(v)
                 default: return .success(nil)
                 }

@@ -13,7 +13,11 @@ final class Combinator {
     let owner: SagaTask
     let keys: [String]
     var entries: [SagaTask] = []
-    var results: [Value]
+    /// The values of the entries that have ended, by entry: an `all`'s, made when its first
+    /// entry ends (a `race` keeps none).
+    var results: [Value] = []
+    /// How many entries there are.
+    let count: Int
     var remaining: Int
     var isSettled = false
 
@@ -21,7 +25,7 @@ final class Combinator {
         self.kind = kind
         self.owner = owner
         self.keys = keys
-        self.results = Array(repeating: .null, count: count)
+        self.count = count
         self.remaining = count
     }
 }

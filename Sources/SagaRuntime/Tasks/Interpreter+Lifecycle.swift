@@ -380,6 +380,7 @@ extension Interpreter {
                 wake(owner, with: .record(Record([(combinator.keys[index], v)])), madeOf: [v])
                 return
             }
+            if combinator.results.isEmpty { combinator.results = Array(repeating: .null, count: combinator.count) }
             combinator.results[index] = v
             combinator.remaining -= 1
             if combinator.remaining == 0 {
