@@ -377,7 +377,7 @@ extension Interpreter {
         case .value(let v):
             if combinator.kind == .race {
                 settle(combinator, except: index)
-                wake(owner, with: .record(Record([(combinator.keys[index], v)])), madeOf: [v])
+                wake(owner, with: .record(Record([(combinator.keys[index], v)])), madeOf: CollectionOfOne(v))
                 return
             }
             if combinator.results.isEmpty { combinator.results = Array(repeating: .null, count: combinator.count) }
@@ -405,7 +405,9 @@ extension Interpreter {
     /// Wakes `task` with `value`, a list or record of `parts` (a join's or a combinator's
     /// result), or with a `RangeError` where a part nests too deeply to be an item of it, as
     /// a list or record literal would fail.
-    private func wake(_ task: SagaTask, with value: @autoclosure () -> Value, madeOf parts: [Value]) {
+    private func wake(
+        _ task: SagaTask, with value: @autoclosure () -> Value, madeOf parts: some Collection<Value>
+    ) {
         do throws(SagaError) {
             for part in parts { try Value.checkDepth(of: part) }
         } catch {
