@@ -15,7 +15,7 @@
 // (cpuSeconds: the process's user and system time over the same phase, all threads); exits 1
 // if the workload did not do what it says (its final count is checked).
 import createSagaMiddleware from 'redux-saga'
-import { call, fork, put, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
+import { call, delay, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
 import { applyMiddleware, createStore } from 'redux'
 
 const [name, countText] = process.argv.slice(2)
@@ -51,6 +51,46 @@ function watcherSelectPut(watcher) {
   for (let i = 0; i < n; i++) store.dispatch({ type: 'request' })
   const time = seconds(start, now())
   return check(time, errors, store.getState().count === n, `count ${store.getState().count}`)
+}
+
+/// every-select-put's watcher written out, as a redux-saga user writes it by hand:
+/// `while (true) { take; fork(select + put) }`: sagabench's fork-loop-select-put.
+function forkLoopSelectPut() {
+  const { store, sagas, errors } = storeWith((state = { count: 0 }, a) =>
+    a.type === 'add' ? { count: state.count + a.by } : state)
+  sagas.run(function* main() {
+    while (true) {
+      yield take('request')
+      yield fork(function* body() {
+        yield select((s) => s.count)
+        yield put({ type: 'add', by: 1 })
+      })
+    }
+  })
+  const start = now()
+  for (let i = 0; i < n; i++) store.dispatch({ type: 'request' })
+  const time = seconds(start, now())
+  return check(time, errors, store.getState().count === n, `count ${store.getState().count}`)
+}
+
+/// `race { a: call f(i), b: delay 1s }` n times in a loop, f a saga function returning its
+/// argument, the winners summed: sagabench's race-call.
+async function raceCall() {
+  const { sagas, errors } = storeWith((state = {}) => state)
+  function* f(x) {
+    return x
+  }
+  const start = now()
+  const task = sagas.run(function* main() {
+    let sum = 0
+    for (let i = 0; i < n; i++) {
+      const r = yield race({ a: call(f, i), b: delay(1000) })
+      sum += r.a
+    }
+    return sum
+  })
+  const sum = await task.toPromise()
+  return check(seconds(start, now()), errors, sum === (n * (n - 1)) / 2, `sum ${sum}`)
 }
 
 /// `loop { take "ping"; put "pong" }`, fed n outside pings. No reducer of its own, as
@@ -147,6 +187,8 @@ const workloads = {
   call: callLoop,
   'call-saga': callSagaLoop,
   'fork-wake': forkWake,
+  'fork-loop-select-put': forkLoopSelectPut,
+  'race-call': raceCall,
 }
 if (!(name in workloads) || !Number.isSafeInteger(n) || n < 1) {
   console.error(`usage: node redux-saga-bench.mjs ${Object.keys(workloads).join('|')} COUNT`)
