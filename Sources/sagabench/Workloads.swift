@@ -351,6 +351,24 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "races")
     },
     Workload(
+        name: "all-call", summary: "`all` of two `call`s in a loop: two entries' tasks per all, both run to their end",
+        defaultCount: 1_000_000
+    ) { n in
+        let source = """
+            func f(x) { return x }
+            saga main {
+              var n = 0
+              for i in range(\(n)) {
+                let r = all { a: call f(i), b: call f(1) }
+                n = n + r.a + r.b
+              }
+              if n != \(n * (n - 1) / 2 + n) { throw "wrong sum: \\(n)" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0)
+        return Measurement(count: n, seconds: seconds, unit: "alls")
+    },
+    Workload(
         name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all",
         defaultCount: 1_000_000
     ) { n in

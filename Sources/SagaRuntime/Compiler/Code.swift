@@ -296,6 +296,10 @@ final class Code {
     /// Whether the code reads no variable but the action (slot 0) and writes none (see
     /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
+    /// Whether the code writes none of its task's variables (the body of a `race` or `all`
+    /// entry, which shares the frame of the task that started it): it runs over them where they
+    /// lie, not over a copy made for it to write.
+    private(set) var writesNoVariables = false
 
     /// The instructions and the constants, in buffers of the code's own: read with no bounds
     /// check (every index in an instruction is one the compiler made) and no array to load
@@ -471,6 +475,7 @@ final class Code {
             let compiler = Compiler.effectTask(effect, at: location, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
+        writesNoVariables = true
     }
 
     /// The code of an expression over the first `slotCount` variables of a task, in which

@@ -162,6 +162,15 @@ extension Interpreter {
             return try reducers.run(
                 code, &noState, temporaries, action: .null, temporaries, ev, pc: &pc, steps: &counts)
         }
+        // Code that writes no variable reads them where they lie: the array it may share with
+        // the task that started it is not copied to be written.
+        if code.writesNoVariables {
+            return try task.env.withUnsafeBufferPointer { (env) throws(SagaError) -> CodeExit in
+                let variables = env.baseAddress.map { UnsafeMutablePointer(mutating: $0) } ?? temporaries
+                return try reducers.run(
+                    code, &noState, variables, action: .null, temporaries, ev, pc: &pc, steps: &counts)
+            }
+        }
         // The variables stay the task's while the code runs (a `put` it makes may read them),
         // and nothing but the code writes them meanwhile. A saga's code has no state.
         return try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
