@@ -44,7 +44,7 @@ Our side, for each workload:
   about 0.2 s of it, where a bare `node -e 0` takes 0.07 s. The measured-phase ratio errs
   against us: our time has the process's start, reading and compiling in it.
 - take-put-loop, latest-select-put, leading-select-put, fork-loop-select-put, call, fork-wake,
-  race-call: `sagabench WORKLOAD --count COUNT`, in process. Its time also covers reading the input lines
+  race-call, all-call: `sagabench WORKLOAD --count COUNT`, in process. Its time also covers reading the input lines
   and compiling and starting the program, which redux-saga's measured phase leaves out: the
   ratio errs against us.
 - call: sagabench's `call` calls a saga function, `func one() { return 1 }`. redux-saga's

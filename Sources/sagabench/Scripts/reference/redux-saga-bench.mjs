@@ -15,7 +15,7 @@
 // (cpuSeconds: the process's user and system time over the same phase, all threads); exits 1
 // if the workload did not do what it says (its final count is checked).
 import createSagaMiddleware from 'redux-saga'
-import { call, delay, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
+import { all, call, delay, fork, put, race, select, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects'
 import { applyMiddleware, createStore } from 'redux'
 
 const [name, countText] = process.argv.slice(2)
@@ -91,6 +91,26 @@ async function raceCall() {
   })
   const sum = await task.toPromise()
   return check(seconds(start, now()), errors, sum === (n * (n - 1)) / 2, `sum ${sum}`)
+}
+
+/// `all { a: call f(i), b: call f(1) }` n times in a loop, f a saga function returning its
+/// argument, the results summed: sagabench's all-call.
+async function allCall() {
+  const { sagas, errors } = storeWith((state = {}) => state)
+  function* f(x) {
+    return x
+  }
+  const start = now()
+  const task = sagas.run(function* main() {
+    let sum = 0
+    for (let i = 0; i < n; i++) {
+      const r = yield all({ a: call(f, i), b: call(f, 1) })
+      sum += r.a + r.b
+    }
+    return sum
+  })
+  const sum = await task.toPromise()
+  return check(seconds(start, now()), errors, sum === (n * (n - 1)) / 2 + n, `sum ${sum}`)
 }
 
 /// `loop { take "ping"; put "pong" }`, fed n outside pings. No reducer of its own, as
@@ -189,6 +209,7 @@ const workloads = {
   'fork-wake': forkWake,
   'fork-loop-select-put': forkLoopSelectPut,
   'race-call': raceCall,
+  'all-call': allCall,
 }
 if (!(name in workloads) || !Number.isSafeInteger(n) || n < 1) {
   console.error(`usage: node redux-saga-bench.mjs ${Object.keys(workloads).join('|')} COUNT`)
