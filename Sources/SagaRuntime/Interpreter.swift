@@ -196,6 +196,12 @@ public final class Interpreter {
     /// How many entries of `race` and `all` are taking their first turn at once, one inside
     /// another (see ``startCombinator(_:_:_:_:_:oneEffect:)``).
     @exclusivity(unchecked) var turnsAtOnce = 0
+    /// How many tasks wait for their turn while the child they forked takes its first turn at
+    /// once (see ``runFirstTurn(of:)``).
+    @exclusivity(unchecked) var parentsWaiting = 0
+    /// Set while a `fork` or `spawn` statement runs whose child takes its first turn at once
+    /// where it can (see ``Code/Site/childTakesTurnAtOnce``).
+    @exclusivity(unchecked) var childTakesTurnAtOnce = false
     /// The watcher whose second turn comes first in the run order while its body runs.
     ///
     /// Set, with the token it had, while the body runs in the watcher's turn (see

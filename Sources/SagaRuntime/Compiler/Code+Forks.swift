@@ -3,7 +3,8 @@ import SagaLanguage
 extension Code {
     /// Sets ``Site/takesNext`` on each `fork` statement after which the code only jumps and
     /// turns loops until it takes an action: the shape of `loop { let a = take P; fork { … } }`,
-    /// written out or made by a watcher.
+    /// written out or made by a watcher; and ``Site/childTakesTurnAtOnce`` on every other `fork`
+    /// and on each `spawn`.
     static func findForksBeforeTakes(_ sites: [Site], _ instructions: [Instruction]) {
         for (pc, instruction) in instructions.enumerated() {
             let index: Int32
@@ -12,10 +13,15 @@ extension Code {
             default: continue
             }
             let site = sites[Int(index)]
-            guard case .fork? = Compiler.effect(of: site.statement), takesNext(after: pc, instructions) else {
+            switch Compiler.effect(of: site.statement) {
+            case .fork?:
+                site.takesNext = takesNext(after: pc, instructions)
+                site.childTakesTurnAtOnce = !site.takesNext
+            case .spawn?:
+                site.childTakesTurnAtOnce = true
+            default:
                 continue
             }
-            site.takesNext = true
         }
     }
 

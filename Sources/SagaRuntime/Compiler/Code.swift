@@ -353,6 +353,10 @@ final class Code {
         /// that follows the `fork`, once its body has had its own, changes nothing another
         /// task could see (see ``Interpreter/isQuietOrStale(_:)``).
         @exclusivity(unchecked) var takesNext = false
+        /// Whether the statement is a `fork` or `spawn` whose child takes its first turn at once,
+        /// in the statement, where it can (see ``Interpreter/runFirstTurn(of:)``): any but one
+        /// that ``takesNext``.
+        @exclusivity(unchecked) var childTakesTurnAtOnce = false
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 

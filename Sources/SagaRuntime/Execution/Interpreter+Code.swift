@@ -76,6 +76,10 @@ extension Interpreter {
                 adoptIfPending(task)
                 let outer = runningSite
                 runningSite = site
+                // Read before the statement runs: the site is held unretained.
+                let childAtOnce = site.childTakesTurnAtOnce
+                let takesNext = site.takesNext
+                if childAtOnce { childTakesTurnAtOnce = true }
                 let step: Step
                 switch site.operandCount {
                 case 0: step = executeStatement(site, &noOperands, task)
@@ -84,13 +88,14 @@ extension Interpreter {
                     step = executeStatement(site, &operands, task)
                 }
                 runningSite = outer
+                if childAtOnce { childTakesTurnAtOnce = false }
                 switch step {
                 case .next:
                     continue
                 case .suspended:
                     // A `fork` yields to its body; where the code then only takes an action,
                     // the task's next turn is quiet.
-                    if site.takesNext { task.nextTurnIsQuiet = true }
+                    if takesNext { task.nextTurnIsQuiet = true }
                     return false
                 case .completion(let completion):
                     // Past the memory budget, the run stops here (the error that says so could

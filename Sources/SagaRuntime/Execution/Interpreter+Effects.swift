@@ -14,6 +14,9 @@ enum EffectResult {
     /// A `put` whose action was processed at once and woke no task (see
     /// ``Interpreter/dispatchAtOnce(_:putter:)``): the task goes on as if it had been resumed.
     case dispatched(Value)
+    /// A `fork` or `spawn` whose child took its first turn at once, with this value (the
+    /// child's handle): the task takes its own turn next, behind what the child made to run.
+    case resumedAfterChild(Value)
 }
 
 extension Interpreter {
@@ -37,10 +40,10 @@ extension Interpreter {
             return try call(callee, operands.all, task, loc)
         case .fork(let body, let loc):
             try reserveTasks(1)
-            return .value(try start(body, operands, kind: .attached, from: task, at: loc))
+            return try start(body, operands, kind: .attached, from: task, at: loc)
         case .spawn(let body, let loc):
             try reserveTasks(1)
-            return .value(try start(body, operands, kind: .detached, from: task, at: loc))
+            return try start(body, operands, kind: .detached, from: task, at: loc)
         case .join:
             return try join(operands[0], task)
         case .cancel(let expr, _):
@@ -375,10 +378,13 @@ extension Interpreter {
     }
 
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
+    ///
+    /// The child's handle is the value; the child takes its first turn at once where it can
+    /// (see ``runFirstTurn(of:)``).
     private func start(
         _ body: TaskBody, _ operands: EffectOperands, kind: SagaTask.Kind, from starter: SagaTask,
         at loc: SourceLocation
-    ) throws(SagaError) -> Value {
+    ) throws(SagaError) -> EffectResult {
         let task = forkingParent(starter)
         let child: SagaTask
         switch body {
@@ -395,10 +401,32 @@ extension Interpreter {
         }
         if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
         if tracer != nil { traceStart(child, from: task) }
-        scheduler.schedule(child)
+        let token = task.token
+        let ranAtOnce = childTakesTurnAtOnce && starter === task && task.native == nil && runFirstTurn(of: child)
+        if !ranAtOnce { scheduler.schedule(child) }
+        // A child that failed aborted the task, whose turn to unwind is queued.
+        if ranAtOnce, task.token != token { return .suspended }
         // A handle nobody keeps (`fork { … }` as a statement) is not worth an allocation.
-        if case .discard = starter.target { return .null }
-        return child.handle
+        let handle: Value
+        if case .discard = starter.target { handle = .null } else { handle = child.handle }
+        return ranAtOnce ? .resumedAfterChild(handle) : .value(handle)
+    }
+
+    /// Runs `child`'s first turn at once, as the run loop would run it next (see
+    /// ``takesTurnAtOnce()``), its parent waiting for its own turn meanwhile: no `put` is
+    /// processed on the spot while it runs, since the parent's turn would come before the action.
+    ///
+    /// - Returns: `false` if the child is better queued, having done nothing.
+    private func runFirstTurn(of child: SagaTask) -> Bool {
+        guard takesTurnAtOnce() else { return false }
+        // Statements of the child's own run while it does.
+        childTakesTurnAtOnce = false
+        turnsAtOnce += 1
+        parentsWaiting += 1
+        execute(child)
+        parentsWaiting -= 1
+        turnsAtOnce -= 1
+        return true
     }
 
     /// The variables a `fork` or `spawn` block starts with: a copy of the first

@@ -93,7 +93,21 @@ extension Interpreter {
             // Nothing was woken, so nothing runs before the task goes on.
             storeResult(action, task)
             return .resumed
+        case .resumedAfterChild(let handle):
+            storeResult(handle, task)
+            return turnAfterChild(task)
         }
+    }
+
+    /// The turn of a task whose child has taken its first turn in the task's `fork`, as the
+    /// run loop would give it next: behind the work the child made, if any; otherwise at once,
+    /// counted as a turn against the run's limits, with its count of steps starting again.
+    func turnAfterChild(_ task: SagaTask) -> Step {
+        if scheduler.stepMadeWork || (budget.checksEachTurn && !withinRunLimits()) {
+            yieldTask(task)
+            return .suspended
+        }
+        return .resumed
     }
 
     /// After an effect that completed at once: if it woke other tasks, this one yields to

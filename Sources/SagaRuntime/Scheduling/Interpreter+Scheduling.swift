@@ -233,12 +233,13 @@ extension Interpreter {
     /// That is when the dispatch queue would process it next anyway: when no action is queued,
     /// nothing is waiting in ``Scheduler/wakeups`` (work the putter caused runs first; an effect that
     /// wakes a task makes its own task yield, so this holds at every `put`, and the check
-    /// keeps it so), and the only work ready is turns that change nothing another task could
-    /// see, such as a watcher's going back to its `take` (which the run loop would run first;
-    /// see ``isQuietOrStale(_:)``).
+    /// keeps it so), no task that forked a child taking its first turn at once waits for its
+    /// own turn (see ``runFirstTurn(of:)``), and the only work ready is turns that change nothing
+    /// another task could see, such as a watcher's going back to its `take` (which the run loop
+    /// would run first; see ``isQuietOrStale(_:)``).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
-            !scheduler.stepMadeWork && scheduler.dispatchQueue.isEmpty && options.shortCuts
+            !scheduler.stepMadeWork && scheduler.dispatchQueue.isEmpty && options.shortCuts && parentsWaiting == 0
                 && (scheduler.ready.isEmpty || scheduler.ready.allSatisfy(isQuietOrStale))
         }
     }
