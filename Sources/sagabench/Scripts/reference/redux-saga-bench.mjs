@@ -36,16 +36,14 @@ function storeWith(reducer) {
   return { store, sagas, errors }
 }
 
-/// One watcher (takeEvery, takeLatest, takeLeading) doing select + put per outside action:
-/// sagabench's every-select-put and its `latest` and `leading` twins.
-function watcherSelectPut(watcher) {
+/// select + put per outside action, by the saga `main` starts with the body that does them:
+/// sagabench's every-select-put and its kin.
+function selectPut(main) {
   const { store, sagas, errors } = storeWith((state = { count: 0 }, a) =>
     a.type === 'add' ? { count: state.count + a.by } : state)
-  sagas.run(function* main() {
-    yield watcher('request', function* body() {
-      yield select((s) => s.count)
-      yield put({ type: 'add', by: 1 })
-    })
+  sagas.run(main, function* body() {
+    yield select((s) => s.count)
+    yield put({ type: 'add', by: 1 })
   })
   const start = now()
   for (let i = 0; i < n; i++) store.dispatch({ type: 'request' })
@@ -53,24 +51,23 @@ function watcherSelectPut(watcher) {
   return check(time, errors, store.getState().count === n, `count ${store.getState().count}`)
 }
 
+/// One watcher (takeEvery, takeLatest, takeLeading) running the body: every-select-put and
+/// its `latest` and `leading` twins.
+function watcherSelectPut(watcher) {
+  return selectPut(function* main(body) {
+    yield watcher('request', body)
+  })
+}
+
 /// every-select-put's watcher written out, as a redux-saga user writes it by hand:
-/// `while (true) { take; fork(select + put) }`: sagabench's fork-loop-select-put.
+/// `while (true) { take; fork(body) }`: sagabench's fork-loop-select-put.
 function forkLoopSelectPut() {
-  const { store, sagas, errors } = storeWith((state = { count: 0 }, a) =>
-    a.type === 'add' ? { count: state.count + a.by } : state)
-  sagas.run(function* main() {
+  return selectPut(function* main(body) {
     while (true) {
       yield take('request')
-      yield fork(function* body() {
-        yield select((s) => s.count)
-        yield put({ type: 'add', by: 1 })
-      })
+      yield fork(body)
     }
   })
-  const start = now()
-  for (let i = 0; i < n; i++) store.dispatch({ type: 'request' })
-  const time = seconds(start, now())
-  return check(time, errors, store.getState().count === n, `count ${store.getState().count}`)
 }
 
 /// `race { a: call f(i), b: delay 1s }` n times in a loop, f a saga function returning its
