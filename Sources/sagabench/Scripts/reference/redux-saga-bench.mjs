@@ -70,9 +70,9 @@ function forkLoopSelectPut() {
   })
 }
 
-/// `race { a: call f(i), b: delay 1s }` n times in a loop, f a saga function returning its
-/// argument, the winners summed: sagabench's race-call.
-async function raceCall() {
+/// `combinator(f, i)` (a race or an all of calls of f, a saga function returning its argument)
+/// n times in a loop, `value` of each result summed and checked against `expected`.
+async function combinatorLoop(combinator, value, expected) {
   const { sagas, errors } = storeWith((state = {}) => state)
   function* f(x) {
     return x
@@ -80,35 +80,19 @@ async function raceCall() {
   const start = now()
   const task = sagas.run(function* main() {
     let sum = 0
-    for (let i = 0; i < n; i++) {
-      const r = yield race({ a: call(f, i), b: delay(1000) })
-      sum += r.a
-    }
+    for (let i = 0; i < n; i++) sum += value(yield combinator(f, i))
     return sum
   })
   const sum = await task.toPromise()
-  return check(seconds(start, now()), errors, sum === (n * (n - 1)) / 2, `sum ${sum}`)
+  return check(seconds(start, now()), errors, sum === expected, `sum ${sum}`)
 }
 
-/// `all { a: call f(i), b: call f(1) }` n times in a loop, f a saga function returning its
-/// argument, the results summed: sagabench's all-call.
-async function allCall() {
-  const { sagas, errors } = storeWith((state = {}) => state)
-  function* f(x) {
-    return x
-  }
-  const start = now()
-  const task = sagas.run(function* main() {
-    let sum = 0
-    for (let i = 0; i < n; i++) {
-      const r = yield all({ a: call(f, i), b: call(f, 1) })
-      sum += r.a + r.b
-    }
-    return sum
-  })
-  const sum = await task.toPromise()
-  return check(seconds(start, now()), errors, sum === (n * (n - 1)) / 2 + n, `sum ${sum}`)
-}
+/// `race { a: call f(i), b: delay 1s }`: sagabench's race-call.
+const raceCall = () => combinatorLoop((f, i) => race({ a: call(f, i), b: delay(1000) }), (r) => r.a, (n * (n - 1)) / 2)
+
+/// `all { a: call f(i), b: call f(1) }`: sagabench's all-call.
+const allCall = () =>
+  combinatorLoop((f, i) => all({ a: call(f, i), b: call(f, 1) }), (r) => r.a + r.b, (n * (n - 1)) / 2 + n)
 
 /// `loop { take "ping"; put "pong" }`, fed n outside pings. No reducer of its own, as
 /// sagabench's take-put-loop has none: the saga counts its puts.
