@@ -331,42 +331,18 @@ let workloads: [Workload] = [
         return Measurement(count: n, seconds: seconds, unit: "calls")
     },
     Workload(
-        name: "race-call", summary: "`race` of a `call` and a `delay` in a loop: two entries' tasks per race",
+        name: "race-call",
+        summary: "`race` of a `call` and a `delay` in a loop: the call wins in its first turn, the delay never starts",
         defaultCount: 1_000_000
     ) { n in
-        // Each entry runs as a task of its own: the code of the entries' bodies is made once,
-        // for the statement, not at each race.
-        let source = """
-            func f(x) { return x }
-            saga main {
-              var n = 0
-              for i in range(\(n)) {
-                let r = race { a: call f(i), b: delay 1s }
-                n = n + r.a
-              }
-              if n != \(n * (n - 1) / 2) { throw "wrong sum: \\(n)" }
-            }
-            """
-        let seconds = try runProgram(source, inputLines: 0)
-        return Measurement(count: n, seconds: seconds, unit: "races")
+        try combinatorLoop(n, "race { a: call f(i), b: delay 1s }", adding: "r.a", sum: n * (n - 1) / 2, unit: "races")
     },
     Workload(
         name: "all-call", summary: "`all` of two `call`s in a loop: two entries' tasks per all, both run to their end",
         defaultCount: 1_000_000
     ) { n in
-        let source = """
-            func f(x) { return x }
-            saga main {
-              var n = 0
-              for i in range(\(n)) {
-                let r = all { a: call f(i), b: call f(1) }
-                n = n + r.a + r.b
-              }
-              if n != \(n * (n - 1) / 2 + n) { throw "wrong sum: \\(n)" }
-            }
-            """
-        let seconds = try runProgram(source, inputLines: 0)
-        return Measurement(count: n, seconds: seconds, unit: "alls")
+        try combinatorLoop(
+            n, "all { a: call f(i), b: call f(1) }", adding: "r.a + r.b", sum: n * (n - 1) / 2 + n, unit: "alls")
     },
     Workload(
         name: "fork-wake", summary: "forked tasks blocked on take, then one action wakes them all",
@@ -454,4 +430,26 @@ private func generatedSource(bytes: Int) -> String {
         i += 1
     }
     return source
+}
+
+/// `let r = COMBINATOR` `n` times in a loop, `f` a saga function that returns its argument,
+/// the `adding` expression of each `r` summed and checked against `sum`: race-call and all-call.
+private func combinatorLoop(
+    _ n: Int, _ combinator: String, adding: String, sum: Int, unit: String
+) throws
+    -> Measurement
+{
+    let source = """
+        func f(x) { return x }
+        saga main {
+          var n = 0
+          for i in range(\(n)) {
+            let r = \(combinator)
+            n = n + \(adding)
+          }
+          if n != \(sum) { throw "wrong sum: \\(n)" }
+        }
+        """
+    let seconds = try runProgram(source, inputLines: 0)
+    return Measurement(count: n, seconds: seconds, unit: unit)
 }
