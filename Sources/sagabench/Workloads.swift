@@ -338,6 +338,25 @@ let workloads: [Workload] = [
         try combinatorLoop(n, "race { a: call f(i), b: delay 1s }", adding: "r.a", sum: n * (n - 1) / 2, unit: "races")
     },
     Workload(
+        name: "channel-put-take", summary: "`put ch i` then `take ch` in a loop: a channel's buffer filled and emptied",
+        defaultCount: 1_000_000
+    ) { n in
+        let source = """
+            saga main {
+              let ch = channel
+              var s = 0
+              for i in range(\(n)) {
+                put ch i
+                let v = take ch
+                s = s + v
+              }
+              if s != \(n * (n - 1) / 2) { throw "wrong sum: \\(s)" }
+            }
+            """
+        let seconds = try runProgram(source, inputLines: 0)
+        return Measurement(count: n, seconds: seconds, unit: "messages")
+    },
+    Workload(
         name: "all-call", summary: "`all` of two `call`s in a loop: two entries' tasks per all, both run to their end",
         defaultCount: 1_000_000
     ) { n in

@@ -55,18 +55,42 @@ struct EffectOperands {
 
     /// Operand `index` taken out, so that a list or record the effect goes on to change is not
     /// shared: null is left in its place.
+    ///
+    /// The storage is moved out and back, so that no value is copied on the way.
     mutating func take(_ index: Int) -> Value {
-        let value = self[index]
-        switch storage {
-        case .none: break
-        case .one: storage = .none
-        case .two(let first, let second): storage = index == 0 ? .two(.null, second) : .two(first, .null)
+        var taken = Storage.none
+        swap(&taken, &storage)
+        switch consume taken {
+        case .none:
+            return .null
+        case .one(let value):
+            guard index == 0 else {
+                storage = .one(value)
+                return .null
+            }
+            return value
+        case .two(let first, let second):
+            switch index {
+            case 0:
+                storage = .two(.null, second)
+                return first
+            case 1:
+                storage = .two(first, .null)
+                return second
+            default:
+                storage = .two(first, second)
+                return .null
+            }
         case .many(var values):
-            storage = .none
-            values[index] = .null
+            guard values.indices.contains(index) else {
+                storage = .many(values)
+                return .null
+            }
+            var value = Value.null
+            swap(&value, &values[index])
             storage = .many(values)
+            return value
         }
-        return value
     }
 
     /// All of them, in order.
