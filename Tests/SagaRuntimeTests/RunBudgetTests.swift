@@ -42,6 +42,20 @@ import Testing
         #expect(result.lines.count <= 1_000)
     }
 
+    /// A run stopped while a large `all` waits lets go of its entries once each: each entry
+    /// leads to every other, and gathering them all from each took memory and time that grew
+    /// with the square of their number (100,000 entries asked for tens of gigabytes).
+    @Test func aRunStoppedDuringALargeAllEnds() async {
+        let result = await run(
+            "saga main {\n let b = all for x in range(100000) { delay x % 5 }\n log len(b)\n}", steps: 200_000)
+        #expect(result.status == .sagaFailed)
+        #expect(
+            result.errors == [
+                "error: the run took more than 200000 steps; it was stopped; raise the limit with --max-run-steps"
+            ])
+        #expect(result.lines.isEmpty)
+    }
+
     @Test func anEndlessTimerLoopStops() async {
         let result = await run(
             "saga main { var n = 0\n loop { delay 1s; n = n + 1; if n % 100 == 0 { log n } } }", steps: 1_000)

@@ -549,7 +549,8 @@ extension Interpreter {
     /// before it. An entry whose turn makes work has it run first, and the entries after it
     /// then wait for their turns in the run loop, behind it. Once an entry has decided the
     /// combinator (won the race, or failed), the entries after it would be cancelled before
-    /// their first turn: they are not made (their numbers are taken all the same).
+    /// their first turn: they are not made (their numbers are taken all the same: every entry
+    /// is numbered before the first runs).
     ///
     /// `oneEffect` says whether every entry runs the same effect (`all for`), whose code is then
     /// made once for them all.
@@ -565,22 +566,22 @@ extension Interpreter {
         let combinator = Combinator(kind: kind, owner: task, keys: keys, count: count)
         block(task, on: .combinator(combinator))
         let site = runningSite
+        // The entries are numbered first, in order, as when they were all made before any ran.
+        let firstID = nextID
+        nextID += count
         for i in 0..<count {
             // Past the memory budget the run stops, and the entries made so far with it.
             if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {
                 overran(.memory(watch))
                 break
             }
-            if combinator.isSettled {
-                _ = makeID()
-                continue
-            }
+            if combinator.isSettled { continue }
             // An entry's turn may have run statements of its own.
             runningSite = site
             let (effect, env) = entry(i)
             let entry = effectTask(
                 effect, at: effect.location, entry: oneEffect ? 0 : i, name: kind == .race ? "race entry" : "all entry",
-                kind: .owned, parent: task, env: env)
+                kind: .owned, parent: task, env: env, id: firstID + i)
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
             if task.native == nil, takesTurnAtOnce() {

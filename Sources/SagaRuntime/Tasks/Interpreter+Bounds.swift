@@ -27,14 +27,18 @@ extension Interpreter {
     /// A task that runs `effect` over `env`, which it shares, and returns its value (see
     /// ``Code/init(effectTask:at:slotCount:callShapes:)``): entry `entry` of the statement
     /// running where it stands (see ``runningSite``).
+    ///
+    /// `id` is the task's number, taken beforehand, or `nil` to take the next.
     func effectTask(
         _ effect: Effect, at location: SourceLocation, entry: Int, name: String, kind: SagaTask.Kind,
-        parent: SagaTask, env: [Value]
+        parent: SagaTask, env: [Value], id: Int? = nil
     ) -> SagaTask {
         let code = codeStore.code(
             ofEffect: effect, at: location, slotCount: env.count, site: runningSite, entry: entry,
             callShapes: callShapes)
-        return newTask(name: name, location: location, kind: kind, parent: parent, env: env, code: code)
+        liveTasks += 1
+        return SagaTask(
+            id: id ?? makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
     }
 
     /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).

@@ -19,6 +19,13 @@ extension Interpreter {
         var channels: [Channel] = scheduler.actionChannels
 
         var seen = Set<ObjectIdentifier>()
+        // A combinator's entries, each of which leads to them all, are gathered once.
+        var seenCombinators = Set<ObjectIdentifier>()
+        func gather(_ c: Combinator) {
+            guard seenCombinators.insert(ObjectIdentifier(c)).inserted else { return }
+            pending += c.entries
+            pending.append(c.owner)
+        }
         while let task = pending.popLast() {
             guard seen.insert(ObjectIdentifier(task)).inserted else { continue }
             if let parent = task.parent { pending.append(parent) }
@@ -26,7 +33,7 @@ extension Interpreter {
             task.takeJoiners { joiner, _ in pending.append(joiner) }
             switch task.wait {
             case .task(let owned): pending.append(owned)
-            case .combinator(let c): pending += c.entries + [c.owner]
+            case .combinator(let c): gather(c)
             case .join(let state): pending += state.tasks
             case .joinOne(let t): pending.append(t)
             case .channel(let channel): channels.append(channel)
@@ -34,7 +41,7 @@ extension Interpreter {
             }
             switch task.owner {
             case .caller(let caller): pending.append(caller)
-            case .entry(let c, _): pending += c.entries + [c.owner]
+            case .entry(let c, _): gather(c)
             case .none: break
             }
             for value in task.env { Self.collect(value, into: &pending, &channels) }
