@@ -585,8 +585,13 @@ extension Interpreter {
             entry.owner = .entry(combinator, i)
             combinator.entries.append(entry)
             if task.native == nil, takesTurnAtOnce() {
+                // The entries after it would be ready before its `put`'s action: none is
+                // processed on the spot while they wait to start.
+                let othersWait = i < count - 1
                 turnsAtOnce += 1
+                if othersWait { parentsWaiting += 1 }
                 execute(entry)
+                if othersWait { parentsWaiting -= 1 }
                 turnsAtOnce -= 1
             } else {
                 scheduler.schedule(entry)
@@ -609,9 +614,12 @@ extension Interpreter {
     /// take it next: nothing else was made to run in this turn, the run's limits allow one more
     /// turn (counted here, as the run loop counts its turns), and turns taken so are not
     /// nested too deeply (each holds the machine stack).
+    ///
+    /// Not in a run with a yield budget (`--yield-after`), where a task may yield part-way
+    /// through its turn and the turns of the others then come in between.
     private func takesTurnAtOnce() -> Bool {
-        options.shortCuts && !scheduler.stepMadeWork && turnsAtOnce < Self.mostTurnsAtOnce
-            && (!budget.checksEachTurn || withinRunLimits())
+        options.shortCuts && options.yieldAfterSteps == nil && !scheduler.stepMadeWork
+            && turnsAtOnce < Self.mostTurnsAtOnce && (!budget.checksEachTurn || withinRunLimits())
     }
 
     /// How deeply turns taken at once may nest (see ``takesTurnAtOnce()``).
