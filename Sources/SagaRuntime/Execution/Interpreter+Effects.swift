@@ -550,7 +550,8 @@ extension Interpreter {
     /// then wait for their turns in the run loop, behind it. Once an entry has decided the
     /// combinator (won the race, or failed), the entries after it would be cancelled before
     /// their first turn: they are not made (their numbers are taken all the same: every entry
-    /// is numbered before the first runs).
+    /// is numbered before the first runs). While the entries after one wait to start, its `put`
+    /// is not processed on the spot: it waits, as in the run loop, and they start first.
     ///
     /// `oneEffect` says whether every entry runs the same effect (`all for`), whose code is then
     /// made once for them all.
