@@ -48,10 +48,7 @@ extension Compiler {
             compiler.compileCall((function, arguments, -1, value), stmt, into: result)
         } else if case .temporary(let t) = result {
             // Run by the interpreter, its value into the temporary (see ``Code/Site/result``).
-            let site = compiler.addSite(stmt, result: t)
-            let start = compiler.instructions.count
-            compiler.siteOperands[Int(site)] = effect.operands.map { compiler.place(of: $0) }
-            compiler.emit(compiler.instructions.count == start ? .statement(site) : .effect(site))
+            compiler.runWhereItStands(compiler.addSite(stmt, result: t), stmt)
         }
         compiler.emit(.returnValue(result))
         return compiler.refusesBody ? nil : compiler
@@ -64,11 +61,7 @@ extension Compiler {
         let site = addSite(stmt, result: result)
         switch SiteKind(stmt) {
         case .statement:
-            // The effect's operands first, where the statement's step comes before the first
-            // instruction; a statement whose operands need none takes its step itself.
-            let start = instructions.count
-            siteOperands[Int(site)] = (Self.effect(of: stmt)?.operands ?? []).map { place(of: $0) }
-            emit(instructions.count == start ? .statement(site) : .effect(site))
+            runWhereItStands(site, stmt)
         case .take(let pattern, let slot):
             takes.append((pattern, Int32(slot), site))
             emit(.take(Int32(takes.count - 1)))
@@ -84,6 +77,15 @@ extension Compiler {
             puts.append((.null, Int32(slot), site))
             emit(.putBuilt(action, Int32(puts.count - 1)))
         }
+    }
+
+    /// Statement `site`, `stmt`, run by the interpreter where it stands: its effect's operands
+    /// first, where the statement's step comes before the first instruction; a statement whose
+    /// operands need none takes its step itself.
+    mutating func runWhereItStands(_ site: Int32, _ stmt: Stmt) {
+        let start = instructions.count
+        siteOperands[Int(site)] = (Self.effect(of: stmt)?.operands ?? []).map { place(of: $0) }
+        emit(instructions.count == start ? .statement(site) : .effect(site))
     }
 
     /// A call of a one-`return` function: its arguments into places, ``Code/Instruction/call(_:)``,
