@@ -162,6 +162,8 @@ public final class Interpreter {
     @exclusivity(unchecked) var nextID = 1
     /// Tasks started and not yet finished (see ``Options/maxTasks``).
     @exclusivity(unchecked) var liveTasks = 0
+    /// Finished tasks kept to run new ones in.
+    @exclusivity(unchecked) var spareTasks = SpareTasks()
     /// Root sagas and spawned tasks that failed.
     @exclusivity(unchecked) var failures = 0
     /// Set while the interpreter has the store process one of its own dispatch entries, so

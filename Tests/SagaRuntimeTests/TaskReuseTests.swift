@@ -4,9 +4,9 @@ import Testing
 
 @testable import SagaRuntime
 
-/// An `every`, `latest` or `leading` watcher runs each body in the task of a body that has
-/// ended, when nothing refers to that task any more (`ShortTurnWatcher.takeSpareTask`,
-/// `SagaTask.restart`, or `SagaTask.rebirth` for a body that ended before it was adopted).
+/// A new task runs in one that has finished, when nothing refers to that task any more
+/// (`SpareTasks`, `SagaTask.restart`, or `SagaTask.rebirth` for a watcher's body that ended
+/// before it was adopted).
 ///
 /// A restarted task must be what a new one would be, and no run may tell the difference.
 @Suite struct TaskReuseTests {
@@ -35,7 +35,9 @@ import Testing
         let body = Block(statements: [.log(.literal(.int(1), Self.nowhere), Self.nowhere)], location: Self.nowhere)
         let watcher = task(id: 1, parent: nil, env: [], body: empty)
         let fresh = task(id: 7, parent: watcher, env: [.int(5)], body: body)
-        let used = task(id: 3, parent: nil, env: [.int(9)], body: empty)
+        let used = SagaTask(
+            id: 3, name: "func f", location: SourceLocation(line: 4, column: 2), kind: .owned, parent: nil,
+            env: [.int(9)], body: Self.code(empty))
         // Every field a run can change, away from where `init` leaves it.
         used.pc = 4
         used.frames = [.compensating(remaining: [], pending: .normal)]
@@ -60,7 +62,9 @@ import Testing
         used.resumption = .retake
         used.outcome = .cancelled
 
-        used.restart(id: 7, parent: watcher, env: [.int(5)], body: Self.code(body))
+        used.restart(
+            id: 7, name: "fork block", location: Self.nowhere, kind: .attached, parent: watcher, env: [.int(5)],
+            body: Self.code(body))
 
         let made = Mirror(reflecting: fresh).children
         let restarted = Mirror(reflecting: used).children
@@ -113,13 +117,36 @@ import Testing
 
     @Test func aKeptTaskIsTakenOnlyWhenNothingElseRefersToIt() {
         let empty = Block(statements: [], location: Self.nowhere)
-        let watcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
+        var spare = SpareTasks()
         var ended: SagaTask? = task(id: 2, parent: nil, env: [], body: empty)
-        watcher.keepSpareTask(ended!)
-        #expect(watcher.takeSpareTask() == nil, "a handle or a queued wake-up still holds it")
+        spare.keep(ended!)
+        #expect(spare.take() == nil, "a handle or a queued wake-up still holds it")
         ended = nil
-        #expect(watcher.takeSpareTask()?.id == 2)
-        #expect(watcher.takeSpareTask() == nil, "taken once")
+        #expect(spare.take()?.id == 2)
+        #expect(spare.take() == nil, "taken once")
+    }
+
+    @Test func theLastTaskKeptThatNothingRefersToIsTakenFirst() {
+        let empty = Block(statements: [], location: Self.nowhere)
+        var spare = SpareTasks()
+        let held = task(id: 1, parent: nil, env: [], body: empty)
+        spare.keep(held)
+        spare.keep(task(id: 2, parent: nil, env: [], body: empty))
+        spare.keep(task(id: 3, parent: nil, env: [], body: empty))
+        #expect(spare.take()?.id == 3)
+        #expect(spare.take()?.id == 2)
+        #expect(spare.take() == nil, "task 1 is still held")
+    }
+
+    @Test func tasksStillReferredToMakeRoomForOthers() {
+        let empty = Block(statements: [], location: Self.nowhere)
+        var spare = SpareTasks()
+        let held = (1...SpareTasks.capacity).map { task(id: $0, parent: nil, env: [], body: empty) }
+        for t in held { spare.keep(t) }
+        spare.keep(task(id: 99, parent: nil, env: [], body: empty))
+        #expect(spare.take() == nil, "all are held, and a full store keeps no more")
+        spare.keep(task(id: 100, parent: nil, env: [], body: empty))
+        #expect(spare.take()?.id == 100, "the one kept longest made room")
     }
 
     @Test func bodiesThatEndAtOnceWaitForkOrFailRunAsInNewTasks() async {
@@ -170,5 +197,34 @@ import Testing
             #expect(bodies == (1...9).filter { $0 != missing }.map { "\($0)"[...] }, "\(watcher)")
             #expect(outcome.errors.isEmpty)
         }
+    }
+
+    @Test func finishedTasksRunNewOnesOnlyWhenNothingCanTellThemApart() async {
+        // Forks, calls and `all` entries that end at once hand their tasks on; a handle kept
+        // (`held`, `slow`) keeps its task, whose number, value and join stay its own.
+        let outcome = await runSaga(
+            """
+            func twice(n) { delay 1; return n * 2 }
+            saga main {
+              let slow = fork { delay 50; return "slow" }
+              let held = fork { return "held" }
+              for i in range(4) {
+                let t = fork { return i }
+                let r = all [call twice(i), call twice(i + 10)]
+                let v = join t
+                log "\\(v) \\(r[0]) \\(r[1]) \\(t)"
+              }
+              let h = join held
+              log "\\(h) \\(held)"
+              let s = join slow
+              log "\\(s) \\(slow)"
+            }
+            """)
+        #expect(outcome.errors.isEmpty)
+        #expect(
+            outcome.lines == [
+                #"0 0 20 "<task 4>""#, #"1 2 22 "<task 7>""#, #"2 4 24 "<task 10>""#, #"3 6 26 "<task 13>""#,
+                #"held "<task 3>""#, #"slow "<task 2>""#,
+            ])
     }
 }

@@ -202,7 +202,7 @@ extension Interpreter {
     @inline(__always)
     private func keepEnded(_ child: SagaTask, _ watcher: ShortTurnWatcher) {
         watcher.keepVariables(&child.env)
-        watcher.keepSpareTask(child)
+        spareTasks.keep(child)
     }
 
     /// The second turn of the watcher whose body's `put` is processed on the spot
@@ -246,31 +246,32 @@ extension Interpreter {
         blockOnJoin(task, of: child)
     }
 
-    /// Starts a body of `watcher` as a task attached to `task`, the watcher's: in the task of
-    /// a body that has ended, if one was kept, or in a new one.
+    /// Starts a body of `watcher` as a task attached to `task`, the watcher's.
+    ///
+    /// It runs in a finished task kept to run new ones (see ``SpareTasks``), or in a new one. A
+    /// body of the same watcher that ended before it was adopted only needs the fields it
+    /// changed set again (``SagaTask/rebirth(id:parent:env:)``).
     ///
     /// The caller has `task` adopt it (here, the reference held across the call would be
     /// released and retained again) and has it run, or runs it at once (see
     /// ``runNow(_:of:_:)``), which has it adopted where it must be.
     @inline(__always)
     func startBody(of watcher: ShortTurnWatcher, in task: SagaTask, id: Int, env: consuming [Value]) -> SagaTask {
-        let child: SagaTask
         liveTasks += 1
-        if let spare = watcher.takeSpareTask() {
-            if spare.endedUnadopted {
-                spare.rebirth(id: id, parent: task, env: env)
-                return spare
-            }
-            let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
-            spare.restart(id: id, parent: task, env: env, body: body)
-            child = spare
-        } else {
-            let body = watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count)
-            child = SagaTask(
+        guard let spare = spareTasks.take() else {
+            return SagaTask(
                 id: id, name: Self.bodyName, location: watcher.location, kind: .attached, parent: task, env: env,
-                body: body)
+                body: watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count))
         }
-        return child
+        // Only a watcher's body ends unadopted, and each watcher's body has its own code.
+        if spare.endedUnadopted, spare.code === watcher.bodyCode {
+            spare.rebirth(id: id, parent: task, env: env)
+        } else {
+            spare.restart(
+                id: id, name: Self.bodyName, location: watcher.location, kind: .attached, parent: task, env: env,
+                body: watcher.bodyCode ?? bodyCode(of: watcher, slotCount: env.count))
+        }
+        return spare
     }
 
     /// The code of a watcher's body, found once (see ``ShortTurnWatcher/bodyCode``).

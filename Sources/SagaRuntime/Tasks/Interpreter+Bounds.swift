@@ -20,8 +20,7 @@ extension Interpreter {
         name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], code: Code
     ) -> SagaTask {
         liveTasks += 1
-        return SagaTask(
-            id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+        return makeTask(id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
     /// A task that runs `effect` over `env`, which it shares, and returns its value (see
@@ -37,8 +36,22 @@ extension Interpreter {
             ofEffect: effect, at: location, slotCount: env.count, site: runningSite, entry: entry,
             callShapes: callShapes)
         liveTasks += 1
-        return SagaTask(
-            id: id ?? makeID(), name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+        return makeTask(
+            id: id ?? makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
+    }
+
+    /// A task that runs `code`: one that has finished, restarted, where one is kept (see
+    /// ``SpareTasks``), or a new one.
+    @inline(__always)
+    private func makeTask(
+        id: Int, name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value],
+        code: Code
+    ) -> SagaTask {
+        guard let spare = spareTasks.take() else {
+            return SagaTask(id: id, name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+        }
+        spare.restart(id: id, name: name, location: location, kind: kind, parent: parent, env: env, body: code)
+        return spare
     }
 
     /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).

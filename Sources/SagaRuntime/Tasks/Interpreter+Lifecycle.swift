@@ -85,8 +85,6 @@ extension Interpreter {
     private func finish(_ task: SagaTask) -> SagaTask? {
         task.phase = .done
         liveTasks -= 1
-        // A watcher lets go of the task it kept for its next body, which may hold it as parent.
-        if task.isShortTurnWatcher { task.shortTurnWatcher?.dropSpareTask() }
         // The watcher whose body this is, when it takes short turns. Not where watchers run
         // their statements as written: a body their `fork` started still shares the watcher's
         // array if it assigned nothing, and emptying it would copy it.
@@ -106,13 +104,8 @@ extension Interpreter {
             outcome = .value(task.result)
         }
         task.outcome = outcome
-        // A body that ended with a value: its task can run the watcher's next body, once
-        // nothing refers to it (see ``ShortTurnWatcher/takeSpareTask()``). Every body of a
-        // watcher is a "fork block" at the watcher's place, started by its short turn or by its
-        // statements (``WatcherLoop/loop(of:)``), so the place is all to check.
-        if let watcher, task.kind == .attached, task.location == watcher.location, case .value = outcome {
-            watcher.keepSpareTask(task)
-        }
+        // Its task can run a task started later, once nothing refers to it.
+        if task.kind != .root { spareTasks.keep(task) }
         task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
 
         var next: SagaTask?

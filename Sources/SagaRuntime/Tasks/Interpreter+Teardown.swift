@@ -53,6 +53,7 @@ extension Interpreter {
         }
         roots = []
         scheduler.removeAll()
+        spareTasks.removeAll()
     }
 
     /// The tasks and channels a variable's value holds, directly or in a list or record one

@@ -45,7 +45,7 @@ final class SagaTask: @unchecked Sendable {
 
     /// Its number, for handles and traces.
     ///
-    /// A variable for ``restart(id:parent:env:body:)`` alone.
+    /// A variable for ``restart(id:name:location:kind:parent:env:body:)`` alone.
     @exclusivity(unchecked) private(set) var id: Int
     /// The task that started it (its parent for attached tasks; for the others, only for
     /// traces).
@@ -96,13 +96,13 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) var failure: Failure?
 
     /// A name for stack traces: `saga main`, `func fetch`, `fork block`.
-    let name: String
+    @exclusivity(unchecked) private(set) var name: String
     /// Who gets this task's result when it is `owned`.
     @exclusivity(unchecked) var owner: Owner = .none
 
     /// Where it was started (the fork or call site; the declaration for a root saga).
-    let location: SourceLocation
-    let kind: Kind
+    @exclusivity(unchecked) private(set) var location: SourceLocation
+    @exclusivity(unchecked) private(set) var kind: Kind
     @exclusivity(unchecked) var phase: Phase = .body
     /// Whether a trace slice is open for its current wait.
     @exclusivity(unchecked) var traceOpen = false
@@ -347,21 +347,26 @@ final class SagaTask: @unchecked Sendable {
         releaseRoom()
     }
 
-    /// Makes this finished attached task, to which nothing else refers any more, a new one
-    /// of the same name and location, attached to `parent`: every field as `init` leaves it (see
-    /// ``ShortTurnWatcher/takeSpareTask()``), but ``token``, which goes on counting (nothing
+    /// Makes this finished task, to which nothing else refers any more, a new one: every field
+    /// as `init` leaves it (see ``SpareTasks``), but ``token``, which goes on counting (nothing
     /// holds a wake-up of the old task, and a token that never goes back would keep one stale).
     ///
     /// A field that a finished task already holds as `init` left it is only checked: assigning
     /// it would destroy its old value through an outlined call, which eats into what a
     /// restart saves.
-    func restart(id: Int, parent: SagaTask, env: consuming [Value], body: Code) {
+    func restart(
+        id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: consuming [Value],
+        body: Code
+    ) {
+        if self.name != name { self.name = name }
+        self.location = location
+        self.kind = kind
         awaitsAdoption = false
         endedUnadopted = false
         keepsParent = false
         nextTurnIsQuiet = false
         self.id = id
-        self.parent = parent
+        if self.parent !== parent { self.parent = parent }
         self.env = env
         // The room the last body left, emptied, serves a body that needs as much.
         if temporaries == nil || body.roomCount != code.roomCount {
@@ -474,9 +479,9 @@ final class SagaTask: @unchecked Sendable {
 
     /// Lets go of what the code needed while it ran: the body has ended.
     ///
-    /// The room of its temporaries is kept, emptied, for the next body a watcher's task
-    /// restarts with (see ``restart(id:parent:env:body:)``): making it anew would be an
-    /// allocation for each action.
+    /// The room of its temporaries is kept, emptied, for the code the task restarts with (see
+    /// ``restart(id:name:location:kind:parent:env:body:)``): making it anew would be an
+    /// allocation for each task.
     func endCode() {
         if let temporaries {
             // A body that ran to its end read each temporary it wrote: they are null already.

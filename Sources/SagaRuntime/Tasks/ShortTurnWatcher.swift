@@ -52,13 +52,6 @@ final class ShortTurnWatcher {
     /// reaches it.
     @exclusivity(unchecked) private var spareVariables: [Value] = []
 
-    /// The task of a body that ended with a value, kept to run the next body in: a task
-    /// allocated, initialised, destroyed and freed per action would be a noticeable cost.
-    ///
-    /// Taken only when nothing else refers to it (``takeSpareTask()``): a handle, a joiner or
-    /// a queued wake-up keeps it as it is.
-    @exclusivity(unchecked) private var spareTask: SagaTask?
-
     init(_ watcher: Watcher, pattern: ActionPattern, lastSlot: Int? = nil, joinSlot: Int? = nil) {
         self.pattern = pattern
         self.bindingSlot = watcher.binding.slot
@@ -122,24 +115,6 @@ final class ShortTurnWatcher {
         spareVariables.withUnsafeMutableBufferPointer { variables in
             for i in 0..<variables.count { variables[i] = .null }
         }
-    }
-
-    /// Keeps `task`, a body that has just ended with a value, for a later body to run in.
-    func keepSpareTask(_ task: SagaTask) {
-        spareTask = task
-    }
-
-    /// Lets go of the kept task, if any: the watcher has finished, and the kept task may hold
-    /// the watcher's task as its parent (a body that spawned, or ended before its adoption).
-    func dropSpareTask() {
-        spareTask = nil
-    }
-
-    /// The kept task of an ended body, if nothing else refers to it any more; the caller
-    /// restarts it (``SagaTask/restart(id:parent:env:body:)``).
-    func takeSpareTask() -> SagaTask? {
-        guard isKnownUniquelyReferenced(&spareTask) else { return nil }
-        return spareTask.take()
     }
 
     /// The short turn's data for `watcher`, or `nil` if it is not an `every`, `latest` or
