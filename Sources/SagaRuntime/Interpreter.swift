@@ -206,13 +206,23 @@ public final class Interpreter {
     /// Set while a `fork` or `spawn` statement runs whose child takes its first turn at once
     /// where it can (see ``Code/Site/childTakesTurnAtOnce``).
     @exclusivity(unchecked) var childTakesTurnAtOnce = false
-    /// The watcher whose second turn comes first in the run order while its body runs.
+    /// Set while a `fork` statement runs after which its task's code only goes back to a
+    /// `take` (see ``Code/Site/takesNext``).
+    @exclusivity(unchecked) var forkTakesNext = false
+    /// The task whose next turn, back to its `take`, comes first in the run order while the
+    /// body it forked takes its first turn.
     ///
-    /// Set, with the token it had, while the body runs in the watcher's turn (see
-    /// ``runNow(_:of:_:)``): its turn is taken there, not queued. Held unretained: the
-    /// watcher's turn, on the stack below, holds it.
+    /// Set, with the token it had, while the body runs in the task's turn: a watcher's (see
+    /// ``runNow(_:of:_:)``), or any task's whose code only takes after its `fork` (see
+    /// ``runFirstTurnBeforeTake(of:_:_:)``). Its turn is taken there, not queued: before a `put`
+    /// of the body is processed on the spot, or once the body's turn is over. Held unretained:
+    /// the task's turn, on the stack below, holds it.
     @exclusivity(unchecked) var pendingRetake: Unmanaged<SagaTask>?
     @exclusivity(unchecked) var pendingRetakeToken = 0
+    /// For a ``pendingRetake`` that is not a watcher's: the `fork` the task ran, whose code
+    /// then only goes back to a `take` (see ``runFirstTurnBeforeTake(of:_:_:)``). Held by the
+    /// task's code.
+    @exclusivity(unchecked) unowned(unsafe) var pendingTakeSite: Code.Site?
     /// Whether the run was stopped by one of its limits (`--max-run-steps`,
     /// `--max-turns-without-input`, `--max-memory`).
     package var stoppedByLimit: Bool { budget.isSpent }

@@ -15,7 +15,10 @@ extension Code {
             let site = sites[Int(index)]
             switch Compiler.effect(of: site.statement) {
             case .fork?:
-                site.takesNext = takesNext(after: pc, instructions)
+                if let take = nextTake(after: pc, instructions) {
+                    site.takesNext = true
+                    site.nextTake = take
+                }
                 site.childTakesTurnAtOnce = !site.takesNext
             case .spawn?:
                 site.childTakesTurnAtOnce = true
@@ -25,20 +28,32 @@ extension Code {
         }
     }
 
-    /// Whether the code from instruction `pc` on comes to a `take` of an action with only jumps
-    /// and loop turns before it.
-    private static func takesNext(after pc: Int, _ instructions: [Instruction]) -> Bool {
+    /// The `take` of an action the code from instruction `pc` on comes to with only jumps and
+    /// loop turns before it (its instruction and its index in ``Code/takes``), and the steps it
+    /// takes to get there, the `take` included; `nil` where it comes to anything else first.
+    private static func nextTake(
+        after pc: Int, _ instructions: [Instruction]
+    ) -> (pc: Int32, take: Int32, steps: Int32)? {
         var next = pc + 1
+        var steps: Int32 = 0
         // A loop's back edge is a hop or two; a cycle of jumps alone reaches no `take`.
         for _ in 0..<8 {
-            guard instructions.indices.contains(next) else { return false }
+            guard instructions.indices.contains(next) else { return nil }
             switch instructions[next] {
-            case .jump(let target), .stepAndJump(let target): next = Int(target)
-            case .step: next += 1
-            case .take: return true
-            default: return false
+            case .jump(let target):
+                next = Int(target)
+            case .stepAndJump(let target):
+                steps += 1
+                next = Int(target)
+            case .step:
+                steps += 1
+                next += 1
+            case .take(let index):
+                return (Int32(next), index, steps + 1)
+            default:
+                return nil
             }
         }
-        return false
+        return nil
     }
 }

@@ -353,6 +353,10 @@ final class Code {
         /// that follows the `fork`, once its body has had its own, changes nothing another
         /// task could see (see ``Interpreter/isQuietOrStale(_:)``).
         @exclusivity(unchecked) var takesNext = false
+        /// For a `fork` that ``takesNext``: the instruction of the `take` its code comes to, that
+        /// `take`'s index in ``Code/takes``, and how many steps getting there takes, the `take`'s
+        /// own included (see ``Interpreter/continueToTake(_:_:)``).
+        @exclusivity(unchecked) var nextTake: (pc: Int32, take: Int32, steps: Int32) = (-1, -1, 0)
         /// Whether the statement is a `fork` or `spawn` whose child takes its first turn at once,
         /// in the statement, where it can (see ``Interpreter/runFirstTurn(of:)``): any but one
         /// that ``takesNext``.

@@ -80,6 +80,7 @@ extension Interpreter {
                 let childAtOnce = site.childTakesTurnAtOnce
                 let takesNext = site.takesNext
                 if childAtOnce { childTakesTurnAtOnce = true }
+                if takesNext { forkTakesNext = true }
                 let step: Step
                 switch site.operandCount {
                 case 0: step = executeStatement(site, &noOperands, task)
@@ -89,13 +90,14 @@ extension Interpreter {
                 }
                 runningSite = outer
                 if childAtOnce { childTakesTurnAtOnce = false }
+                if takesNext { forkTakesNext = false }
                 switch step {
                 case .next:
                     continue
                 case .suspended:
                     // A `fork` yields to its body; where the code then only takes an action,
                     // the task's next turn is quiet.
-                    if takesNext { task.nextTurnIsQuiet = true }
+                    if takesNext, case .none = task.wait { task.nextTurnIsQuiet = true }
                     return false
                 case .completion(let completion):
                     // Past the memory budget, the run stops here (the error that says so could

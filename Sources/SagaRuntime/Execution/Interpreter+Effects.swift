@@ -401,6 +401,11 @@ extension Interpreter {
         }
         if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
         if tracer != nil { traceStart(child, from: task) }
+        if forkTakesNext, starter === task, task.native == nil, let site = runningSite,
+            runFirstTurnBeforeTake(of: child, task, site)
+        {
+            return .suspended
+        }
         let token = task.token
         let ranAtOnce = childTakesTurnAtOnce && starter === task && task.native == nil && runFirstTurn(of: child)
         if !ranAtOnce { scheduler.schedule(child) }
@@ -410,6 +415,60 @@ extension Interpreter {
         let handle: Value
         if case .discard = starter.target { handle = .null } else { handle = child.handle }
         return ranAtOnce ? .resumedAfterChild(handle) : .value(handle)
+    }
+
+    /// For a `fork` after which `task`'s code only goes back to a `take` (`site`, see
+    /// ``Code/Site/takesNext``): runs `child`'s first turn at once, then `task`'s next turn, as
+    /// the run loop would run them next, the child ahead of the task.
+    ///
+    /// The task's turn goes first in the run order while the child's runs (see
+    /// ``pendingRetake``): a `put` the child processes on the spot takes it first. Otherwise it
+    /// is taken once the child's turn is over, unless the child made work, which goes ahead of
+    /// it, or the run's limits stop the run there: then it is queued, as a quiet turn (see
+    /// ``SagaTask/nextTurnIsQuiet``).
+    ///
+    /// The fork's value is stored first, where the statement would have stored it.
+    ///
+    /// - Returns: `false` if the two are better queued, having done nothing.
+    private func runFirstTurnBeforeTake(of child: SagaTask, _ task: SagaTask, _ site: Code.Site) -> Bool {
+        guard pendingRetake == nil, Int(site.nextTake.steps) <= options.maxSteps, takesTurnAtOnce() else {
+            return false
+        }
+        if case .discard = task.target {} else { storeResult(child.handle, task) }
+        let token = task.token
+        pendingRetake = .passUnretained(task)
+        pendingRetakeToken = token
+        pendingTakeSite = site
+        // Statements of the child's own run while it does.
+        forkTakesNext = false
+        turnsAtOnce += 1
+        execute(child)
+        turnsAtOnce -= 1
+        // A `put` the child processed on the spot took the task's turn.
+        guard pendingRetake != nil else { return true }
+        pendingRetake = nil
+        pendingTakeSite = nil
+        // Unless the child's failure aborted the task.
+        guard task.token == token, !task.isDone else { return true }
+        if scheduler.stepMadeWork || (budget.checksEachTurn && !withinRunLimits())
+            || runStepsLeft < Int(site.nextTake.steps)
+        {
+            yieldTask(task)
+            task.nextTurnIsQuiet = true
+            return true
+        }
+        continueToTake(task, site)
+        return true
+    }
+
+    /// The turn of `task` that stands past `site`, a `fork` after which its code only goes back
+    /// to a `take` (see ``Code/Site/nextTake``): it takes the steps there and waits on that
+    /// `take`, as its code would.
+    func continueToTake(_ task: SagaTask, _ site: Code.Site) {
+        budget.stepsTaken &+= Int(site.nextTake.steps)
+        task.pc = Int(site.nextTake.pc) + 1
+        let code = task.code
+        take(code.takes + Int(site.nextTake.take), code, task)
     }
 
     /// Runs `child`'s first turn at once, as the run loop would run it next (see

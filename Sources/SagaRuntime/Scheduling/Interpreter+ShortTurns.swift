@@ -205,9 +205,9 @@ extension Interpreter {
         spareTasks.keep(child)
     }
 
-    /// The second turn of the watcher whose body's `put` is processed on the spot
-    /// (``pendingRetake``), which the run loop would take before the action: the watcher
-    /// takes again.
+    /// The next turn of the task whose body's `put` is processed on the spot
+    /// (``pendingRetake``), which the run loop would take before the action: the task goes back
+    /// to its `take` (see ``continueToTake(_:_:)``), or a watcher takes again.
     ///
     /// - Returns: `false` if the run's limits stop the run there.
     @inline(__always)
@@ -215,11 +215,15 @@ extension Interpreter {
         guard let pending = pendingRetake else { return true }
         pendingRetake = nil
         guard withinLimitsAtOnce() else { return false }
+        let site = pendingTakeSite
+        pendingTakeSite = nil
         return pending._withUnsafeGuaranteedRef { task in
-            guard task.token == pendingRetakeToken, !task.isDone, let watcher = task.shortTurnWatcher else {
-                return true
+            guard task.token == pendingRetakeToken, !task.isDone else { return true }
+            if let site {
+                continueToTake(task, site)
+            } else if let watcher = task.shortTurnWatcher {
+                takeAgain(task, watcher)
             }
-            takeAgain(task, watcher)
             return true
         }
     }
