@@ -219,9 +219,10 @@ public final class Interpreter {
     /// the task's turn, on the stack below, holds it.
     @exclusivity(unchecked) var pendingRetake: Unmanaged<SagaTask>?
     @exclusivity(unchecked) var pendingRetakeToken = 0
-    /// For a ``pendingRetake`` that is not a watcher's: the `fork` the task ran, whose code
-    /// then only goes back to a `take` (see ``runFirstTurnBeforeTake(of:_:_:)``). Held by the
-    /// task's code.
+    /// For a ``pendingRetake`` that is not a watcher's: the `fork` the task ran.
+    ///
+    /// The task's code then only goes back to a `take` (see
+    /// ``runFirstTurnBeforeTake(of:_:_:)``). Held by the task's code.
     @exclusivity(unchecked) unowned(unsafe) var pendingTakeSite: Code.Site?
     /// Whether the run was stopped by one of its limits (`--max-run-steps`,
     /// `--max-turns-without-input`, `--max-memory`).
