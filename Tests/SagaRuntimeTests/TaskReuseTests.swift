@@ -53,6 +53,7 @@ import Testing
         used.awaitsAdoption = true
         used.endedUnadopted = true
         used.keepParentsOnceFinished()
+        used.ownsVariables = true
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
@@ -77,7 +78,7 @@ import Testing
                 "runsForCancelledOwner", "isCancelling", "nextTurnIsQuiet", "isShortTurnWatcher", "awaitsAdoption",
                 "endedUnadopted",
                 "keepsParent",
-                "target",
+                "target", "ownsVariables",
                 "resumption", "outcome",
             ])
         for (new, old) in zip(made, restarted) where new.label != "token" {

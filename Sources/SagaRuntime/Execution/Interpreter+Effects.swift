@@ -391,7 +391,7 @@ extension Interpreter {
         case .block(let block):
             child = newTask(
                 name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
-                parent: task, env: Self.frame(of: block, from: starter.env), body: block)
+                parent: task, frameOf: block, in: starter.env)
         case .call(.function(let index, _), _):
             child = try functionTask(index, operands.all, kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
@@ -488,19 +488,6 @@ extension Interpreter {
         return true
     }
 
-    /// The variables a `fork` or `spawn` block starts with: a copy of the first
-    /// ``Block/frameSize`` slots of its parent's, or the whole frame when the block does not say.
-    ///
-    /// The whole frame is shared until either task writes to it; a prefix is a new array (none
-    /// at all for a block that uses no variable), which the parent then does not copy at its
-    /// next write. A parent that is itself a block's task may hold fewer slots than the block
-    /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
-    private static func frame(of block: Block, from env: [Value]) -> [Value] {
-        let size = Int(block.frameSize)
-        guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
-        return size == 0 ? [] : Array(env[..<size])
-    }
-
     /// The variables a `retry`'s loop starts with: a copy of the frame, with room for the
     /// loop's hidden variables, `attempt` 0 and `count` the retry's.
     private static func frame(of loop: RetryLoop, from env: [Value], count: Int) -> [Value] {
@@ -509,14 +496,6 @@ extension Interpreter {
         frame[first] = .int(0)
         for slot in first + 1..<loop.countSlot { frame[slot] = .null }
         frame[loop.countSlot] = .int(count)
-        return frame
-    }
-
-    /// `env` with nulls after it, `size` slots in all.
-    @inline(never)
-    private static func padded(_ env: [Value], to size: Int) -> [Value] {
-        var frame = env
-        frame.append(contentsOf: repeatElement(.null, count: size - env.count))
         return frame
     }
 

@@ -23,6 +23,70 @@ extension Interpreter {
         return makeTask(id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
+    /// Makes a task that runs `block`, a `fork`'s or `spawn`'s, over its frame of `env` (the
+    /// first ``SagaLanguage/Block/frameSize`` slots), and counts it as alive until it finishes.
+    ///
+    /// A new task shares `env` where it can (see ``frame(of:from:)``); one started in a
+    /// finished task (see ``SpareTasks``) gets an array of its own, the one that task kept where
+    /// it has one (see ``SagaTask/ownsVariables``), so that its writes copy nothing and its end
+    /// frees nothing.
+    func newTask(
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask, frameOf block: Block,
+        in env: [Value]
+    ) -> SagaTask {
+        let size = block.frameSize >= 0 ? Int(block.frameSize) : env.count
+        let code = code(of: block, slotCount: size)
+        liveTasks += 1
+        let id = makeID()
+        guard let spare = spareTasks.take() else {
+            let task = SagaTask(
+                id: id, name: name, location: location, kind: kind, parent: parent,
+                env: Self.frame(of: block, from: env),
+                body: code)
+            task.ownsVariables = size != env.count
+            return task
+        }
+        var variables: [Value] = []
+        if spare.fillVariables(count: size, from: env) {
+            swap(&variables, &spare.env)
+        } else {
+            variables = Self.ownFrame(size, of: env)
+        }
+        spare.restart(id: id, name: name, location: location, kind: kind, parent: parent, env: variables, body: code)
+        spare.ownsVariables = true
+        return spare
+    }
+
+    /// The variables a `fork` or `spawn` block starts with: a copy of the first
+    /// ``SagaLanguage/Block/frameSize`` slots of its parent's, or the whole frame when the block
+    /// does not say.
+    ///
+    /// The whole frame is shared until either task writes to it; a prefix is a new array (none
+    /// at all for a block that uses no variable), which the parent then does not copy at its
+    /// next write. A parent that is itself a block's task may hold fewer slots than the block
+    /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
+    static func frame(of block: Block, from env: [Value]) -> [Value] {
+        let size = Int(block.frameSize)
+        guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
+        return size == 0 ? [] : Array(env[..<size])
+    }
+
+    /// A new array of `size` slots, the first of `env`'s, then nulls.
+    private static func ownFrame(_ size: Int, of env: [Value]) -> [Value] {
+        var frame: [Value] = []
+        frame.reserveCapacity(size)
+        for i in 0..<size { frame.append(i < env.count ? env[i] : .null) }
+        return frame
+    }
+
+    /// `env` with nulls after it, `size` slots in all.
+    @inline(never)
+    static func padded(_ env: [Value], to size: Int) -> [Value] {
+        var frame = env
+        frame.append(contentsOf: repeatElement(.null, count: size - env.count))
+        return frame
+    }
+
     /// A task that runs `effect` over `env`, which it shares, and returns its value (see
     /// ``Code/init(effectTask:at:slotCount:callShapes:)``): entry `entry` of the statement
     /// running where it stands (see ``runningSite``).

@@ -92,6 +92,8 @@ extension Interpreter {
         if let parent = task.parent, parent.isShortTurnWatcher, watchersRunShort { watcher = parent.shortTurnWatcher }
         if let watcher {
             watcher.keepVariables(&task.env)
+        } else if task.ownsVariables {
+            task.clearVariables()
         } else {
             task.env = []
         }

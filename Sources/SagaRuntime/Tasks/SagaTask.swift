@@ -140,6 +140,10 @@ final class SagaTask: @unchecked Sendable {
 
     /// Where the value of the effect it is blocked on goes.
     @exclusivity(unchecked) var target: ResultTarget = .discard
+    /// Whether ``env`` is an array made for this task alone, which nothing else shares: once
+    /// the task finishes, it keeps the array, its slots set to null, for the next task started
+    /// in it (see ``SpareTasks``) to fill in place. (It fills the tail of ``target``.)
+    @exclusivity(unchecked) var ownsVariables = false
     /// What the task does when it next runs.
     @exclusivity(unchecked) var resumption: Resumption = .start
     /// How it ended, once ``phase`` is `.done`; its return value as soon as its body returns.
@@ -364,6 +368,7 @@ final class SagaTask: @unchecked Sendable {
         awaitsAdoption = false
         endedUnadopted = false
         keepsParent = false
+        ownsVariables = false
         nextTurnIsQuiet = false
         self.id = id
         if self.parent !== parent { self.parent = parent }
@@ -475,6 +480,33 @@ final class SagaTask: @unchecked Sendable {
     func setTemporary(_ index: Int, to value: consuming Value) {
         guard let temporaries, index < code.temporaryCount else { return }
         temporaries[index] = value
+    }
+
+    /// Lets go of what the variables hold, keeping their array (see ``ownsVariables``).
+    func clearVariables() {
+        // An empty array has no storage of its own: asked for a mutable buffer, it would make one.
+        if env.isEmpty { return }
+        env.withUnsafeMutableBufferPointer { slots in
+            for i in 0..<slots.count {
+                if case .null = slots[i] { continue }
+                slots[i] = .null
+            }
+        }
+    }
+
+    /// Fills the variables kept by ``clearVariables()`` with the first of `values`, in place
+    /// (the rest stay null); the task owns them from then on.
+    ///
+    /// - Returns: `false`, having done nothing, where no array of `count` slots is kept.
+    func fillVariables(count: Int, from values: [Value]) -> Bool {
+        guard ownsVariables, env.count == count else { return false }
+        if count == 0 { return true }
+        env.withUnsafeMutableBufferPointer { slots in
+            values.withUnsafeBufferPointer { values in
+                for i in 0..<min(count, values.count) { slots[i] = values[i] }
+            }
+        }
+        return true
     }
 
     /// Lets go of what the code needed while it ran: the body has ended.
