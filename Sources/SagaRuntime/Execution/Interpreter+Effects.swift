@@ -453,8 +453,8 @@ extension Interpreter {
         if scheduler.stepMadeWork || (budget.checksEachTurn && !withinRunLimits())
             || runStepsLeft < Int(site.nextTake.steps)
         {
+            // Marked quiet by the statement (see ``runCode(_:_:)``).
             yieldTask(task)
-            task.nextTurnIsQuiet = true
             return true
         }
         continueToTake(task, site)
