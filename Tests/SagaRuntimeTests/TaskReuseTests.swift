@@ -58,7 +58,7 @@ import Testing
         used.runsForCancelledOwner = true
         used.isCancelling = true
         used.nextTurnIsQuiet = true
-        used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty), pattern: .any)
+        used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty))
         used.target = .slot(2)
         used.resumption = .retake
         used.outcome = .cancelled

@@ -22,6 +22,9 @@ extension Code {
                 site.childTakesTurnAtOnce = !site.takesNext
             case .spawn?:
                 site.childTakesTurnAtOnce = true
+            case .join?:
+                // A `leading` watcher's, whose short turns go back to the `take` from there.
+                if let take = nextTake(after: pc, instructions) { site.nextTake = take }
             default:
                 continue
             }

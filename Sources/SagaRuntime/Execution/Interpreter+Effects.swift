@@ -457,18 +457,21 @@ extension Interpreter {
             yieldTask(task)
             return true
         }
-        continueToTake(task, site)
+        continueToTake(task, site.nextTake)
         return true
     }
 
-    /// The turn of `task` that stands past `site`, a `fork` after which its code only goes back
-    /// to a `take` (see ``Code/Site/nextTake``): it takes the steps there and waits on that
-    /// `take`, as its code would.
-    func continueToTake(_ task: SagaTask, _ site: Code.Site) {
-        budget.stepsTaken &+= Int(site.nextTake.steps)
-        task.pc = Int(site.nextTake.pc) + 1
-        let code = task.code
-        take(code.takes + Int(site.nextTake.take), code, task)
+    /// The turn of `task` that stands past a statement after which its code only goes back to
+    /// a `take` (`next`: that statement's ``Code/Site/nextTake``): it takes the steps there and
+    /// waits on that `take`, as its code would.
+    @inline(__always)
+    func continueToTake(_ task: SagaTask, _ next: (pc: Int32, take: Int32, steps: Int32)) {
+        budget.stepsTaken &+= Int(next.steps)
+        task.pc = Int(next.pc) + 1
+        // The task holds its code while it waits there: read without a retain.
+        Unmanaged.passUnretained(task.code)._withUnsafeGuaranteedRef { code in
+            take(code.takes + Int(next.take), code, task)
+        }
     }
 
     /// Runs `child`'s first turn at once, as the run loop would run it next (see

@@ -116,19 +116,6 @@ extension Interpreter {
         task.tracedEffect = site.tracedEffect
     }
 
-    /// Notes a watcher's `take` (or, with `join`, `leading`'s `join`) as the effect its task
-    /// waits on next, for the trace: described the first time, then kept with the watcher.
-    func traceWait(of watcher: ShortTurnWatcher, _ task: SagaTask, join: Bool) {
-        if join {
-            guard let effect = watcher.joinEffect else { return }
-            if watcher.tracedJoin == nil { watcher.tracedJoin = effectDescription(effect) }
-            task.tracedEffect = watcher.tracedJoin
-        } else {
-            if watcher.tracedTake == nil { watcher.tracedTake = effectDescription(watcher.takeEffect) }
-            task.tracedEffect = watcher.tracedTake
-        }
-    }
-
     /// Records a `put` whose action was processed on the spot and which did not wait: an
     /// instant of its task rather than a slice, at `stamp` (taken when it was made, so that
     /// the action's own instant follows it).

@@ -160,7 +160,7 @@ extension Interpreter {
             // Where the `join` statement would have left it before the action was processed.
             run.retakeDone = true
             budget.stepsTaken &+= 1
-            if tracer != nil { traceWait(of: watcher, task, join: true) }
+            if tracer != nil, let site = watcher.joinSite { traceEffect(at: site, task) }
             move(task, watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: child)
@@ -211,6 +211,7 @@ extension Interpreter {
 
     /// The watcher's second turn, run now, as the run loop would run its queued turn (the
     /// task's resumption is `.start`, as ``execute(_:)`` leaves it).
+    @inline(__always)
     private func retakeNow(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
         _ = retake(task, watcher)
     }

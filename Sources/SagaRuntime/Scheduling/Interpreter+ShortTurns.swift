@@ -65,13 +65,26 @@ extension Interpreter {
     }
 
     /// Finds where the watcher's loop's code goes on past each of its statements, in the code
-    /// on top of the task's frames.
+    /// on top of the task's frames, and the statements its short turns stand for (see
+    /// ``ShortTurnWatcher/nextTake``).
     @inline(never)
     private func learnStatementEnds(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
-        let ends = task.code.statementEnds
+        let code = task.code
+        let ends = code.statementEnds
         watcher.statementEnds = (
             ends.count > 0 ? ends[0] : -1, ends.count > 1 ? ends[1] : -1, ends.count > 2 ? ends[2] : -1
         )
+        var forkSite: Code.Site?
+        for end in ends {
+            guard let site = code.site(endingAt: end) else { continue }
+            switch Compiler.effect(of: site.statement) {
+            case .fork?: if forkSite == nil { forkSite = site }
+            case .join?: if watcher.joinSite == nil { watcher.joinSite = site }
+            default: break
+            }
+        }
+        let retake = watcher.joinSlot != nil ? watcher.joinSite : forkSite
+        if let retake { watcher.nextTake = retake.nextTake }
     }
 
     /// The most steps a watcher's turn takes: `latest`'s `if`, `cancel`, the end of the
@@ -97,6 +110,11 @@ extension Interpreter {
     /// `action` is moved into the watcher's variable when a body starts (it then holds that
     /// variable's old value); otherwise it is left as it is, for the caller to store or drop.
     func runShortTurn(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ action: inout Value) -> Bool {
+        if watcher.nextTake.pc < 0 {
+            if watcher.statementEnds.take < 0 { learnStatementEnds(task, watcher) }
+            // Where the loop's code is not the one its short turns stand for.
+            guard watcher.nextTake.pc >= 0 else { return false }
+        }
         if watcher.joinSlot != nil, stands(task, watcher, past: .join) {
             move(task, watcher, past: .take)
             takeAgain(task, watcher)
@@ -220,7 +238,7 @@ extension Interpreter {
         return pending._withUnsafeGuaranteedRef { task in
             guard task.token == pendingRetakeToken, !task.isDone else { return true }
             if let site {
-                continueToTake(task, site)
+                continueToTake(task, site.nextTake)
             } else if let watcher = task.shortTurnWatcher {
                 takeAgain(task, watcher)
             }
@@ -244,7 +262,7 @@ extension Interpreter {
     /// action was processed.
     func waitOnJoin(of child: SagaTask, _ task: SagaTask, _ watcher: ShortTurnWatcher) {
         budget.stepsTaken &+= 1
-        if tracer != nil { traceWait(of: watcher, task, join: true) }
+        if tracer != nil, let site = watcher.joinSite { traceEffect(at: site, task) }
         move(task, watcher, past: .join)
         task.target = .discard
         blockOnJoin(task, of: child)
@@ -312,13 +330,11 @@ extension Interpreter {
         return true
     }
 
-    /// Blocks a watcher on its `take`, as the statement does.
+    /// Blocks a watcher on its `take`, as its loop's code does from its `fork` (`leading`: its
+    /// `join`) on (see ``continueToTake(_:_:)``).
+    @inline(__always)
     func takeAgain(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
-        budget.stepsTaken &+= 2  // The loop's next turn, and the `take`.
-        if tracer != nil { traceWait(of: watcher, task, join: false) }
-        task.target = .slot(watcher.bindingSlot)
-        block(task, on: .take)
-        addTaker(Taker(task, pattern: watcher.pattern))
+        continueToTake(task, watcher.nextTake)
     }
 
     /// `leading`'s second turn, its `join task`, as ``joinOne(_:_:)`` would do it: blocks on
@@ -340,7 +356,7 @@ extension Interpreter {
         if !body.isDone {
             // Where the `join` statement leaves it: past the statement, its value dropped.
             budget.stepsTaken &+= 1
-            if tracer != nil { traceWait(of: watcher, task, join: true) }
+            if tracer != nil, let site = watcher.joinSite { traceEffect(at: site, task) }
             move(task, watcher, past: .join)
             task.target = .discard
             blockOnJoin(task, of: body)

@@ -9,7 +9,6 @@ import SagaLanguage
 /// Only a watcher whose pattern is a literal (or `*`) has one: its `take` then matches the
 /// same actions every time, so the pattern need not be evaluated again.
 final class ShortTurnWatcher {
-    let pattern: ActionPattern
     /// The slot of the variable bound to each action.
     let bindingSlot: Int
     let body: Block
@@ -23,15 +22,16 @@ final class ShortTurnWatcher {
     /// For `leading`: the slot of its hidden `task` variable, the handle of the body it joins
     /// (see ``WatcherLoop/loop(of:)``); `nil` for the others.
     let joinSlot: Int?
-    /// The effects of the watcher's `take` and (for `leading`) `join` statements, as
-    /// ``WatcherLoop/loop(of:)`` writes them: a traced run describes what the watcher waits
-    /// on by them, as it does when the statements run.
-    let takeEffect: Effect
-    let joinEffect: Effect?
-    /// In a traced run, ``takeEffect`` and ``joinEffect`` as the trace describes them, made
-    /// the first time they are needed (see ``Interpreter/traceWait(of:_:join:)``).
-    @exclusivity(unchecked) var tracedTake: TracedEffect?
-    @exclusivity(unchecked) var tracedJoin: TracedEffect?
+    /// How the watcher's loop's code goes back to its `take` from its `fork` (`every`,
+    /// `latest`) or `join` (`leading`): that statement's ``Code/Site/nextTake``, which its
+    /// short turns take (see ``Interpreter/takeAgain(_:_:)``); -1 in `pc` until the code is
+    /// known, and where it does not.
+    @exclusivity(unchecked) var nextTake: (pc: Int32, take: Int32, steps: Int32) = (-1, -1, 0)
+    /// `leading`'s `join` statement.
+    ///
+    /// A traced run names it as what the watcher waits on. Found in the code with
+    /// ``statementEnds``; the code holds it.
+    @exclusivity(unchecked) unowned(unsafe) var joinSite: Code.Site?
     /// Where the watcher's loop's code goes on past each of its statements (the `take`, the
     /// `fork`, and for `leading` the `join`), by ``Interpreter/WatcherStatement``: found in the
     /// code the first time a short turn moves the watcher (see
@@ -52,15 +52,12 @@ final class ShortTurnWatcher {
     /// reaches it.
     @exclusivity(unchecked) private var spareVariables: [Value] = []
 
-    init(_ watcher: Watcher, pattern: ActionPattern, lastSlot: Int? = nil, joinSlot: Int? = nil) {
-        self.pattern = pattern
+    init(_ watcher: Watcher, lastSlot: Int? = nil, joinSlot: Int? = nil) {
         self.bindingSlot = watcher.binding.slot
         self.body = watcher.body
         self.location = watcher.location
         self.lastSlot = lastSlot
         self.joinSlot = joinSlot
-        self.takeEffect = WatcherLoop.take(watcher)
-        self.joinEffect = joinSlot.map { _ in WatcherLoop.leadingJoinEffect(watcher) }
     }
 
     /// The variables of a new body: a copy of the watcher's `env`, as a `fork` makes, in the
@@ -130,16 +127,14 @@ final class ShortTurnWatcher {
         case .leading: joinSlot = watcher.hiddenSlot
         case .throttle, .debounce: return nil
         }
-        let pattern: ActionPattern
         switch watcher.pattern {
         case .any:
-            pattern = .any
+            break
         case .expr(.literal(let value, _)):
-            guard let made = try? ActionPattern(value) else { return nil }
-            pattern = made
+            guard (try? ActionPattern(value)) != nil else { return nil }
         case .expr:
             return nil
         }
-        return ShortTurnWatcher(watcher, pattern: pattern, lastSlot: lastSlot, joinSlot: joinSlot)
+        return ShortTurnWatcher(watcher, lastSlot: lastSlot, joinSlot: joinSlot)
     }
 }
