@@ -32,8 +32,11 @@ struct SpareTasks {
     /// A kept task that nothing else refers to, if any, no longer kept; the caller restarts it.
     @inline(__always)
     mutating func take() -> SagaTask? {
-        if isKnownUniquelyReferenced(&first) { return first.take() }
-        if first == nil, rest.isEmpty { return nil }
+        if first != nil {
+            if isKnownUniquelyReferenced(&first) { return first.take() }
+        } else if rest.isEmpty {
+            return nil
+        }
         return takeFromRest()
     }
 
