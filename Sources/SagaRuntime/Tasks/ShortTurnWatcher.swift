@@ -2,12 +2,12 @@ import SagaCore
 import SagaLanguage
 
 /// What an `every`, `latest` or `leading` watcher task needs for its short turns (see
-/// ``Interpreter/runShortTurn(_:_:_:)``): its pattern, evaluated once, where its loop
-/// binds each action, the body it forks, and for `latest` and `leading`, where it keeps the
-/// body it started last.
+/// ``Interpreter/runShortTurn(_:_:_:)``): where its loop binds each action, the body it forks,
+/// the way its loop's code goes back to its `take`, and for `latest` and `leading`, where it
+/// keeps the body it started last.
 ///
 /// Only a watcher whose pattern is a literal (or `*`) has one: its `take` then matches the
-/// same actions every time, so the pattern need not be evaluated again.
+/// same actions every time, an instruction of the loop's code that its short turns go back to.
 final class ShortTurnWatcher {
     /// The slot of the variable bound to each action.
     let bindingSlot: Int
