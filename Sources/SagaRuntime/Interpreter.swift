@@ -219,11 +219,9 @@ public final class Interpreter {
     /// the task's turn, on the stack below, holds it.
     @exclusivity(unchecked) var pendingRetake: Unmanaged<SagaTask>?
     @exclusivity(unchecked) var pendingRetakeToken = 0
-    /// For a ``pendingRetake`` that is not a watcher's: the `fork` the task ran.
-    ///
-    /// The task's code then only goes back to a `take` (see
-    /// ``runFirstTurnBeforeTake(of:_:_:)``). Held by the task's code.
-    @exclusivity(unchecked) unowned(unsafe) var pendingTakeSite: Code.Site?
+    /// How the ``pendingRetake`` task's code goes back to its `take` (the ``Code/Site/nextTake``
+    /// of the `fork` it ran), which its turn takes (see ``continueToTake(_:_:)``).
+    @exclusivity(unchecked) var pendingTake: (pc: Int32, take: Int32, steps: Int32) = (-1, -1, 0)
     /// Whether the run was stopped by one of its limits (`--max-run-steps`,
     /// `--max-turns-without-input`, `--max-memory`).
     package var stoppedByLimit: Bool { budget.isSpent }

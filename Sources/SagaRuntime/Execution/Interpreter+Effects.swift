@@ -438,7 +438,7 @@ extension Interpreter {
         let token = task.token
         pendingRetake = .passUnretained(task)
         pendingRetakeToken = token
-        pendingTakeSite = site
+        pendingTake = site.nextTake
         // Statements of the child's own run while it does.
         forkTakesNext = false
         turnsAtOnce += 1
@@ -447,7 +447,6 @@ extension Interpreter {
         // A `put` the child processed on the spot took the task's turn.
         guard pendingRetake != nil else { return true }
         pendingRetake = nil
-        pendingTakeSite = nil
         // Unless the child's failure aborted the task.
         guard task.token == token, !task.isDone else { return true }
         if scheduler.stepMadeWork || (budget.checksEachTurn && !withinRunLimits())

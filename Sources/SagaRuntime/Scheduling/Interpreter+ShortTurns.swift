@@ -195,6 +195,7 @@ extension Interpreter {
         if first {
             pendingRetake = .passUnretained(task)
             pendingRetakeToken = token
+            pendingTake = watcher.nextTake
         }
         stepLoop(child)
         if child.endedUnadopted { keepEnded(child, watcher) }
@@ -225,7 +226,7 @@ extension Interpreter {
 
     /// The next turn of the task whose body's `put` is processed on the spot
     /// (``pendingRetake``), which the run loop would take before the action: the task goes back
-    /// to its `take` (see ``continueToTake(_:_:)``), or a watcher takes again.
+    /// to its `take` (``pendingTake``, see ``continueToTake(_:_:)``).
     ///
     /// - Returns: `false` if the run's limits stop the run there.
     @inline(__always)
@@ -233,15 +234,9 @@ extension Interpreter {
         guard let pending = pendingRetake else { return true }
         pendingRetake = nil
         guard withinLimitsAtOnce() else { return false }
-        let site = pendingTakeSite
-        pendingTakeSite = nil
         return pending._withUnsafeGuaranteedRef { task in
             guard task.token == pendingRetakeToken, !task.isDone else { return true }
-            if let site {
-                continueToTake(task, site.nextTake)
-            } else if let watcher = task.shortTurnWatcher {
-                takeAgain(task, watcher)
-            }
+            continueToTake(task, pendingTake)
             return true
         }
     }
