@@ -116,7 +116,6 @@ extension Interpreter {
             guard watcher.nextTake.pc >= 0 else { return false }
         }
         if watcher.joinSlot != nil, stands(task, watcher, past: .join) {
-            move(task, watcher, past: .take)
             takeAgain(task, watcher)
             return true
         }
@@ -344,7 +343,6 @@ extension Interpreter {
             // work waiting.
             guard bodyEndedInline(task, joinSlot) else { return false }
             budget.stepsTaken &+= 1  // The `join`.
-            move(task, watcher, past: .take)
             takeAgain(task, watcher)
             return true
         }
@@ -360,7 +358,6 @@ extension Interpreter {
         // No work is waiting at the start of a turn; if some were, the statement would yield.
         guard case .value? = body.outcome, !scheduler.stepMadeWork else { return false }
         budget.stepsTaken &+= 1
-        move(task, watcher, past: .take)
         takeAgain(task, watcher)
         return true
     }
