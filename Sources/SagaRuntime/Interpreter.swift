@@ -97,8 +97,8 @@ public final class Interpreter {
         public var maxMemory: Int?
         /// Whether the run takes its short cuts (for tests).
         ///
-        /// They are actions processed on the spot and watchers' short turns, with the bodies
-        /// those run in the watcher's turn (see Sources/SagaRuntime/README.md). Each does what
+        /// They are actions processed on the spot and children's first turns taken at once,
+        /// with the blocks run in their parent's turn (see Sources/SagaRuntime/README.md). Each does what
         /// the statements as written do, so a run shows the same either way; tests and fuzzers
         /// turn them off to hold a run against the statements as written. No command sets it.
         @_spi(Testing) public var shortCuts = true
@@ -139,9 +139,17 @@ public final class Interpreter {
     @exclusivity(unchecked) var noOperands = EffectOperands()
     /// Room for the temporaries of a `take`'s condition while it is tested.
     let expressionRoom = ExpressionRoom()
-    /// Room for the temporaries of a watcher's body while it runs in the watcher's turn (see
-    /// ``runBodyInline(_:_:_:)``).
+    /// Room for the temporaries of a `fork` block while it runs in its parent's turn (see
+    /// ``runInline(_:frame:of:parent:at:)``).
     let bodyRoom = ExpressionRoom()
+    /// Set while a `fork` block runs in its parent's turn (see ``InlineBodies``).
+    @exclusivity(unchecked) var runsInline = false
+    /// The frame of the last block that ended in its parent's turn, its slots null, for the
+    /// next one to fill (see ``runInline(_:frame:of:parent:at:)``).
+    @exclusivity(unchecked) var spareFrame: [Value] = []
+    /// The handle of a stand-in for blocks that ended in their parent's turn (see
+    /// ``endedBodyHandle(_:at:)``), made once.
+    @exclusivity(unchecked) var endedBody: Value?
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 
@@ -199,7 +207,7 @@ public final class Interpreter {
     /// another (see ``startCombinator(_:_:_:_:_:oneEffect:)``).
     @exclusivity(unchecked) var turnsAtOnce = 0
     /// How many tasks wait for their turn while the child they forked takes its first turn at
-    /// once (see ``runFirstTurn(of:)``), or the entries after one of a `race` or `all` taking its
+    /// once (see ``runFirstTurn(_:)``), or the entries after one of a `race` or `all` taking its
     /// first turn at once wait to start: the run loop would run them before a `put`'s action,
     /// which is then not processed on the spot.
     @exclusivity(unchecked) var parentsWaiting = 0
@@ -212,11 +220,10 @@ public final class Interpreter {
     /// The task whose next turn, back to its `take`, comes first in the run order while the
     /// body it forked takes its first turn.
     ///
-    /// Set, with the token it had, while the body runs in the task's turn: a watcher's (see
-    /// ``runNow(_:of:_:)``), or any task's whose code only takes after its `fork` (see
-    /// ``runFirstTurnBeforeTake(of:_:_:)``). Its turn is taken there, not queued: before a `put`
-    /// of the body is processed on the spot, or once the body's turn is over. Held unretained:
-    /// the task's turn, on the stack below, holds it.
+    /// Set, with the token it had, while the body runs in the turn of a task whose code only
+    /// takes after its `fork` (see ``runFirstTurnBeforeTake(_:_:_:)``). Its turn is taken there,
+    /// not queued: before a `put` of the body is processed on the spot, or once the body's turn
+    /// is over. Held unretained: the task's turn, on the stack below, holds it.
     @exclusivity(unchecked) var pendingRetake: Unmanaged<SagaTask>?
     @exclusivity(unchecked) var pendingRetakeToken = 0
     /// How the ``pendingRetake`` task's code goes back to its `take` (the ``Code/Site/nextTake``

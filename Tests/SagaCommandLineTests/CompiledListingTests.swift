@@ -46,12 +46,16 @@ import Testing
         #expect(lines.contains("  2  4:3     state.count += t1 in place (else t0 + t1)"))
     }
 
-    @Test func aLoopOfTakeAndPutIsCompiledAndAWatcherRunsInShortTurns() async throws {
+    @Test func aLoopOfTakeAndPutIsCompiledAndAWatcherRunsItsLoop() async throws {
         let r = try await listing(Self.program)
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.contains("saga main at 7:1: compiled, 6 instructions"))
-        #expect(lines.contains("  every at 8:3: runs each action's body in a short turn"))
-        #expect(lines.contains("    body at 8:21: compiled, 1 instruction"))
+        // The watcher's loop, whose `fork` starts its body.
+        #expect(lines.contains("  every at 8:3, its loop: compiled, 5 instructions"))
+        #expect(lines.contains("    2  8:3     step; take \"ping\" into p"))
+        #expect(lines.contains("    3  8:3     step; run (fork {(put \"pong\")}) where it stands"))
+        #expect(lines.contains("    4  8:3     step, goto 2"))
+        #expect(lines.contains("    fork block at 8:3: compiled, 1 instruction"))
         #expect(lines.contains("      0  9:5     step; put {\"type\":\"pong\"}"))
         #expect(lines.contains("  ; 12: let x = take \"go\""))
         #expect(lines.contains("  3  12:5    step; take \"go\" into x"))

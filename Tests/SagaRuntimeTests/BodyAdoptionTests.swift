@@ -1,8 +1,7 @@
 import Testing
 
-/// A watcher's body that does not run inline still runs at once, in its watcher's turn, and
-/// its task joins the watcher's children only where it waits, yields, fails or runs a
-/// statement where it stands.
+/// A watcher's body that does not run inline still takes its first turn at once, in its
+/// loop's `fork`, as a child of the watcher.
 ///
 /// None of it may show: each program here runs both ways (with the short cuts and without,
 /// `Options.shortCuts`) and the two runs must agree on transcript, errors, status and final

@@ -289,7 +289,7 @@ import Testing
         let status = await interpreter.run(input: InputSource(lines: ticks + [#"{"type":"stop"}"#]))
         #expect(status == .success)
         // The body of `main` (its loops in its code), the `retry`'s loop (one body, however many
-        // times it runs), the watcher's loop and its body (which runs in its short turns).
+        // times it runs), the watcher's loop and its body (which runs in the loop's turn).
         #expect(interpreter.codeStore.entries.count == 4)
     }
 

@@ -51,19 +51,35 @@ import Testing
         }
     }
 
-    @Test func everyLatestAndLeadingRunTheirBodiesInline() {
-        let block = Block(statements: [.log(.literal(.int(1), .unknown), .unknown)], location: .unknown)
-        func made(_ kind: Watcher.Kind) -> ShortTurnWatcher? {
-            var watcher = Watcher(
-                kind: kind, duration: nil, pattern: .expr(.literal("a", .unknown)),
-                binding: Variable(name: "a", slot: 0, location: .unknown), body: block, location: .unknown)
-            watcher.hiddenSlot = kind == .every ? -1 : 1
-            return ShortTurnWatcher.make(for: watcher)
+    /// A `fork` into a watcher's hidden variable may run its block inline; into any other, not.
+    ///
+    /// `latest` keeps its last body's handle and `leading` joins its body, both in the
+    /// watcher's hidden variable, which only the loop's own statements read.
+    @Test func forksIntoAWatchersHiddenVariableMayRunInline() throws {
+        let source = """
+            saga main {
+              latest "a" as a { log "x" }
+              leading "b" as b { log "y" }
+              every "c" as c { let t = fork { log "z" }; log "\\(t)" }
+            }
+            """
+        let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
+        let saga = try #require(program.sagas.first)
+        func forks(_ code: Code) -> [Code.Site] {
+            code.sites.filter { if case .fork? = Compiler.effect(of: $0.statement) { true } else { false } }
         }
-        #expect(made(.every) != nil)
-        #expect(made(.latest) != nil)
-        #expect(made(.leading) != nil)
-        #expect(code(block)?.inlineSteps == 2)
+        var marked: [Bool] = []
+        for case .effect(.watcher(let watcher), _) in saga.body.statements {
+            // As the interpreter marks a watcher's loop when it starts it.
+            let loop = try #require(Code(sagaBody: watcher.loop.statements, slotCount: 16))
+            if watcher.hiddenSlot >= 0 { loop.markHiddenHandles(in: watcher.hiddenSlot) }
+            marked += forks(loop).map(\.handleIsHidden)
+            if watcher.kind == .every {
+                let body = try #require(Code(sagaBody: watcher.body.statements, slotCount: 16))
+                marked += forks(body).map(\.handleIsHidden)
+            }
+        }
+        #expect(marked == [true, true, false, false])
     }
 
     /// Each body starts from the watcher's variables as they were when it started, as a

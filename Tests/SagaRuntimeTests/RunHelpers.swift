@@ -47,7 +47,8 @@ func runConfigured(
 }
 
 /// The program's run with the interpreter's short cuts (actions processed on the spot,
-/// watchers' short turns), after checking that its run without them is the same.
+/// first turns at once, blocks without a task), after checking that its run without them is
+/// the same.
 func runWithAndWithoutShortCuts(
     _ source: String, input: [String] = [], configure: @escaping (inout Interpreter.Options) -> Void = { _ in }
 ) async -> ConfiguredRun {

@@ -5,20 +5,11 @@ import Testing
 @testable import SagaRuntime
 
 /// A new task runs in one that has finished, when nothing refers to that task any more
-/// (`SpareTasks`, `SagaTask.restart`, or `SagaTask.rebirth` for a watcher's body that ended
-/// before it was adopted).
+/// (`SpareTasks`, `SagaTask.restart`).
 ///
 /// A restarted task must be what a new one would be, and no run may tell the difference.
 @Suite struct TaskReuseTests {
     private static let nowhere = SourceLocation.unknown
-
-    /// An `every` watcher binding each action in `binding`, with `body`.
-    private static func watcher(binding: Int, body: Block) -> Watcher {
-        Watcher(
-            kind: .every, duration: nil, pattern: .any(nowhere),
-            binding: Variable(name: "a", slot: binding, location: nowhere),
-            body: body, location: nowhere)
-    }
 
     private func task(id: Int, parent: SagaTask?, env: [Value], body: Block) -> SagaTask {
         SagaTask(
@@ -50,17 +41,14 @@ import Testing
         used.phase = .done
         used.traceOpen = true
         used.endedByEnd = true
-        used.awaitsAdoption = true
-        used.endedUnadopted = true
         used.keepParentsOnceFinished()
         used.ownsVariables = true
         used.wait = .take
         used.runsForCancelledOwner = true
         used.isCancelling = true
         used.nextTurnIsQuiet = true
-        used.shortTurnWatcher = ShortTurnWatcher(Self.watcher(binding: 0, body: empty))
         used.target = .slot(2)
-        used.resumption = .retake
+        used.resumption = .value(.int(1))
         used.outcome = .cancelled
 
         used.restart(
@@ -75,9 +63,7 @@ import Testing
                 "id", "parent", "env", "code", "storedPC", "storedCallDepth", "temporaries", "frames", "token",
                 "waitSequence", "extras", "failure", "name", "owner", "location", "kind", "phase", "traceOpen",
                 "endedByEnd", "wait",
-                "runsForCancelledOwner", "isCancelling", "nextTurnIsQuiet", "isShortTurnWatcher", "awaitsAdoption",
-                "endedUnadopted",
-                "keepsParent",
+                "runsForCancelledOwner", "isCancelling", "nextTurnIsQuiet", "keepsParent",
                 "target", "ownsVariables",
                 "resumption", "outcome",
             ])
@@ -85,35 +71,6 @@ import Testing
             #expect(String(describing: new.value) == String(describing: old.value), "\(new.label ?? "?")")
         }
         #expect(used.token == 12, "a token never goes back")
-    }
-
-    /// A body that ended before its watcher adopted it changed only its number, parent,
-    /// variables, place and phase (it never waited): starting the next body in its task
-    /// sets those again, and the task is as a new one.
-    @Test func aRebornTaskIsAsNewAsOneJustMade() {
-        let empty = Block(statements: [], location: Self.nowhere)
-        let body = Block(statements: [.log(.literal(.int(1), Self.nowhere), Self.nowhere)], location: Self.nowhere)
-        let code = Self.code(body)
-        let watcher = task(id: 1, parent: nil, env: [], body: empty)
-        let fresh = SagaTask(
-            id: 7, name: "fork block", location: Self.nowhere, kind: .attached, parent: watcher, env: [.int(5)],
-            body: code)
-        let used = SagaTask(
-            id: 3, name: "fork block", location: Self.nowhere, kind: .attached, parent: watcher, env: [.int(9)],
-            body: code)
-        // As the body's end leaves it (`Interpreter.bodyEndedUnadopted`).
-        used.pc = code.instructionCount
-        used.endCode()
-        used.phase = .done
-        used.env = []
-        used.endedUnadopted = true
-        used.parent = nil
-
-        used.rebirth(id: 7, parent: watcher, env: [.int(5)])
-
-        for (new, old) in zip(Mirror(reflecting: fresh).children, Mirror(reflecting: used).children) {
-            #expect(String(describing: new.value) == String(describing: old.value), "\(new.label ?? "?")")
-        }
     }
 
     @Test func aKeptTaskIsTakenOnlyWhenNothingElseRefersToIt() {

@@ -2,7 +2,7 @@
 import Testing
 
 /// A watcher's body is named after its watcher in an error's stack (`every body`), not as the
-/// fork block its loop forks; with the short turns and without them.
+/// fork block its loop forks; with the short cuts and without them.
 @Suite struct WatcherStackTests {
     static let source = """
         func helper(x) {

@@ -22,9 +22,6 @@ extension Code {
                 site.childTakesTurnAtOnce = !site.takesNext
             case .spawn?:
                 site.childTakesTurnAtOnce = true
-            case .join?:
-                // A `leading` watcher's, whose short turns go back to the `take` from there.
-                if let take = nextTake(after: pc, instructions) { site.nextTake = take }
             default:
                 continue
             }
@@ -58,5 +55,23 @@ extension Code {
             }
         }
         return nil
+    }
+
+    /// Sets ``Site/handleIsHidden`` on each `fork` statement whose handle goes into `slot`, the
+    /// hidden variable of the watcher whose loop this is (see ``SagaLanguage/WatcherLoop``).
+    func markHiddenHandles(in slot: Int) {
+        guard !hiddenHandlesMarked else { return }
+        hiddenHandlesMarked = true
+        for site in sites {
+            let variable: Variable
+            switch site.statement {
+            case .declare(let v, _, .effect(.fork), _): variable = v
+            case .assign(let target, .effect(.fork), _):
+                guard target.path.isEmpty, case .variable(let v) = target.root else { continue }
+                variable = v
+            default: continue
+            }
+            if variable.slot == slot { site.handleIsHidden = true }
+        }
     }
 }

@@ -1,7 +1,7 @@
 extension Code {
-    /// The most steps a watcher's body takes when its code can run in the watcher's turn (see
-    /// ``Interpreter/runBodyInline(_:_:_:)``), counting the step that finds its end; `nil` for
-    /// code that cannot.
+    /// The most steps a `fork` block takes when its code can run in its parent's turn (see
+    /// ``Interpreter/runInline(_:frame:of:parent:at:)``), counting the step that finds its end;
+    /// `nil` for code that cannot.
     ///
     /// Such code only computes, selects, logs and puts, going forward: every instruction it
     /// runs completes where it stands, or (a `put` whose action must wait) gives the body its

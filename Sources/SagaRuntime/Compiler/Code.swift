@@ -300,6 +300,15 @@ final class Code {
     /// entry, which shares the frame of the task that started it): it runs over them where they
     /// lie, not over a copy made for it to write.
     private(set) var writesNoVariables = false
+    /// ``inlineSteps``, found the first time it is asked for (-2 until then), -1 for code that
+    /// cannot run in its parent's turn.
+    var inlineStepCount: Int {
+        if cachedInlineSteps == -2 { cachedInlineSteps = inlineSteps ?? -1 }
+        return cachedInlineSteps
+    }
+    @exclusivity(unchecked) private var cachedInlineSteps = -2
+    /// Whether ``markHiddenHandles(in:)`` has run.
+    @exclusivity(unchecked) var hiddenHandlesMarked = false
 
     /// The instructions and the constants, in buffers of the code's own: read with no bounds
     /// check (every index in an instruction is one the compiler made) and no array to load
@@ -358,9 +367,13 @@ final class Code {
         /// own included (see ``Interpreter/continueToTake(_:_:)``).
         @exclusivity(unchecked) var nextTake: (pc: Int32, take: Int32, steps: Int32) = (-1, -1, 0)
         /// Whether the statement is a `fork` or `spawn` whose child takes its first turn at once,
-        /// in the statement, where it can (see ``Interpreter/runFirstTurn(of:)``): any but one
+        /// in the statement, where it can (see ``Interpreter/runFirstTurn(_:)``): any but one
         /// that ``takesNext``.
         @exclusivity(unchecked) var childTakesTurnAtOnce = false
+        /// Whether the statement is a `fork` whose handle goes into a watcher's hidden variable
+        /// (``SagaLanguage/Watcher/hiddenSlot``), which only the watcher's own `cancel` and
+        /// `join` read: its block may run in its parent's turn (see ``Interpreter/InlineBodies``).
+        @exclusivity(unchecked) var handleIsHidden = false
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 

@@ -6,9 +6,8 @@ import SagaLanguage
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
 /// - Each saga and function, and each body they start (a forked or spawned block, a watcher's
-///   body, a compensation): its code (``Compiler/sagaBody(_:slotCount:callShapes:)``),
-///   instruction by instruction, and its watchers, with whether each runs in short turns
-///   (``ShortTurnWatcher``).
+///   loop and body, a compensation): its code (``Compiler/sagaBody(_:slotCount:callShapes:)``),
+///   instruction by instruction.
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
@@ -104,14 +103,17 @@ package enum ProgramListing {
                     add(handler.body)
                 }
                 if let finally { add(finally) }
-            case .assign, .effect, .log, .throw, .break, .continue, .return:
+            case .assign(let target, _, _):
+                // A watcher's hidden variable is only ever assigned (`latest`'s `last`).
+                if case .variable(let variable) = target.root { add(variable) }
+            case .effect, .log, .throw, .break, .continue, .return:
                 break
             }
         }
     }
 
     /// The code of a body and, after it, of each body it starts (a forked or spawned block, a
-    /// watcher's body, a compensation), each listed under the one that starts it.
+    /// watcher's loop, a compensation), each listed under the one that starts it.
     struct BodyWalk {
         let program: Program
         var names = SlotNames()
@@ -171,13 +173,8 @@ package enum ProgramListing {
             case .spawn(.block(let body), let location):
                 list("spawn block at \(at(location))", body, indent: indent)
             case .watcher(let watcher):
-                let how =
-                    ShortTurnWatcher.make(for: watcher) != nil
-                    ? "runs each action's body in a short turn"
-                    : "runs as a loop of take and fork"
-                lines.append("\(indent)\(watcher.kind.rawValue) at \(at(watcher.location)): \(how)")
-                names.add(watcher.binding)
-                list("body at \(at(watcher.body.location))", watcher.body, indent: indent + "  ")
+                // The loop it runs (``SagaLanguage/WatcherLoop``), whose `fork` starts its body.
+                list("\(watcher.kind.rawValue) at \(at(watcher.location)), its loop", watcher.loop, indent: indent)
             case .race(let entries, _), .allRecord(let entries, _):
                 for entry in entries { walk(entry.effect, indent: indent) }
             case .allList(let effects, _):

@@ -20,8 +20,8 @@ struct CodeSteps {
     /// otherwise retain and release them.
     private let interpreter: Unmanaged<Interpreter>?
     private let task: Unmanaged<SagaTask>?
-    /// A watcher's body running in its turn, with no task (see
-    /// ``Interpreter/runBodyInline(_:_:_:)``): its `put`s go through
+    /// A `fork` block running in its parent's turn, with no task (see
+    /// ``Interpreter/runInline(_:frame:of:parent:at:)``): its `put`s go through
     /// ``Interpreter/putInline(_:into:_:_:past:_:)``.
     private let inline: UnsafeMutablePointer<Interpreter.InlineBodyRun>?
     /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
@@ -79,7 +79,7 @@ struct CodeSteps {
         bound = boundOfSteps()
     }
 
-    /// The steps of a watcher's body running in its turn (`run`), which no limit can stop
+    /// The steps of a `fork` block running in its parent's turn (`run`), which no limit can stop
     /// part-way (see ``Code/inlineSteps``): counted, toward the run's steps.
     init(
         _ interpreter: Interpreter, inline run: UnsafeMutablePointer<Interpreter.InlineBodyRun>, yieldAfter: Int,

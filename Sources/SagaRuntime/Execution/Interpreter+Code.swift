@@ -28,7 +28,6 @@ extension Interpreter {
                 // A `select` that failed let go of the store's state here.
                 noState = .null
                 guard !counts.tooMany, let call = code.call(containing: pc - 1) else {
-                    adoptIfPending(task)
                     task.pc = pc
                     if counts.tooMany {
                         // The count starts again, and what runs next (a `catch`) runs in the
@@ -61,7 +60,6 @@ extension Interpreter {
                 return false
             case .paused:
                 if counts.overran, let limit = options.maxRunSteps {
-                    adoptIfPending(task)
                     overran(.steps(limit))
                     return false
                 }
@@ -73,7 +71,6 @@ extension Interpreter {
                 // a value it waited for is reported. Held by the code for as long as it runs:
                 // read without a retain.
                 unowned(unsafe) let site = code.sites[index]
-                adoptIfPending(task)
                 let outer = runningSite
                 runningSite = site
                 // Read before the statement runs: the site is held unretained.
@@ -115,12 +112,10 @@ extension Interpreter {
                 }
             case .returns(let place):
                 let value = read(place, code, task)
-                adoptIfPending(task)
                 if stopsOverMemory() { return false }
                 return unwind(task, .returnValue(value))
             case .raises(let place):
                 let value = read(place, code, task)
-                adoptIfPending(task)
                 if stopsOverMemory() { return false }
                 return unwind(task, .throwError(thrown(value, task, at: code.lines[pc - 1])))
             case .finallyEnds:

@@ -184,7 +184,7 @@ extension Interpreter {
         let child = newTask(
             name: "\(watcher.kind.rawValue) watcher", location: watcher.location, kind: .attached,
             parent: parent, env: env, body: watcher.loop)
-        child.shortTurnWatcher = ShortTurnWatcher.make(for: watcher)
+        if watcher.hiddenSlot >= 0 { child.code.markHiddenHandles(in: watcher.hiddenSlot) }
         parent.adopt(child)
         if tracer != nil { traceStart(child, from: parent) }
         scheduler.schedule(child)
@@ -380,7 +380,8 @@ extension Interpreter {
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
     ///
     /// The child's handle is the value; the child takes its first turn at once where it can
-    /// (see ``runFirstTurn(of:)``).
+    /// (see ``runFirstTurn(_:)``), with no task of its own where nobody can tell (see
+    /// ``InlineBodies``).
     private func start(
         _ body: TaskBody, _ operands: EffectOperands, kind: SagaTask.Kind, from starter: SagaTask,
         at loc: SourceLocation
@@ -389,6 +390,11 @@ extension Interpreter {
         let child: SagaTask
         switch body {
         case .block(let block):
+            if kind == .attached, starter === task, forkTakesNext || childTakesTurnAtOnce, task.native == nil,
+                let result = startInline(block, task, at: loc)
+            {
+                return result
+            }
             child = newTask(
                 name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
                 parent: task, frameOf: block, in: starter.env)
@@ -401,13 +407,20 @@ extension Interpreter {
         }
         if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
         if tracer != nil { traceStart(child, from: task) }
-        if forkTakesNext, starter === task, task.native == nil, let site = runningSite,
-            runFirstTurnBeforeTake(of: child, task, site)
-        {
-            return .suspended
+        if forkTakesNext, starter === task, task.native == nil, let site = runningSite {
+            // Stored before the child runs: a `put` it processes on the spot takes the task's
+            // next turn, which waits on a `take` with a target of its own.
+            let target = task.target
+            task.target = .discard
+            if runFirstTurnBeforeTake(task, site, { execute(child) }) {
+                if case .discard = target {} else { store(child.handle, into: target, task) }
+                return .suspended
+            }
+            task.target = target
         }
         let token = task.token
-        let ranAtOnce = childTakesTurnAtOnce && starter === task && task.native == nil && runFirstTurn(of: child)
+        let ranAtOnce =
+            childTakesTurnAtOnce && starter === task && task.native == nil && runFirstTurn { execute(child) }
         if !ranAtOnce { scheduler.schedule(child) }
         // A child that failed aborted the task, whose turn to unwind is queued.
         if ranAtOnce, task.token != token { return .suspended }
@@ -417,9 +430,56 @@ extension Interpreter {
         return ranAtOnce ? .resumedAfterChild(handle) : .value(handle)
     }
 
+    /// A `fork` of `block` by `task` whose child would take its first turn at once, run in
+    /// `task`'s turn with no task of its own where it can (see ``InlineBodies``): its handle is
+    /// dropped, or kept in a watcher's hidden variable (``Code/Site/handleIsHidden``).
+    ///
+    /// - Returns: `nil` if the child is better started as a task, having done nothing.
+    private func startInline(_ block: Block, _ task: SagaTask, at loc: SourceLocation) -> EffectResult? {
+        guard let site = runningSite else { return nil }
+        let target = task.target
+        if case .discard = target {} else if !site.handleIsHidden { return nil }
+        let size = block.frameSize >= 0 ? Int(block.frameSize) : task.env.count
+        let code = code(of: block, slotCount: size)
+        guard mayRunInline(code) else { return nil }
+        var child: SagaTask?
+        if forkTakesNext {
+            task.target = .discard
+            guard
+                runFirstTurnBeforeTake(
+                    task, site, { child = runInline(code, frame: size, of: task.env, parent: task, at: loc) })
+            else {
+                task.target = target
+                return nil
+            }
+            if case .discard = target {
+            } else {
+                store(child?.handle ?? endedBodyHandle(code, at: loc), into: target, task)
+            }
+            return .suspended
+        }
+        let token = task.token
+        guard runFirstTurn({ child = runInline(code, frame: size, of: task.env, parent: task, at: loc) }) else {
+            return nil
+        }
+        // A child that failed aborted the task, whose turn to unwind is queued.
+        if task.token != token { return .suspended }
+        if case .discard = target { return .resumedAfterChild(.null) }
+        return .resumedAfterChild(child?.handle ?? endedBodyHandle(code, at: loc))
+    }
+
+    /// Writes a `fork`'s handle where its statement wants it, `target`.
+    private func store(_ handle: Value, into target: ResultTarget, _ task: SagaTask) {
+        switch target {
+        case .discard: break
+        case .slot(let slot): task.env[slot] = handle
+        case .temporary(let t): task.setTemporary(t, to: handle)
+        }
+    }
+
     /// For a `fork` after which `task`'s code only goes back to a `take` (`site`, see
-    /// ``Code/Site/takesNext``): runs `child`'s first turn at once, then `task`'s next turn, as
-    /// the run loop would run them next, the child ahead of the task.
+    /// ``Code/Site/takesNext``): runs the child's first turn at once (`firstTurn`), then
+    /// `task`'s next turn, as the run loop would run them next, the child ahead of the task.
     ///
     /// The task's turn goes first in the run order while the child's runs (see
     /// ``pendingRetake``): a `put` the child processes on the spot takes it first. Otherwise it
@@ -427,14 +487,12 @@ extension Interpreter {
     /// it, or the run's limits stop the run there: then it is queued, as a quiet turn (see
     /// ``SagaTask/nextTurnIsQuiet``).
     ///
-    /// The fork's value is stored first, where the statement would have stored it.
-    ///
     /// - Returns: `false` if the two are better queued, having done nothing.
-    private func runFirstTurnBeforeTake(of child: SagaTask, _ task: SagaTask, _ site: Code.Site) -> Bool {
+    @inline(__always)
+    private func runFirstTurnBeforeTake(_ task: SagaTask, _ site: Code.Site, _ firstTurn: () -> Void) -> Bool {
         guard pendingRetake == nil, Int(site.nextTake.steps) <= options.maxSteps, takesTurnAtOnce() else {
             return false
         }
-        if case .discard = task.target {} else { storeResult(child.handle, task) }
         let token = task.token
         pendingRetake = .passUnretained(task)
         pendingRetakeToken = token
@@ -442,7 +500,7 @@ extension Interpreter {
         // Statements of the child's own run while it does.
         forkTakesNext = false
         turnsAtOnce += 1
-        execute(child)
+        firstTurn()
         turnsAtOnce -= 1
         // A `put` the child processed on the spot took the task's turn.
         guard pendingRetake != nil else { return true }
@@ -473,18 +531,19 @@ extension Interpreter {
         }
     }
 
-    /// Runs `child`'s first turn at once, as the run loop would run it next (see
+    /// Runs a child's first turn at once (`firstTurn`), as the run loop would run it next (see
     /// ``takesTurnAtOnce()``), its parent waiting for its own turn meanwhile: no `put` is
     /// processed on the spot while it runs, since the parent's turn would come before the action.
     ///
     /// - Returns: `false` if the child is better queued, having done nothing.
-    private func runFirstTurn(of child: SagaTask) -> Bool {
+    @inline(__always)
+    private func runFirstTurn(_ firstTurn: () -> Void) -> Bool {
         guard takesTurnAtOnce() else { return false }
         // Statements of the child's own run while it does.
         childTakesTurnAtOnce = false
         turnsAtOnce += 1
         parentsWaiting += 1
-        execute(child)
+        firstTurn()
         parentsWaiting -= 1
         turnsAtOnce -= 1
         return true

@@ -33,13 +33,6 @@ extension Interpreter {
         switch consume resumption {
         case .start, .value:
             break
-        case .retake:
-            guard let watcher = task.shortTurnWatcher else {
-                assertionFailure("a task without a watcher's data took a watcher's turn")
-                return
-            }
-            // Otherwise a `leading` watcher's `join` runs as written.
-            if retake(task, watcher) { return }
         case .error(let failure):
             if case .compensating = task.frames.last {
                 output.error("warning: a compensation failed: \(failure.error.message)")
@@ -52,14 +45,9 @@ extension Interpreter {
         stepLoop(task)
     }
 
-    /// Runs a task whose effect gave `value`: written where its statement wants it (or, for a
-    /// watcher between its turns, matched as its next action), then its steps.
+    /// Runs a task whose effect gave `value`: written where its statement wants it, then its
+    /// steps.
     private func resume(_ task: SagaTask, with value: consuming Value) {
-        if task.isShortTurnWatcher, let watcher = task.shortTurnWatcher, watchersRunShort,
-            runShortTurn(task, watcher, &value)
-        {
-            return
-        }
         if case .compensating = task.frames.last {
             // A compensation's value goes nowhere.
             stepLoop(task)
@@ -190,7 +178,6 @@ extension Interpreter {
     @inline(never)
     private func takeCheckedStep(_ task: SagaTask, _ counts: inout CodeSteps) -> LoopStep {
         if _slowPath(counts.ran > counts.runStepsLeft), let limit = options.maxRunSteps {
-            adoptIfPending(task)
             overran(.steps(limit))
             return .stopped
         }

@@ -131,7 +131,6 @@ extension Interpreter {
     /// behind everything ready and every queued action; `steps` count on toward the limit.
     @inline(never)
     func yieldBehindEverything(_ task: SagaTask, steps: Int) {
-        adoptIfPending(task)
         task.stepsBeforeYield = steps
         task.token &+= 1
         task.resumption = .start

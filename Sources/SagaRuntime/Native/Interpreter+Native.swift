@@ -54,9 +54,6 @@ extension Interpreter {
             }
         } else {
             switch resumption {
-            case .retake:
-                assertionFailure("a saga written in Swift is never a watcher")
-                fallthrough
             case .start:
                 driver.resume(.success(native.pending ?? .null))
                 native.pending = nil

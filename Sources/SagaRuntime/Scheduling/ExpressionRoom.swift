@@ -1,8 +1,8 @@
 import SagaCore
 
 /// Room for the temporaries of code the interpreter runs outside any task (a `take`'s `where`
-/// condition, see ``Interpreter/value(of:it:env:)``; a watcher's body in its turn, see
-/// ``Interpreter/runBodyInline(_:_:_:)``): made once, grown for a code that needs more, and
+/// condition, see ``Interpreter/value(of:it:env:)``; a `fork` block in its parent's turn, see
+/// ``Interpreter/runInline(_:frame:of:parent:at:)``): made once, grown for a code that needs more, and
 /// left empty after each run.
 final class ExpressionRoom {
     private(set) var base: UnsafeMutablePointer<Value>

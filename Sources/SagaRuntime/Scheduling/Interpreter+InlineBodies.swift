@@ -1,78 +1,72 @@
 import SagaCore
 import SagaLanguage
 
-/// An `every`, `latest` or `leading` body run in its watcher's first short turn, with no task
-/// of its own.
+/// A `fork` block run in its parent's turn, with no task of its own.
 ///
-/// The short turn starts the body as a task that runs right after it, and the watcher's second
-/// turn right after that (see ``Interpreter/runShortTurn(_:_:_:)``): nothing else runs in
-/// between. A body whose code only computes, selects, logs and puts (see
-/// ``Code/inlineSteps``) can therefore run here instead: its code runs in the watcher's turn
-/// over its own copy of the watcher's variables, as its task would run it, and the task's life
-/// (made or restarted, adopted, queued, run, ended, released) is saved: a large part of the
-/// cost of a watcher's action.
+/// A `fork`'s child takes its first turn at once, in the statement, where it can (see
+/// ``Interpreter/runFirstTurn(_:)`` and ``Interpreter/runFirstTurnBeforeTake(_:_:_:)``):
+/// nothing else runs between the `fork` and the child's turn. A block whose code only
+/// computes, selects, logs and puts (see ``Code/inlineSteps``) can therefore run here instead,
+/// over its own frame of variables, as its task would run it; the task's life (made or
+/// restarted, adopted, run, ended, released) is saved. That is most of the cost of a watcher's
+/// action: `every`'s loop is `loop { let a = take P; fork { B } }`.
 ///
-/// Where the body would wait, or fails, it gets its task at that point, standing where its
-/// code stopped, and runs on as any body does:
-/// - an instruction fails: the task is queued to fail with that error, past it;
-/// - a `put` finds other work before its action (another action queued, a task to run): the
-///   task waits on the `put`, its action queued, as ``Interpreter/dispatch(_:from:)`` leaves it;
+/// Only where nobody can tell: the `fork`'s handle is dropped (`fork { … }` as a statement), or
+/// kept in a watcher's hidden variable (``Code/Site/handleIsHidden``), which only the watcher's
+/// own `cancel` and `join` read. A block that ends here leaves there a handle of a task that
+/// has ended (``Interpreter/endedBodyHandle``): cancelling it does nothing, joining it gives
+/// `null` at once.
+///
+/// Where the block would wait, or fails, it gets its task at that point, standing where its
+/// code stopped, and goes on as any task does:
+/// - an instruction fails: the task fails there, at once, as in its first turn;
+/// - a `put` finds other work before its action (another action queued, a task to run, a
+///   parent waiting for its turn): the task waits on the `put`, its action queued, as
+///   ``Interpreter/dispatch(_:from:)`` leaves it;
 /// - a `put`'s action woke tasks, or failed: the task waits on the `put` and is woken after
 ///   them, as ``Interpreter/dispatchAtOnce(_:putter:)`` leaves it.
-///
-/// The watcher's second turn (back to its `take`) comes where it would have run: before the
-/// first `put`'s action is processed (the run loop, or the `put` processed on the spot, runs
-/// it first), or once the body has ended, or queued behind a body that got its task.
-///
-/// A `leading` watcher's second turn joins its body (``WatcherLoop/loop(of:)``), so it takes
-/// again only once the body has ended: a `put` of the body is processed with the watcher taking
-/// nothing, as when it waits on the join. A body that ends inline leaves `.null` in the hidden
-/// `task` variable, which the second turn reads as a body ended with a value; one that gets its
-/// task at a `put` processed on the spot has the watcher wait on its join at once, where the
-/// statements would have left it before the action was processed.
 extension Interpreter {
-    /// A body running in its watcher's turn: what its code's `put`s need to give it its task
+    /// A block running in its parent's turn: what its code's `put`s need to give it its task
     /// (see ``putInline(_:into:_:_:past:_:)``).
     struct InlineBodyRun {
-        /// The watcher's task, and its short turns' data: held unretained (the caller holds
-        /// both while the body runs), read without a retain.
-        let taskReference: Unmanaged<SagaTask>
-        let watcherReference: Unmanaged<ShortTurnWatcher>
-        /// The body's number, taken where its task would have taken it.
+        /// The task whose `fork` runs the block: held unretained (the `fork` holds it).
+        let parentReference: Unmanaged<SagaTask>
+        /// The block's code: held unretained (the parent's code holds it).
+        let codeReference: Unmanaged<Code>
+        /// The block's number, taken where its task would have taken it.
         let id: Int
-        /// Whether the watcher's second turn has run.
-        var retakeDone = false
-        /// The body's task, once it has one.
+        let location: SourceLocation
+        /// The block's task, once it has one.
         var child: SagaTask?
-
-        init(task: SagaTask, watcher: ShortTurnWatcher, id: Int) {
-            taskReference = .passUnretained(task)
-            watcherReference = .passUnretained(watcher)
-            self.id = id
-        }
     }
 
-    /// Runs the body of `watcher`, an `every`, `latest` or `leading` watcher taking its first
-    /// short turn in `task`, with the action bound in `task`'s variables: `code` is the body's.
-    func runBodyInline(_ task: SagaTask, _ watcher: ShortTurnWatcher, _ code: Code) {
+    /// Runs `code`, a `fork` block of `parent` at `location`, over its frame of `env` (the
+    /// first `size` slots), in the parent's turn: `nil` if it ended there, or the task it got
+    /// (see ``InlineBodies``), adopted by `parent`, which has taken its first turn.
+    ///
+    /// The caller checked that it may (see ``mayRunInline(_:)``).
+    func runInline(
+        _ code: Code, frame size: Int, of env: [Value], parent: SagaTask, at location: SourceLocation
+    ) -> SagaTask? {
         let id = makeID()
-        if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: task) }
-        var env = watcher.bodyVariables(movingActionOutOf: &task.env)
-        // The watcher's second turn, as the short turn sets it up: run here, or queued (see
-        // ``queueRetake(_:_:)``). A `leading` watcher's comes only once the body has ended.
-        task.token &+= 1
-        var run = InlineBodyRun(task: task, watcher: watcher, id: id)
+        if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
+        // Alive while it runs, as its task would be.
+        liveTasks += 1
+        var frame = inlineFrame(size, of: env)
+        var run = InlineBodyRun(
+            parentReference: .passUnretained(parent), codeReference: .passUnretained(code), id: id, location: location)
         let room = bodyRoom.room(for: code.roomCount)
         let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
         var pc = 0
         var failure: SagaError?
         var exit = CodeExit.end
+        runsInline = true
         withUnsafeMutablePointer(to: &run) { run in
-            // No limit falls inside the body (see ``Code/inlineSteps``); the run's steps are
-            // counted, and checked, once it has run, as a task's are.
+            // No limit falls inside the block (see ``mayRunInline(_:)``); its steps are counted
+            // once it has run, as a task's are.
             var counts = CodeSteps(self, inline: run, yieldAfter: Int.max, maxSteps: Int.max)
             do throws(SagaError) {
-                exit = try env.withUnsafeMutableBufferPointer { (slots) throws(SagaError) -> CodeExit in
+                exit = try frame.withUnsafeMutableBufferPointer { (slots) throws(SagaError) -> CodeExit in
                     try reducers.run(
                         code, &noState, slots.baseAddress ?? room, action: .null, room, ev, pc: &pc, steps: &counts)
                 }
@@ -82,58 +76,57 @@ extension Interpreter {
             }
             budget.stepsTaken &+= counts.ran
         }
+        runsInline = false
         if let child = run.child {
-            // A `put` gave the body its task, which goes on from where the code stopped.
-            child.env = env
+            // A `put` gave the block its task, which goes on from where the code stopped.
+            child.env = frame
+            child.ownsVariables = true
             moveRoom(room, to: child)
-            return
+            return child
         }
-        if let failure {
-            // As the instruction fails in a task: past it, with the error raised there.
-            let child = bodyTask(&run, env, past: pc, room)
-            let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : child.location
-            child.resumption = .unwind(.throwError(Failure(error: failure, trace: trace(child, at: at))))
-            scheduler.schedule(child)
-            queueRetake(task, run.retakeDone)
-            return
+        guard failure == nil, case .end = exit else {
+            // As the instruction fails in the task's first turn: past it, with the error raised
+            // there. (Code that ``Code/inlineSteps`` lets through stops nowhere else; should it,
+            // the block goes on as a task from there.)
+            let child = bodyTask(&run, frame, past: pc, room)
+            if let failure {
+                let at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : child.location
+                child.resumption = .unwind(.throwError(Failure(error: failure, trace: trace(child, at: at))))
+            }
+            execute(child)
+            return child
         }
-        guard case .end = exit else {
-            // Code that ``Code/inlineSteps`` lets through stops nowhere else; should it, the
-            // body goes on as a task from there.
-            let child = bodyTask(&run, env, past: pc, room)
-            scheduler.schedule(child)
-            queueRetake(task, run.retakeDone)
-            return
-        }
-        watcher.keepVariables(&env)
-        // The step that finds the body's end, and the body's turn as a task.
-        budget.stepsTaken &+= 2
-        if !run.retakeDone { retakeNow(task, watcher) }
+        keepInlineFrame(&frame)
+        liveTasks -= 1
+        // The step that finds the block's end.
+        budget.stepsTaken &+= 1
+        return nil
     }
 
-    /// The name of a body's task (see ``startBody(of:in:id:env:)``).
+    /// Whether a `fork` of a block with `code` may run it in its parent's turn: its code can
+    /// (``Code/inlineSteps``), no step limit falls inside it, and no block runs so already (the
+    /// room of its temporaries is the interpreter's).
+    ///
+    /// The caller checks the rest: the child would take its first turn at once, and nobody
+    /// can tell it had no task.
+    @inline(__always)
+    func mayRunInline(_ code: Code) -> Bool {
+        let steps = code.inlineStepCount
+        return steps >= 0 && steps <= options.maxSteps && !runsInline
+    }
+
+    /// The name of a `fork` block's task.
     static let bodyName = "fork block"
 
-    /// A `put` of `action` into `slot` (-1: nowhere), statement `site` of `code`, by a body
-    /// running in its watcher's turn, whose code goes on at `pc`, as ``dispatch(_:from:)`` runs
-    /// it: the action processed on the spot once the watcher has taken again (`true`: its
-    /// value is the action), or, where a task would wait on the `put`, `false`: the body has
-    /// its task, waiting there.
+    /// A `put` of `action` into `slot` (-1: nowhere), statement `site` of `code`, by a block
+    /// running in its parent's turn, whose code goes on at `pc`, as ``dispatch(_:from:)`` runs
+    /// it: the action processed on the spot (`true`: its value is the action), or, where a
+    /// task would wait on the `put`, `false`: the block has its task, waiting there.
+    ///
+    /// A parent whose next turn is pending (``pendingRetake``) takes it first, as it does for a
+    /// task's `put` processed on the spot.
     func putInline(
         _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ run: inout InlineBodyRun
-    ) -> Bool {
-        run.taskReference._withUnsafeGuaranteedRef { task in
-            run.watcherReference._withUnsafeGuaranteedRef { watcher in
-                putInline(action, into: slot, code, site, past: pc, &run, task, watcher)
-            }
-        }
-    }
-
-    /// ``putInline(_:into:_:_:past:_:)`` with the watcher's task and data at hand.
-    @inline(__always)
-    private func putInline(
-        _ action: Value, into slot: Int32, _ code: Code, _ site: Int, past pc: Int, _ run: inout InlineBodyRun,
-        _ task: SagaTask, _ watcher: ShortTurnWatcher
     ) -> Bool {
         let target: ResultTarget = slot >= 0 ? .slot(Int(slot)) : .discard
         guard canDispatchAtOnce else {
@@ -142,64 +135,41 @@ extension Interpreter {
             child.target = target
             block(child, on: .put)
             scheduler.enqueue(action, putter: child)
-            queueRetake(task, run.retakeDone)
             return false
         }
         // As ``dispatchAtOnce(_:putter:)`` records it, before the work it runs first.
         if tracer != nil { tracePutAtOnce(run.id, Self.bodyName) }
-        let joinsBody = watcher.joinSlot != nil
-        if !run.retakeDone, !joinsBody {
-            run.retakeDone = true
-            retakeNow(task, watcher)
-        }
         let failure = processAtOnce(action)
         if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
         let child = bodyTask(&run, [], past: pc, nil)
         if tracer != nil { traceEffect(at: code.sites[site], child) }
-        if joinsBody {
-            // Where the `join` statement would have left it before the action was processed.
-            run.retakeDone = true
-            budget.stepsTaken &+= 1
-            if tracer != nil, let site = watcher.joinSite { traceEffect(at: site, task) }
-            move(task, watcher, past: .join)
-            task.target = .discard
-            blockOnJoin(task, of: child)
-        }
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)
         return false
     }
 
-    /// The body's task, at last: started as the short turn starts it, with the variables
-    /// `env` (the caller sets them where the code still runs over them), standing at `pc`,
-    /// the temporaries in `room` moved to it when given.
+    /// The block's task, at last: started as the `fork` starts it, with the variables `env`
+    /// (the caller sets them where the code still runs over them), standing at `pc`, the
+    /// temporaries in `room` moved to it when given.
     ///
     /// The caller has it run or wait.
     private func bodyTask(
         _ run: inout InlineBodyRun, _ env: [Value], past pc: Int, _ room: UnsafeMutablePointer<Value>?
     ) -> SagaTask {
-        let task = run.taskReference.takeUnretainedValue()
-        let watcher = run.watcherReference.takeUnretainedValue()
-        let child = startBody(of: watcher, in: task, id: run.id, env: env)
+        let parent = run.parentReference.takeUnretainedValue()
+        let child = makeTask(
+            id: run.id, name: Self.bodyName, location: run.location, kind: .attached, parent: parent, env: env,
+            code: run.codeReference.takeUnretainedValue())
+        child.ownsVariables = true
         run.child = child
-        task.adopt(child)
+        parent.adopt(child)
         child.pc = pc
         if let room { moveRoom(room, to: child) }
-        // `latest` keeps the handle of the body it started last, to cancel it with the next
-        // action. Only its own statements read it, none of which runs while the body does; a
-        // body that ended inline leaves the null there, which cancels nothing, as cancelling an
-        // ended body does nothing.
-        if let lastSlot = watcher.lastSlot { task.env[lastSlot] = child.handle }
-        // `leading` joins it: the watcher stands at its `join`, as its `fork` leaves it.
-        if let joinSlot = watcher.joinSlot {
-            task.env[joinSlot] = child.handle
-            move(task, watcher, past: .fork)
-        }
         return child
     }
 
-    /// Moves the temporaries the body's code left in `room` to its task.
+    /// Moves the temporaries the block's code left in `room` to its task.
     private func moveRoom(_ room: UnsafeMutablePointer<Value>, to child: SagaTask) {
         for t in 0..<child.code.roomCount {
             if case .null = room[t] { continue }
@@ -209,19 +179,44 @@ extension Interpreter {
         }
     }
 
-    /// The watcher's second turn, run now, as the run loop would run its queued turn (the
-    /// task's resumption is `.start`, as ``execute(_:)`` leaves it).
-    @inline(__always)
-    private func retakeNow(_ task: SagaTask, _ watcher: ShortTurnWatcher) {
-        _ = retake(task, watcher)
+    /// The frame a block starts with (see ``frame(of:from:)``), in the array of one that ended
+    /// where one was kept (see ``keepInlineFrame(_:)``): no block run so allocates one.
+    private func inlineFrame(_ size: Int, of env: [Value]) -> [Value] {
+        var frame: [Value] = []
+        swap(&frame, &spareFrame)
+        guard frame.count == size else { return Self.ownFrame(size, of: env) }
+        if size == 0 { return frame }
+        frame.withUnsafeMutableBufferPointer { slots in
+            env.withUnsafeBufferPointer { values in
+                for i in 0..<min(size, values.count) { slots[i] = values[i] }
+            }
+        }
+        return frame
     }
 
-    /// The watcher's second turn queued behind its body's task, unless it has run: setting it
-    /// up only here spares the body that runs to its end two writes of the task's resumption,
-    /// each an outlined destroy.
-    private func queueRetake(_ task: SagaTask, _ retakeDone: Bool) {
-        if retakeDone { return }
-        task.resumption = .retake
-        scheduler.schedule(task)
+    /// Keeps the frame of a block that ended for the next, its slots set to null at once, so
+    /// that what they held is let go when the block ends.
+    private func keepInlineFrame(_ frame: inout [Value]) {
+        if frame.isEmpty { return }
+        frame.withUnsafeMutableBufferPointer { slots in
+            for i in 0..<slots.count {
+                if case .null = slots[i] { continue }
+                slots[i] = .null
+            }
+        }
+        swap(&frame, &spareFrame)
+    }
+
+    /// The handle a `fork` whose block ended in its parent's turn leaves in a watcher's hidden
+    /// variable (see ``Code/Site/handleIsHidden``): a stand-in task that has ended with `null`.
+    func endedBodyHandle(_ code: Code, at location: SourceLocation) -> Value {
+        if let endedBody { return endedBody }
+        let task = SagaTask(
+            id: 0, name: Self.bodyName, location: location, kind: .attached, parent: nil, env: [], body: code)
+        task.phase = .done
+        task.outcome = .value(.null)
+        let handle = task.handle
+        endedBody = handle
+        return handle
     }
 }

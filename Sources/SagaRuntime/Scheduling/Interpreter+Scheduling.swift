@@ -169,7 +169,6 @@ extension Interpreter {
     /// Blocks a task on `wait`; wake-ups from before are now stale.
     @inline(__always)
     func block(_ task: SagaTask, on wait: Wait) {
-        adoptIfPending(task)
         task.token &+= 1
         task.wait = wait
         task.waitSequence = scheduler.nextWaitSequence()
@@ -234,13 +233,40 @@ extension Interpreter {
     /// nothing is waiting in ``Scheduler/wakeups`` (work the putter caused runs first; an effect that
     /// wakes a task makes its own task yield, so this holds at every `put`, and the check
     /// keeps it so), no task that forked a child taking its first turn at once waits for its
-    /// own turn (see ``runFirstTurn(of:)``), and the only work ready is turns that change nothing
-    /// another task could see, such as a watcher's going back to its `take` (which the run loop
+    /// own turn (see ``runFirstTurn(_:)``), and the only work ready is turns that change nothing
+    /// another task could see, such as a task's going back to its `take` (which the run loop
     /// would run first; see ``isQuietOrStale(_:)``).
     var canDispatchAtOnce: Bool {
         @inline(__always) get {
             !scheduler.stepMadeWork && scheduler.dispatchQueue.isEmpty && options.shortCuts && parentsWaiting == 0
                 && (scheduler.ready.isEmpty || scheduler.ready.allSatisfy(isQuietOrStale))
+        }
+    }
+
+    /// Whether `work` is stale, or the turn of a task that yielded to the body it forked and
+    /// then only takes (see ``SagaTask/nextTurnIsQuiet``), which changes nothing another task
+    /// could see: a `put` may be processed once it is done (see ``canDispatchAtOnce``).
+    private func isQuietOrStale(_ work: Work) -> Bool {
+        guard case .run(let task, let token) = work else { return false }
+        guard task.token == token, !task.isDone else { return true }
+        guard case .start = task.resumption else { return false }
+        return task.nextTurnIsQuiet
+    }
+
+    /// The next turn of the task whose body's `put` is processed on the spot
+    /// (``pendingRetake``), which the run loop would take before the action: the task goes back
+    /// to its `take` (``pendingTake``, see ``continueToTake(_:_:)``).
+    ///
+    /// - Returns: `false` if the run's limits stop the run there.
+    @inline(__always)
+    private func takePendingRetake() -> Bool {
+        guard let pending = pendingRetake else { return true }
+        pendingRetake = nil
+        guard withinLimitsAtOnce() else { return false }
+        return pending._withUnsafeGuaranteedRef { task in
+            guard task.token == pendingRetakeToken, !task.isDone else { return true }
+            continueToTake(task, pendingTake)
+            return true
         }
     }
 
@@ -265,7 +291,6 @@ extension Interpreter {
             return .dispatched(action)
         }
         putStamp = stamp
-        adoptIfPending(putter, joiningNow: true)
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended

@@ -72,7 +72,7 @@ extension Interpreter {
     }
 
     /// A new array of `size` slots, the first of `env`'s, then nulls.
-    private static func ownFrame(_ size: Int, of env: [Value]) -> [Value] {
+    static func ownFrame(_ size: Int, of env: [Value]) -> [Value] {
         var frame: [Value] = []
         frame.reserveCapacity(size)
         for i in 0..<size { frame.append(i < env.count ? env[i] : .null) }
@@ -104,10 +104,12 @@ extension Interpreter {
             id: id ?? makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
-    /// A task that runs `code`: one that has finished, restarted, where one is kept (see
-    /// ``SpareTasks``), or a new one.
+    /// A task that runs `code`, which the caller counts as alive.
+    ///
+    /// It is one that has finished, restarted, where one is kept (see ``SpareTasks``), or a new
+    /// one.
     @inline(__always)
-    private func makeTask(
+    func makeTask(
         id: Int, name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value],
         code: Code
     ) -> SagaTask {

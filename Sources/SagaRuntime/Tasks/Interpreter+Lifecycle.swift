@@ -5,16 +5,6 @@ extension Interpreter {
     /// A task's body has ended; the task ends once its attached children have (see
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
-        if task.awaitsAdoption {
-            // Such a body has no child, no joiner, no frame and no trace slice open (it would
-            // have been adopted before it had any); one that failed or was cancelled ends as
-            // any task does.
-            if case .normal = completion, task.failure == nil, !task.isCancelling {
-                bodyEndedUnadopted(task)
-                return
-            }
-            adoptIfPending(task)
-        }
         task.frames = []
         task.endCode()
         switch completion {
@@ -34,40 +24,6 @@ extension Interpreter {
         finishIfDone(task)
     }
 
-    /// Has the parent adopt a watcher's body that has so far run in its watcher's turn (see
-    /// ``SagaTask/awaitsAdoption``): it is about to wait, yield, fail or run a statement where
-    /// it stands, which the task tree, cancellation and the run's teardown must see.
-    ///
-    /// `joiningNow`: the body waits on a `put` processed on the spot, and a `leading` watcher
-    /// waits on its join at once (see ``waitOnJoin(of:_:_:)``).
-    @inline(__always)
-    func adoptIfPending(_ task: SagaTask, joiningNow: Bool = false) {
-        guard task.awaitsAdoption else { return }
-        adoptPending(task, joiningNow: joiningNow)
-    }
-
-    /// ``adoptIfPending(_:joiningNow:)`` of a body that awaits adoption.
-    @inline(never)
-    private func adoptPending(_ task: SagaTask, joiningNow: Bool) {
-        task.awaitsAdoption = false
-        guard let parent = task.parent, let watcher = parent.shortTurnWatcher else { return }
-        parent.adopt(task)
-        noteBody(task, of: parent, watcher)
-        if joiningNow, watcher.joinSlot != nil { waitOnJoin(of: task, parent, watcher) }
-    }
-
-    /// A watcher's body ended before its watcher adopted it: it has no children, no joiner, no
-    /// handle anywhere and no wait, so ending it is marking it done; its watcher's turn keeps
-    /// its variables' storage and its task for the next body (see ``runNow(_:of:_:)`` and
-    /// ``SagaTask/rebirth(id:parent:env:)``).
-    private func bodyEndedUnadopted(_ task: SagaTask) {
-        task.awaitsAdoption = false
-        task.endCode()
-        task.phase = .done
-        liveTasks -= 1
-        task.endedUnadopted = true
-    }
-
     /// Finishes a task whose body has ended and whose children have all ended, then its
     /// parent if that was the last child it waited for, and so on up: a loop, not a
     /// recursion, however long the chain of tasks each forked by the one before.
@@ -85,14 +41,7 @@ extension Interpreter {
     private func finish(_ task: SagaTask) -> SagaTask? {
         task.phase = .done
         liveTasks -= 1
-        // The watcher whose body this is, when it takes short turns. Not where watchers run
-        // their statements as written: a body their `fork` started still shares the watcher's
-        // array if it assigned nothing, and emptying it would copy it.
-        var watcher: ShortTurnWatcher?
-        if let parent = task.parent, parent.isShortTurnWatcher, watchersRunShort { watcher = parent.shortTurnWatcher }
-        if let watcher {
-            watcher.keepVariables(&task.env)
-        } else if task.ownsVariables {
+        if task.ownsVariables {
             task.clearVariables()
         } else {
             task.env = []

@@ -123,17 +123,6 @@ final class SagaTask: @unchecked Sendable {
     /// action (see ``Code/Site/takesNext``). Set at each yield; read while the task's
     /// resumption is ``Resumption/start``.
     @exclusivity(unchecked) var nextTurnIsQuiet = false
-    /// Whether ``shortTurnWatcher`` is set: a byte of the task read on every resumption, rather
-    /// than its extras.
-    @exclusivity(unchecked) private(set) var isShortTurnWatcher = false
-    /// Set while a watcher's body runs in its watcher's turn and has neither waited, yielded,
-    /// failed nor run a statement where it stands: its parent adopts it only then (see
-    /// ``Interpreter/adoptIfPending(_:joiningNow:)``), and a body that ends first is never
-    /// among its children.
-    @exclusivity(unchecked) var awaitsAdoption = false
-    /// Set when such a body ended before it was adopted: the task holds nothing but its code,
-    /// and ``rebirth(id:parent:env:)`` starts the watcher's next body in it.
-    @exclusivity(unchecked) var endedUnadopted = false
     /// Set on a task that spawned one, and on those above it: it keeps its parent once it has
     /// finished (see ``keepParentsOnceFinished()``).
     @exclusivity(unchecked) private(set) var keepsParent = false
@@ -190,16 +179,6 @@ final class SagaTask: @unchecked Sendable {
     var native: NativeState? {
         get { extras?.native }
         set { if newValue != nil || extras != nil { extrasForWriting.native = newValue } }
-    }
-
-    /// For an `every`, `latest` or `leading` watcher with a literal pattern: what its short
-    /// turns need.
-    var shortTurnWatcher: ShortTurnWatcher? {
-        get { extras?.shortTurnWatcher }
-        set {
-            if newValue != nil || extras != nil { extrasForWriting.shortTurnWatcher = newValue }
-            isShortTurnWatcher = newValue != nil
-        }
     }
 
     /// The `try`s and transactions its code stands in, once one has begun.
@@ -291,7 +270,6 @@ final class SagaTask: @unchecked Sendable {
         code = .none
         frames = []
         extras = nil
-        isShortTurnWatcher = false
         outcome = nil
         failure = nil
     }
@@ -365,8 +343,6 @@ final class SagaTask: @unchecked Sendable {
         if self.name != name { self.name = name }
         self.location = location
         self.kind = kind
-        awaitsAdoption = false
-        endedUnadopted = false
         keepsParent = false
         ownsVariables = false
         nextTurnIsQuiet = false
@@ -396,24 +372,9 @@ final class SagaTask: @unchecked Sendable {
         if case .none = wait {} else { wait = .none }
         runsForCancelledOwner = false
         isCancelling = false
-        isShortTurnWatcher = false
         if case .discard = target {} else { target = .discard }
         if case .start = resumption {} else { resumption = .start }
         if outcome != nil { outcome = nil }
-    }
-
-    /// Starts the next body of the same watcher in this task, whose last body ended before it
-    /// was adopted (``endedUnadopted``): only what that body changed is set again (its code is
-    /// the same, and it never waited).
-    func rebirth(id: Int, parent: SagaTask, env: consuming [Value]) {
-        self.id = id
-        // Its watcher's task, which it kept.
-        if self.parent !== parent { self.parent = parent }
-        self.env = env
-        pc = 0
-        if temporaries == nil, code.roomCount > 0 { temporaries = Self.room(for: code) }
-        phase = .body
-        endedUnadopted = false
     }
 
     /// Room for the temporaries and locals of `code`, if it needs any.
@@ -545,7 +506,6 @@ final class TaskExtras {
     @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
     @exclusivity(unchecked) var native: NativeState?
     @exclusivity(unchecked) var stepsBeforeYield = 0
-    @exclusivity(unchecked) var shortTurnWatcher: ShortTurnWatcher?
     /// The `try`s and transactions of its code, once one has begun.
     @exclusivity(unchecked) var tries: CodeTries?
     /// The error its last `catch` caught, with the trace of where it was thrown.
@@ -561,7 +521,6 @@ final class TaskExtras {
         if !joiners.isEmpty { joiners = [] }
         if native != nil { native = nil }
         stepsBeforeYield = 0
-        if shortTurnWatcher != nil { shortTurnWatcher = nil }
         if lastCaught != nil { lastCaught = nil }
         if tracedEffect != nil { tracedEffect = nil }
         tries?.removeAll()
@@ -653,9 +612,6 @@ enum Resumption {
     case error(Failure)
     /// Leave the body abruptly (cancellation, abort, END).
     case unwind(Completion)
-    /// A watcher's second short turn: block on its `take` again, or for `leading`, join its
-    /// body first (see ``Interpreter/retake(_:_:)``).
-    case retake
 
     /// The value of a ``value(_:)`` resumption, moved out (`.null` for any other).
     consuming func takeValue() -> Value {

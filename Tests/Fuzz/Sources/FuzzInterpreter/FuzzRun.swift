@@ -8,7 +8,7 @@ import SagaPersistence
 ///
 /// Each program runs first with the interpreter's short cuts off (its statements as written)
 /// and a run-step budget; one that ends within the budget runs a second time with the short
-/// cuts (a `put` processed on the spot, a watcher's short turns, compiled loops) and without the
+/// cuts (a `put` processed on the spot, blocks run without a task, compiled loops) and without the
 /// budget. The short cuts must not change what a program does: the two runs must print the
 /// same transcript and errors and end the same way.
 enum FuzzRun {

@@ -5,29 +5,30 @@ import Testing
 
 /// The interpreter's short cuts must not show.
 ///
-/// A `put` processed on the spot (`dispatchAtOnce`) and an `every`, `latest` or `leading`
-/// watcher's short turns (`runShortTurn`, `retake`) do what the dispatch queue and the
-/// watcher's own statements would have done, in the same order.
+/// A `put` processed on the spot (`dispatchAtOnce`), a watcher's body taking its first turn in
+/// the loop's `fork`, with no task where it can (`runInline`), and the loop going back to its
+/// `take` at once (`continueToTake`) do what the dispatch queue and the run queue would have
+/// done, in the same order.
 ///
 /// Each program here runs twice, with the short cuts and without them (the statements as
 /// written), and the two runs must agree on everything: transcript, errors, status and final
 /// state.
-@Suite struct ShortTurnTests {
+@Suite struct WatcherOrderTests {
     /// Runs `source` both ways; returns the (agreed) outcome for further checks.
     @discardableResult
     private func expectSameBothWays(
         _ source: String, input: [String] = [], maxTasks: Int? = nil, yieldAfterSteps: Int? = nil,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async -> ConfiguredRun {
-        func options(shortTurns: Bool) -> (inout Interpreter.Options) -> Void {
+        func options(shortCuts: Bool) -> (inout Interpreter.Options) -> Void {
             { options in
-                options.shortCuts = shortTurns
+                options.shortCuts = shortCuts
                 if let maxTasks { options.maxTasks = maxTasks }
                 options.yieldAfterSteps = yieldAfterSteps
             }
         }
-        let short = await runConfigured(source, input: input, options(shortTurns: true))
-        let long = await runConfigured(source, input: input, options(shortTurns: false))
+        let short = await runConfigured(source, input: input, options(shortCuts: true))
+        let long = await runConfigured(source, input: input, options(shortCuts: false))
         #expect(short.status != nil, "does not compile", sourceLocation: sourceLocation)
         #expect(short == long, sourceLocation: sourceLocation)
         return short
@@ -95,7 +96,7 @@ import Testing
 
     @Test func latestBodiesThatEndBeforeTheNextActionAndOnesThatDoNot() async {
         // Actions 1-3 come at once (each cancels the one before); 4 and 5 come after the
-        // last body has ended, when the short turn is taken.
+        // last body has ended, when cancelling it does nothing.
         let outcome = await expectSameBothWays(
             """
             saga main {
@@ -122,7 +123,7 @@ import Testing
 
     @Test func aLatestBodyBeingCancelledAlreadyIsNotCancelledAgain() async {
         // Each body cancels itself and is still in its finally when the next action comes:
-        // the watcher takes its short turn, as cancelling would do nothing.
+        // cancelling it again does nothing.
         let outcome = await expectSameBothWays(
             """
             saga main {
@@ -143,7 +144,7 @@ import Testing
 
     @Test func aLatestBodyThatEndedWithChildrenStillRunningIsCancelled() async {
         // The last body has ended but its child runs: cancelling it cancels the child, so the
-        // watcher runs its statements (no short turn) and the child is cancelled.
+        // child is cancelled with it.
         let outcome = await expectSameBothWays(
             """
             saga main {
@@ -360,7 +361,7 @@ import Testing
     }
 
     /// A step budget small enough to make a watcher yield between its statements
-    /// (`--yield-after 1`) lets other work in between: the short turns must not skip that.
+    /// (`--yield-after 1`) lets other work in between: the short cuts must not skip that.
     @Test func aTinyYieldBudgetKeepsItsOrder() async {
         for budget in [1, 2, 3, 4] {
             await expectSameBothWays(

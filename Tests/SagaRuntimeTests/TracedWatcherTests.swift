@@ -4,11 +4,11 @@ import SagaLanguage
 @_spi(Testing) import SagaRuntime
 import Testing
 
-/// A traced run takes the watchers' short turns, as an untraced one does, and records what
-/// the watchers' statements record when they run as written: each body's start (a `fork` flow
-/// to the body's track, a body that runs in its watcher's turn included) and the `take` or
-/// `join` the watcher then waits on.
-@Suite struct TracedShortTurnTests {
+/// A traced run takes the short cuts an untraced one does, and records what the watchers'
+/// statements record when they run as queued: each body's start (a `fork` flow to the body's
+/// track, a body that runs in its watcher's turn included) and the `take` or `join` the
+/// watcher then waits on.
+@Suite struct TracedWatcherTests {
     /// The program's transcript, and the trace file's text.
     private func traced(_ source: String, input: [String], shortCuts: Bool) async -> (lines: [String], trace: String)? {
         guard let program = Frontend().compile(source: source, path: "test.saga").program else {
