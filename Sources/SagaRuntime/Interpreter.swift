@@ -207,7 +207,7 @@ public final class Interpreter {
     /// another (see ``startCombinator(_:_:_:_:_:oneEffect:)``).
     @exclusivity(unchecked) var turnsAtOnce = 0
     /// How many tasks wait for their turn while the child they forked takes its first turn at
-    /// once (see ``runFirstTurn(_:)``), or the entries after one of a `race` or `all` taking its
+    /// once (see ``runFirstTurn(parentWaits:_:)``), or the entries after one of a `race` or `all` taking its
     /// first turn at once wait to start: the run loop would run them before a `put`'s action,
     /// which is then not processed on the spot.
     @exclusivity(unchecked) var parentsWaiting = 0

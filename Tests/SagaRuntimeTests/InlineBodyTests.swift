@@ -264,4 +264,46 @@ import Testing
             """, input: Self.actions("a", 1), configure: { $0.maxSteps = maxSteps })
         #expect((outcome.status == .success) == (maxSteps > 4))
     }
+
+    /// Any `fork` block runs inline where nobody can tell, not only a watcher's: one whose handle
+    /// is dropped, or one the code joins next (`let t = fork { … }; join t`), whose `put` is
+    /// processed on the spot since its parent would only block on the join meanwhile.
+    @Test func forkedBlocksJoinedNextPutOnTheSpotAndAreJoinedOnceTheyEnd() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              every "seen" as s { log "seen \\(s.n)" }
+              let t = fork { log "child"; put "seen" { n: 1 }; log "child after put" }
+              log "parent before join"
+              let r = join t
+              log "joined \\(r)"
+              let u = fork { put "seen" { n: 2 } }
+              join u
+              log "joined u"
+              fork { put "seen" { n: 3 } }
+              log "after a dropped fork"
+            }
+            """)
+        #expect(
+            outcome.lines == [
+                "child", "parent before join", "seen 1", "child after put", "joined null", "seen 2", "joined u",
+                "after a dropped fork", "seen 3",
+            ])
+    }
+
+    /// A block that fails in its parent's turn fails at once, as in its first turn as a task:
+    /// its parent is aborted before its next statement.
+    @Test func aForkedBlockThatFailsInItsFirstTurnAbortsItsParentThere() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              fork { log "a"; let y = len(5); log "\\(y)" }
+              log "not reached"
+            }
+            saga other { delay 1; log "other goes on" }
+            """)
+        #expect(outcome.lines == ["a", "other goes on"])
+        #expect(outcome.errors.contains { $0.contains("len expects a string, list or record, got number") })
+        #expect(outcome.errors.contains { $0.contains("at fork block (test.saga:2:") })
+    }
 }

@@ -4,7 +4,7 @@ extension Code {
     /// Sets ``Site/takesNext`` on each `fork` statement after which the code only jumps and
     /// turns loops until it takes an action: the shape of `loop { let a = take P; fork { … } }`,
     /// written out or made by a watcher; and ``Site/childTakesTurnAtOnce`` on every other `fork`
-    /// and on each `spawn`.
+    /// and on each `spawn`, with ``Site/joinsNext`` on a `fork` the code then joins.
     static func findForksBeforeTakes(_ sites: [Site], _ instructions: [Instruction]) {
         for (pc, instruction) in instructions.enumerated() {
             let index: Int32
@@ -20,11 +20,42 @@ extension Code {
                     site.nextTake = take
                 }
                 site.childTakesTurnAtOnce = !site.takesNext
+                if !site.takesNext { site.joinsNext = joinsNext(after: pc, site, instructions, sites) }
             case .spawn?:
                 site.childTakesTurnAtOnce = true
             default:
                 continue
             }
+        }
+    }
+
+    /// Whether the code past the `fork` statement `site`, at instruction `pc`, only steps to a
+    /// `join` of the variable the `fork` keeps its task in: `let t = fork { … }; join t`, as
+    /// a `leading` watcher's loop does.
+    private static func joinsNext(after pc: Int, _ site: Site, _ instructions: [Instruction], _ sites: [Site]) -> Bool {
+        guard let slot = slot(of: site.statement) else { return false }
+        var next = pc + 1
+        while instructions.indices.contains(next), case .step = instructions[next] { next += 1 }
+        guard instructions.indices.contains(next) else { return false }
+        switch instructions[next] {
+        case .statement(let index), .effect(let index):
+            guard case .join(.variable(let joined), _)? = Compiler.effect(of: sites[Int(index)].statement) else {
+                return false
+            }
+            return joined.slot == slot
+        default:
+            return false
+        }
+    }
+
+    /// The variable a statement's effect's value goes into, with no path.
+    private static func slot(of statement: Stmt) -> Int? {
+        switch statement {
+        case .declare(let v, _, .effect, _): return v.slot
+        case .assign(let target, .effect, _):
+            guard target.path.isEmpty, case .variable(let v) = target.root else { return nil }
+            return v.slot
+        default: return nil
         }
     }
 
@@ -63,15 +94,10 @@ extension Code {
         guard !hiddenHandlesMarked else { return }
         hiddenHandlesMarked = true
         for site in sites {
-            let variable: Variable
-            switch site.statement {
-            case .declare(let v, _, .effect(.fork), _): variable = v
-            case .assign(let target, .effect(.fork), _):
-                guard target.path.isEmpty, case .variable(let v) = target.root else { continue }
-                variable = v
-            default: continue
+            guard case .fork? = Compiler.effect(of: site.statement), Self.slot(of: site.statement) == slot else {
+                continue
             }
-            if variable.slot == slot { site.handleIsHidden = true }
+            site.handleIsHidden = true
         }
     }
 }

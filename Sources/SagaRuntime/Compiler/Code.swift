@@ -367,13 +367,18 @@ final class Code {
         /// own included (see ``Interpreter/continueToTake(_:_:)``).
         @exclusivity(unchecked) var nextTake: (pc: Int32, take: Int32, steps: Int32) = (-1, -1, 0)
         /// Whether the statement is a `fork` or `spawn` whose child takes its first turn at once,
-        /// in the statement, where it can (see ``Interpreter/runFirstTurn(_:)``): any but one
+        /// in the statement, where it can (see ``Interpreter/runFirstTurn(parentWaits:_:)``): any but one
         /// that ``takesNext``.
         @exclusivity(unchecked) var childTakesTurnAtOnce = false
         /// Whether the statement is a `fork` whose handle goes into a watcher's hidden variable
         /// (``SagaLanguage/Watcher/hiddenSlot``), which only the watcher's own `cancel` and
         /// `join` read: its block may run in its parent's turn (see ``Interpreter/InlineBodies``).
         @exclusivity(unchecked) var handleIsHidden = false
+        /// Whether the statement is a `fork` after which the task's code only joins the task it
+        /// started (see ``Code/findForksBeforeTakes(_:_:)``): while the child takes its first
+        /// turn, the task's turn after it would only block on that join, or go on past it
+        /// once the child has ended, so the child's `put` may be processed on the spot.
+        @exclusivity(unchecked) var joinsNext = false
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 

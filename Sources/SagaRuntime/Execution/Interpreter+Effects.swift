@@ -57,7 +57,9 @@ extension Interpreter {
                 guard let target = h.object as? SagaTask else {
                     throw SagaError.typeError("cancel needs a task, got a \(h.kind.rawValue)")
                 }
-                targets = [target]
+                if target === task { return cancelSelf(task) }
+                scheduler.schedule(cancelWork(target))
+                return .value(.null)
             case .list(let items):
                 for item in items {
                     guard case .handle(let h) = item, let target = h.object as? SagaTask else {
@@ -380,7 +382,7 @@ extension Interpreter {
     /// `fork`/`spawn`: starts a child that runs until it first blocks; then the parent goes on.
     ///
     /// The child's handle is the value; the child takes its first turn at once where it can
-    /// (see ``runFirstTurn(_:)``), with no task of its own where nobody can tell (see
+    /// (see ``runFirstTurn(parentWaits:_:)``), with no task of its own where nobody can tell (see
     /// ``InlineBodies``).
     private func start(
         _ body: TaskBody, _ operands: EffectOperands, kind: SagaTask.Kind, from starter: SagaTask,
@@ -420,7 +422,8 @@ extension Interpreter {
         }
         let token = task.token
         let ranAtOnce =
-            childTakesTurnAtOnce && starter === task && task.native == nil && runFirstTurn { execute(child) }
+            childTakesTurnAtOnce && starter === task && task.native == nil
+            && runFirstTurn(parentWaits: runningSite?.joinsNext != true) { execute(child) }
         if !ranAtOnce { scheduler.schedule(child) }
         // A child that failed aborted the task, whose turn to unwind is queued.
         if ranAtOnce, task.token != token { return .suspended }
@@ -445,10 +448,10 @@ extension Interpreter {
         var child: SagaTask?
         if forkTakesNext {
             task.target = .discard
-            guard
-                runFirstTurnBeforeTake(
-                    task, site, { child = runInline(code, frame: size, of: task.env, parent: task, at: loc) })
-            else {
+            let ran = runFirstTurnBeforeTake(task, site) {
+                child = runInline(code, frame: size, of: task.env, parent: task, at: loc)
+            }
+            guard ran else {
                 task.target = target
                 return nil
             }
@@ -459,9 +462,10 @@ extension Interpreter {
             return .suspended
         }
         let token = task.token
-        guard runFirstTurn({ child = runInline(code, frame: size, of: task.env, parent: task, at: loc) }) else {
-            return nil
+        let ran = runFirstTurn(parentWaits: !site.joinsNext) {
+            child = runInline(code, frame: size, of: task.env, parent: task, at: loc)
         }
+        guard ran else { return nil }
         // A child that failed aborted the task, whose turn to unwind is queued.
         if task.token != token { return .suspended }
         if case .discard = target { return .resumedAfterChild(.null) }
@@ -532,19 +536,23 @@ extension Interpreter {
     }
 
     /// Runs a child's first turn at once (`firstTurn`), as the run loop would run it next (see
-    /// ``takesTurnAtOnce()``), its parent waiting for its own turn meanwhile: no `put` is
-    /// processed on the spot while it runs, since the parent's turn would come before the action.
+    /// ``takesTurnAtOnce()``), its parent waiting for its own turn meanwhile.
+    ///
+    /// Where the parent `parentWaits`, no `put` is processed on the spot while the child runs,
+    /// since the parent's turn would come before the action. One that only joins the child next
+    /// (``Code/Site/joinsNext``) would block there while the child waits on its `put`, which
+    /// nobody can tell from its blocking later.
     ///
     /// - Returns: `false` if the child is better queued, having done nothing.
     @inline(__always)
-    private func runFirstTurn(_ firstTurn: () -> Void) -> Bool {
+    private func runFirstTurn(parentWaits: Bool, _ firstTurn: () -> Void) -> Bool {
         guard takesTurnAtOnce() else { return false }
         // Statements of the child's own run while it does.
         childTakesTurnAtOnce = false
         turnsAtOnce += 1
-        parentsWaiting += 1
+        if parentWaits { parentsWaiting += 1 }
         firstTurn()
-        parentsWaiting -= 1
+        if parentWaits { parentsWaiting -= 1 }
         turnsAtOnce -= 1
         return true
     }

@@ -4,7 +4,7 @@ import SagaLanguage
 /// A `fork` block run in its parent's turn, with no task of its own.
 ///
 /// A `fork`'s child takes its first turn at once, in the statement, where it can (see
-/// ``Interpreter/runFirstTurn(_:)`` and ``Interpreter/runFirstTurnBeforeTake(_:_:_:)``):
+/// ``Interpreter/runFirstTurn(parentWaits:_:)`` and ``Interpreter/runFirstTurnBeforeTake(_:_:_:)``):
 /// nothing else runs between the `fork` and the child's turn. A block whose code only
 /// computes, selects, logs and puts (see ``Code/inlineSteps``) can therefore run here instead,
 /// over its own frame of variables, as its task would run it; the task's life (made or

@@ -233,7 +233,7 @@ extension Interpreter {
     /// nothing is waiting in ``Scheduler/wakeups`` (work the putter caused runs first; an effect that
     /// wakes a task makes its own task yield, so this holds at every `put`, and the check
     /// keeps it so), no task that forked a child taking its first turn at once waits for its
-    /// own turn (see ``runFirstTurn(_:)``), and the only work ready is turns that change nothing
+    /// own turn (see ``runFirstTurn(parentWaits:_:)``), and the only work ready is turns that change nothing
     /// another task could see, such as a task's going back to its `take` (which the run loop
     /// would run first; see ``isQuietOrStale(_:)``).
     var canDispatchAtOnce: Bool {
