@@ -140,12 +140,12 @@ public final class Interpreter {
     /// Room for the temporaries of a `take`'s condition while it is tested.
     let expressionRoom = ExpressionRoom()
     /// Room for the temporaries of a `fork` block while it runs in its parent's turn (see
-    /// ``runInline(_:frame:of:parent:at:)``).
+    /// ``runInline(_:frame:parent:at:)``).
     let bodyRoom = ExpressionRoom()
     /// Set while a `fork` block runs in its parent's turn (see ``InlineBodies``).
     @exclusivity(unchecked) var runsInline = false
     /// The frame of the last block that ended in its parent's turn, its slots null, for the
-    /// next one to fill (see ``runInline(_:frame:of:parent:at:)``).
+    /// next one to fill (see ``runInline(_:frame:parent:at:)``).
     @exclusivity(unchecked) var spareFrame: [Value] = []
     /// The handle of a stand-in for blocks that ended in their parent's turn (see
     /// ``endedBodyHandle(_:at:)``), made once.

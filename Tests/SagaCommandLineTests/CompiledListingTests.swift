@@ -108,7 +108,7 @@ import Testing
         let r = try await listing("saga main { loop { let t = fork { log 1 }; join t } }")
         let lines = r.out.split(separator: "\n").map(String.init)
         #expect(lines.contains("saga main at 1:1: compiled, 5 instructions"))
-        #expect(lines.contains("  3  1:44    step; run (join t) where it stands"))
+        #expect(lines.contains("  3  1:44    step; join t"))
         #expect(lines.contains("  4  1:20    step, goto 2"))
         #expect(lines.contains("  fork block at 1:28: compiled, 2 instructions"))
         #expect(lines.contains("    1  1:35    log 1"))

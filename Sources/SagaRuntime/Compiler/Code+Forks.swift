@@ -20,7 +20,7 @@ extension Code {
                     site.nextTake = take
                 }
                 site.childTakesTurnAtOnce = !site.takesNext
-                if !site.takesNext { site.joinsNext = joinsNext(after: pc, site, instructions, sites) }
+                if !site.takesNext { site.joinsNext = joinsNext(after: pc, site, instructions) }
             case .spawn?:
                 site.childTakesTurnAtOnce = true
             default:
@@ -32,20 +32,13 @@ extension Code {
     /// Whether the code past the `fork` statement `site`, at instruction `pc`, only steps to a
     /// `join` of the variable the `fork` keeps its task in: `let t = fork { … }; join t`, as
     /// a `leading` watcher's loop does.
-    private static func joinsNext(after pc: Int, _ site: Site, _ instructions: [Instruction], _ sites: [Site]) -> Bool {
+    private static func joinsNext(after pc: Int, _ site: Site, _ instructions: [Instruction]) -> Bool {
         guard let slot = slot(of: site.statement) else { return false }
         var next = pc + 1
         while instructions.indices.contains(next), case .step = instructions[next] { next += 1 }
         guard instructions.indices.contains(next) else { return false }
-        switch instructions[next] {
-        case .statement(let index), .effect(let index):
-            guard case .join(.variable(let joined), _)? = Compiler.effect(of: sites[Int(index)].statement) else {
-                return false
-            }
-            return joined.slot == slot
-        default:
-            return false
-        }
+        guard case .joinTask(let joined, _, _) = instructions[next] else { return false }
+        return Int(joined) == slot
     }
 
     /// The variable a statement's effect's value goes into, with no path.

@@ -1,6 +1,6 @@
 extension Code {
     /// The most steps a `fork` block takes when its code can run in its parent's turn (see
-    /// ``Interpreter/runInline(_:frame:of:parent:at:)``), counting the step that finds its end;
+    /// ``Interpreter/runInline(_:frame:parent:at:)``), counting the step that finds its end;
     /// `nil` for code that cannot.
     ///
     /// Such code only computes, selects, logs and puts, going forward: every instruction it
@@ -22,7 +22,8 @@ extension Code {
                 steps += 1
             case .jump(let target), .jumpUnless(_, let target), .jumpUnlessCompare(_, _, _, let target):
                 guard target > i else { return nil }
-            case .statement, .effect, .take, .call, .callReturn, .forStart, .forNext, .forEnd, .clearTemporaries,
+            case .statement, .effect, .take, .cancelTask, .joinTask, .call, .callReturn, .forStart, .forNext, .forEnd,
+                .clearTemporaries,
                 .stepAndLoopIfCompare, .tryBegin, .tryEnd, .finallyEnd, .finallyLeave, .returnValue, .throwValue,
                 .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .setStatePath, .updateStatePath:
                 return nil

@@ -106,6 +106,10 @@ extension Code {
         case .statement(let i):
             let statement = sites.indices.contains(Int(i)) ? dump.render(sites[Int(i)].statement) : "?"
             return "step; run \(statement) where it stands"
+        case .cancelTask(let slot, _):
+            return "step; cancel \(p(.slot(slot)))"
+        case .joinTask(let slot, let into, _):
+            return "step; join \(p(.slot(slot)))" + (into >= 0 ? " into \(p(.slot(into)))" : "")
         case .effect(let i):
             guard sites.indices.contains(Int(i)) else { return "?" }
             let operands = sites[Int(i)].operands.map(p).joined(separator: ", ")

@@ -58,6 +58,9 @@ extension Code {
             case .step, .stepAndJump, .statement, .effect, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
+            case .cancelTask, .joinTask:
+                // They read a variable.
+                return false
             case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select, .selectState:
                 // A handler writes the error into its place, a `catch` variable:
                 // a reducer with `try` runs with its variables.

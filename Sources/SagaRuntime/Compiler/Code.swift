@@ -155,6 +155,16 @@ final class Code {
         /// One of ``takes``, after its statement's step: a `take` of a literal type, which leaves
         /// the task waiting; the code goes on after it.
         case take(Int32)
+        /// `cancel t`, `t` the variable in `slot`, statement `site` of ``sites``, after its
+        /// statement's step: a task other than the code's own is cancelled where it stands (see
+        /// ``CodeSteps/cancel(_:_:_:)``), and if work is then waiting, the task yields to it; any
+        /// other value, the statement runs where it stands.
+        case cancelTask(slot: Int32, site: Int32)
+        /// `join t` of the variable in `slot`, its value into the variable in `into` (-1:
+        /// nowhere), statement `site` of ``sites``, after its statement's step: a task that
+        /// has ended with a value gives it at once (see ``CodeSteps/join(_:_:_:)``); anything else,
+        /// the statement runs where it stands.
+        case joinTask(slot: Int32, into: Int32, site: Int32)
         /// `select state.key` (or `select`, the whole state, when `key` is -1) into the variable in
         /// `slot`, statement `site` of ``sites``, after its statement's step; then, if work is
         /// waiting, the task yields to it, as after any effect that completes at once.
@@ -247,7 +257,7 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd: return i + 1
+            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd, .cancelTask, .joinTask: return i + 1
             default: return nil
             }
         }
@@ -262,7 +272,7 @@ final class Code {
         guard pc > 0, pc <= instructionCount else { return nil }
         let index: Int32
         switch instructionBase[pc - 1] {
-        case .statement(let site), .effect(let site): index = site
+        case .statement(let site), .effect(let site), .cancelTask(_, let site), .joinTask(_, _, let site): index = site
         case .take(let take): index = takes[Int(take)].site
         case .select(_, _, let site), .selectState(let site): index = site
         case .put(let put), .putBuilt(_, let put): index = puts[Int(put)].site
@@ -332,6 +342,9 @@ final class Code {
         /// by entry, each made for a frame of its ``Code/slotCount``: made the first time the
         /// statement runs, used again after.
         @exclusivity(unchecked) var effectTasks: [Code?] = []
+        /// The code of its `fork` block (``forkBlock``), for a frame of `size` variables, found
+        /// the first time it runs.
+        @exclusivity(unchecked) var blockCode: (size: Int, code: Code)?
         /// The keys of its `race`'s or `all`'s entries, made the first time it runs.
         @exclusivity(unchecked) var entryKeys: [String]?
         /// The type its `take "t"` (with or without `where`) names, and the pattern that
@@ -382,9 +395,24 @@ final class Code {
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 
+        /// Whether its effect is a `fork` of a block (`fork { … }`, `let t = fork { … }`,
+        /// `t = fork { … }`), read once: the block, its frame's size (-1: the whole frame), the
+        /// `fork`'s place and the variable its task goes into (-1: none).
+        let isForkOfBlock: Bool
+        let forkBlock: Block?
+        let forkFrameSize: Int32
+        let forkLocation: SourceLocation
+        let forkSlot: Int32
+
         init(_ statement: Stmt, operands: [Place], result: Int32, slotCount: Int) {
             self.statement = statement
             self.result = result
+            let fork = result < 0 ? Self.fork(of: statement) : nil
+            isForkOfBlock = fork != nil
+            forkBlock = fork?.block
+            forkFrameSize = fork?.block.frameSize ?? -1
+            forkLocation = fork?.location ?? statement.location
+            forkSlot = fork?.slot ?? -1
             if case .take(_, let condition?, _) = Compiler.effect(of: statement) {
                 self.condition = TakeCondition(condition, slotCount: slotCount)
             } else {
@@ -394,6 +422,22 @@ final class Code {
             operandBase = .allocate(capacity: max(operands.count, 1))
             operandBase.initialize(from: operands, count: operands.count)
             takePattern = Self.literalTake(of: statement).map { ($0, ActionPattern(string: $0)) }
+        }
+
+        /// The statement's `fork` of a block, if that is its effect, its task into a variable
+        /// with no path or nowhere.
+        private static func fork(of statement: Stmt) -> (block: Block, location: SourceLocation, slot: Int32)? {
+            switch statement {
+            case .effect(.fork(.block(let block), let location), _):
+                return (block, location, -1)
+            case .declare(let v, _, .effect(.fork(.block(let block), let location)), _) where v.slot >= 0:
+                return (block, location, Int32(v.slot))
+            case .assign(let target, .effect(.fork(.block(let block), let location)), _):
+                guard target.path.isEmpty, case .variable(let v) = target.root, v.slot >= 0 else { return nil }
+                return (block, location, Int32(v.slot))
+            default:
+                return nil
+            }
         }
 
         /// The type of the statement's `take "t"`, if that is its effect.

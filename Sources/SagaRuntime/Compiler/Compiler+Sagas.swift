@@ -54,9 +54,9 @@ extension Compiler {
         return compiler.refusesBody ? nil : compiler
     }
 
-    /// A statement the interpreter runs where it stands: a `take` of a type, and a `put` of a
-    /// literal action or of a type and a record literal, as instructions of their own, any
-    /// other by the interpreter.
+    /// A statement the interpreter runs where it stands: a `take` of a type, a `put` of a
+    /// literal action or of a type and a record literal, and a `cancel` or `join` of a
+    /// variable, as instructions of their own, any other by the interpreter.
     mutating func site(_ stmt: Stmt, resultInto result: Int32 = -1) {
         let site = addSite(stmt, result: result)
         switch SiteKind(stmt) {
@@ -76,6 +76,15 @@ extension Compiler {
             compile(.record(fields + [RecordField(key: "type", value: .literal(.string(type), at))], at), into: action)
             puts.append((.null, Int32(slot), site))
             emit(.putBuilt(action, Int32(puts.count - 1)))
+        case .cancel(let task):
+            // Run where it stands over the variable, where it is not a task.
+            guard case .slot(let slot) = place(of: .variable(task)) else { return runWhereItStands(site, stmt) }
+            siteOperands[Int(site)] = [.slot(slot)]
+            emit(.cancelTask(slot: slot, site: site))
+        case .join(let task, let into):
+            guard case .slot(let slot) = place(of: .variable(task)) else { return runWhereItStands(site, stmt) }
+            siteOperands[Int(site)] = [.slot(slot)]
+            emit(.joinTask(slot: slot, into: Int32(into), site: site))
         }
     }
 

@@ -5,7 +5,8 @@ import SagaLanguage
 /// does, where the code has an instruction of its own for it: the usual forms of `take` and
 /// `put`, with the pattern and the action made once (``Code/Instruction/take(_:)``,
 /// ``Code/Instruction/put(_:)``), and `put "t" {…}` whose fields the code computes
-/// (``Code/Instruction/putBuilt(_:_:)``).
+/// (``Code/Instruction/putBuilt(_:_:)``); and `cancel` and `join` of a variable
+/// (``Code/Instruction/cancelTask(slot:site:)``, ``Code/Instruction/joinTask(slot:into:site:)``).
 enum SiteKind {
     /// Any statement: run by the interpreter where it stands.
     case statement
@@ -16,6 +17,10 @@ enum SiteKind {
     /// `put "t" {k: EXPR, …}`, its fields not all literals and none named `type`: the action is
     /// built by the code, its value into `slot`.
     case putRecord(type: String, fields: [RecordField], slot: Int)
+    /// `cancel t` of the variable `task`.
+    case cancel(task: Variable)
+    /// `join t` of the variable `task`, its value into `slot`.
+    case join(task: Variable, slot: Int)
 
     init(_ statement: Stmt) {
         let slot: Int
@@ -36,6 +41,10 @@ enum SiteKind {
             return
         }
         switch effect {
+        case .cancel(.variable(let task)?, _) where slot < 0 && task.slot >= 0:
+            self = .cancel(task: task)
+        case .join(.variable(let task), _) where task.slot >= 0:
+            self = .join(task: task, slot: slot)
         case .take(.expr(.literal(.string(let type), _)), nil, _):
             self = .take(ActionPattern(string: type), slot: slot)
         case .put(.literal(.string(let type), _), nil, _):

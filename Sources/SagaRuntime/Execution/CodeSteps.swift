@@ -21,7 +21,7 @@ struct CodeSteps {
     private let interpreter: Unmanaged<Interpreter>?
     private let task: Unmanaged<SagaTask>?
     /// A `fork` block running in its parent's turn, with no task (see
-    /// ``Interpreter/runInline(_:frame:of:parent:at:)``): its `put`s go through
+    /// ``Interpreter/runInline(_:frame:parent:at:)``): its `put`s go through
     /// ``Interpreter/putInline(_:into:_:_:past:_:)``.
     private let inline: UnsafeMutablePointer<Interpreter.InlineBodyRun>?
     /// Steps since the task last waited (see ``Interpreter/Options/maxSteps``).
@@ -229,6 +229,28 @@ struct CodeSteps {
         guard let interpreter, let task else { return }
         interpreter._withUnsafeGuaranteedRef { interpreter in
             task._withUnsafeGuaranteedRef { interpreter.take(take, code, $0) }
+        }
+    }
+
+    /// A ``Code/Instruction/cancelTask(slot:site:)`` of `value`, statement `site` of `code`:
+    /// whether it was cancelled where it stands (see ``Interpreter/cancelInCode(_:_:_:_:)``);
+    /// otherwise the statement runs where it stands.
+    @inline(__always)
+    func cancel(_ value: Value, _ code: Code, _ site: Int) -> Bool {
+        guard let interpreter, let task else { return false }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.cancelInCode(value, code, site, $0) }
+        }
+    }
+
+    /// A ``Code/Instruction/joinTask(slot:into:site:)`` of `value`, statement `site` of `code`:
+    /// the value of a task that has ended with one (see ``Interpreter/joinInCode(_:_:_:_:)``);
+    /// `nil` for the statement to run where it stands.
+    @inline(__always)
+    func join(_ value: Value, _ code: Code, _ site: Int) -> Value? {
+        guard let interpreter, let task else { return nil }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            task._withUnsafeGuaranteedRef { interpreter.joinInCode(value, code, site, $0) }
         }
     }
 

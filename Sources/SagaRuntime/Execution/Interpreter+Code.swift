@@ -238,6 +238,36 @@ extension Interpreter {
         return binding.stateValue
     }
 
+    /// `cancel t`, statement `site` of `code`, of `value`, as the statement does it where `t` is
+    /// another task: its cancellation is on its way (nothing, for one that has ended or is
+    /// being cancelled already).
+    ///
+    /// - Returns: `false`, having done nothing, for any other value: the statement runs where
+    ///   it stands (the task's own cancellation, a list, an error).
+    func cancelInCode(_ value: Value, _ code: Code, _ site: Int, _ task: SagaTask) -> Bool {
+        guard case .handle(let h) = value, let target = h.object as? SagaTask, target !== task else { return false }
+        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        scheduler.schedule(cancelWork(target))
+        return true
+    }
+
+    /// `join t`, statement `site` of `code`, of `value`, as the statement does it where `t` is
+    /// another task that has ended with a value: that value.
+    ///
+    /// - Returns: `nil`, having done nothing, for anything else: the statement runs where it
+    ///   stands (it blocks, fails or cancels the task, or joins a list).
+    func joinInCode(_ value: Value, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
+        guard case .handle(let h) = value, let joined = h.object as? SagaTask, joined !== task, joined.isDone else {
+            return nil
+        }
+        switch joined.outcome {
+        case .failed?, .cancelled?: return nil
+        default: break
+        }
+        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        return joined.result
+    }
+
     /// A `take` of a literal type, statement `site` of `code`, as the statement does it: the
     /// task blocks, the action it takes going into `slot`, if it is one.
     func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code, _ task: SagaTask) {

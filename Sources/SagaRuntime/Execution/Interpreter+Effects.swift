@@ -392,14 +392,9 @@ extension Interpreter {
         let child: SagaTask
         switch body {
         case .block(let block):
-            if kind == .attached, starter === task, forkTakesNext || childTakesTurnAtOnce, task.native == nil,
-                let result = startInline(block, task, at: loc)
-            {
-                return result
-            }
-            child = newTask(
-                name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind,
-                parent: task, frameOf: block, in: starter.env)
+            let size = block.frameSize >= 0 ? Int(block.frameSize) : starter.env.count
+            let code = code(of: block, slotCount: size)
+            return startBlock(code, frame: size, kind: kind, from: starter, at: loc)
         case .call(.function(let index, _), _):
             child = try functionTask(index, operands.all, kind: kind, parent: task, at: loc)
         case .call(let callee, let argExprs):
@@ -407,6 +402,29 @@ extension Interpreter {
                 .call(callee, argExprs, loc), at: loc, entry: 0, name: "host call", kind: kind, parent: task,
                 env: starter.env)
         }
+        return started(child, kind: kind, from: starter)
+    }
+
+    /// `fork`/`spawn` of a block whose code is `code`, over the first `size` of `starter`'s
+    /// variables, as ``start(_:_:kind:from:at:)`` starts one.
+    func startBlock(
+        _ code: Code, frame size: Int, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation
+    ) -> EffectResult {
+        let task = forkingParent(starter)
+        if kind == .attached, starter === task, forkTakesNext || childTakesTurnAtOnce, task.native == nil,
+            let result = startInline(code, frame: size, task, at: loc)
+        {
+            return result
+        }
+        let child = newTask(
+            name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind, parent: task,
+            running: code, frame: size, in: starter.env)
+        return started(child, kind: kind, from: starter)
+    }
+
+    /// A child a `fork` or `spawn` of `starter` has made: adopted, or kept apart, and run.
+    private func started(_ child: SagaTask, kind: SagaTask.Kind, from starter: SagaTask) -> EffectResult {
+        let task = forkingParent(starter)
         if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
         if tracer != nil { traceStart(child, from: task) }
         if forkTakesNext, starter === task, task.native == nil, let site = runningSite {
@@ -438,18 +456,16 @@ extension Interpreter {
     /// dropped, or kept in a watcher's hidden variable (``Code/Site/handleIsHidden``).
     ///
     /// - Returns: `nil` if the child is better started as a task, having done nothing.
-    private func startInline(_ block: Block, _ task: SagaTask, at loc: SourceLocation) -> EffectResult? {
+    private func startInline(_ code: Code, frame size: Int, _ task: SagaTask, at loc: SourceLocation) -> EffectResult? {
         guard let site = runningSite else { return nil }
         let target = task.target
         if case .discard = target {} else if !site.handleIsHidden { return nil }
-        let size = block.frameSize >= 0 ? Int(block.frameSize) : task.env.count
-        let code = code(of: block, slotCount: size)
         guard mayRunInline(code) else { return nil }
         var child: SagaTask?
         if forkTakesNext {
             task.target = .discard
             let ran = runFirstTurnBeforeTake(task, site) {
-                child = runInline(code, frame: size, of: task.env, parent: task, at: loc)
+                child = runInline(code, frame: size, parent: task, at: loc)
             }
             guard ran else {
                 task.target = target
@@ -463,7 +479,7 @@ extension Interpreter {
         }
         let token = task.token
         let ran = runFirstTurn(parentWaits: !site.joinsNext) {
-            child = runInline(code, frame: size, of: task.env, parent: task, at: loc)
+            child = runInline(code, frame: size, parent: task, at: loc)
         }
         guard ran else { return nil }
         // A child that failed aborted the task, whose turn to unwind is queued.

@@ -5,6 +5,7 @@ extension Interpreter {
     /// Runs an effect statement (or `compensate`) of a task, where its code stands, over the
     /// values of its effect's operands.
     func executeStatement(_ site: Code.Site, _ operands: inout EffectOperands, _ task: SagaTask) -> Step {
+        if site.isForkOfBlock, let step = forkBlock(site, task) { return step }
         let stmt = site.statement
         do throws(SagaError) {
             switch stmt {
@@ -47,6 +48,29 @@ extension Interpreter {
             return .completion(.throwError(Failure(error: error, trace: trace(task, at: stmt.location))))
         }
         return .next
+    }
+
+    /// A `fork` of a block (``Code/Site/isForkOfBlock``), run as its statement runs it, read
+    /// from the statement once; `nil` where the site has no block, for the statement to run.
+    private func forkBlock(_ site: Code.Site, _ task: SagaTask) -> Step? {
+        let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
+        let code: Code
+        if let kept = site.blockCode, kept.size == size {
+            code = kept.code
+        } else if let block = site.forkBlock {
+            code = self.code(of: block, slotCount: size)
+            site.blockCode = (size, code)
+        } else {
+            return nil
+        }
+        if tracer != nil { traceEffect(at: site, task) }
+        do throws(SagaError) {
+            try reserveTasks(1)
+        } catch {
+            return .completion(.throwError(Failure(error: error, trace: trace(task, at: site.statement.location))))
+        }
+        task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
+        return runEffectResult(startBlock(code, frame: size, kind: .attached, from: task, at: site.forkLocation), task)
     }
 
     /// What `throw` of `value` at `location` throws: the error a `catch` caught, thrown again

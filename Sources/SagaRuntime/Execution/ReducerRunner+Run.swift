@@ -143,6 +143,23 @@ extension ReducerRunner {
                         }
                         steps.take(code.takes + Int(index), code)
                         return .waiting
+                    case .cancelTask(let slot, let site):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        guard steps.cancel(slots[Int(slot)], code, Int(site)) else { return .statement(Int(site)) }
+                        if steps.yieldsToWork() { return .waiting }
+                    case .joinTask(let slot, let into, let site):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        guard let value = steps.join(slots[Int(slot)], code, Int(site)) else {
+                            return .statement(Int(site))
+                        }
+                        if into >= 0 { slots[Int(into)] = value }
+                        if steps.yieldsToWork() { return .waiting }
                     case .put(let index):
                         guard try steps.step() else {
                             pc &-= 1
@@ -371,7 +388,7 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .effect,
-            .take, .put, .putBuilt, .select, .selectState, .call, .callReturn,
+            .take, .put, .putBuilt, .select, .selectState, .call, .callReturn, .cancelTask, .joinTask,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break

@@ -2,7 +2,7 @@ import SagaCore
 
 /// Room for the temporaries of code the interpreter runs outside any task (a `take`'s `where`
 /// condition, see ``Interpreter/value(of:it:env:)``; a `fork` block in its parent's turn, see
-/// ``Interpreter/runInline(_:frame:of:parent:at:)``): made once, grown for a code that needs more, and
+/// ``Interpreter/runInline(_:frame:parent:at:)``): made once, grown for a code that needs more, and
 /// left empty after each run.
 final class ExpressionRoom {
     private(set) var base: UnsafeMutablePointer<Value>

@@ -40,19 +40,17 @@ extension Interpreter {
         var child: SagaTask?
     }
 
-    /// Runs `code`, a `fork` block of `parent` at `location`, over its frame of `env` (the
-    /// first `size` slots), in the parent's turn: `nil` if it ended there, or the task it got
-    /// (see ``InlineBodies``), adopted by `parent`, which has taken its first turn.
+    /// Runs `code`, a `fork` block of `parent` at `location`, over its frame of the parent's
+    /// variables (the first `size`), in the parent's turn: `nil` if it ended there, or the task
+    /// it got (see ``InlineBodies``), adopted by `parent`, which has taken its first turn.
     ///
     /// The caller checked that it may (see ``mayRunInline(_:)``).
-    func runInline(
-        _ code: Code, frame size: Int, of env: [Value], parent: SagaTask, at location: SourceLocation
-    ) -> SagaTask? {
+    func runInline(_ code: Code, frame size: Int, parent: SagaTask, at location: SourceLocation) -> SagaTask? {
         let id = makeID()
         if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
         // Alive while it runs, as its task would be.
         liveTasks += 1
-        var frame = inlineFrame(size, of: env)
+        var frame = inlineFrame(size, of: parent)
         var run = InlineBodyRun(
             parentReference: .passUnretained(parent), codeReference: .passUnretained(code), id: id, location: location)
         let room = bodyRoom.room(for: code.roomCount)
@@ -181,13 +179,13 @@ extension Interpreter {
 
     /// The frame a block starts with (see ``frame(of:from:)``), in the array of one that ended
     /// where one was kept (see ``keepInlineFrame(_:)``): no block run so allocates one.
-    private func inlineFrame(_ size: Int, of env: [Value]) -> [Value] {
+    private func inlineFrame(_ size: Int, of parent: SagaTask) -> [Value] {
         var frame: [Value] = []
         swap(&frame, &spareFrame)
-        guard frame.count == size else { return Self.ownFrame(size, of: env) }
+        guard frame.count == size else { return Self.ownFrame(size, of: parent.env) }
         if size == 0 { return frame }
         frame.withUnsafeMutableBufferPointer { slots in
-            env.withUnsafeBufferPointer { values in
+            parent.env.withUnsafeBufferPointer { values in
                 for i in 0..<min(size, values.count) { slots[i] = values[i] }
             }
         }

@@ -23,25 +23,22 @@ extension Interpreter {
         return makeTask(id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
-    /// Makes a task that runs `block`, a `fork`'s or `spawn`'s, over its frame of `env` (the
-    /// first ``SagaLanguage/Block/frameSize`` slots), and counts it as alive until it finishes.
+    /// Makes a task that runs `code`, a `fork`'s or `spawn`'s block, over its frame of `env` (the
+    /// first `size` slots), and counts it as alive until it finishes.
     ///
-    /// A new task shares `env` where it can (see ``frame(of:from:)``); one started in a
+    /// A new task shares `env` where it can (see ``frame(_:from:)``); one started in a
     /// finished task (see ``SpareTasks``) gets an array of its own, the one that task kept where
     /// it has one (see ``SagaTask/ownsVariables``), so that its writes copy nothing and its end
     /// frees nothing.
     func newTask(
-        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask, frameOf block: Block,
-        in env: [Value]
+        name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask, running code: Code,
+        frame size: Int, in env: [Value]
     ) -> SagaTask {
-        let size = block.frameSize >= 0 ? Int(block.frameSize) : env.count
-        let code = code(of: block, slotCount: size)
         liveTasks += 1
         let id = makeID()
         guard let spare = spareTasks.take() else {
             let task = SagaTask(
-                id: id, name: name, location: location, kind: kind, parent: parent,
-                env: Self.frame(of: block, from: env),
+                id: id, name: name, location: location, kind: kind, parent: parent, env: Self.frame(size, from: env),
                 body: code)
             task.ownsVariables = size != env.count
             return task
@@ -57,17 +54,16 @@ extension Interpreter {
         return spare
     }
 
-    /// The variables a `fork` or `spawn` block starts with: a copy of the first
-    /// ``SagaLanguage/Block/frameSize`` slots of its parent's, or the whole frame when the block
-    /// does not say.
+    /// The variables a `fork` or `spawn` block starts with: a copy of the first `size` slots of
+    /// its parent's (``SagaLanguage/Block/frameSize``, or the whole frame when the block does
+    /// not say).
     ///
     /// The whole frame is shared until either task writes to it; a prefix is a new array (none
     /// at all for a block that uses no variable), which the parent then does not copy at its
     /// next write. A parent that is itself a block's task may hold fewer slots than the block
     /// declares (its frame leaves out its nested blocks' own variables): the rest start null.
-    static func frame(of block: Block, from env: [Value]) -> [Value] {
-        let size = Int(block.frameSize)
-        guard size >= 0, size < env.count else { return size > env.count ? padded(env, to: size) : env }
+    static func frame(_ size: Int, from env: [Value]) -> [Value] {
+        guard size < env.count else { return size > env.count ? padded(env, to: size) : env }
         return size == 0 ? [] : Array(env[..<size])
     }
 
