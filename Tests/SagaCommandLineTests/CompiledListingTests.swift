@@ -53,7 +53,7 @@ import Testing
         // The watcher's loop, whose `fork` starts its body.
         #expect(lines.contains("  every at 8:3, its loop: compiled, 5 instructions"))
         #expect(lines.contains("    2  8:3     step; take \"ping\" into p"))
-        #expect(lines.contains("    3  8:3     step; run (fork {(put \"pong\")}) where it stands"))
+        #expect(lines.contains("    3  8:3     step; start (fork {(put \"pong\")}) in the code"))
         #expect(lines.contains("    4  8:3     step, goto 2"))
         #expect(lines.contains("    fork block at 8:3: compiled, 1 instruction"))
         #expect(lines.contains("      0  9:5     step; put {\"type\":\"pong\"}"))

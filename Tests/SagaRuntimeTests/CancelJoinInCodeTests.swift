@@ -32,7 +32,13 @@ import Testing
         #expect(instructions.contains { if case .joinTask(_, -1, _) = $0 { true } else { false } })
         #expect(instructions.filter { if case .cancelTask = $0 { true } else { false } }.count == 1)
         // `cancel [t]` and `cancel` itself run where they stand.
-        #expect(instructions.filter { if case .statement = $0 { true } else { false } }.count >= 2)
+        let statements = instructions.filter {
+            switch $0 {
+            case .statement, .effect: true
+            default: false
+            }
+        }
+        #expect(statements.count == 2)
     }
 
     @Test func aJoinGivesTheValueOfATaskThatEndedAndWaitsForOneThatRuns() async {

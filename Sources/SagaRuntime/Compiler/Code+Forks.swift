@@ -9,7 +9,7 @@ extension Code {
         for (pc, instruction) in instructions.enumerated() {
             let index: Int32
             switch instruction {
-            case .statement(let site), .effect(let site): index = site
+            case .statement(let site), .effect(let site), .forkBlock(let site): index = site
             default: continue
             }
             let site = sites[Int(index)]

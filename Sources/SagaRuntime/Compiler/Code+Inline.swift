@@ -22,7 +22,8 @@ extension Code {
                 steps += 1
             case .jump(let target), .jumpUnless(_, let target), .jumpUnlessCompare(_, _, _, let target):
                 guard target > i else { return nil }
-            case .statement, .effect, .take, .cancelTask, .joinTask, .call, .callReturn, .forStart, .forNext, .forEnd,
+            case .statement, .effect, .take, .cancelTask, .joinTask, .forkBlock, .call, .callReturn, .forStart,
+                .forNext, .forEnd,
                 .clearTemporaries,
                 .stepAndLoopIfCompare, .tryBegin, .tryEnd, .finallyEnd, .finallyLeave, .returnValue, .throwValue,
                 .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .setStatePath, .updateStatePath:

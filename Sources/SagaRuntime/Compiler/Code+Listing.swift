@@ -106,6 +106,9 @@ extension Code {
         case .statement(let i):
             let statement = sites.indices.contains(Int(i)) ? dump.render(sites[Int(i)].statement) : "?"
             return "step; run \(statement) where it stands"
+        case .forkBlock(let i):
+            let statement = sites.indices.contains(Int(i)) ? dump.render(sites[Int(i)].statement) : "?"
+            return "step; start \(statement) in the code"
         case .cancelTask(let slot, _):
             return "step; cancel \(p(.slot(slot)))"
         case .joinTask(let slot, let into, _):

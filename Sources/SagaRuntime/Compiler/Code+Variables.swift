@@ -58,8 +58,8 @@ extension Code {
             case .step, .stepAndJump, .statement, .effect, .call, .put, .take, .forEnd, .clearTemporaries, .jump,
                 .tryEnd, .finallyEnd, .finallyLeave, .fail:
                 return true
-            case .cancelTask, .joinTask:
-                // They read a variable.
+            case .cancelTask, .joinTask, .forkBlock:
+                // They read a variable, or copy the frame.
                 return false
             case .setSlotPath, .addToSlot, .updateSlotPath, .forNext, .tryBegin, .select, .selectState:
                 // A handler writes the error into its place, a `catch` variable:

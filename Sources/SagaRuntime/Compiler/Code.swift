@@ -165,6 +165,11 @@ final class Code {
         /// has ended with a value gives it at once (see ``CodeSteps/join(_:_:_:)``); anything else,
         /// the statement runs where it stands.
         case joinTask(slot: Int32, into: Int32, site: Int32)
+        /// A `fork` of a block, statement `site` of ``sites`` (``Site/isForkOfBlock``), after its
+        /// statement's step: the child starts and takes its first turn where the code stands
+        /// (see ``CodeSteps/fork(_:_:past:)``), its handle into the `fork`'s variable, and the
+        /// code goes on unless the task now waits or yields.
+        case forkBlock(site: Int32)
         /// `select state.key` (or `select`, the whole state, when `key` is -1) into the variable in
         /// `slot`, statement `site` of ``sites``, after its statement's step; then, if work is
         /// waiting, the task yields to it, as after any effect that completes at once.
@@ -257,7 +262,8 @@ final class Code {
     var statementEnds: [Int] {
         (0..<instructionCount).compactMap { i in
             switch instructionBase[i] {
-            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd, .cancelTask, .joinTask: return i + 1
+            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd, .cancelTask, .joinTask, .forkBlock:
+                return i + 1
             default: return nil
             }
         }
@@ -272,7 +278,9 @@ final class Code {
         guard pc > 0, pc <= instructionCount else { return nil }
         let index: Int32
         switch instructionBase[pc - 1] {
-        case .statement(let site), .effect(let site), .cancelTask(_, let site), .joinTask(_, _, let site): index = site
+        case .statement(let site), .effect(let site), .cancelTask(_, let site), .joinTask(_, _, let site),
+            .forkBlock(let site):
+            index = site
         case .take(let take): index = takes[Int(take)].site
         case .select(_, _, let site), .selectState(let site): index = site
         case .put(let put), .putBuilt(_, let put): index = puts[Int(put)].site
@@ -426,7 +434,7 @@ final class Code {
 
         /// The statement's `fork` of a block, if that is its effect, its task into a variable
         /// with no path or nowhere.
-        private static func fork(of statement: Stmt) -> (block: Block, location: SourceLocation, slot: Int32)? {
+        static func fork(of statement: Stmt) -> (block: Block, location: SourceLocation, slot: Int32)? {
             switch statement {
             case .effect(.fork(.block(let block), let location), _):
                 return (block, location, -1)

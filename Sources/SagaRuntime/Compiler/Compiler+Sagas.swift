@@ -59,6 +59,10 @@ extension Compiler {
     /// variable, as instructions of their own, any other by the interpreter.
     mutating func site(_ stmt: Stmt, resultInto result: Int32 = -1) {
         let site = addSite(stmt, result: result)
+        if result < 0, Code.Site.fork(of: stmt) != nil {
+            siteOperands[Int(site)] = []
+            return emit(.forkBlock(site: site))
+        }
         switch SiteKind(stmt) {
         case .statement:
             runWhereItStands(site, stmt)

@@ -113,7 +113,7 @@ struct Compiler {
         if let at = pendingStep {
             pendingStep = nil
             switch instruction {
-            case .statement, .take, .put, .select, .selectState, .cancelTask, .joinTask:
+            case .statement, .take, .put, .select, .selectState, .cancelTask, .joinTask, .forkBlock:
                 // It takes its statement's step itself.
                 break
             case .call(let index):

@@ -232,6 +232,24 @@ struct CodeSteps {
         }
     }
 
+    /// A ``Code/Instruction/forkBlock(site:)``, statement `site` of `code`, the code standing at
+    /// `pc`, past it (see ``Interpreter/forkInCode(_:_:past:_:)``): where the code leaves for
+    /// the interpreter, or `nil` to go on, the count of steps starting again after a child's
+    /// first turn.
+    @inline(__always)
+    mutating func fork(_ code: Code, _ site: Int, past pc: inout Int) -> CodeExit? {
+        guard let interpreter, let task else { return .statement(site) }
+        return interpreter._withUnsafeGuaranteedRef { interpreter in
+            let (exit, resumed) = task._withUnsafeGuaranteedRef { interpreter.forkInCode(code, site, past: &pc, $0) }
+            if resumed {
+                restart(
+                    from: 0, yieldAfter: interpreter.options.yieldAfterSteps ?? Int.max,
+                    runStepsLeft: interpreter.runStepsLeft)
+            }
+            return exit
+        }
+    }
+
     /// A ``Code/Instruction/cancelTask(slot:site:)`` of `value`, statement `site` of `code`:
     /// whether it was cancelled where it stands (see ``Interpreter/cancelInCode(_:_:_:_:)``);
     /// otherwise the statement runs where it stands.

@@ -406,9 +406,11 @@ extension Interpreter {
     }
 
     /// `fork`/`spawn` of a block whose code is `code`, over the first `size` of `starter`'s
-    /// variables, as ``start(_:_:kind:from:at:)`` starts one.
+    /// variables, as ``start(_:_:kind:from:at:)`` starts one (see
+    /// ``newTask(name:location:kind:parent:running:frame:in:sharesFrame:)`` for `sharesFrame`).
     func startBlock(
-        _ code: Code, frame size: Int, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation
+        _ code: Code, frame size: Int, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation,
+        sharesFrame: Bool = true
     ) -> EffectResult {
         let task = forkingParent(starter)
         if kind == .attached, starter === task, forkTakesNext || childTakesTurnAtOnce, task.native == nil,
@@ -418,7 +420,7 @@ extension Interpreter {
         }
         let child = newTask(
             name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind, parent: task,
-            running: code, frame: size, in: starter.env)
+            running: code, frame: size, in: starter.env, sharesFrame: sharesFrame)
         return started(child, kind: kind, from: starter)
     }
 

@@ -54,15 +54,7 @@ extension Interpreter {
     /// from the statement once; `nil` where the site has no block, for the statement to run.
     private func forkBlock(_ site: Code.Site, _ task: SagaTask) -> Step? {
         let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
-        let code: Code
-        if let kept = site.blockCode, kept.size == size {
-            code = kept.code
-        } else if let block = site.forkBlock {
-            code = self.code(of: block, slotCount: size)
-            site.blockCode = (size, code)
-        } else {
-            return nil
-        }
+        guard let code = blockCode(of: site, size: size) else { return nil }
         if tracer != nil { traceEffect(at: site, task) }
         do throws(SagaError) {
             try reserveTasks(1)
@@ -71,6 +63,72 @@ extension Interpreter {
         }
         task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
         return runEffectResult(startBlock(code, frame: size, kind: .attached, from: task, at: site.forkLocation), task)
+    }
+
+    /// The code of the block of `site`'s `fork`, over a frame of `size` variables, found once.
+    @inline(__always)
+    func blockCode(of site: Code.Site, size: Int) -> Code? {
+        if let kept = site.blockCode, kept.size == size { return kept.code }
+        guard let block = site.forkBlock else { return nil }
+        let code = self.code(of: block, slotCount: size)
+        site.blockCode = (size, code)
+        return code
+    }
+
+    /// A ``Code/Instruction/forkBlock(site:)`` of `code`'s statement `index`, the code standing
+    /// at `pc`, past it: the `fork` as its statement runs it (``forkBlock(_:_:)``), but where
+    /// the code stands, the child's frame a copy of the task's variables, which the code goes on
+    /// writing.
+    ///
+    /// - Returns: where the code leaves for the interpreter: `nil` to go on (`resumed`: the
+    ///   child took its first turn, after which the task's count of steps starts again),
+    ///   `.waiting` with `pc` where the task stands if it now waits or yields, or the statement,
+    ///   to run where it stands, where the `fork` would fail (too many tasks, the memory
+    ///   budget), having done nothing.
+    func forkInCode(
+        _ code: Code, _ index: Int, past pc: inout Int, _ task: SagaTask
+    ) -> (
+        exit: CodeExit?, resumed: Bool
+    ) {
+        // Held by the code for as long as it runs: read without a retain.
+        unowned(unsafe) let site = code.sites[index]
+        let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
+        guard liveTasks < options.maxTasks, budget.memoryWatch?.isExceeded != true,
+            let body = blockCode(of: site, size: size)
+        else { return (.statement(index), false) }
+        // As at a statement: the task stands past it while it runs.
+        task.pc = pc
+        if tracer != nil { traceEffect(at: site, task) }
+        task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
+        let outer = runningSite
+        runningSite = site
+        let takesNext = site.takesNext
+        if site.childTakesTurnAtOnce { childTakesTurnAtOnce = true }
+        if takesNext { forkTakesNext = true }
+        let result = startBlock(
+            body, frame: size, kind: .attached, from: task, at: site.forkLocation, sharesFrame: false)
+        runningSite = outer
+        childTakesTurnAtOnce = false
+        forkTakesNext = false
+        switch runEffectResult(result, task) {
+        case .next:
+            return (nil, false)
+        case .resumed:
+            return (nil, true)
+        case .suspended:
+            // A `fork` yields to its body; where the code then only takes an action, the
+            // task's next turn is quiet.
+            if takesNext, case .none = task.wait { task.nextTurnIsQuiet = true }
+        case .completion(let completion):
+            // A `fork` of a block completes in none of these ways; should it, as the step loop
+            // would, in the task's next turn.
+            task.resumption = .unwind(completion)
+            scheduler.schedule(task)
+        case .entered:
+            break
+        }
+        pc = task.pc
+        return (.waiting, false)
     }
 
     /// What `throw` of `value` at `location` throws: the error a `catch` caught, thrown again

@@ -143,6 +143,12 @@ extension ReducerRunner {
                         }
                         steps.take(code.takes + Int(index), code)
                         return .waiting
+                    case .forkBlock(let site):
+                        guard try steps.step() else {
+                            pc &-= 1
+                            return .paused
+                        }
+                        if let exit = steps.fork(code, Int(site), past: &pc) { return exit }
                     case .cancelTask(let slot, let site):
                         guard try steps.step() else {
                             pc &-= 1
@@ -388,7 +394,7 @@ extension ReducerRunner {
         case .move, .stateMember, .member, .binary, .unary, .logical, .logicalRight, .unlessNull, .newList, .state,
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .effect,
-            .take, .put, .putBuilt, .select, .selectState, .call, .callReturn, .cancelTask, .joinTask,
+            .take, .put, .putBuilt, .select, .selectState, .call, .callReturn, .cancelTask, .joinTask, .forkBlock,
             .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break

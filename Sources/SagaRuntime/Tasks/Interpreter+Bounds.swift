@@ -30,17 +30,21 @@ extension Interpreter {
     /// finished task (see ``SpareTasks``) gets an array of its own, the one that task kept where
     /// it has one (see ``SagaTask/ownsVariables``), so that its writes copy nothing and its end
     /// frees nothing.
+    ///
+    /// Where the parent's code runs on over its variables while the child starts
+    /// (`sharesFrame` false: a ``Code/Instruction/forkBlock(site:)``), the child's frame is a
+    /// copy.
     func newTask(
         name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask, running code: Code,
-        frame size: Int, in env: [Value]
+        frame size: Int, in env: [Value], sharesFrame: Bool = true
     ) -> SagaTask {
         liveTasks += 1
         let id = makeID()
         guard let spare = spareTasks.take() else {
+            let frame = sharesFrame ? Self.frame(size, from: env) : Self.ownFrame(size, of: env)
             let task = SagaTask(
-                id: id, name: name, location: location, kind: kind, parent: parent, env: Self.frame(size, from: env),
-                body: code)
-            task.ownsVariables = size != env.count
+                id: id, name: name, location: location, kind: kind, parent: parent, env: frame, body: code)
+            task.ownsVariables = !sharesFrame || size != env.count
             return task
         }
         var variables: [Value] = []
