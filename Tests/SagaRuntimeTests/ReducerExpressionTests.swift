@@ -7,6 +7,31 @@ import Testing
 /// Reducers' expressions and control flow: logic, coalescing and list literals, assignments
 /// through paths, index reads, record literals, loops and built-ins.
 @Suite struct ReducerExpressionTests {
+    /// `== null` and `!= null` of a variable, a member read into a temporary, a list and
+    /// `null` itself, on either side, in conditions and as values.
+    @Test func comparisonsWithNull() async {
+        let outcome = await runReducers(
+            """
+            state { got: [] }
+            reduce "c" as a {
+              let x = a.x
+              var marks = []
+              if x == null { marks = marks + ["x null"] }
+              if x != null { marks = marks + ["x set"] }
+              if null != a.y.z { marks = marks + ["y.z set"] }
+              if a.y.z == null { marks = marks + ["y.z null"] }
+              if [a.x] != null { marks = marks + ["list"] }
+              state.got = state.got + [[marks, null == null, null != null, a.x == null, 0 == null, "" != null]]
+            }
+            """,
+            input: [#"{"type":"c","x":1,"y":{"z":2}}"#, #"{"type":"c","y":{}}"#])
+        #expect(outcome.errors.isEmpty)
+        #expect(
+            outcome.state["got"].canonicalJSON
+                == #"[[["x set","y.z set","list"],true,false,false,false,true],"#
+                + #"[["x null","y.z null","list"],true,false,true,false,true]]"#)
+    }
+
     @Test func logicCoalescingNegationAndListLiterals() async {
         let outcome = await runReducers(
             """

@@ -352,7 +352,15 @@ final class Code {
         @exclusivity(unchecked) var effectTasks: [Code?] = []
         /// The code of its `fork` block (``forkBlock``), for a frame of `size` variables, found
         /// the first time it runs.
-        @exclusivity(unchecked) var blockCode: (size: Int, code: Code)?
+        @exclusivity(unchecked) var blockCode: (size: Int, code: Code)? {
+            didSet {
+                blockCodeReference = blockCode.map { Unmanaged.passUnretained($0.code) }
+                blockCodeSize = blockCode?.size ?? -1
+            }
+        }
+        /// ``blockCode``'s code and size, read without a retain (the site holds the code).
+        @exclusivity(unchecked) private(set) var blockCodeReference: Unmanaged<Code>?
+        @exclusivity(unchecked) private(set) var blockCodeSize = -1
         /// The keys of its `race`'s or `all`'s entries, made the first time it runs.
         @exclusivity(unchecked) var entryKeys: [String]?
         /// The type its `take "t"` (with or without `where`) names, and the pattern that

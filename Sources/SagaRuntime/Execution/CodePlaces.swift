@@ -84,8 +84,26 @@ struct CodePlaces {
             emptied(rhs)
             return b
         }
+        // `x == null`, `x != null`: whether each side is null, looked at where it lies.
+        if op == .equal || op == .notEqual {
+            let leftIsNull = isNull(lhs)
+            let rightIsNull = isNull(rhs)
+            if leftIsNull || rightIsNull {
+                // A temporary is read once: its value is let go of.
+                if case .temporary = lhs { _ = read(lhs) }
+                if case .temporary = rhs { _ = read(rhs) }
+                return (leftIsNull && rightIsNull) == (op == .equal)
+            }
+        }
         let a = read(lhs)
         return try Evaluator.truth(try ev.apply(op, a, read(rhs)))
+    }
+
+    /// Whether a place holds null.
+    @inline(__always)
+    private func isNull(_ place: Code.Place) -> Bool {
+        if case .null = self[place].pointee { return true }
+        return false
     }
 
     /// Where a place's value lies, to be looked at or updated where it is.

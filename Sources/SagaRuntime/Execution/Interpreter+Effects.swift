@@ -375,6 +375,7 @@ extension Interpreter {
     /// child: `all [fork a(), fork b()]` gives back the two tasks without waiting for them, and
     /// a `fork` entry of a `race` wins it without its task being cancelled.
     func forkingParent(_ task: SagaTask) -> SagaTask {
+        guard task.isCombinatorEntry else { return task }
         if case .entry(let combinator, _) = task.owner { return combinator.owner }
         return task
     }
@@ -412,12 +413,13 @@ extension Interpreter {
         _ code: Code, frame size: Int, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation,
         sharesFrame: Bool = true
     ) -> EffectResult {
-        let task = forkingParent(starter)
-        if kind == .attached, starter === task, forkTakesNext || childTakesTurnAtOnce, task.native == nil,
-            let result = startInline(code, frame: size, task, at: loc)
+        // Not an entry of a `race` or `all`: the task is its own forking parent.
+        if kind == .attached, forkTakesNext || childTakesTurnAtOnce, starter.native == nil,
+            !starter.isCombinatorEntry, let result = startInline(code, frame: size, starter, at: loc)
         {
             return result
         }
+        let task = forkingParent(starter)
         let child = newTask(
             name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind, parent: task,
             running: code, frame: size, in: starter.env, sharesFrame: sharesFrame)

@@ -93,14 +93,27 @@ extension Interpreter {
         // Held by the code for as long as it runs: read without a retain.
         unowned(unsafe) let site = code.sites[index]
         let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
-        guard liveTasks < options.maxTasks, budget.memoryWatch?.isExceeded != true,
-            let body = blockCode(of: site, size: size)
-        else { return (.statement(index), false) }
+        guard liveTasks < options.maxTasks, budget.memoryWatch?.isExceeded != true else {
+            return (.statement(index), false)
+        }
+        // The site holds its block's code: read without a retain once it has it.
+        if let kept = site.blockCodeReference, site.blockCodeSize == size {
+            return kept._withUnsafeGuaranteedRef { forkInCode(site, $0, size, past: &pc, task) }
+        }
+        guard let body = blockCode(of: site, size: size) else { return (.statement(index), false) }
+        return forkInCode(site, body, size, past: &pc, task)
+    }
+
+    /// ``forkInCode(_:_:past:_:)`` of the block's code `body`, over a frame of `size`.
+    @inline(__always)
+    private func forkInCode(
+        _ site: Code.Site, _ body: Code, _ size: Int, past pc: inout Int, _ task: SagaTask
+    ) -> (exit: CodeExit?, resumed: Bool) {
         // As at a statement: the task stands past it while it runs.
         task.pc = pc
         if tracer != nil { traceEffect(at: site, task) }
         task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
-        let outer = runningSite
+        unowned(unsafe) let outer = runningSite
         runningSite = site
         let takesNext = site.takesNext
         if site.childTakesTurnAtOnce { childTakesTurnAtOnce = true }

@@ -99,6 +99,11 @@ final class SagaTask: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var name: String
     /// Who gets this task's result when it is `owned`.
     @exclusivity(unchecked) var owner: Owner = .none
+    /// Whether it runs an entry of a `race` or `all` (``owner`` is ``Owner/entry(_:_:)``).
+    var isCombinatorEntry: Bool {
+        if case .entry = owner { return true }
+        return false
+    }
 
     /// Where it was started (the fork or call site; the declaration for a root saga).
     @exclusivity(unchecked) private(set) var location: SourceLocation
