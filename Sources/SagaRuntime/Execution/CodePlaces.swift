@@ -85,15 +85,19 @@ struct CodePlaces {
             return b
         }
         // `x == null`, `x != null`: whether each side is null, looked at where it lies.
-        if op == .equal || op == .notEqual {
+        switch op {
+        case .equal, .notEqual:
             let leftIsNull = isNull(lhs)
             let rightIsNull = isNull(rhs)
-            if leftIsNull || rightIsNull {
-                // A temporary is read once: its value is let go of.
-                if case .temporary = lhs { _ = read(lhs) }
-                if case .temporary = rhs { _ = read(rhs) }
-                return (leftIsNull && rightIsNull) == (op == .equal)
-            }
+            guard leftIsNull || rightIsNull else { break }
+            // A temporary is read once: its value is let go of.
+            if case .temporary = lhs { _ = read(lhs) }
+            if case .temporary = rhs { _ = read(rhs) }
+            let equal = leftIsNull && rightIsNull
+            if case .equal = op { return equal }
+            return !equal
+        default:
+            break
         }
         let a = read(lhs)
         return try Evaluator.truth(try ev.apply(op, a, read(rhs)))

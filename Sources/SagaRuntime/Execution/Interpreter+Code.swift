@@ -247,7 +247,8 @@ extension Interpreter {
     func cancelInCode(_ value: Value, _ code: Code, _ site: Int, _ task: SagaTask) -> Bool {
         guard case .handle(let h) = value, let target = h.object as? SagaTask, target !== task else { return false }
         if tracer != nil { traceEffect(at: code.sites[site], task) }
-        scheduler.schedule(cancelWork(target))
+        // One that has ended or is being cancelled already has nothing to cancel.
+        if !target.isDone, !target.isCancelling { scheduler.schedule(cancelWork(target)) }
         return true
     }
 
