@@ -220,7 +220,8 @@ extension Interpreter {
     /// `let x = select state.key` (`key` -1: `select`, the whole state), statement `site` of
     /// `code`: the value read, or the error reading it fails with.
     ///
-    /// A body running in its watcher's turn (`task` `nil`) is not traced: it has no task yet.
+    /// A `fork` block running in its parent's turn (`task` `nil`) is not traced: it has no task
+    /// yet.
     func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask?) -> Result<Value, SagaError> {
         if tracer != nil, let task { traceEffect(at: code.sites[site], task) }
         guard key >= 0 else { return .success(binding.stateValue) }

@@ -126,7 +126,7 @@ extension Interpreter {
     }
 
     /// Records a `put` processed on the spot by the task numbered `id`, named `name` (a
-    /// watcher's body that runs in its watcher's turn has no task of its own).
+    /// `fork` block that runs in its parent's turn has no task of its own).
     func tracePutAtOnce(_ id: Int, _ name: String) {
         guard let trace = tracer else { return }
         trace.track(id, name)
@@ -148,7 +148,7 @@ extension Interpreter {
     }
 
     /// Records the start of the task numbered `id`, named `name`, by `parent` (or of a
-    /// watcher's body that runs in its watcher's turn, which has no task of its own).
+    /// `fork` block that runs in its parent's turn, which has no task of its own).
     func traceStart(_ id: Int, _ name: String, spawned: Bool, from parent: SagaTask) {
         guard let trace = tracer else { return }
         trace.track(parent.id, parent.name)
