@@ -306,4 +306,19 @@ import Testing
         #expect(outcome.errors.contains { $0.contains("len expects a string, list or record, got number") })
         #expect(outcome.errors.contains { $0.contains("at fork block (test.saga:2:") })
     }
+
+    /// A `fork` the code would start where it stands, past the limit of tasks, fails as its
+    /// statement does: catchable, and reported at the statement.
+    @Test func aForkPastTheTaskLimitFailsAtItsStatement() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              let a = fork { delay 1 }
+              try { let b = fork { delay 1 } } catch e { log "caught \\(e.message)" }
+              fork { delay 1 }
+            }
+            """, configure: { $0.maxTasks = 2 })
+        #expect(outcome.lines == ["caught more than 2 tasks would be alive at once; raise the limit with --max-tasks"])
+        #expect(outcome.errors.contains { $0.contains("at saga main (test.saga:4:3)") })
+    }
 }
