@@ -82,7 +82,7 @@ import Testing
         return (interpreter, interpreter.start())
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
     func actionsSentFromOtherTasksReachEverySagaOnceInOrder(virtualTime: Bool) async {
         let sagas = SagaMiddleware(bridge: Bridge())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
@@ -113,7 +113,7 @@ import Testing
         #expect(await running.value == .success)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aBurstDispatchedOnTheStoresActorReachesANativeSaga() async {
+    @Test(.timeLimit(.minutes(3))) func aBurstDispatchedOnTheStoresActorReachesANativeSaga() async {
         let sagas = SagaMiddleware(bridge: Bridge())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         guard let (interpreter, running) = start(store, sagas) else { return }

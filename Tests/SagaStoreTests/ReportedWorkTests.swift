@@ -32,7 +32,7 @@ import Testing
     }
 
     /// Work that finishes backwards is still delivered in the order it was started.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func resultsAreDeliveredInTheOrderTheWorkStarted() async {
         let queue = DispatchQueue(label: "store")
         let scheduler = QueueWorkScheduler<Int>(queue: queue)

@@ -3,7 +3,7 @@ import Testing
 
 /// A task middleware given no thread hops to the store's own actor: the main actor here.
 @MainActor @Suite struct TaskActorThreadTests {
-    @Test(.timeLimit(.minutes(1))) func aTaskDispatchesAndReadsOnTheStoresActorInOrder() async {
+    @Test(.timeLimit(.minutes(3))) func aTaskDispatchesAndReadsOnTheStoresActorInOrder() async {
         let tasks = TaskMiddleware<Screen.State, Screen.Action>(extract: {
             if case .task(let command) = $0 { command } else { nil }
         })
