@@ -165,7 +165,7 @@ final class Code {
         /// has ended with a value gives it at once (see ``CodeSteps/join(_:_:_:)``); anything else,
         /// the statement runs where it stands.
         case joinTask(slot: Int32, into: Int32, site: Int32)
-        /// A `fork` of a block, statement `site` of ``sites`` (``Site/isForkOfBlock``), after its
+        /// A `fork` of a block, statement `site` of ``sites`` (``Site/forkBlock``), after its
         /// statement's step: the child starts and takes its first turn where the code stands
         /// (see ``CodeSteps/fork(_:_:past:)``), its handle into the `fork`'s variable, and the
         /// code goes on unless the task now waits or yields.
@@ -411,10 +411,9 @@ final class Code {
         /// Its `take`'s `where` condition, compiled.
         let condition: TakeCondition?
 
-        /// Whether its effect is a `fork` of a block (`fork { … }`, `let t = fork { … }`,
-        /// `t = fork { … }`), read once: the block, its frame's size (-1: the whole frame), the
-        /// `fork`'s place and the variable its task goes into (-1: none).
-        let isForkOfBlock: Bool
+        /// Its effect's `fork` of a block (`fork { … }`, `let t = fork { … }`, `t = fork { … }`),
+        /// read once for ``Code/Instruction/forkBlock(site:)``: the block, its frame's size (-1:
+        /// the whole frame), the `fork`'s place and the variable its task goes into (-1: none).
         let forkBlock: Block?
         let forkFrameSize: Int32
         let forkLocation: SourceLocation
@@ -424,7 +423,6 @@ final class Code {
             self.statement = statement
             self.result = result
             let fork = result < 0 ? Self.fork(of: statement) : nil
-            isForkOfBlock = fork != nil
             forkBlock = fork?.block
             forkFrameSize = fork?.block.frameSize ?? -1
             forkLocation = fork?.location ?? statement.location

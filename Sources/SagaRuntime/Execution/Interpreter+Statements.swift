@@ -5,7 +5,6 @@ extension Interpreter {
     /// Runs an effect statement (or `compensate`) of a task, where its code stands, over the
     /// values of its effect's operands.
     func executeStatement(_ site: Code.Site, _ operands: inout EffectOperands, _ task: SagaTask) -> Step {
-        if site.isForkOfBlock, let step = forkBlock(site, task) { return step }
         let stmt = site.statement
         do throws(SagaError) {
             switch stmt {
@@ -50,21 +49,6 @@ extension Interpreter {
         return .next
     }
 
-    /// A `fork` of a block (``Code/Site/isForkOfBlock``), run as its statement runs it, read
-    /// from the statement once; `nil` where the site has no block, for the statement to run.
-    private func forkBlock(_ site: Code.Site, _ task: SagaTask) -> Step? {
-        let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
-        guard let code = blockCode(of: site, size: size) else { return nil }
-        if tracer != nil { traceEffect(at: site, task) }
-        do throws(SagaError) {
-            try reserveTasks(1)
-        } catch {
-            return .completion(.throwError(Failure(error: error, trace: trace(task, at: site.statement.location))))
-        }
-        task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
-        return runEffectResult(startBlock(code, frame: size, kind: .attached, from: task, at: site.forkLocation), task)
-    }
-
     /// The code of the block of `site`'s `fork`, over a frame of `size` variables, found once.
     @inline(__always)
     func blockCode(of site: Code.Site, size: Int) -> Code? {
@@ -76,9 +60,9 @@ extension Interpreter {
     }
 
     /// A ``Code/Instruction/forkBlock(site:)`` of `code`'s statement `index`, the code standing
-    /// at `pc`, past it: the `fork` as its statement runs it (``forkBlock(_:_:)``), but where
-    /// the code stands, the child's frame a copy of the task's variables, which the code goes on
-    /// writing.
+    /// at `pc`, past it: the `fork` as its statement runs it (``startBlock(_:frame:kind:from:at:sharesFrame:)``),
+    /// but where the code stands, the child's frame a copy of the task's variables, which the
+    /// code goes on writing.
     ///
     /// - Returns: where the code leaves for the interpreter: `nil` to go on (`resumed`: the
     ///   child took its first turn, after which the task's count of steps starts again),
