@@ -350,17 +350,18 @@ final class Code {
         /// by entry, each made for a frame of its ``Code/slotCount``: made the first time the
         /// statement runs, used again after.
         @exclusivity(unchecked) var effectTasks: [Code?] = []
-        /// The code of its `fork` block (``forkBlock``), for a frame of `size` variables, found
-        /// the first time it runs.
-        @exclusivity(unchecked) var blockCode: (size: Int, code: Code)? {
-            didSet {
-                blockCodeReference = blockCode.map { Unmanaged.passUnretained($0.code) }
-                blockCodeSize = blockCode?.size ?? -1
-            }
-        }
-        /// ``blockCode``'s code and size, read without a retain (the site holds the code).
+        /// The code of its `fork` block (``forkBlock``), found the first time it runs, for a
+        /// frame of ``blockCodeSize`` variables: held by the site, read without a retain.
         @exclusivity(unchecked) private(set) var blockCodeReference: Unmanaged<Code>?
         @exclusivity(unchecked) private(set) var blockCodeSize = -1
+        @exclusivity(unchecked) private var heldBlockCode: Code?
+
+        /// Keeps `code` as its `fork` block's code for a frame of `size` variables.
+        func keepBlockCode(_ code: Code, size: Int) {
+            heldBlockCode = code
+            blockCodeReference = .passUnretained(code)
+            blockCodeSize = size
+        }
         /// The keys of its `race`'s or `all`'s entries, made the first time it runs.
         @exclusivity(unchecked) var entryKeys: [String]?
         /// The type its `take "t"` (with or without `where`) names, and the pattern that

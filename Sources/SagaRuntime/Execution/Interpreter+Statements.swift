@@ -49,13 +49,12 @@ extension Interpreter {
         return .next
     }
 
-    /// The code of the block of `site`'s `fork`, over a frame of `size` variables, found once.
-    @inline(__always)
-    func blockCode(of site: Code.Site, size: Int) -> Code? {
-        if let kept = site.blockCode, kept.size == size { return kept.code }
+    /// The code of the block of `site`'s `fork`, over a frame of `size` variables, found and
+    /// kept with the site (see ``Code/Site/blockCodeReference``).
+    private func keepBlockCode(of site: Code.Site, size: Int) -> Code? {
         guard let block = site.forkBlock else { return nil }
         let code = self.code(of: block, slotCount: size)
-        site.blockCode = (size, code)
+        site.keepBlockCode(code, size: size)
         return code
     }
 
@@ -84,7 +83,7 @@ extension Interpreter {
         if let kept = site.blockCodeReference, site.blockCodeSize == size {
             return kept._withUnsafeGuaranteedRef { forkInCode(site, $0, size, past: &pc, task) }
         }
-        guard let body = blockCode(of: site, size: size) else { return (.statement(index), false) }
+        guard let body = keepBlockCode(of: site, size: size) else { return (.statement(index), false) }
         return forkInCode(site, body, size, past: &pc, task)
     }
 
