@@ -123,6 +123,41 @@ struct CheckerSlotTests {
         #expect(inner == 3)
     }
 
+    /// A forked block's task copies only the slots of the frame around it that it uses, its
+    /// nested tasks' and watchers' included (`Block.capturedSlots`); a watcher's body, forked
+    /// by its loop, copies its binding only where it reads it.
+    @Test func aForkedBlockCapturesTheSlotsItUses() throws {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              let a = 1
+              let b = 2
+              let c = 3
+              fork { take "go" }
+              fork { log c; log a }
+              fork { let d = 4; fork { log b; log d } }
+              fork { every "t" as t { log c } }
+              every "u" as u { log u; log a }
+            }
+            """)
+        let body = try #require(result.program?.sagas.first?.body.statements)
+        func captured(_ statement: Stmt) -> [Int32]? {
+            switch statement {
+            case .effect(.fork(.block(let block), _), _): return block.capturedSlots
+            case .effect(.watcher(let watcher), _): return watcher.body.capturedSlots
+            default: return nil
+            }
+        }
+        // a, b and c take slots 0, 1 and 2; d takes 3; t 4; u 5.
+        #expect(body[3...].map(captured) == [[], [0, 2], [1], [2], [0, 5]])
+        guard case .effect(.fork(.block(let outer), _), _) = body[5], let inner = captured(outer.statements[1])
+        else {
+            Issue.record("unexpected \(body[5])")
+            return
+        }
+        #expect(inner == [1, 3])
+    }
+
     @Test func aReducersBindingTakesSlotZero() throws {
         let result = CheckerTests.compile(
             """

@@ -102,4 +102,29 @@ struct ForkedFrameTests {
         #expect(run.errors == [])
         #expect(run.lines == [#"["n",1,20,10,"n","n"]"#, "7"])
     }
+
+    /// A block copies only the variables it uses, wherever they stand in the frame (see
+    /// `Block.capturedSlots`): those it skips, before or between them, do not shift what it
+    /// reads, and a watcher's body sees its binding and the variables around it.
+    @Test func aBlockReadsTheVariablesItUsesWhereverTheyStand() async {
+        let run = await runSaga(
+            """
+            saga main {
+              let skipped = "s"
+              let first = "f"
+              let between = "b"
+              let last = "l"
+              fork { take "go"; log first + last }
+              every "go" as g { log [g.n, last] }
+              latest "go" as h { log h.n }
+              fork {
+                let own = "o"
+                leading "go" as k { log "\\(first)\\(own)\\(k.n)" }
+              }
+              log skipped + between
+            }
+            """, input: [#"{"type":"go","n":1}"#])
+        #expect(run.errors == [])
+        #expect(run.lines == ["sb", "fl", "[1,\"l\"]", "1", "fo1"])
+    }
 }

@@ -105,6 +105,13 @@ package struct Block: Sendable {
     /// The forked task then holds a copy of those slots only, so a blocked task that uses few
     /// variables of a large frame, or none, keeps few or none of them alive.
     package var frameSize: Int32 = -1
+    /// The slots of the frame around a `fork` or `spawn` block, or a watcher's body, that it
+    /// reads or writes, nested blocks and tasks included, in order; `nil` for any other block,
+    /// or where the checker has not set them: all of them.
+    ///
+    /// The block's task copies these into its frame; the others start null there, since no
+    /// name in the block reaches them.
+    package var capturedSlots: [Int32]?
     package init(statements: [Stmt], location: SourceLocation) {
         self.statements = statements
         self.location = location

@@ -296,7 +296,12 @@ extension Checker {
             let outerHighest = highestSlotInTask
             let firstLocal = nextSlot
             highestSlotInTask = -1
-            var changed = checkBlock(&block)
+            var changed = false
+            let captured = capturedSlots(below: firstLocal) { changed = $0.checkBlock(&block) }
+            if block.capturedSlots != captured {
+                block.capturedSlots = captured
+                changed = true
+            }
             let size = Int32(clamping: highestSlotInTask + 1)
             // What the block reads of the frame around it, the enclosing task must hold too;
             // its own variables (from `firstLocal` on) it need not.
@@ -348,7 +353,11 @@ extension Checker {
         let planned = watcher.binding.slot
         declare(&watcher.binding, isMutable: false)
         if watcher.binding.slot != planned { changed = true }
-        if checkBlock(&watcher.body) { changed = true }
+        let captured = capturedSlots(below: nextSlot) { if $0.checkBlock(&watcher.body) { changed = true } }
+        if watcher.body.capturedSlots != captured {
+            watcher.body.capturedSlots = captured
+            changed = true
+        }
         // A check for diagnostics alone (``deferredLookups``) makes no program to run.
         guard deferredLookups == nil else { return changed }
         watcher.loop = WatcherLoop.loop(of: watcher)

@@ -68,6 +68,10 @@ struct Checker {
     /// The highest slot read, written or declared since the innermost `fork` or `spawn` block
     /// began, or -1: what sets that block's ``Block/frameSize``.
     var highestSlotInTask = -1
+    /// The slots read, written or declared since the innermost `fork` or `spawn` block, or
+    /// watcher's body, began; `nil` outside one: what sets that block's
+    /// ``Block/capturedSlots``.
+    var slotsUsedInTask: Set<Int32>?
     /// What the constructs around the node being checked allow.
     var context = CheckContext()
 
@@ -114,6 +118,7 @@ struct Checker {
         scopes.reset()
         nextSlot = 0
         highestSlotInTask = -1
+        slotsUsedInTask = nil
         context = CheckContext()
     }
 
@@ -183,6 +188,20 @@ struct Checker {
     @inline(__always)
     mutating func noteSlot(_ slot: Int) {
         if slot > highestSlotInTask { highestSlotInTask = slot }
+        slotsUsedInTask?.insert(Int32(clamping: slot))
+    }
+
+    /// Checks a task body's block with `check`, and returns the slots below `firstLocal` (those
+    /// of the frame around it) that the block uses (see ``Block/capturedSlots``), which the
+    /// enclosing task body uses too.
+    mutating func capturedSlots(below firstLocal: Int, _ check: (inout Self) -> Void) -> [Int32] {
+        let outer = slotsUsedInTask
+        slotsUsedInTask = []
+        check(&self)
+        let captured = (slotsUsedInTask ?? []).filter { $0 < firstLocal }.sorted()
+        slotsUsedInTask = outer
+        slotsUsedInTask?.formUnion(captured)
+        return captured
     }
 
     /// The number of `variable`'s name: the parser's, while it still numbers that name, or

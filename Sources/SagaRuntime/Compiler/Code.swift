@@ -335,6 +335,11 @@ final class Code {
     let instructionCount: Int
     let constantBase: UnsafeMutablePointer<Value>
     let constantCount: Int
+    /// The variables of the frame around a `fork` or `spawn` block that its code uses
+    /// (``SagaLanguage/Block/capturedSlots``), in a buffer of the code's own; `captureCount`
+    /// is -1 for code that uses any of them.
+    let captureBase: UnsafeMutablePointer<Int32>
+    let captureCount: Int
 
     /// A statement the interpreter runs where it stands (see ``Instruction/statement(_:)``).
     ///
@@ -546,10 +551,15 @@ final class Code {
     /// Compiles a task's body (see ``Compiler/sagaBody(_:slotCount:callShapes:)``), whose
     /// variables are the first `slotCount` of its task; `nil` if it has a statement the code
     /// cannot hold.
-    convenience init?(sagaBody statements: [Stmt], slotCount: Int, callShapes: [CallShape] = []) {
+    ///
+    /// `captures` are the variables of the frame around the body that it uses, for a `fork`'s
+    /// or `spawn`'s block (see ``copyCaptures(_:into:)``); `nil`: any.
+    convenience init?(
+        sagaBody statements: [Stmt], slotCount: Int, callShapes: [CallShape] = [], captures: [Int32]? = nil
+    ) {
         guard let compiler = Compiler.sagaBody(statements, slotCount: slotCount, callShapes: callShapes)
         else { return nil }
-        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
+        self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false, captures: captures)
     }
 
     /// Compiles the body of a `race` or `all` entry that runs `effect` over the first
@@ -587,8 +597,12 @@ final class Code {
     /// has ended.
     nonisolated(unsafe) static let none = Code(Compiler(slotCount: 0), slotCount: 0, readsOnlyTheAction: false)
 
-    private init(_ compiler: Compiler, slotCount: Int, readsOnlyTheAction: Bool?) {
+    private init(_ compiler: Compiler, slotCount: Int, readsOnlyTheAction: Bool?, captures: [Int32]? = nil) {
         self.slotCount = slotCount
+        let captures = captures?.filter { $0 >= 0 && $0 < slotCount }
+        captureCount = captures?.count ?? -1
+        captureBase = .allocate(capacity: max(captures?.count ?? 0, 1))
+        if let captures { captureBase.initialize(from: captures, count: captures.count) }
         keys = compiler.keys
         paths = compiler.paths
         records = compiler.records
@@ -640,5 +654,21 @@ final class Code {
         instructionBase.deallocate()
         constantBase.deinitialize(count: constantCount)
         constantBase.deallocate()
+        captureBase.deallocate()
+    }
+
+    /// Copies into `slots`, the frame of a task of this code, the variables of `env` (its
+    /// parent's) that the code uses (``captureBase``, or the first of them where it may use
+    /// any): the others are left as they are, null in a new frame.
+    @inline(__always)
+    func copyCaptures(_ env: UnsafeBufferPointer<Value>, into slots: UnsafeMutableBufferPointer<Value>) {
+        guard captureCount >= 0 else {
+            for i in 0..<min(slots.count, env.count) { slots[i] = env[i] }
+            return
+        }
+        for c in 0..<captureCount {
+            let i = Int(captureBase[c])
+            if i < slots.count, i < env.count { slots[i] = env[i] }
+        }
     }
 }

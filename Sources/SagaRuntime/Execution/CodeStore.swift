@@ -31,7 +31,7 @@ struct CodeStore {
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else {
             if let emptyBody { return emptyBody }
-            let made = Self.compile([], slotCount: 0, callShapes: [])
+            let made = Self.compile(Block(statements: [], location: body.location), slotCount: 0, callShapes: [])
             emptyBody = made
             return made
         }
@@ -41,7 +41,7 @@ struct CodeStore {
         if let entry = entries[key], entry.code.slotCount <= slotCount {
             code = entry.code
         } else {
-            code = Self.compile(body.statements, slotCount: slotCount, callShapes: callShapes)
+            code = Self.compile(body, slotCount: slotCount, callShapes: callShapes)
             if entries.count < Self.maximumCount || entries[key] != nil { entries[key] = (body.statements, code) }
         }
         cache[slot] = CodeCacheSlot(key: key, code: code)
@@ -72,8 +72,8 @@ struct CodeStore {
         return code
     }
 
-    private static func compile(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Code {
-        Code(sagaBody: statements, slotCount: slotCount, callShapes: callShapes)
+    private static func compile(_ body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
+        Code(sagaBody: body.statements, slotCount: slotCount, callShapes: callShapes, captures: body.capturedSlots)
             ?? Code.failing("this body cannot be compiled")
     }
 }

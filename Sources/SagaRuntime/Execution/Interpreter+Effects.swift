@@ -395,6 +395,11 @@ extension Interpreter {
         case .block(let block):
             let size = block.frameSize >= 0 ? Int(block.frameSize) : starter.env.count
             let code = code(of: block, slotCount: size)
+            if kind == .attached, let site = runningSite, forkTakesNext || childTakesTurnAtOnce,
+                let result = startInline(code, frame: size, starter, site, at: loc)
+            {
+                return result
+            }
             return startBlock(code, frame: size, kind: kind, from: starter, at: loc)
         case .call(.function(let index, _), _):
             child = try functionTask(index, operands.all, kind: kind, parent: task, at: loc)
@@ -407,18 +412,15 @@ extension Interpreter {
     }
 
     /// `fork`/`spawn` of a block whose code is `code`, over the first `size` of `starter`'s
-    /// variables, as ``start(_:_:kind:from:at:)`` starts one (see
+    /// variables, as a task, as ``start(_:_:kind:from:at:)`` starts one (see
     /// ``newTask(name:location:kind:parent:running:frame:in:sharesFrame:)`` for `sharesFrame`).
+    ///
+    /// The caller has tried ``startInline(_:frame:_:_:at:)`` first, where a `fork` may run its
+    /// block in its parent's turn.
     func startBlock(
         _ code: Code, frame size: Int, kind: SagaTask.Kind, from starter: SagaTask, at loc: SourceLocation,
         sharesFrame: Bool = true
     ) -> EffectResult {
-        // Not an entry of a `race` or `all`: the task is its own forking parent.
-        if kind == .attached, forkTakesNext || childTakesTurnAtOnce, starter.native == nil,
-            !starter.isCombinatorEntry, let result = startInline(code, frame: size, starter, at: loc)
-        {
-            return result
-        }
         let task = forkingParent(starter)
         let child = newTask(
             name: kind == .attached ? "fork block" : "spawn block", location: loc, kind: kind, parent: task,
@@ -455,18 +457,23 @@ extension Interpreter {
         return ranAtOnce ? .resumedAfterChild(handle) : .value(handle)
     }
 
-    /// A `fork` of `block` by `task` whose child would take its first turn at once, run in
-    /// `task`'s turn with no task of its own where it can (see ``InlineBodies``): its handle is
-    /// dropped, or kept in a watcher's hidden variable (``Code/Site/handleIsHidden``).
+    /// A `fork` of a block with `code` by `task`, statement `site`, whose child would take its
+    /// first turn at once (``Code/Site/takesNext`` or ``Code/Site/childTakesTurnAtOnce``), run in
+    /// `task`'s turn with no task of its own where it can (see ``InlineBodies``): its handle,
+    /// which goes into `task.target`, is dropped, or kept in a watcher's hidden variable
+    /// (``Code/Site/handleIsHidden``).
     ///
     /// - Returns: `nil` if the child is better started as a task, having done nothing.
-    private func startInline(_ code: Code, frame size: Int, _ task: SagaTask, at loc: SourceLocation) -> EffectResult? {
-        guard let site = runningSite else { return nil }
+    func startInline(
+        _ code: Code, frame size: Int, _ task: SagaTask, _ site: Code.Site, at loc: SourceLocation
+    ) -> EffectResult? {
+        // Not an entry of a `race` or `all`: the task is its own forking parent.
+        guard task.native == nil, !task.isCombinatorEntry else { return nil }
         let target = task.target
         if case .discard = target {} else if !site.handleIsHidden { return nil }
         guard mayRunInline(code) else { return nil }
         var child: SagaTask?
-        if forkTakesNext {
+        if site.takesNext {
             task.target = .discard
             let ran = runFirstTurnBeforeTake(task, site) {
                 child = runInline(code, frame: size, parent: task, at: loc)
@@ -475,10 +482,7 @@ extension Interpreter {
                 task.target = target
                 return nil
             }
-            if case .discard = target {
-            } else {
-                store(child?.handle ?? endedBodyHandle(code, at: loc), into: target, task)
-            }
+            storeHandle(of: child, code, at: loc, into: target, task)
             return .suspended
         }
         let token = task.token
@@ -489,7 +493,26 @@ extension Interpreter {
         // A child that failed aborted the task, whose turn to unwind is queued.
         if task.token != token { return .suspended }
         if case .discard = target { return .resumedAfterChild(.null) }
-        return .resumedAfterChild(child?.handle ?? endedBodyHandle(code, at: loc))
+        storeHandle(of: child, code, at: loc, into: target, task)
+        task.target = .discard
+        return .resumedAfterChild(.null)
+    }
+
+    /// Writes the handle of a block run in `task`'s turn into `target`: its task's, or, where it
+    /// ended there, ``endedBodyHandle(_:at:)``'s, unless `target` holds that already (as a
+    /// watcher's hidden variable does from its second action on).
+    private func storeHandle(
+        of child: SagaTask?, _ code: Code, at loc: SourceLocation, into target: ResultTarget, _ task: SagaTask
+    ) {
+        switch target {
+        case .discard:
+            return
+        case .slot(let slot):
+            if child == nil, task.env[slot].isEndedBodyHandle { return }
+        case .temporary:
+            break
+        }
+        store(child?.handle ?? endedBodyHandle(code, at: loc), into: target, task)
     }
 
     /// Writes a `fork`'s handle where its statement wants it, `target`.

@@ -96,16 +96,23 @@ extension Interpreter {
         task.pc = pc
         if tracer != nil { traceEffect(at: site, task) }
         task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
-        unowned(unsafe) let outer = runningSite
-        runningSite = site
         let takesNext = site.takesNext
-        if site.childTakesTurnAtOnce { childTakesTurnAtOnce = true }
-        if takesNext { forkTakesNext = true }
-        let result = startBlock(
-            body, frame: size, kind: .attached, from: task, at: site.forkLocation, sharesFrame: false)
-        runningSite = outer
-        childTakesTurnAtOnce = false
-        forkTakesNext = false
+        let result: EffectResult
+        if takesNext || site.childTakesTurnAtOnce,
+            let inline = startInline(body, frame: size, task, site, at: site.forkLocation)
+        {
+            result = inline
+        } else {
+            unowned(unsafe) let outer = runningSite
+            runningSite = site
+            if site.childTakesTurnAtOnce { childTakesTurnAtOnce = true }
+            if takesNext { forkTakesNext = true }
+            result = startBlock(
+                body, frame: size, kind: .attached, from: task, at: site.forkLocation, sharesFrame: false)
+            runningSite = outer
+            childTakesTurnAtOnce = false
+            forkTakesNext = false
+        }
         switch runEffectResult(result, task) {
         case .next:
             return (nil, false)

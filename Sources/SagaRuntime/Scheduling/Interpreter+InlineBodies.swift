@@ -50,7 +50,7 @@ extension Interpreter {
         if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
         // Alive while it runs, as its task would be.
         liveTasks += 1
-        var frame = inlineFrame(size, of: parent)
+        var frame = inlineFrame(size, of: parent, code)
         var run = InlineBodyRun(
             parentReference: .passUnretained(parent), codeReference: .passUnretained(code), id: id, location: location)
         let room = bodyRoom.room(for: code.roomCount)
@@ -177,17 +177,16 @@ extension Interpreter {
         }
     }
 
-    /// The frame a block starts with (see ``frame(of:from:)``), in the array of one that ended
-    /// where one was kept (see ``keepInlineFrame(_:)``): no block run so allocates one.
-    private func inlineFrame(_ size: Int, of parent: SagaTask) -> [Value] {
+    /// The frame a block with `code` starts with: the variables of its parent's that it uses
+    /// (see ``Code/copyCaptures(_:into:)``), in the array of one that ended where one was kept
+    /// (see ``keepInlineFrame(_:)``): no block run so allocates one.
+    private func inlineFrame(_ size: Int, of parent: SagaTask, _ code: Code) -> [Value] {
         var frame: [Value] = []
         swap(&frame, &spareFrame)
-        guard frame.count == size else { return Self.ownFrame(size, of: parent.env) }
-        if size == 0 { return frame }
+        guard frame.count == size else { return Self.ownFrame(size, of: parent.env, code) }
+        if size == 0 || code.captureCount == 0 { return frame }
         frame.withUnsafeMutableBufferPointer { slots in
-            parent.env.withUnsafeBufferPointer { values in
-                for i in 0..<min(size, values.count) { slots[i] = values[i] }
-            }
+            parent.env.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }
         }
         return frame
     }
@@ -206,15 +205,28 @@ extension Interpreter {
     }
 
     /// The handle a `fork` whose block ended in its parent's turn leaves in a watcher's hidden
-    /// variable (see ``Code/Site/handleIsHidden``): a stand-in task that has ended with `null`.
+    /// variable (see ``Code/Site/handleIsHidden``): a stand-in task that has ended with `null`,
+    /// numbered ``SagaTask/endedBodyID``.
     func endedBodyHandle(_ code: Code, at location: SourceLocation) -> Value {
         if let endedBody { return endedBody }
         let task = SagaTask(
-            id: 0, name: Self.bodyName, location: location, kind: .attached, parent: nil, env: [], body: code)
+            id: SagaTask.endedBodyID, name: Self.bodyName, location: location, kind: .attached, parent: nil, env: [],
+            body: code)
         task.phase = .done
         task.outcome = .value(.null)
         let handle = task.handle
         endedBody = handle
         return handle
+    }
+}
+
+extension Value {
+    /// Whether this is the handle of the stand-in for blocks that ended in their parent's turn
+    /// (see ``Interpreter/endedBodyHandle(_:at:)``), read without a copy.
+    var isEndedBodyHandle: Bool {
+        @inline(__always) get {
+            guard case .handle(let handle) = self else { return false }
+            return handle.id == SagaTask.endedBodyID && handle.kind == .task
+        }
     }
 }

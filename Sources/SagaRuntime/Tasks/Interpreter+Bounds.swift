@@ -41,17 +41,17 @@ extension Interpreter {
         liveTasks += 1
         let id = makeID()
         guard let spare = spareTasks.take() else {
-            let frame = sharesFrame ? Self.frame(size, from: env) : Self.ownFrame(size, of: env)
+            let frame = sharesFrame ? Self.frame(size, from: env) : Self.ownFrame(size, of: env, code)
             let task = SagaTask(
                 id: id, name: name, location: location, kind: kind, parent: parent, env: frame, body: code)
             task.ownsVariables = !sharesFrame || size != env.count
             return task
         }
         var variables: [Value] = []
-        if spare.fillVariables(count: size, from: env) {
+        if spare.fillVariables(count: size, from: env, code) {
             swap(&variables, &spare.env)
         } else {
-            variables = Self.ownFrame(size, of: env)
+            variables = Self.ownFrame(size, of: env, code)
         }
         spare.restart(id: id, name: name, location: location, kind: kind, parent: parent, env: variables, body: code)
         spare.ownsVariables = true
@@ -71,11 +71,13 @@ extension Interpreter {
         return size == 0 ? [] : Array(env[..<size])
     }
 
-    /// A new array of `size` slots, the first of `env`'s, then nulls.
-    static func ownFrame(_ size: Int, of env: [Value]) -> [Value] {
-        var frame: [Value] = []
-        frame.reserveCapacity(size)
-        for i in 0..<size { frame.append(i < env.count ? env[i] : .null) }
+    /// A new array of `size` slots for a task running `code`: those of `env` the code uses (see
+    /// ``Code/copyCaptures(_:into:)``), nulls elsewhere.
+    static func ownFrame(_ size: Int, of env: [Value], _ code: Code) -> [Value] {
+        var frame = [Value](repeating: .null, count: size)
+        frame.withUnsafeMutableBufferPointer { slots in
+            env.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }
+        }
         return frame
     }
 

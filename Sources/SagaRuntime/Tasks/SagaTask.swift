@@ -316,6 +316,10 @@ final class SagaTask: @unchecked Sendable {
         for joiner in extras.joiners where joiner.task.token == joiner.token { body(joiner.task) }
     }
 
+    /// The number of the stand-in for blocks that ended in their parent's turn (see
+    /// ``Interpreter/endedBodyHandle(_:at:)``): below every task's, which start at 1.
+    static let endedBodyID = 0
+
     init(
         id: Int, name: String, location: SourceLocation, kind: Kind, parent: SagaTask?, env: [Value],
         body: Code
@@ -460,17 +464,16 @@ final class SagaTask: @unchecked Sendable {
         }
     }
 
-    /// Fills the variables kept by ``clearVariables()`` with the first of `values`, in place
-    /// (the rest stay null); the task owns them from then on.
+    /// Fills the variables kept by ``clearVariables()`` with those of `values` that `code` uses
+    /// (see ``Code/copyCaptures(_:into:)``), in place (the rest stay null); the task owns them
+    /// from then on.
     ///
     /// - Returns: `false`, having done nothing, where no array of `count` slots is kept.
-    func fillVariables(count: Int, from values: [Value]) -> Bool {
+    func fillVariables(count: Int, from values: [Value], _ code: Code) -> Bool {
         guard ownsVariables, env.count == count else { return false }
         if count == 0 { return true }
         env.withUnsafeMutableBufferPointer { slots in
-            values.withUnsafeBufferPointer { values in
-                for i in 0..<min(count, values.count) { slots[i] = values[i] }
-            }
+            values.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }
         }
         return true
     }
