@@ -150,6 +150,8 @@ public final class Interpreter {
     /// The handle of a stand-in for blocks that ended in their parent's turn (see
     /// ``endedBodyHandle(_:at:)``), made once.
     @exclusivity(unchecked) var endedBody: Value?
+    /// The stand-in task of ``endedBody``, told apart by its identity.
+    @exclusivity(unchecked) var endedBodyObject: ObjectIdentifier?
     /// The code of each body a task has run (see ``code(of:slotCount:)``).
     @exclusivity(unchecked) var codeStore = CodeStore()
 

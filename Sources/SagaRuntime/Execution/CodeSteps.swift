@@ -254,10 +254,10 @@ struct CodeSteps {
     /// whether it was cancelled where it stands (see ``Interpreter/cancelInCode(_:_:_:_:)``);
     /// otherwise the statement runs where it stands.
     @inline(__always)
-    func cancel(_ value: Value, _ code: Code, _ site: Int) -> Bool {
+    func cancel(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int) -> Bool {
         guard let interpreter, let task else { return false }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            task._withUnsafeGuaranteedRef { interpreter.cancelInCode(value, code, site, $0) }
+            task._withUnsafeGuaranteedRef { interpreter.cancelInCode(place, code, site, $0) }
         }
     }
 
@@ -265,10 +265,10 @@ struct CodeSteps {
     /// the value of a task that has ended with one (see ``Interpreter/joinInCode(_:_:_:_:)``);
     /// `nil` for the statement to run where it stands.
     @inline(__always)
-    func join(_ value: Value, _ code: Code, _ site: Int) -> Value? {
+    func join(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int) -> Value? {
         guard let interpreter, let task else { return nil }
         return interpreter._withUnsafeGuaranteedRef { interpreter in
-            task._withUnsafeGuaranteedRef { interpreter.joinInCode(value, code, site, $0) }
+            task._withUnsafeGuaranteedRef { interpreter.joinInCode(place, code, site, $0) }
         }
     }
 

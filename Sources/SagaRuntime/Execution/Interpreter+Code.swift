@@ -239,27 +239,40 @@ extension Interpreter {
         return binding.stateValue
     }
 
-    /// `cancel t`, statement `site` of `code`, of `value`, as the statement does it where `t` is
-    /// another task: its cancellation is on its way (nothing, for one that has ended or is
-    /// being cancelled already).
+    /// `cancel t`, statement `site` of `code`, of the value at `place`, as the statement does it
+    /// where `t` is another task: its cancellation is on its way (nothing, for one that has
+    /// ended or is being cancelled already, such as the stand-in for blocks that ended in
+    /// their parent's turn, see ``isEndedBodyHandle(_:)``).
     ///
     /// - Returns: `false`, having done nothing, for any other value: the statement runs where
     ///   it stands (the task's own cancellation, a list, an error).
-    func cancelInCode(_ value: Value, _ code: Code, _ site: Int, _ task: SagaTask) -> Bool {
-        guard case .handle(let h) = value, let target = h.object as? SagaTask, target !== task else { return false }
+    func cancelInCode(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int, _ task: SagaTask) -> Bool {
+        if isEndedBodyHandle(place) {
+            if tracer != nil { traceEffect(at: code.sites[site], task) }
+            return true
+        }
+        guard case .handle(let h) = place.pointee, let target = h.object as? SagaTask, target !== task else {
+            return false
+        }
         if tracer != nil { traceEffect(at: code.sites[site], task) }
         // One that has ended or is being cancelled already has nothing to cancel.
         if !target.isDone, !target.isCancelling { scheduler.schedule(cancelWork(target)) }
         return true
     }
 
-    /// `join t`, statement `site` of `code`, of `value`, as the statement does it where `t` is
-    /// another task that has ended with a value: that value.
+    /// `join t`, statement `site` of `code`, of the value at `place`, as the statement does it
+    /// where `t` is another task that has ended with a value: that value (`null` for the
+    /// stand-in for blocks that ended in their parent's turn, see ``isEndedBodyHandle(_:)``).
     ///
     /// - Returns: `nil`, having done nothing, for anything else: the statement runs where it
     ///   stands (it blocks, fails or cancels the task, or joins a list).
-    func joinInCode(_ value: Value, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
-        guard case .handle(let h) = value, let joined = h.object as? SagaTask, joined !== task, joined.isDone else {
+    func joinInCode(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
+        if isEndedBodyHandle(place) {
+            if tracer != nil { traceEffect(at: code.sites[site], task) }
+            return .null
+        }
+        guard case .handle(let h) = place.pointee, let joined = h.object as? SagaTask, joined !== task, joined.isDone
+        else {
             return nil
         }
         switch joined.outcome {

@@ -508,7 +508,13 @@ extension Interpreter {
         case .discard:
             return
         case .slot(let slot):
-            if child == nil, task.env[slot].isEndedBodyHandle { return }
+            if child == nil,
+                task.env.withUnsafeBufferPointer({ slots in
+                    slot < slots.count && slots.baseAddress.map { isEndedBodyHandle($0 + slot) } == true
+                })
+            {
+                return
+            }
         case .temporary:
             break
         }

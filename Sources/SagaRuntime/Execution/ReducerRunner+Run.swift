@@ -154,14 +154,14 @@ extension ReducerRunner {
                             pc &-= 1
                             return .paused
                         }
-                        guard steps.cancel(slots[Int(slot)], code, Int(site)) else { return .statement(Int(site)) }
+                        guard steps.cancel(slots + Int(slot), code, Int(site)) else { return .statement(Int(site)) }
                         if steps.yieldsToWork() { return .waiting }
                     case .joinTask(let slot, let into, let site):
                         guard try steps.step() else {
                             pc &-= 1
                             return .paused
                         }
-                        guard let value = steps.join(slots[Int(slot)], code, Int(site)) else {
+                        guard let value = steps.join(slots + Int(slot), code, Int(site)) else {
                             return .statement(Int(site))
                         }
                         if into >= 0 { slots[Int(into)] = value }

@@ -216,17 +216,17 @@ extension Interpreter {
         task.outcome = .value(.null)
         let handle = task.handle
         endedBody = handle
+        endedBodyObject = ObjectIdentifier(task)
         return handle
     }
-}
 
-extension Value {
-    /// Whether this is the handle of the stand-in for blocks that ended in their parent's turn
-    /// (see ``Interpreter/endedBodyHandle(_:at:)``), read without a copy.
-    var isEndedBodyHandle: Bool {
-        @inline(__always) get {
-            guard case .handle(let handle) = self else { return false }
-            return handle.id == SagaTask.endedBodyID && handle.kind == .task
-        }
+    /// Whether `value` is the handle of the stand-in for blocks that ended in their parent's
+    /// turn (see ``endedBodyHandle(_:at:)``), looked at where it lies.
+    @inline(__always)
+    func isEndedBodyHandle(_ value: UnsafePointer<Value>) -> Bool {
+        guard let endedBodyObject, case .handle(let handle) = value.pointee, handle.id == SagaTask.endedBodyID,
+            let object = handle.object
+        else { return false }
+        return ObjectIdentifier(object) == endedBodyObject
     }
 }

@@ -75,6 +75,8 @@ extension Interpreter {
     /// ``Code/copyCaptures(_:into:)``), nulls elsewhere.
     static func ownFrame(_ size: Int, of env: [Value], _ code: Code) -> [Value] {
         var frame = [Value](repeating: .null, count: size)
+        // Not even looked at where nothing is copied: an empty array made mutable allocates.
+        if size == 0 || code.captureCount == 0 { return frame }
         frame.withUnsafeMutableBufferPointer { slots in
             env.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }
         }

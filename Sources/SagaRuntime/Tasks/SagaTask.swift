@@ -471,7 +471,7 @@ final class SagaTask: @unchecked Sendable {
     /// - Returns: `false`, having done nothing, where no array of `count` slots is kept.
     func fillVariables(count: Int, from values: [Value], _ code: Code) -> Bool {
         guard ownsVariables, env.count == count else { return false }
-        if count == 0 { return true }
+        if count == 0 || code.captureCount == 0 { return true }
         env.withUnsafeMutableBufferPointer { slots in
             values.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }
         }
