@@ -76,6 +76,23 @@ import Testing
         #expect(lines.contains("  11  19:17   step; if i < 3: goto 5"))
     }
 
+    /// A test of `x == null` or `x != null` is one instruction that looks at `x`, whichever
+    /// side the `null` is on; `latest`'s loop tests its last body so.
+    @Test func aComparisonWithNullIsOneTest() async throws {
+        let r = try await listing(
+            """
+            saga main {
+              var x = null
+              if null != x { log "x" }
+              latest "go" as g { log g }
+            }
+            """)
+        #expect(r.code == 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  3  3:3     unless x != null: goto 7"))
+        #expect(lines.contains("    4  4:3     unless last != null: goto 7"))
+    }
+
     /// A `call` of a one-`return` function is listed as the interpreter runs it: made in the
     /// code, its statement run as written where it cannot be made so; an argument that is
     /// neither a variable nor a constant goes into a local, read as often as the function

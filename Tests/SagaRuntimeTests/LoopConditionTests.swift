@@ -44,6 +44,37 @@ import Testing
         #expect(run.errors == [])
     }
 
+    /// `x == null` and `x != null` test the value where it lies, whichever side the `null` is
+    /// on, over a variable, a member read into a temporary, a loop's condition and a value of
+    /// any kind.
+    @Test func comparisonsWithNullTestTheValueAsWritten() async {
+        let run = await runSaga(
+            """
+            saga main {
+              var last = null
+              let r = {a: null, b: [1]}
+              if last == null { log "last is null" }
+              if null != last { log "not reached" } else { log "null == last" }
+              last = 0
+              if last != null { log "0 is not null" }
+              if r.a == null { log "r.a is null" }
+              if r.b != null && null != r.b[0] { log "r.b[0] is \\(r.b[0])" }
+              if r.c == null { log "a missing member is null" }
+              var n = 1
+              while n != null {
+                log n
+                if n == 0 { n = null } else { n = n - 1 }
+              }
+            }
+            """)
+        #expect(run.errors == [])
+        #expect(
+            run.lines == [
+                "last is null", "null == last", "0 is not null", "r.a is null", "r.b[0] is 1",
+                "a missing member is null", "1", "0",
+            ])
+    }
+
     @Test func aConditionThatFailsOnALaterTurnFailsAtTheLoop() async {
         let run = await runSaga(
             """

@@ -20,7 +20,8 @@ extension Code {
             case .stepAndJump(let target):
                 guard target > i else { return nil }
                 steps += 1
-            case .jump(let target), .jumpUnless(_, let target), .jumpUnlessCompare(_, _, _, let target):
+            case .jump(let target), .jumpUnless(_, let target), .jumpUnlessCompare(_, _, _, let target),
+                .jumpUnlessNull(_, _, let target):
                 guard target > i else { return nil }
             case .statement, .effect, .take, .cancelTask, .joinTask, .forkBlock, .call, .callReturn, .forStart,
                 .forNext, .forEnd,

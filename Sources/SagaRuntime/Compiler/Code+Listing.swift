@@ -130,6 +130,8 @@ extension Code {
         case .jumpUnless(let condition, let target): return "unless \(p(condition)): goto \(target)"
         case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
             return "unless \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
+        case .jumpUnlessNull(let place, let isNull, let target):
+            return "unless \(p(place)) \(isNull ? "==" : "!=") null: goto \(target)"
         case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
             return "step; if \(p(lhs)) \(op.rawValue) \(p(rhs)): goto \(target)"
         case .jump(let target): return "goto \(target)"

@@ -32,6 +32,8 @@ extension Code {
                 .logical(_, let from, let into, _), .logicalRight(_, let from, let into),
                 .unlessNull(let from, let into, _), .append(let from, let into), .appendDisplay(let from, let into):
                 return reads(from) && writes(into)
+            case .jumpUnlessNull(let place, _, _):
+                return reads(place)
             case .index(let a, let b, let into), .binary(_, let a, let b, let into):
                 return reads(a) && reads(b) && writes(into)
             case .jumpUnlessCompare(_, let a, let b, _), .stepAndLoopIfCompare(_, let a, let b, _):

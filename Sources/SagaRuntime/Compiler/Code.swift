@@ -232,6 +232,9 @@ final class Code {
         /// Fails with a `TypeError` whose message is the key: what the checker refuses and the
         /// body cannot do.
         case fail(key: Int32)
+        /// Goes on at the index unless whether the place holds null is `isNull`: the test of
+        /// `x == null` (`true`) or `x != null` (`false`), which looks at `x` where it lies.
+        case jumpUnlessNull(Place, isNull: Bool, to: Int32)
     }
 
     /// The instructions, as an array (for listings and tests; the runner reads

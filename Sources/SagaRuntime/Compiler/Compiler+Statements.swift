@@ -147,7 +147,11 @@ extension Compiler {
     /// The test jumps past what it guards unless the condition holds; ``pointTest(_:to:)``
     /// points it. A comparison is one instruction.
     mutating func emitTest(_ condition: Expr) -> Int {
-        if case .binary(let op, let lhs, let rhs, _) = condition, Self.isComparison(op) {
+        if case .binary(let op, let lhs, let rhs, _) = condition, op == .equal || op == .notEqual,
+            let operand = Self.operandComparedWithNull(lhs, rhs)
+        {
+            emit(.jumpUnlessNull(place(of: operand), isNull: op == .equal, to: -1))
+        } else if case .binary(let op, let lhs, let rhs, _) = condition, Self.isComparison(op) {
             let l = place(of: lhs)
             let r = place(of: rhs)
             emit(.jumpUnlessCompare(op, l, r, to: -1))
@@ -181,8 +185,18 @@ extension Compiler {
         switch instructions[index] {
         case .jumpUnless(let place, _): instructions[index] = .jumpUnless(place, to: target)
         case .jumpUnlessCompare(let op, let l, let r, _): instructions[index] = .jumpUnlessCompare(op, l, r, to: target)
+        case .jumpUnlessNull(let place, let isNull, _):
+            instructions[index] = .jumpUnlessNull(place, isNull: isNull, to: target)
         default: break
         }
+    }
+
+    /// The side of `lhs == rhs` (or `!=`) that is compared with a `null` literal on the other
+    /// side, if one is.
+    private static func operandComparedWithNull(_ lhs: Expr, _ rhs: Expr) -> Expr? {
+        if case .literal(.null, _) = rhs { return lhs }
+        if case .literal(.null, _) = lhs { return rhs }
+        return nil
     }
 
     private static func isComparison(_ op: BinaryOperator) -> Bool {

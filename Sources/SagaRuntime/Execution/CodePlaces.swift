@@ -103,9 +103,9 @@ struct CodePlaces {
         return try Evaluator.truth(try ev.apply(op, a, read(rhs)))
     }
 
-    /// Whether a place holds null.
+    /// Whether a place holds null, looked at where it lies.
     @inline(__always)
-    private func isNull(_ place: Code.Place) -> Bool {
+    func isNull(_ place: Code.Place) -> Bool {
         if case .null = self[place].pointee { return true }
         return false
     }

@@ -192,7 +192,12 @@ extension ReducerRunner {
                             pc &-= 1
                             return .paused
                         }
-                        slots[Int(slot)] = try steps.select(key, code, Int(site)).get()
+                        // Switched over where it is: `get()` is a call of its own where the
+                        // optimizer does not inline it.
+                        switch steps.select(key, code, Int(site)) {
+                        case .success(let value): slots[Int(slot)] = value
+                        case .failure(let error): throw error
+                        }
                         if steps.yieldsToWork() { return .waiting }
                     case .selectState(let site):
                         guard try steps.step() else {
@@ -246,6 +251,10 @@ extension ReducerRunner {
                         if !(try Evaluator.truth(places.read(condition))) { pc = Int(target) }
                     case .jumpUnlessCompare(let op, let lhs, let rhs, let target):
                         if !(try places.compare(op, lhs, rhs, ev)) { pc = Int(target) }
+                    case .jumpUnlessNull(let place, let isNull, let target):
+                        if places.isNull(place) != isNull { pc = Int(target) }
+                        // A temporary is read once: its value is let go of.
+                        if case .temporary = place { _ = places.read(place) }
                     case .stepAndLoopIfCompare(let op, let lhs, let rhs, let target):
                         guard try steps.step() else {
                             pc &-= 1
@@ -395,7 +404,7 @@ extension ReducerRunner {
             .setStateMember, .stateMemberUnlessRecord, .updateStateMember, .addToSlot, .step, .stepAndJump, .statement,
             .effect,
             .take, .put, .putBuilt, .select, .selectState, .call, .callReturn, .cancelTask, .joinTask, .forkBlock,
-            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .stepAndLoopIfCompare, .jump:
+            .forNext, .forEnd, .jumpUnless, .jumpUnlessCompare, .jumpUnlessNull, .stepAndLoopIfCompare, .jump:
             // Run in the loop.
             break
         }
