@@ -122,6 +122,8 @@ public final class Interpreter {
     /// The store the sagas run over.
     let binding: SagaStoreBinding
     let reducers: ReducerRunner
+    /// The machine every task's code and every reducer runs on (the reducers' own).
+    let vm: VM
     /// `func NAME` for each function of the program, by index: a `call` names its task
     /// without building a string.
     let functionTaskNames: [String]
@@ -354,9 +356,10 @@ public final class Interpreter {
         self.stopRequest = StopRequest(waking: hostCalls.inbox)
         self.budget = RunBudget(options)
         self.notesEachAction = options.printActions || options.maxTurnsWithoutInput != nil
-        reducers.maxSteps = options.maxSteps
-        reducers.maxLength = options.maxLength
+        reducers.vm.maxSteps = options.maxSteps
+        reducers.vm.maxLength = options.maxLength
         self.reducers = reducers
+        self.vm = reducers.vm
         self.binding = binding
     }
 

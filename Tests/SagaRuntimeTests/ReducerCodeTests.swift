@@ -123,7 +123,7 @@ import Testing
         let program = try #require(Frontend().compile(source: source, path: "t.saga").program)
         let output = BufferedOutput()
         let runner = ReducerRunner(program: program, output: output)
-        runner.maxSteps = 4
+        runner.vm.maxSteps = 4
         var state: Value = ["count": 0]
         runner.reduce(&state, ["type": "x", "k": 3])
         #expect(state == ["count": 3])
@@ -176,8 +176,7 @@ import Testing
     /// variable read, and no temporary keeps a value.
     @Test func runningTheCodeUpdatesTheStateAndLeavesNoTemporary() throws {
         let c = try code(#"reduce "add" as a { state.count = state.count + a.by * 2 }"#)
-        let program = try #require(Frontend().compile(source: #"reduce "x" as a { }"#, path: "t.saga").program)
-        let runner = ReducerRunner(program: program, output: BufferedOutput())
+        let vm = VM()
         let temporaries = UnsafeMutablePointer<Value>.allocate(capacity: c.temporaryCount)
         temporaries.initialize(repeating: .null, count: c.temporaryCount)
         defer {
@@ -187,8 +186,8 @@ import Testing
         var state: Value = ["count": 1, "other": "kept"]
         var slots: [Value] = [["type": "add", "by": 20]]
         var pc = 0
-        var steps = CodeSteps(reducer: runner)
-        let exit = try runner.run(
+        var steps = CodeSteps(reducerRunIn: vm)
+        let exit = try vm.run(
             c, &state, &slots, action: slots[0], temporaries, Evaluator(clock: nil), pc: &pc, steps: &steps)
         guard case .end = exit else {
             Issue.record("stopped before its end")

@@ -4,7 +4,7 @@ import SagaLanguage
 /// A body compiled by the ``Compiler``: a flat array of instructions over numbered places,
 /// with its constants, keys and a line table.
 ///
-/// ``ReducerRunner`` runs a reducer's code in one loop.
+/// The ``VM`` runs it in one loop.
 ///
 /// The instructions are plain data (numbers into ``keys``, ``constants``, ``paths``,
 /// ``records``, ``calls`` and ``handlers``), so reading one copies a few bytes and retains

@@ -1,4 +1,4 @@
-/// Why code that ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` runs stopped.
+/// Why code that ``VM/run(_:_:_:action:_:_:pc:steps:)`` runs stopped.
 enum CodeExit {
     /// It ran to its end.
     case end

@@ -1,16 +1,16 @@
 import SagaCore
 import SagaLanguage
 
-/// The steps that code run by ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)`` counts: a
+/// The steps that code run by ``VM/run(_:_:_:action:_:_:pc:steps:)`` counts: a
 /// reducer's loop turns, or a saga task's steps.
 ///
 /// A task's step loop counts its statements' steps here, and the code of the task's loops
 /// goes on with the same counts, with the same checks at each step (see
 /// ``Interpreter/runCode(_:_:_:)``).
 struct CodeSteps {
-    /// The reducer whose loop turns are counted (see ``ReducerRunner/countStep()``); `nil` for
-    /// a saga's steps.
-    private unowned(unsafe) let reducer: ReducerRunner?
+    /// The machine whose count of a reducer's loop turns this is (see ``VM/countStep()``);
+    /// `nil` for a saga's steps.
+    private unowned(unsafe) let reducer: VM?
     /// Whether ``reducer`` is set: the code is a reducer's.
     let isReducer: Bool
     /// The interpreter and the task whose steps are counted, which make its calls by value
@@ -48,10 +48,10 @@ struct CodeSteps {
     /// reducer.
     private(set) var bound = Int.min
 
-    /// A reducer's loop turns.
+    /// A reducer's loop turns, counted by `vm`.
     @inline(__always)
-    init(reducer: ReducerRunner) {
-        self.reducer = reducer
+    init(reducerRunIn vm: VM) {
+        self.reducer = vm
         isReducer = true
         interpreter = nil
         task = nil

@@ -161,7 +161,7 @@ extension Interpreter {
         let temporaries = task.temporaries ?? code.constantBase
         // A task without variables reads none: its empty array is not made unique to be written.
         if task.env.isEmpty {
-            return try reducers.run(
+            return try vm.run(
                 code, &noState, temporaries, action: .null, temporaries, ev, pc: &pc, steps: &counts)
         }
         // Code that writes no variable reads them where they lie: the array it may share with
@@ -169,14 +169,14 @@ extension Interpreter {
         if code.writesNoVariables {
             return try task.env.withUnsafeBufferPointer { (env) throws(SagaError) -> CodeExit in
                 let variables = env.baseAddress.map { UnsafeMutablePointer(mutating: $0) } ?? temporaries
-                return try reducers.run(
+                return try vm.run(
                     code, &noState, variables, action: .null, temporaries, ev, pc: &pc, steps: &counts)
             }
         }
         // The variables stay the task's while the code runs (a `put` it makes may read them),
         // and nothing but the code writes them meanwhile. A saga's code has no state.
         return try task.env.withUnsafeMutableBufferPointer { (env) throws(SagaError) -> CodeExit in
-            try reducers.run(
+            try vm.run(
                 code, &noState, env.baseAddress ?? temporaries, action: .null, temporaries, ev, pc: &pc,
                 steps: &counts)
         }

@@ -3,12 +3,10 @@ import SagaLanguage
 
 /// Runs the program's reducers: pure, synchronous code over the state.
 ///
-/// A reducer that fails leaves the state as it was before it ran; the failure is reported and
-/// the dispatch goes on.
-///
-/// Its mutable fields are unchecked for exclusivity, as ``SagaTask``'s are: only the store's
-/// reducer call reaches them, one action at a time (the store queues a dispatch made during
-/// another), and the checks would be paid at every action.
+/// Each reducer's body is compiled once, and runs on the ``VM`` over variables and
+/// temporaries that all reducers share (they run one at a time: the store queues a dispatch
+/// made during another). A reducer that fails leaves the state as it was before it ran; the
+/// failure is reported and the dispatch goes on.
 final class ReducerRunner {
     private let program: Program
     private let output: RunOutput
@@ -19,48 +17,16 @@ final class ReducerRunner {
     /// One whose body is a single `state.key = …` does not: that assignment either happens
     /// whole or fails before changing anything.
     private let needsUndo: [Bool]
-    /// Whether the running reducer logs what it changes.
-    @exclusivity(unchecked) var logging = true
-    /// The clock, for `now()` in a reducer; set by the interpreter.
-    ///
-    /// Strong: a clock holds nothing, so there is no cycle, and a weak load costs two atomic
-    /// operations per reducer run.
-    @exclusivity(unchecked) var clock: (any SchedulerClock)?
-
     /// The variables of the running reducer: room for the most any reducer has, all `.null`
     /// between runs.
     private let slots: UnsafeMutablePointer<Value>
     private let slotCapacity: Int
-    /// What the running reducer changed in the state, to put back if it fails.
-    @exclusivity(unchecked) var undo = StateUndoLog()
-    /// The `try`s of the reducer running (see ``ReducerTries``): empty between runs.
-    @exclusivity(unchecked) var tries = ReducerTries()
     /// Each reducer's body, compiled (see ``Code``).
     let codes: [Code]
     /// The temporaries of the code: as many as the most any reducer needs, all `.null`
     /// between runs.
     private let temporaries: UnsafeMutablePointer<Value>
     private let temporaryCount: Int
-    /// Loop iterations left in the current reducer run (see ``Interpreter/Options/maxSteps``).
-    @exclusivity(unchecked) private var stepsLeft = 0
-    /// The limit of loop iterations in one reducer run.
-    @exclusivity(unchecked) var maxSteps = 100_000_000
-    /// The longest list or string a reducer may build (see ``Evaluator/maxLength``).
-    @exclusivity(unchecked) var maxLength = Int.max
-    /// The run's memory budget, if it has one.
-    @exclusivity(unchecked) var memoryWatch: MemoryWatch?
-    /// Loop iterations of every reducer run so far (for ``Interpreter/Options/maxRunSteps``).
-    @exclusivity(unchecked) private(set) var stepsTaken = 0
-    /// The steps the run had left (``Interpreter/Options/maxRunSteps``) when ``stepsTaken`` was
-    /// ``stepsAtAction``.
-    ///
-    /// The reducers' loop iterations take from them too. Set before each action; `Int.max`
-    /// without a limit.
-    @exclusivity(unchecked) var runStepsLeft = Int.max
-    @exclusivity(unchecked) var stepsAtAction = 0
-    /// Set when a reducer's loop used up ``runStepsLeft``: it is rolled back as a failed one is,
-    /// without a report, and the run is out of steps.
-    @exclusivity(unchecked) var ranOutOfRunSteps = false
     /// Reducers that run after the program's own (the persistence reducer), as one.
     ///
     /// One closure in a `let`, called where it is: called out of an array, each would be
@@ -68,9 +34,12 @@ final class ReducerRunner {
     private let extra: ((inout Value, Value) -> Void)?
     /// Whether there is no reducer at all, the program's or another: a program of sagas alone.
     let reducesNothing: Bool
+    /// The machine the reducers' code runs on.
+    let vm: VM
 
-    init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = []) {
+    init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = [], vm: VM = VM()) {
         self.program = program
+        self.vm = vm
         self.output = output
         self.extra = Self.joined(extra)
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
@@ -141,24 +110,7 @@ final class ReducerRunner {
             room.deinitialize(count: count)
             room.deallocate()
         }
-        return try value(of: code, it: .null, slots: room, room: room, Evaluator(now: 0))
-    }
-
-    /// The value of an expression's code (``Code/init(expression:slotCount:)``), `it` its
-    /// state, over the variables in `slots` (only read), its temporaries in `room`.
-    func value(
-        of code: Code, it: Value, slots: UnsafeMutablePointer<Value>, room: UnsafeMutablePointer<Value>,
-        _ ev: Evaluator
-    ) throws(SagaError) -> Value {
-        var state = it
-        var pc = 0
-        var steps = CodeSteps(reducer: self)
-        let exit = try run(code, &state, slots, action: .null, room, ev, pc: &pc, steps: &steps)
-        guard case .returns(let place) = exit else { return .null }
-        return CodePlaces(
-            slots: slots, temporaries: room, constants: code.constantBase, locals: room + code.temporaryCount
-        )
-        .read(place)
+        return try vm.value(of: code, it: .null, slots: room, room: room, Evaluator(now: 0))
     }
 
     /// Applies every matching reducer, in declaration order.
@@ -194,26 +146,13 @@ final class ReducerRunner {
                     for s in 0..<size { slots[s] = .null }
                 }
             }
-            let allowed = Swift.min(maxSteps, runStepsLeft &- (stepsTaken &- stepsAtAction))
-            stepsLeft = allowed
-            logging = needsUndo[i]
-            defer { stepsTaken &+= allowed - Swift.max(stepsLeft, 0) + 1 }
-            // In place, with an undo log: a copy of the state to fall back on would make the
-            // first assignment copy all of it.
-            do {
-                let ev = Evaluator(clock: clock, maxLength: maxLength, memory: memoryWatch)
-                var pc = 0
-                var steps = CodeSteps(reducer: self)
-                // Code that reads only the action's members reads them from `action`, and
-                // never reads the variables.
-                _ = try run(codes[i], &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
-                undo.commit()
+            do throws(SagaError) {
+                try vm.runReducer(
+                    codes[i], &state, slots, action: action, temporaries, temporaryCount: temporaryCount,
+                    logsChanges: needsUndo[i])
             } catch {
-                // A failed instruction may leave a temporary it had not passed on yet.
-                for t in 0..<temporaryCount { temporaries[t] = .null }
-                undo.rollBack(&state)
                 // The run is out of steps: it stops, with no reducer run after.
-                if ranOutOfRunSteps { return }
+                if vm.ranOutOfRunSteps { return }
                 output.error(report(i, error.message))
             }
         }
@@ -233,21 +172,5 @@ final class ReducerRunner {
         let loc = program.reducers[index].location
         let file = loc.file >= 0 && Int(loc.file) < program.files.count ? program.files[Int(loc.file)].path : "?"
         return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
-    }
-
-    /// Counts one loop iteration; too many in one reducer run is an endless loop.
-    func countStep() throws(SagaError) {
-        stepsLeft -= 1
-        if stepsLeft < 0 { throw loopedTooOften() }
-    }
-
-    /// The error of a reducer run that looped more than ``maxSteps`` times: out of line, so
-    /// that the code loop, where ``countStep()`` is inlined, does not set up its text.
-    @inline(never)
-    private func loopedTooOften() -> SagaError {
-        if runStepsLeft &- (stepsTaken &- stepsAtAction) < maxSteps { ranOutOfRunSteps = true }
-        return SagaError(
-            kind: "RangeError",
-            message: "the reducer looped \(maxSteps) times (an endless loop?); raise the limit with --max-steps")
     }
 }

@@ -1,6 +1,6 @@
 import SagaCore
 
-/// The `try`s of a reducer's code as it runs (see ``ReducerRunner/run(_:_:_:action:_:_:pc:steps:)``):
+/// The `try`s of a reducer's code as it runs (see ``VM/run(_:_:_:action:_:_:pc:steps:)``):
 /// the handlers it stands in, innermost last, and the errors whose `finally` blocks run, each
 /// with the number of handlers left when its block began.
 ///

@@ -10,7 +10,7 @@ extension Interpreter {
             // Read only: the code computes an expression, which writes temporaries alone.
             let slots = variables.baseAddress.map { UnsafeMutablePointer(mutating: $0) } ?? room
             do throws(SagaError) {
-                return try reducers.value(of: code, it: action, slots: slots, room: room, ev)
+                return try vm.value(of: code, it: action, slots: slots, room: room, ev)
             } catch {
                 expressionRoom.empty(code.roomCount)
                 throw error

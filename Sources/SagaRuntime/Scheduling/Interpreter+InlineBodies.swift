@@ -65,7 +65,7 @@ extension Interpreter {
             var counts = CodeSteps(self, inline: run, yieldAfter: Int.max, maxSteps: Int.max)
             do throws(SagaError) {
                 exit = try frame.withUnsafeMutableBufferPointer { (slots) throws(SagaError) -> CodeExit in
-                    try reducers.run(
+                    try vm.run(
                         code, &noState, slots.baseAddress ?? room, action: .null, room, ev, pc: &pc, steps: &counts)
                 }
             } catch {

@@ -74,9 +74,9 @@ extension Interpreter {
         binding.runStarted(self)
         if let limit = options.maxMemory {
             budget.memoryWatch = MemoryWatch(limit: limit)
-            reducers.memoryWatch = budget.memoryWatch
+            vm.memoryWatch = budget.memoryWatch
         }
-        reducers.clock = clock
+        vm.clock = clock
         for saga in program.sagas {
             let task = newTask(
                 name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,

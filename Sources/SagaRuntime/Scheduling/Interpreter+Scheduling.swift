@@ -55,7 +55,7 @@ extension Interpreter {
     func withinRunLimits() -> Bool {
         if budget.isSpent { return false }
         if stopRequest.isAsked, !rootsStopped { return false }
-        guard let overrun = budget.countTurn(reducerSteps: reducers.stepsTaken) else { return true }
+        guard let overrun = budget.countTurn(reducerSteps: vm.stepsTaken) else { return true }
         overran(overrun)
         return false
     }
@@ -101,7 +101,7 @@ extension Interpreter {
 
     /// How many more steps a task may take in its turn before the run as a whole has taken
     /// ``Options/maxRunSteps``: `Int.max` without a limit.
-    var runStepsLeft: Int { budget.stepsLeft(reducerSteps: reducers.stepsTaken) }
+    var runStepsLeft: Int { budget.stepsLeft(reducerSteps: vm.stepsTaken) }
 
     /// An app dispatched an action itself.
     ///
@@ -324,7 +324,7 @@ extension Interpreter {
     @inline(__always)
     func withinLimitsAtOnce() -> Bool {
         if budget.isSpent { return false }
-        guard let overrun = budget.countStep(reducerSteps: reducers.stepsTaken) else { return true }
+        guard let overrun = budget.countStep(reducerSteps: vm.stepsTaken) else { return true }
         overran(overrun)
         return false
     }
@@ -374,11 +374,11 @@ extension Interpreter {
     private func storeProcessesCountingSteps(_ action: Value) -> SagaError? {
         processingOwnEntry = true
         defer { processingOwnEntry = false }
-        reducers.runStepsLeft = runStepsLeft
-        reducers.stepsAtAction = reducers.stepsTaken
+        vm.runStepsLeft = runStepsLeft
+        vm.stepsAtAction = vm.stepsTaken
         defer {
-            if reducers.ranOutOfRunSteps, let limit = options.maxRunSteps {
-                reducers.ranOutOfRunSteps = false
+            if vm.ranOutOfRunSteps, let limit = options.maxRunSteps {
+                vm.ranOutOfRunSteps = false
                 overran(.steps(limit))
             }
         }

@@ -26,7 +26,7 @@ struct RunBudget {
     /// turns on its own, or a memory budget (a run without one pays for no count).
     let checksEachTurn: Bool
     /// Steps taken by every task so far (the reducers count theirs apart, see
-    /// ``ReducerRunner/stepsTaken``).
+    /// ``VM/stepsTaken``).
     var stepsTaken = 0
     /// Turns taken since the run last heard from outside.
     var turnsWithoutInput = 0

@@ -1,7 +1,7 @@
 import SagaCore
 import SagaLanguage
 
-extension ReducerRunner {
+extension VM {
     /// Runs code (see ``Code``) over the state and the variables in `slots`; `temporaries` has
     /// room for the code's ``Code/temporaryCount``.
     ///
