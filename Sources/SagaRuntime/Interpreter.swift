@@ -149,6 +149,10 @@ public final class Interpreter {
     /// The frame of the last block that ended in its parent's turn, its slots null, for the
     /// next one to fill (see ``runInline(_:frame:parent:at:)``).
     @exclusivity(unchecked) var spareFrame: [Value] = []
+    /// The handlers of the `try`s a block running in its parent's turn stands in, innermost
+    /// last: they go to its task if it gets one (see ``runInline(_:frame:parent:at:)``), and
+    /// are empty otherwise.
+    @exclusivity(unchecked) var inlineHandlers: [Code.Handler] = []
     /// The handle of a stand-in for blocks that ended in their parent's turn (see
     /// ``endedBodyHandle(_:at:)``), made once.
     @exclusivity(unchecked) var endedBody: Value?

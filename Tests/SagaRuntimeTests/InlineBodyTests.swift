@@ -35,6 +35,7 @@ import Testing
             ("put \"b\"; let p = put \"c\" { n: a.n }; put \"d\" { n: 1 }", 4),
             ("if a.n > 1 { log \"x\" } else if a.n > 0 { if a.n == 1 { put \"b\" } } else { let y = 2 }", 6),
             ("var r = {n: 1}; r.n = 2", 3),
+            ("try { put \"b\" } catch e { log \"\\(e.message)\" }", 6),
         ]
         for (source, steps) in inline {
             let block = try #require(body(source), "\(source)")
@@ -43,6 +44,7 @@ import Testing
         let asTasks = [
             "let b = take \"b\"", "delay 1", "if a.n > 1 { delay 1 }", "put a.type", "fork { log \"x\" }",
             "try { log \"x\" } finally { log \"y\" }", "var i = 0; while i < 2 { i = i + 1 }",
+            "try { log \"x\" } catch e { log \"y\" } finally { log \"z\" }", "transaction { put \"b\" }",
         ]
         for source in asTasks {
             let block = try #require(body(source), "\(source)")
@@ -320,5 +322,67 @@ import Testing
             """, configure: { $0.maxTasks = 2 })
         #expect(outcome.lines == ["caught more than 2 tasks would be alive at once; raise the limit with --max-tasks"])
         #expect(outcome.errors.contains { $0.contains("at saga main (test.saga:4:3)") })
+    }
+
+    /// A body inside `try` … `catch` runs inline; an error there goes to the `catch`, which
+    /// runs in the task the body gets at the instruction that failed, before the watcher takes
+    /// again.
+    @Test func anErrorInATryOfABodyGoesToItsCatch() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              every "a" as a {
+                try {
+                  log "try \\(a.n)"
+                  if a.n == 2 { let bad = len(a.n) }
+                  log "tried \\(a.n)"
+                } catch e {
+                  log "caught \\(a.n): \\(e.message)"
+                }
+                log "after \\(a.n)"
+              }
+            }
+            saga other { loop { let a = take "a"; log "other \\(a.n)" } }
+            """, input: Self.actions("a", 3))
+        #expect(
+            outcome.lines == [
+                "try 1", "tried 1", "after 1", "other 1", "try 2",
+                "caught 2: len expects a string, list or record, got number", "after 2", "other 2", "try 3",
+                "tried 3", "after 3", "other 3",
+            ])
+        #expect(outcome.errors == [])
+        #expect(outcome.status == .success)
+    }
+
+    /// A body that gets its task at a `put` inside a `try` (the action woke a task) stands in
+    /// that `try` as its task: an error after the `put` is caught. An error past the `try`s is
+    /// not, nor by a `try` the body ended before it had its task.
+    @Test func aBodyThatGetsItsTaskInsideATryStandsInIt() async {
+        let outcome = await runWithAndWithoutShortCuts(
+            """
+            saga main {
+              every "a" as a {
+                try { log "start \\(a.n)" } catch e { log "never" }
+                try {
+                  try { put "b" { n: a.n }; let bad = len(a.n) } catch inner { log "inner \\(a.n)" }
+                  put "b" { n: a.n + 10 }
+                  let worse = a.n + null
+                } catch outer {
+                  log "outer \\(a.n)"
+                }
+                put "b" { n: a.n + 20 }
+                if a.n == 2 { let last = len(a.n) }
+                log "end \\(a.n)"
+              }
+              every "b" as b { log "b \\(b.n)" }
+            }
+            """, input: Self.actions("a", 2))
+        #expect(
+            outcome.lines == [
+                "start 1", "b 1", "inner 1", "b 11", "outer 1", "b 21", "end 1", "start 2", "b 2", "inner 2",
+                "b 12", "outer 2", "b 22",
+            ])
+        #expect(outcome.status == .sagaFailed)
+        #expect(outcome.errors.joined().contains("len expects a string, list or record, got number"))
     }
 }

@@ -312,16 +312,20 @@ struct CodeSteps {
         interpreter?._withUnsafeGuaranteedRef { $0.emit(line) }
     }
 
-    /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the task keeps the handler.
+    /// A ``Code/Instruction/tryBegin(_:)`` of a saga's code: the task keeps the handler; a
+    /// block running in its parent's turn keeps it with the interpreter until it has a task
+    /// (see ``Interpreter/inlineHandlers``).
     @inline(__always)
     func beginTry(_ handler: Code.Handler) {
-        task?._withUnsafeGuaranteedRef { $0.beginTry(handler) }
+        if let task { return task._withUnsafeGuaranteedRef { $0.beginTry(handler) } }
+        if inline != nil { interpreter?._withUnsafeGuaranteedRef { $0.inlineHandlers.append(handler) } }
     }
 
     /// A ``Code/Instruction/tryEnd`` of a saga's code (see ``CodeTries/endTry(_:)``).
     @inline(__always)
     func endTry() {
-        task?._withUnsafeGuaranteedRef { $0.endTry() }
+        if let task { return task._withUnsafeGuaranteedRef { $0.endTry() } }
+        if inline != nil { interpreter?._withUnsafeGuaranteedRef { _ = $0.inlineHandlers.popLast() } }
     }
 
     /// A ``Code/Instruction/finallyLeave`` of a saga's code: the way out that ran the `finally`

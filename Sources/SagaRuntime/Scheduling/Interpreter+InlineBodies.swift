@@ -25,6 +25,9 @@ import SagaLanguage
 ///   ``Interpreter/dispatch(_:from:)`` leaves it;
 /// - a `put`'s action woke tasks, or failed: the task waits on the `put` and is woken after
 ///   them, as ``Interpreter/dispatchAtOnce(_:putter:)`` leaves it.
+///
+/// The task stands in the `try`s its code began (``Interpreter/inlineHandlers``), so that an
+/// error there goes to their `catch` blocks, in the task.
 extension Interpreter {
     /// A block running in its parent's turn: what its code's `put`s need to give it its task
     /// (see ``putInline(_:into:_:_:past:_:)``).
@@ -164,6 +167,11 @@ extension Interpreter {
         parent.adopt(child)
         child.pc = pc
         if let room { moveRoom(room, to: child) }
+        // It stands in the `try`s the code began.
+        if !inlineHandlers.isEmpty {
+            for handler in inlineHandlers { child.beginTry(handler) }
+            inlineHandlers.removeAll(keepingCapacity: true)
+        }
         return child
     }
 
