@@ -169,17 +169,15 @@ public final class Interpreter {
     public var state: Value { binding.stateValue }
 
     /// The run queues, the dispatch queue and the tasks waiting for actions, messages and timers.
-    let scheduler = Scheduler()
+    let scheduler: Scheduler
+    /// The run's tasks: its roots, who forked whom, how a task ends or is cancelled.
+    let taskTree: TaskTree
     var hostCalls: HostCallTable
     /// What event channels' hosts have sent, not yet delivered.
     let eventInbox: EventInbox
     /// The event channels of the run (see ``EventChannelTable``).
     @exclusivity(unchecked) var eventChannels = EventChannelTable()
     @exclusivity(unchecked) var nextID = 1
-    /// Tasks started and not yet finished (see ``Options/maxTasks``).
-    @exclusivity(unchecked) var liveTasks = 0
-    /// Finished tasks kept to run new ones in.
-    @exclusivity(unchecked) var spareTasks = SpareTasks()
     /// Root sagas and spawned tasks that failed.
     @exclusivity(unchecked) var failures = 0
     /// Set while the interpreter has the store process one of its own dispatch entries, so
@@ -264,8 +262,6 @@ public final class Interpreter {
     /// For the trace: each effect's description, made once, by where it is and its kind (see
     /// ``effectDescription(_:)``).
     @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]
-    /// The root sagas, for ``stop()``.
-    @exclusivity(unchecked) var roots: [SagaTask] = []
     /// Root sagas written in Swift, started after the program's own, in the order added.
     @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
     /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
@@ -274,10 +270,6 @@ public final class Interpreter {
     /// The calls whose mocks line never answers, with the task that made each (and its token
     /// then): the run warns of those still waiting when it ends.
     @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
-    /// Whether a task has waited on a `join` in this run: only then can the run end with one
-    /// that never ends (see ``warnOfJoinsThatNeverEnd()``), which its end would otherwise look
-    /// for through every task still waiting.
-    @exclusivity(unchecked) var hasWaitedOnJoin = false
 
     /// Creates an interpreter for a program.
     ///
@@ -365,6 +357,10 @@ public final class Interpreter {
         self.reducers = reducers
         self.vm = reducers.vm
         self.binding = binding
+        let scheduler = Scheduler()
+        self.scheduler = scheduler
+        self.taskTree = TaskTree(scheduler: scheduler)
+        taskTree.interpreter = self
     }
 
     /// Prints the action line, when asked for, as its queue entry is processed.

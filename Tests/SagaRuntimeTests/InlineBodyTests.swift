@@ -354,9 +354,10 @@ import Testing
         #expect(outcome.status == .success)
     }
 
-    /// A body that gets its task at a `put` inside a `try` (the action woke a task) stands in
-    /// that `try` as its task: an error after the `put` is caught. An error past the `try`s is
-    /// not, nor by a `try` the body ended before it had its task.
+    /// A body that gets its task inside a `try` stands in that `try` as its task.
+    ///
+    /// It gets it at a `put` whose action woke a task: an error after the `put` is caught. An
+    /// error past the `try`s is not, nor by a `try` the body ended before it had its task.
     @Test func aBodyThatGetsItsTaskInsideATryStandsInIt() async {
         let outcome = await runWithAndWithoutShortCuts(
             """

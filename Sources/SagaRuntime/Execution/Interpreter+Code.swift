@@ -256,7 +256,7 @@ extension Interpreter {
         }
         if tracer != nil { traceEffect(at: code.sites[site], task) }
         // One that has ended or is being cancelled already has nothing to cancel.
-        if !target.isDone, !target.isCancelling { scheduler.schedule(cancelWork(target)) }
+        if !target.isDone, !target.isCancelling { scheduler.schedule(taskTree.cancelWork(target)) }
         return true
     }
 

@@ -58,7 +58,7 @@ extension Interpreter {
                     throw SagaError.typeError("cancel needs a task, got a \(h.kind.rawValue)")
                 }
                 if target === task { return cancelSelf(task) }
-                scheduler.schedule(cancelWork(target))
+                scheduler.schedule(taskTree.cancelWork(target))
                 return .value(.null)
             case .list(let items):
                 for item in items {
@@ -72,13 +72,13 @@ extension Interpreter {
             }
             var others = false
             for target in targets where target !== task {
-                scheduler.schedule(cancelWork(target))
+                scheduler.schedule(taskTree.cancelWork(target))
                 others = true
             }
             guard targets.contains(where: { $0 === task }) else { return .value(.null) }
             // Last: after the others' cancellations, as another task's cancel would come.
             guard others else { return cancelSelf(task) }
-            scheduler.schedule(cancelWork(task))
+            scheduler.schedule(taskTree.cancelWork(task))
             return .suspended
         case .delay(_, let valueExpr, _):
             let ms = try Interpreter.milliseconds(operands[0], "delay")
@@ -655,12 +655,12 @@ extension Interpreter {
         let pending = tasks.filter { !$0.isDone }
         if pending.isEmpty {
             if isList { for t in tasks { try Value.checkDepth(of: t.result) } }
-            return .value(Interpreter.joinResult(tasks, isList: isList))
+            return .value(TaskTree.joinResult(tasks, isList: isList))
         }
         let state = JoinState(tasks: tasks, isList: isList)
         state.remaining = pending.count
         block(task, on: .join(state))
-        hasWaitedOnJoin = true
+        taskTree.hasWaitedOnJoin = true
         for t in pending { t.addJoiner(task, token: task.token) }
         return .suspended
     }
@@ -679,7 +679,7 @@ extension Interpreter {
     /// Blocks `task` until `t`, which is running, ends.
     func blockOnJoin(_ task: SagaTask, of t: SagaTask) {
         block(task, on: .joinOne(t))
-        hasWaitedOnJoin = true
+        taskTree.hasWaitedOnJoin = true
         t.addJoiner(task, token: task.token)
     }
 
@@ -691,7 +691,7 @@ extension Interpreter {
         switch t.outcome {
         case .failed(let f)?: return .completion(.throwError(f))
         case .cancelled?:
-            noteJoinCancels(task, at: runningSite?.statement.location)
+            taskTree.noteJoinCancels(task, at: runningSite?.statement.location)
             task.isCancelling = true
             return .completion(.cancel)
         default: return nil

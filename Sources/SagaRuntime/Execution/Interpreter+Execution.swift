@@ -117,7 +117,7 @@ extension Interpreter {
             case .elsewhere: continue
             }
             guard let last = task.frames.indices.last, case .call(let frame) = task.frames[last] else {
-                bodyEnded(task, .normal)
+                taskTree.bodyEnded(task, .normal)
                 return
             }
             task.frames.removeLast()
@@ -249,7 +249,7 @@ extension Interpreter {
                 continue
             }
         }
-        bodyEnded(task, completion)
+        taskTree.bodyEnded(task, completion)
         return false
     }
 

@@ -76,7 +76,7 @@ extension Interpreter {
         // Held by the code for as long as it runs: read without a retain.
         unowned(unsafe) let site = code.sites[index]
         let size = site.forkFrameSize >= 0 ? Int(site.forkFrameSize) : task.env.count
-        guard liveTasks < options.maxTasks, budget.memoryWatch?.isExceeded != true else {
+        guard taskTree.liveTasks < options.maxTasks, budget.memoryWatch?.isExceeded != true else {
             return (.statement(index), false)
         }
         // The site holds its block's code: read without a retain once it has it.

@@ -34,7 +34,7 @@ extension Interpreter {
         if !native.started {
             native.started = true
             if case .unwind(let completion) = resumption {
-                bodyEnded(task, completion)
+                taskTree.bodyEnded(task, completion)
                 return
             }
             let effects = SagaEffects(driver: driver)
@@ -70,10 +70,10 @@ extension Interpreter {
         while true {
             switch await driver.next() {
             case .finished(.success):
-                bodyEnded(task, task.isCancelling ? .cancel : .normal)
+                taskTree.bodyEnded(task, task.isCancelling ? .cancel : .normal)
                 return
             case .finished(.failure(let error)):
-                bodyEnded(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
+                taskTree.bodyEnded(task, .throwError(Failure(error: error, trace: trace(task, at: task.location))))
                 return
             case .effect(.selectState):
                 guard let snapshotting = binding as? any StateSnapshotting else {
@@ -210,7 +210,7 @@ extension Interpreter {
                 guard case .handle(let h) = handle, let target = h.object as? SagaTask else {
                     throw SagaError.typeError("cancel needs a task, got \(handle.kindName)")
                 }
-                scheduler.schedule(cancelWork(target))
+                scheduler.schedule(taskTree.cancelWork(target))
                 return .success(.null)
             }
         } catch {

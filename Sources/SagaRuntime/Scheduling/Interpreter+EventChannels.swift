@@ -100,7 +100,7 @@ extension Interpreter {
 
     /// Whether an open event channel of the host's holds END back: while it is open and some
     /// task could still take from it.
-    var eventSourcesHoldEnd: Bool { eventChannels.holdsEnd && liveTasks > 0 }
+    var eventSourcesHoldEnd: Bool { eventChannels.holdsEnd && taskTree.liveTasks > 0 }
 
     /// Once the run is over: closes every event channel still open (each host runs its
     /// cleanup), and reports input lines for channels that never opened.

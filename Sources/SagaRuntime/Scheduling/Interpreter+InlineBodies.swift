@@ -51,8 +51,8 @@ extension Interpreter {
     func runInline(_ code: Code, frame size: Int, parent: SagaTask, at location: SourceLocation) -> SagaTask? {
         let id = makeID()
         if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
-        // Alive while it runs, as its task would be.
-        liveTasks += 1
+        // Not counted among the live tasks until it has its task (see ``bodyTask(_:_:past:_:)``):
+        // nothing that runs meanwhile starts a task or reads the count.
         var frame = inlineFrame(size, of: parent, code)
         var run = InlineBodyRun(
             parentReference: .passUnretained(parent), codeReference: .passUnretained(code), id: id, location: location)
@@ -98,7 +98,6 @@ extension Interpreter {
             return child
         }
         keepInlineFrame(&frame)
-        liveTasks -= 1
         // The step that finds the block's end.
         budget.stepsTaken &+= 1
         return nil
@@ -164,6 +163,7 @@ extension Interpreter {
             code: run.codeReference.takeUnretainedValue())
         child.ownsVariables = true
         run.child = child
+        taskTree.liveTasks += 1
         parent.adopt(child)
         child.pc = pc
         if let room { moveRoom(room, to: child) }

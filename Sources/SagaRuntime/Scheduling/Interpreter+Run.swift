@@ -81,12 +81,12 @@ extension Interpreter {
             let task = newTask(
                 name: "saga \(saga.name)", location: saga.location, kind: .root, parent: nil,
                 env: [Value](repeating: .null, count: saga.slotCount), body: saga.body)
-            roots.append(task)
+            taskTree.roots.append(task)
             scheduler.schedule(task)
         }
         for (name, saga) in nativeRoots {
             let task = nativeTask(name: "saga \(name)", kind: .root, parent: nil, saga)
-            roots.append(task)
+            taskTree.roots.append(task)
             scheduler.schedule(task)
         }
         scheduler.flushWakeups()
@@ -116,8 +116,8 @@ extension Interpreter {
         let inputFailure = clock.isVirtual ? await runVirtual(input) : await runReal(input)
         closeEventChannels()
         warnOfCallsNeverAnswered()
-        if !budget.isSpent { warnOfJoinsThatNeverEnd() }
-        releaseUnfinishedTasks()
+        if !budget.isSpent { taskTree.warnOfJoinsThatNeverEnd() }
+        taskTree.releaseUnfinishedTasks()
         if options.printState { emit("state " + binding.stateValue.canonicalJSON) }
         if let inputFailure {
             output.error(inputFailure.described(in: input?.name))
@@ -326,7 +326,7 @@ extension Interpreter {
     /// Cancels every root saga, and runs what that makes runnable.
     private func stopRoots(isolation: isolated (any Actor)? = #isolation) async {
         rootsStopped = true
-        for root in roots { scheduler.schedule(cancelWork(root)) }
+        for root in taskTree.roots { scheduler.schedule(taskTree.cancelWork(root)) }
         await drain()
     }
 

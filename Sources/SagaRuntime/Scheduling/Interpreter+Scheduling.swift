@@ -140,7 +140,7 @@ extension Interpreter {
             execute(task)
         case .cancelChildren(let task):
             for child in task.children {
-                scheduler.schedule(cancelWork(child))
+                scheduler.schedule(taskTree.cancelWork(child))
             }
         case .subscribe(let channel):
             channel.waitSequence = scheduler.nextWaitSequence()

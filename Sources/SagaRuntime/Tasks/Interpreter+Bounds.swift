@@ -19,7 +19,7 @@ extension Interpreter {
     func newTask(
         name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value], code: Code
     ) -> SagaTask {
-        liveTasks += 1
+        taskTree.liveTasks += 1
         return makeTask(id: makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
 
@@ -38,9 +38,9 @@ extension Interpreter {
         name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask, running code: Code,
         frame size: Int, in env: [Value], sharesFrame: Bool = true
     ) -> SagaTask {
-        liveTasks += 1
+        taskTree.liveTasks += 1
         let id = makeID()
-        guard let spare = spareTasks.take() else {
+        guard let spare = taskTree.spareTasks.take() else {
             let frame = sharesFrame ? Self.frame(size, from: env) : Self.ownFrame(size, of: env, code)
             let task = SagaTask(
                 id: id, name: name, location: location, kind: kind, parent: parent, env: frame, body: code)
@@ -103,7 +103,7 @@ extension Interpreter {
         let code = codeStore.code(
             ofEffect: effect, at: location, slotCount: env.count, site: runningSite, entry: entry,
             callShapes: callShapes)
-        liveTasks += 1
+        taskTree.liveTasks += 1
         return makeTask(
             id: id ?? makeID(), name: name, location: location, kind: kind, parent: parent, env: env, code: code)
     }
@@ -117,7 +117,7 @@ extension Interpreter {
         id: Int, name: String, location: SourceLocation, kind: SagaTask.Kind, parent: SagaTask?, env: [Value],
         code: Code
     ) -> SagaTask {
-        guard let spare = spareTasks.take() else {
+        guard let spare = taskTree.spareTasks.take() else {
             return SagaTask(id: id, name: name, location: location, kind: kind, parent: parent, env: env, body: code)
         }
         spare.restart(id: id, name: name, location: location, kind: kind, parent: parent, env: env, body: code)
@@ -132,7 +132,7 @@ extension Interpreter {
     /// Checks that `count` more tasks may start (`--max-tasks`).
     func reserveTasks(_ count: Int) throws(SagaError) {
         if let watch = budget.memoryWatch, watch.isExceeded { throw watch.error }
-        guard liveTasks + count > options.maxTasks else { return }
+        guard taskTree.liveTasks + count > options.maxTasks else { return }
         throw SagaError(
             kind: "RangeError",
             message: "more than \(options.maxTasks) tasks would be alive at once; raise the limit with --max-tasks")

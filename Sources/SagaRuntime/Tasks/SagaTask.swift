@@ -262,7 +262,7 @@ final class SagaTask: @unchecked Sendable {
     }
 
     /// Drops every link to other tasks, values and code: for a task left unfinished when a
-    /// run is over (see ``Interpreter/releaseUnfinishedTasks()``).
+    /// run is over (see ``TaskTree/releaseUnfinishedTasks()``).
     func forgetLinks() {
         parent = nil
         owner = .none

@@ -1,7 +1,13 @@
 import SagaCore
 import SagaLanguage
 
-extension Interpreter {
+extension TaskTree {
+    /// Wakes `task` with `resumption` (see ``Interpreter/wake(_:_:)``).
+    @inline(__always)
+    private func wake(_ task: SagaTask, _ resumption: Resumption) {
+        interpreter?.wake(task, resumption)
+    }
+
     /// A task's body has ended; the task ends once its attached children have (see
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {
@@ -15,7 +21,7 @@ extension Interpreter {
         case .normal: break
         }
         task.phase = .children
-        if task.traceOpen { traceUnblock(task) }
+        if task.traceOpen { interpreter?.traceUnblock(task) }
         task.token &+= 1
         task.wait = .none
         if task.failure != nil || task.isCancelling {
@@ -77,7 +83,7 @@ extension Interpreter {
                 next = parent
             }
         case .root, .detached:
-            if case .failed(let f) = outcome { report(task, f) }
+            if case .failed(let f) = outcome { interpreter?.report(task, f) }
         case .owned:
             switch task.owner {
             case .none:
@@ -150,7 +156,7 @@ extension Interpreter {
     /// The end of a task's cancellation, once what its effect waited for is cancelled: its
     /// body unwinds, then its children are cancelled.
     private func cancelBody(_ task: SagaTask, into work: inout [Work]) {
-        if task.traceOpen { traceUnblock(task) }
+        if task.traceOpen { interpreter?.traceUnblock(task) }
         if task.phase == .body {
             task.token &+= 1
             task.wait = .none
@@ -195,7 +201,7 @@ extension Interpreter {
             combinator.isSettled = true
             return combinator.entries
         case .host(let id):
-            hostCalls.cancel(id)
+            interpreter?.hostCalls.cancel(id)
             return []
         case .none, .take, .channel, .put, .join, .joinOne, .timer:
             return []
@@ -218,7 +224,8 @@ extension Interpreter {
     /// task's is (the run exits 1), never dropped.
     private func failedWhileCancelled(_ task: SagaTask, _ failure: Failure) {
         let name = task.name.trimmingPrefix("call ")
-        report(task, failure, what: task.isCancelling ? name + ", cancelled," : name + ", whose parent had failed,")
+        interpreter?.report(
+            task, failure, what: task.isCancelling ? name + ", cancelled," : name + ", whose parent had failed,")
     }
 
     /// ``abort(_:_:)``'s work but the finishing: whether the parent's body had ended already
@@ -235,7 +242,7 @@ extension Interpreter {
         parent.failure = failure
         if parent.phase == .body {
             scheduler.schedule(cancelBlockedEffect(parent))
-            if parent.traceOpen { traceUnblock(parent) }
+            if parent.traceOpen { interpreter?.traceUnblock(parent) }
             parent.token &+= 1
             parent.wait = .none
             parent.resumption = .unwind(.abort(failure))
@@ -261,7 +268,7 @@ extension Interpreter {
         state.remaining -= 1
         guard state.tasks.allSatisfy(\.isDone) else { return }
         wake(
-            joiner, with: Interpreter.joinResult(state.tasks, isList: state.isList),
+            joiner, with: TaskTree.joinResult(state.tasks, isList: state.isList),
             madeOf: state.isList ? state.tasks.map(\.result) : [])
     }
 
@@ -301,8 +308,8 @@ extension Interpreter {
             }
         }
         guard task.kind == .root, !task.isCancelling else { return }
-        let place = location.map { " at " + describe($0) } ?? ""
-        output.error(
+        let place = location.map { " at " + (interpreter?.describe($0) ?? "?") } ?? ""
+        interpreter?.output.error(
             "note: saga \(task.name.trimmingPrefix("saga ")) is cancelled: the task it joins\(place) was cancelled")
     }
 
@@ -356,7 +363,7 @@ extension Interpreter {
             for part in parts { try Value.checkDepth(of: part) }
         } catch {
             let at = task.waitingStatementLocation ?? task.location
-            return wake(task, .error(Failure(error: error, trace: trace(task, at: at))))
+            return wake(task, .error(Failure(error: error, trace: interpreter?.trace(task, at: at) ?? [])))
         }
         wake(task, .value(value()))
     }

@@ -1,7 +1,7 @@
 import SagaCore
 import SagaStore
 
-extension Interpreter {
+extension TaskTree {
     /// Once a run is over, lets go of the tasks that did not finish.
     ///
     /// A run stopped by its step budget (`maxRunSteps`), or left with tasks blocked for ever,

@@ -1,6 +1,6 @@
 import SagaCore
 
-extension Interpreter {
+extension TaskTree {
     /// The most tasks waiting on a `join` at the end of a run that ``warnOfJoinsThatNeverEnd()``
     /// looks at: past it, the search would cost more than a warning is worth.
     static let joinersLookedAt = 1_000
@@ -11,11 +11,11 @@ extension Interpreter {
     /// the tasks it joins, for the joining task itself. Nothing could end any of them (as in
     /// redux-saga, where such sagas never settle); their `finally` blocks do not run.
     func warnOfJoinsThatNeverEnd() {
-        guard hasWaitedOnJoin else { return }
+        guard hasWaitedOnJoin, let interpreter else { return }
         for joiner in liveJoiners() where Self.waitsForItself(joiner) {
             let at = joiner.waitingStatementLocation ?? joiner.location
-            output.error(
-                "warning: the run ended with \(joiner.name) waiting at \(describe(at)) on a join that can never end "
+            interpreter.output.error(
+                "warning: the run ended with \(joiner.name) waiting at \(interpreter.describe(at)) on a join that can never end "
                     + "(the task it joins waits, through its children, calls and joins, for it); "
                     + "its finally blocks did not run")
         }
