@@ -17,6 +17,9 @@ enum EffectResult {
     /// A `fork` or `spawn` whose child took its first turn at once, with this value (the
     /// child's handle): the task takes its own turn next, behind what the child made to run.
     case resumedAfterChild(Value)
+    /// ``resumedAfterChild(_:)`` of a `fork` whose handle is where the statement wants it
+    /// already, or dropped (a block run in its parent's turn).
+    case resumedAfterChildStored
 }
 
 extension Interpreter {
@@ -492,10 +495,10 @@ extension Interpreter {
         guard ran else { return nil }
         // A child that failed aborted the task, whose turn to unwind is queued.
         if task.token != token { return .suspended }
-        if case .discard = target { return .resumedAfterChild(.null) }
+        if case .discard = target { return .resumedAfterChildStored }
         storeHandle(of: child, code, at: loc, into: target, task)
         task.target = .discard
-        return .resumedAfterChild(.null)
+        return .resumedAfterChildStored
     }
 
     /// Writes the handle of a block run in `task`'s turn into `target`: its task's, or, where it

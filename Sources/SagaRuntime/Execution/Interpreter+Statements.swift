@@ -181,6 +181,8 @@ extension Interpreter {
         case .resumedAfterChild(let handle):
             storeResult(handle, task)
             return turnAfterChild(task)
+        case .resumedAfterChildStored:
+            return turnAfterChild(task)
         }
     }
 

@@ -189,7 +189,8 @@ extension Interpreter {
             case .join(let handle):
                 switch try join(handle, task) {
                 case .value(let v): return .success(v)
-                case .suspended, .entered, .dispatched, .resumedAfterChild: return .success(nil)
+                case .suspended, .entered, .dispatched, .resumedAfterChild, .resumedAfterChildStored:
+                    return .success(nil)
                 case .completion(.throwError(let f)): throw f.error
                 case .completion:
                     throw SagaError(kind: "Cancelled", message: "the joined task was cancelled")
