@@ -177,7 +177,6 @@ public final class Interpreter {
     let eventInbox: EventInbox
     /// The event channels of the run (see ``EventChannelTable``).
     @exclusivity(unchecked) var eventChannels = EventChannelTable()
-    @exclusivity(unchecked) var nextID = 1
     /// Root sagas and spawned tasks that failed.
     @exclusivity(unchecked) var failures = 0
     /// Set while the interpreter has the store process one of its own dispatch entries, so
@@ -388,10 +387,4 @@ public final class Interpreter {
             line.split(separator: "\n", omittingEmptySubsequences: false).map { stamp + $0 }.joined(separator: "\n"))
     }
 
-    /// A fresh id for a task or channel.
-    func makeID() -> Int {
-        let id = nextID
-        nextID += 1
-        return id
-    }
 }

@@ -131,7 +131,7 @@ extension Interpreter {
         case .channel(let buffer, let kind, _):
             var limit: Int?
             if buffer != nil { limit = try bufferSize(operands[0], kind) }
-            return .value(Channel(id: makeID(), limit: limit, kind: kind).handle)
+            return .value(Channel(id: taskTree.makeID(), limit: limit, kind: kind).handle)
         case .actionChannel(let pattern, let buffer, var kind, let location):
             var throttles = false
             var limit: Int?
@@ -150,7 +150,7 @@ extension Interpreter {
             if throttles, case .expr = pattern, case .handle(let h) = patternValue, h.kind == .channel {
                 return .value(.handle(h))
             }
-            let channel = Channel(id: makeID(), limit: limit, kind: kind)
+            let channel = Channel(id: taskTree.makeID(), limit: limit, kind: kind)
             if case .expr = pattern {
                 channel.pattern = try ActionPattern(patternValue)
             } else {
@@ -183,7 +183,7 @@ extension Interpreter {
         let parent = forkingParent(task)
         var env = task.env
         if watcher.hiddenSlot >= 0 {
-            if watcher.hiddenSlot >= env.count { env = Self.padded(env, to: watcher.hiddenSlot + 1) }
+            if watcher.hiddenSlot >= env.count { env = TaskTree.padded(env, to: watcher.hiddenSlot + 1) }
             env[watcher.hiddenSlot] = .null
         }
         let child = newTask(
@@ -613,7 +613,8 @@ extension Interpreter {
     /// loop's hidden variables, `attempt` 0 and `count` the retry's.
     private static func frame(of loop: RetryLoop, from env: [Value], count: Int) -> [Value] {
         let first = loop.firstSlot
-        var frame = env.count >= first + RetryLoop.hiddenCount ? env : padded(env, to: first + RetryLoop.hiddenCount)
+        var frame =
+            env.count >= first + RetryLoop.hiddenCount ? env : TaskTree.padded(env, to: first + RetryLoop.hiddenCount)
         frame[first] = .int(0)
         for slot in first + 1..<loop.countSlot { frame[slot] = .null }
         frame[loop.countSlot] = .int(count)
@@ -727,8 +728,8 @@ extension Interpreter {
         block(task, on: .combinator(combinator))
         let site = runningSite
         // The entries are numbered first, in order, as when they were all made before any ran.
-        let firstID = nextID
-        nextID += count
+        let firstID = taskTree.nextID
+        taskTree.nextID += count
         for i in 0..<count {
             // Past the memory budget the run stops, and the entries made so far with it.
             if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {

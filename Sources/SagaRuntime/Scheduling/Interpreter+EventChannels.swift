@@ -10,7 +10,7 @@ extension Interpreter {
         if eventChannels.isOpen(source.name) {
             throw SagaError(kind: "HostError", message: "an event channel named '\(source.name)' is open already")
         }
-        let channel = Channel(id: makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
+        let channel = Channel(id: taskTree.makeID(), limit: source.buffer.limit, kind: source.buffer.kind)
         let (early, closed, failure) = try source.link(eventInbox, channel)
         eventChannels.add(channel, of: source)
         for message in early { send(message, to: channel) }

@@ -49,7 +49,7 @@ extension Interpreter {
     ///
     /// The caller checked that it may (see ``mayRunInline(_:)``).
     func runInline(_ code: Code, frame size: Int, parent: SagaTask, at location: SourceLocation) -> SagaTask? {
-        let id = makeID()
+        let id = taskTree.makeID()
         if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
         // Not counted among the live tasks until it has its task (see ``bodyTask(_:_:past:_:)``):
         // nothing that runs meanwhile starts a task or reads the count.
@@ -158,7 +158,7 @@ extension Interpreter {
         _ run: inout InlineBodyRun, _ env: [Value], past pc: Int, _ room: UnsafeMutablePointer<Value>?
     ) -> SagaTask {
         let parent = run.parentReference.takeUnretainedValue()
-        let child = makeTask(
+        let child = taskTree.makeTask(
             id: run.id, name: Self.bodyName, location: run.location, kind: .attached, parent: parent, env: env,
             code: run.codeReference.takeUnretainedValue())
         child.ownsVariables = true
@@ -191,7 +191,7 @@ extension Interpreter {
     private func inlineFrame(_ size: Int, of parent: SagaTask, _ code: Code) -> [Value] {
         var frame: [Value] = []
         swap(&frame, &spareFrame)
-        guard frame.count == size else { return Self.ownFrame(size, of: parent.env, code) }
+        guard frame.count == size else { return TaskTree.ownFrame(size, of: parent.env, code) }
         if size == 0 || code.captureCount == 0 { return frame }
         frame.withUnsafeMutableBufferPointer { slots in
             parent.env.withUnsafeBufferPointer { code.copyCaptures($0, into: slots) }

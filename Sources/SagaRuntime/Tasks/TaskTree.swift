@@ -24,6 +24,8 @@ final class TaskTree {
     let scheduler: Scheduler
     /// The root sagas, for ``Interpreter/stop()``.
     @exclusivity(unchecked) var roots: [SagaTask] = []
+    /// The number the next task or channel made takes (see ``makeID()``).
+    @exclusivity(unchecked) var nextID = 1
     /// Tasks started and not yet finished (see ``Interpreter/Options/maxTasks``).
     @exclusivity(unchecked) var liveTasks = 0
     /// Finished tasks kept to run new ones in.
