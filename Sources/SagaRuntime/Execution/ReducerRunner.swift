@@ -10,13 +10,10 @@ import SagaLanguage
 final class ReducerRunner {
     private let program: Program
     private let output: RunOutput
-    /// Each reducer's pattern, evaluated once (reducer patterns see no variables).
-    private var patterns: [ActionPattern?] = []
-    /// Whether each reducer needs an undo log.
-    ///
-    /// One whose body is a single `state.key = …` does not: that assignment either happens
-    /// whole or fails before changing anything.
-    private let needsUndo: [Bool]
+    /// What each reducer's run needs, in declaration order, read where it lies at each action
+    /// (see ``Entry``).
+    private let entries: UnsafeMutablePointer<Entry>
+    private let entryCount: Int
     /// The variables of the running reducer: room for the most any reducer has, all `.null`
     /// between runs.
     private let slots: UnsafeMutablePointer<Value>
@@ -43,7 +40,6 @@ final class ReducerRunner {
         self.output = output
         self.extra = Self.joined(extra)
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
-        self.needsUndo = program.reducers.map { !Self.isOneStateAssignment($0.body.statements) }
         let codes = program.reducers.map { Code(reducer: $0.body.statements, slotCount: max($0.slotCount, 1)) }
         self.codes = codes
         temporaryCount = max(codes.map(\.temporaryCount).max() ?? 0, 1)
@@ -52,10 +48,20 @@ final class ReducerRunner {
         slotCapacity = max(program.reducers.map(\.slotCount).max() ?? 0, 1)
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: .null, count: slotCapacity)
-        patterns = program.reducers.map { compile($0.pattern) }
+        entryCount = codes.count
+        entries = .allocate(capacity: codes.count)
+        for (i, reducer) in program.reducers.enumerated() {
+            (entries + i).initialize(
+                to: Entry(
+                    pattern: Self.compile(reducer.pattern, vm), code: .passUnretained(codes[i]),
+                    slotCount: max(reducer.slotCount, 1),
+                    needsUndo: !Self.isOneStateAssignment(reducer.body.statements)))
+        }
     }
 
     deinit {
+        entries.deinitialize(count: entryCount)
+        entries.deallocate()
         temporaries.deinitialize(count: temporaryCount)
         temporaries.deallocate()
         slots.deinitialize(count: slotCapacity)
@@ -80,11 +86,11 @@ final class ReducerRunner {
         return true
     }
 
-    private func compile(_ pattern: Pattern) -> ActionPattern? {
+    private static func compile(_ pattern: Pattern, _ vm: VM) -> ActionPattern? {
         switch pattern {
         case .any: return .any
         case .expr(let e):
-            guard let v = try? constantValue(e) else { return nil }
+            guard let v = try? constantValue(e, vm) else { return nil }
             return try? ActionPattern(v)
         }
     }
@@ -93,7 +99,7 @@ final class ReducerRunner {
     func initialState() -> Result<Value, SagaError> {
         guard let expr = program.initialState else { return .success(.record(Record())) }
         do {
-            return .success(try constantValue(expr))
+            return .success(try Self.constantValue(expr, vm))
         } catch {
             return .failure(error)
         }
@@ -101,7 +107,7 @@ final class ReducerRunner {
 
     /// The value of an expression that reads no variable (a reducer's pattern, the program's
     /// `state`): its code (``Code/init(expression:slotCount:)``), run once, where `now()` is 0.
-    private func constantValue(_ expr: Expr) throws(SagaError) -> Value {
+    private static func constantValue(_ expr: Expr, _ vm: VM) throws(SagaError) -> Value {
         let code = Code(expression: expr, slotCount: 0)
         let count = max(code.roomCount, 1)
         let room = UnsafeMutablePointer<Value>.allocate(capacity: count)
@@ -123,13 +129,11 @@ final class ReducerRunner {
     }
 
     private func reduceEach(_ state: inout Value, _ action: Value) {
-        // By index: a `for reducer in` loop would copy each declaration (retaining its parts),
-        // a cost every action would pay for every reducer.
-        let type = program.reducers.isEmpty ? nil : ActionPattern.type(of: action)
-        for i in program.reducers.indices {
-            // Matched where the pattern is: binding it would copy it (and destroy the copy),
-            // an outlined call each way per reducer per action.
-            switch patterns[i]?.matches(actionType: type) {
+        let type = entryCount == 0 ? nil : ActionPattern.type(of: action)
+        for i in 0..<entryCount {
+            // Read where they lie: copying an entry would retain and release its parts, a cost
+            // every action would pay for every reducer.
+            switch entries[i].pattern?.matches(actionType: type) {
             case true?: break
             case false?: continue
             case nil:
@@ -138,22 +142,24 @@ final class ReducerRunner {
             }
             // One set of variables, reused: reducers run one at a time and never capture them.
             // Code that reads only the action runs without them.
-            let usesVariables = !codes[i].readsOnlyTheAction
-            let size = max(program.reducers[i].slotCount, 1)
+            let usesVariables = !entries[i].code._withUnsafeGuaranteedRef { $0.readsOnlyTheAction }
+            let size = entries[i].slotCount
             if usesVariables { slots[0] = action }
             defer {
                 if usesVariables {
                     for s in 0..<size { slots[s] = .null }
                 }
             }
-            do throws(SagaError) {
-                try vm.runReducer(
-                    codes[i], &state, slots, action: action, temporaries, temporaryCount: temporaryCount,
-                    logsChanges: needsUndo[i])
-            } catch {
+            // The code is read without a retain: the runner holds it.
+            let failure = entries[i].code._withUnsafeGuaranteedRef { code in
+                vm.runReducer(
+                    code, &state, slots, action: action, temporaries, temporaryCount: temporaryCount,
+                    logsChanges: entries[i].needsUndo)
+            }
+            if let failure {
                 // The run is out of steps: it stops, with no reducer run after.
                 if vm.ranOutOfRunSteps { return }
-                output.error(report(i, error.message))
+                output.error(report(i, failure.message))
             }
         }
         extra?(&state, action)
@@ -172,5 +178,19 @@ final class ReducerRunner {
         let loc = program.reducers[index].location
         let file = loc.file >= 0 && Int(loc.file) < program.files.count ? program.files[Int(loc.file)].path : "?"
         return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
+    }
+
+    /// What a reducer's run needs at each action.
+    private struct Entry {
+        /// Its pattern, evaluated once (reducer patterns see no variables); `nil` if it is not
+        /// a pattern.
+        let pattern: ActionPattern?
+        /// Its body, compiled: held by ``ReducerRunner/codes``.
+        let code: Unmanaged<Code>
+        /// How many variables it has (the action's among them).
+        let slotCount: Int
+        /// Whether it keeps an undo log: one whose body is a single `state.key = …` does not,
+        /// as that assignment either happens whole or fails before changing anything.
+        let needsUndo: Bool
     }
 }

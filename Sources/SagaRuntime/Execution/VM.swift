@@ -44,16 +44,18 @@ final class VM {
     /// without a report, and the run is out of steps.
     @exclusivity(unchecked) var ranOutOfRunSteps = false
 
-    /// Runs a reducer's code over `state`, undone if it fails.
+    /// Runs a reducer's code over `state`, undone if it fails: the error it failed with, or
+    /// `nil`.
     ///
     /// Its variables are in `slots` and its temporaries in `temporaries` (`temporaryCount` of
     /// them); it logs what it changes if `logsChanges` (see ``StateUndoLog``). A reducer that
-    /// fails leaves the state as it was, and its temporaries null. The run may take as many loop turns as ``maxSteps`` and the run's steps left allow.
+    /// fails leaves the state as it was, and its temporaries null. The run may take as many
+    /// loop turns as ``maxSteps`` and the run's steps left allow.
     @inline(__always)
     func runReducer(
         _ code: Code, _ state: inout Value, _ slots: UnsafeMutablePointer<Value>, action: Value,
         _ temporaries: UnsafeMutablePointer<Value>, temporaryCount: Int, logsChanges: Bool
-    ) throws(SagaError) {
+    ) -> SagaError? {
         let allowed = Swift.min(maxSteps, runStepsLeft &- (stepsTaken &- stepsAtAction))
         stepsLeft = allowed
         logging = logsChanges
@@ -68,11 +70,12 @@ final class VM {
             // never reads the variables.
             _ = try run(code, &state, slots, action: action, temporaries, ev, pc: &pc, steps: &steps)
             undo.commit()
+            return nil
         } catch {
             // A failed instruction may leave a temporary it had not passed on yet.
             for t in 0..<temporaryCount { temporaries[t] = .null }
             undo.rollBack(&state)
-            throw error
+            return error
         }
     }
 
