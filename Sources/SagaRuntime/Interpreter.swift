@@ -359,7 +359,7 @@ public final class Interpreter {
         let scheduler = Scheduler()
         self.scheduler = scheduler
         self.taskTree = TaskTree(scheduler: scheduler)
-        taskTree.interpreter = self
+        taskTree.attach(to: self)
     }
 
     /// Prints the action line, when asked for, as its queue entry is processed.

@@ -2,12 +2,6 @@ import SagaCore
 import SagaLanguage
 
 extension TaskTree {
-    /// Wakes `task` with `resumption` (see ``Interpreter/wake(_:_:)``).
-    @inline(__always)
-    private func wake(_ task: SagaTask, _ resumption: Resumption) {
-        interpreter?.wake(task, resumption)
-    }
-
     /// A task's body has ended; the task ends once its attached children have (see
     /// “Completion” in Sagas/README.md).
     func bodyEnded(_ task: SagaTask, _ completion: Completion) {

@@ -13,13 +13,19 @@ import SagaCore
 /// The tree decides what must run and hands that to the ``Scheduler``. What runs is the
 /// interpreter's: it wakes a task (``Interpreter/wake(_:_:)``, which the trace records) and
 /// reports a failure nothing waits for (``Interpreter/report(_:_:what:)``); the tree reaches it
-/// through ``interpreter``, which the interpreter sets once it is made.
+/// through ``interpreter``, which the interpreter sets once it is made (``attach(to:)``).
 ///
 /// Its mutable fields are unchecked for exclusivity, as ``SagaTask``'s are: the interpreter's
 /// scheduler alone reaches them, one turn at a time.
 final class TaskTree {
-    /// The interpreter whose tasks these are: it owns the tree, which it outlives.
-    @exclusivity(unchecked) unowned(unsafe) var interpreter: Interpreter?
+    /// The interpreter whose tasks these are, held unretained.
+    ///
+    /// It owns the tree, which it outlives, and sets this once it is made (see
+    /// ``attach(to:)``).
+    @exclusivity(unchecked) private var owner: Unmanaged<Interpreter>?
+
+    /// The interpreter whose tasks these are, once it is made.
+    var interpreter: Interpreter? { owner?.takeUnretainedValue() }
     /// Where the work the tree decides on goes.
     let scheduler: Scheduler
     /// The root sagas, for ``Interpreter/stop()``.
@@ -37,5 +43,17 @@ final class TaskTree {
 
     init(scheduler: Scheduler) {
         self.scheduler = scheduler
+    }
+
+    /// Makes `interpreter`, which owns the tree, the one it reaches back.
+    func attach(to interpreter: Interpreter) {
+        owner = .passUnretained(interpreter)
+    }
+
+    /// Wakes `task` with `resumption` (see ``Interpreter/wake(_:_:)``), the interpreter read
+    /// without a retain: a task's end wakes its joiner, caller or combinator's owner.
+    @inline(__always)
+    func wake(_ task: SagaTask, _ resumption: Resumption) {
+        owner?._withUnsafeGuaranteedRef { $0.wake(task, resumption) }
     }
 }
