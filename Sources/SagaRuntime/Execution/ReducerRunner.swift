@@ -19,6 +19,9 @@ final class ReducerRunner {
     private let slots: UnsafeMutablePointer<Value>
     private let slotCapacity: Int
     /// Each reducer's body, compiled (see ``Code``).
+    ///
+    /// Held here so that ``Entry/code`` can point at it without a retain: the loop reads the
+    /// code through its entry, not here.
     let codes: [Code]
     /// The temporaries of the code: as many as the most any reducer needs, all `.null`
     /// between runs.
@@ -31,12 +34,12 @@ final class ReducerRunner {
     private let extra: ((inout Value, Value) -> Void)?
     /// Whether there is no reducer at all, the program's or another: a program of sagas alone.
     let reducesNothing: Bool
-    /// The machine the reducers' code runs on.
-    let vm: VM
+    /// The machine the reducers' code runs on, and every task's code too (see
+    /// ``Interpreter/vm``).
+    let vm = VM()
 
-    init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = [], vm: VM = VM()) {
+    init(program: Program, output: RunOutput, extra: [(inout Value, Value) -> Void] = []) {
         self.program = program
-        self.vm = vm
         self.output = output
         self.extra = Self.joined(extra)
         self.reducesNothing = program.reducers.isEmpty && extra.isEmpty
