@@ -127,9 +127,9 @@ public final class Interpreter {
     /// `func NAME` for each function of the program, by index: a `call` names its task
     /// without building a string.
     let functionTaskNames: [String]
-    /// How a call of each function runs: read from here, a call copies no declaration (a
-    /// retain of each of its parts).
-    let callShapes: [CallShape]
+    /// What each function returns when a call's code computes it (see
+    /// ``Code/returnedValues(of:)``).
+    let returnedValues: [Expr?]
     /// How many variable slots each function's frame has.
     let frameSizes: [Int]
     /// The state a saga's compiled code runs over: the store's while a `select` computes its
@@ -340,7 +340,7 @@ public final class Interpreter {
     ) {
         self.program = program
         self.functionTaskNames = program.functions.map { "func \($0.name)" }
-        self.callShapes = program.functions.map(CallShape.init)
+        self.returnedValues = Code.returnedValues(of: program.functions)
         self.frameSizes = program.functions.map { max($0.slotCount, $0.parameters.count) }
         self.options = options
         self.output = output

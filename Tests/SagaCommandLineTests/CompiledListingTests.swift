@@ -116,9 +116,24 @@ import Testing
         #expect(lines.contains("  11  5:37    t1 = l0 * l0"))
         #expect(lines.contains("  12  5:37    return t1 into y"))
         // The functions' own code, which a call that cannot be made in the code runs.
-        #expect(lines.contains("func sq at 2:1: compiled, 3 instructions"))
+        #expect(lines.contains("func sq at 2:1: compiled, 3 instructions, called in the caller's task"))
         #expect(lines.contains("  1  2:14    t0 = x * x"))
         #expect(lines.contains("  2  2:14    return t0"))
+    }
+
+    @Test func aFunctionsTitleSaysHowACallRunsIt() async throws {
+        let r = try await listing(
+            """
+            func plain(x) { put "a" { x: x } }
+            func guarded() { try { delay 1 } catch e { log "e" } }
+            saga main { call plain(1); call guarded() }
+            """)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.contains("func plain at 1:1: compiled, 4 instructions, called in the caller's task"))
+        #expect(
+            lines.contains {
+                $0.hasPrefix("func guarded at 2:1: compiled") && $0.hasSuffix(", called as a task of its own")
+            })
     }
 
     @Test func aForkedBlockIsListedUnderTheBodyThatStartsIt() async throws {

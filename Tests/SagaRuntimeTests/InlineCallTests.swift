@@ -1,7 +1,8 @@
 import SagaCore
 import SagaLanguage
-import SagaRuntime
 import Testing
+
+@testable import SagaRuntime
 
 /// A `call` of a simple function runs inline, in the caller's task.
 ///
@@ -27,6 +28,29 @@ import Testing
         #expect(a.lines == b.lines)
         #expect(a.errors == b.errors)
         #expect(a.status == b.status)
+    }
+
+    /// What could tell a frame from a task keeps a function a task of its own: a handler (a
+    /// `try` or a `transaction`), `cancelled` (in a `take`'s condition too) and any task effect.
+    @Test func onlyCodeThatCannotTellRunsInItsCallersTask() throws {
+        func runsInCaller(_ body: String) throws -> Bool {
+            let source = "func f(x) { \(body) }\nsaga main { call f(1) }"
+            let program = try #require(Frontend().compile(source: source, path: "t.saga").program, "\(body)")
+            let function = try #require(program.functions.first)
+            return try #require(Code(sagaBody: function.body.statements, slotCount: 16)).runsInCallersTask
+        }
+        let inCaller = [
+            "return x + 1", "put \"a\"; let b = take \"b\"; delay 1; return b", "let s = select state; log \"\\(s)\"",
+            "var i = 0; while i < 3 { i = call f(i) }", "let c = channel; put c 1", "take \"b\" where it.n == x",
+        ]
+        for body in inCaller { #expect(try runsInCaller(body), "\(body)") }
+        let ownTask = [
+            "try { delay 1 } catch e { log \"e\" }", "try { delay 1 } finally { }", "transaction { put \"a\" }",
+            "return cancelled", "if x > 0 { log \"\\(cancelled)\" }", "take \"b\" where cancelled", "fork { delay 1 }",
+            "spawn { delay 1 }", "let t = fork { delay 1 }; join t", "let r = race { a: take \"a\", b: delay 1 }",
+            "all [delay 1, delay 2]", "every \"a\" as a { log \"a\" }", "retry 2 delay 1 call f(1)",
+        ]
+        for body in ownTask { #expect(try !runsInCaller(body), "\(body)") }
     }
 
     @Test func resultsErrorsAndTheirStacksAreTheSame() async {

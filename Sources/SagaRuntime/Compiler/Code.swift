@@ -259,19 +259,6 @@ final class Code {
     /// The calls of one-`return` functions made in the code (see ``ValueCall``).
     let valueCalls: [ValueCall]
 
-    /// The index of the instruction after each that runs a statement where it stands or is
-    /// a statement of its own (``Instruction/statement(_:)``, ``Instruction/take(_:)``,
-    /// ``Instruction/put(_:)``), in order: where the code goes on past that statement.
-    var statementEnds: [Int] {
-        (0..<instructionCount).compactMap { i in
-            switch instructionBase[i] {
-            case .statement, .effect, .take, .put, .putBuilt, .select, .selectEnd, .cancelTask, .joinTask, .forkBlock:
-                return i + 1
-            default: return nil
-            }
-        }
-    }
-
     /// How many values the code's temporaries and locals take.
     var roomCount: Int { temporaryCount + localCount }
 
@@ -317,6 +304,9 @@ final class Code {
     /// Whether the code reads no variable but the action (slot 0) and writes none (see
     /// ``readsOnlyTheAction(_:records:paths:calls:)``): it then runs with no variables array.
     let readsOnlyTheAction: Bool
+    /// Whether a function with this code runs in its caller's task when called (see
+    /// ``runsInCallersTask(_:handlers:sites:)``).
+    let runsInCallersTask: Bool
     /// Whether the code writes none of its task's variables (the body of a `race` or `all`
     /// entry, which shares the frame of the task that started it): it runs over them where they
     /// lie, not over a copy made for it to write.
@@ -354,7 +344,7 @@ final class Code {
         /// (see ``Interpreter/traceEffect(at:_:)``).
         @exclusivity(unchecked) var tracedEffect: TracedEffect?
         /// The code of the bodies its effect runs as tasks (the entries of its `race` or `all`,
-        /// or the host function it forks; see ``Code/init(effectTask:at:slotCount:callShapes:)``),
+        /// or the host function it forks; see ``Code/init(effectTask:at:slotCount:returnedValues:)``),
         /// by entry, each made for a frame of its ``Code/slotCount``: made the first time the
         /// statement runs, used again after.
         @exclusivity(unchecked) var effectTasks: [Code?] = []
@@ -551,26 +541,27 @@ final class Code {
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: nil)
     }
 
-    /// Compiles a task's body (see ``Compiler/sagaBody(_:slotCount:callShapes:)``), whose
+    /// Compiles a task's body (see ``Compiler/sagaBody(_:slotCount:returnedValues:)``), whose
     /// variables are the first `slotCount` of its task; `nil` if it has a statement the code
     /// cannot hold.
     ///
     /// `captures` are the variables of the frame around the body that it uses, for a `fork`'s
     /// or `spawn`'s block (see ``copyCaptures(_:into:)``); `nil`: any.
     convenience init?(
-        sagaBody statements: [Stmt], slotCount: Int, callShapes: [CallShape] = [], captures: [Int32]? = nil
+        sagaBody statements: [Stmt], slotCount: Int, returnedValues: [Expr?] = [], captures: [Int32]? = nil
     ) {
-        guard let compiler = Compiler.sagaBody(statements, slotCount: slotCount, callShapes: callShapes)
+        guard let compiler = Compiler.sagaBody(statements, slotCount: slotCount, returnedValues: returnedValues)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false, captures: captures)
     }
 
     /// Compiles the body of a `race` or `all` entry that runs `effect` over the first
-    /// `slotCount` variables of a task (see ``Compiler/effectTask(_:at:slotCount:callShapes:)``);
+    /// `slotCount` variables of a task (see ``Compiler/effectTask(_:at:slotCount:returnedValues:)``);
     /// `nil` if the effect names a variable outside them.
-    convenience init?(effectTask effect: Effect, at location: SourceLocation, slotCount: Int, callShapes: [CallShape]) {
+    convenience init?(effectTask effect: Effect, at location: SourceLocation, slotCount: Int, returnedValues: [Expr?]) {
         guard
-            let compiler = Compiler.effectTask(effect, at: location, slotCount: slotCount, callShapes: callShapes)
+            let compiler = Compiler.effectTask(
+                effect, at: location, slotCount: slotCount, returnedValues: returnedValues)
         else { return nil }
         self.init(compiler, slotCount: slotCount, readsOnlyTheAction: false)
         writesNoVariables = true
@@ -639,6 +630,7 @@ final class Code {
         self.readsOnlyTheAction =
             readsOnlyTheAction
             ?? Code.readsOnlyTheAction(instructions, records: records, paths: paths, calls: calls)
+        runsInCallersTask = Self.runsInCallersTask(instructions, handlers: handlers, sites: sites)
         instructionCount = instructions.count
         instructionBase = .allocate(capacity: max(instructionCount, 1))
         instructionBase.initialize(from: instructions, count: instructionCount)

@@ -12,10 +12,10 @@ extension Compiler {
     ///
     /// The step that finds the end of the body is the step loop's, not an instruction (see
     /// ``Interpreter/stepLoop(_:)``).
-    static func sagaBody(_ statements: [Stmt], slotCount: Int, callShapes: [CallShape]) -> Compiler? {
+    static func sagaBody(_ statements: [Stmt], slotCount: Int, returnedValues: [Expr?]) -> Compiler? {
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
-        compiler.callShapes = callShapes
+        compiler.returnedValues = returnedValues
         compiler.compile(statements)
         return compiler.refusesBody ? nil : compiler
     }
@@ -26,13 +26,13 @@ extension Compiler {
     /// The body reads the frame of the task that runs the combinator and writes none of it, so
     /// the entry's task runs over that frame as it is, not a copy.
     static func effectTask(
-        _ effect: Effect, at loc: SourceLocation, slotCount: Int, callShapes: [CallShape]
+        _ effect: Effect, at loc: SourceLocation, slotCount: Int, returnedValues: [Expr?]
     )
         -> Compiler?
     {
         var compiler = Compiler(slotCount: slotCount)
         compiler.forSaga = true
-        compiler.callShapes = callShapes
+        compiler.returnedValues = returnedValues
         let result = compiler.newTemporary()
         let stmt = Stmt.effect(effect, loc)
         if case .select(let e, _) = effect {
@@ -43,7 +43,7 @@ extension Compiler {
             // The state let go of, the value kept (reading a temporary takes its value).
             compiler.emit(.selectEnd(compiler.addConstant(.null)))
         } else if case .call(.function(let function, _), let arguments, _) = effect,
-            callShapes.indices.contains(function), let value = callShapes[function].returnedValue
+            returnedValues.indices.contains(function), let value = returnedValues[function]
         {
             compiler.compileCall((function, arguments, -1, value), stmt, into: result)
         } else if case .temporary(let t) = result {
@@ -228,7 +228,7 @@ extension Compiler {
             return nil
         }
         guard isOwnSlot(slot), case .call(.function(let function, _), let arguments, _) = effect,
-            callShapes.indices.contains(function), let value = callShapes[function].returnedValue
+            returnedValues.indices.contains(function), let value = returnedValues[function]
         else { return nil }
         return (function, arguments, slot, value)
     }

@@ -31,9 +31,9 @@ struct Compiler {
     var siteResults: [Int32] = []
     /// The calls of one-`return` functions in a saga's loop (see ``Code/ValueCall``).
     var valueCalls: [Code.ValueCall] = []
-    /// How each function is called, by index: a saga's loop makes the calls of those whose
-    /// body is one `return` in its code (see ``Code/ValueCall``).
-    var callShapes: [CallShape] = []
+    /// What each function of the program returns, by index, when its body is one `return`
+    /// whose call the code makes itself (see ``Code/returnedValues(of:)``, ``Code/ValueCall``).
+    var returnedValues: [Expr?] = []
     /// While a called function's expression is compiled: the places of its variables, its
     /// arguments (see ``Code/ValueCall``).
     var parameterPlaces: [Code.Place]?
@@ -74,7 +74,7 @@ struct Compiler {
     /// What a jump out of the blocks being compiled must do, innermost last (see
     /// ``Leaving``).
     var tries: [Leaving] = []
-    /// Whether the code is a saga's (see ``sagaBody(_:slotCount:callShapes:)``): its
+    /// Whether the code is a saga's (see ``sagaBody(_:slotCount:returnedValues:)``): its
     /// statements take steps, and its effects are statements the interpreter runs; a reducer's
     /// counts only its loops' turns, and has no effects.
     var forSaga = false
@@ -83,7 +83,7 @@ struct Compiler {
     /// Set for a `take`'s `where` condition: `it`, the action, is the code's state.
     var itIsState = false
     /// Set when the code names a variable outside its frame: a saga's body that does then
-    /// does not compile (see ``sagaBody(_:slotCount:callShapes:)``).
+    /// does not compile (see ``sagaBody(_:slotCount:returnedValues:)``).
     var refusesBody = false
 
     /// A block being compiled that a `break`, `continue` or `return` must leave on its way out.

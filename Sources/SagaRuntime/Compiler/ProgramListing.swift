@@ -6,14 +6,14 @@ import SagaLanguage
 /// - Each reducer's ``Code``, instruction by instruction, with the source lines they come
 ///   from (``Code/listing(slotNames:files:)``).
 /// - Each saga and function, and each body they start (a forked or spawned block, a watcher's
-///   loop and body, a compensation): its code (``Compiler/sagaBody(_:slotCount:callShapes:)``),
+///   loop and body, a compensation): its code (``Compiler/sagaBody(_:slotCount:returnedValues:)``),
 ///   instruction by instruction.
 package enum ProgramListing {
     /// The listing of `program`.
     package static func text(of program: Program) -> String {
         var out: [String] = []
         // The functions a body calls in its code, as the interpreter compiles its bodies.
-        let callShapes = program.functions.map(CallShape.init)
+        let returnedValues = Code.returnedValues(of: program.functions)
         let functionNames = program.functions.map(\.name)
         for reducer in program.reducers {
             var names = SlotNames()
@@ -27,15 +27,16 @@ package enum ProgramListing {
             out += code.listing(slotNames: names.names, files: program.files, functionNames: functionNames)
         }
         for saga in program.sagas {
-            var walk = BodyWalk(program: program, callShapes: callShapes)
+            var walk = BodyWalk(program: program, returnedValues: returnedValues)
             walk.list("saga \(saga.name) at \(at(saga.location, in: program.files))", saga.body, indent: "")
             out += walk.lines
         }
         for function in program.functions {
-            var walk = BodyWalk(program: program, callShapes: callShapes)
+            var walk = BodyWalk(program: program, returnedValues: returnedValues)
             for parameter in function.parameters { walk.names.add(parameter) }
             walk.list(
-                "func \(function.name) at \(at(function.location, in: program.files))", function.body, indent: "")
+                "func \(function.name) at \(at(function.location, in: program.files))", function.body, indent: "",
+                isFunction: true)
             out += walk.lines
         }
         return out.joined(separator: "\n") + (out.isEmpty ? "" : "\n")
@@ -118,22 +119,27 @@ package enum ProgramListing {
         let program: Program
         var names = SlotNames()
         var lines: [String] = []
-        let callShapes: [CallShape]
+        let returnedValues: [Expr?]
 
-        init(program: Program, callShapes: [CallShape]) {
+        init(program: Program, returnedValues: [Expr?]) {
             self.program = program
-            self.callShapes = callShapes
+            self.returnedValues = returnedValues
         }
 
-        /// Lists `body`'s code under `title`, then the bodies it starts.
-        mutating func list(_ title: String, _ body: Block, indent: String) {
+        /// Lists `body`'s code under `title`, then the bodies it starts; a function's title
+        /// says how a `call` runs it (see ``Code/runsInCallersTask``).
+        mutating func list(_ title: String, _ body: Block, indent: String, isFunction: Bool = false) {
             names.add(body)
             // Listed with every slot its own (the task's frame decides which it has).
-            guard let code = Code(sagaBody: body.statements, slotCount: Int(Int32.max), callShapes: callShapes) else {
+            guard let code = Code(sagaBody: body.statements, slotCount: Int(Int32.max), returnedValues: returnedValues)
+            else {
                 lines.append("\(indent)\(title): does not compile")
                 return
             }
-            lines.append("\(indent)\(title): compiled, \(count(code.instructionCount, "instruction"))")
+            let calledAs = code.runsInCallersTask ? "called in the caller's task" : "called as a task of its own"
+            lines.append(
+                "\(indent)\(title): compiled, \(count(code.instructionCount, "instruction"))"
+                    + (isFunction ? ", \(calledAs)" : ""))
             lines += code.listing(
                 slotNames: names.names, files: program.files, indent: indent + "  ",
                 functionNames: program.functions.map(\.name))

@@ -24,14 +24,14 @@ struct CodeStore {
 
     /// The code of `body`, over a task's first `slotCount` variables; for a body that does not
     /// compile (which only a program the checker refuses has), code that fails at once.
-    mutating func code(of body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
+    mutating func code(of body: Block, slotCount: Int, returnedValues: [Expr?]) -> Code {
         // An empty body has no storage of its own to key it by (empty arrays have none, or share
         // one).
         guard !body.statements.isEmpty,
             let key = body.statements.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
         else {
             if let emptyBody { return emptyBody }
-            let made = Self.compile(Block(statements: [], location: body.location), slotCount: 0, callShapes: [])
+            let made = Self.compile(Block(statements: [], location: body.location), slotCount: 0, returnedValues: [])
             emptyBody = made
             return made
         }
@@ -41,7 +41,7 @@ struct CodeStore {
         if let entry = entries[key], entry.code.slotCount <= slotCount {
             code = entry.code
         } else {
-            code = Self.compile(body, slotCount: slotCount, callShapes: callShapes)
+            code = Self.compile(body, slotCount: slotCount, returnedValues: returnedValues)
             if entries.count < Self.maximumCount || entries[key] != nil { entries[key] = (body.statements, code) }
         }
         cache[slot] = CodeCacheSlot(key: key, code: code)
@@ -49,19 +49,19 @@ struct CodeStore {
     }
 
     /// The code of a body that runs `effect` as a task over `slotCount` variables (see
-    /// ``Code/init(effectTask:at:slotCount:callShapes:)``).
+    /// ``Code/init(effectTask:at:slotCount:returnedValues:)``).
     ///
     /// It is `site`'s entry `entry` (see ``Code/Site/effectTasks``): made the first time, found
     /// there after that. Without a site (a saga written in Swift), it is made each time.
     func code(
         ofEffect effect: Effect, at location: SourceLocation, slotCount: Int, site: Code.Site?, entry: Int,
-        callShapes: [CallShape]
+        returnedValues: [Expr?]
     ) -> Code {
         if let site, entry < site.effectTasks.count, let made = site.effectTasks[entry], made.slotCount == slotCount {
             return made
         }
         let code =
-            Code(effectTask: effect, at: location, slotCount: slotCount, callShapes: callShapes)
+            Code(effectTask: effect, at: location, slotCount: slotCount, returnedValues: returnedValues)
             ?? Code.failing("this body cannot be compiled")
         if let site {
             if site.effectTasks.count <= entry {
@@ -72,8 +72,10 @@ struct CodeStore {
         return code
     }
 
-    private static func compile(_ body: Block, slotCount: Int, callShapes: [CallShape]) -> Code {
-        Code(sagaBody: body.statements, slotCount: slotCount, callShapes: callShapes, captures: body.capturedSlots)
+    private static func compile(_ body: Block, slotCount: Int, returnedValues: [Expr?]) -> Code {
+        Code(
+            sagaBody: body.statements, slotCount: slotCount, returnedValues: returnedValues,
+            captures: body.capturedSlots)
             ?? Code.failing("this body cannot be compiled")
     }
 }

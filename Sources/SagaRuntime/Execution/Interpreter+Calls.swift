@@ -2,7 +2,8 @@ import SagaCore
 import SagaLanguage
 
 /// `call`: a function of the program runs inline in the caller's task, is evaluated at the
-/// call when its body is one `return`, or runs as an owned task (see ``CallShape``); a host
+/// call when its body is one `return`, or runs as an owned task (see
+/// ``Code/runsInCallersTask(_:handlers:sites:)``, ``Code/returnedValues(of:)``); a host
 /// function is started in the host call table.
 extension Interpreter {
     /// `call`: runs a function of the program (inline, as a value, or as an owned task the
@@ -40,8 +41,9 @@ extension Interpreter {
                 if tracer != nil { traceCall(task, index, args) }
                 // A function whose body is one `return` runs inline too where the statement
                 // runs (the code makes the calls it can itself; see ``Code/ValueCall``).
-                if callShapes[index].kind != .task {
-                    enterInline(index, args, task, loc)
+                let code = self.code(of: program.functions[index].body, slotCount: frameSizes[index])
+                if code.runsInCallersTask {
+                    enterInline(index, code, args, task, loc)
                     return .entered
                 }
             }
@@ -81,9 +83,8 @@ extension Interpreter {
 
     /// Runs a function in the caller's task: the caller's variables, code and result target
     /// are kept in a call frame, and the task runs the function's code.
-    private func enterInline(_ index: Int, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
+    private func enterInline(_ index: Int, _ code: Code, _ args: [Value], _ task: SagaTask, _ loc: SourceLocation) {
         let env = frame(index, args)
-        let code = self.code(of: program.functions[index].body, slotCount: env.count)
         let frame = CallFrame(
             env: task.env, code: task.code, pc: task.pc, target: task.target, name: functionTaskNames[index],
             location: loc)

@@ -30,7 +30,7 @@ extension Interpreter {
                 return try runEffect(effect, &operands, task)
             case .effect(let effect, _):
                 // A `race` or `all` entry's effect gives its value to the entry's code (see
-                // ``Compiler/effectTask(_:at:slotCount:callShapes:)``).
+                // ``Compiler/effectTask(_:at:slotCount:returnedValues:)``).
                 task.target = site.result >= 0 ? .temporary(Int(site.result)) : .discard
                 return try runEffect(effect, &operands, task)
             case .declare(_, _, .expr, _), .assign(_, .expr, _), .log, .throw, .break, .continue, .if, .try,

@@ -54,7 +54,7 @@ extension Interpreter {
     }
 
     /// A task that runs `effect` over `env`, which it shares, and returns its value (see
-    /// ``Code/init(effectTask:at:slotCount:callShapes:)``): entry `entry` of the statement
+    /// ``Code/init(effectTask:at:slotCount:returnedValues:)``): entry `entry` of the statement
     /// running where it stands (see ``runningSite``).
     ///
     /// `id` is the task's number, taken beforehand, or `nil` to take the next.
@@ -64,7 +64,7 @@ extension Interpreter {
     ) -> SagaTask {
         let code = codeStore.code(
             ofEffect: effect, at: location, slotCount: env.count, site: runningSite, entry: entry,
-            callShapes: callShapes)
+            returnedValues: returnedValues)
         taskTree.liveTasks += 1
         return taskTree.makeTask(
             id: id ?? taskTree.makeID(), name: name, location: location, kind: kind, parent: parent, env: env,
@@ -73,7 +73,7 @@ extension Interpreter {
 
     /// The code of a body that runs over `slotCount` variables (see ``CodeStore``).
     func code(of body: Block, slotCount: Int) -> Code {
-        codeStore.code(of: body, slotCount: slotCount, callShapes: callShapes)
+        codeStore.code(of: body, slotCount: slotCount, returnedValues: returnedValues)
     }
 
     /// Checks that `count` more tasks may start (`--max-tasks`).
