@@ -31,6 +31,22 @@ struct CheckerContextRuleTests {
                 ])
     }
 
+    /// A function of the program named in a reducer is told apart from a built-in, declared
+    /// before the reducer or after it, and the message does not send one to `call`.
+    @Test func aSagaOrHostFunctionInAReducerSaysReducersCannotCallIt() {
+        let pure = "reducers are pure: call it in a saga and put what it returns"
+        #expect(
+            CheckerTests.errors(
+                """
+                func before(x) { return x }
+                reduce "a" as a { state.n = before(1) + after(2) }
+                func after(x) { return x }
+                """) == [
+                    "2:29: error: 'before' is a saga function, which a reducer cannot call; \(pure)",
+                    "2:41: error: 'after' is a saga function, which a reducer cannot call; \(pure)",
+                ])
+    }
+
     @Test func aReducerMayUseLocalsLoopsAndAPlainReturn() {
         let result = CheckerTests.compile(
             """

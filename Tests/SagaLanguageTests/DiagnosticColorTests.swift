@@ -128,6 +128,8 @@ import Testing
             "  retry 3 delay 1s cal f()", "  call(f, 1)", "  return call f()", "  retry 3 backof 10ms call f()",
             "  retry call f()", "  retry 3 backoff call f()", "  throttle \"x\" as a { log a }",
             "  let ch = chanel\n  log ch", "  let ch = eventChannel(f)\n  log ch",
+            "  let r = race { a: f(), b: delay 1s }",
+            "  retry 3 f()",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -155,6 +157,8 @@ import Testing
                 #"2:16: expected a pattern after the duration of 'throttle', found 'as': the duration comes first ('throttle 100ms "type" as a { … }')"#,
                 "2:12: unknown variable 'chanel'; did you mean 'channel'?",
                 "2:12: unknown function 'eventChannel'; an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
+                "2:21: 'f' is not an effect; to run a function, write 'call f(…)'",
+                "2:11: 'f' is not an effect; to run a function, write 'call f(…)'",
             ])
     }
 }

@@ -8,11 +8,11 @@ extension Checker {
     ///
     /// Only two things in a body's check read what the program declares: which function a
     /// `call`, `fork` or `spawn` names (``resolveCallee(_:argumentCount:)``), and the message
-    /// for a built-in's name that is not one (``checkBuiltin(_:argumentCount:at:)``).
+    /// for a built-in's name that is not one (``checkBuiltin(_:argumentCount:at:inReducer:)``).
     struct DeferredLookup: Sendable {
         enum Kind: Sendable {
             case callee(Callee, argumentCount: Int)
-            case builtin(String, argumentCount: Int, SourceLocation)
+            case builtin(String, argumentCount: Int, SourceLocation, inReducer: Bool)
         }
 
         var kind: Kind
@@ -93,8 +93,8 @@ extension Checker {
                 switch lookup.kind {
                 case .callee(let callee, let argumentCount):
                     _ = resolveCallee(callee, argumentCount: argumentCount)
-                case .builtin(let name, let argumentCount, let location):
-                    checkBuiltin(name, argumentCount: argumentCount, at: location)
+                case .builtin(let name, let argumentCount, let location, let inReducer):
+                    checkBuiltin(name, argumentCount: argumentCount, at: location, inReducer: inReducer)
                 }
             }
             diagnostics += check.diagnostics[reported...]

@@ -244,14 +244,25 @@ extension Checker {
     ///
     /// A name that is not a built-in's waits, while the program's names are not all known
     /// (``deferredLookups``), since its message depends on what the program declares.
-    mutating func checkBuiltin(_ name: String, argumentCount: Int, at location: SourceLocation) {
+    mutating func checkBuiltin(
+        _ name: String, argumentCount: Int, at location: SourceLocation, inReducer: Bool? = nil
+    ) {
+        let inReducer = inReducer ?? context.inReducer
         guard let builtin = Builtin(rawValue: name) else {
             if deferredLookups != nil {
                 deferredLookups?.append(
-                    DeferredLookup(.builtin(name, argumentCount: argumentCount, location), at: diagnostics.count))
+                    DeferredLookup(
+                        .builtin(name, argumentCount: argumentCount, location, inReducer: inReducer),
+                        at: diagnostics.count))
                 return
             }
-            if functionIndex(of: name) != nil {
+            if inReducer, functionIndex(of: name) != nil || hostFunctions.contains(name) {
+                let kind = functionIndex(of: name) != nil ? "saga" : "host"
+                error(
+                    "'\(name)' is a \(kind) function, which a reducer cannot call; reducers are pure: "
+                        + "call it in a saga and put what it returns",
+                    at: location)
+            } else if functionIndex(of: name) != nil {
                 error("'\(name)' is a saga function; call it with call, fork or spawn", at: location)
             } else if hostFunctions.contains(name) {
                 error("'\(name)' is a host function; call it with call, fork or spawn", at: location)

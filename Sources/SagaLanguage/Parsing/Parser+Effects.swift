@@ -42,6 +42,10 @@ extension Parser {
     /// effect a misspelt word is closest to.
     @inline(never)
     private mutating func noEffect(after: StaticString?) -> ParseError {
+        if kind == .identifier, nextKind == .leftParen {
+            // `race { a: f() }`: a function written as an expression.
+            return fail("'\(text(current))' is not an effect; to run a function, write 'call \(text(current))(…)'")
+        }
         var message = "expected an effect (take, put, call, delay, …) \(after.map { "\($0)" } ?? afterPrevious), "
         message += "found \(found)"
         if kind == .identifier, let keyword = Suggestions.closest(to: text(current), in: Parser.statementKeywords) {
