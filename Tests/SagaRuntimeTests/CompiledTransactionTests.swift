@@ -86,4 +86,28 @@ import Testing
             """)
         #expect(run.lines == ["undo 1, cancelled true", "finally 1, cancelled true"])
     }
+
+    /// A compensation that fails is reported with its stack, so that one of several can be
+    /// told apart; the others still run, and the body's error is the one thrown.
+    @Test func aFailedCompensationIsReportedWithItsStack() async {
+        let run = await runWithAndWithoutShortCuts(
+            """
+            func release(what) { throw "cannot release \\(what)" }
+            saga main {
+              try {
+                transaction {
+                  compensate { log "released car" }
+                  compensate { call release("flight") }
+                  throw "car unavailable"
+                }
+              } catch e { log "caught \\(e.message)" }
+            }
+            """)
+        #expect(run.lines == ["released car", "caught car unavailable"])
+        #expect(
+            run.errors == [
+                "warning: a compensation failed: cannot release flight\n    at func release (test.saga:1:22)\n"
+                    + "    called by compensation at test.saga:6:20\n    called by saga main at test.saga:6:7"
+            ])
+    }
 }

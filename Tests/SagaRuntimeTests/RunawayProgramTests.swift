@@ -8,10 +8,13 @@ import Testing
 /// the step limit, and a run that only feeds itself meets the limit of turns on its own.
 @Suite struct RunawayProgramTests {
     /// Calls that return without waiting count toward `--max-steps`, whether the function has
-    /// one `return` or a body of statements.
+    /// one `return` or a body of statements, and whether it runs in the caller's task or, with
+    /// a `try` or a `transaction`, in a task of its own.
     @Test(arguments: [
         "func f(x) { return x + 1 }",
         "func f(x) {\n  let y = x + 1\n  return y\n}",
+        "func f(x) {\n  try { return x + 1 } finally { }\n}",
+        "func f(x) {\n  transaction { let y = x }\n  return x + 1\n}",
     ])
     func aLoopOfCallsThatNeverWaitMeetsTheStepLimit(function: String) async {
         let source = """
@@ -30,12 +33,37 @@ import Testing
         #expect(run.status == .success)
     }
 
+    /// Calls that fail at once count toward `--max-steps` too, in either kind of function.
+    @Test(arguments: ["func f(x) { throw \"no\" }", "func f(x) {\n  try { throw \"no\" } finally { }\n}"])
+    func aLoopOfCallsThatFailAtOnceMeetsTheStepLimit(function: String) async {
+        let source = """
+            \(function)
+            saga s {
+              var i = 0
+              try {
+                loop {
+                  try { call f(i) } catch e {
+                    if e.kind == "RangeError" { throw e }
+                    i = i + 1
+                  }
+                }
+              } catch e {
+                log "\\(e.kind) after \\(i > 10) calls"
+              }
+            }
+            """
+        let run = await runConfigured(source) { $0.maxSteps = 1_000 }
+        #expect(run.lines == ["RangeError after true calls"])
+        #expect(run.status == .success)
+    }
+
     /// A call that waits starts the count again: a long loop of them runs to its end under a
-    /// small step limit.
-    @Test func callsThatWaitStartTheCountAgain() async {
+    /// small step limit, in either kind of function.
+    @Test(arguments: ["delay 1ms", "try { delay 1ms } finally { }"])
+    func callsThatWaitStartTheCountAgain(wait: String) async {
         let source = """
             func tick(x) {
-              delay 1ms
+              \(wait)
               return x + 1
             }
             saga s {

@@ -35,7 +35,7 @@ import Testing
         used.token = 12
         used.callDepth = 2
         used.waitSequence = 5
-        used.stepsBeforeYield = 3
+        used.stepsCarried = 3
         used.failure = Failure(error: .typeError("no"), trace: [])
         used.owner = .caller(watcher)
         used.phase = .done

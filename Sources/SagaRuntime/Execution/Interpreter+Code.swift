@@ -41,6 +41,7 @@ extension Interpreter {
                     }
                     var at = pc > 0 && pc <= code.lines.count ? code.lines[pc - 1] : task.location
                     if at == Code.taskLocation { at = task.location }
+                    carrySteps(task, counts)
                     return unwind(task, .throwError(Failure(error: error, trace: trace(task, at: at))))
                 }
                 // A call's code failed: its statement runs as written, which reports the failure
@@ -95,11 +96,17 @@ extension Interpreter {
                     // A `fork` yields to its body; where the code then only takes an action,
                     // the task's next turn is quiet.
                     if takesNext, case .none = task.wait { task.nextTurnIsQuiet = true }
+                    // A `call` of a function that runs as a task of its own: the function's
+                    // steps count on from the caller's, as in a function called in the task.
+                    if case .task(let child) = task.wait, case .caller(let caller) = child.owner, caller === task {
+                        child.stepsCarried = counts.steps
+                    }
                     return false
                 case .completion(let completion):
                     // Past the memory budget, the run stops here (the error that says so could
                     // otherwise be caught, and the task go on allocating).
                     if stopsOverMemory() { return false }
+                    carrySteps(task, counts)
                     return unwind(task, completion)
                 case .resumed:
                     // As after any resumption, the count of steps without blocking starts again;
@@ -113,14 +120,17 @@ extension Interpreter {
             case .returns(let place):
                 let value = read(place, code, task)
                 if stopsOverMemory() { return false }
+                carrySteps(task, counts)
                 return unwind(task, .returnValue(value))
             case .raises(let place):
                 let value = read(place, code, task)
                 if stopsOverMemory() { return false }
+                carrySteps(task, counts)
                 return unwind(task, .throwError(thrown(value, task, at: code.lines[pc - 1])))
             case .finallyEnds:
                 // The way out that ran the `finally` block goes on.
                 guard let pending = task.tries?.pending.popLast() else { continue }
+                carrySteps(task, counts)
                 return unwind(task, pending.completion)
             }
         }

@@ -35,7 +35,7 @@ extension Interpreter {
             break
         case .error(let failure):
             if case .compensating = task.frames.last {
-                output.error("warning: a compensation failed: \(failure.error.message)")
+                output.error(Self.withStack("warning: a compensation failed: \(failure.error.message)", failure))
                 break
             }
             guard unwind(task, .throwError(failure)) else { return }
@@ -90,9 +90,9 @@ extension Interpreter {
     /// Runs the task's code until the task blocks, yields or its body ends.
     func stepLoop(_ task: SagaTask) {
         // Steps taken before a yield (see ``Options/yieldAfterSteps``) count toward the limit.
-        let steps = task.stepsBeforeYield
+        let steps = task.stepsCarried
         // Written only when set: the write reaches the task's extras.
-        if steps != 0 { task.stepsBeforeYield = 0 }
+        if steps != 0 { task.stepsCarried = 0 }
         // Every step counts toward ``Options/maxRunSteps``, added up once when the task stops;
         // a task that would take more in its turn than the run has left stops the run there
         // (an effect-free loop, or one of calls that never block, would otherwise go on).
@@ -117,12 +117,23 @@ extension Interpreter {
             case .elsewhere: continue
             }
             guard let last = task.frames.indices.last, case .call(let frame) = task.frames[last] else {
+                carrySteps(task, counts)
                 taskTree.bodyEnded(task, .normal)
                 return
             }
             task.frames.removeLast()
             guard returned(.null, from: frame, task) else { return }
         }
+    }
+
+    /// Where the code of a function's own task returns or fails: its caller counts on from
+    /// the steps the function took without waiting.
+    ///
+    /// That is as after a function called in the caller's task (see ``Options/maxSteps``).
+    /// After a failure for too many steps, the count has started again.
+    @inline(__always)
+    func carrySteps(_ task: SagaTask, _ counts: borrowing CodeSteps) {
+        if case .caller(let caller) = task.owner { caller.stepsCarried = counts.steps }
     }
 
     /// Runs the next compensation of the frame on top of the task's, or, with none left, lets

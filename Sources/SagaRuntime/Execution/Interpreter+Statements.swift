@@ -218,7 +218,7 @@ extension Interpreter {
     /// behind everything ready and every queued action; `steps` count on toward the limit.
     @inline(never)
     func yieldBehindEverything(_ task: SagaTask, steps: Int) {
-        task.stepsBeforeYield = steps
+        task.stepsCarried = steps
         task.token &+= 1
         task.resumption = .start
         task.nextTurnIsQuiet = false

@@ -115,12 +115,12 @@ extension Interpreter {
             what
             ?? (task.kind == .root
                 ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn "))
-        output.error(Self.failureText(what, failure))
+        output.error(Self.withStack("error: \(what) failed: \(failure.error.message)", failure))
     }
 
-    /// `error: WHAT failed: MESSAGE`, then the failure's stack, a line a frame.
-    private static func failureText(_ what: String, _ failure: Failure) -> String {
-        var text = "error: \(what) failed: \(failure.error.message)"
+    /// `head`, then the failure's stack, a line a frame.
+    static func withStack(_ head: String, _ failure: Failure) -> String {
+        var text = head
         for line in failure.trace { text += "\n    " + line }
         return text
     }

@@ -230,10 +230,13 @@ final class SagaTask: @unchecked Sendable {
         set { if newValue != nil || extras != nil { extrasForWriting.tracedEffect = newValue } }
     }
 
-    /// Steps it took without blocking before it last yielded for ``Interpreter/Options/yieldAfterSteps``.
-    var stepsBeforeYield: Int {
-        get { extras?.stepsBeforeYield ?? 0 }
-        set { if newValue != 0 || extras != nil { extrasForWriting.stepsBeforeYield = newValue } }
+    /// Steps without waiting that its next turn counts on from (see
+    /// ``Interpreter/Options/maxSteps``): those it took before it last yielded for
+    /// ``Interpreter/Options/yieldAfterSteps``; for a function's own task, its caller's at the
+    /// `call`; for that caller, the function's when it returned in its first turn.
+    var stepsCarried: Int {
+        get { extras?.stepsCarried ?? 0 }
+        set { if newValue != 0 || extras != nil { extrasForWriting.stepsCarried = newValue } }
     }
 
     /// Adds a newly started attached child.
@@ -513,7 +516,7 @@ final class TaskExtras {
     @exclusivity(unchecked) var firstJoiner: (task: SagaTask, token: Int)?
     @exclusivity(unchecked) var joiners: [(task: SagaTask, token: Int)] = []
     @exclusivity(unchecked) var native: NativeState?
-    @exclusivity(unchecked) var stepsBeforeYield = 0
+    @exclusivity(unchecked) var stepsCarried = 0
     /// The `try`s and transactions of its code, once one has begun.
     @exclusivity(unchecked) var tries: CodeTries?
     /// The error its last `catch` caught, with the trace of where it was thrown.
@@ -528,7 +531,7 @@ final class TaskExtras {
         if firstJoiner != nil { firstJoiner = nil }
         if !joiners.isEmpty { joiners = [] }
         if native != nil { native = nil }
-        stepsBeforeYield = 0
+        stepsCarried = 0
         if lastCaught != nil { lastCaught = nil }
         if tracedEffect != nil { tracedEffect = nil }
         tries?.removeAll()
