@@ -129,7 +129,7 @@ import Testing
             "  retry call f()", "  retry 3 backoff call f()", "  throttle \"x\" as a { log a }",
             "  let ch = chanel\n  log ch", "  let ch = eventChannel(f)\n  log ch",
             "  let r = race { a: f(), b: delay 1s }",
-            "  retry 3 f()",
+            "  retry 3 f()", "  let x = call f() + 1",
         ]
         let errors = lines.map { line in
             Frontend().compile(source: "saga main {\n\(line)\n}\n", path: "h.saga").diagnostics
@@ -159,6 +159,7 @@ import Testing
                 "2:12: unknown function 'eventChannel'; an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
                 "2:21: 'f' is not an effect; to run a function, write 'call f(…)'",
                 "2:11: 'f' is not an effect; to run a function, write 'call f(…)'",
+                "2:20: an effect's value cannot be part of an expression: write 'let v = …' with the effect alone, then use v (found '+' after it)",
             ])
     }
 }

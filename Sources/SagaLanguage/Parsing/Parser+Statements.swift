@@ -187,7 +187,14 @@ extension Parser {
             return .expr(expr)
         }
         if kind.isEffectKeyword || kind.isWatcherKeyword || isChannelWordEffect {
-            return .effect(try parseAnyEffect())
+            let effect = try parseAnyEffect()
+            if let op = Parser.binaryOperator(kind) {
+                // `let x = call f() + 1`: an effect's value is a statement's, not an operand.
+                throw fail(
+                    "an effect's value cannot be part of an expression: write 'let v = …' with the effect "
+                        + "alone, then use v (found '\(op.0.rawValue)' after it)")
+            }
+            return .effect(effect)
         }
         guard kind.startsExpression else {
             throw fail("expected expression \(afterPrevious)")
