@@ -47,6 +47,10 @@ extension Interpreter {
 
     /// Runs a task whose effect gave `value`: written where its statement wants it, then its
     /// steps.
+    ///
+    /// Inlined into ``execute(_:)``, its one caller, as is ``storeResult(_:_:)``: a resumption
+    /// with a value is the usual one (a `take`'s action, a `call`'s result).
+    @inline(__always)
     private func resume(_ task: SagaTask, with value: consuming Value) {
         if case .compensating = task.frames.last {
             // A compensation's value goes nowhere.
@@ -61,6 +65,7 @@ extension Interpreter {
     /// target is left `.discard`.
     ///
     /// `value` is consumed: stored in a slot, it is moved there rather than copied.
+    @inline(__always)
     func storeResult(_ value: consuming Value, _ task: SagaTask) {
         let target = task.target
         task.target = .discard
