@@ -14,11 +14,13 @@ struct CheckerCalleeTests {
                   call loadUsr(1)
                   fork api.fetchUsr()
                   spawn nothingLikeIt()
+                  call billing.charge(1)
                 }
                 """, hostFunctions: ["api.fetchUser"]) == [
                     "3:8: error: unknown function 'loadUsr'; did you mean 'loadUser'?",
                     "4:8: error: unknown function 'api.fetchUsr'; did you mean 'api.fetchUser'?",
                     "5:9: error: unknown function 'nothingLikeIt'",
+                    "6:8: error: unknown function 'billing.charge'; declare a host function with 'extern func billing.charge(…)'",
                 ])
     }
 

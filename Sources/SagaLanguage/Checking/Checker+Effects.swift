@@ -431,7 +431,12 @@ extension Checker {
         } else {
             var candidates = hostFunctions
             declaredNames.forEachFunctionName { candidates.insert($0) }
-            error("unknown function '\(name)'\(Suggestions.didYouMean(name, in: candidates))", at: location)
+            var hint = Suggestions.didYouMean(name, in: candidates)
+            if hint.isEmpty, name.contains(".") {
+                // `call api.fetchUser(1)`: a host function nobody declared.
+                hint = "; declare a host function with 'extern func \(name)(…)'"
+            }
+            error("unknown function '\(name)'\(hint)", at: location)
         }
         return callee
     }
