@@ -256,13 +256,13 @@ extension Checker {
                         at: diagnostics.count))
                 return
             }
-            if inReducer, functionIndex(of: name) != nil || hostFunctions.contains(name) {
-                let kind = functionIndex(of: name) != nil ? "saga" : "host"
+            let isSagaFunction = functionIndex(of: name) != nil
+            if inReducer, isSagaFunction || hostFunctions.contains(name) {
                 error(
-                    "'\(name)' is a \(kind) function, which a reducer cannot call; reducers are pure: "
-                        + "call it in a saga and put what it returns",
+                    "'\(name)' is a \(isSagaFunction ? "saga" : "host") function, which a reducer cannot call; "
+                        + "reducers are pure: call it in a saga and put what it returns",
                     at: location)
-            } else if functionIndex(of: name) != nil {
+            } else if isSagaFunction {
                 error("'\(name)' is a saga function; call it with call, fork or spawn", at: location)
             } else if hostFunctions.contains(name) {
                 error("'\(name)' is a host function; call it with call, fork or spawn", at: location)
