@@ -173,8 +173,11 @@ package enum GoldenSuite {
         if let input = c.input { args += ["--input", input] }
         if let mocks = c.mocks { args += ["--mocks", mocks] }
         let code = await SagaRunTool.main(args, io: io)
+        // Read as a golden is, so that a golden written from it reads back the same: a logged
+        // "\r\n" is a line break there.
         var result = Result(
-            expected: expected, actual: io.stdout, errors: io.stderr, exitCode: code, mockProblems: io.mockProblems)
+            expected: expected, actual: transcript(of: io.stdout), errors: io.stderr, exitCode: code,
+            mockProblems: io.mockProblems)
         result.isCut = io.transcriptIsFull
         result.stoppedByLimit = io.runStoppedByLimit
         return result

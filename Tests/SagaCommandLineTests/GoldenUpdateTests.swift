@@ -244,4 +244,65 @@ import Testing
         #expect(run.code == 64, "\(run.out)\(run.err)")
         #expect(run.err.contains("--twice goes with --inject-failures"), "\(run.err)")
     }
+
+    /// A golden written by `--update` passes the next run, whatever line ends the program
+    /// logs: a logged `\r\n` reads back as a line break, as it does in a golden.
+    @Test func aGoldenWrittenFromCarriageReturnsPassesTheNextRun() async throws {
+        let files = [
+            "cr.saga":
+                "extern func tool.run(name)\nsaga main {\n  let r = call tool.run(\"ver\")\n  log \"said: \\(r.out)\"\n  log \"dos\\r\"\n}\n",
+            "cr.mocks.jsonl": #"{"call":"tool.run","args":["ver"],"result":{"out":"10.0\r\nOK\r\n"}}"# + "\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let saga = folder.appendingPathComponent("cr.saga").path
+            let update = await runSagarun(["test", "--update", saga])
+            #expect(update.code == 0, "\(update.out)")
+            let run = await runSagarun(["test", saga])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(run.out.contains("1 passed, 0 failed"), "\(run.out)")
+        }
+    }
+
+    /// A malformed input line stops the run with exit 65 part-way: the test fails, golden or
+    /// not, and `--update` writes no golden from what ran before it.
+    @Test func aMalformedInputLineFailsTheTest() async throws {
+        let files = [
+            "take.saga": "saga main { loop { let a = take \"go\"; log a.n } }\n",
+            "take.input.jsonl": "{\"type\":\"go\",\"n\":1}\n{\"name\":\"x\"}\n",
+            "take.golden": "1\nstate {}\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let saga = folder.appendingPathComponent("take.saga").path
+            let run = await runSagarun(["test", saga])
+            #expect(run.code == 1, "\(run.out)")
+            #expect(run.out.contains("FAIL") && run.out.contains("it did not run"), "\(run.out)")
+            let update = await runSagarun(["test", "--update", saga])
+            #expect(update.code == 1, "\(update.out)")
+            let golden = try? String(contentsOfFile: folder.appendingPathComponent("take.golden").path, encoding: .utf8)
+            #expect(golden == "1\nstate {}\n")
+        }
+    }
+
+    /// A mocks file that starts with a byte-order mark is read as if it had none, as an input
+    /// file is.
+    @Test func aByteOrderMarkBeforeTheMocksIsIgnored() async throws {
+        let files = [
+            "bom.saga": "extern func api.get(x)\nsaga main { let r = call api.get(1); log r }\n",
+            "bom.mocks.jsonl": "\u{FEFF}" + #"{"call":"api.get","args":[1],"result":7}"# + "\n",
+            "bom.golden": "7\nstate {}\n",
+        ]
+        await ExitCodeTests.withFiles(files) { folder in
+            let run = await runSagarun(["test", folder.appendingPathComponent("bom.saga").path])
+            #expect(run.code == 0, "\(run.out)")
+        }
+    }
+
+    /// An empty `--filter` (a script's unset variable) keeps every test.
+    @Test func anEmptyFilterKeepsEveryTest() async throws {
+        await ExitCodeTests.withFiles(["one.saga": "saga main { log 1 }\n", "one.golden": "1\nstate {}\n"]) { folder in
+            let run = await runSagarun(["test", "--filter", "", folder.path])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(run.out.contains("1 passed, 0 failed"), "\(run.out)")
+        }
+    }
 }

@@ -80,7 +80,9 @@ public final class HostMocks: Sendable {
     ///   a `result`, an `error`, `"pending": true` or a `channel`.
     public init(jsonl text: String, source: String = "mocks") throws(ParseError) {
         var state = Calls()
-        // Split on every line end, "\r\n" included (one `Character` in Swift).
+        // Split on every line end, "\r\n" included (one `Character` in Swift), after any
+        // byte-order mark an editor put first.
+        let text = SourceLoader.withoutByteOrderMark(text)
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
