@@ -71,22 +71,35 @@ import Testing
             middleware: [controller.makeMiddleware()])
         for i in 0..<20 { store.dispatch(.save(i)) }
         store.dispatch(.delete(3))
-        while controller.log.withLock({ $0.count }) < 21 { await Task.yield() }
+        // Waits for the 21 writes without spinning: a spin on the main actor would take a
+        // core from the writes it waits for.
+        var writes = 0
+        for await _ in controller.written {
+            writes += 1
+            if writes == 21 { break }
+        }
         #expect(controller.log.withLock { $0 } == (0..<20).map { "save \($0)" } + ["delete 3"])
     }
 
     /// Saves take longer the earlier they were started: unordered, they would finish backwards.
     final class SlowController: PersistenceController {
         let log = Mutex<[String]>([])
+        /// An element each time a write is logged.
+        let written: AsyncStream<Void>
+        private let wrote: AsyncStream<Void>.Continuation
+
+        init() { (written, wrote) = AsyncStream.makeStream() }
 
         func save(_ element: Int) async throws(StoreError) -> Int {
             for _ in 0..<(20 - element) { await Task.yield() }
             log.withLock { $0.append("save \(element)") }
+            wrote.yield()
             return element
         }
 
         func delete(_ element: Int) async throws(StoreError) {
             log.withLock { $0.append("delete \(element)") }
+            wrote.yield()
         }
 
         func request(_ request: Int) -> AsyncStream<Result<[Int], StoreError>> {
