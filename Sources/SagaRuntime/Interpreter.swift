@@ -45,8 +45,8 @@ public final class Interpreter {
         /// return without waiting) must not hang the program forever.
         ///
         /// A `call` does not wait by itself: the function's steps count on from the caller's,
-        /// and, when it returns without waiting, the caller's go on from the function's,
-        /// whether the function runs in the caller's task or in a task of its own.
+        /// and when it returns or fails, the caller's go on from the function's (since it last
+        /// waited), whether the function runs in the caller's task or in a task of its own.
         ///
         /// The task is never preempted before that (a task runs until it blocks: see “Tasks
         /// and the order of events” in Sagas/README.md), so ordering does not depend on this

@@ -233,7 +233,8 @@ final class SagaTask: @unchecked Sendable {
     /// Steps without waiting that its next turn counts on from (see
     /// ``Interpreter/Options/maxSteps``): those it took before it last yielded for
     /// ``Interpreter/Options/yieldAfterSteps``; for a function's own task, its caller's at the
-    /// `call`; for that caller, the function's when it returned in its first turn.
+    /// `call`; for that caller, the function's (since it last waited) where its code returned
+    /// or failed.
     var stepsCarried: Int {
         get { extras?.stepsCarried ?? 0 }
         set { if newValue != 0 || extras != nil { extrasForWriting.stepsCarried = newValue } }
