@@ -6,7 +6,7 @@ import Testing
 
 /// README.md's Swift examples run and print what README says, and README shows no Swift that
 /// `ReadmeExamples.swift` does not hold.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct ReadmeExampleTests {
+@MainActor @Suite(.timeLimit(.minutes(5))) struct ReadmeExampleTests {
     /// The lines `body` printed.
     func printed(_ body: () async -> Void) async -> [String] {
         let printed = Printed()

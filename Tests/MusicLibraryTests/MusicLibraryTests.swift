@@ -4,7 +4,7 @@ import Testing
 
 /// The whole app in a temporary folder: songs go in through the sagas, albums keep their
 /// counts, and a second run on the same folder finds everything again.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct MusicLibraryTests {
+@MainActor @Suite(.timeLimit(.minutes(5))) struct MusicLibraryTests {
     func withFolder(_ body: (String) async throws -> Void) async rethrows {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -8,7 +8,7 @@ import Glibc
 
 /// Files that are not what their names say, and writes that fail: a clear message and an
 /// exit code, never a signal or a hang.
-@Suite(.timeLimit(.minutes(1))) struct HostileFileTests {
+@Suite(.timeLimit(.minutes(5))) struct HostileFileTests {
     static let saves = """
         saga main {
           put "persistence/save" { entity: "songs", element: { id: 1 } }

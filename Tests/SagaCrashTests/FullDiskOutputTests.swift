@@ -11,7 +11,7 @@ import Glibc
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
         .enabled(if: FileManager.default.isWritableFile(atPath: "/dev/full")),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func standardOutputOnAFullDiskExits74() throws {
         let sagarun = try #require(SagarunBinary.path)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("full-\(UUID().uuidString)").path

@@ -13,7 +13,7 @@ import Glibc
 @Suite struct SignalStopTests {
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
-        .timeLimit(.minutes(1)),
+        .timeLimit(.minutes(5)),
         arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalStopsTheRunCleanly(signal: Int32, code: Int32) throws {
         let program = """
@@ -42,7 +42,7 @@ import Glibc
     /// ends the process as the signal's default action does.
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func aBusyRunStopsOnASignalAndASecondSignalEndsIt() throws {
         let sagarun = try #require(SagarunBinary.path)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signal-\(UUID().uuidString)").path
@@ -91,7 +91,7 @@ import Glibc
     /// then the command's process group), are one stop: the run still ends cleanly.
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func twoSignalsAtOnceFromOneProcessAreOneStop() throws {
         let program = """
             saga main {
@@ -139,7 +139,7 @@ import Glibc
     /// host process's answer, stops on a signal as any run does.
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
-        .timeLimit(.minutes(1)),
+        .timeLimit(.minutes(5)),
         arguments: ["input", "host"])
     func aSignalStopsAVirtualRunWaitingOutside(waitingFor: String) throws {
         let sagarun = try #require(SagarunBinary.path)

@@ -63,7 +63,7 @@ import Testing
         for await state in store.states() where condition(state) { return }
     }
 
-    @Test(.timeLimit(.minutes(1))) func twoControllersAndASagaWorkInTheAppsOwnStore() async throws {
+    @Test(.timeLimit(.minutes(5))) func twoControllersAndASagaWorkInTheAppsOwnStore() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adopt-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let container = FileStoreContainer(directory: dir)

@@ -53,7 +53,7 @@ import Testing
     }
 
     /// ReduxSwiftSaga's `FetchUser`: take a request, call, put success or failure.
-    @Test(.timeLimit(.minutes(1))) func fetchUserTakesCallsAndPutsTheAppsTypes() async throws {
+    @Test(.timeLimit(.minutes(5))) func fetchUserTakesCallsAndPutsTheAppsTypes() async throws {
         var host = HostFunctions()
         host.register("api.fetchUser") { (id: Int) async throws -> User in
             if id < 0 { throw SagaError(kind: "NotFound", message: "no user \(id)") }
@@ -85,7 +85,7 @@ import Testing
 
     /// A typed `call` whose result is a `Value` gives it as it is: the event channel a host
     /// function makes stays a channel, which the saga takes from.
-    @Test(.timeLimit(.minutes(1))) func aTypedCallGivesAnEventChannelAsAChannel() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTypedCallGivesAnEventChannelAsAChannel() async throws {
         var host = HostFunctions()
         host.register("chat.connect") { (_: [Value]) in
             let messages = EventChannel(named: "chat.general")
@@ -108,7 +108,7 @@ import Testing
 
     /// A typed `fork` gives the child a typed saga of its own: a loop that forks each
     /// request's work handles every request, even one that arrives while another is in a call.
-    @Test(.timeLimit(.minutes(1))) func aTypedForkHandlesEachRequestInAChildOfItsOwn() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTypedForkHandlesEachRequestInAChildOfItsOwn() async throws {
         var host = HostFunctions()
         host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "user \(id)") }
         let (store, sagas, interpreter, output) = try setUp(host: host)
@@ -132,7 +132,7 @@ import Testing
     }
 
     /// A typed saga joins a child it forked and cancels another, without the untyped effects.
-    @Test(.timeLimit(.minutes(1))) func aTypedSagaJoinsAndCancelsItsChildren() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTypedSagaJoinsAndCancelsItsChildren() async throws {
         let (store, sagas, interpreter, output) = try setUp(host: HostFunctions())
         sagas.addSaga("parent", to: interpreter) { saga in
             let waiting = try await saga.fork { child in
@@ -157,7 +157,7 @@ import Testing
 
     /// `select` gives the app's state itself (or a key path of it), and `take(where:)` waits for
     /// an action the app's own type describes.
-    @Test(.timeLimit(.minutes(1))) func selectGivesTheAppsStateAndTakeWhereMatchesTheAppsActions() async throws {
+    @Test(.timeLimit(.minutes(5))) func selectGivesTheAppsStateAndTakeWhereMatchesTheAppsActions() async throws {
         let (store, sagas, interpreter, _) = try setUp(host: HostFunctions())
         let seen = Mutex<[String]>([])
         sagas.addSaga("watch", to: interpreter) { saga in
@@ -179,7 +179,7 @@ import Testing
 
     /// A result that does not decode into the asked type is a `HostError` naming the function
     /// and the types; a Swift function of the saga's own runs as a call.
-    @Test(.timeLimit(.minutes(1))) func aResultOfTheWrongTypeIsAHostErrorAndOwnFunctionsRun() async throws {
+    @Test(.timeLimit(.minutes(5))) func aResultOfTheWrongTypeIsAHostErrorAndOwnFunctionsRun() async throws {
         var host = HostFunctions()
         host.register("api.count") { () async throws -> Int in 3 }
         let (store, sagas, interpreter, _) = try setUp(host: host)
@@ -202,7 +202,7 @@ import Testing
 
     /// A typed `race` gives the winning entry's key and what it gave, as the app's action for
     /// a `take`; the losers are cancelled, so a timeout that lost never fires.
-    @Test(.timeLimit(.minutes(1))) func aTypedRaceGivesTheWinnersAction() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTypedRaceGivesTheWinnersAction() async throws {
         let (store, sagas, interpreter, _) = try setUp(host: HostFunctions())
         let winners = Mutex<[String]>([])
         sagas.addSaga("racer", to: interpreter) { saga in
@@ -224,7 +224,7 @@ import Testing
 
     /// A typed `all` runs a `put` of the app's action and a host `call` together and gives each
     /// entry's outcome by its key.
-    @Test(.timeLimit(.minutes(1))) func aTypedAllGivesEachEntrysOutcome() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTypedAllGivesEachEntrysOutcome() async throws {
         var host = HostFunctions()
         host.register("api.fetchUser") { (id: Int) async throws -> User in User(id: id, name: "Grace") }
         let (store, sagas, interpreter, output) = try setUp(host: host)

@@ -36,7 +36,7 @@ import Testing
 
     /// 200 pairs of saves of one id, dispatched while the store is still opening and after:
     /// reopened, the file store holds the last.
-    @Test(.timeLimit(.minutes(1))) func twoHundredPairsOfSavesOfOneIdLeaveTheLast() async {
+    @Test(.timeLimit(.minutes(5))) func twoHundredPairsOfSavesOfOneIdLeaveTheLast() async {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let container = FileStoreContainer(directory: dir)
@@ -64,7 +64,7 @@ import Testing
 
     /// A controller of the app's own keeps its writes in order too: by default each waits for
     /// the one before, however long that one takes.
-    @Test(.timeLimit(.minutes(1))) func anAppsOwnControllerWritesInDispatchOrder() async {
+    @Test(.timeLimit(.minutes(5))) func anAppsOwnControllerWritesInDispatchOrder() async {
         let controller = SlowController()
         let store = Store(
             initialState: SlowController.State(), reducer: SlowController.makeReducer(),

@@ -132,7 +132,7 @@ import Testing
 
     /// An interpreter runs once: starting it again says so and changes nothing, so that no
     /// action reaches its sagas twice.
-    @Test(.timeLimit(.minutes(1))) func startingTwiceIsRefused() async throws {
+    @Test(.timeLimit(.minutes(5))) func startingTwiceIsRefused() async throws {
         let sagas = SagaMiddleware(bridge: Bridge())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         let program = try #require(Frontend().compile(source: Self.source, path: "twice.saga").program)
@@ -148,7 +148,7 @@ import Testing
         #expect(await running.value == .success)
     }
 
-    @Test(.timeLimit(.minutes(1))) func anActionDispatchedRightAfterStartIsSeen() async {
+    @Test(.timeLimit(.minutes(5))) func anActionDispatchedRightAfterStartIsSeen() async {
         let sagas = SagaMiddleware(bridge: Bridge())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         guard let (interpreter, running) = start(store, sagas) else { return }
@@ -172,7 +172,7 @@ import Testing
     }
 
     /// The sagas' delays end after their time on the continuous clock (a lower bound only).
-    @Test(.timeLimit(.minutes(1))) func aDelayInAnEmbeddedRunTakesRealTime() async throws {
+    @Test(.timeLimit(.minutes(5))) func aDelayInAnEmbeddedRunTakesRealTime() async throws {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(
             initialState: AppState(),

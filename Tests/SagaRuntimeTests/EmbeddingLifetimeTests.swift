@@ -102,7 +102,7 @@ import Testing
     /// Cancelling the task that runs the sagas stops them as `stop()` does: their `finally`
     /// blocks run and the run ends with its status, for `start()`'s task and for a task of the
     /// app's own around `run()`.
-    @Test(.timeLimit(.minutes(1))) func cancellingTheRunsTaskStopsIt() async {
+    @Test(.timeLimit(.minutes(5))) func cancellingTheRunsTaskStopsIt() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
         let store = Store(initialState: State(), reducer: Self.reduce, middleware: [sagas.middleware])
         let source =
@@ -128,7 +128,7 @@ import Testing
 
     /// The interpreter does not keep its store alive, and a run whose store is freed stops:
     /// no crash when the app lets go of the store first, and the run's task ends.
-    @Test(.timeLimit(.minutes(1))) func aRunWhoseStoreIsFreedStops() async {
+    @Test(.timeLimit(.minutes(5))) func aRunWhoseStoreIsFreedStops() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
         guard let program = compile(#"saga main { try { take "never" } finally { put "pong" { n: 1 } } }"#)
         else { return }
@@ -149,7 +149,7 @@ import Testing
 
     /// An interpreter started after its store was freed has nothing to run over: its run ends
     /// at once, without touching the store.
-    @Test(.timeLimit(.minutes(1))) func anInterpreterStartedAfterItsStoreWasFreedEndsAtOnce() async {
+    @Test(.timeLimit(.minutes(5))) func anInterpreterStartedAfterItsStoreWasFreedEndsAtOnce() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<State, Action>())
         guard let program = compile(#"saga main { take "never" }"#) else { return }
         var interpreter: Interpreter?

@@ -92,7 +92,7 @@ import Testing
     /// A run over an app's store, which waits for the app's actions, still ends once it passes
     /// its step budget, even with a host call that never answers in flight: it waits for
     /// neither.
-    @Test(.timeLimit(.minutes(1))) func aRunOverAnAppsStoreEndsWhenItsBudgetIsSpent() async {
+    @Test(.timeLimit(.minutes(5))) func aRunOverAnAppsStoreEndsWhenItsBudgetIsSpent() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         var host = HostFunctions()
@@ -120,7 +120,7 @@ import Testing
     /// An app's event source reaches a saga over the app's store: the host function gives an
     /// `EventChannel`, the app sends to it from another task, and the saga puts the app's
     /// actions; stopping the run closes the channel, which runs the app's cleanup.
-    @Test(.timeLimit(.minutes(1))) func anEventChannelFeedsASagaOverTheAppsStore() async {
+    @Test(.timeLimit(.minutes(5))) func anEventChannelFeedsASagaOverTheAppsStore() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         let (cleaned, cleanup) = AsyncStream<Void>.makeStream()
@@ -158,7 +158,7 @@ import Testing
     /// moves to the timer once it is idle).
     ///
     /// Before, the loop slept on and the test timed out.
-    @Test(.timeLimit(.minutes(1))) func aTimerStartedByAnAppsOwnDispatchFires() async {
+    @Test(.timeLimit(.minutes(5))) func aTimerStartedByAnAppsOwnDispatchFires() async {
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(initialState: AppState(), reducer: Self.reduce, middleware: [sagas.middleware])
         let source = """

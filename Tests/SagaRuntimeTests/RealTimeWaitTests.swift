@@ -7,7 +7,7 @@ import Testing
 /// In real time, the run loop sleeps until something can happen: a timed input line far
 /// ahead costs a few turns, not a busy loop (which also grew a task a turn).
 @Suite struct RealTimeWaitTests {
-    @Test(.timeLimit(.minutes(1))) func aTimedInputLineIsWaitedForWithoutSpinning() async throws {
+    @Test(.timeLimit(.minutes(5))) func aTimedInputLineIsWaitedForWithoutSpinning() async throws {
         let program = try #require(
             Frontend().compile(source: "saga main { let a = take \"x\"; log a.n }", path: "timed.saga").program)
         let output = BufferedOutput()

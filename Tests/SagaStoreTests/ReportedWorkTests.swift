@@ -7,7 +7,7 @@ import Testing
 /// (the default implementation): the work starts at once, and the actions it reports later,
 /// from another thread, are delivered as a `Task`'s would be.
 @Suite struct ReportedWorkTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func reportedActionsReachTheStoreThroughTheDefaultImplementation() async {
         let queue = DispatchQueue(label: "store")
         let scheduler = QueueWorkScheduler<String>(queue: queue)

@@ -22,7 +22,7 @@ private actor Library {
 }
 
 @Suite struct StoreBindingTests {
-    @Test(.timeLimit(.minutes(1))) func aStoreBoundInAnActorsInitDeliversOnThatActorInOrder() async {
+    @Test(.timeLimit(.minutes(5))) func aStoreBoundInAnActorsInitDeliversOnThatActorInOrder() async {
         let library = Library()
         #expect(await library.isTheStoresActor)
         let send = await library.dispatcher

@@ -3,7 +3,7 @@ import Testing
 
 /// An app observes the store's state as an async sequence, without polling.
 @MainActor @Suite struct StoreStatesTests {
-    @Test(.timeLimit(.minutes(1))) func statesGivesTheCurrentStateThenEachChange() async {
+    @Test(.timeLimit(.minutes(5))) func statesGivesTheCurrentStateThenEachChange() async {
         let store = Store(initialState: 0, reducer: { (state: inout Int, by: Int) in state += by })
         var seen: [Int] = []
         let states = store.states()
@@ -17,7 +17,7 @@ import Testing
         #expect(seen == [1, 3])
     }
 
-    @Test(.timeLimit(.minutes(1))) func aStoreFedFromOtherTasksIsObservedToTheEnd() async {
+    @Test(.timeLimit(.minutes(5))) func aStoreFedFromOtherTasksIsObservedToTheEnd() async {
         let store = Store(initialState: 0, reducer: { (state: inout Int, by: Int) in state += by })
         let send = store.dispatcher
         let states = store.states()
