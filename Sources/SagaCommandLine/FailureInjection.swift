@@ -35,7 +35,8 @@ package enum FailureInjection {
         do {
             baseline = try await run(program, c, mocks: mocksText, failingCall: nil, twice: twice)
         } catch {
-            return ("\(c.mocks ?? "mocks"): \(error)\n", false)
+            // `FILE:LINE:COLUMN: message`, as `sagarun run` says it.
+            return ("\(c.mocks ?? "mocks"):\(error)\n", false)
         }
         var text = "\(baseline.calls) call\(baseline.calls == 1 ? "" : "s") without failures: \(baseline.ending)\n"
         text += Self.problemLines(baseline.mockProblems)

@@ -1,4 +1,5 @@
 import Foundation
+import SagaLanguage
 import SagaRuntime
 
 /// Golden-file tests: each `X.saga` with an `X.golden` beside it runs, and its transcript must
@@ -70,16 +71,19 @@ package enum GoldenSuite {
                 }
             } else if path.hasSuffix(".saga") {
                 sagas.append(path)
-                named.insert(path)
+                named.insert(samePath(path))
             } else if let saga = program(companion: path), fm.fileExists(atPath: saga) {
                 // A test's golden, input or mocks file names its program.
                 sagas.append(saga)
-                named.insert(saga)
+                named.insert(samePath(saga))
             }
         }
         var cases: [Case] = []
         var folders: [String: [String]] = [:]
-        for saga in Set(sagas).sorted() {
+        // A program named twice (`x.saga` and `./x.saga`, or a file and its folder) runs once,
+        // under the first of its names.
+        var seen: Set<String> = []
+        for saga in sagas.filter({ seen.insert(samePath($0)).inserted }).sorted() {
             let stem = String(saga.dropLast(".saga".count))
             let golden = stem + ".golden"
             let input = fm.fileExists(atPath: stem + ".input.jsonl") ? stem + ".input.jsonl" : nil
@@ -88,7 +92,8 @@ package enum GoldenSuite {
             c.mocks = mocks
             c.misnamed = misnamedCompanions(of: stem, in: &folders)
             if !fm.fileExists(atPath: golden) {
-                guard missing, input != nil || mocks != nil || named.contains(saga) || declaresASaga(saga) else {
+                guard missing, input != nil || mocks != nil || named.contains(samePath(saga)) || declaresASaga(saga)
+                else {
                     continue
                 }
                 c.hasGolden = false
@@ -96,6 +101,12 @@ package enum GoldenSuite {
             cases.append(c)
         }
         return cases
+    }
+
+    /// `path` as every spelling of it reads: `./x.saga`, `x.saga` and its absolute path are
+    /// one program.
+    private static func samePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// The suffixes of the files a test reads beside its program, `X.saga`; a longer one
@@ -148,10 +159,13 @@ package enum GoldenSuite {
         return text.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("saga ") }
     }
 
-    /// A golden file's text as the transcript it stands for: lines that end `\r\n` (as a
-    /// checkout on Windows writes them) end `\n`, and a last line without its newline has one.
+    /// A golden file's text as the transcript it stands for: a byte-order mark an editor put
+    /// first is dropped, lines that end `\r\n` (as a checkout on Windows writes them) end
+    /// `\n`, and a last line without its newline (or with a lone `\r`) has one.
     static func transcript(of golden: String) -> String {
-        var text = golden.contains("\r\n") ? golden.replacingOccurrences(of: "\r\n", with: "\n") : golden
+        var text = SourceLoader.withoutByteOrderMark(golden)
+        if text.contains("\r\n") { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
+        if text.hasSuffix("\r") { text.removeLast() }
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         return text
     }

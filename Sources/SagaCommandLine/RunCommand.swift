@@ -72,7 +72,8 @@ enum RunCommand {
             do {
                 mocks = try HostMocks(jsonl: text, source: mocksPath)
             } catch {
-                io.err("error: \(mocksPath): \(error)\n")
+                // Where, as an input file's error says it.
+                io.err("\(mocksPath):\(error.line):\(error.column): error: \(error.message)\n")
                 return .dataError
             }
         }

@@ -67,13 +67,12 @@ enum TestCommand {
                         io.out("PASS \(c.saga) (failure injection)\n")
                         continue
                     }
-                    do {
-                        try summary.write(toFile: goldenPath, atomically: true, encoding: .utf8)
-                        io.out("\(expected == nil ? "CREATED" : "UPDATED") \(goldenPath)\n")
-                    } catch {
+                    if let why = TextFile.write(summary, to: goldenPath) {
                         passed -= 1
                         failed += 1
-                        io.err("error: cannot write '\(goldenPath)': \(error.localizedDescription)\n")
+                        io.err("error: cannot write '\(goldenPath)': \(why)\n")
+                    } else {
+                        io.out("\(expected == nil ? "CREATED" : "UPDATED") \(goldenPath)\n")
                     }
                 } else if let expected, expected != summary {
                     failed += 1
@@ -93,6 +92,11 @@ enum TestCommand {
         }
         let progress = io.outputIsTerminal && cases.count > 1
         for (i, c) in cases.enumerated() {
+            if c.hasGolden, TextFile.isFolder(c.golden) {
+                failed += 1
+                io.out("FAIL \(c.saga): \(c.golden) is a folder, where its golden file goes\n")
+                continue
+            }
             if progress { io.out("\u{1B}[2K\r[\(i + 1)/\(cases.count)] \(c.saga)") }
             let result = await GoldenSuite.run(c)
             if progress { io.out("\u{1B}[2K\r") }
@@ -131,8 +135,10 @@ enum TestCommand {
                 continue
             }
             if update, result.mockProblems.isEmpty, !result.isCut, !result.stoppedByLimit {
-                do {
-                    try result.actual.write(toFile: c.golden, atomically: true, encoding: .utf8)
+                if let why = TextFile.write(result.actual, to: c.golden) {
+                    io.err("error: cannot write '\(c.golden)': \(why)\n")
+                    failed += 1
+                } else {
                     io.out("\(c.hasGolden ? "UPDATED" : "CREATED") \(c.golden)\n")
                     // Errors are not part of a golden: say so, lest a failed saga be kept
                     // unawares as the expected transcript.
@@ -142,9 +148,6 @@ enum TestCommand {
                                 + result.errors.split(separator: "\n").map { "  \($0)\n" }.joined())
                     }
                     passed += 1
-                } catch {
-                    io.err("error: cannot write '\(c.golden)': \(error.localizedDescription)\n")
-                    failed += 1
                 }
                 continue
             }

@@ -1,3 +1,4 @@
+import Foundation
 import SagaLanguage
 
 #if canImport(Glibc)
@@ -6,9 +7,10 @@ import Glibc
 import Musl
 #endif
 
-/// Reads small text files the command line is given (a mocks file), with the system calls
-/// alone: Foundation's `String(contentsOfFile:)` keeps a buffer for ever when the file is
-/// empty, which the leak sanitizer reports.
+/// Reads small text files the command line is given (a mocks file), and writes the ones it
+/// makes (a golden file), with the system calls alone: Foundation's `String(contentsOfFile:)`
+/// keeps a buffer for ever when the file is empty, which the leak sanitizer reports, and its
+/// write errors name no cause (`NSCocoaErrorDomain error 512`).
 enum TextFile {
     /// The file's text (invalid UTF-8 repaired), or `nil` when it cannot be opened or read, or
     /// is a folder.
@@ -37,5 +39,46 @@ enum TextFile {
     static func whyUnreadable(_ path: String) -> String {
         guard case .failure(.unreadable(let reason)) = SourceLoader.readFromDisk(path) else { return "an I/O error" }
         return reason
+    }
+
+    /// Writes `text` to `path`, whole or not at all; returns why it could not, or `nil`.
+    ///
+    /// The text goes into a new file beside `path`, which is then renamed over it. The reason
+    /// is in the system's words (`Permission denied`), or `it is a folder`.
+    static func write(_ text: String, to path: String) -> String? {
+        if isFolder(path) { return "it is a folder" }
+        let temporary = path + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return reason(errno) }
+        var failure: Int32?
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        guard let failure else { return nil }
+        unlink(temporary)
+        return reason(failure)
+    }
+
+    /// Whether `path` names a folder.
+    static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
+
+    /// The system's words for `code` (`Permission denied`).
+    private static func reason(_ code: Int32) -> String {
+        strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 }

@@ -269,7 +269,8 @@ import Testing
                 dir.appendingPathComponent("m.jsonl").path,
             ])
             #expect(r.code == 65)
-            #expect(r.err.contains("m.jsonl: line 3: not JSON"))
+            // `FILE:LINE:COLUMN: error: …`, as an input file's error: the `o` of `{oops`.
+            #expect(r.err.contains("m.jsonl:3:2: error: unexpected 'o'"), "\(r.err)")
         }
     }
 

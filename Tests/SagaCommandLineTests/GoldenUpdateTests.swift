@@ -50,9 +50,14 @@ import Testing
         #expect(run.out.contains("CREATED") && !run.out.contains("note:"), "\(run.out)")
     }
 
-    /// A golden file written with `\r\n` line ends, or without a newline after its last line,
-    /// stands for the same transcript; one that differs still fails, with the lines that differ.
-    @Test(arguments: [("hi\r\nstate {}\r\n", true), ("hi\nstate {}", true), ("ho\r\nstate {}", false)])
+    /// A golden file written with `\r\n` line ends, without a newline after its last line, with
+    /// a lone `\r` there, or with a byte-order mark first, stands for the same transcript; one
+    /// that differs still fails, with the lines that differ.
+    @Test(arguments: [
+        ("hi\r\nstate {}\r\n", true), ("hi\nstate {}", true), ("hi\nstate {}\r", true),
+        ("\u{FEFF}hi\nstate {}\n", true),
+        ("ho\r\nstate {}", false),
+    ])
     func lineEndsOfAGoldenDoNotMatter(golden: String, passes: Bool) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -301,6 +306,32 @@ import Testing
     @Test func anEmptyFilterKeepsEveryTest() async throws {
         await ExitCodeTests.withFiles(["one.saga": "saga main { log 1 }\n", "one.golden": "1\nstate {}\n"]) { folder in
             let run = await runSagarun(["test", "--filter", "", folder.path])
+            #expect(run.code == 0, "\(run.out)")
+            #expect(run.out.contains("1 passed, 0 failed"), "\(run.out)")
+        }
+    }
+
+    /// A golden path that is a folder fails its test with that said, with `--update` too,
+    /// which cannot write there.
+    @Test(arguments: [false, true])
+    func aGoldenPathThatIsAFolderFailsTheTest(update: Bool) async throws {
+        await ExitCodeTests.withFiles(["one.saga": "saga main { log 1 }\n"]) { folder in
+            try? FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("one.golden"), withIntermediateDirectories: false)
+            let saga = folder.appendingPathComponent("one.saga").path
+            let run = await runSagarun(["test"] + (update ? ["--update"] : []) + [saga])
+            #expect(run.code == 1, "\(run.out)")
+            #expect(run.out.contains("one.golden is a folder, where its golden file goes"), "\(run.out)")
+        }
+    }
+
+    /// A program named twice, by two spellings of its path or by itself and its folder, is one
+    /// test, run once.
+    @Test func aTestNamedTwiceRunsOnce() async throws {
+        await ExitCodeTests.withFiles(["one.saga": "saga main { log 1 }\n", "one.golden": "1\nstate {}\n"]) { folder in
+            let run = await runSagarun([
+                "test", folder.appendingPathComponent("one.saga").path, folder.path + "/./one.saga", folder.path,
+            ])
             #expect(run.code == 0, "\(run.out)")
             #expect(run.out.contains("1 passed, 0 failed"), "\(run.out)")
         }

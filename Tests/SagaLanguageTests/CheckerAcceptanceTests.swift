@@ -89,4 +89,32 @@ struct CheckerAcceptanceTests {
         #expect(!result.hasErrors)
         #expect(result.program != nil)
     }
+
+    /// A saga function named as a built-in or a provided host function compiles, with a
+    /// warning that says which call reaches which; one named as its own `extern` is an error
+    /// (elsewhere), and other names get no warning.
+    @Test func aFunctionNamedAsABuiltinOrAHostFunctionIsWarnedOf() {
+        let result = CheckerTests.compile(
+            """
+            func len(x) { return 42 }
+            func http.get(url) { return 1 }
+            func length(x) { return 0 }
+            saga main {
+              log len([1])
+              let n = call len([1])
+              let r = call http.get("u")
+              let m = call length(1)
+              log n + r + m
+            }
+            """, hostFunctions: ["http.get"])
+        #expect(!result.hasErrors)
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "function 'len' has the name of a built-in function: 'len(…)' in an expression calls the built-in, "
+                    + "and 'call len(…)' this function; rename it to keep them apart",
+                "function 'http.get' has the name of a host function: 'call http.get(…)' calls this function, "
+                    + "not the host's; rename it to call the host's",
+            ])
+        #expect(result.diagnostics.map(\.location.line) == [1, 2])
+    }
 }

@@ -192,7 +192,11 @@ enum LexFixture {
         #expect(LexFixture.messages("a @ b") == ["1:3: unexpected character '@'"])
         #expect(LexFixture.kinds("a @ b") == [.identifier, .error, .identifier])
         #expect(LexFixture.messages("a & b") == ["1:3: unexpected character '&'; did you mean '&&'?"])
-        #expect(LexFixture.messages("é") == ["1:1: unexpected character 'é'"])
+        #expect(
+            LexFixture.messages("café") == [
+                "1:4: unexpected character 'é'; names are written with ASCII letters, digits and '_'"
+            ])
+        #expect(LexFixture.messages("a → b") == ["1:3: unexpected character '→'"])
         #expect(LexFixture.messages("a\u{0}b") == ["1:2: unexpected character U+0"])
         // JavaScript's single quotes: one message, which shows the string in double quotes.
         #expect(

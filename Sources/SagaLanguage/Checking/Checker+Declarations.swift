@@ -170,6 +170,7 @@ extension Checker {
                 "invalid redeclaration of '\(name)'", at: redeclaration.location,
                 note: ("'\(name)' previously declared here", redeclaration.previous))
         }
+        for function in functions { warnIfItHidesAFunction(function) }
         for decl in externs {
             if let index = functionIndex(of: decl.name), index < functions.count {
                 error(
@@ -178,6 +179,24 @@ extension Checker {
             }
         }
         return (reducers, sagas)
+    }
+
+    /// Warns of a saga function named as a built-in or a host function the frontend provides
+    /// (the host library's `http.get`): both stay, each reached its own way, which a reader
+    /// would not guess.
+    private mutating func warnIfItHidesAFunction(_ function: FunctionInfo) {
+        let name = function.name
+        if Builtin(rawValue: name) != nil {
+            warning(
+                "function '\(name)' has the name of a built-in function: '\(name)(…)' in an expression calls "
+                    + "the built-in, and 'call \(name)(…)' this function; rename it to keep them apart",
+                at: function.location)
+        } else if hostFunctions.contains(name), !externs.contains(where: { $0.name == name }) {
+            warning(
+                "function '\(name)' has the name of a host function: 'call \(name)(…)' calls this function, "
+                    + "not the host's; rename it to call the host's",
+                at: function.location)
+        }
     }
 
     /// Makes an `extern func` a host function the program may call, with as many arguments

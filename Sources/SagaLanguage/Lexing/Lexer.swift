@@ -298,7 +298,10 @@ struct Lexer {
         } else {
             shown = "(invalid UTF-8)"
         }
-        error("unexpected character \(shown)", line: line, column: col)
+        // A letter outside ASCII (`café`, `größe`): names are ASCII, and saying so saves a guess.
+        let inName = scalar.map { $0.value > 0x7F && $0.properties.isAlphabetic } ?? false
+        let hint = inName ? "; names are written with ASCII letters, digits and '_'" : ""
+        error("unexpected character \(shown)\(hint)", line: line, column: col)
         push(CompactToken(kind: .error, line: line, column: col))
     }
 

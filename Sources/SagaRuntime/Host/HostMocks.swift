@@ -29,14 +29,17 @@ import Synchronization
 /// call of the function: that call takes it if its arguments match (a `retry` of the call),
 /// and passes over it otherwise.
 public final class HostMocks: Sendable {
-    /// A mocks file that does not parse: the line and what is wrong with it.
+    /// A mocks file that does not parse: where, and what is wrong there.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         /// The line, from 1.
         public var line: Int
-        /// What is wrong.
+        /// The column, from 1, in Unicode scalars: the offending character of a line that is
+        /// not JSON, or where the line's record begins.
+        public var column: Int
+        /// What is wrong, without the place.
         public var message: String
-        /// `line N: message`.
-        public var description: String { "line \(line): \(message)" }
+        /// `LINE:COLUMN: MESSAGE`, as ``JSONError`` writes it.
+        public var description: String { "\(line):\(column): \(message)" }
     }
 
     /// One line: a call's expected arguments (if given) and its outcome.
@@ -87,21 +90,24 @@ public final class HostMocks: Sendable {
             let line = index + 1
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
+            // Where the record begins: each problem with it is reported there.
+            let indent = raw.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
+            func problem(_ message: String) -> ParseError {
+                ParseError(line: line, column: indent + 1, message: message)
+            }
             let value: Value
             do {
                 value = try JSONReader.parse(String(trimmed))
             } catch {
-                throw ParseError(line: line, message: "not JSON: \(error)")
+                throw ParseError(line: line, column: indent + error.column, message: error.message)
             }
-            guard case .record(let r) = value else { throw ParseError(line: line, message: "a mock is a JSON record") }
+            guard case .record(let r) = value else { throw problem("a mock is a JSON record") }
             guard case .string(let name)? = r["call"] else {
-                throw ParseError(line: line, message: "a mock names its function in a string 'call'")
+                throw problem("a mock names its function in a string 'call'")
             }
             for key in r.keys where !Self.keys.contains(key) {
-                throw ParseError(
-                    line: line,
-                    message:
-                        "a mock has no '\(key)': it has 'call', 'args', 'optional', and a 'result', an 'error', 'pending' or a 'channel'"
+                throw problem(
+                    "a mock has no '\(key)': it has 'call', 'args', 'optional', and a 'result', an 'error', 'pending' or a 'channel'"
                 )
             }
             let outcome: Outcome
@@ -115,21 +121,20 @@ public final class HostMocks: Sendable {
             case (nil, nil, nil, .string(let name)?) where !name.isEmpty:
                 outcome = .channel(name)
             case (nil, nil, nil, _?):
-                throw ParseError(line: line, message: "'channel' is the name of the event channel the call returns")
+                throw problem("'channel' is the name of the event channel the call returns")
             default:
-                throw ParseError(
-                    line: line, message: "a mock has either a 'result', an 'error', \"pending\": true or a 'channel'")
+                throw problem("a mock has either a 'result', an 'error', \"pending\": true or a 'channel'")
             }
             let isOptional: Bool
             switch r["optional"] {
             case nil: isOptional = false
             case .bool(let b)?: isOptional = b
-            case _?: throw ParseError(line: line, message: "'optional' is true or false")
+            case _?: throw problem("'optional' is true or false")
             }
             let arguments = r["args"]
             if let arguments {
                 guard case .list = arguments else {
-                    throw ParseError(line: line, message: "'args' is a list of the call's arguments")
+                    throw problem("'args' is a list of the call's arguments")
                 }
             }
             state.waiting[name, default: []].append(
