@@ -172,6 +172,11 @@ public final class Interpreter {
     /// The state as sagas see it.
     public var state: Value { binding.stateValue }
 
+    /// The scheduler middleware uses for asynchronous work (the persistence middleware's
+    /// I/O): the work runs off the scheduler, counts as in flight, and the actions it returns
+    /// join the dispatch queue when it completes (in start order under virtual time).
+    public var asyncWork: some AsyncWorkScheduler<Value> { AsyncWork(table: hostCalls) }
+
     /// The run queues, the dispatch queue and the tasks waiting for actions, messages and timers.
     let scheduler: Scheduler
     /// The run's tasks: its roots, who forked whom, how a task ends or is cancelled.
@@ -261,15 +266,14 @@ public final class Interpreter {
     /// Where each compensation that ran was registered (`file:line:column`), in order.
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.
-    @exclusivity(unchecked) public var tracer: ChromeTrace?
-    /// For the trace: each effect's description, made once, by where it is and its kind (see
-    /// ``effectDescription(_:)``).
-    @exclusivity(unchecked) var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]
+    public var tracer: ChromeTrace? {
+        get { runTrace?.file }
+        set { runTrace = newValue.map { RunTrace($0, program: program, clock: clock) } }
+    }
+    /// The trace of what the run's tasks do, while one is asked for (see ``tracer``).
+    @exclusivity(unchecked) var runTrace: RunTrace?
     /// Root sagas written in Swift, started after the program's own, in the order added.
     @exclusivity(unchecked) var nativeRoots: [(String, NativeSaga)] = []
-    /// For the trace: when a `put` processed on the spot leaves its putter waiting, the
-    /// timestamp its slice begins at (taken before the action was processed).
-    @exclusivity(unchecked) var putStamp: Int?
     /// The calls whose mocks line never answers, with the task that made each (and its token
     /// then): the run warns of those still waiting when it ends.
     @exclusivity(unchecked) var neverAnswered: [(task: SagaTask, token: Int, id: Int)] = []
@@ -369,7 +373,7 @@ public final class Interpreter {
     /// Prints the action line, when asked for, as its queue entry is processed.
     @inline(__always)
     func actionWillReduce(_ action: Value) {
-        if _slowPath(notesEachAction || tracer != nil) { actionWillReduceNoted(action) }
+        if _slowPath(notesEachAction || runTrace != nil) { actionWillReduceNoted(action) }
     }
 
     /// ``actionWillReduce(_:)`` when the action is printed or traced, or counted against the
@@ -377,7 +381,7 @@ public final class Interpreter {
     private func actionWillReduceNoted(_ action: Value) {
         if let overrun = budget.countTurnWithoutInput() { overran(overrun) }
         if options.printActions { emit("action " + action.canonicalJSON) }
-        if tracer != nil { traceAction(action) }
+        if let runTrace { runTrace.action(action) }
     }
 
     /// Writes a transcript line, with its timestamp when asked for: on each of its lines, when
@@ -391,4 +395,34 @@ public final class Interpreter {
             line.split(separator: "\n", omittingEmptySubsequences: false).map { stamp + $0 }.joined(separator: "\n"))
     }
 
+    /// The saga stack of an error raised in `task` at `location` (see ``SagaStack``).
+    func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
+        SagaStack.lines(of: task, at: location, in: program)
+    }
+
+    /// `file:line:column` of a location.
+    func describe(_ location: SourceLocation) -> String { program.place(of: location) }
+
+    /// Reports a failed root saga or spawned task, or a task that failed while cancelled where
+    /// nothing waits for it (see “Errors and tasks” in Sagas/README.md), as `what` when given,
+    /// and counts it for the exit code.
+    func report(_ task: SagaTask, _ failure: Failure, what: String? = nil) {
+        failures += 1
+        reportedErrorMessages.append(failure.error.message)
+        if let runTrace { runTrace.error(task, failure) }
+        // A root saga by its declared name (`saga main`); a spawned task as what it runs
+        // (`spawned func fetch`, `spawned block`), which no one would take for a saga.
+        let what =
+            what
+            ?? (task.kind == .root
+                ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn "))
+        output.error(Self.withStack("error: \(what) failed: \(failure.error.message)", failure))
+    }
+
+    /// `head`, then the failure's stack, a line a frame.
+    static func withStack(_ head: String, _ failure: Failure) -> String {
+        var text = head
+        for line in failure.trace { text += "\n    " + line }
+        return text
+    }
 }

@@ -341,7 +341,7 @@ final class Code {
     final class Site {
         let statement: Stmt
         /// In a traced run, its effect as the trace describes it, made the first time it runs
-        /// (see ``Interpreter/traceEffect(at:_:)``).
+        /// (see ``RunTrace/noteEffect(at:_:)``).
         @exclusivity(unchecked) var tracedEffect: TracedEffect?
         /// The code of the bodies its effect runs as tasks (the entries of its `race` or `all`,
         /// or the host function it forks; see ``Code/init(effectTask:at:slotCount:returnedValues:)``),

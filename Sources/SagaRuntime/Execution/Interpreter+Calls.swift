@@ -38,7 +38,7 @@ extension Interpreter {
                         + "raise the limit with --max-call-depth")
             }
             if task.native == nil {
-                if tracer != nil { traceCall(task, index, args) }
+                if let runTrace { runTrace.call(task, index, args) }
                 // A function whose body is one `return` runs inline too where the statement
                 // runs (the code makes the calls it can itself; see ``Code/ValueCall``).
                 let code = self.code(of: program.functions[index].body, slotCount: frameSizes[index])
@@ -56,7 +56,7 @@ extension Interpreter {
             return .suspended
         case .host(let name, _):
             guard let function = host[name] else {
-                throw missingHostFunction(name)
+                throw SagaError.noHostFunction(name, in: program)
             }
             block(task, on: .host(0))
             task.wait = .host(startHostCall(name, function, args, task))

@@ -205,7 +205,7 @@ extension Interpreter {
     @inline(__always)
     func calledInCode(_ index: Int, _ count: Int, _ argument: (Int) -> Value, _ task: SagaTask) {
         callsMade &+= 1
-        if tracer != nil { traceCall(task, index, (0..<count).map(argument)) }
+        if let runTrace { runTrace.call(task, index, (0..<count).map(argument)) }
     }
 
     /// A `put` of `action`, statement `site` of `code`, as the statement does it: processed at
@@ -221,7 +221,7 @@ extension Interpreter {
     {
         task.pc = pc
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
-        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        if let runTrace { runTrace.noteEffect(at: code.sites[site], task) }
         guard case .dispatched = dispatch(action, from: task) else { return false }
         task.target = .discard
         return true
@@ -233,7 +233,7 @@ extension Interpreter {
     /// A `fork` block running in its parent's turn (`task` `nil`) is not traced: it has no task
     /// yet.
     func select(_ key: Int32, _ code: Code, _ site: Int, _ task: SagaTask?) -> Result<Value, SagaError> {
-        if tracer != nil, let task { traceEffect(at: code.sites[site], task) }
+        if let runTrace, let task { runTrace.noteEffect(at: code.sites[site], task) }
         guard key >= 0 else { return .success(binding.stateValue) }
         do throws(SagaError) {
             return .success(try Evaluator.member(code.keys[Int(key)], of: binding.stateValue))
@@ -245,7 +245,7 @@ extension Interpreter {
     /// The start of `select EXPR`, statement `site` of `code`: the store's state, which the
     /// code reads to compute the expression.
     func selectState(_ code: Code, _ site: Int, _ task: SagaTask?) -> Value {
-        if tracer != nil, let task { traceEffect(at: code.sites[site], task) }
+        if let runTrace, let task { runTrace.noteEffect(at: code.sites[site], task) }
         return binding.stateValue
     }
 
@@ -258,13 +258,13 @@ extension Interpreter {
     ///   it stands (the task's own cancellation, a list, an error).
     func cancelInCode(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int, _ task: SagaTask) -> Bool {
         if isEndedBodyHandle(place) {
-            if tracer != nil { traceEffect(at: code.sites[site], task) }
+            if let runTrace { runTrace.noteEffect(at: code.sites[site], task) }
             return true
         }
         guard case .handle(let h) = place.pointee, let target = h.object as? SagaTask, target !== task else {
             return false
         }
-        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        if let runTrace { runTrace.noteEffect(at: code.sites[site], task) }
         // One that has ended or is being cancelled already has nothing to cancel.
         if !target.isDone, !target.isCancelling { scheduler.schedule(taskTree.cancelWork(target)) }
         return true
@@ -278,7 +278,7 @@ extension Interpreter {
     ///   stands (it blocks, fails or cancels the task, or joins a list).
     func joinInCode(_ place: UnsafePointer<Value>, _ code: Code, _ site: Int, _ task: SagaTask) -> Value? {
         if isEndedBodyHandle(place) {
-            if tracer != nil { traceEffect(at: code.sites[site], task) }
+            if let runTrace { runTrace.noteEffect(at: code.sites[site], task) }
             return .null
         }
         guard case .handle(let h) = place.pointee, let joined = h.object as? SagaTask, joined !== task, joined.isDone
@@ -289,7 +289,7 @@ extension Interpreter {
         case .failed?, .cancelled?: return nil
         default: break
         }
-        if tracer != nil { traceEffect(at: code.sites[site], task) }
+        if let runTrace { runTrace.noteEffect(at: code.sites[site], task) }
         return joined.result
     }
 
@@ -298,7 +298,7 @@ extension Interpreter {
     func take(_ take: UnsafeMutablePointer<Code.Take>, _ code: Code, _ task: SagaTask) {
         let slot = take.pointee.slot
         task.target = slot >= 0 ? .slot(Int(slot)) : .discard
-        if tracer != nil { traceEffect(at: code.sites[Int(take.pointee.site)], task) }
+        if let runTrace { runTrace.noteEffect(at: code.sites[Int(take.pointee.site)], task) }
         block(task, on: .take)
         // The pattern is copied once, from where the code keeps it.
         addTaker(Taker(task, pattern: take.pointee.pattern))

@@ -191,7 +191,7 @@ extension Interpreter {
             parent: parent, env: env, body: watcher.loop)
         if watcher.hiddenSlot >= 0 { child.code.markHiddenHandles(in: watcher.hiddenSlot) }
         parent.adopt(child)
-        if tracer != nil { traceStart(child, from: parent) }
+        if let runTrace { runTrace.start(child, from: parent) }
         scheduler.schedule(child)
         return child.handle
     }
@@ -320,7 +320,7 @@ extension Interpreter {
                     block(task, on: .put)
                     return .suspended
                 }
-                guard channelPut(channel, b) else { throw bufferOverflow(channel) }
+                guard channelPut(channel, b) else { throw channel.overflowError(maxBuffer: options.maxBuffer) }
                 return .value(.null)
             default:
                 throw SagaError.typeError("put needs an action type or a channel first, got \(a.kindName)")
@@ -435,7 +435,7 @@ extension Interpreter {
     private func started(_ child: SagaTask, kind: SagaTask.Kind, from starter: SagaTask) -> EffectResult {
         let task = forkingParent(starter)
         if kind == .attached { task.adopt(child) } else { task.keepParentsOnceFinished() }
-        if tracer != nil { traceStart(child, from: task) }
+        if let runTrace { runTrace.start(child, from: task) }
         if forkTakesNext, starter === task, task.native == nil, let site = runningSite {
             // Stored before the child runs: a `put` it processes on the spot takes the task's
             // next turn, which waits on a `take` with a target of its own.

@@ -11,7 +11,7 @@ extension Interpreter {
             // The effect is matched in the same pattern: binding it first would copy it and
             // then its payload.
             case .declare(let v, _, .effect(.call(.function(let index, _), _, let loc)), _):
-                if tracer != nil { traceEffect(of: stmt, task) }
+                if let runTrace { runTrace.noteEffect(of: stmt, task) }
                 return try callIntoSlot(v.slot, index, operands, task, loc)
             case .declare(let v, _, .effect(let effect), _):
                 task.target = .slot(v.slot)
@@ -19,7 +19,7 @@ extension Interpreter {
             case .assign(let lv, .effect(let effect), _):
                 if lv.path.isEmpty, case .variable(let v) = lv.root {
                     if case .call(.function(let index, _), _, let loc) = effect {
-                        if tracer != nil { task.tracedEffect = effectDescription(effect) }
+                        if let runTrace { task.tracedEffect = runTrace.effectDescription(effect) }
                         return try callIntoSlot(v.slot, index, operands, task, loc)
                     }
                     task.target = .slot(v.slot)
@@ -94,7 +94,7 @@ extension Interpreter {
     ) -> (exit: CodeExit?, resumed: Bool) {
         // As at a statement: the task stands past it while it runs.
         task.pc = pc
-        if tracer != nil { traceEffect(at: site, task) }
+        if let runTrace { runTrace.noteEffect(at: site, task) }
         task.target = site.forkSlot >= 0 ? .slot(Int(site.forkSlot)) : .discard
         let takesNext = site.takesNext
         let result: EffectResult
@@ -155,7 +155,7 @@ extension Interpreter {
     /// Runs an effect statement's effect: a value goes where the statement wants it; if the
     /// effect woke other tasks, this one yields to them first.
     func runEffect(_ effect: Effect, _ operands: inout EffectOperands, _ task: SagaTask) throws(SagaError) -> Step {
-        if tracer != nil { task.tracedEffect = effectDescription(effect) }
+        if let runTrace { task.tracedEffect = runTrace.effectDescription(effect) }
         return runEffectResult(try perform(effect, &operands, task), task)
     }
 

@@ -177,10 +177,13 @@ final class ReducerRunner {
         }
     }
 
+    /// The report of reducer number `index`'s failure.
+    ///
+    /// Out of line: it runs only on a failure, and inlined it would weigh on the loop of
+    /// ``reduceEach(_:_:)``.
+    @inline(never)
     private func report(_ index: Int, _ message: String) -> String {
-        let loc = program.reducers[index].location
-        let file = loc.file >= 0 && Int(loc.file) < program.files.count ? program.files[Int(loc.file)].path : "?"
-        return "error: reducer at \(file):\(loc.line):\(loc.column) failed: \(message)"
+        "error: reducer at \(program.place(of: program.reducers[index].location)) failed: \(message)"
     }
 
     /// What a reducer's run needs at each action.

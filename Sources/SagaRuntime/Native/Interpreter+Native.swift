@@ -116,7 +116,7 @@ extension Interpreter {
             return .delay(.literal(.int(ms), at), value: nil, at)
         case .call(let name, let args):
             guard host[name] != nil else {
-                throw missingHostFunction(name)
+                throw SagaError.noHostFunction(name, in: program)
             }
             return .call(.host(name, at), args.map { .literal($0, at) }, at)
         case .put(let action):
@@ -169,7 +169,7 @@ extension Interpreter {
             case .call(let name, let args):
                 try countCall(.host(name, .unknown), at: task.location)
                 guard let function = host[name] else {
-                    throw missingHostFunction(name)
+                    throw SagaError.noHostFunction(name, in: program)
                 }
                 block(task, on: .host(0))
                 task.wait = .host(startHostCall(name, function, args, task))

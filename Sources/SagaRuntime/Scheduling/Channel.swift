@@ -68,4 +68,15 @@ final class Channel: @unchecked Sendable {
         }
         return nil
     }
+
+    /// The error of a `put` this channel's buffer refused: its own `fixed` buffer is full, or
+    /// it would hold more than `maxBuffer` messages (`--max-buffer`).
+    func overflowError(maxBuffer: Int) -> SagaError {
+        if kind == .fixed, isFull, let limit {
+            return SagaError(kind: "RangeError", message: "the channel's fixed buffer of \(limit) is full")
+        }
+        return SagaError(
+            kind: "RangeError",
+            message: "a channel's buffer would hold more than \(maxBuffer) messages; raise the limit with --max-buffer")
+    }
 }

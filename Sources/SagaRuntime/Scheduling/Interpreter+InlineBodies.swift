@@ -50,7 +50,7 @@ extension Interpreter {
     /// The caller checked that it may (see ``mayRunInline(_:)``).
     func runInline(_ code: Code, frame size: Int, parent: SagaTask, at location: SourceLocation) -> SagaTask? {
         let id = taskTree.makeID()
-        if tracer != nil { traceStart(id, Self.bodyName, spawned: false, from: parent) }
+        if let runTrace { runTrace.start(id, Self.bodyName, spawned: false, from: parent) }
         // Not counted among the live tasks until it has its task (see ``bodyTask(_:_:past:_:)``):
         // nothing that runs meanwhile starts a task or reads the count.
         var frame = inlineFrame(size, of: parent, code)
@@ -131,18 +131,18 @@ extension Interpreter {
         let target: ResultTarget = slot >= 0 ? .slot(Int(slot)) : .discard
         guard canDispatchAtOnce else {
             let child = bodyTask(&run, [], past: pc, nil)
-            if tracer != nil { traceEffect(at: code.sites[site], child) }
+            if let runTrace { runTrace.noteEffect(at: code.sites[site], child) }
             child.target = target
             block(child, on: .put)
             scheduler.enqueue(action, putter: child)
             return false
         }
         // As ``dispatchAtOnce(_:putter:)`` records it, before the work it runs first.
-        if tracer != nil { tracePutAtOnce(run.id, Self.bodyName) }
+        if let runTrace { runTrace.putAtOnce(run.id, Self.bodyName) }
         let failure = processAtOnce(action)
         if failure == nil, !scheduler.stepMadeWork, !budget.isSpent { return true }
         let child = bodyTask(&run, [], past: pc, nil)
-        if tracer != nil { traceEffect(at: code.sites[site], child) }
+        if let runTrace { runTrace.noteEffect(at: code.sites[site], child) }
         child.target = target
         block(child, on: .put)
         wakePutter(child, failure, action)

@@ -158,7 +158,7 @@ extension Interpreter {
     /// atomic retain and release more.)
     @inline(__always)
     private func wake(handingOver task: consuming SagaTask, _ resumption: consuming Resumption) {
-        if task.traceOpen { traceUnblock(task) }
+        if task.traceOpen { runTrace?.unblock(task) }
         task.token &+= 1
         task.wait = .none
         task.resumption = resumption
@@ -172,7 +172,7 @@ extension Interpreter {
         task.token &+= 1
         task.wait = wait
         task.waitSequence = scheduler.nextWaitSequence()
-        if tracer != nil { traceBlock(task, wait) }
+        if let runTrace { runTrace.block(task, wait) }
     }
 
     /// Makes a task that has just blocked on `take` wait for a matching action; once END has
@@ -283,14 +283,14 @@ extension Interpreter {
     func dispatchAtOnce(_ action: consuming Value, putter: SagaTask) -> EffectResult {
         // The put's moment in a trace, before the action and what it wakes: an instant if the
         // putter goes on, the start of its slice if it waits.
-        let stamp = tracer?.timestamp(clock.now)
+        let stamp = runTrace?.stamp()
         let failure = processAtOnce(action)
         // A run stopped meanwhile stops the putter here: it would otherwise go on putting.
         guard failure != nil || scheduler.stepMadeWork || budget.isSpent else {
-            if let stamp { tracePutAtOnce(putter, stamp: stamp) }
+            if let stamp { runTrace?.putAtOnce(putter, stamp: stamp) }
             return .dispatched(action)
         }
-        putStamp = stamp
+        runTrace?.putStamp = stamp
         block(putter, on: .put)
         wakePutter(putter, failure, action)
         return .suspended
@@ -346,7 +346,7 @@ extension Interpreter {
     private func deliver(_ entry: DispatchEntry, to channel: Channel) {
         let delivered = channelPut(channel, entry.action)
         guard let putter = entry.putter, putter.token == entry.putterToken, case .put = putter.wait else { return }
-        wakePutter(putter, delivered ? nil : bufferOverflow(channel), .null)
+        wakePutter(putter, delivered ? nil : channel.overflowError(maxBuffer: options.maxBuffer), .null)
     }
 
     /// A dispatch that failed with no saga's `put` to fail for it: reported on its own.
@@ -464,7 +464,7 @@ extension Interpreter {
                 let place = channel.madeAt.map { " made at \(describe($0))" } ?? ""
                 let what = type.map { "'\($0)'" } ?? "an action"
                 output.error(
-                    "error: \(bufferOverflow(channel).message) (the actionChannel\(place)): \(what) and any more "
+                    "error: \(channel.overflowError(maxBuffer: options.maxBuffer).message) (the actionChannel\(place)): \(what) and any more "
                         + "it queues are dropped")
             }
         }
@@ -551,6 +551,24 @@ extension Interpreter {
                 ? .value(action) : nil
         } catch {
             return .error(Failure(error: error, trace: trace(taker.task, at: condition.location)))
+        }
+    }
+
+    /// The value of a taker's expression's code (see ``Code/init(expression:slotCount:)``):
+    /// `it` is `action`, and the variables are `env`, a waiting task's, which the code only
+    /// reads.
+    func value(of code: Code, it action: Value, env: [Value]) throws(SagaError) -> Value {
+        let room = expressionRoom.room(for: code.roomCount)
+        let ev = Evaluator(cancelled: false, clock: clock, maxLength: options.maxLength, memory: budget.memoryWatch)
+        return try env.withUnsafeBufferPointer { (variables) throws(SagaError) -> Value in
+            // Read only: the code computes an expression, which writes temporaries alone.
+            let slots = variables.baseAddress.map { UnsafeMutablePointer(mutating: $0) } ?? room
+            do throws(SagaError) {
+                return try vm.value(of: code, it: action, slots: slots, room: room, ev)
+            } catch {
+                expressionRoom.empty(code.roomCount)
+                throw error
+            }
         }
     }
 

@@ -15,7 +15,7 @@ extension TaskTree {
         case .normal: break
         }
         task.phase = .children
-        if task.traceOpen { interpreter?.traceUnblock(task) }
+        if task.traceOpen { interpreter?.runTrace?.unblock(task) }
         task.token &+= 1
         task.wait = .none
         if task.failure != nil || task.isCancelling {
@@ -150,7 +150,7 @@ extension TaskTree {
     /// The end of a task's cancellation, once what its effect waited for is cancelled: its
     /// body unwinds, then its children are cancelled.
     private func cancelBody(_ task: SagaTask, into work: inout [Work]) {
-        if task.traceOpen { interpreter?.traceUnblock(task) }
+        if task.traceOpen { interpreter?.runTrace?.unblock(task) }
         if task.phase == .body {
             task.token &+= 1
             task.wait = .none
@@ -236,7 +236,7 @@ extension TaskTree {
         parent.failure = failure
         if parent.phase == .body {
             scheduler.schedule(cancelBlockedEffect(parent))
-            if parent.traceOpen { interpreter?.traceUnblock(parent) }
+            if parent.traceOpen { interpreter?.runTrace?.unblock(parent) }
             parent.token &+= 1
             parent.wait = .none
             parent.resumption = .unwind(.abort(failure))

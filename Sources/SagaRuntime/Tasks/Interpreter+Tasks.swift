@@ -2,9 +2,8 @@ import SagaCore
 import SagaLanguage
 
 // A task made for a body, its code compiled once (see `CodeStore`) and the task made by the
-// `TaskTree`; and the limits that keep a hostile or buggy program from taking the whole
-// machine: how many tasks may be alive, how many messages a channel may buffer. Each failure
-// is a `RangeError` that names the limit and the flag that raises it.
+// `TaskTree`; and the limit that keeps a hostile or buggy program from taking the whole
+// machine with tasks, a `RangeError` that names the flag that raises it.
 
 extension Interpreter {
     /// Makes a task that runs `body`, and counts it as alive until it finishes (see
@@ -83,16 +82,5 @@ extension Interpreter {
         throw SagaError(
             kind: "RangeError",
             message: "more than \(options.maxTasks) tasks would be alive at once; raise the limit with --max-tasks")
-    }
-
-    /// The error for a channel whose buffer is full: a `fixed` one's, or `--max-buffer`.
-    func bufferOverflow(_ channel: Channel) -> SagaError {
-        if channel.kind == .fixed, channel.isFull, let limit = channel.limit {
-            return SagaError(kind: "RangeError", message: "the channel's fixed buffer of \(limit) is full")
-        }
-        return SagaError(
-            kind: "RangeError",
-            message: "a channel's buffer would hold more than \(options.maxBuffer) messages; "
-                + "raise the limit with --max-buffer")
     }
 }

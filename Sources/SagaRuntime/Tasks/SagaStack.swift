@@ -1,20 +1,28 @@
 import SagaCore
 import SagaLanguage
 
-extension Interpreter {
-    /// The saga stack of an error raised in `task` at `location`: the task (or the function it
-    /// runs inline), each function that called it, then each task that started it, with where
-    /// it did.
+/// The saga stack an error report shows below its message.
+///
+/// ```
+/// error: saga main failed: boom
+///     at func g (app.saga:7:3)
+///     called by func f at app.saga:3:11
+///     called by saga main at app.saga:10:11
+/// ```
+enum SagaStack {
+    /// The stack of an error raised in `task` at `location`, a line a frame: the task (or the
+    /// function it runs inline), each function that called it, then each task that started
+    /// it, with where it did.
     ///
     /// A deep recursion would make endless ones: past ``StackLines/most`` lines, the frames in
     /// between are counted in one line, and the outermost (the root saga) is kept.
-    func trace(_ task: SagaTask, at location: SourceLocation) -> [String] {
+    static func lines(of task: SagaTask, at location: SourceLocation, in program: Program) -> [String] {
         var calls = inlineCalls(of: task)
         // A saga written in Swift has no place in a source file: its name alone.
         let name = calls.first?.name ?? stackName(task)
         var lines = StackLines()
-        lines.add { location.line > 0 ? "at \(name) (\(self.describe(location)))" : "at \(name)" }
-        appendCallers(calls, of: task, to: &lines)
+        lines.add { location.line > 0 ? "at \(name) (\(program.place(of: location)))" : "at \(name)" }
+        appendCallers(calls, of: task, to: &lines, program)
         var child = task
         while let parent = child.parent {
             let verb: String
@@ -32,14 +40,14 @@ extension Interpreter {
             calls = child.kind == .owned ? inlineCalls(of: parent) : []
             let starter = calls.first?.name ?? stackName(parent)
             let at = child.location
-            lines.add { at.line > 0 ? "\(verb) \(starter) at \(self.describe(at))" : "\(verb) \(starter)" }
-            appendCallers(calls, of: parent, to: &lines)
+            lines.add { at.line > 0 ? "\(verb) \(starter) at \(program.place(of: at))" : "\(verb) \(starter)" }
+            appendCallers(calls, of: parent, to: &lines, program)
             child = parent
         }
         return lines.finished()
     }
 
-    /// The lines of a saga stack, made only for the frames it shows (see ``trace(_:at:)``).
+    /// The lines of a saga stack, made only for the frames it shows (see ``lines(of:at:in:)``).
     struct StackLines {
         /// The most lines a stack shows, the line that counts the frames left out included.
         static let most = 64
@@ -69,7 +77,7 @@ extension Interpreter {
 
     /// What a stack calls a task: its name, but `every body` (and so on) for the body a
     /// watcher's loop forked, which is a fork block at the watcher's place.
-    private func stackName(_ task: SagaTask) -> String {
+    private static func stackName(_ task: SagaTask) -> String {
         let suffix = " watcher"
         guard task.name == "fork block", let parent = task.parent, parent.location == task.location,
             parent.name.hasSuffix(suffix)
@@ -78,7 +86,7 @@ extension Interpreter {
     }
 
     /// The functions `task` runs inline, innermost first.
-    private func inlineCalls(of task: SagaTask) -> [CallFrame] {
+    private static func inlineCalls(of task: SagaTask) -> [CallFrame] {
         var calls: [CallFrame] = []
         for frame in task.frames.reversed() {
             if case .call(let call) = frame { calls.append(call) }
@@ -87,41 +95,13 @@ extension Interpreter {
     }
 
     /// `called by NAME at SITE` for each inline call, innermost first.
-    private func appendCallers(_ calls: [CallFrame], of task: SagaTask, to lines: inout StackLines) {
+    private static func appendCallers(
+        _ calls: [CallFrame], of task: SagaTask, to lines: inout StackLines, _ program: Program
+    ) {
         for (i, call) in calls.enumerated() {
             let caller = i + 1 < calls.count ? calls[i + 1].name : stackName(task)
             let at = call.location
-            lines.add { "called by \(caller) at \(self.describe(at))" }
+            lines.add { "called by \(caller) at \(program.place(of: at))" }
         }
-    }
-
-    /// `file:line:column` of a location.
-    func describe(_ location: SourceLocation) -> String {
-        let i = Int(location.file)
-        let path = i >= 0 && i < program.files.count ? program.files[i].path : "<builtin>"
-        return "\(path):\(location.line):\(location.column)"
-    }
-
-    /// Reports a failed root saga or spawned task, or a task that failed while cancelled where
-    /// nothing waits for it (see “Errors and tasks” in Sagas/README.md), as `what` when given,
-    /// and counts it for the exit code.
-    func report(_ task: SagaTask, _ failure: Failure, what: String? = nil) {
-        failures += 1
-        reportedErrorMessages.append(failure.error.message)
-        if tracer != nil { traceError(task, failure) }
-        // A root saga by its declared name (`saga main`); a spawned task as what it runs
-        // (`spawned func fetch`, `spawned block`), which no one would take for a saga.
-        let what =
-            what
-            ?? (task.kind == .root
-                ? "saga " + task.name.trimmingPrefix("saga ") : "spawned " + task.name.trimmingPrefix("spawn "))
-        output.error(Self.withStack("error: \(what) failed: \(failure.error.message)", failure))
-    }
-
-    /// `head`, then the failure's stack, a line a frame.
-    static func withStack(_ head: String, _ failure: Failure) -> String {
-        var text = head
-        for line in failure.trace { text += "\n    " + line }
-        return text
     }
 }

@@ -1,9 +1,10 @@
 import SagaCore
+import SagaLanguage
 
-extension Interpreter {
-    /// The error of a call of a host function nobody registered: for one the program
-    /// declares `extern`, what would provide it.
-    func missingHostFunction(_ name: String) -> SagaError {
+extension SagaError {
+    /// The error of a call of a host function nobody registered: for one `program` declares
+    /// `extern`, what would provide it.
+    static func noHostFunction(_ name: String, in program: Program) -> SagaError {
         if program.externs.contains(where: { $0.name == name }) {
             return SagaError(
                 kind: "HostError",

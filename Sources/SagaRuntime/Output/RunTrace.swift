@@ -1,10 +1,37 @@
 import SagaCore
 import SagaLanguage
 
-extension Interpreter {
-    /// Where an effect is and what it is (`file:3:5 (take "ping")`), for the trace: made the
-    /// first time an effect of its kind runs at its place, then read from
-    /// ``effectDescriptions``.
+/// What a run's tasks do, as a Chrome trace (`sagarun run --trace FILE`): a track a task,
+/// with a slice for each wait, an instant for each `put` processed on the spot, `call` and
+/// error, a flow for each `fork` and `spawn`, and each dispatched action.
+///
+/// The interpreter holds one only while a trace is asked for: each hook on its path is one
+/// test of that reference, so that a traced run takes the same steps as an untraced one. The
+/// hooks are out of line, so that an untraced run's code holds the test alone.
+final class RunTrace {
+    /// The file the events go to.
+    let file: ChromeTrace
+    private let program: Program
+    private let clock: SchedulerClock
+    /// Each effect's description, made once, by where it is and its kind (see
+    /// ``effectDescription(_:)``).
+    private var effectDescriptions: [SourceLocation: [(kind: Int, effect: TracedEffect)]] = [:]
+    /// When a `put` processed on the spot leaves its putter waiting, the timestamp its slice
+    /// begins at (taken before the action was processed).
+    var putStamp: Int?
+
+    init(_ file: ChromeTrace, program: Program, clock: SchedulerClock) {
+        self.file = file
+        self.program = program
+        self.clock = clock
+    }
+
+    /// The timestamp of the present moment, for an event written later (see ``putStamp``).
+    func stamp() -> Int { file.timestamp(clock.now) }
+
+    /// Where an effect is and what it is (`file:3:5 (take "ping")`): made the first time an
+    /// effect of its kind runs at its place, then read from ``effectDescriptions``.
+    @inline(never)
     func effectDescription(_ effect: Effect) -> TracedEffect {
         let location = effect.location
         let kind = Self.kindNumber(effect)
@@ -12,7 +39,7 @@ extension Interpreter {
             return found.effect
         }
         let dump = ASTDump(functionNames: program.functions.map(\.name))
-        let described = TracedEffect("\(describe(location)) \(dump.render(effect))")
+        let described = TracedEffect("\(program.place(of: location)) \(dump.render(effect))")
         effectDescriptions[location, default: []].append((kind, described))
         return described
     }
@@ -43,9 +70,9 @@ extension Interpreter {
     }
 
     /// Records that `task` blocks on `wait`.
-    func traceBlock(_ task: SagaTask, _ wait: Wait) {
-        guard let trace = tracer else { return }
-        trace.track(task.id, task.name)
+    @inline(never)
+    func block(_ task: SagaTask, _ wait: Wait) {
+        file.track(task.id, task.name)
         // A `put` processed on the spot that then waits begins where it was made, before the
         // action and what it woke.
         let putStamp = self.putStamp
@@ -53,11 +80,11 @@ extension Interpreter {
         // The usual slices, whose only argument is their effect, need no record.
         switch wait {
         case .none: return
-        case .take: return traceSlice(task, "take" as StaticString, trace, stamp: nil)
-        case .channel: return traceSlice(task, "take channel" as StaticString, trace, stamp: nil)
-        case .put: return traceSlice(task, "put" as StaticString, trace, stamp: putStamp)
-        case .timer: return traceSlice(task, "delay" as StaticString, trace, stamp: nil)
-        case .host: return traceSlice(task, "call" as StaticString, trace, stamp: nil)
+        case .take: return slice(task, "take" as StaticString, stamp: nil)
+        case .channel: return slice(task, "take channel" as StaticString, stamp: nil)
+        case .put: return slice(task, "put" as StaticString, stamp: putStamp)
+        case .timer: return slice(task, "delay" as StaticString, stamp: nil)
+        case .host: return slice(task, "call" as StaticString, stamp: nil)
         default: break
         }
         let name: String
@@ -79,36 +106,39 @@ extension Interpreter {
         }
         task.traceOpen = true
         if let effect = task.tracedEffect { args["effect"] = .string(effect.text) }
-        trace.begin(task.id, name, .record(args), at: clock.now)
+        file.begin(task.id, name, .record(args), at: clock.now)
     }
 
     /// A slice whose only argument is its effect (`{"effect": "…"}`), written without a record;
     /// `stamp` as in ``ChromeTrace/begin(_:_:argument:json:at:stamp:)``.
-    private func traceSlice(_ task: SagaTask, _ name: StaticString, _ trace: ChromeTrace, stamp: Int?) {
+    private func slice(_ task: SagaTask, _ name: StaticString, stamp: Int?) {
         task.traceOpen = true
         guard let effect = task.tracedEffect else {
-            trace.begin(task.id, name, .record(Record()), at: clock.now, stamp: stamp)
+            file.begin(task.id, name, .record(Record()), at: clock.now, stamp: stamp)
             return
         }
-        trace.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now, stamp: stamp)
+        file.begin(task.id, name, argument: "effect", json: effect.json, at: clock.now, stamp: stamp)
     }
 
     /// Records that `task` no longer blocks (woken, cancelled or aborted).
-    func traceUnblock(_ task: SagaTask) {
-        guard let trace = tracer, task.traceOpen else { return }
+    @inline(never)
+    func unblock(_ task: SagaTask) {
+        guard task.traceOpen else { return }
         task.traceOpen = false
-        trace.end(task.id, at: clock.now)
+        file.end(task.id, at: clock.now)
     }
 
     /// Notes the effect of a statement that runs it directly (not through `runEffect`), for
-    /// the trace's description of what the task waits on.
-    func traceEffect(of stmt: Stmt, _ task: SagaTask) {
+    /// the description of what the task waits on.
+    @inline(never)
+    func noteEffect(of stmt: Stmt, _ task: SagaTask) {
         if let effect = Compiler.effect(of: stmt) { task.tracedEffect = effectDescription(effect) }
     }
 
-    /// Notes the effect of a statement of running code, for the trace: described the first
-    /// time the statement runs, then kept with it.
-    func traceEffect(at site: Code.Site, _ task: SagaTask) {
+    /// Notes the effect of a statement of running code: described the first time the
+    /// statement runs, then kept with it.
+    @inline(never)
+    func noteEffect(at site: Code.Site, _ task: SagaTask) {
         if site.tracedEffect == nil {
             guard let effect = Compiler.effect(of: site.statement) else { return }
             site.tracedEffect = effectDescription(effect)
@@ -119,57 +149,58 @@ extension Interpreter {
     /// Records a `put` whose action was processed on the spot and which did not wait: an
     /// instant of its task rather than a slice, at `stamp` (taken when it was made, so that
     /// the action's own instant follows it).
-    func tracePutAtOnce(_ task: SagaTask, stamp: Int) {
-        guard let trace = tracer else { return }
-        trace.track(task.id, task.name)
-        trace.instant("put" as StaticString, tid: task.id, at: clock.now, stamp: stamp)
+    @inline(never)
+    func putAtOnce(_ task: SagaTask, stamp: Int) {
+        file.track(task.id, task.name)
+        file.instant("put" as StaticString, tid: task.id, at: clock.now, stamp: stamp)
     }
 
     /// Records a `put` processed on the spot by the task numbered `id`, named `name` (a
     /// `fork` block that runs in its parent's turn has no task of its own).
-    func tracePutAtOnce(_ id: Int, _ name: String) {
-        guard let trace = tracer else { return }
-        trace.track(id, name)
-        trace.instant("put" as StaticString, tid: id, at: clock.now)
+    @inline(never)
+    func putAtOnce(_ id: Int, _ name: String) {
+        file.track(id, name)
+        file.instant("put" as StaticString, tid: id, at: clock.now)
     }
 
-    /// Records a `call` of a saga function, which runs in the caller's task.
-    func traceCall(_ task: SagaTask, _ index: Int, _ args: [Value]) {
-        guard let trace = tracer else { return }
-        trace.track(task.id, task.name)
-        trace.instant(
+    /// Records a `call` of the program's function number `index`.
+    @inline(never)
+    func call(_ task: SagaTask, _ index: Int, _ args: [Value]) {
+        file.track(task.id, task.name)
+        file.instant(
             "call", tid: task.id, ["function": .string(program.functions[index].name), "args": .list(args)],
             at: clock.now)
     }
 
     /// Records a fork, spawn or watcher start.
-    func traceStart(_ child: SagaTask, from parent: SagaTask) {
-        traceStart(child.id, child.name, spawned: child.kind == .detached, from: parent)
+    @inline(never)
+    func start(_ child: SagaTask, from parent: SagaTask) {
+        start(child.id, child.name, spawned: child.kind == .detached, from: parent)
     }
 
     /// Records the start of the task numbered `id`, named `name`, by `parent` (or of a
     /// `fork` block that runs in its parent's turn, which has no task of its own).
-    func traceStart(_ id: Int, _ name: String, spawned: Bool, from parent: SagaTask) {
-        guard let trace = tracer else { return }
-        trace.track(parent.id, parent.name)
-        trace.track(id, name)
-        trace.flow(from: parent.id, to: id, spawned ? "spawn" : "fork", at: clock.now)
+    @inline(never)
+    func start(_ id: Int, _ name: String, spawned: Bool, from parent: SagaTask) {
+        file.track(parent.id, parent.name)
+        file.track(id, name)
+        file.flow(from: parent.id, to: id, spawned ? "spawn" : "fork", at: clock.now)
     }
 
     /// Records a dispatched action.
-    func traceAction(_ action: Value) {
-        guard let trace = tracer else { return }
+    @inline(never)
+    func action(_ action: Value) {
         // An action's type read where it is (a type alone is kept as its string).
         var type = "action"
         if case .record(let r) = action, let t = r.actionType { type = t }
-        trace.action(action, type: type, at: clock.now)
+        file.action(action, type: type, at: clock.now)
     }
 
     /// Records an uncaught error of a task.
-    func traceError(_ task: SagaTask, _ failure: Failure) {
-        guard let trace = tracer else { return }
-        trace.track(task.id, task.name)
-        trace.instant(
+    @inline(never)
+    func error(_ task: SagaTask, _ failure: Failure) {
+        file.track(task.id, task.name)
+        file.instant(
             "error", tid: task.id, ["error": failure.error.value, "stack": .list(failure.trace.map { .string($0) })],
             at: clock.now)
     }
