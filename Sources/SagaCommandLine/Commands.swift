@@ -251,9 +251,11 @@ enum Commands {
             For a store that 'verify' and 'run' refuse as damaged (two processes wrote its log,
             a disk lost a block): reads the newest snapshot and every log segment after it,
             record by record in file order, passing over the bytes that hold no whole record,
-            and writes the result as a new snapshot and an empty log before removing the old
-            files. A save or delete whose record was damaged is lost; everything else is kept.
-            Takes the store's lock: exit 74 while a run holds it.
+            and writes the result as a new snapshot and an empty log. The old files are then
+            kept, renamed 'before-recover-…', which the store does not read: a save or delete
+            whose record was damaged is not in the recovered store, and may still be got from
+            them. Remove them once nothing in them is wanted. Takes the store's lock: exit 74
+            while a run holds it.
             """)
 
     static let storeCompact = CommandSpec(

@@ -294,7 +294,9 @@ enum RunCommand {
                 {
                     tried = true
                     if let error = store.open() {
-                        io.err("error: cannot open the store '\(store.directory)': \(error.description)\n")
+                        io.err(
+                            "error: cannot open the store '\(store.directory)': \(error.description)\n"
+                                + StoreCommand.recoveryHint(error, directory: store.directory))
                     }
                 }
                 next(action)

@@ -28,6 +28,14 @@ enum StoreCommand {
         }
     }
 
+    /// What to do about a damaged store (`error` of code `.corrupt`): the line that names
+    /// `store recover`; empty for any other error.
+    static func recoveryHint(_ error: StoreError, directory: String) -> String {
+        guard error.code == .corrupt else { return "" }
+        return "note: 'sagarun store recover \(directory)' rebuilds the store from every record that is still whole, "
+            + "keeping the damaged files beside it\n"
+    }
+
     /// The folder argument: at most one, `.sagastore` by default (as `run --store`).
     private static func folder(_ parsed: Arguments, command: String) throws(UsageError) -> String {
         guard parsed.positionals.count <= 1 else {
@@ -49,7 +57,9 @@ enum StoreCommand {
         } else {
             io.out(text(report))
             for warning in report.warnings { io.err("warning: \(warning.description)\n") }
-            if let problem = report.problem { io.err("error: \(problem.description)\n") }
+            if let problem = report.problem {
+                io.err("error: \(problem.description)\n" + recoveryHint(problem, directory: directory))
+            }
         }
         if report.problem?.code == .missing { return .noInput }
         return report.isSound ? .success : .ioError
@@ -63,17 +73,23 @@ enum StoreCommand {
             var line = "\(directory): recovered \(counted(report.elements, "element")) from the records whose "
             line += "checksums hold (\(counted(report.records, "log record")) replayed)"
             if report.skippedBytes > 0 {
-                line += "; \(report.skippedBytes) damaged bytes passed over: what they held is lost"
+                line += "; \(counted(report.skippedBytes, "damaged byte")) passed over"
             }
             if report.recordsMissingBefore > 0 {
                 line += "; records 1 to \(report.recordsMissingBefore) are in no file here (a snapshot removed?)"
+            }
+            if report.lostSnapshotElements > 0 {
+                line += "; \(counted(report.lostSnapshotElements, "element")) the snapshot lists could not be read"
             }
             if report.orphanedElements > 0 {
                 line += "; \(counted(report.orphanedElements, "element")) of a damaged entity record passed over"
             }
             line += "\n"
             for name in report.unreadableFiles {
-                line += "  \(name): no whole record in it (a stray file, or damaged throughout); removed\n"
+                line += "  \(name): no whole record in it (a stray file, or damaged throughout)\n"
+            }
+            for (file, keptAs) in report.keptFiles {
+                line += "  \(file) is kept as \(keptAs), as it was; remove it once nothing in it is wanted\n"
             }
             io.out(line)
             return .success
@@ -102,7 +118,9 @@ enum StoreCommand {
             io.out(line)
             return .success
         } catch {
-            io.err("error: cannot compact the store '\(directory)': \(error.description)\n")
+            io.err(
+                "error: cannot compact the store '\(directory)': \(error.description)\n"
+                    + recoveryHint(error, directory: directory))
             return error.code == .missing ? .noInput : .ioError
         }
     }

@@ -28,6 +28,34 @@ import Testing
         #expect(run.out.contains("compensations: host_compensation.saga:13:7"), "\(run.out)")
     }
 
+    /// A compensation that fails is listed as failed; the one that worked is listed as it is.
+    @Test func aFailedCompensationIsListedAsFailed() async throws {
+        let program = """
+            extern func book(x)
+            saga main {
+              transaction {
+                let a = call book("car")
+                compensate { log "released car" }
+                let b = call book("flight")
+                compensate { throw "cannot release flight" }
+                call book("hotel")
+              }
+            }
+            """
+        let mocks = """
+            {"call": "book", "result": 1}
+            {"call": "book", "result": 2}
+            {"call": "book", "result": 3}
+            """
+        let files = ["trip.saga": program, "trip.mocks.jsonl": mocks, "trip.golden": "state {}\n"]
+        try await ExitCodeTests.withFiles(files) { dir in
+            let run = await runSagarun(["test", "--inject-failures", dir.appendingPathComponent("trip.saga").path])
+            #expect(run.out.contains("call #3 fails: a saga failed (exit 1)"), "\(run.out)")
+            #expect(run.out.contains("    compensations: trip.saga:7:5 (failed), trip.saga:5:5\n"), "\(run.out)")
+            #expect(run.out.contains("    compensations: trip.saga:5:5\n"), "\(run.out)")
+        }
+    }
+
     /// A call made to fail takes its mocks line all the same, so the calls after it take
     /// theirs; a call that does not match the mocks is reported, and ends the run as under
     /// `sagarun run`, even when the saga catches its error.

@@ -36,6 +36,11 @@ import Testing
             let refused = await runSagarun(["store", "verify", store])
             #expect(refused.code == 74)
             #expect(refused.err.contains("a bad record is followed by valid ones"))
+            // It says what to do.
+            #expect(refused.err.contains("note: 'sagarun store recover \(store)' rebuilds the store"), "\(refused.err)")
+            let run = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            #expect(run.code == 74)
+            #expect(run.err.contains("note: 'sagarun store recover \(store)' rebuilds the store"), "\(run.err)")
             // The report lists the damaged file.
             #expect(refused.out.contains("  log-0000000000000001  damaged at offset "), "\(refused.out)")
 
@@ -44,15 +49,25 @@ import Testing
             #expect(
                 recovered.out.contains(
                     "recovered 9 elements from the records whose checksums hold (9 log records replayed)"))
-            #expect(recovered.out.contains("damaged bytes passed over: what they held is lost"))
-            #expect(await runSagarun(["store", "verify", store]).code == 0)
+            #expect(recovered.out.contains("damaged bytes passed over"), "\(recovered.out)")
+            // The damaged log is kept as it was, beside the store, which does not read it.
+            #expect(
+                recovered.out.contains(
+                    "  log-0000000000000001 is kept as before-recover-log-0000000000000001, as it was"),
+                "\(recovered.out)")
+            let kept = try [UInt8](
+                Data(contentsOf: URL(fileURLWithPath: store + "/before-recover-log-0000000000000001")))
+            #expect(kept == bytes)
+            let verified = await runSagarun(["store", "verify", store])
+            #expect(verified.code == 0, "\(verified.err)")
+            #expect(verified.err.contains("a file 'store recover' replaced, kept as it was"), "\(verified.err)")
             let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
             #expect(counted.out == "9\n", "\(counted.err)")
         }
     }
 
     /// A stray file named as the next log segment, holding no record, is passed over and named
-    /// in the report before recovery removes it.
+    /// in the report, and kept with the other files recovery replaced.
     @Test func aFileThatHoldsNoRecordIsNamed() async throws {
         try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
             let store = dir.appendingPathComponent("store").path
@@ -64,7 +79,7 @@ import Testing
             #expect(recovered.code == 0, "\(recovered.err)")
             #expect(
                 recovered.out.contains(
-                    "  log-0000000000000002: no whole record in it (a stray file, or damaged throughout); removed\n"),
+                    "  log-0000000000000002: no whole record in it (a stray file, or damaged throughout)\n"),
                 "\(recovered.out)")
             #expect(!recovered.out.contains("log-0000000000000001:"))
             let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
@@ -134,6 +149,32 @@ import Testing
             #expect(await runSagarun(["store", "verify", store]).code == 0)
             let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
             #expect(counted.out == "\(kept)\n", "\(counted.err)")
+        }
+    }
+
+    /// A snapshot cut short loses the elements after the cut: the report counts them, from the
+    /// counts the snapshot's whole entity record gives.
+    @Test func aSnapshotCutShortCountsTheElementsItLost() async throws {
+        try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
+            let store = dir.appendingPathComponent("store").path
+            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
+            #expect(filled.code == 0, "\(filled.err)")
+            #expect(await runSagarun(["store", "compact", store]).code == 0)
+            let names = try FileManager.default.contentsOfDirectory(atPath: store)
+            let name = try #require(names.first { $0.hasPrefix("snapshot-") }, "\(names)")
+            let snapshot = store + "/" + name
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
+            try Data(bytes[..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: snapshot))
+
+            let recovered = await runSagarun(["store", "recover", store])
+            #expect(recovered.code == 0, "\(recovered.err)")
+            let counted = await runSagarun(["run", dir.appendingPathComponent("count.saga").path, "--store", store])
+            let kept = try #require(Int(counted.out.trimmingCharacters(in: .newlines)), "\(counted.out)")
+            #expect(kept > 0 && kept < 10)
+            #expect(
+                recovered.out.contains(
+                    "; \(10 - kept) element\(10 - kept == 1 ? "" : "s") the snapshot lists could not be read"),
+                "\(recovered.out)")
         }
     }
 

@@ -117,4 +117,32 @@ struct CheckerAcceptanceTests {
             ])
         #expect(result.diagnostics.map(\.location.line) == [1, 2])
     }
+
+    /// A `put` or `take` of a `persistence/…` type the persistence middleware neither handles
+    /// nor puts is warned of, with the closest one; the middleware's own types and globs are not.
+    @Test func aPersistenceActionThatDoesNotExistIsWarnedOf() {
+        let result = CheckerTests.compile(
+            """
+            saga main {
+              put "persistence/Save" { entity: "n", element: { id: 1 } }
+              put "persistence/load" { entity: "n" }
+              let r = take "persistence/recieved"
+              put "persistence/save" { entity: "n", element: { id: 1 } }
+              let s = take "persistence/saved"
+              let t = take "persistence/*"
+              log [r, s, t]
+            }
+            """)
+        #expect(!result.hasErrors)
+        let warnings = result.diagnostics.map { "\($0.location.line): \($0.message)" }
+        let list =
+            "a saga puts persistence/save, delete, request or cancelRequest, and takes what they answer "
+            + "(saved, deleted, received, canceled, saveFailed, deleteFailed, requestFailed)"
+        #expect(
+            warnings == [
+                "2: 'persistence/Save' is not an action of the persistence middleware: \(list); did you mean 'persistence/save'?",
+                "3: 'persistence/load' is not an action of the persistence middleware: \(list)",
+                "4: 'persistence/recieved' is not an action of the persistence middleware: \(list); did you mean 'persistence/received'?",
+            ])
+    }
 }

@@ -31,7 +31,7 @@ import Testing
             env: [.int(9)], body: Self.code(empty))
         // Every field a run can change, away from where `init` leaves it.
         used.pc = 4
-        used.frames = [.compensating(remaining: [], pending: .normal)]
+        used.frames = [.compensating(remaining: [], pending: .normal, running: -1)]
         used.token = 12
         used.callDepth = 2
         used.waitSequence = 5

@@ -33,7 +33,8 @@ extension Checker {
             // A literal that is no pattern fails whenever it runs (a warning, as for `cancel`).
             if case .take(.expr(.literal(let value, let at)), _, _) = effect {
                 switch value {
-                case .string, .list: break
+                case .string(let type): warnIfNoPersistenceAction(type, at: at)
+                case .list: break
                 default:
                     warning(
                         "take needs a channel, a type pattern or a list of them, got \(value.kindName): "
@@ -63,7 +64,8 @@ extension Checker {
             // for `cancel`).
             if case .literal(let value, let at) = first {
                 switch value {
-                case .string, .record: break
+                case .string(let type): warnIfNoPersistenceAction(type, at: at)
+                case .record: break
                 default:
                     let needs = second == nil ? "an action" : "an action type or a channel first"
                     warning("put needs \(needs), got \(value.kindName): this fails whenever it runs", at: at)

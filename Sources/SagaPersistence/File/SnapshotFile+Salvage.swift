@@ -12,6 +12,10 @@ extension SnapshotFile {
         var skippedBytes: Int
         /// The whole element records passed over because their entity is not known for sure.
         var orphans: Int
+        /// The elements the snapshot says it holds (its end record's total, or its whole
+        /// entity records' counts when that is lost) that are neither kept nor orphans: their
+        /// records were damaged or cut off.
+        var lost = 0
     }
 
     /// Reads every whole record of a damaged snapshot, passing over the damage between.
@@ -42,6 +46,10 @@ extension SnapshotFile {
         var entity: String?
         var expected: UInt64 = 0
         var counted: UInt64 = 0
+        // What the whole entity records announce, and the end record's total, if it is whole.
+        var announced: UInt64 = 0
+        var total: UInt64?
+        var kept = 0
         var offset = StoreFormat.headerSize
         // Where the damage being passed over began.
         var damagedFrom: Int?
@@ -72,6 +80,7 @@ extension SnapshotFile {
                     entity = name
                     expected = count
                     counted = 0
+                    announced &+= count
                 } else {
                     entity = nil
                     result.skippedBytes += frame.next - offset
@@ -82,14 +91,20 @@ extension SnapshotFile {
                 {
                     result.elements.save(entity: name, id: id, element: element)
                     counted += 1
+                    kept += 1
                 } else {
                     result.orphans += 1
                 }
             default:
+                if frame.type == StoreFormat.end, let count = try? reader.varint() { total = count }
                 entity = nil
             }
             offset = frame.next
         }
+        // With the total, orphans are among the elements it counts; without it, they belong to
+        // no entity record that was read.
+        let listed = Int(clamping: total ?? announced)
+        result.lost = max(0, listed - kept - (total == nil ? 0 : result.orphans))
         return result
     }
 

@@ -108,6 +108,11 @@ struct StoreDirectory: Sendable {
         do { return try fs.open(path(of: name), flags, 0o644) } catch { throw error.storeError() }
     }
 
+    /// Renames `name` to `newName`, in the folder.
+    func rename(_ name: String, to newName: String) throws(StoreError) {
+        do { try fs.rename(path(of: name), path(of: newName)) } catch { throw error.storeError() }
+    }
+
     func remove(_ name: String) throws(StoreError) {
         do { try fs.unlink(path(of: name)) } catch { throw error.storeError() }
     }

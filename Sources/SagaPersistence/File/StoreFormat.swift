@@ -43,6 +43,22 @@ enum StoreFormat {
     /// same place); the store never reads it.
     static func tornName(_ log: String, offset: Int) -> String { tornPrefix + log + "-at-" + String(offset) }
 
+    /// The prefix of a file `store recover` replaced, kept as it was.
+    static let replacedPrefix = "before-recover-"
+
+    /// The name `recover` keeps `file` under: `before-recover-log-0000000000000007`
+    /// (`…-2` and on when an earlier recovery kept one of that name); the store never reads it.
+    static func replacedName(_ file: String, taken: Set<String>) -> String {
+        let name = replacedPrefix + file
+        var candidate = name
+        var n = 2
+        while taken.contains(candidate) {
+            candidate = "\(name)-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
     /// `log-0000000000000007`.
     static func logName(_ generation: Int) -> String { "log-" + padded(generation) }
     /// `snapshot-0000000000000007`.

@@ -20,6 +20,8 @@ struct StoreScan {
     var foreign: [String] = []
     /// Files that keep bytes an earlier opening cut off a log's end (opening ignores them).
     var keptTails: [String] = []
+    /// Files `store recover` replaced, kept as they were (opening ignores them).
+    var replaced: [String] = []
     /// The elements, after the snapshot and every log record.
     var index = EntityIndex()
     /// The sequence number of the last record (or the snapshot's base).
@@ -74,6 +76,8 @@ struct StoreScan {
                 if isLog { logs.append(g) } else { snapshots.append(g) }
             } else if name.hasPrefix(StoreFormat.tornPrefix) {
                 keptTails.append(name)
+            } else if name.hasPrefix(StoreFormat.replacedPrefix) {
+                replaced.append(name)
             } else if name != StoreFormat.lockName {
                 foreign.append(name)
             }

@@ -60,6 +60,13 @@ extension FileStore {
                         + "is wanted",
                     path: dir.path(of: name)))
         }
+        for name in scan.replaced {
+            report.warnings.append(
+                StoreReport.Warning(
+                    "a file 'store recover' replaced, kept as it was (records it could not read may still be got "
+                        + "from it); the store does not read it: remove the file once nothing in it is wanted",
+                    path: dir.path(of: name)))
+        }
         for name in scan.leftovers {
             report.warnings.append(
                 StoreReport.Warning(

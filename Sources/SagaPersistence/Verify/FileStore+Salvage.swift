@@ -15,7 +15,9 @@ extension FileStore {
     /// for sure is passed over too, and counted (``SalvageReport/orphanedElements``).
     ///
     /// The result is written as a new snapshot and an empty log segment, as `compact` writes
-    /// them, and the old files are removed only then.
+    /// them; only then are the old files renamed `before-recover-…` (see
+    /// ``SalvageReport/keptFiles``), which the store never reads, so that nothing recovery
+    /// passed over is gone.
     ///
     /// Records are replayed in the order they lie in the files, which is the order they were
     /// written unless two writers interleaved them; a save or delete whose record was damaged
@@ -44,6 +46,7 @@ extension FileStore {
         var last: UInt64 = 0
         var skipped = 0
         var orphans = 0
+        var lost = 0
         let newestSnapshot = snapshots.max() ?? 0
         if newestSnapshot > 0 {
             do {
@@ -61,6 +64,7 @@ extension FileStore {
                 last = salvaged.baseSequence
                 skipped += salvaged.skippedBytes
                 orphans = salvaged.orphans
+                lost = salvaged.lost
             }
         }
         var records = 0
@@ -100,10 +104,13 @@ extension FileStore {
                 records += 1
             }
         }
-        try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
-        return SalvageReport(
+        let kept = try rewrite(dir, index, generation: max(logs.max() ?? 0, newestSnapshot) + 1, lastSequence: last)
+        var report = SalvageReport(
             directory: directory, records: records, skippedBytes: skipped, orphanedElements: orphans,
             recordsMissingBefore: missing, unreadableFiles: unreadable, entities: index.counts)
+        report.keptFiles = kept
+        report.lostSnapshotElements = lost
+        return report
     }
 
     /// The seed of a log's record checksums; `nil` for a file too short to hold a header.
@@ -124,11 +131,13 @@ extension FileStore {
     }
 
     /// Writes `index` as the store of `generation`: an empty log segment, then the snapshot,
-    /// then removes every older file, as compaction does (a crash in between leaves the old
+    /// then renames every older file `before-recover-…` (a crash in between leaves the old
     /// files, which a second salvage reads again).
+    ///
+    /// - Returns: each old file's name and the name it is kept under.
     private static func rewrite(
         _ dir: StoreDirectory, _ index: EntityIndex, generation: Int, lastSequence: UInt64
-    ) throws(StoreError) {
+    ) throws(StoreError) -> [(file: String, keptAs: String)] {
         let logName = StoreFormat.logName(generation)
         let log = FileHeader(
             magic: StoreFormat.logMagic, epoch: UInt64.random(in: .min ... .max), baseSequence: lastSequence)
@@ -142,12 +151,17 @@ extension FileStore {
             try SnapshotFile.write(
                 index, header: header, to: fd, name: snapshotName + StoreFormat.temporarySuffix, in: dir)
         }
-        var removed = false
-        for name in try dir.list() {
+        let names = try dir.list()
+        var taken = Set(names)
+        var kept: [(file: String, keptAs: String)] = []
+        for name in names.sorted() {
             guard let (_, g) = StoreFormat.parse(name), g < generation else { continue }
-            try dir.remove(name)
-            removed = true
+            let keptAs = StoreFormat.replacedName(name, taken: taken)
+            taken.insert(keptAs)
+            try dir.rename(name, to: keptAs)
+            kept.append((name, keptAs))
         }
-        if removed { try dir.sync() }
+        if !kept.isEmpty { try dir.sync() }
+        return kept
     }
 }

@@ -34,7 +34,9 @@ extension Interpreter {
         case .start, .value:
             break
         case .error(let failure):
-            if case .compensating = task.frames.last {
+            if case .compensating(_, _, let running) = task.frames.last {
+                // The run's list of compensations says which failed, as the warning does.
+                if compensationsRun.indices.contains(running) { compensationsRun[running] += " (failed)" }
                 output.error(Self.withStack("warning: a compensation failed: \(failure.error.message)", failure))
                 break
             }
@@ -159,12 +161,12 @@ extension Interpreter {
     /// - Returns: `true` if the body goes on; `false` if the task stopped.
     private func runNextCompensation(_ task: SagaTask) -> Bool {
         let last = task.frames.count - 1
-        guard last >= 0, case .compensating(var remaining, let pending) = task.frames[last] else { return true }
+        guard last >= 0, case .compensating(var remaining, let pending, _) = task.frames[last] else { return true }
         guard let compensation = remaining.popLast() else {
             task.frames.removeLast()
             return unwind(task, pending)
         }
-        task.frames[last] = .compensating(remaining: remaining, pending: pending)
+        task.frames[last] = .compensating(remaining: remaining, pending: pending, running: compensationsRun.count)
         runCompensation(compensation, task)
         return false
     }
@@ -246,7 +248,7 @@ extension Interpreter {
                     return true
                 case .compensates(let compensations):
                     // The compensations run above the code; then the completion goes on in it.
-                    task.frames.append(.compensating(remaining: compensations, pending: completion))
+                    task.frames.append(.compensating(remaining: compensations, pending: completion, running: -1))
                     return true
                 case .leaves:
                     break

@@ -10,10 +10,11 @@ import SagaLanguage
 /// destroys would be a large part of a call's cost.
 enum Frame {
     /// Compensations are running (last registered first), above the task's code; afterwards the
-    /// pending completion goes on in it.
-    indirect case compensating(remaining: [Compensation], pending: Completion)
-    /// A function called inline (see ``InlineCalls``) runs above this frame; what the caller
-    /// had is restored when it returns.
+    /// pending completion goes on in it. `running` is the entry of the one running in
+    /// ``Interpreter/compensationsRun`` (-1 before the first).
+    indirect case compensating(remaining: [Compensation], pending: Completion, running: Int)
+    /// A function called in the caller's task (see ``Code/runsInCallersTask``) runs above this
+    /// frame; what the caller had is restored when it returns.
     case call(CallFrame)
 }
 
