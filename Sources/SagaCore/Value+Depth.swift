@@ -15,8 +15,8 @@ extension Value {
     public func nests(deeperThan limit: Int) -> Bool {
         var budget = 4096
         if let answer = nestsQuickly(deeperThan: limit, budget: &budget) { return answer }
-        var proven: [UnsafeRawPointer: Int] = [:]
-        return nestsShared(deeperThan: limit, proven: &proven)
+        var known: [UnsafeRawPointer: Int] = [:]
+        return nestsShared(deeperThan: limit, known: &known)
     }
 
     /// The plain walk, or `nil` once it has visited `budget` containers.
@@ -71,38 +71,45 @@ extension Value {
         return false
     }
 
-    /// The walk that remembers, for each list and record storage, the smallest limit it is
-    /// known not to exceed (the storage's address names it: the value keeps it alive meanwhile).
-    private func nestsShared(deeperThan limit: Int, proven: inout [UnsafeRawPointer: Int]) -> Bool {
+    /// The walk that measures each list and record storage once (its address names it: the
+    /// value keeps it alive meanwhile): however many paths reach a shared part, at whatever
+    /// depths, its own depth is the same.
+    private func nestsShared(deeperThan limit: Int, known: inout [UnsafeRawPointer: Int]) -> Bool {
+        depth(within: limit, known: &known) == nil
+    }
+
+    /// How many levels of lists and records this value nests (a scalar is 0), or `nil` once
+    /// that is known to be more than `limit`; `known` holds the depth of each storage measured.
+    private func depth(within limit: Int, known: inout [UnsafeRawPointer: Int]) -> Int? {
         let identity: UnsafeRawPointer?
+        var deepest = 0
         switch self {
         case .list(let items):
-            if limit <= 0 { return true }
+            if limit <= 0 { return nil }
             identity = items.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
-            if let identity, let known = proven[identity], known <= limit { return false }
-            for item in items where item.isContainer && item.nestsShared(deeperThan: limit - 1, proven: &proven) {
-                return true
+            if let identity, let depth = known[identity] { return depth <= limit ? depth : nil }
+            for item in items where item.isContainer {
+                guard let depth = item.depth(within: limit - 1, known: &known) else { return nil }
+                deepest = Swift.max(deepest, depth)
             }
         case .record(let r):
-            if limit <= 0 { return true }
+            if limit <= 0 { return nil }
             // `{type: "…"}` holds no container.
-            if r.isTyped { return false }
+            if r.isTyped { return 1 }
             identity = r.storageIdentity
-            if let identity, let known = proven[identity], known <= limit { return false }
+            if let identity, let depth = known[identity] { return depth <= limit ? depth : nil }
             for k in 0..<r.runCount {
                 let entries = r.run(k)
-                for i in entries.indices
-                where entries[i].value.isContainer
-                    && entries[i].value.nestsShared(deeperThan: limit - 1, proven: &proven)
-                {
-                    return true
+                for i in entries.indices where entries[i].value.isContainer {
+                    guard let depth = entries[i].value.depth(within: limit - 1, known: &known) else { return nil }
+                    deepest = Swift.max(deepest, depth)
                 }
             }
         default:
-            return false
+            return 0
         }
-        if let identity { proven[identity] = limit }
-        return false
+        if let identity { known[identity] = deepest + 1 }
+        return deepest + 1
     }
 
     /// `true` for lists and records.

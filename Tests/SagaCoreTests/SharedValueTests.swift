@@ -35,6 +35,20 @@ import Testing
         #expect(throws: SagaError.self) { try Value.checkDepth(of: r, at: Value.maxDepth - 80) }
     }
 
+    /// A list that holds each list before it (`xs = xs + [xs]`, repeated) reaches its shared
+    /// parts at every depth: each is measured once, not once a depth (which made a run of 500
+    /// such appends take minutes).
+    @Test func theDepthCheckMeasuresAPartReachedAtManyDepthsOnce() {
+        var xs: Value = .list([])
+        for _ in 0..<400 {
+            guard case .list(let items) = xs else { return }
+            xs = .list(items + [xs])
+        }
+        #expect(!xs.nests(deeperThan: 401))
+        #expect(xs.nests(deeperThan: 400))
+        #expect(xs.nests(deeperThan: 200))
+    }
+
     /// With a small limit, so that the test does not write 256 MiB.
     @Test func itsTextIsCutNotWrittenWhole() throws {
         let r = Self.shared

@@ -81,6 +81,14 @@ import Testing
                 "1:36: warning: a buffer size is a whole number of messages, got string: this fails whenever it runs"
             ])
         #expect(
+            CheckerTests.diagnostics(#"saga main { let c = channel buffer -1; log c }"#) == [
+                "1:36: warning: a buffer size is a whole number ≥ 0, got -1: this fails whenever it runs"
+            ])
+        #expect(
+            CheckerTests.diagnostics("saga main { let r = retry -2 call f() }\nfunc f() { return 1 }") == [
+                "1:27: error: retry needs a whole number of at least 1, got -2"
+            ])
+        #expect(
             CheckerTests.diagnostics(
                 #"saga main { delay 10ms; delay 2.5; log 1 + 2.5; log "a" + "b"; log 3 < 4; log null ?? 1 }"#
             ).isEmpty)

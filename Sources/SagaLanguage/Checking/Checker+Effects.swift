@@ -186,7 +186,7 @@ extension Checker {
             guard case .retry(var count, var wait, var body, var loop, let location) = effect else { return false }
             var changed = checkExpr(&count)
             // What the run would refuse at once: a literal count below 1.
-            if case .literal(.int(let n), let at) = count, n < 1 {
+            if let (n, at) = Self.literalInt(count), n < 1 {
                 error("retry needs a whole number of at least 1, got \(n)", at: at)
             }
             if var checked = wait, checkWait(&checked) {
@@ -214,6 +214,9 @@ extension Checker {
                 warning(
                     "a buffer size is a whole number of messages, got \(size.kindName): this fails whenever it runs",
                     at: at)
+            }
+            if case .channel(let size?, _, _) = effect, let (n, at) = Self.literalInt(size), n < 0 {
+                warning("a buffer size is a whole number ≥ 0, got \(n): this fails whenever it runs", at: at)
             }
             guard case .channel(var buffer, let bufferKind, let location) = effect, checkExpr(&buffer) else {
                 return false

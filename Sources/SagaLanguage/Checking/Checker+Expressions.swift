@@ -136,6 +136,15 @@ extension Checker {
         return false
     }
 
+    /// The whole number a literal stands for, a negative one (`-1`) included, and where it is.
+    static func literalInt(_ expr: Expr) -> (value: Int, at: SourceLocation)? {
+        switch expr {
+        case .literal(.int(let n), let at): return (n, at)
+        case .unary(.negate, .literal(.int(let n), _), let at): return n == .min ? nil : (-n, at)
+        default: return nil
+        }
+    }
+
     /// An arithmetic or ordering operator between two literals that fails whenever it runs
     /// (`1 + "a"`, `"a" < 2`, `1 / 0`): a warning, at the expression. (Not an error: a program
     /// may mean it, to show what a `catch` gets.)
