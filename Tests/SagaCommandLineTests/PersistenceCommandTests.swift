@@ -99,6 +99,38 @@ import Testing
         }
     }
 
+    /// A save or a delete with a key it does not have (a misspelt `element`) fails, naming the
+    /// key, rather than saving `null` or deleting nothing; `ref` and `meta` ride along.
+    @Test func aSaveOrDeleteWithAKeyItDoesNotHaveFails() async {
+        let program = """
+            saga main {
+              let writes = [
+                ["persistence/save", { entity: "t", elment: { id: 1 } }],
+                ["persistence/save", { entity: "t", element: { id: 1 }, ref: 7, meta: { from: "test" } }],
+                ["persistence/delete", { entity: "t", idd: 1 }],
+                ["persistence/delete", { entity: "t", id: 1, meta: 2 }],
+              ]
+              for w in writes {
+                put w[0] w[1]
+                let r = take "persistence/*"
+                log "\\(r.type) \\(r.error ?? r.element)"
+              }
+            }
+            """
+        await ExitCodeTests.withFiles(["write.saga": program]) { dir in
+            let r = await runSagarun([dir.appendingPathComponent("write.saga").path, "--virtual-time", "--memory"])
+            #expect(r.code == 0, "\(r.err)")
+            #expect(
+                r.out == """
+                    persistence/saveFailed a save has no 'elment': it has entity, element, ref and meta
+                    persistence/saved {"id":1}
+                    persistence/deleteFailed a delete has no 'idd': it has entity, element or id, ref and meta
+                    persistence/deleted {"id":1}
+
+                    """)
+        }
+    }
+
     /// A request put right after saves and a delete, without waiting for their results, reads
     /// them: with no live request (the writes go straight to the store), and with one on the
     /// entity (they wait on the entity's lock, and the request behind them).
