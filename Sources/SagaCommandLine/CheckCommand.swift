@@ -36,7 +36,12 @@ enum CheckCommand {
         var worst = ExitCode.success
         var documents: [Value] = []
         var permissions = Record()
-        for path in parsed.positionals {
+        let (paths, emptyFolders) = SagaFiles.expanding(parsed.positionals)
+        for folder in emptyFolders {
+            io.err("error: no .saga file under '\(folder)'\n")
+            worst = .noInput
+        }
+        for path in paths {
             let code: ExitCode
             var callees: Set<String> = []
             if format == "json" {

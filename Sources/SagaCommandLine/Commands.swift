@@ -138,8 +138,8 @@ enum Commands {
 
     static let check = CommandSpec(
         name: "check", abstract: "Parse and check saga files; print every diagnostic; change nothing.",
-        usage: "sagarun check <file.saga> ... [--format text|json] [--input <file>]",
-        arguments: [("<file.saga>", "The files to check.")],
+        usage: "sagarun check <file.saga|folder> ... [--format text|json] [--input <file>]",
+        arguments: [("<file.saga|folder>", "The files to check; a folder, every .saga file under it.")],
         flags: [],
         options: [
             .init(
@@ -168,7 +168,8 @@ enum Commands {
     static let fmt = CommandSpec(
         name: "fmt",
         abstract: "Format saga files in the one canonical style, in place; comments are kept, programs never change.",
-        usage: "sagarun fmt <file.saga> ... [--check]", arguments: [("<file.saga>", "The files to format.")],
+        usage: "sagarun fmt <file.saga|folder> ... [--check]",
+        arguments: [("<file.saga|folder>", "The files to format; a folder, every .saga file under it.")],
         flags: [
             .init(name: "--check", help: "Change nothing: list the files that would change, and exit 1 if any would.")
         ],

@@ -17,7 +17,12 @@ enum FormatCommand {
                 worst = code
             }
         }
-        for path in parsed.positionals {
+        let (paths, emptyFolders) = SagaFiles.expanding(parsed.positionals)
+        for folder in emptyFolders {
+            io.err("error: no .saga file under '\(folder)'\n")
+            note(.noInput)
+        }
+        for path in paths {
             // Read and judged as `run` and `check` read a file: the reason it cannot be read,
             // and a byte-order mark dropped.
             let bytes: [UInt8]

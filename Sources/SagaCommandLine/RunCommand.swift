@@ -29,6 +29,10 @@ enum RunCommand {
         }
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }
+        if program.sagas.isEmpty, program.reducers.isEmpty {
+            // A file of functions, which other files import: said, rather than a silent exit 0.
+            io.err("warning: \(path) declares no saga and no reducer, so nothing runs\n")
+        }
 
         var input: InputSource?
         if let inputPath = parsed.options["--input"] {

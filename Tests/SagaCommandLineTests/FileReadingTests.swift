@@ -33,13 +33,43 @@ import Testing
             let missing = await runSagarun(["fmt", dir.appendingPathComponent("nope.saga").path])
             #expect(missing.code == 66)
             #expect(missing.err.hasSuffix("nope.saga': no such file\n"))
-            let folder = await runSagarun(["fmt", dir.path])
+            let empty = dir.appendingPathComponent("empty")
+            try? FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+            let folder = await runSagarun(["fmt", empty.path])
             #expect(folder.code == 66)
-            #expect(folder.err.hasSuffix("': it is a folder\n"))
+            #expect(folder.err == "error: no .saga file under '\(empty.path)'\n")
             try? Data([0xFF, 0xFE, 0x41]).write(to: dir.appendingPathComponent("bin.saga"))
             let binary = await runSagarun(["fmt", dir.appendingPathComponent("bin.saga").path])
             #expect(binary.code == 65)
             #expect(binary.err.hasSuffix("bin.saga' is not valid UTF-8\n"))
+        }
+    }
+
+    /// A folder given to `check` or `fmt` stands for every `.saga` file under it.
+    @Test func checkAndFmtTakeAFolderAsItsSagaFiles() async throws {
+        try await ExitCodeTests.withFiles(["a.saga": "saga main { log 1 }\n", "notes.txt": "x"]) { dir in
+            let sub = dir.appendingPathComponent("sub")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: false)
+            try "saga main {\n    log x\n}\n".write(
+                to: sub.appendingPathComponent("b.saga"), atomically: true, encoding: .utf8)
+            let checked = await runSagarun(["check", dir.path])
+            #expect(checked.code == 65)
+            #expect(checked.err.contains("sub/b.saga:2:"), "\(checked.err)")
+            let formatted = await runSagarun(["fmt", "--check", dir.path])
+            #expect(formatted.code == 1)
+            #expect(formatted.out.contains("sub/b.saga"), "\(formatted.out)")
+            #expect(!formatted.out.contains("a.saga"), "\(formatted.out)")
+        }
+    }
+
+    /// A file with no saga and no reducer (functions that other files import) runs nothing,
+    /// and `run` says so.
+    @Test func runningAFileOfFunctionsSaysThatNothingRuns() async {
+        await ExitCodeTests.withFiles(["lib.saga": "func f() { return 1 }\n"]) { dir in
+            let path = dir.appendingPathComponent("lib.saga").path
+            let r = await runSagarun(["run", path])
+            #expect(r.code == 0)
+            #expect(r.err == "warning: \(path) declares no saga and no reducer, so nothing runs\n")
         }
     }
 
