@@ -31,6 +31,28 @@ import Testing
         #expect(result.errors.first?.contains("reducer at test.saga:2:1 failed") == true)
     }
 
+    /// `state[k] = …` with `k` "persistence" fails as `state.persistence = …` is refused: that
+    /// key is the persistence reducer's.
+    @Test func aReducerCannotAssignThePersistenceKeyThroughAnIndex() async {
+        let result = await runSaga(
+            """
+            state { count: 0 }
+            reduce "set" as a { state[a.k] = "clobbered" }
+            saga main {
+              take "set"
+              take "set"
+              let s = select state
+              log "\\(s)"
+            }
+            """, input: [#"{"type":"set","k":"persistence"}"#, #"{"type":"set","k":"other"}"#])
+        #expect(result.lines == [#"{"count":0,"other":"clobbered"}"#])
+        #expect(result.errors.count == 1)
+        #expect(
+            result.errors.first?.contains(
+                "reducer at test.saga:2:1 failed: 'state.persistence' is kept by the persistence reducer") == true,
+            "\(result.errors)")
+    }
+
     @Test func aOneAssignmentReducerOverAStateThatIsNotARecordChangesNothing() async {
         let result = await runSaga(
             """

@@ -343,12 +343,14 @@ extension VM {
         case .setStatePath(let path, let from):
             let value = places.read(from)
             let keys = pathKeys(code, code.paths[Int(path)], places)
+            try Self.refuseReservedKey(keys)
             if logging { undo.willAssign(state, through: keys) }
             try PathAssignment.set(&state, keys[...], value)
         case .updateStatePath(let path, let op, let lhs, let rhs):
             var current = places.read(lhs)
             let operand = places.read(rhs)
             let keys = pathKeys(code, code.paths[Int(path)], places)
+            try Self.refuseReservedKey(keys)
             let logs = logging
             try PathAssignment.update(
                 &state, through: keys, op, current: &current, operand: operand, ev,
@@ -437,6 +439,15 @@ extension VM {
             }
         }
         return keys
+    }
+
+    /// Refuses a write through `state[k]` whose `k` is `"persistence"`: that key is kept by
+    /// the persistence reducer (the checker refuses `state.persistence = …`).
+    @inline(__always)
+    private static func refuseReservedKey(_ keys: [PathAssignment.Key]) throws(SagaError) {
+        guard case .index(.string(let key))? = keys.first, key == "persistence" else { return }
+        throw SagaError.typeError(
+            "'state.persistence' is kept by the persistence reducer; a reducer may read it, not assign it")
     }
 
     /// Appends `part` to the string a temporary holds, where it is; the text must not grow past
