@@ -116,6 +116,18 @@ import Testing
         }
     }
 
+    /// A `LOCK` that is a folder fails every run; verify says so too, rather than "sound".
+    @Test func aLockThatIsAFolderIsRefusedByVerifyAsByRun() async throws {
+        try await withStore { dir, store in
+            try? FileManager.default.removeItem(atPath: store + "/LOCK")
+            try FileManager.default.createDirectory(atPath: store + "/LOCK", withIntermediateDirectories: false)
+            let v = await run(["store", "verify", store])
+            #expect(v.code == 74)
+            #expect(v.err.contains("LOCK is not a regular file"), "\(v.err)")
+            #expect(await run([dir.appendingPathComponent("one.saga").path, "--store", store]).code == 74)
+        }
+    }
+
     @Test func noPermissionIsRefused() async throws {
         try await withStore { dir, store in
             var fs = FileSystem.posix

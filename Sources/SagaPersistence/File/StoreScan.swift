@@ -78,7 +78,10 @@ struct StoreScan {
                 keptTails.append(name)
             } else if name.hasPrefix(StoreFormat.replacedPrefix) {
                 replaced.append(name)
-            } else if name != StoreFormat.lockName {
+            } else if name == StoreFormat.lockName {
+                // Opening takes the lock in it: a folder there fails every run.
+                try dir.requireRegularFile(name)
+            } else {
                 foreign.append(name)
             }
         }
