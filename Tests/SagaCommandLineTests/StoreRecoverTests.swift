@@ -119,6 +119,16 @@ import Testing
         }
     }
 
+    /// Fills `store` with the ten songs of `saves`, compacts it, and returns its snapshot's path.
+    static func compactedStore(_ store: String, filledBy saves: String) async throws -> String {
+        let filled = await runSagarun(["run", saves, "--store", store])
+        #expect(filled.code == 0, "\(filled.err)")
+        #expect(await runSagarun(["store", "compact", store]).code == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: store)
+        let name = try #require(names.first { $0.hasPrefix("snapshot-") }, "\(names)")
+        return store + "/" + name
+    }
+
     /// A damaged snapshot gives up its whole records too: a bad element record loses that
     /// element alone; a bad entity record loses the elements after it, which are not put in
     /// an entity that may not be theirs.
@@ -126,12 +136,7 @@ import Testing
     func aDamagedSnapshotIsRecoveredRecordByRecord(inAnElement: Bool, kept: Int, orphaned: Int) async throws {
         try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
             let store = dir.appendingPathComponent("store").path
-            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
-            #expect(filled.code == 0, "\(filled.err)")
-            #expect(await runSagarun(["store", "compact", store]).code == 0)
-            let names = try FileManager.default.contentsOfDirectory(atPath: store)
-            let name = try #require(names.first { $0.hasPrefix("snapshot-") }, "\(names)")
-            let snapshot = store + "/" + name
+            let snapshot = try await Self.compactedStore(store, filledBy: dir.appendingPathComponent("save.saga").path)
             var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
             // The entity record follows the 32-byte header; the elements' records follow it.
             let damaged = inAnElement ? bytes.count / 2 : 32 + 10
@@ -157,12 +162,7 @@ import Testing
     @Test func aSnapshotCutShortCountsTheElementsItLost() async throws {
         try await ExitCodeTests.withFiles(["save.saga": Self.saves, "count.saga": Self.count]) { dir in
             let store = dir.appendingPathComponent("store").path
-            let filled = await runSagarun(["run", dir.appendingPathComponent("save.saga").path, "--store", store])
-            #expect(filled.code == 0, "\(filled.err)")
-            #expect(await runSagarun(["store", "compact", store]).code == 0)
-            let names = try FileManager.default.contentsOfDirectory(atPath: store)
-            let name = try #require(names.first { $0.hasPrefix("snapshot-") }, "\(names)")
-            let snapshot = store + "/" + name
+            let snapshot = try await Self.compactedStore(store, filledBy: dir.appendingPathComponent("save.saga").path)
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: snapshot)))
             try Data(bytes[..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: snapshot))
 

@@ -49,10 +49,14 @@ enum StoreFormat {
     /// The name `recover` keeps `file` under: `before-recover-log-0000000000000007`
     /// (`…-2` and on when an earlier recovery kept one of that name); the store never reads it.
     static func replacedName(_ file: String, taken: Set<String>) -> String {
-        let name = replacedPrefix + file
+        unusedName(replacedPrefix + file, isTaken: taken.contains)
+    }
+
+    /// `name`, or `name-2`, `name-3`… where a file of that name is kept already.
+    static func unusedName(_ name: String, isTaken: (String) -> Bool) -> String {
         var candidate = name
         var n = 2
-        while taken.contains(candidate) {
+        while isTaken(candidate) {
             candidate = "\(name)-\(n)"
             n += 1
         }

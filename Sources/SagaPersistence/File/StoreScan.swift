@@ -54,14 +54,7 @@ struct StoreScan {
     /// kept file has yet (a log torn at the same offset twice keeps both tails).
     var tornTailKeeper: String? {
         guard let torn = tornTail, !tornContent.isEmpty else { return nil }
-        let name = StoreFormat.tornName(torn.name, offset: torn.offset)
-        var candidate = name
-        var n = 2
-        while keptTails.contains(candidate) {
-            candidate = "\(name)-\(n)"
-            n += 1
-        }
-        return candidate
+        return StoreFormat.unusedName(StoreFormat.tornName(torn.name, offset: torn.offset), isTaken: keptTails.contains)
     }
 
     private mutating func scan(_ dir: StoreDirectory) throws(StoreError) {
