@@ -38,7 +38,7 @@ public final class HostMocks: Sendable {
         public var column: Int
         /// What is wrong, without the place.
         public var message: String
-        /// `LINE:COLUMN: MESSAGE`, as ``JSONError`` writes it.
+        /// `LINE:COLUMN: MESSAGE`, as a `JSONError` writes it.
         public var description: String { "\(line):\(column): \(message)" }
     }
 
