@@ -81,6 +81,10 @@ import Testing
                 "1:36: warning: a buffer size is a whole number of messages, got string: this fails whenever it runs"
             ])
         #expect(
+            CheckerTests.diagnostics(#"saga main { let a = take "a" where 5; log a }"#) == [
+                "1:36: warning: a condition must be true or false, got number: this fails whenever it runs"
+            ])
+        #expect(
             CheckerTests.diagnostics(#"saga main { let c = channel buffer -1; log c }"#) == [
                 "1:36: warning: a buffer size is a whole number ≥ 0, got -1: this fails whenever it runs"
             ])

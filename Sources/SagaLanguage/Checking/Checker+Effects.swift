@@ -261,6 +261,7 @@ extension Checker {
         let saved = context
         defer { context = saved }
         context.itAllowed = true
+        warnIfNotBool(condition)
         return checkExpr(&condition)
     }
 

@@ -115,7 +115,7 @@ extension Checker {
         }
     }
 
-    /// Warns of an `if` or `while` condition that is a literal other than `true` or `false`,
+    /// Warns of an `if`, `while` or `take … where` condition that is a literal other than `true` or `false`,
     /// which the run refuses whenever it gets there (a warning, as for the literal operands of
     /// ``checkLiterals(_:_:_:at:)``).
     mutating func warnIfNotBool(_ condition: Expr) {
