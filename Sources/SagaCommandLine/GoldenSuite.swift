@@ -63,12 +63,7 @@ package enum GoldenSuite {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                // Named as the folder was given (relative stays relative), as a file given is.
-                let base = path == "." ? "" : path.hasSuffix("/") ? path : path + "/"
-                guard let walker = fm.enumerator(atPath: path) else { continue }
-                for case let relative as String in walker where relative.hasSuffix(".saga") {
-                    sagas.append(base + relative)
-                }
+                sagas += SagaFiles.named(under: path)
             } else if path.hasSuffix(".saga") {
                 sagas.append(path)
                 named.insert(samePath(path))

@@ -12,14 +12,20 @@ enum SagaFiles {
                 files.append(path)
                 continue
             }
-            // Named as the folder was given (relative stays relative).
-            let base = path.hasSuffix("/") ? path : path + "/"
-            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".saga") && !TextFile.isFolder(base + $0) }
-                .sorted()
+            let found = named(under: path).filter { !TextFile.isFolder($0) }.sorted()
             if found.isEmpty { emptyFolders.append(path) }
-            files += found.map { base + $0 }
+            files += found
         }
         return (files, emptyFolders)
+    }
+
+    /// Every name ending `.saga` under `folder`, named as the folder was given (relative stays
+    /// relative; `.` adds nothing), in the order the folder lists them.
+    static func named(under folder: String) -> [String] {
+        let base = folder == "." ? "" : folder.hasSuffix("/") ? folder : folder + "/"
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var names: [String] = []
+        for case let relative as String in walker where relative.hasSuffix(".saga") { names.append(base + relative) }
+        return names
     }
 }
