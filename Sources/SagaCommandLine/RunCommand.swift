@@ -7,7 +7,7 @@ import SagaRuntime
 import SagaStore
 
 /// `sagarun run FILE [options]`.
-enum RunCommand {
+package enum RunCommand {
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) async throws(UsageError) -> ExitCode {
         guard let parsed = try Commands.run.parse(args, io) else { return .success }
         // The arguments after `--` are the script's (`args()`).
@@ -270,7 +270,7 @@ enum RunCommand {
 
     /// The turns a run may take on its own by default (`--max-turns-without-input`): a program
     /// that only feeds itself stops after about a second.
-    static let defaultMaxTurnsWithoutInput = 10_000_000
+    package static let defaultMaxTurnsWithoutInput = 10_000_000
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as
     /// `sagarun run` makes it; `before` goes ahead of the persistence middleware.

@@ -1,4 +1,5 @@
 import Foundation
+import SagaCommandLine
 import SagaCore
 import SagaLanguage
 import SagaRuntime
@@ -38,6 +39,18 @@ let takePutSource = """
     }
     """
 
+/// The options a workload's program runs with: the virtual clock, and with `--cli-limits` the
+/// limits every `sagarun run` has by default (turns without input, a memory budget), whose
+/// counts are on the path that ships.
+let runOptions: Interpreter.Options = {
+    var options = Interpreter.Options(virtualTime: true)
+    if CommandLine.arguments.contains("--cli-limits") {
+        options.maxTurnsWithoutInput = RunCommand.defaultMaxTurnsWithoutInput
+        options.maxMemory = (ProcessIO().defaultMaxMemoryMiB ?? 1024) << 20
+    }
+    return options
+}()
+
 /// Runs `source` over `input` (JSON lines, or none) with the virtual clock, traced into
 /// `tracePath` if one is given (as `sagarun run --trace` traces); the seconds it took.
 func runProgram(_ source: String, input: String?, tracePath: String? = nil) throws -> Double {
@@ -47,7 +60,7 @@ func runProgram(_ source: String, input: String?, tracePath: String? = nil) thro
         .path
     defer { try? FileManager.default.removeItem(atPath: path) }
     if let input { try input.write(toFile: path, atomically: false, encoding: .utf8) }
-    let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: NullOutput())
+    let interpreter = Interpreter(program: program, options: runOptions, output: NullOutput())
     if let tracePath {
         guard let trace = ChromeTrace(path: tracePath) else { throw BenchError.failed("cannot write \(tracePath)") }
         interpreter.tracer = trace
@@ -377,7 +390,7 @@ let workloads: [Workload] = [
         let before = residentBytes()
         var blockedBytes = 0
         let output = NullOutput()
-        let interpreter = Interpreter(program: program, options: .init(virtualTime: true), output: output)
+        let interpreter = Interpreter(program: program, options: runOptions, output: output)
         let seconds = blockingTime {
             _ = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#]))
         }

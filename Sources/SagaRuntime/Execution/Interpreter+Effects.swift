@@ -733,7 +733,7 @@ extension Interpreter {
         for i in 0..<count {
             // Past the memory budget the run stops, and the entries made so far with it.
             if i & 4095 == 4095, let watch = budget.memoryWatch, watch.check() {
-                overran(.memory(watch))
+                overran(.memory(limit: watch.limit))
                 break
             }
             if combinator.isSettled { continue }

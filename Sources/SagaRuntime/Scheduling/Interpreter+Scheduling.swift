@@ -77,9 +77,9 @@ extension Interpreter {
             output.error(
                 "error: the run took \(limit) turns with no input, host answer or real-time wait "
                     + "(does it feed itself for ever?); it was stopped; raise the limit with --max-turns-without-input")
-        case .memory(let watch):
+        case .memory(let limit):
             output.error(
-                "error: the run held more than \(watch.limit >> 20) MiB of memory; it was stopped; "
+                "error: the run held more than \(limit >> 20) MiB of memory; it was stopped; "
                     + "raise the limit with --max-memory")
         }
         stop()
@@ -90,7 +90,7 @@ extension Interpreter {
     /// - Returns: whether it did.
     func stopsOverMemory() -> Bool {
         guard let watch = budget.memoryWatch, watch.isExceeded else { return false }
-        overran(.memory(watch))
+        overran(.memory(limit: watch.limit))
         return true
     }
 

@@ -14,8 +14,8 @@ struct RunBudget {
         case steps(Int)
         /// More than this many turns on its own.
         case turnsWithoutInput(Int)
-        /// More memory than the watch allows.
-        case memory(MemoryWatch)
+        /// More memory than the watch allows: its limit, in bytes.
+        case memory(limit: Int)
     }
 
     /// ``Interpreter/Options/maxRunSteps``.
@@ -43,15 +43,17 @@ struct RunBudget {
 
     /// Counts a turn of the run loop (``checksEachTurn``), beside the reducers' `reducerSteps`:
     /// the limit it passes, if any.
+    @inline(__always)
     mutating func countTurn(reducerSteps: Int) -> Overrun? {
         if let overrun = countStep(reducerSteps: reducerSteps) { return overrun }
         if let overrun = countTurnWithoutInput() { return overrun }
-        if let memoryWatch, memoryWatch.isExceeded { return .memory(memoryWatch) }
+        if isOverMemory { return .memory(limit: memoryWatch?.limit ?? 0) }
         return nil
     }
 
     /// Counts one step toward ``maxRunSteps`` (a turn, or an action processed on the spot),
     /// beside the reducers' `reducerSteps`: `.steps` once past it.
+    @inline(__always)
     mutating func countStep(reducerSteps: Int) -> Overrun? {
         guard let limit = maxRunSteps else { return nil }
         stepsTaken &+= 1
@@ -60,6 +62,7 @@ struct RunBudget {
 
     /// Counts a turn taken on the run's own (an action processed, when counted): `.turnsWithoutInput`
     /// once past ``maxTurnsWithoutInput``.
+    @inline(__always)
     mutating func countTurnWithoutInput() -> Overrun? {
         turnsWithoutInput &+= 1
         return turnsWithoutInput > maxTurnsWithoutInput ? .turnsWithoutInput(maxTurnsWithoutInput) : nil

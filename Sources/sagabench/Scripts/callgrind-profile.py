@@ -24,12 +24,12 @@ import sys
 import tempfile
 
 
-def record(binary, workload, count, prefix):
+def record(binary, workload, count, prefix, extra=()):
     """Runs callgrind; returns {thread number: its output file}."""
     out = f"{prefix}.{count}"
     subprocess.run(
         ["valgrind", "--tool=callgrind", "--separate-threads=yes", f"--callgrind-out-file={out}",
-         binary, workload, "--count", str(count)],
+         binary, workload, "--count", str(count), *extra],
         capture_output=True, check=True)
     files = {}
     for path in glob.glob(out + "-*"):
@@ -95,14 +95,17 @@ def main():
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--thread", type=int, help="profile this thread only (default: all)")
     parser.add_argument("--callers", metavar="NAME", help="who calls functions whose name contains NAME")
+    parser.add_argument("--cli-limits", action="store_true",
+                        help="run with the limits `sagarun run` has by default (sagabench --cli-limits)")
     parser.add_argument("--binary", default=os.path.join(os.environ.get("SCRATCH", ".build-bench"), "release/sagabench"))
     options = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))  # the repository root
 
     with tempfile.TemporaryDirectory() as directory:
         prefix = os.path.join(directory, "cg")
-        small = record(options.binary, options.workload, options.count, prefix)
-        large = record(options.binary, options.workload, 2 * options.count, prefix)
+        extra = ["--cli-limits"] if options.cli_limits else []
+        small = record(options.binary, options.workload, options.count, prefix, extra)
+        large = record(options.binary, options.workload, 2 * options.count, prefix, extra)
         def summed(files, table_of):
             """`table_of` each file's thread (or --thread's only), added up by name."""
             table = {}
