@@ -57,7 +57,18 @@ extension TaskTree {
         task.outcome = outcome
         // Its task can run a task started later, once nothing refers to it.
         if task.kind != .root { spareTasks.keep(task) }
-        task.takeJoiners { joiner, token in joinedTaskEnded(joiner, token) }
+        var aborted: [SagaTask]?
+        task.takeJoiners { joiner, token in
+            // The abort cancels a joiner below it before the joiner hears of the failure.
+            if task.kind == .attached, task.failure != nil {
+                // The parent is the joiner most often: the abort stops its wait.
+                if joiner === task.parent { return }
+                let tasks = aborted ?? abortedBy(task)
+                aborted = tasks
+                if isBelow(joiner, anyOf: tasks) { return }
+            }
+            joinedTaskEnded(joiner, token)
+        }
 
         var next: SagaTask?
         switch task.kind {
@@ -246,6 +257,45 @@ extension TaskTree {
         }
         for child in parent.children { scheduler.schedule(cancelWork(child)) }
         return true
+    }
+
+    /// The tasks that the failure of `failed`, an attached task, aborts: its parent, and up
+    /// through each attached task's parent, to the first that is not attached (a root, a
+    /// spawned task, or one run for a caller, which can catch the error).
+    ///
+    /// As in redux-saga, where these aborts run before the failed task's joiners are resumed,
+    /// a joiner below one of them is cancelled and never sees the error (see “Errors and
+    /// tasks” in Sagas/README.md).
+    private func abortedBy(_ failed: SagaTask) -> [SagaTask] {
+        var aborted: [SagaTask] = []
+        var task = failed
+        while task.kind == .attached, let parent = task.parent {
+            aborted.append(parent)
+            task = parent
+        }
+        return aborted
+    }
+
+    /// Whether `task` is one of `tasks` or runs below one: its child, a task run for it (a
+    /// called function, an entry of its `race` or `all`), theirs, and so on down.
+    private func isBelow(_ task: SagaTask, anyOf tasks: [SagaTask]) -> Bool {
+        var current: SagaTask? = task
+        while let t = current {
+            if tasks.contains(where: { $0 === t }) { return true }
+            switch t.kind {
+            case .attached:
+                current = t.parent
+            case .owned:
+                switch t.owner {
+                case .caller(let caller): current = caller
+                case .entry(let combinator, _): current = combinator.owner
+                case .none: current = nil
+                }
+            case .root, .detached:
+                current = nil
+            }
+        }
+        return false
     }
 
     /// A task that `joiner` waits for has ended.
