@@ -10,6 +10,9 @@ import SagaRuntime
 /// let go of (`Frontend.check(path:)`). With it, the program is compiled, since its takes are
 /// matched against the input's action types.
 enum CheckCommand {
+    /// The most bad input lines `--input` reports before it stops reading.
+    static let inputErrorsShown = 20
+
     static func main(_ args: ArraySlice<String>, _ io: ToolIO) throws(UsageError) -> ExitCode {
         guard let parsed = try Commands.check.parse(args, io) else { return .success }
         guard !parsed.positionals.isEmpty else { throw UsageError("missing the saga files to check", command: "check") }
@@ -23,15 +26,16 @@ enum CheckCommand {
                 io.err("error: cannot read input file '\(input)': \(TextFile.whyUnreadable(input))\n")
                 return .noInput
             }
-            do {
-                source.timedLikeLinesLookedAt = .max
-                inputTypes = try source.actionTypes()
-                for warning in source.timedLikeWarnings { io.err(warning + "\n") }
-            } catch {
-                // As `run` would stop at it.
-                io.err(error.described(in: source.name ?? input) + "\n")
-                return .dataError
+            source.timedLikeLinesLookedAt = .max
+            let (types, errors) = source.actionTypes(maxErrors: Self.inputErrorsShown)
+            // A run would stop at the first; each is told, so that one check finds them all.
+            for error in errors { io.err(error.described(in: source.name ?? input) + "\n") }
+            if errors.count == Self.inputErrorsShown {
+                io.err("note: the input was read no further after \(errors.count) bad lines\n")
             }
+            guard errors.isEmpty else { return .dataError }
+            for warning in source.timedLikeWarnings { io.err(warning + "\n") }
+            inputTypes = types
         }
         var worst = ExitCode.success
         var documents: [Value] = []

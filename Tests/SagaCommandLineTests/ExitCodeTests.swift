@@ -469,6 +469,32 @@ extension UnmatchedTakeWarningTests {
         }
     }
 
+    /// Every bad line is reported, not only the first, up to 20.
+    @Test func everyMalformedLineIsReported() async {
+        let many = String(repeating: "{\"type\":\n", count: 25)
+        await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  take \"a\"\n}\n",
+            "bad.jsonl": "{\"type\":\"a\"}\n{\"type\":\"b\"\n{\"type\":\"a\"}\n[1]\n",
+            "many.jsonl": many,
+        ]) { dir in
+            let path = dir.appendingPathComponent("t.saga").path
+            let bad = CapturedIO()
+            let code = await SagaRunTool.main(
+                ["check", path, "--input", dir.appendingPathComponent("bad.jsonl").path], io: bad)
+            #expect(code == 65)
+            #expect(bad.stderr.contains("bad.jsonl:2:12: error: "), "\(bad.stderr)")
+            #expect(bad.stderr.contains("bad.jsonl:4:"), "\(bad.stderr)")
+            #expect(!bad.stderr.contains("read no further"), "\(bad.stderr)")
+
+            let manyIO = CapturedIO()
+            _ = await SagaRunTool.main(
+                ["check", path, "--input", dir.appendingPathComponent("many.jsonl").path], io: manyIO)
+            let reported = manyIO.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+            #expect(reported.count == 20, "\(manyIO.stderr)")
+            #expect(manyIO.stderr.contains("note: the input was read no further after 20 bad lines"))
+        }
+    }
+
     /// `{"at": 10, "type": "a"}` is an action dispatched at once with a field `at`: the check
     /// says so, for a line meant to be timed.
     @Test func anActionLineWithAnAtIsNoted() async {

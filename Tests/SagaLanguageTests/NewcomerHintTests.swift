@@ -22,6 +22,17 @@ import Testing
         #expect(CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2}; log r }"#).isEmpty)
     }
 
+    /// `put ch` of a `let` made by `channel` has no value to put: the run always refuses it.
+    @Test func aPutOfAChannelWithNoValueIsWarnedAbout() {
+        #expect(
+            CheckerTests.diagnostics(#"saga main { let ch = channel; put ch }"#) == [
+                "1:35: warning: 'ch' is a channel: put ch VALUE puts a value into it; this fails whenever it runs"
+            ])
+        #expect(CheckerTests.diagnostics(#"saga main { let ch = channel; put ch 1 }"#).isEmpty)
+        // A variable that may hold an action is not known to hold a channel.
+        #expect(CheckerTests.diagnostics(#"saga main { var a = channel; a = {type: "t"}; put a }"#).isEmpty)
+    }
+
     /// `race {}` gives `{}` at once, where redux-saga's never ends: the checker says so.
     @Test func anEmptyRaceIsWarnedAbout() {
         #expect(

@@ -71,6 +71,14 @@ extension Checker {
                     warning("put needs \(needs), got \(value.kindName): this fails whenever it runs", at: at)
                 }
             }
+            // `put ch` with `ch` a channel: the value to put is missing.
+            if second == nil, case .variable(let v) = first, let i = scopes.lookup(nameID(of: v)),
+                scopes.entry(at: i).holdsChannel
+            {
+                warning(
+                    "'\(v.name)' is a channel: put \(v.name) VALUE puts a value into it; this fails whenever it runs",
+                    at: v.location)
+            }
             let firstChanged = checkExpr(&first)
             guard checkExpr(&second) || firstChanged else { return false }
             effect = .put(first, second, location)

@@ -51,7 +51,10 @@ extension Checker {
             var plain = false
             if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
             let planned = variable.slot
-            declare(&variable, isMutable: isMutable, warnsIfUnused: plain)
+            var madeChannel = false
+            if !isMutable, case .effect(.channel) = rhs { madeChannel = true }
+            if !isMutable, case .effect(.actionChannel) = rhs { madeChannel = true }
+            declare(&variable, isMutable: isMutable, warnsIfUnused: plain, holdsChannel: madeChannel)
             guard rhsChanged || variable.slot != planned else { return false }
             statement = .declare(variable, isMutable: isMutable, rhs, location)
             return true

@@ -158,7 +158,9 @@ struct Checker {
     /// A name already declared in the same scope is reported; the new declaration still gets
     /// its own slot so that later uses resolve somewhere. (Resolved in place, not returned as a
     /// resolved copy: each copy of a variable retains its name.)
-    mutating func declare(_ variable: inout Variable, isMutable: Bool, warnsIfUnused: Bool = false) {
+    mutating func declare(
+        _ variable: inout Variable, isMutable: Bool, warnsIfUnused: Bool = false, holdsChannel: Bool = false
+    ) {
         variable.slot = nextSlot
         nextSlot += 1
         noteSlot(variable.slot)
@@ -172,7 +174,8 @@ struct Checker {
         scopes.declare(
             ScopeStack.Entry(
                 nameID: id, slot: variable.slot, isMutable: isMutable,
-                taskDepth: context.taskDepth, location: variable.location, warnsIfUnused: warnsIfUnused))
+                taskDepth: context.taskDepth, location: variable.location, warnsIfUnused: warnsIfUnused,
+                holdsChannel: holdsChannel))
     }
 
     /// The innermost visible declaration of `variable`'s name, marked as used.

@@ -39,6 +39,9 @@ final class ScopeStack {
         /// Whether to warn when it is never used: a `let`/`var` of a plain expression whose
         /// name does not start with `_` (a variable holding an effect's result is fine unused).
         var warnsIfUnused = false
+        /// Whether it is a `let` made by `channel` or `actionChannel`, so that it always holds
+        /// a channel.
+        var holdsChannel = false
         /// The entry of the same name this one hides, or -1.
         var hides = -1
     }

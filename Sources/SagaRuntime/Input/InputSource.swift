@@ -110,21 +110,25 @@ public final class InputSource: @unchecked Sendable {
 
     /// The types of every action the input holds, read to its end (the lines of event
     /// channels have none), as `sagarun check --input` matches them against the program's
-    /// takes.
-    ///
-    /// - Throws: ``InputError`` for the first line that is not a valid input record, as a run
-    ///   would stop at it.
+    /// takes, and the lines that are not valid input records: at most `maxErrors`, after
+    /// which the reading stops (`errors.count == maxErrors` then says there may be more).
     ///
     /// The lines with an `at` beside their `type` are counted as they are read
     /// (``timedLikeWarnings``).
-    package func actionTypes() throws(InputError) -> Set<String> {
+    package func actionTypes(maxErrors: Int) -> (types: Set<String>, errors: [InputError]) {
         var types: Set<String> = []
-        while let line = try next() {
-            if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
-                types.insert(type)
+        var errors: [InputError] = []
+        while errors.count < maxErrors {
+            do throws(InputError) {
+                guard let line = try next() else { break }
+                if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
+                    types.insert(type)
+                }
+            } catch {
+                errors.append(error)
             }
         }
-        return types
+        return (types, errors)
     }
 
     /// Counts `line` among ``timedLikeCount`` if it is an action with an `at` beside its `type`.
