@@ -236,10 +236,3 @@ struct Evaluator {
         }
     }
 }
-
-extension Value {
-    /// Appends what `log` and interpolation show: a string as is, anything else as canonical JSON.
-    func writeDisplay(into s: inout String) {
-        if case .string(let str) = self { s += str } else { writeCanonicalJSON(into: &s) }
-    }
-}

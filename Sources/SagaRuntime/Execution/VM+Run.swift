@@ -335,9 +335,7 @@ extension VM {
         case .appendText(let key, .temporary(let t)):
             try appendText(code.keys[Int(key)], to: places.temporaries + Int(t))
         case .appendDisplay(let from, .temporary(let t)):
-            var part = ""
-            places.read(from).writeDisplay(into: &part)
-            try appendText(part, to: places.temporaries + Int(t))
+            try appendText(try places.read(from).checkedDisplayString(), to: places.temporaries + Int(t))
         case .checkLength(let place):
             _ = try ev.checkLength(places[place].pointee)
         case .setStatePath(let path, let from):
@@ -392,9 +390,8 @@ extension VM {
             state = .null
             if steps.yieldsToWork() { return .waiting }
         case .log(let place):
-            var line = ""
-            places.read(place).writeDisplay(into: &line)
-            steps.log(line)
+            // Past `Value.maxTextBytes`, the text fails as `str(x)` does rather than being cut.
+            steps.log(try places.read(place).checkedDisplayString())
         case .returnValue(let place):
             return .returns(place)
         case .throwValue(let place):
