@@ -101,6 +101,8 @@ import Testing
 
     /// A save or a delete with a key it does not have (a misspelt `element`) fails, naming the
     /// key, rather than saving `null` or deleting nothing; `ref` and `meta` ride along.
+    ///
+    /// A delete whose `id` and element's id differ fails too.
     @Test func aSaveOrDeleteWithAKeyItDoesNotHaveFails() async {
         let program = """
             saga main {
@@ -109,6 +111,9 @@ import Testing
                 ["persistence/save", { entity: "t", element: { id: 1 }, ref: 7, meta: { from: "test" } }],
                 ["persistence/delete", { entity: "t", idd: 1 }],
                 ["persistence/delete", { entity: "t", id: 1, meta: 2 }],
+                ["persistence/save", { entity: "t", element: { id: 2 } }],
+                ["persistence/delete", { entity: "t", id: 3, element: { id: 2 } }],
+                ["persistence/delete", { entity: "t", id: 2.0, element: { id: 2 } }],
               ]
               for w in writes {
                 put w[0] w[1]
@@ -126,6 +131,9 @@ import Testing
                     persistence/saved {"id":1}
                     persistence/deleteFailed a delete has no 'idd': it has entity, element or id, ref and meta
                     persistence/deleted {"id":1}
+                    persistence/saved {"id":2}
+                    persistence/deleteFailed a delete's id 3 and its element's id 2 differ: name the element by one of them
+                    persistence/deleted {"id":2}
 
                     """)
         }

@@ -12,15 +12,25 @@ extension PersistenceOperation {
     static let deleteKeys: Set<String> = ["type", "entity", "element", "id", "ref", "meta"]
 
     /// Why a save or a delete `r` is refused for a key it does not have (a misspelt `element`
-    /// would otherwise save `null`, or delete nothing), or `nil`.
+    /// would otherwise save `null`, or delete nothing), or for a delete whose `id` and
+    /// element's id differ (which one it deletes would be a guess); `nil` if it is not.
     func unknownKeyError(_ r: Record) -> StoreError? {
         switch self {
         case .save:
             guard let key = r.keys.first(where: { !Self.saveKeys.contains($0) }) else { return nil }
             return .invalidElement("a save has no '\(key)': it has entity, element, ref and meta")
         case .delete:
-            guard let key = r.keys.first(where: { !Self.deleteKeys.contains($0) }) else { return nil }
-            return .invalidElement("a delete has no '\(key)': it has entity, element or id, ref and meta")
+            if let key = r.keys.first(where: { !Self.deleteKeys.contains($0) }) {
+                return .invalidElement("a delete has no '\(key)': it has entity, element or id, ref and meta")
+            }
+            if let id = r["id"], case .record(let element)? = r["element"], let elementID = element["id"],
+                (try? ElementID.check(id)) != (try? ElementID.check(elementID))
+            {
+                return .invalidElement(
+                    "a delete's id \(id.canonicalJSON) and its element's id \(elementID.canonicalJSON) differ: "
+                        + "name the element by one of them")
+            }
+            return nil
         case .request, .cancelRequest:
             return nil
         }
