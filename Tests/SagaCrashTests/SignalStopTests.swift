@@ -37,9 +37,9 @@ import Glibc
         }
     }
 
-    /// A saga that feeds itself actions for ever still stops on a signal, cleanly; a task in
-    /// an endless loop without an effect never lets the run stop it, and a second signal
-    /// ends the process as the signal's default action does.
+    /// A saga that feeds itself actions for ever, and one in an endless loop without an effect,
+    /// still stop on a signal, cleanly; a `finally` block that never ends never lets the run
+    /// stop, and a second signal ends the process as the signal's default action does.
     @Test(
         .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
         .timeLimit(.minutes(5)))
@@ -60,9 +60,23 @@ import Glibc
               }
             }
             """
-        let spinning = "saga main {\n  log \"ready\"\n  var i = 0\n  loop { i = i + 1 }\n}\n"
+        let spinning = """
+            saga main {
+              log "ready"
+              var i = 0
+              try { loop { i = i + 1 } } finally { log "finally, cancelled: \\(cancelled)" }
+            }
+            """
+        let stuck = """
+            saga main {
+              log "ready"
+              var i = 0
+              try { loop { delay 10ms } } finally { loop { i = i + 1 } }
+            }
+            """
         try feeding.write(toFile: folder + "/feeding.saga", atomically: true, encoding: .utf8)
         try spinning.write(toFile: folder + "/spinning.saga", atomically: true, encoding: .utf8)
+        try stuck.write(toFile: folder + "/stuck.saga", atomically: true, encoding: .utf8)
         let run = { (name: String, options: [String]) in
             ChildProcess(
                 executable: "/usr/bin/env",
@@ -74,7 +88,13 @@ import Glibc
         #expect(fed.stop(with: SIGINT) == 130, "\(fed.standardError)")
         #expect(fed.completeLines == ["ready", "finally, cancelled: true"], "\(fed.standardError)")
 
-        let spun = run("spinning.saga", ["--max-steps", "100000000000000"])
+        let spinner = run("spinning.saga", ["--max-steps", "100000000000000"])
+        try spinner.start()
+        #expect(spinner.waitForFirstLine(timeout: .seconds(30)))
+        #expect(spinner.stop(with: SIGTERM) == 143, "\(spinner.standardError)")
+        #expect(spinner.completeLines == ["ready", "finally, cancelled: true"], "\(spinner.standardError)")
+
+        let spun = run("stuck.saga", ["--max-steps", "100000000000000"])
         try spun.start()
         #expect(spun.waitForFirstLine(timeout: .seconds(30)))
         spun.send(SIGINT)
