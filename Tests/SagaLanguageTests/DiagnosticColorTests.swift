@@ -149,7 +149,7 @@ import Testing
                 "2:21: expected an effect (take, put, call, delay, …) after ':', found 'tkae'; did you mean 'take'?",
                 "2:11: expected an effect (take, put, call, delay, …) after 'retry N', found 'cal'; did you mean 'call'?",
                 "2:20: expected an effect (take, put, call, delay, …) after 'retry N delay D', found 'cal'; did you mean 'call'?",
-                "2:7: a function and its arguments follow 'call' as a call: write 'call fn(a, b)'",
+                "2:7: a function and its arguments follow 'call' as a call: write 'call f(1)'",
                 "2:10: return takes a value, not an effect: write 'let r = call …' and then 'return r'",
                 "2:11: expected 'delay D', 'backoff D' or an effect after 'retry N', found 'backof'; did you mean 'backoff'?",
                 "2:9: expected the number of attempts after 'retry' (retry 3 call f()), found 'call'",

@@ -8,6 +8,12 @@ import Testing
 @Suite struct FormatterCommentTests {
     static func fmt(_ source: String) -> String { FormatterStyleTests.fmt(source) }
 
+    /// A `// …` after `[` or `(` keeps its space, as after `{`; a `/* … */` there does not.
+    @Test func aLineCommentAfterAnOpeningBracketKeepsItsSpace() {
+        let source = "saga main {\n  let xs = [ // open\n    1, 2\n  ]\n  log xs\n  log [/* c */ 1]\n}\n"
+        #expect(Self.fmt(source) == source)
+    }
+
     @Test func commentsOnTheirOwnLinesAreReindented() {
         let source = """
             // The header.

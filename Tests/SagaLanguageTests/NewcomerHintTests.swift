@@ -22,6 +22,71 @@ import Testing
         #expect(CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2}; log r }"#).isEmpty)
     }
 
+    /// What a JavaScript habit gets: what to write instead, with the program's own names where
+    /// it has them.
+    @Test func javaScriptHabitsAreToldWhatToWrite() {
+        let cases: [(String, String)] = [
+            (
+                #"saga main { let a = take "X"; a.items.forEach(x) }"#,
+                "1:31: error: values have no methods: for 'a.items.forEach(…)', write a loop: for x in xs { … }"
+            ),
+            (
+                #"saga main { let a = take "X"; switch (a.type) { } }"#,
+                "1:31: error: there is no 'switch' in a saga; write 'if … { … } else if … { … } else { … }'"
+            ),
+            (
+                #"reduce "Y" as a => { state.n = 1 }"#,
+                "1:17: error: expected '{' after reducer binding, found '='; there are no arrow functions: "
+                    + "a binding's block follows it ('as a { … }'), and a function is a 'func'"
+            ),
+            (
+                #"reduce "Y" as a { state = { ...state, n: 1 } }"#,
+                "1:29: error: expected a key in record literal, found '.'; there is no spread ('...'): "
+                    + "'r + { k: v }' is r with k set (the right side's keys win), and 'xs + ys' joins two lists"
+            ),
+            (
+                #"saga main { let u = select(s => s.user) }"#,
+                "1:27: error: select takes an expression of the state, not a function: write 'select state.user'"
+            ),
+            (
+                #"saga main { let {user, password} = take "LOGIN" }"#,
+                "1:17: error: there is no destructuring: write 'let a = …', then read its parts as 'a.user' or 'a[0]'"
+            ),
+            (
+                #"saga main { take "LOGIN" as a }"#,
+                "1:26: error: a take gives the action: write 'let a = take …' (watchers take 'as a')"
+            ),
+            (
+                #"saga main { let user = 1; let r = call(api.authorize, user, "pw") }"#,
+                #"1:39: error: a function and its arguments follow 'call' as a call: write 'call api.authorize(user, "pw")'"#
+            ),
+            (
+                #"saga main { let token = 1; put {type: "X", token} }"#,
+                "1:49: error: a field needs its value: write 'token: token' (there is no shorthand)"
+            ),
+            (
+                #"saga main { let a = take "X"; if a.n === 1 { log 1 } }"#,
+                "1:40: error: expected expression after '==', found '='; '===' is written '=='"
+            ),
+            (
+                #"saga main { for (let i = 0; i < 3; i++) { log i } }"#,
+                "1:17: error: a for loop names its variable and a list: write 'for i in range(n) { … }' or 'for x in xs { … }'"
+            ),
+        ]
+        for (source, expected) in cases {
+            #expect(CheckerTests.errors(source).first == expected, "\(source)")
+        }
+    }
+
+    /// In a `where` condition an unknown name is most likely the action: `it` is named, beside
+    /// a close variable's name.
+    @Test func anUnknownNameInAWhereConditionNamesIt() {
+        #expect(
+            CheckerTests.errors(#"saga main { let t = 1; log t; take "A" where a.id == 1 }"#) == [
+                "1:46: error: unknown variable 'a'; did you mean 't'? (in a 'where' condition the action is 'it')"
+            ])
+    }
+
     /// `put ch` of a `let` made by `channel` has no value to put: the run always refuses it.
     @Test func aPutOfAChannelWithNoValueIsWarnedAbout() {
         #expect(

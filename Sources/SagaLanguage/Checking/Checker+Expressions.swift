@@ -236,7 +236,11 @@ extension Checker {
         // `let ch = chanel`: a keyword that stands where a variable would.
         if hint.isEmpty { hint = Suggestions.didYouMean(variable.name, in: Self.keywordsLikeVariables) }
         // `let a = take "t" where a.x > 1`: the action is not `a` until the take gives it.
-        if hint.isEmpty, context.itAllowed { hint = "; in a 'where' condition the action is 'it'" }
+        if context.itAllowed {
+            hint =
+                hint.isEmpty
+                ? "; in a 'where' condition the action is 'it'" : hint + " (in a 'where' condition the action is 'it')"
+        }
         error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
     }
 

@@ -117,7 +117,9 @@ struct FormatPrinter {
             if !isLine { newlines = max(newlines, 1) }
             breakAfterOpener = false
         }
-        let space = lastToken < 0 || lastWasComment || !FormatPrinter.takesNoSpaceAfter(tokens[lastToken].kind)
+        // A `// …` keeps its space after `(` and `[` too: `[ // note`.
+        let space =
+            lastToken < 0 || lastWasComment || isLine || !FormatPrinter.takesNoSpaceAfter(tokens[lastToken].kind)
         startItem(newlines: newlines, closesBracket: false, space: space)
         if isLine {
             var trimmed = Substring(text)

@@ -125,6 +125,12 @@ extension Parser {
             let payload = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .put(target, payload, at)
         case .kwSelect:
+            // redux-saga's `select(s => s.user)`.
+            if kind == .leftParen, nextKind == .identifier, window[pos + 2].kind == .assign,
+                window[pos + 3].kind == .greater
+            {
+                throw fail("select takes an expression of the state, not a function: write 'select state.user'")
+            }
             let selector = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .select(selector, at)
         case .kwCall:
@@ -255,12 +261,37 @@ extension Parser {
         return entries
     }
 
+    /// The error for redux-saga's `call(fn, a, b)` after `keyword`: the call to write, with
+    /// the function and arguments as written where they are names and literals.
+    @inline(never)
+    private mutating func reduxSagaCall(_ keyword: String) -> ParseError {
+        let open = here
+        var suggestion = "\(keyword) fn(a, b)"
+        advance()
+        if kind == .identifier, let first = try? expectName(""), let name = try? parseDottedRest(of: text(first)) {
+            var arguments: [String] = []
+            while match(.comma), kind != .rightParen, let argument = try? parseExpression() {
+                arguments.append(Self.sourceText(of: argument) ?? "…")
+            }
+            suggestion = "\(keyword) \(name)(\(arguments.joined(separator: ", ")))"
+        }
+        return fail("a function and its arguments follow '\(keyword)' as a call: write '\(suggestion)'", at: open)
+    }
+
+    /// A name, a chain of members or a literal as written; `nil` for another expression.
+    private static func sourceText(of expr: Expr) -> String? {
+        switch expr {
+        case .variable(let v): return v.name
+        case .literal(let value, _): return value.canonicalJSON
+        case .member(let base, let name, _): return sourceText(of: base).map { "\($0).\(name)" }
+        default: return nil
+        }
+    }
+
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.
     mutating func parseCallee(after keyword: @autoclosure () -> String) throws -> (Callee, [Expr]) {
         // redux-saga's `call(fn, a, b)`.
-        if kind == .leftParen {
-            throw fail("a function and its arguments follow '\(keyword())' as a call: write '\(keyword()) fn(a, b)'")
-        }
+        if kind == .leftParen { throw reduxSagaCall(keyword()) }
         let first = try expectName("expected a function name or '{' after '\(keyword())'")
         if kind == .leftParen, let planned = plannedCallee(first) {
             return (planned, try parseArguments())

@@ -142,6 +142,11 @@ extension Parser {
         if case .cancelled = callee {
             return fail("'cancelled' is a value here, not a function: write 'cancelled' without '()'")
         }
+        if case .member(let base, let method, _) = callee, let advice = Self.javaScriptMethods[method] {
+            let value = Self.dottedName(base) ?? "x"
+            return fail(
+                "values have no methods: for '\(value).\(method)(…)', \(advice)", at: callee.location)
+        }
         if let name = Self.dottedName(callee) {
             return fail(
                 "'\(name)' is called without 'call': write 'call \(name)(…)'; in an expression only built-ins are called",
@@ -149,6 +154,29 @@ extension Parser {
         }
         return fail("functions other than built-ins run only through call, fork or spawn")
     }
+
+    /// JavaScript's methods of arrays, strings and objects, with what does their work here.
+    static let javaScriptMethods = [
+        "forEach": "write a loop: for x in xs { … }",
+        "map": "write a loop: for x in xs { ys = ys + [f(x)] }",
+        "filter": "write a loop: for x in xs { if … { ys = ys + [x] } }",
+        "reduce": "write a loop over the list",
+        "find": "write a loop over the list",
+        "some": "write a loop over the list",
+        "push": "write 'xs = xs + [x]'",
+        "concat": "write 'xs + ys'",
+        "includes": "write 'contains(xs, x)'",
+        "indexOf": "write a loop over the list",
+        "join": "write 'join(xs, sep)'",
+        "split": "write 'split(s, sep)'",
+        "slice": "write 'slice(xs, from, to)'",
+        "toUpperCase": "write 'upper(s)'",
+        "toLowerCase": "write 'lower(s)'",
+        "toString": "write 'str(x)'",
+        "hasOwnProperty": "write 'has(r, key)'",
+        "isRunning": "a task's end is awaited with 'join t'; 'cancel t' stops it",
+        "isCancelled": "'cancelled' is true in the finally blocks of a cancelled task",
+    ]
 
     /// `a.b.c` for a variable or a chain of its members; `nil` for any other expression.
     private static func dottedName(_ expr: Expr) -> String? {
@@ -221,7 +249,7 @@ extension Parser {
                     "'\(token.kind.text)' is an effect and cannot be used inside an expression; "
                         + "an effect stands alone or is the whole right side of let, var or '='")
             }
-            throw fail("expected expression \(afterPrevious), found \(found)")
+            throw fail("expected expression \(afterPrevious), found \(found)\(habitHint)")
         }
     }
 
@@ -289,6 +317,9 @@ extension Parser {
                 throw fail("a record literal has at most \(Self.maxLiteralCount) fields")
             }
             let key = try parseKey(in: "record literal")
+            if kind == .comma || kind == .rightBrace {
+                throw fail("a field needs its value: write '\(key): \(key)' (there is no shorthand)")
+            }
             try expect(.colon, "expected ':' after field name '\(key)'")
             fields.append(RecordField(key: key, value: try parseExpression()))
             // A comma, or a new line before the next `key:`, separates the fields.
@@ -318,7 +349,7 @@ extension Parser {
             throw fail("a key in \(what) cannot contain interpolation")
         default:
             if kind.isKeyword { return advance().kind.text }
-            throw fail("expected a key in \(what), found \(found)")
+            throw fail("expected a key in \(what), found \(found)\(habitHint)")
         }
     }
 

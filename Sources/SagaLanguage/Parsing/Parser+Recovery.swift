@@ -28,6 +28,25 @@ extension Parser {
     /// What the current token is, for "…, found X" messages.
     var found: String { describe(current) }
 
+    /// What to write instead of a JavaScript habit that starts at the current token (`=>`,
+    /// `===`, `...`), for an error found there: `""` when there is none.
+    var habitHint: String {
+        switch kind {
+        case .assign where nextKind == .greater:
+            return "; there are no arrow functions: a binding's block follows it ('as a { … }'), "
+                + "and a function is a 'func'"
+        case .assign where previous.kind == .equal:
+            return "; '===' is written '=='"
+        case .assign where previous.kind == .notEqual:
+            return "; '!==' is written '!='"
+        case .dot where nextKind == .dot:
+            return "; there is no spread ('...'): 'r + { k: v }' is r with k set (the right side's keys win), "
+                + "and 'xs + ys' joins two lists"
+        default:
+            return ""
+        }
+    }
+
     /// `true` for `saga`, `func`, `reduce`, `import`, and `state {`: a token that can only
     /// start a declaration, where a block that was never closed must end.
     var isAtDeclarationKeyword: Bool {

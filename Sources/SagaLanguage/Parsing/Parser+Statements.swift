@@ -71,8 +71,7 @@ extension Parser {
     /// not run out of stack (under AddressSanitizer, whose frames are larger, too).
     @inline(never)
     private mutating func noBlock(after what: String) -> ParseError {
-        let hint = kind == .assign ? "; to compare two values, write '=='" : ""
-        return fail("expected '{' after \(what), found \(found)\(hint)")
+        fail("expected '{' after \(what), found \(found)\(assignHint)")
     }
 
     /// The error for a statement followed by more than a newline or `;` (out of line, as
@@ -86,9 +85,19 @@ extension Parser {
                     + "an effect stands alone or is the whole right side of let, var or '='",
                 at: location(previous))
         }
-        // `take "t" where it.id = id`: a comparison written with one '='.
-        let hint = kind == .assign ? "; to compare two values, write '=='" : ""
-        return fail("expected newline or ';' after statement, found \(found)\(hint)")
+        // `take "LOGIN" as a`: redux-saga has no binding there either.
+        if kind == .kwAs, previous.kind == .string || previous.kind == .stringTail {
+            return fail("a take gives the action: write 'let a = take …' (watchers take 'as a')")
+        }
+        return fail("expected newline or ';' after statement, found \(found)\(assignHint)")
+    }
+
+    /// The hint for an `=` where it cannot stand: a JavaScript habit (`=>`, `===`), or else
+    /// a comparison written with one `=` (`if x = 1 {`, `take "t" where it.id = id`).
+    private var assignHint: String {
+        guard kind == .assign else { return habitHint }
+        let habit = habitHint
+        return habit.isEmpty ? "; to compare two values, write '=='" : habit
     }
 
     /// Reports a block that the end of the file or the next declaration leaves open: at the end
@@ -107,6 +116,11 @@ extension Parser {
         case .kwLet, .kwVar:
             advance()
             let isVar = first.kind == .kwVar
+            if kind == .leftBrace || kind == .leftBracket {
+                throw fail(
+                    "there is no destructuring: write '\(first.kind.text) a = …', then read its parts as 'a.user' or 'a[0]'"
+                )
+            }
             var name = try expectVariable("expected a variable name after '\(first.kind.text)'")
             try expect(.assign, "expected '=' after variable name")
             let rhs = try parseRhs()
@@ -129,6 +143,10 @@ extension Parser {
             return .loop(try parseBlock(after: "'loop'"), at)
         case .kwFor:
             advance()
+            if kind == .leftParen {
+                throw fail(
+                    "a for loop names its variable and a list: write 'for i in range(n) { … }' or 'for x in xs { … }'")
+            }
             var variable = try expectVariable("expected a loop variable after 'for'")
             try expect(.kwIn, "expected 'in' after loop variable")
             let sequence = try parseExpression()
@@ -278,6 +296,8 @@ extension Parser {
         "yield": "write the effect alone, as in 'take \"x\"' or 'let a = take \"x\"'",
         "const": "write 'let' (or 'var' for a variable assigned again)",
         "function": "write 'func name(a, b) { … }' at the top level",
+        "switch": "write 'if … { … } else if … { … } else { … }'",
+        "do": "write 'loop { … }' and 'break' out of it",
     ]
 
     /// The keywords a statement starts with, for suggestions when one is misspelled.

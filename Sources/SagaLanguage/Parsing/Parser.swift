@@ -275,7 +275,7 @@ package struct Parser {
     /// The error of an expectation that does not hold: `message`, and what was found instead.
     @inline(never)
     mutating func failExpecting(_ message: String) -> ParseError {
-        fail("\(message), found \(found)")
+        fail("\(message), found \(found)\(habitHint)")
     }
 
     /// Consumes `kind` even when it starts the next line: `}` newline `else`.

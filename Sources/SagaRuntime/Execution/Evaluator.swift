@@ -112,9 +112,15 @@ struct Evaluator {
     @inline(never)
     private static func needs(_ use: BoolUse, _ v: Value) -> SagaError {
         switch use {
-        case .not: SagaError.typeError("'!' needs a bool, got \(v.kindName)")
+        case .not:
+            SagaError.typeError(
+                "'!' needs a bool, got \(v.kindName)"
+                    + (v == .null ? "; to ask whether there is no value, write 'x == null'" : ""))
         case .operator(let op): SagaError.typeError("'\(op.rawValue)' needs bools, got \(v.kindName)")
-        case .condition: SagaError.typeError("a condition must be a bool, got \(v.kindName)")
+        case .condition:
+            SagaError.typeError(
+                "a condition must be a bool, got \(v.kindName)"
+                    + (v == .null ? "; to ask whether there is a value, write 'x != null'" : ""))
         }
     }
 
