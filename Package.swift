@@ -38,7 +38,8 @@ let package = Package(
         // README.md: the performance figures and how to reproduce them. Scripts/: the comparisons
         // (other builds, redux-saga, SQLite), callgrind, fuzzing and crash-soak scripts.
         .executableTarget(
-            name: "sagabench", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaCommandLine"],
+            name: "sagabench",
+            dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence", "SagaCommandLine"],
             exclude: ["README.md", "Scripts"]),
         // The example app: a small music library (its logic, and a thin command line).
         .target(name: "MusicLibraryApp", dependencies: ["SagaCore", "SagaStore", "SagaLanguage", "SagaRuntime", "SagaPersistence"]),

@@ -274,7 +274,7 @@ package enum RunCommand {
 
     /// An interpreter for `program` with the persistence layer over `store` attached, as
     /// `sagarun run` makes it; `before` goes ahead of the persistence middleware.
-    static func interpreter(
+    package static func interpreter(
         _ program: Program, options: Interpreter.Options, store: any ElementStore, output: RunOutput,
         host: HostFunctions = HostFunctions(), before: [Middleware<Value, Value>] = []
     ) -> (Interpreter, any ElementStore) {

@@ -2,6 +2,7 @@ import Foundation
 import SagaCommandLine
 import SagaCore
 import SagaLanguage
+import SagaPersistence
 import SagaRuntime
 import SagaStore
 
@@ -39,17 +40,27 @@ let takePutSource = """
     }
     """
 
-/// The options a workload's program runs with: the virtual clock, and with `--cli-limits` the
-/// limits every `sagarun run` has by default (turns without input, a memory budget), whose
-/// counts are on the path that ships.
+/// Whether programs run as `sagarun run --memory` runs them (`--like-sagarun`): with the limits
+/// every run has by default (turns without input, a memory budget) and the persistence layer
+/// over an in-memory store, whose costs are on the path that ships.
+let likeSagarun = CommandLine.arguments.contains("--like-sagarun")
+
+/// The options a workload's program runs with: the virtual clock, and the default limits of
+/// `sagarun run` when ``likeSagarun``.
 let runOptions: Interpreter.Options = {
     var options = Interpreter.Options(virtualTime: true)
-    if CommandLine.arguments.contains("--cli-limits") {
+    if likeSagarun {
         options.maxTurnsWithoutInput = RunCommand.defaultMaxTurnsWithoutInput
         options.maxMemory = (ProcessIO().defaultMaxMemoryMiB ?? 1024) << 20
     }
     return options
 }()
+
+/// An interpreter for `program`, bare or as `sagarun run --memory` makes it (``likeSagarun``).
+func benchInterpreter(_ program: Program, output: RunOutput) -> Interpreter {
+    guard likeSagarun else { return Interpreter(program: program, options: runOptions, output: output) }
+    return RunCommand.interpreter(program, options: runOptions, store: MemoryStore(), output: output).0
+}
 
 /// Runs `source` over `input` (JSON lines, or none) with the virtual clock, traced into
 /// `tracePath` if one is given (as `sagarun run --trace` traces); the seconds it took.
@@ -60,7 +71,7 @@ func runProgram(_ source: String, input: String?, tracePath: String? = nil) thro
         .path
     defer { try? FileManager.default.removeItem(atPath: path) }
     if let input { try input.write(toFile: path, atomically: false, encoding: .utf8) }
-    let interpreter = Interpreter(program: program, options: runOptions, output: NullOutput())
+    let interpreter = benchInterpreter(program, output: NullOutput())
     if let tracePath {
         guard let trace = ChromeTrace(path: tracePath) else { throw BenchError.failed("cannot write \(tracePath)") }
         interpreter.tracer = trace
@@ -390,7 +401,7 @@ let workloads: [Workload] = [
         let before = residentBytes()
         var blockedBytes = 0
         let output = NullOutput()
-        let interpreter = Interpreter(program: program, options: runOptions, output: output)
+        let interpreter = benchInterpreter(program, output: output)
         let seconds = blockingTime {
             _ = await interpreter.run(input: InputSource(lines: [#"{"type":"go"}"#]))
         }

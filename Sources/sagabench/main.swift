@@ -12,7 +12,7 @@ var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
     case "--json": json = true
-    case "--cli-limits": break  // read by `runOptions`
+    case "--like-sagarun": break  // read by `likeSagarun`
     case "--count":
         guard let v = args.popFirst(), let n = Int(v), n > 0 else {
             FileHandle.standardError.write(Data("error: --count needs a positive number\n".utf8))
@@ -20,7 +20,7 @@ while let arg = args.popFirst() {
         }
         countOverride = n
     case "--help", "-h":
-        print("USAGE: sagabench [<workload> ...] [--count N] [--json] [--cli-limits]\n\nWORKLOADS:")
+        print("USAGE: sagabench [<workload> ...] [--count N] [--json] [--like-sagarun]\n\nWORKLOADS:")
         for w in workloads {
             print(
                 "  \(w.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))\(w.summary) (default \(w.defaultCount))"

@@ -95,15 +95,15 @@ def main():
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--thread", type=int, help="profile this thread only (default: all)")
     parser.add_argument("--callers", metavar="NAME", help="who calls functions whose name contains NAME")
-    parser.add_argument("--cli-limits", action="store_true",
-                        help="run with the limits `sagarun run` has by default (sagabench --cli-limits)")
+    parser.add_argument("--like-sagarun", action="store_true",
+                        help="run programs as `sagarun run` does (sagabench --like-sagarun)")
     parser.add_argument("--binary", default=os.path.join(os.environ.get("SCRATCH", ".build-bench"), "release/sagabench"))
     options = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))  # the repository root
 
     with tempfile.TemporaryDirectory() as directory:
         prefix = os.path.join(directory, "cg")
-        extra = ["--cli-limits"] if options.cli_limits else []
+        extra = ["--like-sagarun"] if options.like_sagarun else []
         small = record(options.binary, options.workload, options.count, prefix, extra)
         large = record(options.binary, options.workload, 2 * options.count, prefix, extra)
         def summed(files, table_of):
