@@ -80,6 +80,11 @@ public final class FileStoreContainer: Sendable {
     }
 
     /// Closes the store (after waiting for it to open); every live request's stream ends.
+    ///
+    /// The saves and deletes already started (dispatched to a controller's middleware, or
+    /// called on a controller) reach stable storage first; one started after fails with "the
+    /// store is closed". A process that ends without closing may lose writes it started that
+    /// were not acknowledged yet.
     public func close() async {
         if case .success(let store) = await opening.value { await store.close() }
         let live = observers.withLock { observers in
