@@ -42,7 +42,7 @@ let takePutSource = """
 
 /// Whether programs run as `sagarun run --memory` runs them (`--like-sagarun`): with the limits
 /// every run has by default (turns without input, a memory budget) and the persistence layer
-/// over an in-memory store, whose costs are on the path that ships.
+/// over an in-memory store.
 let likeSagarun = CommandLine.arguments.contains("--like-sagarun")
 
 /// The options a workload's program runs with: the virtual clock, and the default limits of

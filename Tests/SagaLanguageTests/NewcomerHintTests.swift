@@ -54,7 +54,8 @@ import Testing
             ),
             (
                 #"saga main { take "LOGIN" as a }"#,
-                "1:26: error: a take gives the action: write 'let a = take …' (watchers take 'as a')"
+                "1:26: error: only a watcher binds its action with 'as' (every \"t\" as a { … }); a take gives it: "
+                    + "write 'let a = take …'"
             ),
             (
                 #"saga main { let user = 1; let r = call(api.authorize, user, "pw") }"#,

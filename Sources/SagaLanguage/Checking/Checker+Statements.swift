@@ -51,9 +51,11 @@ extension Checker {
             var plain = false
             if case .expr = rhs { plain = !variable.name.hasPrefix("_") }
             let planned = variable.slot
-            var madeChannel = false
-            if !isMutable, case .effect(.channel) = rhs { madeChannel = true }
-            if !isMutable, case .effect(.actionChannel) = rhs { madeChannel = true }
+            let madeChannel: Bool
+            switch rhs {
+            case .effect(.channel), .effect(.actionChannel): madeChannel = !isMutable
+            default: madeChannel = false
+            }
             declare(&variable, isMutable: isMutable, warnsIfUnused: plain, holdsChannel: madeChannel)
             guard rhsChanged || variable.slot != planned else { return false }
             statement = .declare(variable, isMutable: isMutable, rhs, location)

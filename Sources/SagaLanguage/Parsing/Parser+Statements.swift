@@ -85,9 +85,11 @@ extension Parser {
                     + "an effect stands alone or is the whole right side of let, var or '='",
                 at: location(previous))
         }
-        // `take "LOGIN" as a`: redux-saga has no binding there either.
+        // `take "LOGIN" as a`: only a watcher binds its action with `as`.
         if kind == .kwAs, previous.kind == .string || previous.kind == .stringTail {
-            return fail("a take gives the action: write 'let a = take …' (watchers take 'as a')")
+            return fail(
+                "only a watcher binds its action with 'as' (every \"t\" as a { … }); a take gives it: write 'let a = take …'"
+            )
         }
         return fail("expected newline or ';' after statement, found \(found)\(assignHint)")
     }
@@ -95,9 +97,8 @@ extension Parser {
     /// The hint for an `=` where it cannot stand: a JavaScript habit (`=>`, `===`), or else
     /// a comparison written with one `=` (`if x = 1 {`, `take "t" where it.id = id`).
     private var assignHint: String {
-        guard kind == .assign else { return habitHint }
         let habit = habitHint
-        return habit.isEmpty ? "; to compare two values, write '=='" : habit
+        return habit.isEmpty && kind == .assign ? "; to compare two values, write '=='" : habit
     }
 
     /// Reports a block that the end of the file or the next declaration leaves open: at the end

@@ -163,8 +163,7 @@ struct CodeSteps {
         return true
     }
 
-    /// How many steps a task takes between two looks for a stop asked for: about a
-    /// millisecond's worth.
+    /// How many steps a task takes between two looks for a stop asked for.
     static let stepsBetweenStopChecks = 1 << 16
 
     /// A turn of a `for` loop that goes on: a reducer's counts; a saga's loop counts its turn
