@@ -30,7 +30,7 @@ package enum RunCommand {
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }
         if program.sagas.isEmpty, program.reducers.isEmpty {
-            // A file of functions, which other files import: said, rather than a silent exit 0.
+            // A file of functions, which other files import, runs nothing: the warning says so.
             io.err("warning: \(path) declares no saga and no reducer, so nothing runs\n")
         }
 

@@ -11,10 +11,11 @@ extension PersistenceOperation {
     /// The keys a `persistence/delete` may have.
     static let deleteKeys: Set<String> = ["type", "entity", "element", "id", "ref", "meta"]
 
-    /// Why a save or a delete `r` is refused for a key it does not have (a misspelt `element`
-    /// would otherwise save `null`, or delete nothing), or for a delete whose `id` and
-    /// element's id differ (which one it deletes would be a guess); `nil` if it is not.
-    func unknownKeyError(_ r: Record) -> StoreError? {
+    /// Why a save or a delete `r` is refused for its keys: one it does not have (a misspelt
+    /// `element` would otherwise save `null`, or delete nothing), or, for a delete, an `id`
+    /// that differs from its element's (which one it deletes would be a guess); `nil` if it is
+    /// not.
+    func keyError(_ r: Record) -> StoreError? {
         switch self {
         case .save:
             guard let key = r.keys.first(where: { !Self.saveKeys.contains($0) }) else { return nil }

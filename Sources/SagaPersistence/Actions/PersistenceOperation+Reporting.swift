@@ -55,7 +55,7 @@ extension PersistenceOperation {
         switch self {
         case .save:
             let element = r["element"] ?? .null
-            if let error = unknownKeyError(r) { return finish([saveFailed(entity, element, error, ref)]) }
+            if let error = keyError(r) { return finish([saveFailed(entity, element, error, ref)]) }
             store.save(entity: entity, element: element) { result in
                 switch result {
                 case .success(let stored): done(saved(entity, stored, ref))
@@ -64,7 +64,7 @@ extension PersistenceOperation {
             }
         case .delete:
             let (element, id) = deleteTarget(r)
-            if let error = unknownKeyError(r) { return finish([deleteFailed(entity, element, error, ref)]) }
+            if let error = keyError(r) { return finish([deleteFailed(entity, element, error, ref)]) }
             store.delete(entity: entity, id: id) { result in
                 switch result {
                 case .success(let removed): done(deleted(entity, r["element"] ?? removed ?? element, ref))

@@ -51,7 +51,7 @@ enum PersistenceOperation {
         switch self {
         case .save:
             let element = r["element"] ?? .null
-            if let error = unknownKeyError(r) { return [saveFailed(entity, element, error, ref)] }
+            if let error = keyError(r) { return [saveFailed(entity, element, error, ref)] }
             do {
                 let stored = try await store.save(entity: entity, element: element)
                 return [saved(entity, stored, ref)]
@@ -61,7 +61,7 @@ enum PersistenceOperation {
             }
         case .delete:
             let (element, id) = deleteTarget(r)
-            if let error = unknownKeyError(r) { return [deleteFailed(entity, element, error, ref)] }
+            if let error = keyError(r) { return [deleteFailed(entity, element, error, ref)] }
             do {
                 let removed = try await store.delete(entity: entity, id: id)
                 return [deleted(entity, r["element"] ?? removed ?? element, ref)]

@@ -390,7 +390,7 @@ extension VM {
             state = .null
             if steps.yieldsToWork() { return .waiting }
         case .log(let place):
-            // Past `Value.maxTextBytes`, the text fails as `str(x)` does rather than being cut.
+            // Past `Value.maxTextBytes`, the text fails as `str(x)` does.
             steps.log(try places.read(place).checkedDisplayString())
         case .returnValue(let place):
             return .returns(place)

@@ -57,15 +57,15 @@ extension TaskTree {
         task.outcome = outcome
         // Its task can run a task started later, once nothing refers to it.
         if task.kind != .root { spareTasks.keep(task) }
-        var aborted: [SagaTask]?
+        var highest: SagaTask??
         task.takeJoiners { joiner, token in
             // The abort cancels a joiner below it before the joiner hears of the failure.
             if task.kind == .attached, task.failure != nil {
                 // The parent is the joiner most often: the abort stops its wait.
                 if joiner === task.parent { return }
-                let tasks = aborted ?? abortedBy(task)
-                aborted = tasks
-                if isBelow(joiner, anyOf: tasks) { return }
+                let top = highest ?? highestAborted(by: task)
+                highest = top
+                if let top, isBelow(joiner, top) { return }
             }
             joinedTaskEnded(joiner, token)
         }
@@ -259,29 +259,29 @@ extension TaskTree {
         return true
     }
 
-    /// The tasks that the failure of `failed`, an attached task, aborts: its parent, and up
-    /// through each attached task's parent, to the first that is not attached (a root, a
-    /// spawned task, or one run for a caller, which can catch the error).
+    /// The highest task that the failure of `failed`, an attached task, aborts: its parent,
+    /// and up through each attached task's parent, to the first that is not attached (a root,
+    /// a spawned task, or one run for a caller, which can catch the error).
     ///
-    /// As in redux-saga, where these aborts run before the failed task's joiners are resumed,
-    /// a joiner below one of them is cancelled and never sees the error (see “Errors and
-    /// tasks” in Sagas/README.md).
-    private func abortedBy(_ failed: SagaTask) -> [SagaTask] {
-        var aborted: [SagaTask] = []
+    /// Every task that failure aborts or cancels is this one or below it. As in redux-saga,
+    /// where these aborts run before the failed task's joiners are resumed, a joiner below it
+    /// is cancelled and never sees the error (see “Errors and tasks” in Sagas/README.md).
+    private func highestAborted(by failed: SagaTask) -> SagaTask? {
+        var highest: SagaTask?
         var task = failed
         while task.kind == .attached, let parent = task.parent {
-            aborted.append(parent)
+            highest = parent
             task = parent
         }
-        return aborted
+        return highest
     }
 
-    /// Whether `task` is one of `tasks` or runs below one: its child, a task run for it (a
-    /// called function, an entry of its `race` or `all`), theirs, and so on down.
-    private func isBelow(_ task: SagaTask, anyOf tasks: [SagaTask]) -> Bool {
+    /// Whether `task` is `ancestor` or runs below it: its child, a task run for it (a called
+    /// function, an entry of its `race` or `all`), theirs, and so on down.
+    private func isBelow(_ task: SagaTask, _ ancestor: SagaTask) -> Bool {
         var current: SagaTask? = task
         while let t = current {
-            if tasks.contains(where: { $0 === t }) { return true }
+            if t === ancestor { return true }
             switch t.kind {
             case .attached:
                 current = t.parent
