@@ -16,10 +16,7 @@ extension StoreCommand {
             case .missing?: out += "no saga store here\n"
             default:
                 out += "damaged\n" + fileLines(report)
-                // The damaged file, which the scan stopped at, is listed too.
-                if let path = report.problem?.path, case let name = (path as NSString).lastPathComponent,
-                    !report.files.contains(where: { $0.name == name })
-                {
+                if let name = damagedFileName(report) {
                     out += "  \(name)  damaged\(report.problem?.offset.map { " at offset \($0)" } ?? "")\n"
                 }
                 return out
@@ -65,6 +62,14 @@ extension StoreCommand {
         return out
     }
 
+    /// The name of the damaged file the scan stopped at, when the report's file list leaves it
+    /// out: both reports list it after the files read whole.
+    private static func damagedFileName(_ report: StoreReport) -> String? {
+        guard report.problem?.code == .corrupt, let path = report.problem?.path else { return nil }
+        let name = (path as NSString).lastPathComponent
+        return report.files.contains(where: { $0.name == name }) ? nil : name
+    }
+
     /// `1 element`, `2 elements`.
     static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
@@ -72,12 +77,17 @@ extension StoreCommand {
     static func json(_ report: StoreReport) -> Value {
         var entities = Record()
         for (name, count) in report.entities { entities[name] = .int(count) }
-        let files: [Value] = report.files.map { file in
+        var files: [Value] = report.files.map { file in
             [
                 "name": .string(file.name), "kind": .string(file.kind.rawValue), "bytes": .int(file.bytes),
                 (file.kind == .log ? "records" : "elements"): .int(file.count),
                 "lastSequence": .int(Int(clamping: file.lastSequence)),
             ]
+        }
+        if let name = damagedFileName(report) {
+            files.append([
+                "name": .string(name), "damaged": true, "offset": report.problem?.offset.map { .int($0) } ?? .null,
+            ])
         }
         let warnings: [Value] = report.warnings.map { w in
             ["message": .string(w.message), "file": .string(w.path), "offset": w.offset.map { .int($0) } ?? .null]

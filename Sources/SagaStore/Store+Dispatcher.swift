@@ -50,6 +50,17 @@ extension Store {
     }
 }
 
+extension Store {
+    /// Makes `actor` the store's actor when it has none (made where `#isolation` is `nil`, and
+    /// not bound) and its dispatcher is not made yet; otherwise does nothing.
+    ///
+    /// For code that knows it runs on the store's actor, such as an interpreter starting over
+    /// the store.
+    package func adoptIfUnbound(_ actor: any Actor) {
+        if isolation == nil, inbox == nil { isolation = actor }
+    }
+}
+
 extension Store where Action: Sendable {
     /// Dispatches into this store from any thread or task, on the store's actor, in the order
     /// sent: see ``StoreDispatcher``.

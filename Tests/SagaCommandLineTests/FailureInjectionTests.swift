@@ -48,7 +48,7 @@ import Testing
             {"call": "book", "result": 3}
             """
         let files = ["trip.saga": program, "trip.mocks.jsonl": mocks, "trip.golden": "state {}\n"]
-        try await ExitCodeTests.withFiles(files) { dir in
+        await ExitCodeTests.withFiles(files) { dir in
             let run = await runSagarun(["test", "--inject-failures", dir.appendingPathComponent("trip.saga").path])
             #expect(run.out.contains("call #3 fails: a saga failed (exit 1)"), "\(run.out)")
             #expect(run.out.contains("    compensations: trip.saga:7:5 (failed), trip.saga:5:5\n"), "\(run.out)")

@@ -85,8 +85,11 @@ import Testing
             #expect(v.err == "error: \(expected)\n" + note)
             let json = await run(["store", "verify", store, "--format=json"])
             #expect(json.code == 74)
-            let problem = try JSONReader.parse(json.out)["problem"]
+            let document = try JSONReader.parse(json.out)
+            let problem = document["problem"]
             #expect(problem["code"] == "corrupt" && problem["offset"] == 32 && problem["file"] == .string(log))
+            // The damaged file is listed, as in the text report.
+            #expect(document["files"] == [["name": "log-0000000000000001", "damaged": true, "offset": 32]])
             #expect(bytes(log) == data, "nothing was repaired or cut")
         }
     }

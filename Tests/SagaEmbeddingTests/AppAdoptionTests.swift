@@ -67,7 +67,9 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adopt-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let container = FileStoreContainer(directory: dir)
-        let songs = Songs.makeReducer(state: \AppState.songs, action: Self.songsPath)
+        // `@Sendable`, so that an app may keep it in a global constant.
+        let songs: @Sendable (inout AppState, AppAction) -> Void = Songs.makeReducer(
+            state: \AppState.songs, action: Self.songsPath)
         let albums = Albums.makeReducer(state: \AppState.albums, action: Self.albumsPath)
         let sagas = SagaMiddleware(bridge: CodableBridge<AppState, AppAction>())
         let store = Store(

@@ -117,10 +117,16 @@ extension PersistenceController {
 
     /// The reducer of this controller's state, at `state` in an app's state, for the actions
     /// `action` finds in the app's.
+    ///
+    /// `@Sendable`, as ``makeReducer()`` is: a key path literal such as `\.songs` is
+    /// `Sendable`.
     public static func makeReducer<AppState, AppAction>(
-        state: WritableKeyPath<AppState, State>, action: ActionPath<AppAction, Action>
-    ) -> (inout AppState, AppAction) -> Void {
-        action.lift(makeReducer(), state: state)
+        state: WritableKeyPath<AppState, State> & Sendable, action: ActionPath<AppAction, Action>
+    ) -> @Sendable (inout AppState, AppAction) -> Void {
+        let extract = action.extract
+        return { global, appAction in
+            if let local = extract(appAction) { global[keyPath: state].reduce(local) }
+        }
     }
 
     /// The middleware, with its results dispatched through `scheduler`, which decides on which

@@ -205,6 +205,12 @@ private final class StoreSentinel: Sendable {
     deinit { watch.storeFreed() }
 }
 
+extension AppStoreBinding: RunActorAdopting {
+    func adopt(_ actor: any Actor) {
+        if !watch.isGone { store.adoptIfUnbound(actor) }
+    }
+}
+
 extension AppStoreBinding: StateSnapshotting {
     func stateSnapshot() -> (any Sendable)? {
         snapshot?() ?? nil

@@ -28,7 +28,7 @@ extension Interpreter {
     /// (the main actor, for a UI store), and the sagas run there too. To go on at once while
     /// the sagas run, use ``start(isolation:)``.
     public func run(input: InputSource? = nil, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
-        guard begin() else { return .sagaFailed }
+        guard begin(on: isolation) else { return .sagaFailed }
         return await finish(input: input)
     }
 
@@ -50,7 +50,7 @@ extension Interpreter {
     /// Cancelling the returned task stops the run, as ``stop()`` does.
     @discardableResult
     public func start(isolation: isolated any Actor = #isolation) -> Task<RunStatus, Never> {
-        guard begin() else { return Task { .sagaFailed } }
+        guard begin(on: isolation) else { return Task { .sagaFailed } }
         // The first turn, here: the scripted sagas reach their first `take` before the caller
         // goes on. A saga written in Swift met on the way is left for the task to step.
         if let native = runUntilIdle() { scheduler.scheduleFirst(native) }
@@ -60,16 +60,21 @@ extension Interpreter {
         }
     }
 
-    /// What ``run(input:isolation:)`` and ``start(isolation:)`` do before their first turn:
-    /// the store's actions reach the interpreter from here on, and the root sagas are ready.
+    /// What ``run(input:isolation:)`` and ``start(isolation:)`` do before their first turn, on
+    /// `actor`: the store's actions reach the interpreter from here on, and the root sagas are
+    /// ready.
+    ///
+    /// An app's store made where `#isolation` is `nil` (an actor's synchronous `init`) and
+    /// not bound yet becomes `actor`'s (see ``RunActorAdopting``).
     ///
     /// - Returns: `false` when the interpreter has been started already: an interpreter runs
     ///   once (a second run would see every action twice).
-    private func begin() -> Bool {
+    private func begin(on actor: (any Actor)?) -> Bool {
         guard !started else {
             output.error("error: this interpreter has been started already; make a new one to run again")
             return false
         }
+        if let actor, let adopting = binding as? any RunActorAdopting { adopting.adopt(actor) }
         // The store's actions reach the interpreter only while it runs (see ``InterpreterBox``).
         binding.runStarted(self)
         if let limit = options.maxMemory {
@@ -94,7 +99,7 @@ extension Interpreter {
         return true
     }
 
-    /// The run after ``begin()``: turns until the program ends or is stopped, by ``stop()``
+    /// The run after ``begin(on:)``: turns until the program ends or is stopped, by ``stop()``
     /// or by the cancellation of the task that runs it.
     private func finish(input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> RunStatus {
         let stopRequest = self.stopRequest
