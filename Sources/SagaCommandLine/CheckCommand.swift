@@ -21,6 +21,7 @@ enum CheckCommand {
             throw UsageError("--format is text or json, not '\(format)'", command: "check")
         }
         var inputTypes: Set<String>?
+        var documents: [Value] = []
         if let input = parsed.options["--input"] {
             guard let source = input == "-" ? InputSource.standardInput() : InputSource.file(input) else {
                 io.err("error: cannot read input file '\(input)': \(TextFile.whyUnreadable(input))\n")
@@ -28,17 +29,36 @@ enum CheckCommand {
             }
             source.timedLikeLinesLookedAt = .max
             let (types, errors) = source.actionTypes(maxErrors: Self.inputErrorsShown)
-            // A run would stop at the first; each is told, so that one check finds them all.
-            for error in errors { io.err(error.described(in: source.name ?? input) + "\n") }
-            if errors.count == Self.inputErrorsShown {
-                io.err("note: the input was read no further after \(errors.count) bad lines\n")
+            let name = source.name ?? input
+            let readNoFurther =
+                errors.count == Self.inputErrorsShown
+                ? "the input was read no further after \(errors.count) bad lines" : nil
+            if format == "json" {
+                documents += errors.map { error in
+                    json(file: name, line: error.line, column: Int(error.column), .error, error.message)
+                }
+                if let readNoFurther {
+                    documents.append(json(file: name, line: nil, column: nil, .note, readNoFurther))
+                }
+            } else {
+                // A run would stop at the first; each is told, so that one check finds them all.
+                for error in errors { io.err(error.described(in: name) + "\n") }
+                if let readNoFurther { io.err("note: \(readNoFurther)\n") }
             }
-            guard errors.isEmpty else { return .dataError }
-            for warning in source.timedLikeWarnings { io.err(warning + "\n") }
+            guard errors.isEmpty else {
+                if format == "json" { io.out(Value.record(["diagnostics": .list(documents)]).canonicalJSON + "\n") }
+                return .dataError
+            }
+            for warning in source.warnings {
+                if format == "json" {
+                    documents.append(json(file: name, line: warning.line, column: nil, .warning, warning.message))
+                } else {
+                    io.err(warning.described(in: name) + "\n")
+                }
+            }
             inputTypes = types
         }
         var worst = ExitCode.success
-        var documents: [Value] = []
         var permissions = Record()
         let (paths, emptyFolders) = SagaFiles.expanding(parsed.positionals)
         for folder in emptyFolders {
@@ -101,6 +121,17 @@ enum CheckCommand {
         return [
             "file": file, "line": .int(Int(d.location.line)), "column": .int(Int(d.location.column)),
             "severity": .string(d.severity.rawValue), "message": .string(d.message),
+        ]
+    }
+
+    /// A diagnostic of the input file as a JSON record, as a program's are: its line and
+    /// column `0` when it has none (a column past the line's start only for a JSON error).
+    private static func json(
+        file: String, line: Int?, column: Int?, _ severity: Diagnostic.Severity, _ message: String
+    ) -> Value {
+        [
+            "file": .string(file), "line": .int(line ?? 0), "column": .int(column ?? 0),
+            "severity": .string(severity.rawValue), "message": .string(message),
         ]
     }
 }

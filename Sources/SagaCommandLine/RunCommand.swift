@@ -147,7 +147,7 @@ package enum RunCommand {
         }
         let signals = SignalStop.start(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
-        for warning in input?.timedLikeWarnings ?? [] { io.err(warning + "\n") }
+        for warning in input?.warnings ?? [] { io.err(warning.described(in: input?.name) + "\n") }
         signals?.end()
         // No child process outlives the run.
         library.terminateChildren()

@@ -103,8 +103,9 @@ enum TestCommand {
             // Warnings about the input file (a line `{"at": 10, "type": …}`) are shown, pass or
             // fail: standard error is not part of a golden.
             if let input = c.input {
-                for line in result.errors.split(separator: "\n") where line.hasPrefix("warning: \(input): ") {
-                    io.out("note: " + line.dropFirst("warning: ".count) + "\n")
+                for line in result.errors.split(separator: "\n") where line.hasPrefix("\(input):") {
+                    guard let range = line.range(of: " warning: ") else { continue }
+                    io.out(line.replacingCharacters(in: range, with: " note: ") + "\n")
                 }
             }
             for misnamed in c.misnamed {

@@ -1,5 +1,6 @@
 import Foundation
 import SagaCommandLine
+import SagaCore
 import Testing
 
 /// Every kind of bad input gets a clear message and the exit code “Exit codes” in
@@ -512,9 +513,61 @@ extension UnmatchedTakeWarningTests {
             #expect(code == 0)
             #expect(
                 io.stderr.contains(
-                    "at.jsonl: input line 2: 'at' beside 'type' is a field of an action dispatched at once; "
+                    "at.jsonl:2: warning: 'at' beside 'type' is a field of an action dispatched at once; "
                         + "a timed line is {\"at\": MS, \"action\": {\"type\": …}}"), "\(io.stderr)")
-            #expect(!io.stderr.contains("input line 1:") && !io.stderr.contains("input line 3:"), "\(io.stderr)")
+            #expect(!io.stderr.contains("at.jsonl:1:") && !io.stderr.contains("at.jsonl:3:"), "\(io.stderr)")
+        }
+    }
+
+    /// `check --input` warns of a timed line earlier than a timed line before it: it is
+    /// dispatched when read, at the later moment.
+    @Test func aTimedLineEarlierThanTheOneBeforeIsNoted() async {
+        await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  take \"a\"\n}\n",
+            "at.jsonl":
+                "{\"at\":100,\"action\":{\"type\":\"a\"}}\n{\"type\":\"a\"}\n{\"at\":50,\"action\":{\"type\":\"a\"}}\n",
+        ]) { dir in
+            let io = CapturedIO()
+            let input = dir.appendingPathComponent("at.jsonl").path
+            let code = await SagaRunTool.main(
+                ["check", dir.appendingPathComponent("t.saga").path, "--input", input], io: io)
+            #expect(code == 0)
+            #expect(
+                io.stderr
+                    == "\(input):3: warning: 'at' 50 is earlier than 100, line 1's: lines are read in order, "
+                    + "so it is dispatched no earlier than 100\n", "\(io.stderr)")
+        }
+    }
+
+    /// `check --format json --input` puts the input's errors and warnings in its document, as
+    /// the program's are, and nothing on standard error.
+    @Test func checkAsJSONReportsTheInputsDiagnosticsInTheDocument() async throws {
+        try await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  take \"a\"\n}\n",
+            "bad.jsonl": "{\"type\":\"a\"}\n{\"type\":\"a\",}\n",
+            "at.jsonl": "{\"at\":10,\"type\":\"a\"}\n",
+        ]) { dir in
+            let saga = dir.appendingPathComponent("t.saga").path
+            let bad = dir.appendingPathComponent("bad.jsonl").path
+            let io = CapturedIO()
+            #expect(await SagaRunTool.main(["check", saga, "--input", bad, "--format", "json"], io: io) == 65)
+            #expect(io.stderr.isEmpty, "\(io.stderr)")
+            guard case .list(let errors) = try JSONReader.parse(io.stdout)["diagnostics"], errors.count == 1 else {
+                Issue.record("expected one diagnostic: \(io.stdout)")
+                return
+            }
+            #expect(errors[0]["file"] == .string(bad) && errors[0]["line"] == 2 && errors[0]["severity"] == "error")
+
+            let at = dir.appendingPathComponent("at.jsonl").path
+            let io2 = CapturedIO()
+            #expect(await SagaRunTool.main(["check", saga, "--input", at, "--format", "json"], io: io2) == 0)
+            #expect(io2.stderr.isEmpty, "\(io2.stderr)")
+            guard case .list(let warnings) = try JSONReader.parse(io2.stdout)["diagnostics"], warnings.count == 1 else {
+                Issue.record("expected one diagnostic: \(io2.stdout)")
+                return
+            }
+            #expect(warnings[0]["file"] == .string(at) && warnings[0]["line"] == 1)
+            #expect(warnings[0]["severity"] == "warning")
         }
     }
 
@@ -532,11 +585,11 @@ extension UnmatchedTakeWarningTests {
             #expect(run.code == 0)
             #expect(run.out == "{\"at\":10,\"type\":\"a\"}\n", "\(run.out)")
             #expect(
-                run.err.contains("warning: \(input): input line 1: 'at' beside 'type' is a field of an action"),
+                run.err.contains("\(input):1: warning: 'at' beside 'type' is a field of an action"),
                 "\(run.err)")
             let test = await runSagarun(["test", saga])
             #expect(test.code == 0, "\(test.out)")
-            #expect(test.out.contains("note: \(input): input line 1: 'at' beside 'type'"), "\(test.out)")
+            #expect(test.out.contains("\(input):1: note: 'at' beside 'type'"), "\(test.out)")
             #expect(test.out.contains("1 passed, 0 failed"), "\(test.out)")
         }
     }

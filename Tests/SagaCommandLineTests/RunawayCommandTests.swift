@@ -8,7 +8,7 @@ import Testing
     /// A program that only feeds itself meets the default limit of turns on its own, or the
     /// one given.
     @Test func aSelfFeedingProgramStops() async throws {
-        try await ExitCodeTests.withFiles(["t.saga": "saga s {\n  every \"x\" as a { put \"x\" }\n  put \"x\"\n}\n"]) {
+        await ExitCodeTests.withFiles(["t.saga": "saga s {\n  every \"x\" as a { put \"x\" }\n  put \"x\"\n}\n"]) {
             dir in
             let script = dir.appendingPathComponent("t.saga").path
             let given = await runSagarun(["run", script, "--virtual-time", "--max-turns-without-input", "10000"])
@@ -34,7 +34,7 @@ import Testing
             }
 
             """
-        try await ExitCodeTests.withFiles(["t.saga": source]) { dir in
+        await ExitCodeTests.withFiles(["t.saga": source]) { dir in
             var arguments = ["run", dir.appendingPathComponent("t.saga").path, "--max-turns-without-input", "1000"]
             arguments += flags
             if flags.last == "--store" { arguments.append(dir.appendingPathComponent("store").path) }
@@ -47,7 +47,7 @@ import Testing
     /// `--max-memory` takes MiB; past it the run stops with exit code 1.
     @Test func aRunPastMaxMemoryStops() async throws {
         let resident = try #require(residentMiB())
-        try await ExitCodeTests.withFiles(["t.saga": "saga s { loop { fork { take \"x\" } } }\n"]) { dir in
+        await ExitCodeTests.withFiles(["t.saga": "saga s { loop { fork { take \"x\" } } }\n"]) { dir in
             let script = dir.appendingPathComponent("t.saga").path
             let run = await runSagarun(["run", script, "--virtual-time", "--max-memory", "\(resident + 96)"])
             #expect(run.code == 1)

@@ -36,6 +36,9 @@ public final class InputSource: @unchecked Sendable {
     /// (the look costs a key lookup a line, and the slip shows at once); `sagarun check` at
     /// every line.
     @exclusivity(unchecked) package var timedLikeLinesLookedAt = 1_000
+    /// The timed lines ``actionTypes(maxErrors:)`` found earlier than a timed line before
+    /// them (the first three, then how many more).
+    private var earlierTimedLines: [InputWarning] = []
 
     /// Input from these lines (for tests and embedding).
     public init(lines: [String]) {
@@ -113,20 +116,40 @@ public final class InputSource: @unchecked Sendable {
     /// takes, and the lines that are not valid input records: at most `maxErrors`, after
     /// which the reading stops (`errors.count == maxErrors` then says there may be more).
     ///
-    /// The lines with an `at` beside their `type` are counted as they are read
-    /// (``timedLikeWarnings``).
+    /// The lines with an `at` beside their `type` are counted as they are read, and the timed
+    /// lines earlier than a timed line before them noted (``warnings``).
     package func actionTypes(maxErrors: Int) -> (types: Set<String>, errors: [InputError]) {
         var types: Set<String> = []
         var errors: [InputError] = []
+        var latest: (at: Int, line: Int)?
+        var earlier = 0
         while errors.count < maxErrors {
             do throws(InputError) {
                 guard let line = try next() else { break }
                 if !line.isForChannel, case .record(let record) = line.action, let type = record.actionType {
                     types.insert(type)
                 }
+                if let at = line.at {
+                    if let latest, at < latest.at {
+                        earlier += 1
+                        if earlier <= 3 {
+                            earlierTimedLines.append(
+                                InputWarning(
+                                    line: lineNumber,
+                                    message: "'at' \(at) is earlier than \(latest.at), line \(latest.line)'s: "
+                                        + "lines are read in order, so it is dispatched no earlier than \(latest.at)"))
+                        }
+                    } else {
+                        latest = (at, lineNumber)
+                    }
+                }
             } catch {
                 errors.append(error)
             }
+        }
+        if earlier > 3 {
+            earlierTimedLines.append(
+                InputWarning(line: nil, message: "\(earlier - 3) more timed lines earlier than a line before them"))
         }
         return (types, errors)
     }
@@ -140,19 +163,21 @@ public final class InputSource: @unchecked Sendable {
         if timedLikeLines.count < 3 { timedLikeLines.append(lineNumber) }
     }
 
-    /// Warnings of the lines counted in ``timedLikeCount``, one a line, each beginning with
-    /// the input's name.
-    package var timedLikeWarnings: [String] {
-        let name = self.name ?? "input"
+    /// Warnings of the lines counted in ``timedLikeCount``, then, for `sagarun check`, of the
+    /// timed lines earlier than the timed line before them (see ``actionTypes(maxErrors:)``).
+    package var warnings: [InputWarning] {
         var warnings = timedLikeLines.map { line in
-            "warning: \(name): input line \(line): 'at' beside 'type' is a field of an action dispatched at once; "
-                + "a timed line is {\"at\": MS, \"action\": {\"type\": …}}"
+            InputWarning(
+                line: line,
+                message: "'at' beside 'type' is a field of an action dispatched at once; "
+                    + "a timed line is {\"at\": MS, \"action\": {\"type\": …}}")
         }
         if timedLikeCount > timedLikeLines.count {
             let among = timedLikeLinesLookedAt < lineNumber ? " among its first \(timedLikeLinesLookedAt) lines" : ""
-            warnings.append("warning: \(name): \(timedLikeCount - timedLikeLines.count) more such lines\(among)")
+            warnings.append(
+                InputWarning(line: nil, message: "\(timedLikeCount - timedLikeLines.count) more such lines\(among)"))
         }
-        return warnings
+        return warnings + earlierTimedLines
     }
 
     /// The next action of the lines given (taken as they are: no line break to strip).
