@@ -87,7 +87,7 @@ extension Interpreter {
             let ms = try Interpreter.milliseconds(operands[0], "delay")
             let value = valueExpr == nil ? Value.bool(true) : operands[1]
             block(task, on: .timer(0))
-            let sequence = scheduler.timers.add(due: clock.now + ms, task: task, token: task.token, value: value)
+            let sequence = scheduler.timers.add(due: try due(after: ms), task: task, token: task.token, value: value)
             task.wait = .timer(sequence)
             return .suspended
         case .race(let entries, let loc):
@@ -214,6 +214,21 @@ extension Interpreter {
         case .double(let d) where d.isFinite: return d >= Double(maxDelay) ? maxDelay : max(0, Int(d.rounded()))
         default: throw SagaError.typeError("\(what) needs a number of milliseconds, got \(value.kindName)")
         }
+    }
+
+    /// The moment `ms` milliseconds from now.
+    ///
+    /// - Throws: a `RangeError` when it is past the clock's last moment (`Int.max`): the clock
+    ///   stands near there after input timed near the end of time, or after 1,024 delays of
+    ///   ``maxDelay``.
+    func due(after ms: Int) throws(SagaError) -> Int {
+        let (due, overflow) = clock.now.addingReportingOverflow(ms)
+        guard !overflow else {
+            throw SagaError(
+                kind: "RangeError",
+                message: "delay \(ms): the clock, at \(clock.now), would pass its end (\(Int.max) ms)")
+        }
+        return due
     }
 
     private func cancelSelf(_ task: SagaTask) -> EffectResult {

@@ -163,7 +163,7 @@ extension Interpreter {
                 return .success(binding.stateValue)
             case .delay(let ms):
                 block(task, on: .timer(0))
-                let due = clock.now + min(max(0, ms), Interpreter.maxDelay)
+                let due = try due(after: min(max(0, ms), Interpreter.maxDelay))
                 task.wait = .timer(scheduler.timers.add(due: due, task: task, token: task.token))
                 return .success(nil)
             case .call(let name, let args):
