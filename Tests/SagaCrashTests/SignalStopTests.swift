@@ -37,6 +37,33 @@ import Glibc
         }
     }
 
+    /// A `finally` block that a signal runs may wait for its saves' acknowledgements and for a
+    /// delay, as on a `cancel`: the run ends once the block has ended.
+    @Test(
+        .enabled(if: SagarunBinary.path != nil, Comment(rawValue: SagarunBinary.missingReason)),
+        .timeLimit(.minutes(5)))
+    func aFinallyBlockThatASignalRunsSavesAndWaits() throws {
+        let program = """
+            saga main {
+              log "ready"
+              try { loop { delay 10ms } } finally {
+                put "persistence/save" { entity: "notes", element: { id: "flush-1" } }
+                take "persistence/saved"
+                put "persistence/save" { entity: "notes", element: { id: "flush-2" } }
+                take "persistence/saved"
+                delay 10ms
+                log "flushed both"
+              }
+            }
+            """
+        try Self.withRunStarted(program) { child in
+            #expect(child.stop(with: SIGINT) == 130, "\(child.standardError)")
+            let lines = child.completeLines
+            #expect(lines.dropFirst().first == "flushed both", "\(lines)")
+            #expect(lines.last?.contains(#""persist":{"status":"succeeded"}"#) == true, "\(lines)")
+        }
+    }
+
     /// A saga that feeds itself actions for ever, and one in an endless loop without an effect,
     /// still stop on a signal, cleanly; a `finally` block that never ends never lets the run
     /// stop, and a second signal ends the process as the signal's default action does.

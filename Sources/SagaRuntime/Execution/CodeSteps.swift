@@ -99,8 +99,8 @@ struct CodeSteps {
     /// See ``bound``.
     private func boundOfSteps() -> Int {
         var bound = min(yieldAfter, maxSteps)
-        // A task's steps look for a stop asked for (a signal) this often, however long it
-        // runs without waiting.
+        // A task's steps look for a stop asked for (a signal) and at the memory budget this
+        // often, however long it runs without waiting.
         if task != nil { bound = min(bound, steps &+ Self.stepsBetweenStopChecks) }
         if limitsRunSteps {
             let (run, overflow) = steps.addingReportingOverflow(runStepsLeft &- ran)
@@ -156,14 +156,18 @@ struct CodeSteps {
             tooMany = true
             throw Interpreter.tooManySteps(maxSteps)
         }
-        // A stop asked for pauses the task, as a yield does, for the run loop to stop the run
-        // (the roots cancelled, their `finally` blocks run).
-        if let interpreter, interpreter._withUnsafeGuaranteedRef({ $0.stopRequested }) { return false }
+        // A stop asked for, or the memory budget passed, pauses the task, as a yield does, for
+        // the run loop to stop the run (see ``Interpreter/stopRun()`` and ``RunBudget``): a
+        // task that never waits is stopped by them too.
+        if let interpreter, interpreter._withUnsafeGuaranteedRef({ $0.stopRequested || $0.budget.isOverMemory }) {
+            return false
+        }
         bound = boundOfSteps()
         return true
     }
 
-    /// How many steps a task takes between two looks for a stop asked for.
+    /// How many steps a task takes between two looks for a stop asked for and at the memory
+    /// budget.
     static let stepsBetweenStopChecks = 1 << 16
 
     /// A turn of a `for` loop that goes on: a reducer's counts; a saga's loop counts its turn

@@ -139,10 +139,14 @@ extension Interpreter {
         var inputOpen = input != nil
         while true {
             await drain()
-            // A run out of budget stops as it is, with nothing run after (below).
-            if stopRequested, !budget.isSpent {
+            // A run out of budget stops as it is, with nothing run after (below). A stop
+            // cancels the roots, reads no more input, and runs on until the `finally` blocks
+            // have ended (see ``stop()``).
+            if stopRequested, !rootsStopped, !budget.isSpent {
                 await stopRoots()
-                return nil
+                inputOpen = false
+                pending = nil
+                continue
             }
             scheduler.dropStaleTimers()
             if budget.isSpent {
@@ -151,7 +155,11 @@ extension Interpreter {
             }
             if deliverEvents() { continue }
             if hostCalls.hasInFlight {
-                if let done = await hostCalls.nextInCallOrder(unless: stopRequest) { deliver(done) }
+                // A stop wakes the wait; once the roots are stopped, their `finally` blocks
+                // wait for their calls.
+                if let done = await hostCalls.nextInCallOrder(unless: rootsStopped ? nil : stopRequest) {
+                    deliver(done)
+                }
                 continue
             }
             // Through optional chaining rather than a binding, which would retain the source
@@ -188,10 +196,7 @@ extension Interpreter {
                 heardFromOutside()
                 continue
             }
-            if stopRequested {
-                await stopRoots()
-                return nil
-            }
+            if stopRequested, !rootsStopped { continue }
             if endBlockedTakes() { continue }
             return nil
         }
@@ -200,7 +205,7 @@ extension Interpreter {
     /// Real time: input lines as they arrive, in order (a timed line holds back the lines
     /// after it until its moment), timers when due, host completions when done.
     private func runReal(_ input: InputSource?, isolation: isolated (any Actor)? = #isolation) async -> InputError? {
-        let feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
+        var feed = input.map { InputFeed(source: $0, wake: hostCalls.inbox) }
         // Lines read but not yet dispatched: the first waits for its moment, the others behind it.
         let held = RingQueue<InputLine>()
         // A malformed line read ahead: it stops the run once the lines before it are
@@ -209,11 +214,14 @@ extension Interpreter {
         while true {
             realTimeTurns &+= 1
             await drain()
-            // A run out of budget stops as it is, with nothing run after (below).
-            // A stop, or a spent budget, still reports a malformed line read ahead.
-            if stopRequested, !budget.isSpent {
+            // A run out of budget stops as it is, with nothing run after (below). A stop
+            // cancels the roots, reads no more input, and runs on until the `finally` blocks
+            // have ended (see ``stop()``). Either still reports a malformed line read ahead.
+            if stopRequested, !rootsStopped, !budget.isSpent {
                 await stopRoots()
-                return inputFailure
+                feed = nil
+                while held.popFirst() != nil {}
+                continue
             }
             scheduler.dropStaleTimers()
             if budget.isSpent, !hostCalls.hasInFlight { return inputFailure }
@@ -237,7 +245,7 @@ extension Interpreter {
                     }
                 }
             }
-            if let inputFailure, held.isEmpty {
+            if let inputFailure, held.isEmpty, !rootsStopped {
                 await drain()
                 await stopRoots()
                 return inputFailure
@@ -260,15 +268,18 @@ extension Interpreter {
                 continue
             }
             if progressed { continue }
-            if stopRequested {
+            if stopRequested, !rootsStopped {
+                // A run out of budget, with calls still in flight: it ends as it is.
+                guard budget.isSpent else { continue }
                 await stopRoots()
                 return inputFailure
             }
             let inputOpen =
-                feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd
+                !rootsStopped
+                && (feed.map { !$0.isFinished } ?? false || binding.acceptsOutsideActions || eventSourcesHoldEnd)
             if !hostCalls.hasInFlight, scheduler.timers.isEmpty, held.isEmpty, !inputOpen {
                 if endBlockedTakes() { continue }
-                return nil
+                return inputFailure
             }
             for done in hostCalls.finishedCalls() {
                 deliver(done)
@@ -294,8 +305,14 @@ extension Interpreter {
         deliverInput(event.message, toChannel: event.name)
     }
 
-    /// Stops the run at its next turn: every root saga is cancelled (its finally blocks run as
-    /// far as they can without blocking), and ``run(input:isolation:)`` returns.
+    /// Stops the run at its next turn: every root saga is cancelled, and
+    /// ``run(input:isolation:)`` returns once their `finally` blocks have ended.
+    ///
+    /// The run reads no more input and no longer waits for the store's outside actions; a
+    /// `finally` block may still wait for a delay, a host call, or an action the program or
+    /// its middleware dispatches (a save's acknowledgement), and a `take` that nothing can
+    /// answer any more gets END, as at the end of a run. A `finally` block that never ends
+    /// keeps the run from ending.
     ///
     /// A stop is not a failure: the run's status is ``RunStatus/success`` unless a saga
     /// failed. A stop asked for before the run starts ends it as soon as it starts. From
