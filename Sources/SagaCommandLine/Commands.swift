@@ -132,8 +132,11 @@ enum Commands {
             --max-run-steps, --max-turns-without-input or --max-memory, a mocks line did not
             match its call or was never used, or an input line for an event channel found none
             open; 64 bad usage; 65 invalid source or input; 66 a file that cannot be read; 74 a
-            store or trace file that cannot be opened or written (damaged, in use, newer,
-            unreadable, or a disk that is full).
+            store, trace or mocks file that cannot be opened or written (damaged, in use, newer,
+            unreadable, or a disk that is full); 130 and 143 stopped by SIGINT or SIGTERM, once
+            the root sagas' finally blocks have run (a second signal ends it at once).
+
+            Input comes only from --input (--input - reads standard input).
             """)
 
     static let check = CommandSpec(

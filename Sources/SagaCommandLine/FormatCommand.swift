@@ -58,8 +58,8 @@ enum FormatCommand {
                 if check {
                     io.out("\(path)\n")
                     note(.failure)
-                } else if (try? formatted.write(toFile: path, atomically: true, encoding: .utf8)) == nil {
-                    io.err("error: cannot write '\(path)'\n")
+                } else if let why = TextFile.write(formatted, to: path) {
+                    io.err("error: cannot write '\(path)': \(why)\n")
                     note(.ioError)
                 }
             }

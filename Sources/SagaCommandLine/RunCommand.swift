@@ -27,6 +27,9 @@ package enum RunCommand {
         if parsed.has("--memory"), parsed.options["--store"] != nil {
             throw UsageError("--memory and --store cannot be used together", command: "run")
         }
+        if parsed.options["--store"]?.isEmpty == true {
+            throw UsageError("--store needs a folder; an empty path names none", command: "run")
+        }
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }
         if program.sagas.isEmpty, program.reducers.isEmpty {
@@ -83,8 +86,8 @@ package enum RunCommand {
         }
         var recorder: HostCallRecorder?
         if let recordPath = parsed.options["--record"] {
-            guard FileManager.default.createFile(atPath: recordPath, contents: nil) else {
-                io.err("error: cannot write the mocks file '\(recordPath)'\n")
+            if let why = TextFile.canWrite(recordPath) {
+                io.err("error: cannot write the mocks file '\(recordPath)': \(why)\n")
                 return .ioError
             }
             recorder = HostCallRecorder()
@@ -147,13 +150,16 @@ package enum RunCommand {
         }
         let signals = SignalStop.start(stopping: interpreter.stopRequest)
         let status = await interpreter.run(input: input)
+        if input == nil, Self.standardInputHoldsData() {
+            io.err("note: standard input holds lines the run did not read; pass --input - to read them\n")
+        }
         for warning in input?.warnings ?? [] { io.err(warning.described(in: input?.name) + "\n") }
         signals?.end()
         // No child process outlives the run.
         library.terminateChildren()
         if let recorder, let recordPath = parsed.options["--record"] {
-            guard (try? recorder.jsonl().write(toFile: recordPath, atomically: true, encoding: .utf8)) != nil else {
-                io.err("error: cannot write the mocks file '\(recordPath)'\n")
+            if let why = TextFile.write(recorder.jsonl(), to: recordPath) {
+                io.err("error: cannot write the mocks file '\(recordPath)': \(why)\n")
                 await store.close()
                 return .ioError
             }
@@ -306,5 +312,13 @@ package enum RunCommand {
                 next(action)
             }
         }
+    }
+
+    /// Whether standard input, a pipe or a file rather than a terminal, has bytes waiting: input
+    /// meant for the run, which reads it only with `--input -`.
+    private static func standardInputHoldsData() -> Bool {
+        guard isatty(STDIN_FILENO) == 0 else { return false }
+        var waiting: Int32 = 0
+        return ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0 && waiting > 0
     }
 }

@@ -43,13 +43,52 @@ enum TextFile {
 
     /// Writes `text` to `path`, whole or not at all; returns why it could not, or `nil`.
     ///
-    /// The text goes into a new file beside `path`, which is then renamed over it. The reason
-    /// is in the system's words (`Permission denied`), or `it is a folder`.
+    /// The text goes into a new file beside `path`, which is then renamed over it. A `path`
+    /// that is not a file (a device such as `/dev/stdout` or `/dev/full`, a pipe) is written
+    /// to where it is: renaming over it would replace it. The reason is in the system's words
+    /// (`Permission denied`, `No space left on device`), or `it is a folder`.
     static func write(_ text: String, to path: String) -> String? {
-        if isFolder(path) { return "it is a folder" }
+        var info = stat()
+        // A file replaced keeps its permissions.
+        var mode: mode_t?
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: return "it is a folder"
+            case S_IFREG: mode = info.st_mode & 0o7777
+            default:
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { return reason(errno) }
+                var failure = writeAll(text, to: fd)
+                if close(fd) != 0, failure == nil { failure = errno }
+                return failure.map(reason)
+            }
+        }
         let temporary = path + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return reason(errno) }
+        var failure = writeAll(text, to: fd)
+        if failure == nil, let mode, fchmod(fd, mode) != 0 { failure = errno }
+        if close(fd) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        guard let failure else { return nil }
+        unlink(temporary)
+        return reason(failure)
+    }
+
+    /// Whether `path` can be written, found before a run that writes it at its end: `nil`, or
+    /// why not, as ``write(_:to:)`` says it.
+    ///
+    /// A new file is made there, empty; a file or device that is there is left as it is.
+    static func canWrite(_ path: String) -> String? {
+        if isFolder(path) { return "it is a folder" }
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return reason(errno) }
+        close(fd)
+        return nil
+    }
+
+    /// Writes every byte of `text` to `fd`: the `errno` of a failed write, or `nil`.
+    private static func writeAll(_ text: String, to fd: Int32) -> Int32? {
         var failure: Int32?
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { buffer in
@@ -64,11 +103,7 @@ enum TextFile {
                 offset += n
             }
         }
-        if close(fd) != 0, failure == nil { failure = errno }
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
-        guard let failure else { return nil }
-        unlink(temporary)
-        return reason(failure)
+        return failure
     }
 
     /// Whether `path` names a folder.

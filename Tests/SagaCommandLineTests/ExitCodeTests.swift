@@ -519,6 +519,15 @@ extension UnmatchedTakeWarningTests {
         }
     }
 
+    /// An empty `--store` names no folder: a usage error, not a store that cannot be opened.
+    @Test func anEmptyStorePathIsAUsageError() async {
+        await ExitCodeTests.withFiles(["t.saga": "saga main { log 1 }\n"]) { dir in
+            let r = await runSagarun(["run", dir.appendingPathComponent("t.saga").path, "--store", ""])
+            #expect(r.code == 64)
+            #expect(r.err.contains("--store needs a folder; an empty path names none"), "\(r.err)")
+        }
+    }
+
     /// `check --input` warns of a timed line earlier than a timed line before it: it is
     /// dispatched when read, at the later moment.
     @Test func aTimedLineEarlierThanTheOneBeforeIsNoted() async {

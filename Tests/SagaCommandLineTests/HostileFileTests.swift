@@ -56,6 +56,34 @@ import Glibc
         }
     }
 
+    /// A mocks file that cannot be written (a full disk) fails the run with 74 and says why;
+    /// the device is written to, not replaced by a file.
+    @Test func aRecordOnAFullDiskFailsTheRunAndLeavesTheDevice() async throws {
+        guard FileManager.default.isWritableFile(atPath: "/dev/full") else { return }
+        await ExitCodeTests.withFiles(["main.saga": "saga main {\n  let a = call args()\n  log len(a)\n}\n"]) { dir in
+            let r = await runSagarun([
+                "run", dir.appendingPathComponent("main.saga").path, "--record", "/dev/full", "--virtual-time",
+                "--memory",
+            ])
+            #expect(r.code == 74)
+            #expect(r.err.contains("cannot write the mocks file '/dev/full': No space left on device"), "\(r.err)")
+        }
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+    }
+
+    /// `fmt` keeps a file's permissions.
+    @Test func formattingKeepsTheFilesPermissions() async throws {
+        try await ExitCodeTests.withFiles(["main.saga": "saga main {   log 1 }\n"]) { dir in
+            let path = dir.appendingPathComponent("main.saga").path
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+            #expect(await runSagarun(["fmt", path]).code == 0)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "saga main { log 1 }\n")
+            let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(permissions == 0o600)
+        }
+    }
+
     /// A trace that cannot be written (a full disk) fails the run with 74 and says why.
     @Test func aTraceOnAFullDiskFailsTheRun() async {
         guard FileManager.default.isWritableFile(atPath: "/dev/full") else { return }
