@@ -73,10 +73,68 @@ import Testing
                 #"saga main { for (let i = 0; i < 3; i++) { log i } }"#,
                 "1:17: error: a for loop names its variable and a list: write 'for i in range(n) { … }' or 'for x in xs { … }'"
             ),
+            (
+                #"saga main { var i = 0; console.log(i) }"#,
+                #"1:24: error: there is no console: write 'log "…"', with \(x) for a value, as in log "count: \(n)""#
+            ),
+            (
+                #"saga main { put("X", { a: 1, b: [1, "s"] }) }"#,
+                #"1:16: error: 'put' takes its operands without parentheses: write 'put "X" { a: 1, b: [1, "s"] }'"#
+            ),
+            (
+                #"saga main { put({ type: "X", id: 1 }) }"#,
+                #"1:16: error: 'put' takes its operands without parentheses: write 'put "X" { id: 1 }'"#
+            ),
+            (
+                #"saga main { let jobs = channel; put(jobs, 1) }"#,
+                "1:36: error: 'put' takes its operands without parentheses: write 'put jobs 1'"
+            ),
+            (
+                #"saga main { let i = 1; log("i is", i) }"#,
+                #"1:27: error: 'log' takes its operands without parentheses: write 'log "i is \(i)"'"#
+            ),
+            (
+                #"saga main { let id = 1; log `hi ${id}!` }"#,
+                #"1:29: error: unexpected character '`'; strings are written in double quotes, with \(…) for values: "hi \(id)!""#
+            ),
+            (
+                "saga main { var i = 0; i++ }",
+                "1:26: error: expected expression after '+', found '+'; there is no '++': write 'x = x + 1'"
+            ),
+            (
+                "saga main { var i = 0; i -= 1 }",
+                "1:27: error: expected expression after '-', found '='; there is no '-=': write 'x = x - …'"
+            ),
+            (
+                #"saga main { throw new Error("boom") }"#,
+                #"1:19: error: there is no 'new': throw a value, such as 'throw "message"' or 'throw { message: "…", code: 42 }'"#
+            ),
+            (
+                "extern func f()\nsaga main { retry 3 1000 call f() }",
+                "2:21: error: the time between attempts follows 'delay': write 'retry N delay 1000 …'"
+            ),
+            (
+                #"saga main { let c = select(state => state.count) }"#,
+                "1:27: error: select takes an expression of the state, not a function: write 'select state.user'"
+            ),
+            (
+                "function* worker() { }",
+                "1:1: error: there is no 'function' here; a saga is 'saga name { … }' and a function 'func name(a, b) { … }'"
+            ),
+            (
+                "export default saga main { }",
+                "1:1: error: there is no 'export' here; every declaration of a file is seen by the files that import "
+                    + #"it: write 'import "file.saga"' there"#
+            ),
         ]
         for (source, expected) in cases {
             #expect(CheckerTests.errors(source).first == expected, "\(source)")
         }
+    }
+
+    /// Parentheses that hold one operand are an expression's, after `put` and `log` too.
+    @Test func aParenthesizedOperandIsAnExpression() {
+        #expect(CheckerTests.errors(#"saga main { put ("x"); put("y") { n: 1 }; log ("a"); log("b") }"#).isEmpty)
     }
 
     /// In a `where` condition an unknown name is most likely the action: `it` is named, beside

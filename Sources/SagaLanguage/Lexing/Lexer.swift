@@ -250,6 +250,7 @@ struct Lexer {
         case UInt8(ascii: "|"): doubled(b, .or, "did you mean '||'?")
         case UInt8(ascii: "?"): doubled(b, .coalesce, "did you mean '??'?")
         case UInt8(ascii: "'"): singleQuoted()
+        case UInt8(ascii: "`"): templateLiteral()
         default:
             strayCharacter()
         }
@@ -271,6 +272,43 @@ struct Lexer {
         }
         error(message, line: line, column: col)
         push(CompactToken(kind: .error, line: line, column: col))
+    }
+
+    /// `` `text ${x}` ``, JavaScript's template literal: one error that shows it as a string
+    /// with `\(…)`, and an error token for the whole of it (to the closing backquote on the
+    /// line, if any).
+    mutating func templateLiteral() {
+        let start = pos
+        let col = column(at: start)
+        var end = pos + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var message = "unexpected character '`'; strings are written in double quotes, with \\(…) for values"
+        if end < bytes.count, bytes[end] == UInt8(ascii: "`") {
+            let text = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+            message += ": \"\(Self.interpolating(text))\""
+            pos = end + 1
+        } else {
+            pos += 1
+        }
+        error(message, line: line, column: col)
+        push(CompactToken(kind: .error, line: line, column: col))
+    }
+
+    /// A template literal's text with each `${x}` written `\(x)`.
+    private static func interpolating(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "${") {
+            out += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "}") else {
+                out += rest[open.lowerBound...]
+                return out
+            }
+            out += "\\(" + after[..<close] + ")"
+            rest = after[after.index(after: close)...]
+        }
+        return out + rest
     }
 
     /// `&&`, `||`, `??`: the single character is an error with a hint.

@@ -101,6 +101,9 @@ extension Parser {
             planFunction(named: first, isDotted: name.utf8.count != first.count)
             return .function(FunctionDecl(name: name, parameters: parameters, body: body, location: at))
         default:
+            if kind == .identifier, let advice = Self.javaScriptDeclarations[text(current)] {
+                throw fail("there is no '\(text(current))' here; \(advice)")
+            }
             if kind == .identifier,
                 let keyword = Suggestions.closest(
                     to: text(current), in: ["import", "state", "reduce", "saga", "func", "extern"])
@@ -128,6 +131,15 @@ extension Parser {
         }
         return failExpecting(message)
     }
+
+    /// JavaScript's words that start a declaration there, with what to write here.
+    static let javaScriptDeclarations = [
+        "function": "a saga is 'saga name { … }' and a function 'func name(a, b) { … }'",
+        "export": "every declaration of a file is seen by the files that import it: write 'import \"file.saga\"' there",
+        "const": "a constant of the program is a function that returns it, or a value in 'state { … }'",
+        "let": "a value shared by sagas is kept in 'state { … }' and read with 'select'",
+        "var": "a value shared by sagas is kept in 'state { … }' and read with 'select'",
+    ]
 
     /// A variable introduced by `let`, `var`, `for`, `catch`, `as` or a parameter list.
     @inline(__always)

@@ -80,6 +80,10 @@ extension Parser {
             options = "after 'retry N backoff D'"
         } else if kind == .identifier, let misspelt = misspeltBackoff() {
             throw misspelt
+        } else if kind == .number, isOnSameLine {
+            // redux-saga's `retry(3, 1000, fn)`.
+            throw fail(
+                "the time between attempts follows 'delay': write 'retry N delay \(current.number.canonicalJSON) …'")
         }
         try enterNesting()
         let effect = try parseAnyEffect(after: options)
@@ -126,7 +130,7 @@ extension Parser {
             return .put(target, payload, at)
         case .kwSelect:
             // redux-saga's `select(s => s.user)`.
-            if kind == .leftParen, nextKind == .identifier, window[pos + 2].kind == .assign,
+            if kind == .leftParen, nextKind == .identifier || nextKind == .kwState, window[pos + 2].kind == .assign,
                 window[pos + 3].kind == .greater
             {
                 throw fail("select takes an expression of the state, not a function: write 'select state.user'")
@@ -278,14 +282,60 @@ extension Parser {
         return fail("a function and its arguments follow '\(keyword)' as a call: write '\(suggestion)'", at: open)
     }
 
-    /// A name, a chain of members or a literal as written; `nil` for another expression.
-    private static func sourceText(of expr: Expr) -> String? {
+    /// A name, a chain of members, a literal, or a list or record of them, as written; `nil`
+    /// for another expression.
+    static func sourceText(of expr: Expr) -> String? {
         switch expr {
         case .variable(let v): return v.name
         case .literal(let value, _): return value.canonicalJSON
         case .member(let base, let name, _): return sourceText(of: base).map { "\($0).\(name)" }
+        case .list(let items, _):
+            let texts = items.map { sourceText(of: $0) ?? "…" }
+            return "[\(texts.joined(separator: ", "))]"
+        case .record(let fields, _):
+            if fields.isEmpty { return "{}" }
+            let texts = fields.map { "\($0.key): \(sourceText(of: $0.value) ?? "…")" }
+            return "{ \(texts.joined(separator: ", ")) }"
         default: return nil
         }
+    }
+
+    /// The error for `put(a, b)` or `log(a, b)`, operands written as a call's arguments, or
+    /// redux-saga's `put({ type: … })`, with the statement to write (`put "x" { a: 1 }`,
+    /// `log "a \(i)"`); `first` is the first operand, read, and a comma or the closing
+    /// parenthesis is next.
+    @inline(never)
+    mutating func parenthesizedOperands(after keyword: TokenKind, first: Expr, at open: SourceLocation) -> ParseError {
+        var operands = [first]
+        let reported = diagnostics.count
+        while match(.comma), kind != .rightParen, let operand = try? parseExpression() { operands.append(operand) }
+        // Only this error is told: the operands' own are of a statement written another way.
+        diagnostics.removeLast(diagnostics.count - reported)
+        let suggestion: String
+        if keyword == .kwLog {
+            // `log("a", i)`: one string, with the others interpolated.
+            let parts = operands.map { operand -> String in
+                if case .literal(.string(let s), _) = operand { return s }
+                return "\\(\(Self.sourceText(of: operand) ?? "…"))"
+            }
+            suggestion = "log \"\(parts.joined(separator: " "))\""
+        } else if operands.count == 1, case .record(let fields, _) = first,
+            let typeField = fields.first(where: { $0.key == "type" })
+        {
+            // `put({ type: "x", id: 1 })`.
+            let rest = fields.filter { $0.key != "type" }
+            let payload = rest.isEmpty ? "" : " " + (Self.sourceText(of: .record(rest, open)) ?? "{ … }")
+            suggestion = "put \(Self.sourceText(of: typeField.value) ?? "\"type\"")\(payload)"
+        } else {
+            suggestion = "\(keyword.text) " + operands.map { Self.sourceText(of: $0) ?? "…" }.joined(separator: " ")
+        }
+        return fail("'\(keyword.text)' takes its operands without parentheses: write '\(suggestion)'", at: open)
+    }
+
+    /// Whether `expr` is a record literal with a `type` field: redux-saga's action object.
+    static func isTypeRecord(_ expr: Expr) -> Bool {
+        guard case .record(let fields, _) = expr else { return false }
+        return fields.contains { $0.key == "type" }
     }
 
     /// `name(args)` or `a.b.name(args)` after `call`, `fork` or `spawn`.

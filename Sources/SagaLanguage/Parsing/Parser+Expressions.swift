@@ -147,6 +147,11 @@ extension Parser {
             return fail(
                 "values have no methods: for '\(value).\(method)(…)', \(advice)", at: callee.location)
         }
+        if let name = Self.dottedName(callee), name.hasPrefix("console.") {
+            return fail(
+                "there is no console: write 'log \"…\"', with \\(x) for a value, as in log \"count: \\(n)\"",
+                at: callee.location)
+        }
         if let name = Self.dottedName(callee) {
             return fail(
                 "'\(name)' is called without 'call': write 'call \(name)(…)'; in an expression only built-ins are called",
@@ -227,10 +232,16 @@ extension Parser {
             planUse(of: &use)
             return .variable(use)
         case .leftParen:
+            // Right after `put` or `log`: operands written as a call's arguments, maybe.
+            let statement = (previous.kind == .kwPut || previous.kind == .kwLog) && isDirectlyAfterPrevious
+            let keyword = previous.kind
             try enterNesting()
             advance()
             let saved = ignoreNewlines(true)
             let inner = try parseExpression()
+            if statement, kind == .comma || (kind == .rightParen && keyword == .kwPut && Self.isTypeRecord(inner)) {
+                throw parenthesizedOperands(after: keyword, first: inner, at: at)
+            }
             ignoresNewlines = saved
             try expect(.rightParen, "expected ')' to close '(' at \(token.line):\(token.column)")
             depth -= 1

@@ -39,12 +39,25 @@ extension Parser {
             return "; '===' is written '=='"
         case .assign where previous.kind == .notEqual:
             return "; '!==' is written '!='"
+        case .plus where previous.kind == .plus && touchesPrevious,
+            .minus where previous.kind == .minus && touchesPrevious:
+            let op = previous.kind == .plus ? "+" : "-"
+            return "; there is no '\(op)\(op)': write 'x = x \(op) 1'"
+        case .assign where [.plus, .minus, .star, .slash, .percent].contains(previous.kind) && touchesPrevious:
+            let op = previous.kind.text
+            return "; there is no '\(op)=': write 'x = x \(op) …'"
         case .dot where nextKind == .dot:
             return "; there is no spread ('...'): 'r + { k: v }' is r with k set (the right side's keys win), "
                 + "and 'xs + ys' joins two lists"
         default:
             return ""
         }
+    }
+
+    /// Whether the current token follows a one-character token with no space between them
+    /// (`++`, `+=`).
+    private var touchesPrevious: Bool {
+        current.line == previous.line && current.column == previous.column + 1
     }
 
     /// `true` for `saga`, `func`, `reduce`, `import`, and `state {`: a token that can only

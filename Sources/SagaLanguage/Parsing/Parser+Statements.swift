@@ -132,6 +132,12 @@ extension Parser {
             return .log(try parseExpression(), at)
         case .kwThrow:
             advance()
+            // JavaScript's `throw new Error("…")`.
+            if kind == .identifier, text(current) == "new", nextKind == .identifier, isOnSameLine {
+                throw fail(
+                    "there is no 'new': throw a value, such as 'throw \"message\"' or "
+                        + "'throw { message: \"…\", code: 42 }'")
+            }
             return .throw(try parseExpression(), at)
         case .kwIf:
             return try parseIf()
