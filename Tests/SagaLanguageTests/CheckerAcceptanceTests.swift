@@ -90,6 +90,31 @@ struct CheckerAcceptanceTests {
         #expect(result.program != nil)
     }
 
+    /// Code after a loop that only a jump out of its block ends never runs, a watcher after a
+    /// `take` loop being a common slip; a `break` of the loop itself (in an `if` or a `try` of
+    /// its body) ends it, and one of a loop nested in it does not.
+    @Test func codeAfterALoopWithNoBreakIsWarnedOf() {
+        let looping = [
+            "saga main {\n  loop { take \"b\" }\n  every \"c\" as x { log 1 }\n}",
+            "saga main {\n  while true { take \"b\" }\n  log 1\n}",
+            "saga main {\n  loop {\n    for x in [1] { break }\n  }\n  log 1\n}",
+        ]
+        for source in looping {
+            let warnings = CheckerTests.diagnostics(source).filter {
+                $0.contains("with no 'break' will never be executed")
+            }
+            #expect(warnings.count == 1, "\(source)")
+        }
+        let ending = [
+            "saga main {\n  loop {\n    let a = take \"b\"\n    if a.n > 1 { break }\n  }\n  log 1\n}",
+            "saga main {\n  loop {\n    try { take \"b\"\n break } finally { }\n  }\n  log 1\n}",
+            "saga main {\n  var i = 0\n  while i < 3 { i = i + 1 }\n  log i\n}",
+        ]
+        for source in ending {
+            #expect(CheckerTests.diagnostics(source).isEmpty, "\(source)")
+        }
+    }
+
     /// A saga function named as a built-in or a provided host function compiles, with a
     /// warning that says which call reaches which; one named as its own `extern` is an error
     /// (elsewhere), and other names get no warning.

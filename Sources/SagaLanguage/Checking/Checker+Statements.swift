@@ -8,12 +8,12 @@ extension Checker {
     mutating func checkBlock(_ block: inout Block) -> Bool {
         pushScope()
         defer { popScope() }
-        var unreachableAfter: String?
+        var unreachable: String?
         var warned = false
         var changed = false
         for i in block.statements.indices {
-            if let keyword = unreachableAfter, !warned {
-                warning("code after '\(keyword)' will never be executed", at: block.statements[i].location)
+            if let unreachable, !warned {
+                warning(unreachable, at: block.statements[i].location)
                 warned = true
             }
             var statement = block.statements[i]
@@ -21,19 +21,46 @@ extension Checker {
                 Self.replace(&block.statements, at: i, with: statement)
                 changed = true
             }
-            if unreachableAfter == nil { unreachableAfter = Self.jumpKeyword(statement) }
+            if unreachable == nil { unreachable = Self.unreachableWarning(after: statement) }
         }
         return changed
     }
 
-    /// The keyword of a statement that always leaves its block, if it is one.
-    private static func jumpKeyword(_ statement: Stmt) -> String? {
+    /// The warning for code after `statement`, if the code never runs: after a jump, or a
+    /// loop that only a jump out of its block ends (`loop`, `while true`, with no `break`).
+    private static func unreachableWarning(after statement: Stmt) -> String? {
+        let keyword: String
         switch statement {
-        case .return: return "return"
-        case .throw: return "throw"
-        case .break: return "break"
-        case .continue: return "continue"
+        case .return: keyword = "return"
+        case .throw: keyword = "throw"
+        case .break: keyword = "break"
+        case .continue: keyword = "continue"
+        case .loop(let body, _) where !breaksOut(body):
+            return "code after a 'loop' with no 'break' will never be executed; to run both, fork the loop: "
+                + "fork { loop { … } }"
+        case .while(.literal(.bool(true), _), let body, _) where !breaksOut(body):
+            return "code after a 'while true' with no 'break' will never be executed; to run both, fork the loop: "
+                + "fork { while true { … } }"
         default: return nil
+        }
+        return "code after '\(keyword)' will never be executed"
+    }
+
+    /// Whether a `break` in `body` (not in a loop or a task's block within it) leaves the loop
+    /// whose body it is.
+    private static func breaksOut(_ body: Block) -> Bool {
+        body.statements.contains { statement in
+            switch statement {
+            case .break: return true
+            case .if(let branches, let otherwise, _):
+                return branches.contains { breaksOut($0.body) } || otherwise.map(breaksOut) == true
+            case .try(let body, let handler, let finally, _):
+                return breaksOut(body) || handler.map { breaksOut($0.body) } == true || finally.map(breaksOut) == true
+            case .transaction(let body, _), .compensate(let body, _):
+                return breaksOut(body)
+            default:
+                return false
+            }
         }
     }
 
