@@ -42,7 +42,7 @@ package enum FailureInjection {
         text += Self.problemLines(baseline.mockProblems)
         for n in 0..<baseline.calls {
             guard let r = try? await run(program, c, mocks: mocksText, failingCall: n, twice: twice) else { break }
-            text += "call #\(n + 1) fails: \(r.ending)\n"
+            text += "call #\(n + 1)\(r.failedCall.map { " (\($0))" } ?? "") fails: \(r.ending)\n"
             for error in r.escaped { text += "  escaped: \(error)\n" }
             text += Self.problemLines(r.mockProblems)
             text += "  compensations: \(r.compensations.isEmpty ? "none" : r.compensations.joined(separator: ", "))\n"
@@ -78,6 +78,8 @@ package enum FailureInjection {
         /// The calls that did not match the mocks (the lines a failure left untaken are no
         /// problem: the calls after it were not made).
         var mockProblems: [String]
+        /// The call made to fail, and where (`api.charge at order.saga:12:5`).
+        var failedCall: String?
     }
 
     /// One run of the case, with the `failingCall`-th call failing; the mocks, when there are
@@ -118,6 +120,6 @@ package enum FailureInjection {
             .filter { $0.hasPrefix("error: saga ") }
         return Outcome(
             calls: interpreter.callsMade, ending: ending, escaped: escaped, compensations: interpreter.compensationsRun,
-            mockProblems: mockProblems)
+            mockProblems: mockProblems, failedCall: interpreter.injectedFailureCall)
     }
 }

@@ -263,6 +263,9 @@ public final class Interpreter {
     /// The message of each uncaught error the run reported (a failed root saga or spawned
     /// task), in order: a command that sums up the run afterwards does not repeat them.
     @exclusivity(unchecked) package internal(set) var reportedErrorMessages: [String] = []
+    /// The call that ``Options/failingCall`` made fail, once it has: its function and where
+    /// it is called (`api.charge at order.saga:12:5`).
+    @exclusivity(unchecked) package internal(set) var injectedFailureCall: String?
     /// Where each compensation that ran was registered (`file:line:column`), in order.
     @exclusivity(unchecked) public internal(set) var compensationsRun: [String] = []
     /// Where the run's trace goes (`--trace`), if anywhere.

@@ -50,7 +50,9 @@ import Testing
         let files = ["trip.saga": program, "trip.mocks.jsonl": mocks, "trip.golden": "state {}\n"]
         await ExitCodeTests.withFiles(files) { dir in
             let run = await runSagarun(["test", "--inject-failures", dir.appendingPathComponent("trip.saga").path])
-            #expect(run.out.contains("call #3 fails: a saga failed (exit 1)"), "\(run.out)")
+            #expect(
+                run.out.contains(" fails: a saga failed (exit 1)") && run.out.contains("call #3 (book at trip.saga:"),
+                "\(run.out)")
             #expect(run.out.contains("    compensations: trip.saga:7:5 (failed), trip.saga:5:5\n"), "\(run.out)")
             #expect(run.out.contains("    compensations: trip.saga:5:5\n"), "\(run.out)")
         }
@@ -78,9 +80,9 @@ import Testing
                 run.out.contains(
                     """
                       2 calls without failures: ended cleanly
-                      call #1 fails: ended cleanly
+                      call #1 (f at shift.saga:3:9) fails: ended cleanly
                         compensations: none
-                      call #2 fails: ended cleanly
+                      call #2 (f at shift.saga:4:9) fails: ended cleanly
                     """), "\(run.out)")
             #expect(!run.out.contains("mocks:"), "\(run.out)")
             // The second line now expects other arguments: every run's second call fails to match.

@@ -130,6 +130,7 @@ extension Interpreter {
         case .function(let i, _): name = i >= 0 && i < program.functions.count ? program.functions[i].name : "?"
         case .host(let n, _), .named(let n, _): name = n
         }
+        injectedFailureCall = "\(name) at \(describe(loc))"
         return SagaError(
             kind: "InjectedFailure", message: "injected failure of call #\(number + 1) (\(name) at \(describe(loc)))")
     }
