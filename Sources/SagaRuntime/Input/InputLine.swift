@@ -36,10 +36,12 @@ struct InputLine {
     consuming func takeAction() -> Value { action }
 
     /// Reads one line's UTF-8 bytes as they are (no `String` in between), or `nil` for a
-    /// blank line (spaces and tabs only): invalid UTF-8 is a malformed line, like any other
-    /// JSON error.
+    /// blank line (spaces, tabs and carriage returns only): invalid UTF-8 is a malformed line,
+    /// like any other JSON error.
     static func parse(unlessBlank bytes: UnsafeBufferPointer<UInt8>, line: Int) throws(InputError) -> InputLine? {
-        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return nil }
+        if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+            return nil
+        }
         let value: Value
         do {
             value = try JSONReader.parse(bytes: UnsafeRawBufferPointer(bytes))
