@@ -259,33 +259,28 @@ struct Lexer {
     /// `'text'`, as JavaScript writes a string: one error that shows it in double quotes,
     /// and an error token for the whole of it (to the closing quote on the line, if any).
     mutating func singleQuoted() {
-        let start = pos
-        let col = column(at: start)
-        var end = pos + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "'"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
-        var message = "unexpected character '''; strings are written in double quotes"
-        if end < bytes.count, bytes[end] == UInt8(ascii: "'") {
-            message += ": \"\(String(decoding: bytes[(start + 1)..<end], as: UTF8.self))\""
-            pos = end + 1
-        } else {
-            pos += 1
-        }
-        error(message, line: line, column: col)
-        push(CompactToken(kind: .error, line: line, column: col))
+        javaScriptString(closedBy: UInt8(ascii: "'"), "strings are written in double quotes") { $0 }
     }
 
-    /// `` `text ${x}` ``, JavaScript's template literal: one error that shows it as a string
-    /// with `\(…)`, and an error token for the whole of it (to the closing backquote on the
-    /// line, if any).
+    /// `` `text ${x}` ``, JavaScript's template literal: as ``singleQuoted()``, shown as a
+    /// string with `\(…)`.
     mutating func templateLiteral() {
+        javaScriptString(
+            closedBy: UInt8(ascii: "`"), "strings are written in double quotes, with \\(…) for values",
+            Self.interpolating)
+    }
+
+    /// A string in JavaScript's `quote`s: one error with `advice`, and the text as `shown`
+    /// would write it in double quotes when the quote closes on the line; an error token for
+    /// the whole of it.
+    private mutating func javaScriptString(closedBy quote: UInt8, _ advice: String, _ shown: (String) -> String) {
         let start = pos
         let col = column(at: start)
         var end = pos + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "`"), bytes[end] != UInt8(ascii: "\n") { end += 1 }
-        var message = "unexpected character '`'; strings are written in double quotes, with \\(…) for values"
-        if end < bytes.count, bytes[end] == UInt8(ascii: "`") {
-            let text = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
-            message += ": \"\(Self.interpolating(text))\""
+        while end < bytes.count, bytes[end] != quote, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        var message = "unexpected character '\(Character(UnicodeScalar(quote)))'; \(advice)"
+        if end < bytes.count, bytes[end] == quote {
+            message += ": \"\(shown(String(decoding: bytes[(start + 1)..<end], as: UTF8.self)))\""
             pos = end + 1
         } else {
             pos += 1
