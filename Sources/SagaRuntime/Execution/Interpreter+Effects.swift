@@ -218,9 +218,9 @@ extension Interpreter {
 
     /// The moment `ms` milliseconds from now.
     ///
-    /// - Throws: a `RangeError` when it is past the clock's last moment (`Int.max`): the clock
-    ///   stands near there after input timed near the end of time, or after 1,024 delays of
-    ///   ``maxDelay``.
+    /// - Throws: a `RangeError` when it is past the clock's last moment (`Int.max`), which the
+    ///   virtual clock nears after input timed near it, or after a long run of the longest
+    ///   delays (``maxDelay``).
     func due(after ms: Int) throws(SagaError) -> Int {
         let (due, overflow) = clock.now.addingReportingOverflow(ms)
         guard !overflow else {
