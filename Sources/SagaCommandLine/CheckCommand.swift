@@ -22,9 +22,16 @@ enum CheckCommand {
         }
         var inputTypes: Set<String>?
         var documents: [Value] = []
+        var inputWorst = ExitCode.success
         if let input = parsed.options["--input"] {
             guard let source = input == "-" ? InputSource.standardInput() : InputSource.file(input) else {
-                io.err("error: cannot read input file '\(input)': \(TextFile.whyUnreadable(input))\n")
+                let message = "cannot read input file '\(input)': \(TextFile.whyUnreadable(input))"
+                if format == "json" {
+                    let document = json(file: input, line: nil, column: nil, .error, message)
+                    io.out(Value.record(["diagnostics": [document]]).canonicalJSON + "\n")
+                } else {
+                    io.err("error: \(message)\n")
+                }
                 return .noInput
             }
             source.timedLikeLinesLookedAt = .max
@@ -45,10 +52,8 @@ enum CheckCommand {
                 for error in errors { io.err(error.described(in: name) + "\n") }
                 if let readNoFurther { io.err("note: \(readNoFurther)\n") }
             }
-            guard errors.isEmpty else {
-                if format == "json" { io.out(Value.record(["diagnostics": .list(documents)]).canonicalJSON + "\n") }
-                return .dataError
-            }
+            // The program is checked all the same, its takes matched against no input types.
+            if !errors.isEmpty { inputWorst = .dataError }
             for warning in source.warnings {
                 if format == "json" {
                     documents.append(json(file: name, line: warning.line, column: nil, .warning, warning.message))
@@ -56,9 +61,9 @@ enum CheckCommand {
                     io.err(warning.described(in: name) + "\n")
                 }
             }
-            inputTypes = types
+            if errors.isEmpty { inputTypes = types }
         }
-        var worst = ExitCode.success
+        var worst = inputWorst
         var permissions = Record()
         let (paths, emptyFolders) = SagaFiles.expanding(parsed.positionals)
         for folder in emptyFolders {

@@ -27,8 +27,10 @@ package enum RunCommand {
         if parsed.has("--memory"), parsed.options["--store"] != nil {
             throw UsageError("--memory and --store cannot be used together", command: "run")
         }
-        if parsed.options["--store"]?.isEmpty == true {
-            throw UsageError("--store needs a folder; an empty path names none", command: "run")
+        for option in ["--store", "--input", "--mocks", "--record", "--trace"]
+        where parsed.options[option]?.isEmpty == true {
+            let what = option == "--store" ? "a folder" : "a file"
+            throw UsageError("\(option) needs \(what); an empty path names none", command: "run")
         }
         let (compiled, code) = SagaRunTool.compile(path, io)
         guard let program = compiled else { return code }

@@ -519,12 +519,18 @@ extension UnmatchedTakeWarningTests {
         }
     }
 
-    /// An empty `--store` names no folder: a usage error, not a store that cannot be opened.
+    /// An empty `--store` (or `--input`, `--mocks`, `--record`, `--trace`) names no folder or
+    /// file: a usage error, not a file that cannot be opened.
     @Test func anEmptyStorePathIsAUsageError() async {
         await ExitCodeTests.withFiles(["t.saga": "saga main { log 1 }\n"]) { dir in
             let r = await runSagarun(["run", dir.appendingPathComponent("t.saga").path, "--store", ""])
             #expect(r.code == 64)
             #expect(r.err.contains("--store needs a folder; an empty path names none"), "\(r.err)")
+            for option in ["--input", "--mocks", "--record", "--trace"] {
+                let r = await runSagarun(["run", dir.appendingPathComponent("t.saga").path, option, ""])
+                #expect(r.code == 64, "\(option)")
+                #expect(r.err.contains("\(option) needs a file; an empty path names none"), "\(r.err)")
+            }
         }
     }
 
@@ -545,6 +551,34 @@ extension UnmatchedTakeWarningTests {
                 io.stderr
                     == "\(input):3: warning: 'at' 50 is earlier than 100, line 1's: lines are read in order, "
                     + "so it is dispatched no earlier than 100\n", "\(io.stderr)")
+        }
+    }
+
+    /// A malformed input line does not hide the program's own errors, nor the warnings of the
+    /// lines before it; an input that cannot be read is a diagnostic of the JSON document.
+    @Test func checkWithABadInputStillChecksTheProgram() async throws {
+        try await ExitCodeTests.withFiles([
+            "t.saga": "saga main {\n  log nmae\n}\n",
+            "bad.jsonl": "{\"at\":10,\"type\":\"a\"}\nnot json\n",
+        ]) { dir in
+            let saga = dir.appendingPathComponent("t.saga").path
+            let bad = dir.appendingPathComponent("bad.jsonl").path
+            let r = await runSagarun(["check", saga, "--input", bad])
+            #expect(r.code == 65)
+            #expect(r.err.contains("\(bad):2:1: error:"), "\(r.err)")
+            #expect(r.err.contains("\(bad):1: warning: 'at' beside 'type'"), "\(r.err)")
+            #expect(r.err.contains("unknown variable 'nmae'"), "\(r.err)")
+            let missing = await runSagarun([
+                "check", saga, "--input", dir.appendingPathComponent("nope").path, "--format", "json",
+            ])
+            #expect(missing.code == 66)
+            #expect(missing.err.isEmpty, "\(missing.err)")
+            let document = try JSONReader.parse(missing.out)
+            guard case .list(let diagnostics) = document["diagnostics"], diagnostics.count == 1 else {
+                Issue.record("expected one diagnostic: \(missing.out)")
+                return
+            }
+            #expect(diagnostics[0]["severity"] == "error")
         }
     }
 

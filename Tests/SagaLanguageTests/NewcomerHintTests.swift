@@ -132,6 +132,14 @@ import Testing
         }
     }
 
+    /// JavaScript's `${x}` inside a double-quoted string is text: a warning says how a value
+    /// goes in.
+    @Test func templateSyntaxInAStringIsWarnedOf() {
+        let warning = "warning: '${…}' is text in a string: write '\\(…)' to put a value in it"
+        #expect(CheckerTests.diagnostics(#"saga main { let i = 1; log "value ${i} \(i)" }"#) == ["1:28: " + warning])
+        #expect(CheckerTests.diagnostics(#"saga main { log "costs $5" }"#).isEmpty)
+    }
+
     /// Parentheses that hold one operand are an expression's, after `put` and `log` too.
     @Test func aParenthesizedOperandIsAnExpression() {
         #expect(CheckerTests.errors(#"saga main { put ("x"); put("y") { n: 1 }; log ("a"); log("b") }"#).isEmpty)

@@ -1,6 +1,14 @@
 import SagaCore
 
 extension Checker {
+    /// Warns of JavaScript's `${x}` in a string's text, where it is text: `\(x)` puts a value
+    /// in.
+    private mutating func warnOfTemplateSyntax(_ text: String, at location: SourceLocation) {
+        // Most strings have no `$`: one pass over the bytes rules them out.
+        guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return }
+        warning("'${…}' is text in a string: write '\\(…)' to put a value in it", at: location)
+    }
+
     /// Checks an expression and resolves its variables to slots, in place; returns whether it
     /// changed.
     ///
@@ -16,12 +24,14 @@ extension Checker {
         case .literal, .cancelled:
             // `cancelled` is readable anywhere, as redux-saga's `cancelled()` is: false unless
             // the task is being cancelled (which only finally blocks and compensations see).
+            if case .literal(.string(let text), let at) = expr { warnOfTemplateSyntax(text, at: at) }
             return false
 
         case .interpolation:
             guard case .interpolation(var parts, let location) = expr else { return false }
             var changed = false
             for i in parts.indices {
+                if case .text(let text) = parts[i] { warnOfTemplateSyntax(text, at: location) }
                 guard case .expr(var inner) = parts[i], checkExpr(&inner) else { continue }
                 Self.replace(&parts, at: i, with: .expr(inner))
                 changed = true
