@@ -3,6 +3,10 @@ import SagaCore
 extension Checker {
     /// Warns of JavaScript's `${x}` in a string's text, where it is text: `\(x)` puts a value
     /// in.
+    ///
+    /// Out of line, so that ``checkExpr(_:)``'s frame, which every level of a nested expression
+    /// takes, stays small.
+    @inline(never)
     private mutating func warnOfTemplateSyntax(_ text: String, at location: SourceLocation) {
         // Most strings have no `$`: one pass over the bytes rules them out.
         guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return }

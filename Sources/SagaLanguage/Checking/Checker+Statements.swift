@@ -28,6 +28,10 @@ extension Checker {
 
     /// The warning for code after `statement`, if the code never runs: after a jump, or a
     /// loop that only a jump out of its block ends (`loop`, `while true`, with no `break`).
+    ///
+    /// Out of line, so that ``checkBlock(_:)``'s frame, which every level of nested blocks
+    /// takes, stays small.
+    @inline(never)
     private static func unreachableWarning(after statement: Stmt) -> String? {
         let keyword: String
         switch statement {

@@ -81,9 +81,7 @@ extension Parser {
         } else if kind == .identifier, let misspelt = misspeltBackoff() {
             throw misspelt
         } else if kind == .number, isOnSameLine {
-            // redux-saga's `retry(3, 1000, fn)`.
-            throw fail(
-                "the time between attempts follows 'delay': write 'retry N delay \(current.number.canonicalJSON) …'")
+            throw retryWaitWithoutDelay()
         }
         try enterNesting()
         let effect = try parseAnyEffect(after: options)
@@ -298,6 +296,15 @@ extension Parser {
             return "{ \(texts.joined(separator: ", ")) }"
         default: return nil
         }
+    }
+
+    /// The error for redux-saga's `retry(3, 1000, fn)` written `retry 3 1000 …`: the wait
+    /// follows `delay`.
+    ///
+    /// Out of line, so that the frames of the parser's recursion stay small.
+    @inline(never)
+    private mutating func retryWaitWithoutDelay() -> ParseError {
+        fail("the time between attempts follows 'delay': write 'retry N delay \(current.number.canonicalJSON) …'")
     }
 
     /// The error for `put(a, b)` or `log(a, b)`, operands written as a call's arguments, or

@@ -192,6 +192,28 @@ extension Parser {
         }
     }
 
+    /// `(expr)`; the current token is its `(`, `token`, at `at`.
+    ///
+    /// Out of line, so that ``parsePrimary()``'s frame, which every level of a nested
+    /// expression takes, stays small.
+    @inline(never)
+    private mutating func parseParenthesized(_ token: CompactToken, at: SourceLocation) throws -> Expr {
+        // Right after `put` or `log`: operands written as a call's arguments, maybe.
+        let statement = (previous.kind == .kwPut || previous.kind == .kwLog) && isDirectlyAfterPrevious
+        let keyword = previous.kind
+        try enterNesting()
+        advance()
+        let saved = ignoreNewlines(true)
+        let inner = try parseExpression()
+        if statement, kind == .comma || (kind == .rightParen && keyword == .kwPut && Self.isTypeRecord(inner)) {
+            throw parenthesizedOperands(after: keyword, first: inner, at: at)
+        }
+        ignoresNewlines = saved
+        try expect(.rightParen, "expected ')' to close '(' at \(token.line):\(token.column)")
+        depth -= 1
+        return inner
+    }
+
     mutating func parsePrimary() throws -> Expr {
         let token = current
         let at = location(token)
@@ -232,20 +254,7 @@ extension Parser {
             planUse(of: &use)
             return .variable(use)
         case .leftParen:
-            // Right after `put` or `log`: operands written as a call's arguments, maybe.
-            let statement = (previous.kind == .kwPut || previous.kind == .kwLog) && isDirectlyAfterPrevious
-            let keyword = previous.kind
-            try enterNesting()
-            advance()
-            let saved = ignoreNewlines(true)
-            let inner = try parseExpression()
-            if statement, kind == .comma || (kind == .rightParen && keyword == .kwPut && Self.isTypeRecord(inner)) {
-                throw parenthesizedOperands(after: keyword, first: inner, at: at)
-            }
-            ignoresNewlines = saved
-            try expect(.rightParen, "expected ')' to close '(' at \(token.line):\(token.column)")
-            depth -= 1
-            return inner
+            return try parseParenthesized(token, at: at)
         case .leftBracket:
             return try parseList()
         case .leftBrace:

@@ -132,12 +132,7 @@ extension Parser {
             return .log(try parseExpression(), at)
         case .kwThrow:
             advance()
-            // JavaScript's `throw new Error("…")`.
-            if kind == .identifier, text(current) == "new", nextKind == .identifier, isOnSameLine {
-                throw fail(
-                    "there is no 'new': throw a value, such as 'throw \"message\"' or "
-                        + "'throw { message: \"…\", code: 42 }'")
-            }
+            if kind == .identifier, nextKind == .identifier, let error = thrownWithNew() { throw error }
             return .throw(try parseExpression(), at)
         case .kwIf:
             return try parseIf()
@@ -290,6 +285,18 @@ extension Parser {
         }
         if let error = misusedName(target) { throw error }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
+    }
+
+    /// The error for JavaScript's `throw new Error("…")`, after `throw`; `nil` for another
+    /// name.
+    ///
+    /// Out of line, so that ``parseStatement()``'s frame, which every level of nested blocks
+    /// takes, stays small.
+    @inline(never)
+    private mutating func thrownWithNew() -> ParseError? {
+        guard text(current) == "new", isOnSameLine else { return nil }
+        return fail(
+            "there is no 'new': throw a value, such as 'throw \"message\"' or 'throw { message: \"…\", code: 42 }'")
     }
 
     /// redux-saga's watcher helpers, written as calls, and the watcher each is here.
