@@ -308,10 +308,10 @@ extension Interpreter {
     /// Stops the run at its next turn: every root saga is cancelled, and
     /// ``run(input:isolation:)`` returns once their `finally` blocks have ended.
     ///
-    /// The run reads no more input and no longer waits for the store's outside actions; a
-    /// `finally` block may still wait for a delay, a host call, or an action the program or
-    /// its middleware dispatches (a save's acknowledgement), and a `take` that nothing can
-    /// answer any more gets END, as at the end of a run. A `finally` block that never ends
+    /// From the stop on, the run reads no input and does not wait for the store's outside
+    /// actions. A `finally` block may wait for a delay, a host call, or an action the program
+    /// or its middleware dispatches (a save's acknowledgement); a `take` that nothing else can
+    /// answer gets END, as at the end of a run. A `finally` block that never ends
     /// keeps the run from ending.
     ///
     /// A stop is not a failure: the run's status is ``RunStatus/success`` unless a saga
