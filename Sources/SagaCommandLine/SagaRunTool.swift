@@ -61,15 +61,15 @@ package enum SagaRunTool {
         case "run":
             return try await RunCommand.main(args.dropFirst(), io)
         case "check":
-            return try CheckCommand.main(args.dropFirst(), io)
+            return try DeepStack.run { () throws(UsageError) in try CheckCommand.main(args.dropFirst(), io) }
         case "ast":
-            return try ASTCommand.main(args.dropFirst(), io)
+            return try DeepStack.run { () throws(UsageError) in try ASTCommand.main(args.dropFirst(), io) }
         case "test":
             return try await TestCommand.main(args.dropFirst(), io)
         case "graph":
-            return try GraphCommand.main(args.dropFirst(), io)
+            return try DeepStack.run { () throws(UsageError) in try GraphCommand.main(args.dropFirst(), io) }
         case "fmt":
-            return try FormatCommand.main(args.dropFirst(), io)
+            return try DeepStack.run { () throws(UsageError) in try FormatCommand.main(args.dropFirst(), io) }
         case "store":
             return try await StoreCommand.main(args.dropFirst(), io)
         default:

@@ -104,7 +104,9 @@ extension Checker {
             let group = groups[index]
             var checker = Checker(tables: tables)
             var result = CheckedDeclarations()
-            checker.checkDeclarations(&list, from: runs[group.lowerBound].start, runs: runs[group], into: &result)
+            DeepStack.run {
+                checker.checkDeclarations(&list, from: runs[group.lowerBound].start, runs: runs[group], into: &result)
+            }
             let (diagnostics, callees) = (checker.diagnostics, checker.hostCallees)
             outputs.withLock { $0[index] = (result, diagnostics, callees) }
         }

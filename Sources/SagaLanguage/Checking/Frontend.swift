@@ -23,6 +23,10 @@ import SagaCore
 ///
 /// When reading or parsing reports an error, the checker does not run: its reports would
 /// mostly be echoes of the missing or broken declarations.
+///
+/// Each call parses and checks on a thread of its own, whose stack holds the deepest nesting
+/// the language accepts (256 levels) in any build, and waits for it: the calling thread's stack
+/// may be small, as a Dispatch worker's or a cooperative pool thread's is.
 public struct Frontend: Sendable {
     /// Names a `call`, `fork` or `spawn` may name besides the program's own functions.
     public var hostFunctions: Set<String>
@@ -49,8 +53,10 @@ public struct Frontend: Sendable {
     /// - Returns: the program, or the diagnostics that explain why there is none; a file that
     ///   cannot be read is listed in ``CompileResult/unreadableFiles``.
     public func compile(path: String) -> CompileResult {
-        var loader = loaded { $0.load(path: path) }
-        return finish(&loader)
+        DeepStack.run {
+            var loader = loaded { $0.load(path: path) }
+            return finish(&loader)
+        }
     }
 
     /// Parses and checks `source` as the root file at `path`; its imports are read from disk,
@@ -60,8 +66,10 @@ public struct Frontend: Sendable {
     /// let result = Frontend().compile(source: "saga main { log 1 }", path: "main.saga")
     /// ```
     public func compile(source: String, path: String) -> CompileResult {
-        var loader = loaded { $0.load(source: source, path: path) }
-        return finish(&loader)
+        DeepStack.run {
+            var loader = loaded { $0.load(source: source, path: path) }
+            return finish(&loader)
+        }
     }
 
     /// Reads, parses and checks the file at `path` and every file it imports, for the
@@ -80,15 +88,19 @@ public struct Frontend: Sendable {
     /// - Returns: the diagnostics and files; ``CompileResult/program`` is always `nil`, so
     ///   ``CompileResult/hasErrors`` says whether the program would compile.
     public func check(path: String) -> CompileResult {
-        var loader = loaded(checkingWhileParsing: true) { $0.load(path: path) }
-        return finishChecking(&loader)
+        DeepStack.run {
+            var loader = loaded(checkingWhileParsing: true) { $0.load(path: path) }
+            return finishChecking(&loader)
+        }
     }
 
     /// Checks `source` as the root file at `path`, as ``check(path:)`` checks a file read
     /// from disk; its imports are read from disk, relative to `path`'s folder.
     public func check(source: String, path: String) -> CompileResult {
-        var loader = loaded(checkingWhileParsing: true) { $0.load(source: source, path: path) }
-        return finishChecking(&loader)
+        DeepStack.run {
+            var loader = loaded(checkingWhileParsing: true) { $0.load(source: source, path: path) }
+            return finishChecking(&loader)
+        }
     }
 
     /// A loader set as this frontend sets it, once `load` has read the root file (and its

@@ -48,6 +48,11 @@ package enum SagaFormatter {
     ///   ``FormatError/Code/wouldChangeProgram`` if formatting could not be done safely.
     /// - Complexity: O(n) in the length of the source: two parses and one pass.
     package static func format(_ source: String) -> Result<String, FormatError> {
+        DeepStack.run { canonicalForm(of: source) }
+    }
+
+    /// ``format(_:)``'s work, on the thread it runs on.
+    private static func canonicalForm(of source: String) -> Result<String, FormatError> {
         let (unit, diagnostics) = Parser.parse(SourceFile(path: "", text: source), fileIndex: 0)
         guard diagnostics.isEmpty else {
             let first = diagnostics.first.map { ": \($0.message)" } ?? ""

@@ -26,8 +26,9 @@ extension Parser {
             return parsePieces(bytes, starts: starts, fileIndex: fileIndex, into: Sink.self)
         }
         guard let parsed else {
-            let (unit, diagnostics) = parse(
-                file, fileIndex: fileIndex, names: &names, plansSlots: true, into: Sink.self)
+            let (unit, diagnostics) = DeepStack.run {
+                parse(file, fileIndex: fileIndex, names: &names, plansSlots: true, into: Sink.self)
+            }
             return ([unit], diagnostics)
         }
         var units: [SourceUnit] = []
@@ -76,9 +77,11 @@ extension Parser {
                 bytes: UnsafeBufferPointer(rebasing: source.bytes[..<end]), file: fileIndex, from: starts[index],
                 line: lines[index])
             var names = NameInterner()
-            let (sink, diagnostics) = parse(
-                lexer, fileIndex: fileIndex, names: &names, plansSlots: true,
-                functionsBefore: Int32(truncatingIfNeeded: functionsBefore[index]), into: Sink.self)
+            let (sink, diagnostics) = DeepStack.run {
+                parse(
+                    lexer, fileIndex: fileIndex, names: &names, plansSlots: true,
+                    functionsBefore: Int32(truncatingIfNeeded: functionsBefore[index]), into: Sink.self)
+            }
             guard diagnostics.isEmpty else { return }  // its result stays nil
             let piece = Piece(unit: sink.unit(file: fileIndex), names: names, functionsBefore: functionsBefore[index])
             results.withLock { $0[index] = piece }

@@ -83,8 +83,10 @@ package struct Parser {
     /// - Returns: the declarations that parsed, and every lexical and syntax error, in
     ///   source order. The unit is usable (if incomplete) even when there are errors.
     package static func parse(_ file: SourceFile, fileIndex: Int32) -> (unit: SourceUnit, diagnostics: [Diagnostic]) {
-        var names = NameInterner()
-        return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false, into: DeclarationList.self)
+        DeepStack.run {
+            var names = NameInterner()
+            return parse(file, fileIndex: fileIndex, names: &names, plansSlots: false, into: DeclarationList.self)
+        }
     }
 
     /// Parses one source file, numbering its identifiers in `names`, which the other files of
