@@ -25,6 +25,38 @@ import Testing
                 """)
     }
 
+    /// A record, list or parenthesis whose first item starts a new line ends on a line of its
+    /// own; one whose first item stays on its line keeps its closer where it is.
+    @Test func aBracketOpenedByALineBreakClosesOnALineOfItsOwn() {
+        #expect(
+            Self.fmt("saga main {\n  put \"x\" {\n    a: 1 }\n  let r = [\n  1,\n  2]\n  log (\n1 + 2)\n  log r\n}\n")
+                == """
+                saga main {
+                  put "x" {
+                    a: 1
+                  }
+                  let r = [
+                    1,
+                    2
+                  ]
+                  log (
+                    1 + 2
+                  )
+                  log r
+                }
+
+                """)
+        #expect(
+            Self.fmt("saga main {\n  let r = { a: 1,\n    b: 2 }\n  log r\n}\n") == """
+                saga main {
+                  let r = { a: 1,
+                    b: 2 }
+                  log r
+                }
+
+                """)
+    }
+
     /// A `;` between statements stays, a comment after it too; one that separates nothing
     /// (before a `}` or at the end of a line) goes, and a comment before it stays with the
     /// statement.

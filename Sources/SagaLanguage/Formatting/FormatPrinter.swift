@@ -8,7 +8,8 @@ import SagaCore
 ///
 /// Line breaks are the user's, except that: a block's `{` joins the line of what opens it;
 /// `else`, `catch` and `finally` join the `}` before them; a block that spans lines gets its
-/// statements on lines of their own (a break after `{` and before `}`); empty brackets close
+/// statements on lines of their own (a break after `{` and before `}`); a record, list or
+/// parenthesis whose first item starts a new line ends on a line of its own; empty brackets close
 /// up (`{}`, `[]`, `()`); blank lines shrink to one and vanish at the start of the file, after
 /// an opening bracket and before a closing one. Every such change is one the parser already
 /// accepts (it skips line breaks there), so the program stays the same.
@@ -27,8 +28,9 @@ struct FormatPrinter {
     /// The indentation level of the current output line.
     var lineIndent = 0
     /// For each open bracket, the indentation level and the number of the output line it
-    /// was opened on.
-    var openBrackets: [(indent: Int, line: Int)] = []
+    /// was opened on, and whether its first token went on a later line (`nil` before that
+    /// token): then its closer goes on a line of its own too.
+    var openBrackets: [(indent: Int, line: Int, breaksAfter: Bool?)] = []
     /// The number of the current output line (counting from 0; blank lines not counted).
     var outputLine = 0
     /// The output line of the last token printed.
@@ -142,14 +144,17 @@ struct FormatPrinter {
             newlines = max(newlines, 1)
             breakAfterOpener = false
         }
-        if isCloser, partner[i] >= 0, isMultiLineBlock(partner[i]) {
+        if isCloser, partner[i] >= 0, isMultiLineBlock(partner[i]) || openBrackets.last?.breaksAfter == true {
             newlines = max(newlines, 1)
         }
         startItem(newlines: newlines, closesBracket: isCloser, space: needsSpace(before: i))
+        if !isCloser, let open = openBrackets.last, open.breaksAfter == nil {
+            openBrackets[openBrackets.count - 1].breaksAfter = outputLine != open.line
+        }
         out += token.text
         switch token.kind {
         case .leftBrace, .leftParen, .leftBracket:
-            openBrackets.append((lineIndent, outputLine))
+            openBrackets.append((lineIndent, outputLine, nil))
             breakAfterOpener = isMultiLineBlock(i)
         case .rightBrace, .rightParen, .rightBracket:
             _ = openBrackets.popLast()
