@@ -97,13 +97,28 @@ import Testing
                 #"saga main { let id = 1; log `hi ${id}!` }"#,
                 #"1:29: error: unexpected character '`'; strings are written in double quotes, with \(…) for values: "hi \(id)!""#
             ),
+            ("saga main { var i = 0; i++ }", "1:24: error: there is no '++': write 'i = i + 1'"),
+            ("saga main { var count = 0\n  count--\n}", "2:3: error: there is no '--': write 'count = count - 1'"),
+            ("saga main { var i = 0; ++i }", "1:24: error: there is no '++': write 'i = i + 1'"),
+            ("saga main { var i = 0; i -= 1 }", "1:24: error: there is no '-=': write 'i = i - …'"),
+            ("saga main { var i = 1; i *= 2 }", "1:24: error: there is no '*=': write 'i = i * …'"),
+            ("saga main { var r = { n: 1 }; r.n *= 2 }", "1:35: error: there is no '*=': write 'r.n = r.n * …'"),
             (
-                "saga main { var i = 0; i++ }",
-                "1:26: error: expected expression after '+', found '+'; there is no '++': write 'x = x + 1'"
+                "saga main { let y = 1 + x++ }",
+                "1:27: error: expected expression after '+', found '+'; there is no '++': write 'x = x + 1'"
             ),
             (
-                "saga main { var i = 0; i -= 1 }",
-                "1:27: error: expected expression after '-', found '='; there is no '-=': write 'x = x - …'"
+                #"saga main { throw Error("boom") }"#,
+                #"1:19: error: unknown function 'Error'; there are no error classes: throw a value, such as "#
+                    + #"'throw "message"' or 'throw { message: "…", code: 42 }'"#
+            ),
+            (
+                "func f(a) { return a }\nsaga main { let r = retry(3, 1000, f, 7) }",
+                "2:26: error: 'retry' takes its operands without parentheses: write 'retry 3 delay 1000ms call f(7)'"
+            ),
+            (
+                "saga main { let r = { a: null }; log r?.a }",
+                "1:39: error: unexpected character '?'; there is no '?.': access on null gives null, so write 'x.y'"
             ),
             (
                 #"saga main { throw new Error("boom") }"#,

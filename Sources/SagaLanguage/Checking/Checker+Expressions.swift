@@ -258,12 +258,18 @@ extension Checker {
         error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
     }
 
-    /// redux-saga's channel makers, written as calls, with what to write instead.
+    /// redux-saga's channel makers and JavaScript's error constructors, written as calls, with
+    /// what to write instead.
     private static let reduxSagaFunctions = [
         "eventChannel":
             "an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
         "multicastChannel": "a channel here delivers each message to one taker; write 'channel'",
+        "Error": thrownValueAdvice, "TypeError": thrownValueAdvice, "RangeError": thrownValueAdvice,
     ]
+
+    /// What to throw instead of JavaScript's `Error("…")`.
+    private static let thrownValueAdvice =
+        "there are no error classes: throw a value, such as 'throw \"message\"' or 'throw { message: \"…\", code: 42 }'"
 
     /// A built-in call must name a built-in and give it as many arguments as it takes.
     ///

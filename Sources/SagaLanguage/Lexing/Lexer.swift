@@ -248,7 +248,12 @@ struct Lexer {
         case UInt8(ascii: ">"): pair(UInt8(ascii: "="), .greaterEqual, else: .greater)
         case UInt8(ascii: "&"): doubled(b, .and, "did you mean '&&'?")
         case UInt8(ascii: "|"): doubled(b, .or, "did you mean '||'?")
-        case UInt8(ascii: "?"): doubled(b, .coalesce, "did you mean '??'?")
+        case UInt8(ascii: "?"):
+            // `x?.y`: access on null gives null, so `x.y` is what JavaScript's `?.` does.
+            let chained = peek(1) == UInt8(ascii: ".")
+            doubled(
+                b, .coalesce,
+                chained ? "there is no '?.': access on null gives null, so write 'x.y'" : "did you mean '??'?")
         case UInt8(ascii: "'"): singleQuoted()
         case UInt8(ascii: "`"): templateLiteral()
         default:

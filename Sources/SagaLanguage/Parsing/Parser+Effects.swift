@@ -326,6 +326,13 @@ extension Parser {
                 return "\\(\(Self.sourceText(of: operand) ?? "…"))"
             }
             suggestion = "log \"\(parts.joined(separator: " "))\""
+        } else if keyword == .kwRetry, operands.count >= 3 {
+            // redux-saga's `retry(3, 1000, fn, a)`: tries, milliseconds between them, the call.
+            let wait: String
+            if case .literal(.int(let ms), _) = operands[1] { wait = "\(ms)ms" } else { wait = "…" }
+            let arguments = operands.dropFirst(3).map { Self.sourceText(of: $0) ?? "…" }.joined(separator: ", ")
+            let callee = Self.sourceText(of: operands[2]) ?? "f"
+            suggestion = "retry \(Self.sourceText(of: first) ?? "3") delay \(wait) call \(callee)(\(arguments))"
         } else if operands.count == 1, case .record(let fields, _) = first,
             let typeField = fields.first(where: { $0.key == "type" })
         {

@@ -198,8 +198,9 @@ extension Parser {
     /// expression takes, stays small.
     @inline(never)
     private mutating func parseParenthesized(_ token: CompactToken, at: SourceLocation) throws -> Expr {
-        // Right after `put` or `log`: operands written as a call's arguments, maybe.
-        let statement = (previous.kind == .kwPut || previous.kind == .kwLog) && isDirectlyAfterPrevious
+        // Right after `put`, `log` or `retry`: operands written as a call's arguments, maybe.
+        let statement =
+            (previous.kind == .kwPut || previous.kind == .kwLog || previous.kind == .kwRetry) && isDirectlyAfterPrevious
         let keyword = previous.kind
         try enterNesting()
         advance()

@@ -249,11 +249,13 @@ extension Parser {
 
     /// `target = …`, or an expression standing alone, which is an error.
     mutating func parseAssignmentOrExpression() throws -> Stmt {
+        if let error = incrementFirst() { throw error }
         guard kind.startsExpression else {
             throw fail("expected a statement, found \(found)")
         }
         let startsWithCall = kind == .identifier && nextKind == .leftParen
         let target = try parseExpression()
+        if let error = compoundAssignment(to: target) { throw error }
         if kind == .assign {
             advance()
             guard let lvalue = lvalue(from: target) else {
@@ -285,6 +287,49 @@ extension Parser {
         }
         if let error = misusedName(target) { throw error }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
+    }
+
+    /// The error for JavaScript's `++i`, `i++`, `--i`, `i--` or `i *= 2` (and `+=`, `-=`,
+    /// `/=`, `%=`) as a statement, naming the variable; `nil` for anything else.
+    ///
+    /// Out of line, as ``thrownWithNew()`` is.
+    @inline(never)
+    private mutating func incrementFirst() -> ParseError? {
+        let first = current
+        let second = window[pos + 1]
+        let third = window[pos + 2]
+        func touch(_ a: CompactToken, _ b: CompactToken) -> Bool {
+            a.line == b.line && b.column == a.column + 1
+        }
+        if first.kind == .plus || first.kind == .minus, second.kind == first.kind, touch(first, second) {
+            let name = third.kind == .identifier ? text(third) : "x"
+            let sign = first.kind.text
+            return fail("there is no '\(sign)\(sign)': write '\(name) = \(name) \(sign) 1'")
+        }
+        guard first.kind == .identifier, [.plus, .minus, .star, .slash, .percent].contains(second.kind),
+            touch(second, third)
+        else { return nil }
+        let name = text(first)
+        let sign = second.kind.text
+        if third.kind == second.kind, second.kind == .plus || second.kind == .minus {
+            return fail("there is no '\(sign)\(sign)': write '\(name) = \(name) \(sign) 1'")
+        }
+        guard third.kind == .assign else { return nil }
+        return fail("there is no '\(sign)=': write '\(name) = \(name) \(sign) …'")
+    }
+
+    /// The error for JavaScript's `x *= 2` (and `+=`, `-=`, `/=`, `%=`) where the parser
+    /// stopped before the operator; `nil` for anything else.
+    ///
+    /// Out of line, as ``thrownWithNew()`` is.
+    @inline(never)
+    private mutating func compoundAssignment(to target: Expr) -> ParseError? {
+        guard [.plus, .minus, .star, .slash, .percent].contains(kind), nextKind == .assign else { return nil }
+        let next = window[pos + 1]
+        guard next.line == current.line, next.column == current.column + 1 else { return nil }
+        let op = kind.text
+        let name = Self.sourceText(of: target) ?? "x"
+        return fail("there is no '\(op)=': write '\(name) = \(name) \(op) …'")
     }
 
     /// The error for JavaScript's `throw new Error("…")`, after `throw`; `nil` for another
