@@ -195,6 +195,15 @@ public final class Interpreter {
     package let stopRequest: StopRequest
     /// Whether ``stop()`` was called.
     var stopRequested: Bool { stopRequest.isAsked }
+    /// How many steps a task that does not wait takes between two looks for a stop.
+    @exclusivity(unchecked) var stopCheckPace = StopCheckPace()
+
+    /// A task that has not waited for a while looks for a stop asked for and at the memory
+    /// budget: whether it should pause for the run loop to stop the run.
+    func looksForStop() -> Bool {
+        stopCheckPace.look()
+        return stopRequested || budget.isOverMemory
+    }
     /// Set once a stop has cancelled the root sagas: the work that runs from then on (their
     /// `finally` blocks) runs to its end, where before it a stop ends the turn at once.
     @exclusivity(unchecked) var rootsStopped = false

@@ -101,7 +101,9 @@ struct CodeSteps {
         var bound = min(yieldAfter, maxSteps)
         // A task's steps look for a stop asked for (a signal) and at the memory budget this
         // often, however long it runs without waiting.
-        if task != nil { bound = min(bound, steps &+ Self.stepsBetweenStopChecks) }
+        if task != nil, let interpreter {
+            bound = min(bound, steps &+ interpreter._withUnsafeGuaranteedRef { $0.stopCheckPace.steps })
+        }
         if limitsRunSteps {
             let (run, overflow) = steps.addingReportingOverflow(runStepsLeft &- ran)
             if !overflow { bound = min(bound, run) }
@@ -159,16 +161,12 @@ struct CodeSteps {
         // A stop asked for, or the memory budget passed, pauses the task, as a yield does, for
         // the run loop to stop the run (see ``Interpreter/stopRun()`` and ``RunBudget``): a
         // task that never waits is stopped by them too.
-        if let interpreter, interpreter._withUnsafeGuaranteedRef({ $0.stopRequested || $0.budget.isOverMemory }) {
+        if let interpreter, interpreter._withUnsafeGuaranteedRef({ $0.looksForStop() }) {
             return false
         }
         bound = boundOfSteps()
         return true
     }
-
-    /// How many steps a task takes between two looks for a stop asked for and at the memory
-    /// budget.
-    static let stepsBetweenStopChecks = 1 << 16
 
     /// A turn of a `for` loop that goes on: a reducer's counts; a saga's loop counts its turn
     /// at the step before it.
