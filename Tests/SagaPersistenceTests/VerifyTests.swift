@@ -78,6 +78,23 @@ struct VerifyTests {
         }
     }
 
+    /// A last record whole by its length whose checksum fails may have been acknowledged: the
+    /// warning does not call it a write that never was.
+    @Test func aDamagedLastRecordIsToldFromATornOne() async throws {
+        try await withTemporaryFolder { folder in
+            try await fill(folder)
+            let log = try #require(folder.newestLog())
+            var bytes = folder.read(log)
+            bytes[bytes.count - 2] ^= 0x40
+            folder.write(log, bytes)
+            let report = FileStore.verify(directory: folder.path, options: .init(fileSystem: readOnlyFileSystem()))
+            #expect(report.isSound)
+            let message = try #require(report.warnings.first?.message)
+            #expect(message.hasPrefix("a last record of ") && message.contains("whose checksum does not match"))
+            #expect(!message.contains("never acknowledged"))
+        }
+    }
+
     @Test func leftoversAreWarnings() async throws {
         try await withTemporaryFolder { folder in
             try await fill(folder)

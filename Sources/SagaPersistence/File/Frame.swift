@@ -29,6 +29,15 @@ struct Frame {
         }
     }
 
+    /// Where the frame at `offset` of `bytes` ends by the length it declares, valid or not;
+    /// `nil` when the bytes there are too few to declare one.
+    static func declaredEnd(of bytes: [UInt8], at offset: Int) -> Int? {
+        guard offset >= 0, bytes.count - offset >= prefixSize else { return nil }
+        var length = 0
+        for i in 0..<4 { length |= Int(bytes[offset + i]) << (8 * i) }
+        return offset + prefixSize + length
+    }
+
     /// The valid frame at `offset` of `file`, or nil when the bytes there are not one: too
     /// short, a length out of range, a type not in `types`, or a checksum mismatch.
     ///

@@ -44,6 +44,11 @@ struct StoreScan {
     /// tail is only the zeros the log was extended by.
     var tornContent: [UInt8] = []
 
+    /// Whether the torn tail is one record by its length, whose checksum fails: a record
+    /// damaged after it was written (perhaps acknowledged) as much as a write a crash
+    /// interrupted.
+    var tornTailIsWholeRecord = false
+
     /// The torn tail of the newest log: where it starts and how long it is.
     var tornTail: (name: String, offset: Int, bytes: Int)? {
         guard let log = newestLog, log.validEnd < log.size else { return nil }
@@ -110,6 +115,7 @@ struct StoreScan {
                 newestLog = (name, g, header, validEnd, bytes.count)
                 let end = (bytes.lastIndex { $0 != 0 } ?? 0) + 1
                 if end > validEnd { tornContent = Array(bytes[validEnd..<end]) }
+                tornTailIsWholeRecord = Frame.declaredEnd(of: bytes, at: validEnd) == bytes.count
             }
         }
     }

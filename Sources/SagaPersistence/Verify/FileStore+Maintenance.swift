@@ -44,11 +44,16 @@ extension FileStore {
         guard report.problem == nil else { return report }
         report.entities = scan.index.counts
         if let torn = scan.tornTail {
+            let what =
+                scan.tornTailIsWholeRecord
+                ? "a last record of \(torn.bytes) bytes whose checksum does not match (damaged after it was "
+                    + "written, and perhaps acknowledged; or a write a crash interrupted)"
+                : "a torn tail of \(torn.bytes) bytes after the last whole record (a write a crash interrupted, "
+                    + "never acknowledged; zeros the log was extended by; or a log cut short, whose last records "
+                    + "are lost)"
             report.warnings.append(
                 StoreReport.Warning(
-                    "a torn tail of \(torn.bytes) bytes after the last whole record (a write a crash interrupted, "
-                        + "never acknowledged; zeros the log was extended by; or a log cut short, whose last records "
-                        + "are lost); opening the store cuts it"
+                    what + "; opening the store cuts it"
                         + (scan.tornTailKeeper.map { ", keeping its bytes in \($0)" } ?? ""),
                     path: dir.path(of: torn.name), offset: torn.offset))
         }
