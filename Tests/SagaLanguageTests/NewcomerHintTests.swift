@@ -14,6 +14,15 @@ import Testing
         #expect(CheckerTests.errors(#"saga main { log a }"#) == ["1:17: error: unknown variable 'a'"])
     }
 
+    @Test func aPutWhosePayloadIsALiteralThatIsNoRecordIsWarnedAbout() {
+        #expect(
+            CheckerTests.diagnostics(#"saga main { put "job" 5 }"#) == [
+                #"1:23: warning: the payload of put "job" must be a record, got number: this fails whenever it runs; "#
+                    + #"write put "job" { value: 5 }"#
+            ])
+        #expect(CheckerTests.diagnostics(#"saga main { put "job" { n: 5 } }"#).isEmpty)
+    }
+
     @Test func aRecordLiteralRepeatingAKeyIsWarnedAbout() {
         #expect(
             CheckerTests.diagnostics(#"saga main { let r = {a: 1, b: 2, a: 3}; log r }"#) == [
@@ -97,6 +106,47 @@ import Testing
                 #"saga main { let id = 1; log `hi ${id}!` }"#,
                 #"1:29: error: unexpected character '`'; strings are written in double quotes, with \(…) for values: "hi \(id)!""#
             ),
+            (
+                "saga main { let t = select(s => s.cart.items[0].total) }",
+                "1:27: error: select takes an expression of the state, not a function: write 'select state.cart.items[0].total'"
+            ),
+            (
+                "saga main { let s = select() }",
+                "1:27: error: select takes no parentheses: write 'select' for the whole state, or 'select state.user'"
+            ),
+            (
+                "func getUser(s) { return s.user }\nsaga main { let u = select(getUser) }",
+                "2:28: error: 'getUser' is a function, not a value: to run it, write 'call getUser(…)' (for redux-saga's "
+                    + "select(getUser): 'let s = select', then 'let v = call getUser(s)')"
+            ),
+            ("saga main { cancel() }", "1:19: error: write 'cancel' to cancel this task, or 'cancel t' for the task t"),
+            (
+                "saga main { let k = Object.keys({ a: 1 }) }",
+                "1:21: error: there is no 'Object.keys': the built-in 'keys(r)' does its work"
+            ),
+            (
+                "saga main { rollback }",
+                "1:13: error: 'rollback' alone does nothing; to run a function, write 'call rollback()'"
+            ),
+            (
+                #"saga main { debounce("search/input", 300, onInput) }"#,
+                #"1:21: error: 'debounce' takes its operands without parentheses: write "#
+                    + #"'debounce 300ms "search/input" as a { call onInput(a) }'"#
+            ),
+            (
+                #"saga main { throttle(500, "move", onMove, 1) }"#,
+                #"1:21: error: 'throttle' takes its operands without parentheses: write "#
+                    + #"'throttle 500ms "move" as a { call onMove(a, 1) }'"#
+            ),
+            (
+                #"saga main { debounce 300ms "search/input" onInput }"#,
+                #"1:43: error: expected 'as' after the pattern of 'debounce', found 'onInput': a watcher's body is a "#
+                    + #"block that names the action: write 'debounce 300ms "search/input" as a { call onInput(a) }'"#
+            ),
+            (
+                #"saga main { let ch = actionChannel("job", buffers.expanding(10)) }"#,
+                #"1:35: error: 'actionChannel' takes its operands without parentheses: write 'actionChannel "job" buffer N KIND'"#
+            ),
             ("saga main { var i = 0; i++ }", "1:24: error: there is no '++': write 'i = i + 1'"),
             ("saga main { var count = 0\n  count--\n}", "2:3: error: there is no '--': write 'count = count - 1'"),
             ("saga main { var i = 0; ++i }", "1:24: error: there is no '++': write 'i = i + 1'"),
@@ -130,7 +180,7 @@ import Testing
             ),
             (
                 #"saga main { let c = select(state => state.count) }"#,
-                "1:27: error: select takes an expression of the state, not a function: write 'select state.user'"
+                "1:27: error: select takes an expression of the state, not a function: write 'select state.count'"
             ),
             (
                 "function* worker() { }",

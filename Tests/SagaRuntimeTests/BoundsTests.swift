@@ -91,6 +91,16 @@ import Testing
             ])
     }
 
+    /// JavaScript's `xs.length` fails, saying what gives a list's or a string's length.
+    @Test func readingLengthOfAListSaysLen() async {
+        let run = await runConfigured(
+            #"saga main { let xs = [1, 2]; try { log xs.length } catch e { log e.message }; log "ab".size }"#,
+            input: []
+        ) { _ in }
+        #expect(run.lines.first == "cannot read '.length' of a list; write len(x)")
+        #expect(run.errors.first?.contains("cannot read '.size' of a string; write len(x)") == true)
+    }
+
     @Test func aFullActionChannelIsReportedOnceAndFailsTheRun() async {
         let source = """
             saga main { let ch = actionChannel "x"; take "never" }

@@ -80,7 +80,7 @@ import Testing
     @Test func namesTheLineAndColumnOfAJSONError() throws {
         let text =
             "{\"type\":\"a\"}\n{\"type\":\"é\",}\n[1]\n{\"x\":1}\n{\"at\":-1,\"action\":{\"type\":\"a\"}}\n"
-            + "{\"at\":1,\"action\":{\"type\":\"a\"},\"extra\":2}\n"
+            + "{\"at\":1,\"action\":{\"type\":\"a\"},\"extra\":2}\n{\"at\":1e20,\"action\":{\"type\":\"a\"}}\n"
         let lines = try transcript(ofFile: text)
         #expect(
             lines == [
@@ -90,6 +90,7 @@ import Testing
                     + #"or {"channel": NAME, "value": …}"#,
                 "error 5: 'at' must be a whole number of milliseconds ≥ 0",
                 "error 6: a timed line has no 'extra': it has 'at' and 'action' (the action's fields go in it)",
+                "error 7: 'at' is too large: the clock counts milliseconds below 2^63",
             ])
         #expect(try transcript(ofFile: [0x7B, 0x22, 0xFF, 0x22, 0x7D]) == ["error 1: invalid UTF-8 (column 3)"])
     }

@@ -6,13 +6,16 @@ import SagaCore
 extension Checker {
     /// A look-up of the program's declared names that waited until every name was known.
     ///
-    /// Only two things in a body's check read what the program declares: which function a
-    /// `call`, `fork` or `spawn` names (``resolveCallee(_:argumentCount:)``), and the message
-    /// for a built-in's name that is not one (``checkBuiltin(_:argumentCount:at:inReducer:)``).
+    /// Only three things in a body's check read what the program declares: which function a
+    /// `call`, `fork` or `spawn` names (``resolveCallee(_:argumentCount:)``), the message for a
+    /// built-in's name that is not one (``checkBuiltin(_:argumentCount:at:inReducer:)``), and
+    /// the message for a variable no declaration names (``reportUnknown(_:hint:)``).
     struct DeferredLookup: Sendable {
         enum Kind: Sendable {
             case callee(Callee, argumentCount: Int)
             case builtin(String, argumentCount: Int, SourceLocation, inReducer: Bool)
+            /// A variable no visible declaration names, with the hint made where it was read.
+            case variable(Variable, hint: String)
         }
 
         var kind: Kind
@@ -95,6 +98,8 @@ extension Checker {
                     _ = resolveCallee(callee, argumentCount: argumentCount)
                 case .builtin(let name, let argumentCount, let location, let inReducer):
                     checkBuiltin(name, argumentCount: argumentCount, at: location, inReducer: inReducer)
+                case .variable(let variable, let hint):
+                    reportUnknown(variable, hint: hint)
                 }
             }
             diagnostics += check.diagnostics[reported...]

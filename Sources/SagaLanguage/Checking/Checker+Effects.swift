@@ -60,6 +60,10 @@ extension Checker {
                     "the payload of put \"\(type)\" must not hold 'type'; to put a whole action, write put { type: …, … }",
                     at: at)
             }
+            // `put "job" 5`: a payload that is no record fails whenever it runs.
+            if case .literal(.string(let type), _) = first, case .literal(let payload, let at)? = second {
+                warnOfPayload(payload, type: type, at: at)
+            }
             // A literal that is no action, type or channel fails whenever it runs (a warning, as
             // for `cancel`).
             if case .literal(let value, let at) = first {
@@ -459,5 +463,19 @@ extension Checker {
     static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
         if let plural { return "\(n) \(n == 1 ? singular : plural)" }
         return "\(n) \(singular)\(n == 1 ? "" : "s")"
+    }
+
+    /// Warns of a literal payload of `put "type" …` that is no record: the put fails whenever
+    /// it runs.
+    @inline(never)
+    private mutating func warnOfPayload(_ payload: Value, type: String, at: SourceLocation) {
+        switch payload {
+        case .record, .null: return
+        default:
+            warning(
+                "the payload of put \"\(type)\" must be a record, got \(payload.kindName): this fails whenever it runs; "
+                    + "write put \"\(type)\" { value: \(payload.canonicalJSON) }",
+                at: at)
+        }
     }
 }

@@ -255,16 +255,38 @@ extension Checker {
                 hint.isEmpty
                 ? "; in a 'where' condition the action is 'it'" : hint + " (in a 'where' condition the action is 'it')"
         }
-        error("unknown variable '\(variable.name)'\(hint)", at: variable.location)
+        // Whether the name is a function's waits, while the program's names are not all known.
+        if deferredLookups != nil {
+            deferredLookups?.append(DeferredLookup(.variable(variable, hint: hint), at: diagnostics.count))
+            return
+        }
+        reportUnknown(variable, hint: hint)
     }
 
-    /// redux-saga's channel makers and JavaScript's error constructors, written as calls, with
-    /// what to write instead.
+    /// The error for a variable that no visible declaration names, once the program's names are
+    /// known: a function's name read as a value (redux-saga's `select(getUser)`) says how to
+    /// call it.
+    mutating func reportUnknown(_ variable: Variable, hint: String) {
+        let name = variable.name
+        if functionIndex(of: name) != nil {
+            error(
+                "'\(name)' is a function, not a value: to run it, write 'call \(name)(…)' (for redux-saga's "
+                    + "select(\(name)): 'let s = select', then 'let v = call \(name)(s)')",
+                at: variable.location)
+            return
+        }
+        error("unknown variable '\(name)'\(hint)", at: variable.location)
+    }
+
+    /// redux-saga's channel makers and JavaScript's error constructors and conversions,
+    /// written as calls, with what to write instead.
     private static let reduxSagaFunctions = [
         "eventChannel":
             "an event channel comes from a host function (see “Event channels”: the host sends, and closes it)",
         "multicastChannel": "a channel here delivers each message to one taker; write 'channel'",
         "Error": thrownValueAdvice, "TypeError": thrownValueAdvice, "RangeError": thrownValueAdvice,
+        "String": "write 'str(x)'", "Number": "write 'number(x)'", "parseInt": "write 'int(s)'",
+        "parseFloat": "write 'number(s)'",
     ]
 
     /// What to throw instead of JavaScript's `Error("…")`.

@@ -127,12 +127,7 @@ extension Parser {
             let payload = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .put(target, payload, at)
         case .kwSelect:
-            // redux-saga's `select(s => s.user)`.
-            if kind == .leftParen, nextKind == .identifier || nextKind == .kwState, window[pos + 2].kind == .assign,
-                window[pos + 3].kind == .greater
-            {
-                throw fail("select takes an expression of the state, not a function: write 'select state.user'")
-            }
+            if kind == .leftParen, let error = reduxSagaSelect() { throw error }
             let selector = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .select(selector, at)
         case .kwCall:
@@ -150,6 +145,10 @@ extension Parser {
         case .kwJoin:
             return .join(try parseExpression(), at)
         case .kwCancel:
+            // redux-saga's `cancel()`, which cancels the task it runs in.
+            if kind == .leftParen, nextKind == .rightParen {
+                throw fail("write 'cancel' to cancel this task, or 'cancel t' for the task t")
+            }
             let task = kind.startsExpression && isOnSameLine ? try parseExpression() : nil
             return .cancel(task, at)
         case .kwDelay:
@@ -180,6 +179,37 @@ extension Parser {
         default:
             throw fail("expected an effect, found \(describe(keyword))", at: at)
         }
+    }
+
+    /// The error for redux-saga's `select(s => s.user)` or `select()`, the current token
+    /// being the `(`; `nil` for a parenthesised selector of this language (`select (state.a)`).
+    ///
+    /// Out of line, so that ``parseEffect()``'s frame stays small.
+    @inline(never)
+    private mutating func reduxSagaSelect() -> ParseError? {
+        if nextKind == .rightParen {
+            return fail("select takes no parentheses: write 'select' for the whole state, or 'select state.user'")
+        }
+        guard nextKind == .identifier || nextKind == .kwState, window[pos + 2].kind == .assign,
+            window[pos + 3].kind == .greater
+        else { return nil }
+        let open = location(current)
+        let parameter = nextKind == .kwState ? "state" : text(window[pos + 1])
+        for _ in 0..<4 { advance() }
+        let reported = diagnostics.count
+        let body = try? parseExpression()
+        diagnostics.removeLast(diagnostics.count - reported)
+        var selector = "state.user"
+        if let body, let text = Self.sourceText(of: body) {
+            if text == parameter {
+                selector = "state"
+            } else if text.hasPrefix(parameter + "."), text.count > parameter.count + 1 {
+                selector = "state" + text.dropFirst(parameter.count)
+            } else if text.hasPrefix(parameter + "[") {
+                selector = "state" + text.dropFirst(parameter.count)
+            }
+        }
+        return fail("select takes an expression of the state, not a function: write 'select \(selector)'", at: open)
     }
 
     /// A channel's `buffer N [KIND]`, if there is one: its size and kind (`dropping` when none
@@ -286,7 +316,12 @@ extension Parser {
         switch expr {
         case .variable(let v): return v.name
         case .literal(let value, _): return value.canonicalJSON
+        case .state: return "state"
+        case .it: return "it"
         case .member(let base, let name, _): return sourceText(of: base).map { "\($0).\(name)" }
+        case .index(let base, let index, _):
+            guard let base = sourceText(of: base), let index = sourceText(of: index) else { return nil }
+            return "\(base)[\(index)]"
         case .list(let items, _):
             let texts = items.map { sourceText(of: $0) ?? "…" }
             return "[\(texts.joined(separator: ", "))]"
@@ -326,6 +361,22 @@ extension Parser {
                 return "\\(\(Self.sourceText(of: operand) ?? "…"))"
             }
             suggestion = "log \"\(parts.joined(separator: " "))\""
+        } else if keyword == .kwDebounce || keyword == .kwThrottle, operands.count >= 3 {
+            // redux-saga's `debounce(300, "type", worker, …)`: the wait, the pattern, the saga
+            // (the first two in either order, as a newcomer may have them).
+            let waitFirst: Bool
+            if case .literal(.string, _) = operands[0] { waitFirst = false } else { waitFirst = true }
+            let (waitOperand, pattern) = waitFirst ? (operands[0], operands[1]) : (operands[1], operands[0])
+            let wait: String
+            if case .literal(.int(let ms), _) = waitOperand { wait = "\(ms)ms" } else { wait = "100ms" }
+            let arguments = (["a"] + operands.dropFirst(3).map { Self.sourceText(of: $0) ?? "…" })
+                .joined(separator: ", ")
+            suggestion =
+                "\(keyword.text) \(wait) \(Self.sourceText(of: pattern) ?? "\"type\"") as a { "
+                + "call \(Self.sourceText(of: operands[2]) ?? "worker")(\(arguments)) }"
+        } else if keyword == .kwActionChannel {
+            // redux-saga's `actionChannel("type", buffers.sliding(5))`.
+            suggestion = "actionChannel \(Self.sourceText(of: first) ?? "\"type\"") buffer N KIND"
         } else if keyword == .kwRetry, operands.count >= 3 {
             // redux-saga's `retry(3, 1000, fn, a)`: tries, milliseconds between them, the call.
             let wait: String
@@ -382,6 +433,26 @@ extension Parser {
         return name
     }
 
+    /// The error for redux-saga's habit of naming the worker after a watcher's pattern
+    /// (`every "x" onX`): the body is a block that binds the action.
+    @inline(never)
+    private mutating func workerAfterPattern(
+        of keyword: CompactToken, _ duration: Expr?, _ pattern: Pattern
+    ) -> ParseError {
+        let worker = text(current)
+        let wait: String
+        switch duration {
+        case .literal(.int(let ms), _)?: wait = " \(ms)ms"
+        case let duration?: wait = " " + (Self.sourceText(of: duration) ?? "100ms")
+        case nil: wait = ""
+        }
+        let shown: String
+        if case .expr(let e) = pattern, let text = Self.sourceText(of: e) { shown = text } else { shown = "*" }
+        return fail(
+            "expected 'as' after the pattern of '\(keyword.kind.text)', found '\(worker)': a watcher's body is a block "
+                + "that names the action: write '\(keyword.kind.text)\(wait) \(shown) as a { call \(worker)(a) }'")
+    }
+
     /// `every P as a { B }`, `throttle D P as a { B }` and their kin.
     mutating func parseWatcher() throws -> Watcher {
         let keyword = advance()
@@ -407,6 +478,7 @@ extension Parser {
             }
         }
         let pattern = try parsePattern(after: "'\(keyword.kind.text)'")
+        if kind == .identifier, isOnSameLine { throw workerAfterPattern(of: keyword, duration, pattern) }
         try expect(.kwAs, "expected 'as' after the pattern of '\(keyword.kind.text)'")
         var binding = try expectVariable("expected a name for the action after 'as'")
         // The loop's hidden variable takes a slot before the binding, as in the checker.

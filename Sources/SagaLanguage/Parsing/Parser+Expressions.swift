@@ -152,6 +152,9 @@ extension Parser {
                 "there is no console: write 'log \"…\"', with \\(x) for a value, as in log \"count: \\(n)\"",
                 at: callee.location)
         }
+        if let name = Self.dottedName(callee), let builtin = Self.javaScriptGlobals[name] {
+            return fail("there is no '\(name)': the built-in '\(builtin)' does its work", at: callee.location)
+        }
         if let name = Self.dottedName(callee) {
             return fail(
                 "'\(name)' is called without 'call': write 'call \(name)(…)'; in an expression only built-ins are called",
@@ -159,6 +162,14 @@ extension Parser {
         }
         return fail("functions other than built-ins run only through call, fork or spawn")
     }
+
+    /// JavaScript's global functions, with the built-in that does their work here.
+    static let javaScriptGlobals = [
+        "Object.keys": "keys(r)", "Object.values": "values(r)", "Object.assign": "a + b",
+        "JSON.stringify": "json(x)", "JSON.parse": "parseJson(s)", "Math.max": "max(a, b)",
+        "Math.min": "min(a, b)", "Math.floor": "floor(x)", "Math.abs": "abs(x)", "Date.now": "now()",
+        "Number.parseInt": "int(s)",
+    ]
 
     /// JavaScript's methods of arrays, strings and objects, with what does their work here.
     static let javaScriptMethods = [
@@ -200,7 +211,8 @@ extension Parser {
     private mutating func parseParenthesized(_ token: CompactToken, at: SourceLocation) throws -> Expr {
         // Right after `put`, `log` or `retry`: operands written as a call's arguments, maybe.
         let statement =
-            (previous.kind == .kwPut || previous.kind == .kwLog || previous.kind == .kwRetry) && isDirectlyAfterPrevious
+            [.kwPut, .kwLog, .kwRetry, .kwDebounce, .kwThrottle, .kwActionChannel].contains(previous.kind)
+            && isDirectlyAfterPrevious
         let keyword = previous.kind
         try enterNesting()
         advance()

@@ -286,6 +286,10 @@ extension Parser {
             throw fail("unknown statement '\(v.name)'; did you mean '\(keyword)'?", at: target.location)
         }
         if let error = misusedName(target) { throw error }
+        if case .variable(let v) = target {
+            throw fail(
+                "'\(v.name)' alone does nothing; to run a function, write 'call \(v.name)()'", at: target.location)
+        }
         throw fail("expression result unused; only effects can stand alone", at: target.location)
     }
 

@@ -98,7 +98,13 @@ struct Evaluator {
     /// be set up at every entry of the code loop that reads members.
     @inline(never)
     private static func cannotRead(_ key: String, of base: Value) -> SagaError {
-        SagaError.typeError("cannot read '.\(key)' of a \(base.kindName)")
+        // JavaScript's `xs.length`: a list's or a string's length is a built-in's.
+        let hint: String
+        switch base {
+        case .list, .string: hint = key == "length" || key == "size" || key == "count" ? "; write len(x)" : ""
+        default: hint = ""
+        }
+        return SagaError.typeError("cannot read '.\(key)' of a \(base.kindName)\(hint)")
     }
 
     /// What needs a bool (see ``needs(_:_:)``).

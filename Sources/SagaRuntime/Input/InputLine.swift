@@ -101,6 +101,9 @@ struct InputLine {
     /// An `at`: whole milliseconds, not negative.
     private static func time(_ value: Value, line: Int) throws(InputError) -> Int {
         guard let ms = Evaluator.integer(value), ms >= 0 else {
+            if case .double(let d) = value, d >= 0x1p63, d.rounded() == d {
+                throw InputError(line: line, message: "'at' is too large: the clock counts milliseconds below 2^63")
+            }
             throw InputError(line: line, message: "'at' must be a whole number of milliseconds ≥ 0")
         }
         return ms
