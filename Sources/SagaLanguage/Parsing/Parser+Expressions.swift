@@ -210,9 +210,11 @@ extension Parser {
     @inline(never)
     private mutating func parseParenthesized(_ token: CompactToken, at: SourceLocation) throws -> Expr {
         // Right after `put`, `log` or `retry`: operands written as a call's arguments, maybe.
-        let statement =
-            [.kwPut, .kwLog, .kwRetry, .kwDebounce, .kwThrottle, .kwActionChannel].contains(previous.kind)
-            && isDirectlyAfterPrevious
+        let statement: Bool
+        switch previous.kind {
+        case .kwPut, .kwLog, .kwRetry, .kwDebounce, .kwThrottle, .kwActionChannel: statement = isDirectlyAfterPrevious
+        default: statement = false
+        }
         let keyword = previous.kind
         try enterNesting()
         advance()

@@ -310,7 +310,7 @@ extension Parser {
             let sign = first.kind.text
             return fail("there is no '\(sign)\(sign)': write '\(name) = \(name) \(sign) 1'")
         }
-        guard first.kind == .identifier, [.plus, .minus, .star, .slash, .percent].contains(second.kind),
+        guard first.kind == .identifier, Self.isArithmetic(second.kind),
             touch(second, third)
         else { return nil }
         let name = text(first)
@@ -328,12 +328,21 @@ extension Parser {
     /// Out of line, as ``thrownWithNew()`` is.
     @inline(never)
     private mutating func compoundAssignment(to target: Expr) -> ParseError? {
-        guard [.plus, .minus, .star, .slash, .percent].contains(kind), nextKind == .assign else { return nil }
+        guard Self.isArithmetic(kind), nextKind == .assign else { return nil }
         let next = window[pos + 1]
         guard next.line == current.line, next.column == current.column + 1 else { return nil }
         let op = kind.text
         let name = Self.sourceText(of: target) ?? "x"
         return fail("there is no '\(op)=': write '\(name) = \(name) \(op) …'")
+    }
+
+    /// Whether `kind` is `+`, `-`, `*`, `/` or `%`, which JavaScript also writes as `+=` and the
+    /// like.
+    private static func isArithmetic(_ kind: TokenKind) -> Bool {
+        switch kind {
+        case .plus, .minus, .star, .slash, .percent: return true
+        default: return false
+        }
     }
 
     /// The error for JavaScript's `throw new Error("…")`, after `throw`; `nil` for another
