@@ -147,6 +147,10 @@ import Testing
                 #"saga main { let ch = actionChannel("job", buffers.expanding(10)) }"#,
                 #"1:35: error: 'actionChannel' takes its operands without parentheses: write 'actionChannel "job" buffer N KIND'"#
             ),
+            (
+                #"saga main { race { take "a", timeout: delay 1s } }"#,
+                #"1:25: error: 'race' names its entries, as in race { a: take "X", timeout: delay 1s }"#
+            ),
             ("saga main { var i = 0; i++ }", "1:24: error: there is no '++': write 'i = i + 1'"),
             ("saga main { var count = 0\n  count--\n}", "2:3: error: there is no '--': write 'count = count - 1'"),
             ("saga main { var i = 0; ++i }", "1:24: error: there is no '++': write 'i = i + 1'"),

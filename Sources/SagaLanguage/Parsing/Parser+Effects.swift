@@ -270,6 +270,16 @@ extension Parser {
         }
     }
 
+    /// The error for an entry of `race` or `all` written without its name, as redux-saga's
+    /// `race([take(…), …])` has them (`race { take "a", … }`); `nil` when `key` is no effect's
+    /// keyword.
+    @inline(never)
+    private mutating func unnamedEntry(_ key: String, of owner: String) -> ParseError? {
+        let effects: Set<String> = ["take", "put", "call", "delay", "select", "fork", "spawn", "join", "race", "all"]
+        guard effects.contains(key) else { return nil }
+        return fail("'\(owner)' names its entries, as in \(owner) { a: take \"X\", timeout: delay 1s }")
+    }
+
     /// `{ key: EFFECT, "key": EFFECT, }` of `race` and `all`; newlines do not matter inside.
     mutating func parseEffectEntries(of owner: String) throws -> [EffectEntry] {
         try enterNesting()
@@ -278,6 +288,7 @@ extension Parser {
         var entries: [EffectEntry] = []
         while kind != .rightBrace {
             let key = try parseKey(in: "'\(owner)'")
+            if kind != .colon, let error = unnamedEntry(key, of: owner) { throw error }
             try expect(.colon, "expected ':' after key '\(key)' in '\(owner)'")
             entries.append(EffectEntry(key: key, effect: try parseAnyEffect()))
             // A comma, or a new line before the next `key:`, separates the entries.
