@@ -119,6 +119,11 @@ import Testing
                 "2:28: error: 'getUser' is a function, not a value: to run it, write 'call getUser(…)' (for redux-saga's "
                     + "select(getUser): 'let s = select', then 'let v = call getUser(s)')"
             ),
+            (
+                "func getUser(s) { return s.user }\nsaga main { let u = select getUser(state) }",
+                "2:28: error: 'getUser' is a saga function, which a select cannot run: write 'let s = select', then "
+                    + "'let v = call getUser(s)'"
+            ),
             ("saga main { cancel() }", "1:19: error: write 'cancel' to cancel this task, or 'cancel t' for the task t"),
             (
                 "saga main { let k = Object.keys({ a: 1 }) }",

@@ -8,12 +8,12 @@ extension Checker {
     ///
     /// Only three things in a body's check read what the program declares: which function a
     /// `call`, `fork` or `spawn` names (``resolveCallee(_:argumentCount:)``), the message for a
-    /// built-in's name that is not one (``checkBuiltin(_:argumentCount:at:inReducer:)``), and
+    /// built-in's name that is not one (``checkBuiltin(_:argumentCount:at:inReducer:inSelect:)``), and
     /// the message for a variable no declaration names (``reportUnknown(_:hint:)``).
     struct DeferredLookup: Sendable {
         enum Kind: Sendable {
             case callee(Callee, argumentCount: Int)
-            case builtin(String, argumentCount: Int, SourceLocation, inReducer: Bool)
+            case builtin(String, argumentCount: Int, SourceLocation, inReducer: Bool, inSelect: Bool)
             /// A variable no visible declaration names, with the hint made where it was read.
             case variable(Variable, hint: String)
         }
@@ -96,8 +96,9 @@ extension Checker {
                 switch lookup.kind {
                 case .callee(let callee, let argumentCount):
                     _ = resolveCallee(callee, argumentCount: argumentCount)
-                case .builtin(let name, let argumentCount, let location, let inReducer):
-                    checkBuiltin(name, argumentCount: argumentCount, at: location, inReducer: inReducer)
+                case .builtin(let name, let argumentCount, let location, let inReducer, let inSelect):
+                    checkBuiltin(
+                        name, argumentCount: argumentCount, at: location, inReducer: inReducer, inSelect: inSelect)
                 case .variable(let variable, let hint):
                     reportUnknown(variable, hint: hint)
                 }

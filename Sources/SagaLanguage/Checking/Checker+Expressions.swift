@@ -300,14 +300,17 @@ extension Checker {
     /// A name that is not a built-in's waits, while the program's names are not all known
     /// (``deferredLookups``), since its message depends on what the program declares.
     mutating func checkBuiltin(
-        _ name: String, argumentCount: Int, at location: SourceLocation, inReducer: Bool? = nil
+        _ name: String, argumentCount: Int, at location: SourceLocation, inReducer: Bool? = nil,
+        inSelect: Bool? = nil
     ) {
         let inReducer = inReducer ?? context.inReducer
+        let inSelect = inSelect ?? (context.stateReadable && !inReducer)
         guard let builtin = Builtin(rawValue: name) else {
             if deferredLookups != nil {
                 deferredLookups?.append(
                     DeferredLookup(
-                        .builtin(name, argumentCount: argumentCount, location, inReducer: inReducer),
+                        .builtin(
+                            name, argumentCount: argumentCount, location, inReducer: inReducer, inSelect: inSelect),
                         at: diagnostics.count))
                 return
             }
@@ -316,6 +319,12 @@ extension Checker {
                 error(
                     "'\(name)' is a \(isSagaFunction ? "saga" : "host") function, which a reducer cannot call; "
                         + "reducers are pure: call it in a saga and put what it returns",
+                    at: location)
+            } else if isSagaFunction, inSelect {
+                // redux-saga's `select(getUser)`, written `select getUser(state)`.
+                error(
+                    "'\(name)' is a saga function, which a select cannot run: write 'let s = select', then "
+                        + "'let v = call \(name)(s)'",
                     at: location)
             } else if isSagaFunction {
                 error("'\(name)' is a saga function; call it with call, fork or spawn", at: location)
