@@ -200,14 +200,10 @@ extension Parser {
         let body = try? parseExpression()
         diagnostics.removeLast(diagnostics.count - reported)
         var selector = "state.user"
-        if let body, let text = Self.sourceText(of: body) {
-            if text == parameter {
-                selector = "state"
-            } else if text.hasPrefix(parameter + "."), text.count > parameter.count + 1 {
-                selector = "state" + text.dropFirst(parameter.count)
-            } else if text.hasPrefix(parameter + "[") {
-                selector = "state" + text.dropFirst(parameter.count)
-            }
+        if let body, let text = Self.sourceText(of: body),
+            text == parameter || text.hasPrefix(parameter + ".") || text.hasPrefix(parameter + "[")
+        {
+            selector = "state" + text.dropFirst(parameter.count)
         }
         return fail("select takes an expression of the state, not a function: write 'select \(selector)'", at: open)
     }
@@ -344,6 +340,13 @@ extension Parser {
         }
     }
 
+    /// A duration as the source writes it: a whole number of milliseconds (a literal such as
+    /// `300` or `300ms`) as `300ms`, another expression as ``sourceText(of:)`` gives it.
+    static func durationText(of expr: Expr) -> String? {
+        if case .literal(.int(let ms), _) = expr { return "\(ms)ms" }
+        return sourceText(of: expr)
+    }
+
     /// The error for redux-saga's `retry(3, 1000, fn)` written `retry 3 1000 …`: the wait
     /// follows `delay`.
     ///
@@ -378,8 +381,7 @@ extension Parser {
             let waitFirst: Bool
             if case .literal(.string, _) = operands[0] { waitFirst = false } else { waitFirst = true }
             let (waitOperand, pattern) = waitFirst ? (operands[0], operands[1]) : (operands[1], operands[0])
-            let wait: String
-            if case .literal(.int(let ms), _) = waitOperand { wait = "\(ms)ms" } else { wait = "100ms" }
+            let wait = Self.durationText(of: waitOperand) ?? "100ms"
             let arguments = (["a"] + operands.dropFirst(3).map { Self.sourceText(of: $0) ?? "…" })
                 .joined(separator: ", ")
             suggestion =
@@ -390,8 +392,7 @@ extension Parser {
             suggestion = "actionChannel \(Self.sourceText(of: first) ?? "\"type\"") buffer N KIND"
         } else if keyword == .kwRetry, operands.count >= 3 {
             // redux-saga's `retry(3, 1000, fn, a)`: tries, milliseconds between them, the call.
-            let wait: String
-            if case .literal(.int(let ms), _) = operands[1] { wait = "\(ms)ms" } else { wait = "…" }
+            let wait = Self.durationText(of: operands[1]) ?? "…"
             let arguments = operands.dropFirst(3).map { Self.sourceText(of: $0) ?? "…" }.joined(separator: ", ")
             let callee = Self.sourceText(of: operands[2]) ?? "f"
             suggestion = "retry \(Self.sourceText(of: first) ?? "3") delay \(wait) call \(callee)(\(arguments))"
@@ -451,12 +452,7 @@ extension Parser {
         of keyword: CompactToken, _ duration: Expr?, _ pattern: Pattern
     ) -> ParseError {
         let worker = text(current)
-        let wait: String
-        switch duration {
-        case .literal(.int(let ms), _)?: wait = " \(ms)ms"
-        case let duration?: wait = " " + (Self.sourceText(of: duration) ?? "100ms")
-        case nil: wait = ""
-        }
+        let wait = duration.map { " " + (Self.durationText(of: $0) ?? "100ms") } ?? ""
         let shown: String
         if case .expr(let e) = pattern, let text = Self.sourceText(of: e) { shown = text } else { shown = "*" }
         return fail(

@@ -57,7 +57,13 @@ extension Parser {
     /// Whether the current token follows a one-character token with no space between them
     /// (`++`, `+=`).
     private var touchesPrevious: Bool {
-        current.line == previous.line && current.column == previous.column + 1
+        Self.touches(previous, current)
+    }
+
+    /// Whether `b` follows `a`, a one-character token, with no space between them (`++`,
+    /// `*=`).
+    static func touches(_ a: CompactToken, _ b: CompactToken) -> Bool {
+        a.line == b.line && b.column == a.column + 1
     }
 
     /// `true` for `saga`, `func`, `reduce`, `import`, and `state {`: a token that can only

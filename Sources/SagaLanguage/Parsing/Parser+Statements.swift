@@ -249,7 +249,7 @@ extension Parser {
 
     /// `target = …`, or an expression standing alone, which is an error.
     mutating func parseAssignmentOrExpression() throws -> Stmt {
-        if let error = incrementFirst() { throw error }
+        if let error = javaScriptUpdate() { throw error }
         guard kind.startsExpression else {
             throw fail("expected a statement, found \(found)")
         }
@@ -298,21 +298,16 @@ extension Parser {
     ///
     /// Out of line, as ``thrownWithNew()`` is.
     @inline(never)
-    private mutating func incrementFirst() -> ParseError? {
+    private mutating func javaScriptUpdate() -> ParseError? {
         let first = current
         let second = window[pos + 1]
         let third = window[pos + 2]
-        func touch(_ a: CompactToken, _ b: CompactToken) -> Bool {
-            a.line == b.line && b.column == a.column + 1
-        }
-        if first.kind == .plus || first.kind == .minus, second.kind == first.kind, touch(first, second) {
+        if first.kind == .plus || first.kind == .minus, second.kind == first.kind, Self.touches(first, second) {
             let name = third.kind == .identifier ? text(third) : "x"
             let sign = first.kind.text
             return fail("there is no '\(sign)\(sign)': write '\(name) = \(name) \(sign) 1'")
         }
-        guard first.kind == .identifier, Self.isArithmetic(second.kind),
-            touch(second, third)
-        else { return nil }
+        guard first.kind == .identifier, Self.isArithmetic(second.kind), Self.touches(second, third) else { return nil }
         let name = text(first)
         let sign = second.kind.text
         if third.kind == second.kind, second.kind == .plus || second.kind == .minus {
@@ -328,9 +323,7 @@ extension Parser {
     /// Out of line, as ``thrownWithNew()`` is.
     @inline(never)
     private mutating func compoundAssignment(to target: Expr) -> ParseError? {
-        guard Self.isArithmetic(kind), nextKind == .assign else { return nil }
-        let next = window[pos + 1]
-        guard next.line == current.line, next.column == current.column + 1 else { return nil }
+        guard Self.isArithmetic(kind), nextKind == .assign, Self.touches(current, window[pos + 1]) else { return nil }
         let op = kind.text
         let name = Self.sourceText(of: target) ?? "x"
         return fail("there is no '\(op)=': write '\(name) = \(name) \(op) …'")
