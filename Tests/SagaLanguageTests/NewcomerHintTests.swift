@@ -20,6 +20,7 @@ import Testing
                 #"1:23: warning: the payload of put "job" must be a record, got number: this fails whenever it runs; "#
                     + #"write put "job" { value: 5 }"#
             ])
+        #expect(CheckerTests.diagnostics(#"saga main { put "job" null }"#).count == 1)
         #expect(CheckerTests.diagnostics(#"saga main { put "job" { n: 5 } }"#).isEmpty)
     }
 

@@ -470,7 +470,7 @@ extension Checker {
     @inline(never)
     private mutating func warnOfPayload(_ payload: Value, type: String, at: SourceLocation) {
         switch payload {
-        case .record, .null: return
+        case .record: return
         default:
             warning(
                 "the payload of put \"\(type)\" must be a record, got \(payload.kindName): this fails whenever it runs; "
